@@ -1,0 +1,22 @@
+//! moulin: an engine for the mill game (Nine Men's Morris, Mühle).
+//!
+//! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
+//! `perft`) depends on nothing above it.
+
+pub mod board;
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod rules;
+mod zobrist;
+
+pub use board::{Bitboard, BoardKind, ByColor, Color, Point};
+pub use game::Game;
+pub use movegen::Convention;
+pub use moves::Move;
+pub use position::{Outcome, Position};
+pub use rules::Rules;

@@ -1,0 +1,119 @@
+//! The `moulin` binary: with no arguments it speaks the protocol on stdin/stdout; otherwise it
+//! runs one of the subcommands below.
+
+use clap::{Parser, Subcommand};
+use moulin::{fen, movegen::Convention, perft, Game, Rules};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "moulin",
+    version,
+    about = "An engine for the mill game (Nine Men's Morris, Mühle).\n\nWith no subcommand, moulin speaks its UCI-style protocol on stdin/stdout (see protocol.md)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the positions reached after exactly <DEPTH> plies (draw rules ignored).
+    Perft {
+        /// Plies to count.
+        depth: u32,
+        /// Start from this position string instead of the empty board.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, in either notation (`d6xb4` or `d6 xb4`).
+        #[arg(long, num_args = 1.., allow_hyphen_values = true)]
+        moves: Vec<String>,
+        /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
+        #[arg(long, default_value = "nine")]
+        variant: String,
+        /// `turn`: a move and its removal are one ply; `action`: a removal is a ply of its own.
+        #[arg(long, default_value = "turn")]
+        convention: String,
+        /// Print one line `<move> <count>` per root move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => Ok(()),
+        Some(Command::Perft {
+            depth,
+            fen,
+            moves,
+            variant,
+            convention,
+            divide,
+        }) => run_perft(depth, fen, moves, &variant, &convention, divide),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("moulin: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_perft(
+    depth: u32,
+    fen_text: Option<String>,
+    moves: Vec<String>,
+    variant: &str,
+    convention: &str,
+    divide: bool,
+) -> Result<(), String> {
+    let rules = Rules::preset(variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{variant}' (expected one of {})",
+            moulin::rules::PRESETS.join(", ")
+        )
+    })?;
+    let conv = Convention::parse(convention)
+        .ok_or_else(|| format!("unknown convention '{convention}' (expected turn or action)"))?;
+    let mut game = match fen_text {
+        Some(text) => Game::from_fen(&text, rules).map_err(|e| e.to_string())?,
+        None => Game::new(rules),
+    };
+    let tokens: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    game.play_tokens(tokens).map_err(|(_, e)| e.to_string())?;
+    let pos = *game.position();
+    let started = Instant::now();
+    let nodes = if divide {
+        let mut total = 0;
+        for (mv, n) in perft::divide(&pos, depth, conv) {
+            let shown = match conv {
+                Convention::Turn => mv.turn_notation(),
+                Convention::Action => mv.action_tokens().join(" "),
+            };
+            println!("{shown} {n}");
+            total += n;
+        }
+        total
+    } else {
+        perft::perft(&pos, depth, conv)
+    };
+    let secs = started.elapsed().as_secs_f64();
+    log::info!(
+        "perft {depth} of {}: {nodes} in {secs:.3} s",
+        fen::write(&pos)
+    );
+    eprintln!(
+        "{:.3} s, {:.0} leaves/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
+    println!("nodes {nodes}");
+    Ok(())
+}

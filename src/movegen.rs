@@ -1,0 +1,190 @@
+//! Legal move generation, in either convention of RULES.md §6: whole turns (a step with its
+//! removals) or actions (a step, then each removal as a move of its own), and a fast count of the
+//! legal moves for perft's last ply.
+//!
+//! Generation reads no rule option itself: it combines the position's rule readers.
+
+use crate::board::{Bitboard, Point};
+use crate::moves::Move;
+use crate::position::Position;
+
+/// What one move is: a whole turn, or a single action (RULES.md §6).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Convention {
+    /// A step and its removals are one move.
+    Turn,
+    /// A removal is a move of its own, played by the same side.
+    Action,
+}
+
+impl Convention {
+    pub fn parse(s: &str) -> Option<Convention> {
+        match s.to_ascii_lowercase().as_str() {
+            "turn" => Some(Convention::Turn),
+            "action" => Some(Convention::Action),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Turn => "turn",
+            Convention::Action => "action",
+        }
+    }
+}
+
+/// Fills `out` with the legal moves of `pos` in convention `conv`. A position whose side to move
+/// has lost on material has none; one with a removal pending has only lone removals.
+pub fn generate(pos: &Position, conv: Convention, out: &mut Vec<Move>) {
+    out.clear();
+    if pos.lost_on_material() {
+        return;
+    }
+    if pos.pending_removals() > 0 {
+        out.extend(pos.removable().iter().map(Move::removal));
+        return;
+    }
+    pos.for_each_step(|from, to| {
+        let formed = pos.mills_formed(from, to);
+        if formed.illegal {
+            return true;
+        }
+        let step = match from {
+            Some(f) => Move::step(f, to),
+            None => Move::place(to),
+        };
+        let due = pos.removals_due(formed.count);
+        if due == 0 || conv == Convention::Action {
+            out.push(step);
+        } else {
+            push_with_removals(pos, step, due, out);
+        }
+        true
+    });
+}
+
+/// The legal moves of `pos` in a new vector.
+pub fn legal_moves(pos: &Position, conv: Convention) -> Vec<Move> {
+    let mut out = Vec::new();
+    generate(pos, conv, &mut out);
+    out
+}
+
+/// Pushes `step` with every legal choice of `due` removals (1 or 2), or `step` alone when there is
+/// nothing to remove.
+fn push_with_removals(pos: &Position, step: Move, due: u8, out: &mut Vec<Move>) {
+    let removable = pos.removable();
+    if removable.is_empty() {
+        out.push(step);
+        return;
+    }
+    if due == 1 {
+        out.extend(removable.iter().map(|r| step.with_removal(r)));
+        return;
+    }
+    for (first, second) in removal_pairs(pos, removable) {
+        let mv = step.with_removal(first);
+        out.push(match second {
+            Some(s) => mv.with_removal(s),
+            None => mv,
+        });
+    }
+}
+
+/// The distinct sets of two removals (each legal when taken, in some order), or single removals
+/// after which nothing more may be removed.
+fn removal_pairs(pos: &Position, removable: Bitboard) -> Vec<(Point, Option<Point>)> {
+    let theirs = pos.pieces(!pos.side_to_move());
+    let mut seen = [0u32; 24];
+    let mut out = Vec::new();
+    for first in removable {
+        let after = pos.removable_from(theirs.without(first));
+        if after.is_empty() {
+            out.push((first, None));
+        }
+        for second in after {
+            let (lo, hi) = if first < second {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            if seen[lo.index()] & 1 << hi.index() == 0 {
+                seen[lo.index()] |= 1 << hi.index();
+                out.push((lo, Some(hi)));
+            }
+        }
+    }
+    out
+}
+
+/// How many moves to choose from when a step earns `due` removals.
+fn removal_choices(pos: &Position, due: u8) -> u64 {
+    let removable = pos.removable();
+    match (due, removable.count()) {
+        (0, _) | (_, 0) => 1,
+        (1, n) => n as u64,
+        _ => removal_pairs(pos, removable).len() as u64,
+    }
+}
+
+/// The number of legal moves of `pos` in convention `conv`, without generating them: what
+/// `generate` would produce, counted with bitboards where mills cannot form.
+pub fn count(pos: &Position, conv: Convention) -> u64 {
+    if pos.lost_on_material() {
+        return 0;
+    }
+    if pos.pending_removals() > 0 {
+        return pos.removable().count() as u64;
+    }
+    let us = pos.side_to_move();
+    let t = pos.rules().topology();
+    let empty = pos.empty();
+    let ours = pos.pieces(us);
+    let mut total = 0u64;
+    // Placements: every empty point is one move, except where a mill forms.
+    if pos.in_hand(us) > 0 {
+        let closers = t.completing_points(ours, empty);
+        total += (empty.count() - closers.count()) as u64;
+        for to in closers {
+            total += step_moves(pos, None, to, conv);
+        }
+    }
+    if pos.may_move() {
+        for from in ours {
+            let targets = pos.targets(from);
+            let closers = t.completing_points(ours.without(from), targets);
+            total += (targets.count() - closers.count()) as u64;
+            for to in closers {
+                total += step_moves(pos, Some(from), to, conv);
+            }
+        }
+    }
+    total
+}
+
+/// The number of moves made of the step `from`-`to`, which may form a mill.
+#[inline]
+fn step_moves(pos: &Position, from: Option<Point>, to: Point, conv: Convention) -> u64 {
+    let formed = pos.mills_formed(from, to);
+    if formed.illegal {
+        0
+    } else if conv == Convention::Action {
+        1
+    } else {
+        removal_choices(pos, pos.removals_due(formed.count))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn start_has_24_placements() {
+        let pos = Position::start(Rules::nine());
+        assert_eq!(legal_moves(&pos, Convention::Turn).len(), 24);
+        assert_eq!(count(&pos, Convention::Turn), 24);
+    }
+}

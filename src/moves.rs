@@ -1,0 +1,208 @@
+//! The move: one compact value for a whole turn (a placement or a step, with its removals), or
+//! for a lone removal when a removal is pending (the two-token form of RULES.md §4).
+
+use crate::board::Point;
+use std::fmt;
+
+/// A move, packed in 32 bits:
+///
+/// ```text
+///  bits  0..5   destination point (31: none, the move is a lone removal)
+///  bits  5..10  origin point (31: none, the move places a piece from the hand)
+///  bits 10..15  first removal (31: none)
+///  bits 15..20  second removal (31: none; only under one removal per mill closed)
+/// ```
+///
+/// When two removals are carried, the first is the lower point: turns that differ only in the
+/// order of their removals are the same move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(u32);
+
+const NONE: u32 = 31;
+const MASK: u32 = 31;
+
+impl Move {
+    /// No move (all fields empty); never legal.
+    pub const NULL: Move = Move(NONE | NONE << 5 | NONE << 10 | NONE << 15);
+
+    const fn pack(from: u32, to: u32, r1: u32, r2: u32) -> Move {
+        Move(to | from << 5 | r1 << 10 | r2 << 15)
+    }
+
+    /// Place a piece on `to`.
+    pub const fn place(to: Point) -> Move {
+        Move::pack(NONE, to.index() as u32, NONE, NONE)
+    }
+
+    /// Move (or fly) a piece from `from` to `to`.
+    pub const fn step(from: Point, to: Point) -> Move {
+        Move::pack(from.index() as u32, to.index() as u32, NONE, NONE)
+    }
+
+    /// A lone removal, played when a removal is pending.
+    pub const fn removal(at: Point) -> Move {
+        Move::pack(NONE, NONE, at.index() as u32, NONE)
+    }
+
+    /// This move with one more removal; two removals are kept in point order.
+    pub const fn with_removal(self, at: Point) -> Move {
+        let r1 = self.0 >> 10 & MASK;
+        let x = at.index() as u32;
+        let (lo, hi) = if r1 == NONE {
+            (x, NONE)
+        } else if x < r1 {
+            (x, r1)
+        } else {
+            (r1, x)
+        };
+        Move(self.0 & 0x3ff | lo << 10 | hi << 15)
+    }
+
+    /// The move without its removals.
+    pub const fn without_removals(self) -> Move {
+        Move(self.0 & 0x3ff | NONE << 10 | NONE << 15)
+    }
+
+    const fn field(self, shift: u32) -> Option<Point> {
+        let v = self.0 >> shift & MASK;
+        if v == NONE {
+            None
+        } else {
+            Point::new(v as usize)
+        }
+    }
+
+    pub const fn to(self) -> Option<Point> {
+        self.field(0)
+    }
+
+    pub const fn from(self) -> Option<Point> {
+        self.field(5)
+    }
+
+    /// The removals this move carries, lowest point first.
+    pub fn removals(self) -> impl Iterator<Item = Point> {
+        [self.field(10), self.field(15)].into_iter().flatten()
+    }
+
+    pub const fn removal_count(self) -> usize {
+        (self.0 >> 10 & MASK != NONE) as usize + (self.0 >> 15 & MASK != NONE) as usize
+    }
+
+    pub const fn is_removal_only(self) -> bool {
+        self.0 & MASK == NONE && self.0 >> 10 & MASK != NONE
+    }
+
+    pub const fn is_placement(self) -> bool {
+        self.0 & MASK != NONE && self.0 >> 5 & MASK == NONE
+    }
+
+    pub const fn is_null(self) -> bool {
+        self.0 == Move::NULL.0
+    }
+
+    /// The raw 32-bit value (for hash tables and books).
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// The move with these raw bits, if they describe one (see the layout above).
+    pub fn from_bits(bits: u32) -> Option<Move> {
+        if bits >> 20 != 0 {
+            return None;
+        }
+        let fields = [
+            bits & MASK,
+            bits >> 5 & MASK,
+            bits >> 10 & MASK,
+            bits >> 15 & MASK,
+        ];
+        if fields.iter().any(|&f| f != NONE && f >= 24) {
+            return None;
+        }
+        Some(Move(bits))
+    }
+
+    /// The turn form of RULES.md §4: `d6`, `d6-d5`, `d6xb4`, `d6-d5xb4xf2`, or `xb4` for a lone
+    /// removal.
+    pub fn turn_notation(self) -> String {
+        let mut s = self.step_notation();
+        for r in self.removals() {
+            s.push('x');
+            s.push_str(r.name());
+        }
+        s
+    }
+
+    /// The step alone, without removals: `d6` or `d6-d5` (empty for a lone removal).
+    pub fn step_notation(self) -> String {
+        let mut s = String::new();
+        if let Some(from) = self.from() {
+            s.push_str(from.name());
+            s.push('-');
+        }
+        if let Some(to) = self.to() {
+            s.push_str(to.name());
+        }
+        s
+    }
+
+    /// The two-token form: the step, then one token `xNN` per removal.
+    pub fn action_tokens(self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.to().is_some() {
+            out.push(self.step_notation());
+        }
+        out.extend(self.removals().map(|r| format!("x{}", r.name())));
+        out
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_null() {
+            f.write_str("none")
+        } else {
+            f.write_str(&self.turn_notation())
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(n: &str) -> Point {
+        Point::parse(n).unwrap()
+    }
+
+    #[test]
+    fn fields_round_trip() {
+        let m = Move::step(pt("d6"), pt("d5"))
+            .with_removal(pt("f2"))
+            .with_removal(pt("b4"));
+        assert_eq!(m.from(), Some(pt("d6")));
+        assert_eq!(m.to(), Some(pt("d5")));
+        assert_eq!(m.removals().collect::<Vec<_>>(), vec![pt("f2"), pt("b4")]);
+        assert_eq!(m.turn_notation(), "d6-d5xf2xb4");
+        assert_eq!(m.action_tokens(), vec!["d6-d5", "xf2", "xb4"]);
+        assert_eq!(m.removal_count(), 2);
+        assert_eq!(Move::from_bits(m.bits()), Some(m));
+        let other_order = Move::step(pt("d6"), pt("d5"))
+            .with_removal(pt("b4"))
+            .with_removal(pt("f2"));
+        assert_eq!(m, other_order);
+        let r = Move::removal(pt("b4"));
+        assert!(r.is_removal_only() && !r.is_placement());
+        assert_eq!(r.to_string(), "xb4");
+        assert!(Move::place(pt("a1")).is_placement());
+        assert_eq!(Move::NULL.to_string(), "none");
+        assert_eq!(Move::from_bits(1 << 25), None);
+    }
+}

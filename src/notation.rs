@@ -1,0 +1,322 @@
+//! Reading moves (RULES.md §4). A token is first split into its parts (a syntax error is
+//! `Malformed`), then checked once against the position (a rule breach is `Illegal`, with the
+//! reason). Both token forms are read everywhere: `d6xb4` (one token per turn) and `d6` `xb4`
+//! (the step, then the removal as a token of its own while it is pending).
+
+use crate::board::{Bitboard, Point};
+use crate::moves::Move;
+use crate::position::Position;
+use std::fmt;
+
+/// A move token split into its parts, not yet checked against any position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawMove {
+    pub from: Option<Point>,
+    /// `None` for a lone removal (`xb4`).
+    pub to: Option<Point>,
+    pub removals: Vec<Point>,
+}
+
+/// Why a legal-looking token cannot be played here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    GameOver,
+    Occupied(Point),
+    NoPieceThere(Point),
+    NotYourPiece(Point),
+    NotAdjacent(Point, Point),
+    MustPlace,
+    NothingInHand,
+    RemovalPending(u8),
+    NoRemovalDue,
+    RemovalMissing(u8),
+    TooManyRemovals(u8),
+    NotOpponentPiece(Point),
+    Protected(Point),
+    ReformForbidden,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Illegal::GameOver => write!(f, "the game is over"),
+            Illegal::Occupied(p) => write!(f, "{p} is occupied"),
+            Illegal::NoPieceThere(p) => write!(f, "there is no piece on {p}"),
+            Illegal::NotYourPiece(p) => write!(f, "the piece on {p} belongs to the opponent"),
+            Illegal::NotAdjacent(a, b) => {
+                write!(f, "{b} is not adjacent to {a} and the piece cannot fly")
+            }
+            Illegal::MustPlace => write!(f, "pieces in hand must be placed before any piece moves"),
+            Illegal::NothingInHand => write!(f, "no piece is left in hand to place"),
+            Illegal::RemovalPending(n) => {
+                write!(f, "a removal is pending ({n} to take): play x<point>")
+            }
+            Illegal::NoRemovalDue => write!(f, "no removal is due"),
+            Illegal::RemovalMissing(n) => {
+                write!(
+                    f,
+                    "the move closes mills worth {n} removals; removal missing"
+                )
+            }
+            Illegal::TooManyRemovals(n) => write!(f, "only {n} removal(s) are due"),
+            Illegal::NotOpponentPiece(p) => {
+                write!(f, "there is no opponent piece on {p} to remove")
+            }
+            Illegal::Protected(p) => write!(f, "the piece on {p} is protected by a mill"),
+            Illegal::ReformForbidden => {
+                write!(
+                    f,
+                    "re-forming the same mill with the same pieces is not allowed"
+                )
+            }
+        }
+    }
+}
+
+/// A move token that was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The token is not a move at all.
+    Malformed { token: String, why: String },
+    /// The token is a move, but not a legal one here.
+    Illegal { token: String, why: Illegal },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed { token, why } => write!(f, "malformed move '{token}': {why}"),
+            MoveError::Illegal { token, why } => write!(f, "illegal move '{token}': {why}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Splits a token such as `d6`, `d6-d5`, `d6xb4`, `d6-d5xb4xf2` or `xb4` into its parts.
+pub fn parse_raw(token: &str) -> Result<RawMove, MoveError> {
+    let malformed = |why: String| MoveError::Malformed {
+        token: token.to_string(),
+        why,
+    };
+    let point = |s: &str| {
+        Point::parse(s).ok_or_else(|| {
+            malformed(if s.is_empty() {
+                "a point is missing".into()
+            } else {
+                format!("'{s}' is not a point")
+            })
+        })
+    };
+    if token.is_empty() {
+        return Err(malformed("empty move".into()));
+    }
+    if !token.is_ascii() {
+        return Err(malformed(
+            "moves are written in ASCII, like d6, d6-d5 or d6xb4".into(),
+        ));
+    }
+    let lower = token.to_ascii_lowercase();
+    let mut parts = lower.split('x');
+    let step = parts.next().unwrap_or("");
+    let removals = parts.map(point).collect::<Result<Vec<_>, _>>()?;
+    if removals.len() > 2 {
+        return Err(malformed("a turn removes at most two pieces".into()));
+    }
+    let (from, to) = if step.is_empty() {
+        if removals.is_empty() {
+            return Err(malformed("empty move".into()));
+        }
+        (None, None)
+    } else if let Some((a, b)) = step.split_once('-') {
+        (Some(point(a)?), Some(point(b)?))
+    } else {
+        (None, Some(point(step)?))
+    };
+    Ok(RawMove { from, to, removals })
+}
+
+/// Reads one token as a move of `pos`: a whole turn, a step whose removal will be given by the
+/// next token, or a lone removal while one is pending.
+pub fn parse_move(pos: &Position, token: &str) -> Result<Move, MoveError> {
+    let raw = parse_raw(token)?;
+    check(pos, &raw).map_err(|why| MoveError::Illegal {
+        token: token.to_string(),
+        why,
+    })
+}
+
+/// Checks raw parts against the position, once, and makes the move.
+fn check(pos: &Position, raw: &RawMove) -> Result<Move, Illegal> {
+    if pos.outcome().is_some() {
+        return Err(Illegal::GameOver);
+    }
+    let us = pos.side_to_move();
+    let pending = pos.pending_removals();
+    let Some(to) = raw.to else {
+        if pending == 0 {
+            return Err(Illegal::NoRemovalDue);
+        }
+        if raw.removals.len() > pending as usize {
+            return Err(Illegal::TooManyRemovals(pending));
+        }
+        let mut mv = Move::NULL;
+        check_removals(pos, &raw.removals, pending)?;
+        for &r in &raw.removals {
+            mv = if mv.is_null() {
+                Move::removal(r)
+            } else {
+                mv.with_removal(r)
+            };
+        }
+        return Ok(mv);
+    };
+    if pending > 0 {
+        return Err(Illegal::RemovalPending(pending));
+    }
+    if pos.occupied().has(to) {
+        return Err(Illegal::Occupied(to));
+    }
+    let step = match raw.from {
+        None => {
+            if pos.in_hand(us) == 0 {
+                return Err(Illegal::NothingInHand);
+            }
+            Move::place(to)
+        }
+        Some(from) => {
+            match pos.color_at(from) {
+                None => return Err(Illegal::NoPieceThere(from)),
+                Some(c) if c != us => return Err(Illegal::NotYourPiece(from)),
+                _ => {}
+            }
+            if !pos.may_move() {
+                return Err(Illegal::MustPlace);
+            }
+            if !pos.targets(from).has(to) {
+                return Err(Illegal::NotAdjacent(from, to));
+            }
+            Move::step(from, to)
+        }
+    };
+    let formed = pos.mills_formed(raw.from, to);
+    if formed.illegal {
+        return Err(Illegal::ReformForbidden);
+    }
+    let due = if pos.removable().is_empty() {
+        0
+    } else {
+        pos.removals_due(formed.count)
+    };
+    if raw.removals.is_empty() {
+        // The two-token form: the removal follows as its own token.
+        return Ok(step);
+    }
+    if due == 0 {
+        return Err(Illegal::NoRemovalDue);
+    }
+    if raw.removals.len() > due as usize {
+        return Err(Illegal::TooManyRemovals(due));
+    }
+    check_removals(pos, &raw.removals, due)?;
+    Ok(raw.removals.iter().fold(step, |m, &r| m.with_removal(r)))
+}
+
+/// Checks that `removals`, taken in the order given or (for two) in the other order, are legal,
+/// and that no further removal of the `due` is still possible after them.
+fn check_removals(pos: &Position, removals: &[Point], due: u8) -> Result<(), Illegal> {
+    let theirs = pos.pieces(!pos.side_to_move());
+    let first_try = removal_sequence(pos, theirs, removals.iter().copied(), due);
+    if first_try.is_ok() || removals.len() < 2 {
+        return first_try;
+    }
+    removal_sequence(pos, theirs, removals.iter().rev().copied(), due).or(first_try)
+}
+
+fn removal_sequence(
+    pos: &Position,
+    mut theirs: Bitboard,
+    removals: impl Iterator<Item = Point>,
+    due: u8,
+) -> Result<(), Illegal> {
+    let mut taken = 0;
+    for r in removals {
+        if !theirs.has(r) {
+            return Err(Illegal::NotOpponentPiece(r));
+        }
+        if !pos.removable_from(theirs).has(r) {
+            return Err(Illegal::Protected(r));
+        }
+        theirs = theirs.without(r);
+        taken += 1;
+    }
+    if taken < due && !pos.removable_from(theirs).is_empty() {
+        return Err(Illegal::RemovalMissing(due));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn raw_forms() {
+        let p = |s| Point::parse(s).unwrap();
+        assert_eq!(
+            parse_raw("d6-d5xb4").unwrap(),
+            RawMove {
+                from: Some(p("d6")),
+                to: Some(p("d5")),
+                removals: vec![p("b4")]
+            }
+        );
+        assert_eq!(parse_raw("XB4").unwrap().removals, vec![p("b4")]);
+        for bad in ["", "d4", "d6-", "-d6", "d6xx", "d6xb4xf2xa1", "é", "d6--d5"] {
+            assert!(
+                matches!(parse_raw(bad), Err(MoveError::Malformed { .. })),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn illegal_reasons() {
+        let pos = Position::start(Rules::nine());
+        let e = parse_move(&pos, "d6-d5").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                MoveError::Illegal {
+                    why: Illegal::NoPieceThere(_),
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = parse_move(&pos, "xd6").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                MoveError::Illegal {
+                    why: Illegal::NoRemovalDue,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = parse_move(&pos, "d6xd7").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                MoveError::Illegal {
+                    why: Illegal::NoRemovalDue,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(parse_move(&pos, "d6").unwrap().to_string(), "d6");
+    }
+}

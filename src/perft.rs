@@ -1,0 +1,46 @@
+//! Perft: the number of positions reached after exactly `depth` plies, draw rules ignored (a
+//! finished game has no moves), in either convention. One thread, no hash table, bulk counting
+//! at the last ply.
+
+use crate::movegen::{self, Convention};
+use crate::moves::Move;
+use crate::position::Position;
+
+/// The number of leaves `depth` plies below `pos`.
+pub fn perft(pos: &Position, depth: u32, conv: Convention) -> u64 {
+    let mut lists = vec![Vec::with_capacity(64); depth as usize + 1];
+    recurse(pos, depth, conv, &mut lists)
+}
+
+fn recurse(pos: &Position, depth: u32, conv: Convention, lists: &mut [Vec<Move>]) -> u64 {
+    match depth {
+        0 => 1,
+        1 => movegen::count(pos, conv),
+        _ => {
+            let (list, rest) = lists.split_first_mut().expect("one list per ply");
+            movegen::generate(pos, conv, list);
+            let mut total = 0;
+            for &mv in list.iter() {
+                let mut child = *pos;
+                child.play(mv);
+                total += recurse(&child, depth - 1, conv, rest);
+            }
+            total
+        }
+    }
+}
+
+/// Perft split by root move: each legal move with its count, in generation order.
+pub fn divide(pos: &Position, depth: u32, conv: Convention) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    movegen::legal_moves(pos, conv)
+        .into_iter()
+        .map(|mv| {
+            let mut child = *pos;
+            child.play(mv);
+            (mv, perft(&child, depth - 1, conv))
+        })
+        .collect()
+}
