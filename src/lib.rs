@@ -1,9 +1,10 @@
 //! moulin: an engine for the mill game (Nine Men's Morris, Mühle).
 //!
 //! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
-//! `perft`) depends on nothing above it.
+//! `perft`) depends on nothing above it; `eval`, `tt` and `search` stand on it.
 
 pub mod board;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -12,6 +13,8 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod search;
+pub mod tt;
 mod zobrist;
 
 pub use board::{Bitboard, BoardKind, ByColor, Color, Point};
