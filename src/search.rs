@@ -419,8 +419,8 @@ impl<'a> Worker<'a> {
             history: Box::new([[0; 24]; 25]),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            lists: vec![Vec::with_capacity(64); MAX_PLY + 2],
-            scores: vec![Vec::with_capacity(64); MAX_PLY + 2],
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
 
@@ -670,7 +670,7 @@ impl<'a> Worker<'a> {
         let n = self.keys.len();
         let window = (pos.no_capture_plies() as usize + 1).min(n.saturating_sub(1));
         let key = pos.key();
-        self.keys[n - 1 - window..n - 1].iter().any(|&k| k == key)
+        self.keys[n - 1 - window..n - 1].contains(&key)
     }
 
     fn negamax(
