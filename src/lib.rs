@@ -3,6 +3,7 @@
 //! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
 //! `perft`) depends on nothing above it; `eval`, `tt` and `search` stand on it.
 
+pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod fen;

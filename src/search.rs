@@ -283,6 +283,7 @@ impl Searcher {
                 scope.spawn(move |_| {
                     let mut w = Worker::new(shared, id, &history);
                     w.iterate(&pos, root_moves, max_depth, 1, &mut |_| {});
+                    w.flush_nodes();
                 });
             }
             let mut w = Worker::new(&shared, 0, &history);
@@ -302,6 +303,7 @@ impl Searcher {
                     pv: line.pv.clone(),
                 });
             });
+            w.flush_nodes();
             // The main thread decides: the helpers stop with it.
             shared.abort.store(true, Ordering::SeqCst);
             main_result = Some(r);
@@ -620,6 +622,14 @@ impl<'a> Worker<'a> {
         } else {
             -self.negamax(child, depth, -beta, -alpha, ply)
         }
+    }
+
+    /// Adds the nodes not yet counted to the shared count.
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.pending_nodes, Ordering::Relaxed);
+        self.pending_nodes = 0;
     }
 
     fn past_soft_limit(&self) -> bool {
