@@ -1,31 +1,56 @@
 //! Static evaluation, from the side to move's point of view, in centi-pieces (100 = one piece).
-//! Each term is a named weight so that matches can tune them; `terms` lists them for the
-//! protocol's `eval` command.
+//! Each term has a named weight (`Weights::DEFAULT`), tuned by matches; `terms` lists the terms
+//! for the protocol's `eval` command.
 
 use crate::board::{Bitboard, Color};
 use crate::position::Position;
 
 /// One piece, on the board or in hand.
 pub const PIECE: i32 = 100;
-/// Each legal destination of a piece in the moving phase.
-pub const MOBILITY: i32 = 6;
-/// A piece that cannot move at all in the moving phase.
-pub const BLOCKED_PIECE: i32 = -12;
-/// Two of our pieces on a line whose third point is empty.
-pub const OPEN_MILL: i32 = 14;
-/// A point where one of our arrivals would close two mills at once.
-pub const DOUBLE_THREAT: i32 = 30;
-/// A piece standing in a mill that can step out to a point from which it closes another mill
-/// (a "running mill": it closes a mill every other turn).
-pub const RUNNING_MILL: i32 = 45;
-/// A piece in a standing mill.
-pub const IN_MILL: i32 = 8;
-/// Bonus for the side that flies while the other does not (flying is strong with few pieces).
-pub const FLYING: i32 = 40;
-/// Bonus for having the move.
-pub const TEMPO: i32 = 10;
 
-/// The evaluation terms of one side.
+/// The weights of the evaluation terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Each empty point next to one of our pieces (while the side does not fly): the room to
+    /// move, in the placing phase too, where it decides who will be blocked.
+    pub mobility: i32,
+    /// A piece that cannot move at all (while the side does not fly).
+    pub blocked_piece: i32,
+    /// Two of our pieces on a line whose third point is empty.
+    pub open_mill: i32,
+    /// A point where one of our arrivals would close two mills at once.
+    pub double_threat: i32,
+    /// A piece of a standing mill that can step out to a point where it closes another mill
+    /// (a "running mill": a removal every other turn).
+    pub running_mill: i32,
+    /// A piece in a standing mill.
+    pub in_mill: i32,
+    /// The side flies while the other does not.
+    pub flying: i32,
+    /// Having the move.
+    pub tempo: i32,
+}
+
+impl Weights {
+    pub const DEFAULT: Weights = Weights {
+        mobility: 6,
+        blocked_piece: -12,
+        open_mill: 0,
+        double_threat: 0,
+        running_mill: 0,
+        in_mill: 0,
+        flying: 0,
+        tempo: 10,
+    };
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::DEFAULT
+    }
+}
+
+/// The evaluation terms of one side, already weighted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Terms {
     pub material: i32,
@@ -40,14 +65,7 @@ pub struct Terms {
 
 impl Terms {
     pub fn total(&self) -> i32 {
-        self.material
-            + self.mobility
-            + self.blocked
-            + self.open_mills
-            + self.double_threats
-            + self.running_mills
-            + self.in_mills
-            + self.flying
+        self.named().iter().map(|(_, v)| v).sum()
     }
 
     /// The terms with their names, for display.
@@ -65,8 +83,8 @@ impl Terms {
     }
 }
 
-/// The terms of colour `c`.
-pub fn terms(pos: &Position, c: Color) -> Terms {
+/// The weighted terms of colour `c`.
+pub fn terms(pos: &Position, c: Color, w: &Weights) -> Terms {
     let t = pos.rules().topology();
     let ours = pos.pieces(c);
     let theirs = pos.pieces(!c);
@@ -75,45 +93,43 @@ pub fn terms(pos: &Position, c: Color) -> Terms {
         material: PIECE * (ours.count() as i32 + pos.in_hand(c) as i32),
         ..Terms::default()
     };
-    let moving = pos.in_hand(c) == 0;
     let flies = pos.can_fly(c);
-    if moving && !flies {
+    if !flies {
         for from in ours {
             let n = (t.adjacent[from.index()] & empty).count() as i32;
-            out.mobility += MOBILITY * n;
+            out.mobility += w.mobility * n;
             if n == 0 {
-                out.blocked += BLOCKED_PIECE;
+                out.blocked += w.blocked_piece;
             }
         }
+    } else if !pos.can_fly(!c) {
+        out.flying = w.flying;
     }
-    if flies && !pos.can_fly(!c) {
-        out.flying = FLYING;
+    if w.open_mill == 0 && w.double_threat == 0 && w.running_mill == 0 && w.in_mill == 0 {
+        return out;
     }
     // Lines with two of ours and an empty third point; points that close two at once.
     let mut closers = Bitboard::EMPTY;
     let mut doubles = Bitboard::EMPTY;
     for line in &t.lines[..t.line_count] {
-        let mine = *line & ours;
-        if mine.count() == 2 && (*line & theirs).is_empty() {
-            out.open_mills += OPEN_MILL;
+        if (*line & ours).count() == 2 && (*line & theirs).is_empty() {
+            out.open_mills += w.open_mill;
             let third = *line & empty;
             doubles |= closers & third;
             closers |= third;
         }
     }
-    out.double_threats = DOUBLE_THREAT * doubles.count() as i32;
-    // Running mills: a piece in one of our mills next to an empty point that closes another mill
-    // of ours when it steps there.
+    out.double_threats = w.double_threat * doubles.count() as i32;
     let in_mills = t.in_mills(ours);
-    out.in_mills = IN_MILL * in_mills.count() as i32;
-    if moving && !flies {
+    out.in_mills = w.in_mill * in_mills.count() as i32;
+    if pos.in_hand(c) == 0 && !flies {
         for from in in_mills {
             let rest = ours.without(from);
-            for to in t.adjacent[from.index()] & empty {
-                if t.partners[to.index()].iter().any(|p| p.is_subset(rest)) {
-                    out.running_mills += RUNNING_MILL;
-                    break;
-                }
+            let runs = (t.adjacent[from.index()] & empty)
+                .into_iter()
+                .any(|to| t.partners[to.index()].iter().any(|p| p.is_subset(rest)));
+            if runs {
+                out.running_mills += w.running_mill;
             }
         }
     }
@@ -121,9 +137,9 @@ pub fn terms(pos: &Position, c: Color) -> Terms {
 }
 
 /// The static evaluation for the side to move.
-pub fn evaluate(pos: &Position) -> i32 {
+pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let us = pos.side_to_move();
-    terms(pos, us).total() - terms(pos, !us).total() + TEMPO
+    terms(pos, us, w).total() - terms(pos, !us, w).total() + w.tempo
 }
 
 /// Material only: the evaluation of the plain baseline searcher.

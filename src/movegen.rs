@@ -64,6 +64,43 @@ pub fn generate(pos: &Position, conv: Convention, out: &mut Vec<Move>) {
     });
 }
 
+/// Fills `out` with the legal whole turns of `pos` that close a mill and remove (the "captures"
+/// of the quiescence search).
+pub fn generate_removing(pos: &Position, out: &mut Vec<Move>) {
+    out.clear();
+    if pos.lost_on_material() || pos.pending_removals() > 0 {
+        return;
+    }
+    let t = pos.rules().topology();
+    let us = pos.side_to_move();
+    let ours = pos.pieces(us);
+    let empty = pos.empty();
+    let mut consider = |from: Option<Point>, to: Point| {
+        let formed = pos.mills_formed(from, to);
+        let due = pos.removals_due(formed.count);
+        if !formed.illegal && due > 0 {
+            let step = match from {
+                Some(f) => Move::step(f, to),
+                None => Move::place(to),
+            };
+            push_with_removals(pos, step, due, out);
+        }
+    };
+    if pos.in_hand(us) > 0 {
+        for to in t.completing_points(ours, empty) {
+            consider(None, to);
+        }
+    }
+    if pos.may_move() {
+        for from in ours {
+            for to in t.completing_points(ours.without(from), pos.targets(from)) {
+                consider(Some(from), to);
+            }
+        }
+    }
+    out.retain(|m| m.removal_count() > 0);
+}
+
 /// The legal moves of `pos` in a new vector.
 pub fn legal_moves(pos: &Position, conv: Convention) -> Vec<Move> {
     let mut out = Vec::new();

@@ -82,6 +82,7 @@ pub struct Options {
     /// Milliseconds kept in reserve for the communication with the GUI.
     pub move_overhead: u64,
     pub style: Style,
+    pub weights: eval::Weights,
 }
 
 impl Default for Options {
@@ -90,6 +91,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead: 30,
             style: Style::Full,
+            weights: eval::Weights::DEFAULT,
         }
     }
 }
@@ -265,6 +267,7 @@ impl Searcher {
             node_limit: limits.nodes,
             infinite: limits.infinite,
             style: self.options.style,
+            weights: self.options.weights,
         };
         let history = game.history().to_vec();
         let max_depth = limits
@@ -357,8 +360,11 @@ fn deadline(pos: &Position, limits: &Limits, options: &Options) -> Deadline {
     let usable = left.saturating_sub(overhead).max(1);
     // Spread the time over the moves to go (or an estimate of them), plus most of the increment.
     let moves = limits.movestogo.unwrap_or(35).clamp(1, 60) as u64;
-    let soft = (usable / moves + inc * 3 / 4).min(usable / 2).max(1);
-    let hard = (soft * 4).min(usable * 2 / 3).max(soft).max(1);
+    let soft = (usable / moves)
+        .saturating_add(inc / 4 * 3)
+        .min(usable / 2)
+        .max(1);
+    let hard = soft.saturating_mul(4).min(usable / 3 * 2).max(soft);
     Deadline {
         soft: Some(Duration::from_millis(soft)),
         hard: Some(Duration::from_millis(hard)),
@@ -376,6 +382,7 @@ struct Shared<'a> {
     node_limit: Option<u64>,
     infinite: bool,
     style: Style,
+    weights: eval::Weights,
 }
 
 /// One finished root line.
@@ -471,6 +478,7 @@ impl<'a> Worker<'a> {
                 depth,
             );
             if self.id == 0 {
+                self.flush_nodes();
                 for l in &lines {
                     report(l);
                 }
@@ -520,6 +528,7 @@ impl<'a> Worker<'a> {
                 return s;
             };
             if self.id == 0 && depth > 8 {
+                self.flush_nodes();
                 report(&self.line(depth, k, s, Some(bound)));
             }
             delta += delta;
@@ -718,7 +727,7 @@ impl<'a> Worker<'a> {
             return alpha0;
         }
         if depth <= 0 {
-            return self.evaluate(pos);
+            return self.quiesce(pos, alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
@@ -847,9 +856,60 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// Quiescence: at the horizon, the side to move may stand pat or close a mill; mills are
+    /// followed until none closes, so that leaves are quiet.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if ply >= MAX_PLY {
+            return self.evaluate(pos);
+        }
+        if pos.pending_removals() == 0 && !pos.has_legal_move() {
+            return -(MATE - ply as i32);
+        }
+        let stand = self.evaluate(pos);
+        if stand >= beta || qply >= 6 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        movegen::generate_removing(pos, &mut list);
+        let mut best = stand;
+        for &mv in list.iter() {
+            let mut child = *pos;
+            child.play(mv);
+            self.count_node();
+            if self.stopped {
+                break;
+            }
+            let score = match child.quick_outcome() {
+                Some(o) if o.winner().is_some() => MATE - ply as i32 - 1,
+                Some(_) => 0,
+                None => -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1),
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        best
+    }
+
     fn evaluate(&self, pos: &Position) -> i32 {
         match self.shared.style {
-            Style::Full => eval::evaluate(pos),
+            Style::Full => eval::evaluate(pos, &self.shared.weights),
             Style::Plain => eval::material(pos),
         }
     }

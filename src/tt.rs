@@ -47,9 +47,12 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one slot).
+    /// The largest table, in megabytes.
+    pub const MAX_MB: usize = 65536;
+
+    /// A table of about `mb` megabytes (1 to `MAX_MB`).
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Slot>();
+        let n = (mb.clamp(1, Self::MAX_MB) << 20) / std::mem::size_of::<Slot>();
         let slots = (0..n.max(1))
             .map(|_| Slot {
                 check: AtomicU64::new(0),
