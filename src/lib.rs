@@ -1,7 +1,8 @@
 //! moulin: an engine for the mill game (Nine Men's Morris, Mühle).
 //!
 //! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
-//! `perft`) depends on nothing above it; `eval`, `tt` and `search` stand on it.
+//! `perft`) depends on nothing above it; `eval`, `tt` and `search` stand on it; `protocol` speaks
+//! for all of them on stdin/stdout.
 
 pub mod bench;
 pub mod board;
@@ -13,6 +14,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod tt;

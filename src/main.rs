@@ -57,7 +57,7 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Ok(()),
+        None => moulin::protocol::run().map_err(|e| e.to_string()),
         Some(Command::Perft {
             depth,
             fen,

@@ -30,6 +30,43 @@ fn recurse(pos: &Position, depth: u32, conv: Convention, lists: &mut [Vec<Move>]
     }
 }
 
+/// Like `perft`, but gives up (returning `None`) soon after `stopped()` turns true: for callers
+/// that count while they must stay responsive, such as the protocol's `perft` command.
+pub fn perft_until(
+    pos: &Position,
+    depth: u32,
+    conv: Convention,
+    stopped: &dyn Fn() -> bool,
+) -> Option<u64> {
+    let mut lists = vec![Vec::with_capacity(64); depth as usize + 1];
+    recurse_until(pos, depth, conv, &mut lists, stopped)
+}
+
+fn recurse_until(
+    pos: &Position,
+    depth: u32,
+    conv: Convention,
+    lists: &mut [Vec<Move>],
+    stopped: &dyn Fn() -> bool,
+) -> Option<u64> {
+    // Below three plies a subtree is small: count it without looking at the flag.
+    if depth < 3 {
+        return Some(recurse(pos, depth, conv, lists));
+    }
+    if stopped() {
+        return None;
+    }
+    let (list, rest) = lists.split_first_mut().expect("one list per ply");
+    movegen::generate(pos, conv, list);
+    let mut total = 0;
+    for &mv in list.iter() {
+        let mut child = *pos;
+        child.play(mv);
+        total += recurse_until(&child, depth - 1, conv, rest, stopped)?;
+    }
+    Some(total)
+}
+
 /// Perft split by root move: each legal move with its count, in generation order.
 pub fn divide(pos: &Position, depth: u32, conv: Convention) -> Vec<(Move, u64)> {
     if depth == 0 {
@@ -43,4 +80,23 @@ pub fn divide(pos: &Position, depth: u32, conv: Convention) -> Vec<(Move, u64)> 
             (mv, perft(&child, depth - 1, conv))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn perft_until_agrees_and_stops() {
+        let pos = Position::start(Rules::nine());
+        for d in 0..5 {
+            let full = perft(&pos, d, Convention::Turn);
+            assert_eq!(
+                perft_until(&pos, d, Convention::Turn, &|| false),
+                Some(full)
+            );
+        }
+        assert_eq!(perft_until(&pos, 4, Convention::Turn, &|| true), None);
+    }
 }

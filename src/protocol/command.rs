@@ -1,0 +1,519 @@
+//! Protocol input: one line of text becomes a `Command`, or a `CommandError` that says what is
+//! wrong with it. Parsing knows nothing of the game: moves and option values stay text here and
+//! are checked by the engine loop against the position and the option table ("parse, then
+//! validate once").
+
+use std::fmt;
+
+/// The longest input line read, in bytes; longer lines are rejected whole.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The deepest `perft` accepted.
+pub const MAX_PERFT: u32 = 20;
+
+/// Clock values (milliseconds) are clamped to this, about 35 years, so that time arithmetic
+/// downstream never overflows.
+pub const MAX_MS: u64 = 1 << 40;
+
+/// The deepest `go depth` accepted; larger values are clamped to it.
+pub const MAX_DEPTH: u32 = 1000;
+
+/// One line of input, understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    /// `debug on|off`: accepted and ignored.
+    Debug,
+    IsReady,
+    SetOption {
+        /// The name as given (words joined by one space).
+        name: String,
+        /// The value as given, `None` when `value` is absent.
+        value: Option<String>,
+    },
+    UciNewGame,
+    Position {
+        start: Start,
+        /// Move tokens, in either form of RULES.md §4.
+        moves: Vec<String>,
+    },
+    Go(Go),
+    Stop,
+    PonderHit,
+    Quit,
+    /// `d`: the board and the state, for people.
+    Display,
+    Fen,
+    Moves,
+    Eval,
+    Perft(u32),
+    Help,
+}
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    StartPos,
+    /// The position string's fields joined by one space.
+    Fen(String),
+}
+
+/// The arguments of `go`. Numbers are already clamped (see `number`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Move tokens, checked later against the position.
+    pub searchmoves: Vec<String>,
+    pub perft: Option<u32>,
+}
+
+/// A line that is not a well-formed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// The first word is no command.
+    Unknown(String),
+    /// A word the command does not take.
+    Unexpected {
+        command: &'static str,
+        token: String,
+    },
+    /// Something required is missing.
+    Missing {
+        command: &'static str,
+        what: &'static str,
+    },
+    /// A word that should be a number.
+    BadNumber { after: &'static str, token: String },
+    /// A number out of the accepted range.
+    OutOfRange {
+        what: &'static str,
+        token: String,
+        range: String,
+    },
+    /// The line is longer than `MAX_LINE` bytes.
+    TooLong(usize),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Unknown(t) => {
+                write!(f, "unknown command '{}' (type help)", shown(t))
+            }
+            CommandError::Unexpected { command, token } => {
+                write!(f, "{command}: unexpected '{}'", shown(token))
+            }
+            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
+            CommandError::BadNumber { after, token } => {
+                write!(f, "{after}: '{}' is not a number", shown(token))
+            }
+            CommandError::OutOfRange { what, token, range } => {
+                write!(f, "{what} {} is out of range ({range})", shown(token))
+            }
+            CommandError::TooLong(n) => {
+                write!(f, "line too long ({n} bytes; at most {MAX_LINE})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// A piece of input as it is echoed in an error: at most 40 characters, control characters
+/// escaped, so that an error line stays one short printable line whatever came in.
+pub fn shown(text: &str) -> String {
+    const MAX: usize = 40;
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Parses one line. A blank line is `Ok(None)`: it is ignored without a reply.
+pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+    let mut words = line.split_whitespace();
+    let Some(first) = words.next() else {
+        return Ok(None);
+    };
+    let rest: Vec<&str> = words.collect();
+    let no_args = |command: &'static str, c: Command| match rest.first() {
+        None => Ok(c),
+        Some(t) => Err(CommandError::Unexpected {
+            command,
+            token: t.to_string(),
+        }),
+    };
+    let cmd = match first.to_ascii_lowercase().as_str() {
+        "uci" => no_args("uci", Command::Uci)?,
+        "isready" => no_args("isready", Command::IsReady)?,
+        "ucinewgame" => no_args("ucinewgame", Command::UciNewGame)?,
+        "stop" => no_args("stop", Command::Stop)?,
+        "ponderhit" => no_args("ponderhit", Command::PonderHit)?,
+        "quit" => no_args("quit", Command::Quit)?,
+        "d" => no_args("d", Command::Display)?,
+        "fen" => no_args("fen", Command::Fen)?,
+        "moves" => no_args("moves", Command::Moves)?,
+        "eval" => no_args("eval", Command::Eval)?,
+        "help" => no_args("help", Command::Help)?,
+        "debug" => match rest.as_slice() {
+            [] => Command::Debug,
+            [v] if v.eq_ignore_ascii_case("on") || v.eq_ignore_ascii_case("off") => Command::Debug,
+            [v, ..] => {
+                return Err(CommandError::Unexpected {
+                    command: "debug",
+                    token: v.to_string(),
+                })
+            }
+        },
+        "setoption" => parse_setoption(&rest)?,
+        "position" => parse_position(&rest)?,
+        "go" => Command::Go(parse_go(&rest)?),
+        "perft" => match rest.as_slice() {
+            [] => {
+                return Err(CommandError::Missing {
+                    command: "perft",
+                    what: "a depth",
+                })
+            }
+            [d] => Command::Perft(perft_depth("perft", d)?),
+            [_, extra, ..] => {
+                return Err(CommandError::Unexpected {
+                    command: "perft",
+                    token: extra.to_string(),
+                })
+            }
+        },
+        _ => return Err(CommandError::Unknown(first.to_string())),
+    };
+    Ok(Some(cmd))
+}
+
+fn is(word: &str, keyword: &str) -> bool {
+    word.eq_ignore_ascii_case(keyword)
+}
+
+/// `setoption name <words> [value <words>]`.
+fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
+    let command = "setoption";
+    match rest.first() {
+        Some(w) if is(w, "name") => {}
+        Some(w) => {
+            return Err(CommandError::Unexpected {
+                command,
+                token: w.to_string(),
+            })
+        }
+        None => {
+            return Err(CommandError::Missing {
+                command,
+                what: "'name <option>'",
+            })
+        }
+    }
+    let rest = &rest[1..];
+    let split = rest.iter().position(|w| is(w, "value"));
+    let (name, value) = match split {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err(CommandError::Missing {
+            command,
+            what: "an option name",
+        });
+    }
+    if value.is_some_and(|v| v.is_empty()) {
+        return Err(CommandError::Missing {
+            command,
+            what: "a value after 'value'",
+        });
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value: value.map(|v| v.join(" ")),
+    })
+}
+
+/// `position startpos|fen <fields> [moves <tokens>]`.
+fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
+    let command = "position";
+    let moves_at = rest.iter().position(|w| is(w, "moves"));
+    let (head, moves) = match moves_at {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    let start = match head {
+        [] => {
+            return Err(CommandError::Missing {
+                command,
+                what: "'startpos' or 'fen <string>'",
+            })
+        }
+        [w] if is(w, "startpos") => Start::StartPos,
+        [w, extra, ..] if is(w, "startpos") => {
+            return Err(CommandError::Unexpected {
+                command,
+                token: extra.to_string(),
+            })
+        }
+        [w] if is(w, "fen") => {
+            return Err(CommandError::Missing {
+                command,
+                what: "the position string after 'fen'",
+            })
+        }
+        [w, fields @ ..] if is(w, "fen") => Start::Fen(fields.join(" ")),
+        [w, ..] => {
+            return Err(CommandError::Unexpected {
+                command,
+                token: w.to_string(),
+            })
+        }
+    };
+    Ok(Command::Position {
+        start,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+const GO_KEYWORDS: [&str; 12] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+];
+
+/// `go` and its arguments, in any order; a repeated argument keeps its last value.
+fn parse_go(rest: &[&str]) -> Result<Go, CommandError> {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let word = rest[i].to_ascii_lowercase();
+        i += 1;
+        let mut value = |after: &'static str| -> Result<u64, CommandError> {
+            let token = rest.get(i).copied();
+            i += 1;
+            number(after, token)
+        };
+        match word.as_str() {
+            "depth" => go.depth = Some(value("go depth")?.clamp(1, MAX_DEPTH as u64) as u32),
+            "nodes" => go.nodes = Some(value("go nodes")?),
+            "movetime" => go.movetime = Some(value("go movetime")?.min(MAX_MS)),
+            "wtime" => go.wtime = Some(value("go wtime")?.min(MAX_MS)),
+            "btime" => go.btime = Some(value("go btime")?.min(MAX_MS)),
+            "winc" => go.winc = Some(value("go winc")?.min(MAX_MS)),
+            "binc" => go.binc = Some(value("go binc")?.min(MAX_MS)),
+            "movestogo" => go.movestogo = Some(value("go movestogo")?.min(u32::MAX as u64) as u32),
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            "perft" => {
+                let token = rest.get(i).copied();
+                i += 1;
+                match token {
+                    None => {
+                        return Err(CommandError::Missing {
+                            command: "go perft",
+                            what: "a depth",
+                        })
+                    }
+                    Some(t) => go.perft = Some(perft_depth("go perft", t)?),
+                }
+            }
+            "searchmoves" => {
+                let start = i;
+                while i < rest.len() && !GO_KEYWORDS.iter().any(|k| is(rest[i], k)) {
+                    i += 1;
+                }
+                if i == start {
+                    return Err(CommandError::Missing {
+                        command: "go searchmoves",
+                        what: "a move",
+                    });
+                }
+                go.searchmoves = rest[start..i].iter().map(|m| m.to_string()).collect();
+            }
+            _ => {
+                return Err(CommandError::Unexpected {
+                    command: "go",
+                    token: rest[i - 1].to_string(),
+                })
+            }
+        }
+    }
+    Ok(go)
+}
+
+/// A whole number: optional sign, then decimal digits. Values beyond `u64` saturate; negative
+/// values count as 0 (a GUI may send a negative clock once the time is up).
+pub fn number(after: &'static str, token: Option<&str>) -> Result<u64, CommandError> {
+    let Some(token) = token else {
+        return Err(CommandError::Missing {
+            command: after,
+            what: "a number",
+        });
+    };
+    let bad = || CommandError::BadNumber {
+        after,
+        token: token.to_string(),
+    };
+    let (negative, digits) = match token.as_bytes().first() {
+        Some(b'-') => (true, &token[1..]),
+        Some(b'+') => (false, &token[1..]),
+        _ => (false, token),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    if negative {
+        return Ok(0);
+    }
+    Ok(digits.bytes().fold(0u64, |n, b| {
+        n.saturating_mul(10).saturating_add((b - b'0') as u64)
+    }))
+}
+
+fn perft_depth(command: &'static str, token: &str) -> Result<u32, CommandError> {
+    let d = number(command, Some(token))?;
+    if token.starts_with('-') || d > MAX_PERFT as u64 {
+        return Err(CommandError::OutOfRange {
+            what: "perft depth",
+            token: token.to_string(),
+            range: format!("0 to {MAX_PERFT}"),
+        });
+    }
+    Ok(d as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        parse(line).unwrap().unwrap()
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(ok("uci"), Command::Uci);
+        assert_eq!(ok("  isready \r"), Command::IsReady);
+        assert_eq!(ok("QUIT"), Command::Quit);
+        assert_eq!(parse("   ").unwrap(), None);
+        assert!(matches!(
+            parse("uci x"),
+            Err(CommandError::Unexpected { .. })
+        ));
+        assert!(matches!(parse("bogus"), Err(CommandError::Unknown(_))));
+    }
+
+    #[test]
+    fn setoption_words() {
+        assert_eq!(
+            ok("setoption name Move Overhead value 30"),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            }
+        );
+        assert_eq!(
+            ok("setoption name Clear"),
+            Command::SetOption {
+                name: "Clear".into(),
+                value: None
+            }
+        );
+        assert!(parse("setoption").is_err());
+        assert!(parse("setoption name").is_err());
+        assert!(parse("setoption name Hash value").is_err());
+        assert!(parse("setoption Hash 3").is_err());
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            ok("position startpos moves d6 xb4"),
+            Command::Position {
+                start: Start::StartPos,
+                moves: vec!["d6".into(), "xb4".into()]
+            }
+        );
+        match ok("position fen a b c moves") {
+            Command::Position {
+                start: Start::Fen(f),
+                moves,
+            } => {
+                assert_eq!(f, "a b c");
+                assert!(moves.is_empty());
+            }
+            c => panic!("{c:?}"),
+        }
+        for bad in [
+            "position",
+            "position fen",
+            "position startpos d6",
+            "position x",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn go_arguments() {
+        let Command::Go(g) =
+            ok("go wtime -5 btime 99999999999999999999999 depth 0 searchmoves d6 d7 infinite")
+        else {
+            panic!()
+        };
+        assert_eq!(g.wtime, Some(0));
+        assert_eq!(g.btime, Some(MAX_MS));
+        assert_eq!(g.depth, Some(1));
+        assert_eq!(g.searchmoves, vec!["d6", "d7"]);
+        assert!(g.infinite);
+        for bad in [
+            "go depth",
+            "go depth x",
+            "go depth 3x",
+            "go fast",
+            "go searchmoves",
+            "go perft 21",
+            "go perft -1",
+            "go nodes -",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(ok("perft 3"), Command::Perft(3));
+    }
+
+    #[test]
+    fn errors_echo_safely() {
+        let e = parse("\u{7}bell").unwrap_err().to_string();
+        assert!(e.contains("\\u{7}bell"), "{e}");
+        let long = "x".repeat(1000);
+        assert!(parse(&long).unwrap_err().to_string().len() < 100);
+    }
+}

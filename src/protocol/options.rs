@@ -1,0 +1,420 @@
+//! The protocol's options: the table that `uci` lists, and `setoption`, which checks a value
+//! against it before anything changes. Rule options are read by `Rules::set`, the one reader of
+//! their values; this table only adds what the protocol shows (type, choices, range).
+
+use crate::rules::{Rules, PRESETS};
+use crate::search::Style;
+use std::fmt;
+
+/// How moves are written in the engine's output.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Notation {
+    /// One token per turn: `d6xb4`.
+    Turn,
+    /// One token per action: a turn that removes is answered with its step, `d6`; the removal
+    /// comes from the next `go`.
+    Action,
+}
+
+/// The type of an option, as `uci` announces it.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Check,
+    Spin { min: u64, max: u64 },
+    Combo(&'static [&'static str]),
+}
+
+pub const MAX_HASH_MB: u64 = 1024;
+pub const MAX_THREADS: u64 = 64;
+pub const MAX_MULTIPV: u64 = 64;
+pub const MAX_OVERHEAD_MS: u64 = 5000;
+
+const ENGINE_OPTIONS: [(&str, Kind); 8] = [
+    (
+        "Hash",
+        Kind::Spin {
+            min: 1,
+            max: MAX_HASH_MB,
+        },
+    ),
+    (
+        "Threads",
+        Kind::Spin {
+            min: 1,
+            max: MAX_THREADS,
+        },
+    ),
+    (
+        "MultiPV",
+        Kind::Spin {
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+    ),
+    (
+        "MoveOverhead",
+        Kind::Spin {
+            min: 0,
+            max: MAX_OVERHEAD_MS,
+        },
+    ),
+    ("Ponder", Kind::Check),
+    ("Style", Kind::Combo(&["full", "plain"])),
+    ("MoveNotation", Kind::Combo(&["turn", "action"])),
+    ("Variant", Kind::Combo(&PRESETS)),
+];
+
+/// The protocol's view of each rule option of `Rules::options`.
+const RULE_OPTIONS: [(&str, Kind); 11] = [
+    ("FirstPlayer", Kind::Combo(&["white", "black"])),
+    ("Pieces", Kind::Spin { min: 3, max: 12 }),
+    ("Diagonals", Kind::Check),
+    (
+        "Flying",
+        Kind::Combo(&["3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "never"]),
+    ),
+    (
+        "MillProtection",
+        Kind::Combo(&["unless-all", "always", "never"]),
+    ),
+    ("DoubleMill", Kind::Combo(&["one", "per-mill"])),
+    ("Reform", Kind::Combo(&["allowed", "no-removal", "illegal"])),
+    ("NoCapture", Kind::Spin { min: 0, max: 10000 }),
+    ("Repetition", Kind::Combo(&["threefold", "off"])),
+    ("MovingInPlacing", Kind::Check),
+    ("FullBoard", Kind::Combo(&["draw", "blocked"])),
+];
+
+/// Every setting `setoption` can change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    pub style: Style,
+    pub notation: Notation,
+    pub rules: Rules,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 30,
+            ponder: false,
+            style: Style::Full,
+            notation: Notation::Turn,
+            rules: Rules::default(),
+        }
+    }
+}
+
+/// What a successful `setoption` changed, for the engine to act on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Changed {
+    Hash,
+    Threads,
+    /// MultiPV, MoveOverhead or Style: copied into the searcher's options.
+    Search,
+    /// Ponder or MoveNotation: nothing more to do.
+    Protocol,
+    /// The rules: the position goes back to the start of the new rules.
+    Rules,
+}
+
+/// A `setoption` that was refused; the option keeps its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    Unknown(String),
+    MissingValue(&'static str),
+    BadValue {
+        option: &'static str,
+        value: String,
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use super::command::shown;
+        match self {
+            OptionError::Unknown(name) => {
+                write!(f, "unknown option '{}' (see the uci command)", shown(name))
+            }
+            OptionError::MissingValue(name) => write!(f, "setoption {name}: missing value"),
+            OptionError::BadValue {
+                option,
+                value,
+                expected,
+            } => write!(
+                f,
+                "setoption {option}: bad value '{}' (expected {expected})",
+                shown(value)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+fn describe(kind: Kind) -> String {
+    match kind {
+        Kind::Check => "true or false".into(),
+        Kind::Spin { min, max } => format!("a whole number from {min} to {max}"),
+        Kind::Combo(vars) => format!("one of {}", vars.join(", ")),
+    }
+}
+
+/// One `option name ...` line.
+fn option_line(name: &str, kind: Kind, default: &str) -> String {
+    match kind {
+        Kind::Check => format!("option name {name} type check default {default}"),
+        Kind::Spin { min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        Kind::Combo(vars) => {
+            let mut s = format!("option name {name} type combo default {default}");
+            for v in vars {
+                s.push_str(" var ");
+                s.push_str(v);
+            }
+            s
+        }
+    }
+}
+
+/// A rule option's value as the protocol shows it (`NoCapture` off is the spin value 0).
+fn rule_value(name: &str, value: String) -> String {
+    if name == "NoCapture" && value == "off" {
+        "0".into()
+    } else {
+        value
+    }
+}
+
+/// Finds an option by name: case does not matter, nor do spaces (`Move Overhead`).
+fn canonical(name: &str) -> Option<(&'static str, Kind)> {
+    let wanted: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    ENGINE_OPTIONS
+        .iter()
+        .chain(RULE_OPTIONS.iter())
+        .find(|(n, _)| n.to_ascii_lowercase() == wanted)
+        .copied()
+}
+
+fn check_value(name: &'static str, kind: Kind, value: &str) -> Result<String, OptionError> {
+    let bad = || OptionError::BadValue {
+        option: name,
+        value: value.to_string(),
+        expected: describe(kind),
+    };
+    let v = value.trim().to_ascii_lowercase();
+    match kind {
+        Kind::Check => match v.as_str() {
+            "true" | "false" => Ok(v),
+            _ => Err(bad()),
+        },
+        Kind::Spin { min, max } => {
+            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let n = v.bytes().fold(0u64, |n, b| {
+                n.saturating_mul(10).saturating_add((b - b'0') as u64)
+            });
+            if (min..=max).contains(&n) {
+                Ok(n.to_string())
+            } else {
+                Err(bad())
+            }
+        }
+        Kind::Combo(vars) => vars
+            .iter()
+            .find(|var| var.eq_ignore_ascii_case(&v))
+            .map(|var| var.to_string())
+            .ok_or_else(bad),
+    }
+}
+
+impl Settings {
+    /// The `option` lines of the `uci` reply, with the defaults the engine starts with.
+    pub fn uci_lines() -> Vec<String> {
+        let d = Settings::default();
+        let mut lines: Vec<String> = ENGINE_OPTIONS
+            .iter()
+            .map(|&(name, kind)| option_line(name, kind, &d.value(name)))
+            .collect();
+        for (name, value) in d.rules.options() {
+            let kind = RULE_OPTIONS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|&(_, k)| k)
+                .unwrap_or(Kind::Combo(&[]));
+            lines.push(option_line(name, kind, &rule_value(name, value)));
+        }
+        lines
+    }
+
+    /// The current value of an option (by its canonical name), as `uci` would show it.
+    pub fn value(&self, name: &str) -> String {
+        match name {
+            "Hash" => self.hash_mb.to_string(),
+            "Threads" => self.threads.to_string(),
+            "MultiPV" => self.multipv.to_string(),
+            "MoveOverhead" => self.move_overhead.to_string(),
+            "Ponder" => self.ponder.to_string(),
+            "Style" => match self.style {
+                Style::Full => "full".into(),
+                Style::Plain => "plain".into(),
+            },
+            "MoveNotation" => match self.notation {
+                Notation::Turn => "turn".into(),
+                Notation::Action => "action".into(),
+            },
+            "Variant" => self.rules.preset_name().unwrap_or("custom").into(),
+            _ => self
+                .rules
+                .options()
+                .into_iter()
+                .find(|(n, _)| *n == name)
+                .map(|(n, v)| rule_value(n, v))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Sets one option. The value is checked first: on error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Changed, OptionError> {
+        let (name, kind) = canonical(name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let value = value.ok_or(OptionError::MissingValue(name))?;
+        let v = check_value(name, kind, value)?;
+        let number = || v.parse::<u64>().unwrap_or(0);
+        Ok(match name {
+            "Hash" => {
+                self.hash_mb = number() as usize;
+                Changed::Hash
+            }
+            "Threads" => {
+                self.threads = number() as usize;
+                Changed::Threads
+            }
+            "MultiPV" => {
+                self.multipv = number() as usize;
+                Changed::Search
+            }
+            "MoveOverhead" => {
+                self.move_overhead = number();
+                Changed::Search
+            }
+            "Style" => {
+                self.style = if v == "plain" {
+                    Style::Plain
+                } else {
+                    Style::Full
+                };
+                Changed::Search
+            }
+            "Ponder" => {
+                self.ponder = v == "true";
+                Changed::Protocol
+            }
+            "MoveNotation" => {
+                self.notation = if v == "action" {
+                    Notation::Action
+                } else {
+                    Notation::Turn
+                };
+                Changed::Protocol
+            }
+            "Variant" => {
+                self.rules = Rules::preset(&v).ok_or_else(|| OptionError::BadValue {
+                    option: name,
+                    value: value.into(),
+                    expected: describe(kind),
+                })?;
+                Changed::Rules
+            }
+            _ => {
+                let mut rules = self.rules;
+                rules.set(name, &v).map_err(|e| OptionError::BadValue {
+                    option: name,
+                    value: value.into(),
+                    expected: e.to_string(),
+                })?;
+                self.rules = rules;
+                Changed::Rules
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_option_is_listed_and_round_trips() {
+        let names: Vec<&str> = Rules::nine().options().iter().map(|(n, _)| *n).collect();
+        let listed: Vec<&str> = RULE_OPTIONS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, listed);
+        for preset in PRESETS {
+            let rules = Rules::preset(preset).unwrap();
+            let mut s = Settings::default();
+            for (name, value) in rules.options() {
+                let shown = rule_value(name, value);
+                s.set(name, Some(&shown)).unwrap();
+            }
+            assert_eq!(s.rules, rules, "{preset}");
+            assert_eq!(s.value("Variant"), preset);
+        }
+    }
+
+    #[test]
+    fn names_ignore_case_and_spaces() {
+        let mut s = Settings::default();
+        assert_eq!(s.set("move overhead", Some("50")), Ok(Changed::Search));
+        assert_eq!(s.move_overhead, 50);
+        assert_eq!(s.set("HASH", Some("64")), Ok(Changed::Hash));
+        assert_eq!(s.hash_mb, 64);
+        s.set("variant", Some("Lasker")).unwrap();
+        assert_eq!(s.rules, Rules::preset("lasker").unwrap());
+    }
+
+    #[test]
+    fn refused_values_change_nothing() {
+        let mut s = Settings::default();
+        let before = s.clone();
+        for (name, value) in [
+            ("Hash", Some("1000000000000")),
+            ("Hash", Some("0")),
+            ("Hash", Some("-3")),
+            ("Threads", Some("x")),
+            ("Ponder", Some("maybe")),
+            ("Pieces", Some("13")),
+            ("Flying", Some("2")),
+            ("Variant", Some("chess")),
+            ("Colour", Some("red")),
+            ("Hash", None),
+        ] {
+            assert!(s.set(name, value).is_err(), "{name} {value:?}");
+            assert_eq!(s, before);
+        }
+    }
+
+    #[test]
+    fn uci_lines_name_every_option() {
+        let lines = Settings::uci_lines();
+        assert_eq!(lines.len(), ENGINE_OPTIONS.len() + RULE_OPTIONS.len());
+        assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 1024".into()));
+        assert!(
+            lines.contains(&"option name NoCapture type spin default 100 min 0 max 10000".into())
+        );
+        assert!(lines.contains(&"option name Diagonals type check default false".into()));
+    }
+}
