@@ -716,9 +716,10 @@ impl Engine {
     fn eval(&self) -> Vec<String> {
         let pos = self.game.position();
         let us = pos.side_to_move();
+        let weights = eval::Weights::DEFAULT;
         let (white, black) = (
-            eval::terms(pos, crate::Color::White),
-            eval::terms(pos, crate::Color::Black),
+            eval::terms(pos, crate::Color::White, &weights),
+            eval::terms(pos, crate::Color::Black, &weights),
         );
         let mut lines = vec![format!("{:<16}{:>8}{:>8}", "term", "white", "black")];
         for ((name, w), (_, b)) in white.named().into_iter().zip(black.named()) {
@@ -732,9 +733,9 @@ impl Engine {
         ));
         lines.push(format!(
             "Evaluation: {} for {} (the side to move, tempo {} included)",
-            eval::evaluate(pos),
+            eval::evaluate(pos, &weights),
             us.name(),
-            eval::TEMPO
+            weights.tempo
         ));
         lines
     }
