@@ -1,11 +1,13 @@
 //! moulin: an engine for the mill game (Nine Men's Morris, Mühle).
 //!
 //! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
-//! `perft`) depends on nothing above it.
+//! `perft`) depends on nothing above it. `matches` (engine matches, books, records) drives
+//! engines through their protocol and checks them with the rules layer.
 
 pub mod board;
 pub mod fen;
 pub mod game;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

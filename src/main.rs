@@ -39,6 +39,13 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
+    Match(moulin::matches::MatchArgs),
+    /// Make a balanced opening book: enumerate placement openings and keep those an engine
+    /// scores within a margin.
+    Openings(moulin::matches::book::OpeningsArgs),
+    /// Re-check a match's records: every move and every result, under moulin's rules.
+    Replay(moulin::matches::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +63,9 @@ fn main() -> ExitCode {
             convention,
             divide,
         }) => run_perft(depth, fen, moves, &variant, &convention, divide),
+        Some(Command::Match(args)) => moulin::matches::run_match(args),
+        Some(Command::Openings(args)) => moulin::matches::book::run_openings(args),
+        Some(Command::Replay(args)) => moulin::matches::run_replay(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
