@@ -8,7 +8,8 @@
 //! `--hang-at N` (never answer), `--none-at N` (`bestmove none` in a live game), `--no-uciok`,
 //! `--info-bestmove` (print `bestmove` at the end of an `info` line), `--two-token` (`bestmove
 //! d6 xb4` in the turn notation), `--hash-scores` (scores from the position key, some mates,
-//! instead of material).
+//! instead of material), `--greedy` (take a piece whenever a move can: a stronger random
+//! player).
 
 use moulin::matches::openings::Rng;
 use moulin::movegen::{self, Convention};
@@ -31,6 +32,7 @@ struct Flags {
     info_bestmove: bool,
     two_token: bool,
     hash_scores: bool,
+    greedy: bool,
 }
 
 fn flags() -> Flags {
@@ -62,11 +64,12 @@ fn flags() -> Flags {
             "--info-bestmove" => f.info_bestmove = true,
             "--two-token" => f.two_token = true,
             "--hash-scores" => f.hash_scores = true,
+            "--greedy" => f.greedy = true,
             other => panic!("fake_engine: unknown flag {other}"),
         }
         i += if matches!(
             args[i].as_str(),
-            "--no-uciok" | "--info-bestmove" | "--two-token" | "--hash-scores"
+            "--no-uciok" | "--info-bestmove" | "--two-token" | "--hash-scores" | "--greedy"
         ) {
             1
         } else {
@@ -208,7 +211,10 @@ fn go(f: &Flags, game: &Game, notation: Convention, gos: u64, rng: &mut Rng) -> 
             None => "xd6".to_string(),
         }
     } else {
-        let legal = movegen::legal_moves(pos, Convention::Turn);
+        let mut legal = movegen::legal_moves(pos, Convention::Turn);
+        if f.greedy && legal.iter().any(|m| m.removal_count() > 0) {
+            legal.retain(|m| m.removal_count() > 0);
+        }
         let mv = legal[rng.below(legal.len())];
         match notation {
             Convention::Action if mv.is_removal_only() => mv.turn_notation(),

@@ -418,8 +418,9 @@ fn summary(
     if let Some(sprt) = &plan.sprt {
         let (llr, decision) = sprt.test(t);
         let (lo, hi) = sprt.bounds();
+        let model = t.estimate().map_or(stats::Model::Trinomial, |e| e.model);
         out.push_str(&format!(
-            "SPRT elo0={} elo1={} alpha={} beta={} (pentanomial, logistic Elo): LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {decision}\n",
+            "SPRT elo0={} elo1={} alpha={} beta={} ({model}, logistic Elo): LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {decision}\n",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         ));
     }
