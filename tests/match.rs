@@ -66,38 +66,44 @@ fn replay_ok(records: &Path, games: usize) {
 #[test]
 fn fake_engines_play_a_consistent_match() {
     let f = fake();
-    let records = temp("fake.txt");
-    let a = format!("name=turn cmd={}", f.display());
-    let b = format!(
-        "name=action cmd={} arg=--info-bestmove notation=action",
-        f.display()
-    );
-    let out = run(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "20",
-        "--movetime",
-        "5",
-        "--random-plies",
-        "6",
-        "--concurrency",
-        "2",
-        "--seed",
-        "3",
-        "--records",
-        records.to_str().unwrap(),
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    let (w, d, l) = wdl(&stdout);
-    assert_eq!(w + d + l, 20, "{stdout}");
-    assert!(stdout.contains("Forfeits: turn 0, action 0"), "{stdout}");
-    assert!(stdout.contains("pentanomial"), "{stdout}");
-    replay_ok(&records, 20);
+    // Morabaraba has turns with two removals: the action engine answers them one `go` at a time,
+    // the other in the two-token form `d6 xb4 xf2`.
+    for (variant, games, extra) in [
+        ("nine", 20, "--info-bestmove"),
+        ("morabaraba", 10, "--two-token"),
+    ] {
+        let records = temp(&format!("fake-{variant}.txt"));
+        let a = format!("name=turn cmd={} arg={extra}", f.display());
+        let b = format!("name=action cmd={} notation=action", f.display());
+        let out = run(&[
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--variant",
+            variant,
+            "--games",
+            &games.to_string(),
+            "--movetime",
+            "5",
+            "--random-plies",
+            "6",
+            "--concurrency",
+            "2",
+            "--seed",
+            "3",
+            "--records",
+            records.to_str().unwrap(),
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        let (w, d, l) = wdl(&stdout);
+        assert_eq!(w + d + l, games, "{stdout}");
+        assert!(stdout.contains("Forfeits: turn 0, action 0"), "{stdout}");
+        assert!(stdout.contains("pentanomial"), "{stdout}");
+        replay_ok(&records, games as usize);
+    }
 }
 
 #[test]
