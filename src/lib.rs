@@ -1,10 +1,13 @@
 //! moulin: an engine for the mill game (Nine Men's Morris, Mühle).
 //!
 //! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
-//! `perft`) depends on nothing above it. `matches` (engine matches, books, records) drives
-//! engines through their protocol and checks them with the rules layer.
+//! `perft`) depends on nothing above it; `eval`, `tt` and `search` stand on it. `matches`
+//! (engine matches, books, records) drives engines through their protocol and checks them with
+//! the rules layer.
 
+pub mod bench;
 pub mod board;
+pub mod eval;
 pub mod fen;
 pub mod game;
 pub mod matches;
@@ -14,6 +17,8 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod search;
+pub mod tt;
 mod zobrist;
 
 pub use board::{Bitboard, BoardKind, ByColor, Color, Point};

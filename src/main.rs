@@ -39,6 +39,16 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search fixed positions to a fixed depth (1 thread, 16 MB) and print the node count, a
+    /// signature of the search, and the speed.
+    Bench {
+        /// Search every position to this depth instead of its own.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search threads (the signature is defined for 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
     Match(moulin::matches::MatchArgs),
     /// Make a balanced opening book: enumerate placement openings and keep those an engine
@@ -63,6 +73,10 @@ fn main() -> ExitCode {
             convention,
             divide,
         }) => run_perft(depth, fen, moves, &variant, &convention, divide),
+        Some(Command::Bench { depth, threads }) => {
+            run_bench(depth, threads);
+            Ok(())
+        }
         Some(Command::Match(args)) => moulin::matches::run_match(args),
         Some(Command::Openings(args)) => moulin::matches::book::run_openings(args),
         Some(Command::Replay(args)) => moulin::matches::run_replay(args),
@@ -126,4 +140,22 @@ fn run_perft(
     );
     println!("nodes {nodes}");
     Ok(())
+}
+
+fn run_bench(depth: Option<u32>, threads: usize) {
+    let mut index = 0;
+    let lines = moulin::bench::run(depth, threads.clamp(1, 256), |l| {
+        index += 1;
+        println!(
+            "{index:>2} depth {:>2} nodes {:>10} time {:>6} ms best {:<10} {}",
+            l.depth,
+            l.nodes,
+            l.time.as_millis(),
+            l.best,
+            l.fen
+        );
+    });
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
+    println!("{nodes} nodes {:.0} nps", nodes as f64 / secs.max(1e-9));
 }

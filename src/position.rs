@@ -319,6 +319,19 @@ impl Position {
     /// repetition); `None` while the game goes on or in the middle of a turn (reads `no_capture`
     /// and `full_board`).
     pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.quick_outcome() {
+            return Some(o);
+        }
+        if self.pending == 0 && !self.has_legal_move() {
+            return Some(Outcome::Win(!self.side, WinReason::Blocked));
+        }
+        None
+    }
+
+    /// `outcome` without the blocked check, which needs move generation: the search finds
+    /// blocked positions by generating no move.
+    #[inline]
+    pub fn quick_outcome(&self) -> Option<Outcome> {
         if self.pending > 0 {
             return None;
         }
@@ -336,9 +349,6 @@ impl Position {
             if self.no_capture >= limit {
                 return Some(Outcome::Draw(DrawReason::NoCapture));
             }
-        }
-        if !self.has_legal_move() {
-            return Some(Outcome::Win(!us, WinReason::Blocked));
         }
         None
     }

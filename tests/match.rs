@@ -87,6 +87,9 @@ fn fake_engines_play_a_consistent_match() {
             &games.to_string(),
             "--movetime",
             "5",
+            // Generous: the test is about consistency, and CI shares two cores.
+            "--grace",
+            "2000",
             "--random-plies",
             "6",
             "--concurrency",
@@ -342,7 +345,7 @@ fn moulin_against_moulin() {
         "--movetime",
         "10",
         "--grace",
-        "1000",
+        "2000",
         "--concurrency",
         "2",
         "--seed",

@@ -1,0 +1,120 @@
+//! The bench: a fixed-depth search of fixed positions, one thread, 16 MB. Its node count is a
+//! signature of the search: a change that alters it changes what the search does.
+
+use crate::game::Game;
+use crate::rules::Rules;
+use crate::search::{Control, Limits, Searcher};
+use std::time::{Duration, Instant};
+
+/// Positions of the standard game (placing, moving, flying; with mills to close and to block),
+/// each with its search depth.
+pub const POSITIONS: [(&str, u32); 14] = [
+    (
+        "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1",
+        9,
+    ),
+    (
+        "***O***@/*O**OO**/***@@*** b p p 4 5 3 6 0 0 -1 -1 -1 -1 0 0 4",
+        8,
+    ),
+    (
+        "**O*****/***O****/@@O**@*@ w p p 3 5 4 5 0 0 -1 -1 -1 -1 0 0 5",
+        8,
+    ),
+    (
+        "**OO**@*/@@O*O@*@/*OOO***@ w p p 7 1 6 1 0 0 -1 -1 -1 -1 0 0 9",
+        12,
+    ),
+    (
+        "@@OOO@**/*@O@*O**/*OO@**@O w p p 8 1 7 1 0 0 -1 -1 -1 -1 0 0 9",
+        12,
+    ),
+    (
+        "O*O*@@**/O@@OO@@O/@@O*@*OO w m s 9 0 9 0 0 0 -1 -1 -1 -1 0 0 10",
+        14,
+    ),
+    (
+        "*O@*@*O*/OO@@O**O/O*OO@@@* w m s 9 0 7 0 0 0 -1 -1 -1 -1 0 2 11",
+        12,
+    ),
+    (
+        "O*@*O@@O/**@@OOO*/*OO@@*@@ b m s 8 0 9 0 0 0 -1 -1 -1 -1 0 7 13",
+        12,
+    ),
+    (
+        "O*O@@**O/@@*O*@O@/O******* w m s 6 0 6 0 0 0 -1 -1 -1 -1 0 11 32",
+        11,
+    ),
+    (
+        "OOO*@@*O/@*@@O**@/O***@*O* b m s 7 0 7 0 0 0 -1 -1 -1 -1 0 2 21",
+        11,
+    ),
+    (
+        "O@OOOO**/*****O**/****@@** w m s 6 0 3 0 0 0 -1 -1 -1 -1 0 1 24",
+        9,
+    ),
+    (
+        "*@@@****/**@OO*O*/@*@*@*** w m s 3 0 7 0 0 0 -1 -1 -1 -1 0 0 23",
+        8,
+    ),
+    (
+        "@*@*****/**@O@***/O*@O***@ b m s 3 0 6 0 0 0 -1 -1 -1 -1 0 4 28",
+        8,
+    ),
+    (
+        "@@****O*/****@O*@/**@***O* w m s 3 0 5 0 0 0 -1 -1 -1 -1 0 3 34",
+        8,
+    ),
+];
+
+/// The result of searching one bench position.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    pub fen: &'static str,
+    pub depth: u32,
+    pub nodes: u64,
+    pub best: String,
+    pub time: Duration,
+}
+
+/// Searches every bench position (at `depth` if given, else each position's own depth) with
+/// `threads` threads, calling `each` after every position.
+pub fn run(depth: Option<u32>, threads: usize, mut each: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    let mut searcher = Searcher::new(16, threads);
+    let control = Control::new();
+    let mut out = Vec::new();
+    for (fen, d) in POSITIONS {
+        let game = Game::from_fen(fen, Rules::nine()).expect("bench positions are valid");
+        searcher.new_game();
+        let limits = Limits {
+            depth: Some(depth.unwrap_or(d)),
+            ..Limits::default()
+        };
+        control.reset(false);
+        let started = Instant::now();
+        let r = searcher.search(&game, &limits, &control, &mut |_| {});
+        let line = BenchLine {
+            fen,
+            depth: depth.unwrap_or(d),
+            nodes: r.nodes,
+            best: r.best.map_or("none".into(), |m| m.turn_notation()),
+            time: started.elapsed(),
+        };
+        each(&line);
+        out.push(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_positions_are_valid_and_not_over() {
+        for (fen, _) in POSITIONS {
+            let game = Game::from_fen(fen, Rules::nine()).unwrap();
+            assert!(game.outcome().is_none(), "{fen}");
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! The transposition table: one table shared by every search thread, lock-free. Each slot is two
+//! `AtomicU64` words, the key XOR the data and the data, so a slot torn by two threads writing at
+//! once reads as a miss (Hyatt and Mann, "A lock-less transposition table implementation for
+//! parallel search chess engines", 2002).
+
+use crate::moves::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at least the stored one (a beta cut-off).
+    Lower = 1,
+    /// The true score is at most the stored one (no move raised alpha).
+    Upper = 2,
+    Exact = 3,
+}
+
+/// What a slot holds.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub mv: Move,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The shared table. Data layout of a slot's data word:
+///
+/// ```text
+///  bits  0..20  move bits (see `Move`)
+///  bits 20..36  score (i16)
+///  bits 36..52  static evaluation (i16)
+///  bits 52..59  depth (0..127)
+///  bits 59..61  bound
+///  bits 61..64  generation (0..7)
+/// ```
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one slot).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) << 20) / std::mem::size_of::<Slot>();
+        let slots = (0..n.max(1))
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        TranspositionTable {
+            slots,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Empties the table (a new game).
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Relaxed) & 7
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &Slot {
+        // Multiply-shift maps the key onto the table without a division.
+        let i = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
+        &self.slots[i]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let s = self.slot(key);
+        let data = s.data.load(Ordering::Relaxed);
+        let check = s.check.load(Ordering::Relaxed);
+        if data == 0 || check ^ data != key {
+            return None;
+        }
+        let bound = match data >> 59 & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        Some(Entry {
+            mv: Move::from_bits(data as u32 & 0xfffff).unwrap_or(Move::NULL),
+            score: (data >> 20) as u16 as i16 as i32,
+            eval: (data >> 36) as u16 as i16 as i32,
+            depth: (data >> 52 & 127) as i32,
+            bound,
+        })
+    }
+
+    /// Stores an entry, replacing the slot's entry unless that one is from this search, for
+    /// another position, and deeper.
+    #[inline]
+    pub fn store(&self, key: u64, e: Entry) {
+        let s = self.slot(key);
+        let old = s.data.load(Ordering::Relaxed);
+        let old_key = s.check.load(Ordering::Relaxed) ^ old;
+        let gen = self.generation();
+        if old != 0 && old_key != key && old >> 61 == gen && (old >> 52 & 127) as i32 > e.depth {
+            return;
+        }
+        // Keep the old move when the new entry has none for the same position.
+        let mv = if e.mv.is_null() && old_key == key && old != 0 {
+            old & 0xfffff
+        } else {
+            e.mv.bits() as u64
+        };
+        let data = mv
+            | (e.score.clamp(-32000, 32000) as i16 as u16 as u64) << 20
+            | (e.eval.clamp(-32000, 32000) as i16 as u16 as u64) << 36
+            | (e.depth.clamp(0, 127) as u64) << 52
+            | (e.bound as u64) << 59
+            | gen << 61;
+        s.check.store(key ^ data, Ordering::Relaxed);
+        s.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of a sample of slots used by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation();
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && d >> 61 == gen
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Point;
+
+    #[test]
+    fn stores_and_probes() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::place(Point::new(3).unwrap()).with_removal(Point::new(9).unwrap());
+        let e = Entry {
+            mv,
+            score: -1234,
+            eval: 56,
+            depth: 9,
+            bound: Bound::Lower,
+        };
+        tt.store(0xdead_beef_1234_5678, e);
+        let got = tt.probe(0xdead_beef_1234_5678).unwrap();
+        assert_eq!(
+            (got.mv, got.score, got.eval, got.depth, got.bound),
+            (mv, -1234, 56, 9, Bound::Lower)
+        );
+        assert!(tt.probe(0x1234).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234_5678).is_none());
+    }
+}
