@@ -2,13 +2,15 @@
 //!
 //! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
 //! `perft`) depends on nothing above it; `eval`, `tt` and `search` stand on it; `protocol` speaks
-//! for all of them on stdin/stdout.
+//! for all of them on stdin/stdout. `matches` (engine matches, openings, records) drives engines
+//! through their protocol and checks them with the rules layer.
 
 pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod fen;
 pub mod game;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

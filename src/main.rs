@@ -49,6 +49,13 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
+    Match(moulin::matches::MatchArgs),
+    /// Make a balanced opening book: enumerate placement openings and keep those an engine
+    /// scores within a margin.
+    Openings(moulin::matches::book::OpeningsArgs),
+    /// Re-check a match's records: every move and every result, under moulin's rules.
+    Replay(moulin::matches::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +77,9 @@ fn main() -> ExitCode {
             run_bench(depth, threads);
             Ok(())
         }
+        Some(Command::Match(args)) => moulin::matches::run_match(args),
+        Some(Command::Openings(args)) => moulin::matches::book::run_openings(args),
+        Some(Command::Replay(args)) => moulin::matches::run_replay(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

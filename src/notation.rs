@@ -161,7 +161,9 @@ fn check(pos: &Position, raw: &RawMove) -> Result<Move, Illegal> {
             return Err(Illegal::TooManyRemovals(pending));
         }
         let mut mv = Move::NULL;
-        check_removals(pos, &raw.removals, pending)?;
+        // A lone removal takes some of the pending removals; the rest stay pending for the next
+        // token (`d6 xb4 xf2`), as move generation's action convention has it.
+        check_removals(pos, &raw.removals, raw.removals.len() as u8)?;
         for &r in &raw.removals {
             mv = if mv.is_null() {
                 Move::removal(r)
@@ -318,5 +320,20 @@ mod tests {
             "{e}"
         );
         assert_eq!(parse_move(&pos, "d6").unwrap().to_string(), "d6");
+    }
+
+    #[test]
+    fn two_removals_one_token_at_a_time() {
+        // Morabaraba (one removal per mill closed): a7 closes a7-d7-g7 and a7-b6-c5 at once.
+        let mut game = crate::Game::new(Rules::preset("morabaraba").unwrap());
+        game.play_tokens("d7 b2 g7 f4 b6 d3 c5 e4".split(' '))
+            .unwrap();
+        let mut split = game.clone();
+        split.play_tokens(["a7", "xb2", "xf4"]).unwrap();
+        let mut whole = game.clone();
+        whole.play_tokens(["a7xb2xf4"]).unwrap();
+        assert_eq!(split.position(), whole.position());
+        let mut missing = game.clone();
+        assert!(missing.play_tokens(["a7xb2"]).is_err());
     }
 }

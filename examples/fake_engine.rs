@@ -1,0 +1,232 @@
+//! A stand-in engine for testing `moulin match` and `moulin openings`: it speaks the protocol,
+//! plays random legal moves, and misbehaves on request, so the match tool's handling of
+//! untrusted engines can be tested without a real engine.
+//!
+//! Flags (`N` counts `go` commands over the life of the process, from 1):
+//! `--seed S`, `--name NAME`, `--delay MS` (before each answer), `--crash-at N` (abort),
+//! `--exit-at N` (exit cleanly, early), `--illegal-at N`, `--garbage-at N` (unparsable move),
+//! `--hang-at N` (never answer), `--none-at N` (`bestmove none` in a live game), `--no-uciok`,
+//! `--info-bestmove` (print `bestmove` at the end of an `info` line), `--two-token` (`bestmove
+//! d6 xb4` in the turn notation), `--hash-scores` (scores from the position key, some mates,
+//! instead of material), `--greedy` (take a piece whenever a move can: a stronger random
+//! player).
+
+use moulin::matches::openings::Rng;
+use moulin::movegen::{self, Convention};
+use moulin::{Color, Game, Rules};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+#[derive(Default)]
+struct Flags {
+    seed: u64,
+    name: String,
+    delay: u64,
+    crash_at: Option<u64>,
+    exit_at: Option<u64>,
+    illegal_at: Option<u64>,
+    garbage_at: Option<u64>,
+    hang_at: Option<u64>,
+    none_at: Option<u64>,
+    no_uciok: bool,
+    info_bestmove: bool,
+    two_token: bool,
+    hash_scores: bool,
+    greedy: bool,
+}
+
+fn flags() -> Flags {
+    let mut f = Flags {
+        name: "fake".into(),
+        ..Flags::default()
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = || -> u64 {
+            args.get(i + 1)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("fake_engine: {} needs a number", args[i]))
+        };
+        match args[i].as_str() {
+            "--seed" => f.seed = value(),
+            "--delay" => f.delay = value(),
+            "--crash-at" => f.crash_at = Some(value()),
+            "--exit-at" => f.exit_at = Some(value()),
+            "--illegal-at" => f.illegal_at = Some(value()),
+            "--garbage-at" => f.garbage_at = Some(value()),
+            "--hang-at" => f.hang_at = Some(value()),
+            "--none-at" => f.none_at = Some(value()),
+            "--name" => {
+                f.name = args.get(i + 1).cloned().unwrap_or_default();
+            }
+            "--no-uciok" => f.no_uciok = true,
+            "--info-bestmove" => f.info_bestmove = true,
+            "--two-token" => f.two_token = true,
+            "--hash-scores" => f.hash_scores = true,
+            "--greedy" => f.greedy = true,
+            other => panic!("fake_engine: unknown flag {other}"),
+        }
+        i += if matches!(
+            args[i].as_str(),
+            "--no-uciok" | "--info-bestmove" | "--two-token" | "--hash-scores" | "--greedy"
+        ) {
+            1
+        } else {
+            2
+        };
+    }
+    f
+}
+
+fn main() {
+    let f = flags();
+    let mut rng = Rng::new(f.seed ^ u64::from(std::process::id()));
+    let mut rules = Rules::nine();
+    let mut notation = Convention::Turn;
+    let mut game = Game::new(rules);
+    let mut gos = 0u64;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let reply: Vec<String> = match words.first().copied() {
+            Some("uci") => {
+                let mut r = vec![
+                    format!("id name {}", f.name),
+                    "id author moulin tests".into(),
+                    "option name Variant type combo default nine var nine var twelve var lasker var morabaraba var no-reform var protected-mills".into(),
+                    "option name MoveNotation type combo default turn var turn var action".into(),
+                ];
+                if !f.no_uciok {
+                    r.push("uciok".into());
+                }
+                r
+            }
+            Some("isready") => vec!["readyok".into()],
+            Some("ucinewgame") => {
+                game = Game::new(rules);
+                vec![]
+            }
+            Some("setoption") => {
+                let at = |w: &str| words.iter().position(|&x| x == w);
+                match (at("name"), at("value")) {
+                    (Some(n), Some(v)) if n < v => {
+                        let name = words[n + 1..v].join(" ");
+                        let value = words[v + 1..].join(" ");
+                        let result = match name.to_ascii_lowercase().as_str() {
+                            "variant" => Rules::preset(&value)
+                                .map(|r| rules = r)
+                                .ok_or_else(|| format!("unknown variant {value}")),
+                            "movenotation" => Convention::parse(&value)
+                                .map(|c| notation = c)
+                                .ok_or_else(|| format!("bad notation {value}")),
+                            _ => rules.set(&name, &value).map_err(|e| e.to_string()),
+                        };
+                        game = Game::new(rules);
+                        match result {
+                            Ok(()) => vec![],
+                            Err(e) => vec![format!("info string error: {e}")],
+                        }
+                    }
+                    _ => vec!["info string error: setoption name <n> value <v>".into()],
+                }
+            }
+            Some("position") => match position(&words, rules) {
+                Ok(g) => {
+                    game = g;
+                    vec![]
+                }
+                Err(e) => vec![format!("info string error: {e}")],
+            },
+            Some("go") => {
+                gos += 1;
+                if f.delay > 0 {
+                    std::thread::sleep(Duration::from_millis(f.delay));
+                }
+                if f.crash_at == Some(gos) {
+                    std::process::abort();
+                }
+                if f.exit_at == Some(gos) {
+                    std::process::exit(0);
+                }
+                if f.hang_at == Some(gos) {
+                    loop {
+                        std::thread::sleep(Duration::from_secs(1000));
+                    }
+                }
+                go(&f, &game, notation, gos, &mut rng)
+            }
+            Some("quit") => break,
+            Some(other) => vec![format!("info string error: unknown command {other}")],
+            None => vec![],
+        };
+        for r in reply {
+            let _ = writeln!(out, "{r}");
+        }
+        let _ = out.flush();
+    }
+}
+
+fn position(words: &[&str], rules: Rules) -> Result<Game, String> {
+    let (mut game, rest) = match words.get(1).copied() {
+        Some("startpos") => (Game::new(rules), &words[2..]),
+        Some("fen") if words.len() >= 19 => (
+            Game::from_fen(&words[2..19].join(" "), rules).map_err(|e| e.to_string())?,
+            &words[19..],
+        ),
+        _ => return Err("position startpos|fen <17 fields> [moves ...]".into()),
+    };
+    let rest = match rest.first() {
+        Some(&"moves") => &rest[1..],
+        _ => rest,
+    };
+    game.play_tokens(rest.iter().copied())
+        .map_err(|(_, e)| e.to_string())?;
+    Ok(game)
+}
+
+fn go(f: &Flags, game: &Game, notation: Convention, gos: u64, rng: &mut Rng) -> Vec<String> {
+    let pos = game.position();
+    let us = pos.side_to_move();
+    let material = |c: Color| pos.on_board(c) as i32 + pos.in_hand(c) as i32;
+    let score = if f.hash_scores {
+        let k = pos.key();
+        if k.is_multiple_of(13) {
+            "mate 7".to_string()
+        } else {
+            format!("cp {}", (k % 301) as i32 - 150)
+        }
+    } else {
+        format!("cp {}", 100 * (material(us) - material(!us)))
+    };
+    let chosen = if game.outcome().is_some() || f.none_at == Some(gos) {
+        "none".to_string()
+    } else if f.garbage_at == Some(gos) {
+        "hello".to_string()
+    } else if f.illegal_at == Some(gos) {
+        match pos.occupied().first() {
+            Some(p) => p.name().to_string(),
+            None => "xd6".to_string(),
+        }
+    } else {
+        let mut legal = movegen::legal_moves(pos, Convention::Turn);
+        if f.greedy && legal.iter().any(|m| m.removal_count() > 0) {
+            legal.retain(|m| m.removal_count() > 0);
+        }
+        let mv = legal[rng.below(legal.len())];
+        match notation {
+            Convention::Action if mv.is_removal_only() => mv.turn_notation(),
+            Convention::Action => mv.step_notation(),
+            Convention::Turn if f.two_token => mv.action_tokens().join(" "),
+            Convention::Turn => mv.turn_notation(),
+        }
+    };
+    let info = format!("info depth 1 score {score} nodes 1 pv {chosen}");
+    if f.info_bestmove {
+        vec![format!("{info} bestmove {chosen}")]
+    } else {
+        vec![info, format!("bestmove {chosen}")]
+    }
+}

@@ -1,0 +1,217 @@
+//! Openings: where each game pair starts. Read from a book file (one opening a line) or made by
+//! random legal moves from the start position.
+//!
+//! Book file format: one opening a line, either a list of moves from the start position in either
+//! token form (`d6 f4 d2`), or `fen <17-field position string> [moves <m> ...]`. Everything from
+//! `#` to the end of a line is a comment; blank lines are skipped. Every line is checked against
+//! the rules when the file is read; a bad line is an error naming the file and line.
+
+use crate::game::Game;
+use crate::movegen::{self, Convention};
+use crate::rules::Rules;
+use std::fmt;
+use std::path::Path;
+
+/// One opening: a start position and the moves played from it, checked legal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The position string to start from; `None` for the start position of the rules.
+    pub fen: Option<String>,
+    /// The moves, one token per turn as checked (`d6`, `d7xb4`, ...).
+    pub moves: Vec<String>,
+}
+
+impl Opening {
+    /// The start position of the rules, no moves.
+    pub fn startpos() -> Opening {
+        Opening {
+            fen: None,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Reads one line of a book (without its comment). Errors say what is wrong.
+    pub fn parse(line: &str, rules: &Rules) -> Result<Opening, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (fen_text, moves) = if words.first() == Some(&"fen") {
+            if words.len() < 18 {
+                return Err("a position string has 17 fields".into());
+            }
+            let rest = &words[18..];
+            let rest = match rest.first() {
+                Some(&"moves") => &rest[1..],
+                _ => rest,
+            };
+            (Some(words[1..18].join(" ")), rest.to_vec())
+        } else {
+            let rest = match words.first() {
+                Some(&"moves") => &words[1..],
+                Some(&"startpos") => match words.get(1) {
+                    Some(&"moves") => &words[2..],
+                    _ => &words[1..],
+                },
+                _ => &words[..],
+            };
+            (None, rest.to_vec())
+        };
+        let opening = Opening {
+            fen: fen_text,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        };
+        let game = opening.game(rules)?;
+        if game.outcome().is_some() {
+            return Err("the game is already over after these moves".into());
+        }
+        Ok(opening)
+    }
+
+    /// The game after the opening's moves.
+    pub fn game(&self, rules: &Rules) -> Result<Game, String> {
+        let mut game = match &self.fen {
+            Some(f) => Game::from_fen(f, *rules).map_err(|e| e.to_string())?,
+            None => Game::new(*rules),
+        };
+        game.play_tokens(self.moves.iter().map(String::as_str))
+            .map_err(|(_, e)| e.to_string())?;
+        Ok(game)
+    }
+
+    /// The line a book holds for this opening.
+    pub fn to_line(&self) -> String {
+        match &self.fen {
+            Some(f) if self.moves.is_empty() => format!("fen {f}"),
+            Some(f) => format!("fen {f} moves {}", self.moves.join(" ")),
+            None => self.moves.join(" "),
+        }
+    }
+
+    /// The start position as records write it: `startpos` or the position string.
+    pub fn start_text(&self) -> String {
+        self.fen.clone().unwrap_or_else(|| "startpos".into())
+    }
+}
+
+impl fmt::Display for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+/// Reads a book: every opening line, checked under `rules`.
+pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let opening = Opening::parse(line, rules)
+            .map_err(|e| format!("{source}, line {}: '{line}': {e}", i + 1))?;
+        out.push(opening);
+    }
+    if out.is_empty() {
+        return Err(format!("{source}: no opening in the file"));
+    }
+    Ok(out)
+}
+
+/// Reads a book file.
+pub fn read_book_file(path: &Path, rules: &Rules) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
+    read_book(&text, rules, &path.display().to_string())
+}
+
+/// A small deterministic random generator (SplitMix64, Steele, Lea and Flood 2014): enough for
+/// picking openings, and reproducible from `--seed`.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// An opening of `plies` random legal turns from the start position, in which the game is not
+/// over. Tries again on the rare line that ends the game.
+pub fn random_opening(rules: &Rules, plies: usize, rng: &mut Rng) -> Opening {
+    for _ in 0..100 {
+        let mut game = Game::new(*rules);
+        let mut moves = Vec::with_capacity(plies);
+        for _ in 0..plies {
+            if game.outcome().is_some() {
+                break;
+            }
+            let legal = movegen::legal_moves(game.position(), Convention::Turn);
+            let mv = legal[rng.below(legal.len())];
+            game.play(mv);
+            moves.push(mv.turn_notation());
+        }
+        if game.outcome().is_none() && moves.len() == plies {
+            return Opening { fen: None, moves };
+        }
+    }
+    Opening::startpos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen;
+
+    #[test]
+    fn book_lines() {
+        let rules = Rules::nine();
+        let text = "# a comment\n\nd6 f4 d2   # placed\nfen ********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 moves d6\nstartpos moves a7\n";
+        let book = read_book(text, &rules, "t").unwrap();
+        assert_eq!(book.len(), 3);
+        assert_eq!(book[0].moves, vec!["d6", "f4", "d2"]);
+        assert!(book[1].fen.is_some());
+        assert_eq!(book[1].moves, vec!["d6"]);
+        assert_eq!(book[2].to_line(), "a7");
+        for b in &book {
+            assert_eq!(&Opening::parse(&b.to_line(), &rules).unwrap(), b);
+        }
+    }
+
+    #[test]
+    fn bad_lines_name_the_line() {
+        let rules = Rules::nine();
+        let e = read_book("d6\nd6 d6\n", &rules, "book.txt").unwrap_err();
+        assert!(
+            e.contains("book.txt, line 2") && e.contains("occupied"),
+            "{e}"
+        );
+        let e = read_book("fen 1 2 3\n", &rules, "b").unwrap_err();
+        assert!(e.contains("line 1") && e.contains("17 fields"), "{e}");
+        let e = read_book("d9\n", &rules, "b").unwrap_err();
+        assert!(e.contains("'d9' is not a point"), "{e}");
+        assert!(read_book("# nothing\n", &rules, "b").is_err());
+    }
+
+    #[test]
+    fn random_openings_are_legal_and_reproducible() {
+        let rules = Rules::nine();
+        let a = random_opening(&rules, 8, &mut Rng::new(7));
+        let b = random_opening(&rules, 8, &mut Rng::new(7));
+        assert_eq!(a, b);
+        assert_eq!(a.moves.len(), 8);
+        assert!(a.game(&rules).unwrap().outcome().is_none());
+        let start = fen::write(&Game::new(rules).position().clone());
+        assert_eq!(start, fen::START);
+    }
+}

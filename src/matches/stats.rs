@@ -1,0 +1,375 @@
+//! Match statistics: the score, its Elo difference with a 95% interval, and the sequential
+//! probability ratio test (SPRT).
+//!
+//! Games are played in pairs (one opening, colours swapped), so the preferred model is the
+//! pentanomial one: each pair scores 0, 0.5, 1, 1.5 or 2 points, and the variance is taken over
+//! pairs. This is what makes draw-heavy, opening-biased results come out right: a pair won by
+//! White each time (1 point each) carries no evidence, and the trinomial model over single
+//! games would count it twice as noise. The trinomial model (win/draw/loss per game) is used
+//! when no pair is complete.
+//!
+//! Formulas (normal approximation; see M. Van den Bergh, "Normalized Elo" and fishtest's
+//! statistics notes):
+//! - Elo of a score s: `-400 log10(1/s - 1)`.
+//! - Interval: `s ± 1.96 σ/√n`, mapped through the Elo formula (n games or n pairs, σ² the
+//!   variance of one game or of one pair's score divided by 2).
+//! - SPRT on logistic Elo bounds elo0 < elo1, with s0, s1 their expected scores:
+//!   `LLR = n (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²)`, accepted H1 at `ln((1-β)/α)`, H0 at
+//!   `ln(β/(1-α))`. Empty cells are given a count of 1e-3 (as fishtest does) so that the
+//!   variance is never zero, and no decision is taken while every sample is alike (the variance
+//!   observed is zero: the data say nothing yet about the spread).
+
+use std::fmt;
+
+/// The 97.5% quantile of the standard normal distribution.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The results so far, from the first engine's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Completed pairs by the first engine's points in them: 0, 0.5, 1, 1.5, 2.
+    pub pairs: [u32; 5],
+}
+
+/// Which model an estimate comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    Pentanomial,
+    Trinomial,
+}
+
+impl fmt::Display for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Model::Pentanomial => "pentanomial, over game pairs",
+            Model::Trinomial => "trinomial, over games",
+        })
+    }
+}
+
+/// An Elo estimate with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub model: Model,
+    /// Samples: pairs or games.
+    pub samples: u32,
+    pub score: f64,
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Tally {
+    /// Adds one game: 1, 0.5 or 0 points for the first engine.
+    pub fn add_game(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// Adds a completed pair: 0 to 2 points for the first engine.
+    pub fn add_pair(&mut self, points: f64) {
+        let cell = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.pairs[cell] += 1;
+    }
+
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    pub fn pair_count(&self) -> u32 {
+        self.pairs.iter().sum()
+    }
+
+    /// The first engine's score (0 to 1), if any game was played.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
+    }
+
+    /// Sample counts and values of the model: pairs (score/2) when any pair is complete, else
+    /// games.
+    fn samples(&self) -> (Model, Vec<(f64, f64)>) {
+        if self.pair_count() > 0 {
+            let values = [0.0, 0.25, 0.5, 0.75, 1.0];
+            (
+                Model::Pentanomial,
+                self.pairs
+                    .iter()
+                    .zip(values)
+                    .map(|(&c, v)| (c as f64, v))
+                    .collect(),
+            )
+        } else {
+            (
+                Model::Trinomial,
+                vec![
+                    (self.losses as f64, 0.0),
+                    (self.draws as f64, 0.5),
+                    (self.wins as f64, 1.0),
+                ],
+            )
+        }
+    }
+
+    /// The Elo estimate and its 95% interval.
+    pub fn estimate(&self) -> Option<Estimate> {
+        let (model, cells) = self.samples();
+        let (n, mean, var) = moments(&cells)?;
+        let se = (var / n).sqrt();
+        Some(Estimate {
+            model,
+            samples: n as u32,
+            score: mean,
+            elo: elo(mean),
+            low: elo(mean - Z95 * se),
+            high: elo(mean + Z95 * se),
+        })
+    }
+}
+
+/// Count, mean and variance of weighted samples `(count, value)`.
+fn moments(cells: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+    let n: f64 = cells.iter().map(|c| c.0).sum();
+    if n <= 0.0 {
+        return None;
+    }
+    let mean = cells.iter().map(|(c, v)| c * v).sum::<f64>() / n;
+    let var = cells
+        .iter()
+        .map(|(c, v)| c * (v - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((n, mean, var))
+}
+
+/// The Elo difference that a score `s` (0 to 1) means; infinite at 0 and 1.
+pub fn elo(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// The expected score of an Elo difference.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The SPRT's hypotheses and error rates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// What the SPRT says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Continue,
+    /// H0 (elo ≤ elo0) accepted.
+    H0,
+    /// H1 (elo ≥ elo1) accepted.
+    H1,
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Decision::Continue => "continue",
+            Decision::H0 => "H0 accepted",
+            Decision::H1 => "H1 accepted",
+        })
+    }
+}
+
+impl Sprt {
+    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; alpha and beta default to 0.05).
+    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+        let mut s = Sprt {
+            elo0: f64::NAN,
+            elo1: f64::NAN,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for w in words.iter().flat_map(|w| w.split_whitespace()) {
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| format!("sprt: '{w}' is not key=value"))?;
+            let x: f64 = v
+                .parse()
+                .map_err(|_| format!("sprt: '{v}' in '{w}' is not a number"))?;
+            match k {
+                "elo0" => s.elo0 = x,
+                "elo1" => s.elo1 = x,
+                "alpha" => s.alpha = x,
+                "beta" => s.beta = x,
+                _ => return Err(format!("sprt: unknown key '{k}' (elo0, elo1, alpha, beta)")),
+            }
+        }
+        if s.elo0.is_nan() || s.elo1.is_nan() {
+            return Err("sprt: give elo0=<a> elo1=<b>".into());
+        }
+        if s.elo0 >= s.elo1 {
+            return Err(format!(
+                "sprt: elo0 ({}) must be below elo1 ({})",
+                s.elo0, s.elo1
+            ));
+        }
+        for (name, p) in [("alpha", s.alpha), ("beta", s.beta)] {
+            if !(p > 0.0 && p < 0.5) {
+                return Err(format!("sprt: {name}={p} must be between 0 and 0.5"));
+            }
+        }
+        Ok(s)
+    }
+
+    /// The lower (accept H0) and upper (accept H1) bounds of the LLR.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of the results, and whether it decides.
+    pub fn test(&self, tally: &Tally) -> (f64, Decision) {
+        let (_, cells) = tally.samples();
+        let Some((_, _, raw_var)) = moments(&cells) else {
+            return (0.0, Decision::Continue);
+        };
+        let regular: Vec<(f64, f64)> = cells
+            .iter()
+            .map(|&(c, v)| (if c == 0.0 { 1e-3 } else { c }, v))
+            .collect();
+        let (n, mean, var) = moments(&regular).expect("counts are positive");
+        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+        let llr = n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+        let (lower, upper) = self.bounds();
+        let decision = if raw_var <= 0.0 {
+            Decision::Continue
+        } else if llr >= upper {
+            Decision::H1
+        } else if llr <= lower {
+            Decision::H0
+        } else {
+            Decision::Continue
+        };
+        (llr, decision)
+    }
+}
+
+/// An Elo figure for people: `+12.3`, `-4.0`, `+inf`.
+pub fn show_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{e:+.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-6
+    }
+
+    fn games(w: u32, d: u32, l: u32) -> Tally {
+        Tally {
+            wins: w,
+            draws: d,
+            losses: l,
+            pairs: [0; 5],
+        }
+    }
+
+    // Expected values computed by hand (a few lines of Python with the formulas above).
+    #[test]
+    fn trinomial_estimates() {
+        let e = games(30, 40, 30).estimate().unwrap();
+        assert_eq!(e.model, Model::Trinomial);
+        assert!(close(e.elo, 0.0));
+        assert!(close(e.low, -53.157979780053225), "{}", e.low);
+        assert!(close(e.high, 53.157979780053275));
+        let e = games(10, 5, 5).estimate().unwrap();
+        assert!(close(e.score, 0.625));
+        assert!(close(e.elo, 88.73949984654251));
+        assert!(close(e.low, -39.564837551208285), "{}", e.low);
+        assert!(close(e.high, 248.18486697658867), "{}", e.high);
+        assert_eq!(games(0, 0, 0).estimate(), None);
+        let e = games(3, 0, 0).estimate().unwrap();
+        assert!(e.elo.is_infinite() && e.low.is_infinite());
+    }
+
+    #[test]
+    fn pentanomial_estimates() {
+        let mut t = games(0, 0, 0);
+        t.pairs = [1, 3, 10, 4, 2];
+        let e = t.estimate().unwrap();
+        assert_eq!(e.model, Model::Pentanomial);
+        assert_eq!(e.samples, 20);
+        assert!(close(e.score, 0.5375));
+        assert!(close(e.elo, 26.10669260503662));
+        assert!(close(e.low, -47.55918277870647), "{}", e.low);
+        assert!(close(e.high, 102.23137018116348), "{}", e.high);
+    }
+
+    #[test]
+    fn sprt_llr_and_bounds() {
+        let sprt = Sprt::parse(&["elo0=0 elo1=10".to_string()]).unwrap();
+        let (lo, hi) = sprt.bounds();
+        assert!(close(lo, -2.9444389791664403) && close(hi, 2.9444389791664403));
+        let mut t = games(0, 0, 0);
+        t.pairs = [1, 3, 10, 4, 2];
+        let (llr, d) = sprt.test(&t);
+        assert!(close(llr, 0.15043411221106867), "{llr}");
+        assert_eq!(d, Decision::Continue);
+        let (llr, _) = sprt.test(&games(10, 5, 5));
+        assert!(close(llr, 0.197225016626811), "{llr}");
+        // Far more wins than losses: H1.
+        t.pairs = [0, 2, 40, 60, 10];
+        assert_eq!(sprt.test(&t).1, Decision::H1);
+        t.pairs = [10, 60, 40, 2, 0];
+        assert_eq!(sprt.test(&t).1, Decision::H0);
+    }
+
+    #[test]
+    fn all_draws_decide_nothing_and_stay_finite() {
+        let sprt = Sprt::parse(&["elo0=0".into(), "elo1=5".into()]).unwrap();
+        let mut t = games(0, 200, 0);
+        t.pairs = [0, 0, 100, 0, 0];
+        let (llr, d) = sprt.test(&t);
+        assert!(llr.is_finite());
+        assert_eq!(d, Decision::Continue);
+        let e = t.estimate().unwrap();
+        assert!(close(e.elo, 0.0) && close(e.low, 0.0) && close(e.high, 0.0));
+    }
+
+    #[test]
+    fn sprt_parse_errors() {
+        for (bad, needle) in [
+            ("elo0=5 elo1=0", "below"),
+            ("elo1=5", "give elo0"),
+            ("elo0=0 elo1=5 alpha=0.7", "alpha"),
+            ("elo0=x elo1=5", "not a number"),
+            ("gamma=1", "unknown key"),
+        ] {
+            let e = Sprt::parse(&[bad.to_string()]).unwrap_err();
+            assert!(e.contains(needle), "{bad}: {e}");
+        }
+    }
+}

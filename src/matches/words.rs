@@ -1,0 +1,122 @@
+//! Splitting a line into words with shell-like quoting, and quoting a value back: the one syntax
+//! shared by engine specs (`name=A cmd="./moulin --x"`) and game records (`moves="d6 f4"`).
+//!
+//! A word ends at unquoted white space. Double quotes group, and inside them `\"` and `\\` stand
+//! for `"` and `\`. Single quotes group with no escapes at all.
+
+/// Splits `line` into words. An unterminated quote is an error naming where it opened.
+pub fn split(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        None => return Err(format!("unterminated \" opened at column {}", i + 1)),
+                        Some((_, '"')) => break,
+                        Some((_, '\\')) => match chars.next() {
+                            Some((_, e @ ('"' | '\\'))) => word.push(e),
+                            Some((_, other)) => {
+                                word.push('\\');
+                                word.push(other);
+                            }
+                            None => {
+                                return Err(format!("unterminated \" opened at column {}", i + 1))
+                            }
+                        },
+                        Some((_, other)) => word.push(other),
+                    }
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        None => return Err(format!("unterminated ' opened at column {}", i + 1)),
+                        Some((_, '\'')) => break,
+                        Some((_, other)) => word.push(other),
+                    }
+                }
+            }
+            other => {
+                in_word = true;
+                word.push(other);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// `value` as one word that `split` reads back unchanged: bare when it can be, else in double
+/// quotes.
+pub fn quote(value: &str) -> String {
+    let plain = !value.is_empty()
+        && !value
+            .chars()
+            .any(|c| c.is_whitespace() || c == '"' || c == '\'' || c == '\\');
+    if plain {
+        return value.to_string();
+    }
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            // Records are one line each: a line break inside a value becomes a space.
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Splits a `key=value` word; a word without `=` has no key.
+pub fn key_value(word: &str) -> (Option<&str>, &str) {
+    match word.split_once('=') {
+        Some((k, v)) => (Some(k), v),
+        None => (None, word),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_with_quotes() {
+        assert_eq!(
+            split(r#"name=A cmd="./moulin --x 1"  'a b'c "q\"uote\\" "#).unwrap(),
+            vec!["name=A", "cmd=./moulin --x 1", "a bc", r#"q"uote\"#]
+        );
+        assert!(split("cmd=\"open").is_err());
+        assert!(split("it's").is_err());
+        assert_eq!(split("   ").unwrap(), Vec::<String>::new());
+        assert_eq!(split(r#"x="""#).unwrap(), vec!["x="]);
+    }
+
+    #[test]
+    fn quote_round_trips() {
+        for v in ["plain", "two words", "", "q\"uote\\", "it's", "d6 xb4"] {
+            let w = format!("k={}", quote(v));
+            assert_eq!(split(&w).unwrap(), vec![format!("k={v}")], "{v}");
+        }
+        assert_eq!(quote("d6"), "d6");
+    }
+}
