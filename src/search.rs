@@ -266,6 +266,7 @@ impl Searcher {
             deadline: deadline(&pos, limits, &self.options),
             node_limit: limits.nodes,
             infinite: limits.infinite,
+            fixed_time: limits.movetime.is_some(),
             style: self.options.style,
             weights: self.options.weights,
         };
@@ -381,6 +382,8 @@ struct Shared<'a> {
     deadline: Deadline,
     node_limit: Option<u64>,
     infinite: bool,
+    /// `movetime`: use all of it, since nothing is saved for later moves.
+    fixed_time: bool,
     style: Style,
     weights: eval::Weights,
 }
@@ -468,7 +471,12 @@ impl<'a> Worker<'a> {
                 lines.push(self.line(depth, k, score, None));
             }
             if lines.len() < multipv {
-                // Stopped inside the iteration: keep the last complete one.
+                // Stopped inside the iteration. Its first move was the previous best; a move
+                // that finished ahead of it was proven better, so it is kept.
+                if lines.is_empty() && self.pv_len[0] > 0 && depth > first_depth {
+                    best.0 = self.pv[0][0];
+                    best.1 = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+                }
                 break;
             }
             best = (
@@ -605,7 +613,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if self.pv_len[0] == 0 {
+        if self.pv_len[0] == 0 && !self.stopped {
             self.pv[0][0] = root[0];
             self.pv_len[0] = 1;
         }
@@ -642,7 +650,7 @@ impl<'a> Worker<'a> {
     }
 
     fn past_soft_limit(&self) -> bool {
-        if self.shared.infinite || self.shared.control.is_pondering() {
+        if self.shared.infinite || self.shared.control.is_pondering() || self.shared.fixed_time {
             return false;
         }
         match self.shared.deadline.soft {
