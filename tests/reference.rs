@@ -13,7 +13,7 @@ use moulin::fen;
 use moulin::movegen::{self, Convention};
 use moulin::position::{DrawReason, Outcome, WinReason};
 use moulin::rules::{self, Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform};
-use moulin::{Color, Game, Move, Position, Rules};
+use moulin::{Color, Game, Move, Rules};
 use std::collections::HashMap;
 
 // ---------------------------------------------------------------------------------------------
