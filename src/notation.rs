@@ -290,7 +290,16 @@ mod tests {
             }
         );
         assert_eq!(parse_raw("XB4").unwrap().removals, vec![p("b4")]);
-        for bad in ["", "d4", "d6-", "-d6", "d6xx", "d6xb4xf2xa1xa4", "é", "d6--d5"] {
+        for bad in [
+            "",
+            "d4",
+            "d6-",
+            "-d6",
+            "d6xx",
+            "d6xb4xf2xa1xa4",
+            "é",
+            "d6--d5",
+        ] {
             assert!(
                 matches!(parse_raw(bad), Err(MoveError::Malformed { .. })),
                 "{bad}"
