@@ -336,6 +336,45 @@ impl Naive {
         s
     }
 
+    /// Reads a position string (RULES.md §5) into the naive state. The formed-mills mask (field
+    /// 15) must be 0 unless re-forming is allowed: the naive model does not share the crate's
+    /// line numbering.
+    fn read_fen(&self, text: &str) -> NState {
+        let f: Vec<&str> = text.split_whitespace().collect();
+        let rings = [
+            ["d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5"],
+            ["d6", "f6", "f4", "f2", "d2", "b2", "b4", "b6"],
+            ["d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7"],
+        ];
+        let mut s = self.start();
+        s.history.clear();
+        for (ring, cells) in rings.iter().zip(f[0].split('/')) {
+            for (name, ch) in ring.iter().zip(cells.chars()) {
+                let side = match ch {
+                    'O' => Side::W,
+                    '@' => Side::B,
+                    _ => continue,
+                };
+                s.board[idx(name)] = Some((side, s.next_id));
+                s.next_id += 1;
+            }
+        }
+        s.side = if f[1] == "w" { Side::W } else { Side::B };
+        s.hand = [f[5].parse().unwrap(), f[7].parse().unwrap()];
+        s.pending = f[8].parse::<u8>().unwrap() + f[9].parse::<u8>().unwrap();
+        assert!(
+            f[14] == "0" || self.r.reform == Reforming::Allowed,
+            "naive reader: mask {}",
+            f[14]
+        );
+        s.no_capture = f[15].parse().unwrap();
+        s.fullmove = f[16].parse().unwrap();
+        if s.pending == 0 {
+            s.history.push(snapshot(&s));
+        }
+        s
+    }
+
     fn on_board(&self, s: &NState, side: Side) -> usize {
         s.board
             .iter()
@@ -1049,4 +1088,82 @@ fn naive_perft_agrees_with_rules_md() {
         assert_eq!(n.perft(&s, d as u32 + 1, true), want, "turn {}", d + 1);
         assert_eq!(n.perft(&s, d as u32 + 1, false), want, "action {}", d + 1);
     }
+}
+
+/// Prints candidate positions for `tests/data/perft.txt`: for each preset, a placing, a moving,
+/// a flying and a pending-removal position from seeded random games (with an empty
+/// formed-mills mask, which the naive reader needs under the re-forming rules).
+#[test]
+#[ignore]
+fn print_perft_candidates() {
+    for (k, name) in rules::PRESETS.iter().enumerate() {
+        let rules = preset(name);
+        let n = Naive::new(&rules);
+        let mut rng = Rng(1000 + k as u64);
+        let mut found: [Option<String>; 4] = [None, None, None, None];
+        for g in 0..200 {
+            let mut game = Game::new(rules);
+            let mut s = n.start();
+            let turn = g % 2 == 0;
+            let conv = if turn {
+                Convention::Turn
+            } else {
+                Convention::Action
+            };
+            for ply in 0..200 {
+                if n.game_outcome(&s).is_some() {
+                    break;
+                }
+                let pos = game.position();
+                let text = fen::write(pos);
+                let mask_ok = text.split(' ').nth(14) == Some("0");
+                let kind = if s.pending > 0 {
+                    Some(3)
+                } else if s.hand[s.side.i()] > 0 && (8..14).contains(&ply) {
+                    Some(0)
+                } else if s.hand == [0, 0] && n.can_fly(&s) {
+                    Some(2)
+                } else if s.hand == [0, 0] && ply > 30 && n.on_board(&s, s.side) > 5 {
+                    Some(1)
+                } else {
+                    None
+                };
+                if let Some(kind) = kind {
+                    if mask_ok && found[kind].is_none() && rng.below(3) == 0 {
+                        found[kind] = Some(text);
+                    }
+                }
+                let moves = n.moves(&s, turn);
+                let closing: Vec<&NMove> =
+                    moves.iter().filter(|m| !m.removals.is_empty()).collect();
+                let chosen = if !closing.is_empty() && rng.below(2) == 0 {
+                    closing[rng.below(closing.len())].clone()
+                } else {
+                    moves[rng.below(moves.len())].clone()
+                };
+                let mv = movegen::legal_moves(game.position(), conv)
+                    .into_iter()
+                    .find(|&m| crate_text(m) == chosen.text())
+                    .unwrap();
+                game.play(mv);
+                n.play(&mut s, &chosen);
+            }
+        }
+        for (kind, f) in ["placing", "moving", "flying", "pending"]
+            .iter()
+            .zip(&found)
+        {
+            println!("{name} {kind} {}", f.as_deref().unwrap_or("-"));
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn naive_perft_speed() {
+    let n = Naive::new(&Rules::nine());
+    let s = n.start();
+    let t = std::time::Instant::now();
+    let nodes = n.perft(&s, 5, true);
+    eprintln!("{nodes} in {:.2} s", t.elapsed().as_secs_f64());
 }
