@@ -11,6 +11,7 @@
 
 use moulin::fen;
 use moulin::movegen::{self, Convention};
+use moulin::notation;
 use moulin::position::{DrawReason, Outcome, WinReason};
 use moulin::rules::{self, Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform};
 use moulin::{Color, Game, Move, Rules};
@@ -248,7 +249,7 @@ struct NMove {
 }
 
 impl NMove {
-    fn text(&self) -> String {
+    fn step_text(&self) -> String {
         let mut s = String::new();
         if let Some(f) = self.from {
             s.push_str(NAMES[f]);
@@ -257,6 +258,11 @@ impl NMove {
         if let Some(t) = self.to {
             s.push_str(NAMES[t]);
         }
+        s
+    }
+
+    fn text(&self) -> String {
+        let mut s = self.step_text();
         let mut rem: Vec<&str> = self.removals.iter().map(|&r| NAMES[r]).collect();
         rem.sort_unstable();
         for r in rem {
@@ -914,13 +920,30 @@ fn random_games(rules: Rules, games: usize, seed: u64) -> Tally {
                 .into_iter()
                 .find(|&m| crate_text(m) == text)
                 .expect("the move lists agree");
-            game.play(mv);
-            n.play(&mut s, &chosen);
-            played.push(if turn {
+            // The notation reads the move back (removals in either order).
+            let token = if turn {
                 mv.turn_notation()
             } else {
                 mv.action_tokens().join(" ")
-            });
+            };
+            assert_eq!(
+                notation::parse_move(game.position(), &token),
+                Ok(mv),
+                "{token} at {}",
+                fen::write(game.position())
+            );
+            if chosen.removals.len() > 1 {
+                let mut rev = chosen.clone();
+                rev.removals.reverse();
+                let mut t = rev.step_text();
+                for &r in &rev.removals {
+                    t = t + "x" + NAMES[r];
+                }
+                assert_eq!(notation::parse_move(game.position(), &t), Ok(mv), "{t}");
+            }
+            game.play(mv);
+            n.play(&mut s, &chosen);
+            played.push(token);
         }
         tally.games += 1;
     }
@@ -1158,12 +1181,100 @@ fn print_perft_candidates() {
     }
 }
 
+/// Plays one token (either form of RULES.md §4) in the naive model: a step alone or a lone
+/// removal is an action; a step with its removals is a whole turn.
+fn naive_token(n: &Naive, s: &mut NState, token: &str) {
+    let mut parts = token.split('x');
+    let step = parts.next().unwrap().to_string();
+    let mut rem: Vec<&str> = parts.collect();
+    rem.sort_unstable();
+    let want = rem.iter().fold(step, |t, r| t + "x" + r);
+    let m = n
+        .moves(s, false)
+        .into_iter()
+        .chain(n.moves(s, true))
+        .find(|m| m.text() == want)
+        .unwrap_or_else(|| panic!("naive: no move {token}"));
+    n.play(s, &m);
+}
+
+/// The figures of tests/data/perft.txt (format in its header): (id, variant, fen, moves,
+/// convention is turn, depth, nodes).
+type Figure = (String, String, String, Vec<String>, bool, u32, u64);
+
+fn data_figures() -> Vec<Figure> {
+    let mut out = Vec::new();
+    let (mut id, mut variant, mut fen_text, mut moves) =
+        (String::new(), String::new(), String::new(), Vec::new());
+    for line in include_str!("data/perft.txt").lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').unwrap();
+        match key {
+            "id" => {
+                id = rest.to_string();
+                fen_text = "start".into();
+                moves = Vec::new();
+            }
+            "variant" => variant = rest.to_string(),
+            "fen" => fen_text = rest.to_string(),
+            "moves" => moves = rest.split_whitespace().map(String::from).collect(),
+            _ => {
+                let f: Vec<&str> = rest.split_whitespace().collect();
+                out.push((
+                    id.clone(),
+                    variant.clone(),
+                    fen_text.clone(),
+                    moves.clone(),
+                    key == "turn",
+                    f[0].parse().unwrap(),
+                    f[1].parse().unwrap(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Runs the naive perft on every figure of the data file up to `limit` nodes.
+fn naive_data_file(limit: u64) -> usize {
+    let mut checked = 0;
+    for (id, variant, fen_text, moves, turn, depth, nodes) in data_figures() {
+        if nodes > limit {
+            continue;
+        }
+        let n = Naive::new(&preset(&variant));
+        let mut s = if fen_text == "start" {
+            n.start()
+        } else {
+            n.read_fen(&fen_text)
+        };
+        for t in &moves {
+            naive_token(&n, &mut s, t);
+        }
+        let conv = if turn { "turn" } else { "action" };
+        assert_eq!(n.perft(&s, depth, turn), nodes, "{id} {conv} {depth}");
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn naive_perft_agrees_with_data_file() {
+    let t = std::time::Instant::now();
+    let checked = naive_data_file(1_000_000);
+    eprintln!(
+        "{checked} figures agreed by the naive perft in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    assert!(checked > 200);
+}
+
+/// Every figure, the slow ones too (minutes).
 #[test]
 #[ignore]
-fn naive_perft_speed() {
-    let n = Naive::new(&Rules::nine());
-    let s = n.start();
-    let t = std::time::Instant::now();
-    let nodes = n.perft(&s, 5, true);
-    eprintln!("{nodes} in {:.2} s", t.elapsed().as_secs_f64());
+fn naive_perft_agrees_with_data_file_all() {
+    let checked = naive_data_file(u64::MAX);
+    assert_eq!(checked, data_figures().len());
 }
