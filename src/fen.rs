@@ -192,7 +192,7 @@ pub fn read(text: &str, rules: &Rules) -> Result<Position, FenError> {
         number(7, 0, 24)?,
         number(8, 0, max)?,
     ];
-    let pending = [number(9, 0, 2)?, number(10, 0, 2)?];
+    let pending = [number(9, 0, 3)?, number(10, 0, 3)?];
     for i in 11..=14 {
         number(i, -1, 23)?;
     }
@@ -245,7 +245,7 @@ pub fn read(text: &str, rules: &Rules) -> Result<Position, FenError> {
     if pending[ours] > 1 && rules.multi_mill == crate::rules::MultiMill::OneRemoval {
         return Err(err(
             9 + ours,
-            "two removals pending, but the rules give one per turn",
+            "several removals pending, but the rules give one per turn",
         ));
     }
     let placing = hand.white + hand.black > 0;

@@ -27,7 +27,7 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// Moves to play first, in either notation (`d6xb4` or `d6 xb4`).
-        #[arg(long, num_args = 1.., allow_hyphen_values = true)]
+        #[arg(long, num_args = 1..)]
         moves: Vec<String>,
         /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
         #[arg(long, default_value = "nine")]

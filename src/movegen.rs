@@ -108,8 +108,8 @@ pub fn legal_moves(pos: &Position, conv: Convention) -> Vec<Move> {
     out
 }
 
-/// Pushes `step` with every legal choice of `due` removals (1 or 2), or `step` alone when there is
-/// nothing to remove.
+/// Pushes `step` with every legal choice of `due` removals (1 to 3), or `step` alone when there
+/// is nothing to remove.
 fn push_with_removals(pos: &Position, step: Move, due: u8, out: &mut Vec<Move>) {
     let removable = pos.removable();
     if removable.is_empty() {
@@ -120,38 +120,39 @@ fn push_with_removals(pos: &Position, step: Move, due: u8, out: &mut Vec<Move>) 
         out.extend(removable.iter().map(|r| step.with_removal(r)));
         return;
     }
-    for (first, second) in removal_pairs(pos, removable) {
-        let mv = step.with_removal(first);
-        out.push(match second {
-            Some(s) => mv.with_removal(s),
-            None => mv,
-        });
+    for set in removal_sets(pos, due) {
+        out.push(set.iter().fold(step, |mv, r| mv.with_removal(r)));
     }
 }
 
-/// The distinct sets of two removals (each legal when taken, in some order), or single removals
-/// after which nothing more may be removed.
-fn removal_pairs(pos: &Position, removable: Bitboard) -> Vec<(Point, Option<Point>)> {
-    let theirs = pos.pieces(!pos.side_to_move());
-    let mut seen = [0u32; 24];
-    let mut out = Vec::new();
-    for first in removable {
-        let after = pos.removable_from(theirs.without(first));
-        if after.is_empty() {
-            out.push((first, None));
+/// The distinct sets of up to `due` removals (two, or three when one piece closes three mills on
+/// the diagonal board), each legal when taken in some order. A set holds fewer than `due` only
+/// when nothing more may be removed after it.
+fn removal_sets(pos: &Position, due: u8) -> Vec<Bitboard> {
+    fn walk(pos: &Position, theirs: Bitboard, taken: Bitboard, left: u8, out: &mut Vec<Bitboard>) {
+        let can = if left == 0 {
+            Bitboard::EMPTY
+        } else {
+            pos.removable_from(theirs)
+        };
+        if can.is_empty() {
+            out.push(taken);
+            return;
         }
-        for second in after {
-            let (lo, hi) = if first < second {
-                (first, second)
-            } else {
-                (second, first)
-            };
-            if seen[lo.index()] & 1 << hi.index() == 0 {
-                seen[lo.index()] |= 1 << hi.index();
-                out.push((lo, Some(hi)));
-            }
+        for r in can {
+            walk(pos, theirs.without(r), taken.with(r), left - 1, out);
         }
     }
+    let mut out = Vec::new();
+    walk(
+        pos,
+        pos.pieces(!pos.side_to_move()),
+        Bitboard::EMPTY,
+        due,
+        &mut out,
+    );
+    out.sort_unstable_by_key(|b| b.0);
+    out.dedup();
     out
 }
 
@@ -161,7 +162,7 @@ fn removal_choices(pos: &Position, due: u8) -> u64 {
     match (due, removable.count()) {
         (0, _) | (_, 0) => 1,
         (1, n) => n as u64,
-        _ => removal_pairs(pos, removable).len() as u64,
+        _ => removal_sets(pos, due).len() as u64,
     }
 }
 

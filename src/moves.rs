@@ -11,56 +11,66 @@ use std::fmt;
 ///  bits  5..10  origin point (31: none, the move places a piece from the hand)
 ///  bits 10..15  first removal (31: none)
 ///  bits 15..20  second removal (31: none; only under one removal per mill closed)
+///  bits 20..25  third removal (31: none; a piece closing three mills on the diagonal board)
 /// ```
 ///
-/// When two removals are carried, the first is the lower point: turns that differ only in the
-/// order of their removals are the same move.
+/// Removals are kept in increasing point order: turns that differ only in the order of their
+/// removals are the same move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u32);
 
 const NONE: u32 = 31;
 const MASK: u32 = 31;
+/// The three removal fields, all empty.
+const NO_REMOVALS: u32 = NONE << 10 | NONE << 15 | NONE << 20;
 
 impl Move {
     /// No move (all fields empty); never legal.
-    pub const NULL: Move = Move(NONE | NONE << 5 | NONE << 10 | NONE << 15);
+    pub const NULL: Move = Move(NONE | NONE << 5 | NO_REMOVALS);
 
-    const fn pack(from: u32, to: u32, r1: u32, r2: u32) -> Move {
-        Move(to | from << 5 | r1 << 10 | r2 << 15)
+    const fn pack(from: u32, to: u32, r1: u32) -> Move {
+        Move(to | from << 5 | r1 << 10 | NONE << 15 | NONE << 20)
     }
 
     /// Place a piece on `to`.
     pub const fn place(to: Point) -> Move {
-        Move::pack(NONE, to.index() as u32, NONE, NONE)
+        Move::pack(NONE, to.index() as u32, NONE)
     }
 
     /// Move (or fly) a piece from `from` to `to`.
     pub const fn step(from: Point, to: Point) -> Move {
-        Move::pack(from.index() as u32, to.index() as u32, NONE, NONE)
+        Move::pack(from.index() as u32, to.index() as u32, NONE)
     }
 
     /// A lone removal, played when a removal is pending.
     pub const fn removal(at: Point) -> Move {
-        Move::pack(NONE, NONE, at.index() as u32, NONE)
+        Move::pack(NONE, NONE, at.index() as u32)
     }
 
-    /// This move with one more removal; two removals are kept in point order.
+    /// This move with one more removal (at most three); removals are kept in point order.
     pub const fn with_removal(self, at: Point) -> Move {
-        let r1 = self.0 >> 10 & MASK;
-        let x = at.index() as u32;
-        let (lo, hi) = if r1 == NONE {
-            (x, NONE)
-        } else if x < r1 {
-            (x, r1)
-        } else {
-            (r1, x)
-        };
-        Move(self.0 & 0x3ff | lo << 10 | hi << 15)
+        // Insert into the sorted fields: NONE (31) sorts after every point.
+        let mut r = [
+            self.0 >> 10 & MASK,
+            self.0 >> 15 & MASK,
+            self.0 >> 20 & MASK,
+        ];
+        let mut x = at.index() as u32;
+        let mut i = 0;
+        while i < 3 {
+            if x < r[i] {
+                let t = r[i];
+                r[i] = x;
+                x = t;
+            }
+            i += 1;
+        }
+        Move(self.0 & 0x3ff | r[0] << 10 | r[1] << 15 | r[2] << 20)
     }
 
     /// The move without its removals.
     pub const fn without_removals(self) -> Move {
-        Move(self.0 & 0x3ff | NONE << 10 | NONE << 15)
+        Move(self.0 & 0x3ff | NO_REMOVALS)
     }
 
     const fn field(self, shift: u32) -> Option<Point> {
@@ -82,11 +92,15 @@ impl Move {
 
     /// The removals this move carries, lowest point first.
     pub fn removals(self) -> impl Iterator<Item = Point> {
-        [self.field(10), self.field(15)].into_iter().flatten()
+        [self.field(10), self.field(15), self.field(20)]
+            .into_iter()
+            .flatten()
     }
 
     pub const fn removal_count(self) -> usize {
-        (self.0 >> 10 & MASK != NONE) as usize + (self.0 >> 15 & MASK != NONE) as usize
+        (self.0 >> 10 & MASK != NONE) as usize
+            + (self.0 >> 15 & MASK != NONE) as usize
+            + (self.0 >> 20 & MASK != NONE) as usize
     }
 
     pub const fn is_removal_only(self) -> bool {
@@ -108,7 +122,7 @@ impl Move {
 
     /// The move with these raw bits, if they describe one (see the layout above).
     pub fn from_bits(bits: u32) -> Option<Move> {
-        if bits >> 20 != 0 {
+        if bits >> 25 != 0 {
             return None;
         }
         let fields = [
@@ -116,6 +130,7 @@ impl Move {
             bits >> 5 & MASK,
             bits >> 10 & MASK,
             bits >> 15 & MASK,
+            bits >> 20 & MASK,
         ];
         if fields.iter().any(|&f| f != NONE && f >= 24) {
             return None;
@@ -204,5 +219,13 @@ mod tests {
         assert!(Move::place(pt("a1")).is_placement());
         assert_eq!(Move::NULL.to_string(), "none");
         assert_eq!(Move::from_bits(1 << 25), None);
+        let three = Move::place(pt("b6"))
+            .with_removal(pt("g1"))
+            .with_removal(pt("a1"))
+            .with_removal(pt("d5"));
+        assert_eq!(three.removal_count(), 3);
+        assert_eq!(three.turn_notation(), "b6xd5xg1xa1");
+        assert_eq!(Move::from_bits(three.bits()), Some(three));
+        assert_eq!(three.without_removals(), Move::place(pt("b6")));
     }
 }

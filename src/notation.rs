@@ -120,8 +120,8 @@ pub fn parse_raw(token: &str) -> Result<RawMove, MoveError> {
     let mut parts = lower.split('x');
     let step = parts.next().unwrap_or("");
     let removals = parts.map(point).collect::<Result<Vec<_>, _>>()?;
-    if removals.len() > 2 {
-        return Err(malformed("a turn removes at most two pieces".into()));
+    if removals.len() > 3 {
+        return Err(malformed("a turn removes at most three pieces".into()));
     }
     let (from, to) = if step.is_empty() {
         if removals.is_empty() {
@@ -161,8 +161,8 @@ fn check(pos: &Position, raw: &RawMove) -> Result<Move, Illegal> {
             return Err(Illegal::TooManyRemovals(pending));
         }
         let mut mv = Move::NULL;
-        // A lone removal takes some of the pending removals; the rest stay pending for the next
-        // token (`d6 xb4 xf2`), as move generation's action convention has it.
+        // Removals still owed after these follow as tokens of their own (`d6 xb4 xf2`), so
+        // fewer than pending is no error here.
         check_removals(pos, &raw.removals, raw.removals.len() as u8)?;
         for &r in &raw.removals {
             mv = if mv.is_null() {
@@ -224,15 +224,32 @@ fn check(pos: &Position, raw: &RawMove) -> Result<Move, Illegal> {
     Ok(raw.removals.iter().fold(step, |m, &r| m.with_removal(r)))
 }
 
-/// Checks that `removals`, taken in the order given or (for two) in the other order, are legal,
-/// and that no further removal of the `due` is still possible after them.
+/// Checks that `removals`, taken in the order given or in some other order (turns that differ
+/// only in the order of their removals are the same move), are legal, and that no further
+/// removal of the `due` is still possible after them. The error is that of the order given.
 fn check_removals(pos: &Position, removals: &[Point], due: u8) -> Result<(), Illegal> {
+    const ORDERS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
     let theirs = pos.pieces(!pos.side_to_move());
-    let first_try = removal_sequence(pos, theirs, removals.iter().copied(), due);
-    if first_try.is_ok() || removals.len() < 2 {
-        return first_try;
+    let n = removals.len();
+    let mut first_try = None;
+    for order in ORDERS {
+        if order[..n].iter().any(|&i| i >= n) {
+            continue;
+        }
+        let result = removal_sequence(pos, theirs, order[..n].iter().map(|&i| removals[i]), due);
+        if result.is_ok() {
+            return result;
+        }
+        first_try.get_or_insert(result);
     }
-    removal_sequence(pos, theirs, removals.iter().rev().copied(), due).or(first_try)
+    first_try.unwrap_or(Ok(()))
 }
 
 fn removal_sequence(
@@ -275,7 +292,16 @@ mod tests {
             }
         );
         assert_eq!(parse_raw("XB4").unwrap().removals, vec![p("b4")]);
-        for bad in ["", "d4", "d6-", "-d6", "d6xx", "d6xb4xf2xa1", "é", "d6--d5"] {
+        for bad in [
+            "",
+            "d4",
+            "d6-",
+            "-d6",
+            "d6xx",
+            "d6xb4xf2xa1xa4",
+            "é",
+            "d6--d5",
+        ] {
             assert!(
                 matches!(parse_raw(bad), Err(MoveError::Malformed { .. })),
                 "{bad}"

@@ -98,10 +98,19 @@ pub struct Position {
     key: u64,
     /// Identity of the piece on each point, unique per colour; only kept under a re-forming rule.
     ids: [u8; POINTS],
-    /// Per colour and line: the sorted ids of the three pieces with which that line last earned a
-    /// removal (`0x8000 | a << 8 | b << 4 | c`), or 0; only kept under a re-forming rule.
-    spent: ByColor<[u16; 20]>,
+    /// Per colour: every (line, three pieces) that has earned its owner a removal, as
+    /// `line << 16 | record` (see `record`), sorted in decreasing order with unused slots (0)
+    /// last; only kept under a re-forming rule. RULES.md §3: a mill that has given a removal
+    /// with exactly these pieces never does again, even after the line gave a removal with
+    /// other pieces in between, so each line may hold several records.
+    spent: ByColor<[u32; SPENT_SLOTS]>,
 }
+
+/// Room for spent records per colour. A record names three pieces on the board (records that
+/// name a removed piece are dropped), and records are only added in a turn that removes: at most
+/// 12 standing mills of 12 pieces from a position string, plus at most 3 mills closed in each
+/// of at most 10 removing turns (the opponent, with at most 12 pieces, has lost at 2).
+const SPENT_SLOTS: usize = 42;
 
 impl Position {
     /// The empty board with every piece in hand.
@@ -116,7 +125,7 @@ impl Position {
             fullmove: 1,
             key: 0,
             ids: [0; POINTS],
-            spent: ByColor::new([0; 20], [0; 20]),
+            spent: ByColor::new([0; SPENT_SLOTS], [0; SPENT_SLOTS]),
         };
         pos.key = pos.compute_key();
         pos
@@ -146,7 +155,7 @@ impl Position {
             fullmove,
             key: 0,
             ids: [0; POINTS],
-            spent: ByColor::new([0; 20], [0; 20]),
+            spent: ByColor::new([0; SPENT_SLOTS], [0; SPENT_SLOTS]),
         };
         if pos.tracks_identity() {
             for c in Color::BOTH {
@@ -156,7 +165,8 @@ impl Position {
                 let t = rules.topology();
                 for line in 0..t.line_count {
                     if standing_spent[c] & 1 << line != 0 {
-                        pos.spent[c][line] = pos.record(t.lines[line], None);
+                        let rec = pos.record(t.lines[line], None);
+                        pos.add_spent(c, line, rec);
                     }
                 }
             }
@@ -231,10 +241,7 @@ impl Position {
         if self.tracks_identity() {
             for line in 0..t.line_count {
                 let l = t.lines[line];
-                if self.spent[c][line] != 0
-                    && l.is_subset(self.pieces[c])
-                    && self.spent[c][line] == self.record(l, None)
-                {
+                if l.is_subset(self.pieces[c]) && self.is_spent(c, line, self.record(l, None)) {
                     out |= 1 << line;
                 }
             }
@@ -300,8 +307,11 @@ impl Position {
             if t.partners[to.index()][i].is_subset(ours) {
                 let line = t.lines_at[to.index()][i] as usize;
                 let same = self.rules.reform != Reform::Allowed
-                    && self.spent[self.side][line]
-                        == self.record(t.partners[to.index()][i], Some(self.mover_id(from)));
+                    && self.is_spent(
+                        self.side,
+                        line,
+                        self.record(t.partners[to.index()][i], Some(self.mover_id(from))),
+                    );
                 match (self.rules.reform, same) {
                     (Reform::Illegal, true) => formed.illegal = true,
                     (Reform::NoRemoval, true) => {}
@@ -491,7 +501,7 @@ impl Position {
             for line in 0..t.line_count {
                 if formed.lines & 1 << line != 0 {
                     let rec = self.record(t.lines[line], None);
-                    self.set_spent(us, line, rec);
+                    self.add_spent(us, line, rec);
                 }
             }
         }
@@ -512,10 +522,26 @@ impl Position {
         self.pending = n;
     }
 
-    fn set_spent(&mut self, c: Color, line: usize, rec: u16) {
-        let old = self.spent[c][line];
-        self.key ^= zobrist::spent(c.index(), line, old) ^ zobrist::spent(c.index(), line, rec);
-        self.spent[c][line] = rec;
+    /// Whether `line` has earned `c` a removal with the pieces of record `rec`.
+    fn is_spent(&self, c: Color, line: usize, rec: u16) -> bool {
+        let entry = (line as u32) << 16 | rec as u32;
+        self.spent[c]
+            .iter()
+            .take_while(|&&e| e != 0)
+            .any(|&e| e == entry)
+    }
+
+    /// Records that `line` has earned `c` a removal with the pieces of record `rec`.
+    fn add_spent(&mut self, c: Color, line: usize, rec: u16) {
+        if self.is_spent(c, line, rec) {
+            return;
+        }
+        let list = &mut self.spent[c];
+        // The last slot stays free: see SPENT_SLOTS for why the list cannot fill.
+        debug_assert!(list[SPENT_SLOTS - 1] == 0, "spent mills overflow");
+        list[SPENT_SLOTS - 1] = (line as u32) << 16 | rec as u32;
+        list.sort_unstable_by(|a, b| b.cmp(a));
+        self.key ^= zobrist::spent(c.index(), line, rec);
     }
 
     /// Takes the opponent's piece on `at` off the board.
@@ -526,12 +552,18 @@ impl Position {
         if self.tracks_identity() {
             // A record that names the removed piece can never match again: drop it, so that
             // equal futures have equal keys.
-            let id = self.ids[at.index()] as u16;
-            for line in 0..20 {
-                let rec = self.spent[them][line];
-                if rec != 0 && (rec >> 8 & 15 == id || rec >> 4 & 15 == id || rec & 15 == id) {
-                    self.set_spent(them, line, 0);
+            let id = self.ids[at.index()] as u32;
+            let mut dropped = false;
+            for k in 0..SPENT_SLOTS {
+                let e = self.spent[them][k];
+                if e != 0 && (e >> 8 & 15 == id || e >> 4 & 15 == id || e & 15 == id) {
+                    self.key ^= zobrist::spent(them.index(), (e >> 16) as usize, e as u16);
+                    self.spent[them][k] = 0;
+                    dropped = true;
                 }
+            }
+            if dropped {
+                self.spent[them].sort_unstable_by(|a, b| b.cmp(a));
             }
         }
     }
@@ -557,8 +589,8 @@ impl Position {
                 k ^= zobrist::PIECE[24 * c.index() + pt.index()];
             }
             k ^= zobrist::HAND[13 * c.index() + self.hand[c] as usize];
-            for line in 0..20 {
-                k ^= zobrist::spent(c.index(), line, self.spent[c][line]);
+            for &e in &self.spent[c] {
+                k ^= zobrist::spent(c.index(), (e >> 16) as usize, e as u16);
             }
         }
         if self.side == Color::Black {

@@ -27,8 +27,8 @@ pub static PIECE: [u64; 48] = table(1);
 pub static HAND: [u64; 26] = table(2);
 /// Black to move.
 pub const SIDE: u64 = splitmix(3);
-/// Removals pending for the side to move (0, 1 or 2).
-pub static PENDING: [u64; 3] = [0, splitmix(4), splitmix(5)];
+/// Removals pending for the side to move (0 to 3: three when one piece closes three mills).
+pub static PENDING: [u64; 4] = [0, splitmix(4), splitmix(5), splitmix(6)];
 
 /// A spent mill (a line that gave its owner a removal, with the ids of its three pieces), mixed
 /// rather than tabled: there are too many combinations for a table and they are rare.
