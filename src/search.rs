@@ -263,6 +263,8 @@ impl Searcher {
             control,
             nodes: AtomicU64::new(0),
             abort: AtomicBool::new(false),
+            completed: Mutex::new(None),
+            completed_depth: AtomicU64::new(0),
             deadline: deadline(&pos, limits, &self.options),
             node_limit: limits.nodes,
             infinite: limits.infinite,
@@ -312,7 +314,33 @@ impl Searcher {
             shared.abort.store(true, Ordering::SeqCst);
             main_result = Some(r);
         });
-        let (best, ponder, score, depth) = main_result.expect("the main worker ran");
+        let (mut best, mut ponder, mut score, mut depth) =
+            main_result.expect("the main worker ran");
+        // A helper that completed a deeper iteration than the main thread has the better answer.
+        if multipv == 1 {
+            let deeper = shared
+                .completed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            if let Some(c) = deeper.filter(|c| c.depth > depth && !c.pv.is_empty()) {
+                let elapsed = start.elapsed();
+                let nodes = shared.nodes.load(Ordering::Relaxed);
+                report(&Info {
+                    depth: c.depth,
+                    seldepth: c.seldepth,
+                    multipv: 1,
+                    score: Score::from_internal(c.score),
+                    bound: None,
+                    nodes,
+                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
+                    hashfull: shared.tt.hashfull(),
+                    time_ms: elapsed.as_millis() as u64,
+                    pv: c.pv.clone(),
+                });
+                (best, ponder, score, depth) = (c.pv[0], c.pv.get(1).copied(), c.score, c.depth);
+            }
+        }
         SearchResult {
             best: Some(best),
             ponder,
@@ -379,6 +407,9 @@ struct Shared<'a> {
     nodes: AtomicU64,
     /// Set when the main thread has finished, to stop the helpers.
     abort: AtomicBool,
+    /// The deepest iteration any thread has completed, with its principal line.
+    completed: Mutex<Option<Line>>,
+    completed_depth: AtomicU64,
     deadline: Deadline,
     node_limit: Option<u64>,
     infinite: bool,
@@ -389,6 +420,7 @@ struct Shared<'a> {
 }
 
 /// One finished root line.
+#[derive(Clone)]
 struct Line {
     depth: u32,
     seldepth: u32,
@@ -450,7 +482,8 @@ impl<'a> Worker<'a> {
         let mut prev_score = 0;
         // Helpers start at different depths so that the threads spread over the tree.
         let first_depth = 1 + (self.id % 2) as u32;
-        for depth in first_depth..=max_depth {
+        let mut depth = first_depth;
+        while depth <= max_depth {
             let mut lines: Vec<Line> = Vec::with_capacity(multipv);
             for k in 0..multipv {
                 let score = self.aspiration(
@@ -485,6 +518,7 @@ impl<'a> Worker<'a> {
                 lines[0].score,
                 depth,
             );
+            self.post(&lines[0], max_depth);
             if self.id == 0 {
                 self.flush_nodes();
                 for l in &lines {
@@ -497,8 +531,37 @@ impl<'a> Worker<'a> {
             if self.id == 0 && (self.past_soft_limit() || (decided && self.may_stop_early())) {
                 break;
             }
+            depth += 1;
+            if self.id > 0 {
+                // Helpers stay ahead of what is already done, so that the threads spread over
+                // different depths of the tree.
+                let done = self.shared.completed_depth.load(Ordering::Relaxed) as u32;
+                depth = depth.max(done + 1);
+            }
+            if self.shared.abort.load(Ordering::Relaxed) {
+                break;
+            }
         }
         best
+    }
+
+    /// Makes a completed iteration known to the other threads; reaching the depth limit ends the
+    /// whole search.
+    fn post(&self, line: &Line, max_depth: u32) {
+        let mut slot = self
+            .shared
+            .completed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_none_or(|c| line.depth > c.depth) {
+            *slot = Some(line.clone());
+            self.shared
+                .completed_depth
+                .store(line.depth as u64, Ordering::Relaxed);
+        }
+        if line.depth >= max_depth {
+            self.shared.abort.store(true, Ordering::SeqCst);
+        }
     }
 
     /// One root search at `depth` for the `k`-th line, in a window around the previous score that
@@ -855,7 +918,6 @@ impl<'a> Worker<'a> {
                 Entry {
                     mv: best_move,
                     score: score_to_tt(best, ply),
-                    eval: 0,
                     depth,
                     bound,
                 },

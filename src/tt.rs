@@ -21,10 +21,15 @@ pub enum Bound {
 pub struct Entry {
     pub mv: Move,
     pub score: i32,
-    pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
 }
+
+const MOVE_MASK: u64 = (1 << 25) - 1;
+const SCORE_SHIFT: u32 = 25;
+const DEPTH_SHIFT: u32 = 41;
+const BOUND_SHIFT: u32 = 48;
+const GEN_SHIFT: u32 = 50;
 
 struct Slot {
     check: AtomicU64,
@@ -34,12 +39,11 @@ struct Slot {
 /// The shared table. Data layout of a slot's data word:
 ///
 /// ```text
-///  bits  0..20  move bits (see `Move`)
-///  bits 20..36  score (i16)
-///  bits 36..52  static evaluation (i16)
-///  bits 52..59  depth (0..127)
-///  bits 59..61  bound
-///  bits 61..64  generation (0..7)
+///  bits  0..25  move bits (see `Move`)
+///  bits 25..41  score (i16)
+///  bits 41..48  depth (0..127)
+///  bits 48..50  bound
+///  bits 50..53  generation (0..7)
 /// ```
 pub struct TranspositionTable {
     slots: Vec<Slot>,
@@ -99,17 +103,16 @@ impl TranspositionTable {
         if data == 0 || check ^ data != key {
             return None;
         }
-        let bound = match data >> 59 & 3 {
+        let bound = match data >> BOUND_SHIFT & 3 {
             1 => Bound::Lower,
             2 => Bound::Upper,
             3 => Bound::Exact,
             _ => return None,
         };
         Some(Entry {
-            mv: Move::from_bits(data as u32 & 0xfffff).unwrap_or(Move::NULL),
-            score: (data >> 20) as u16 as i16 as i32,
-            eval: (data >> 36) as u16 as i16 as i32,
-            depth: (data >> 52 & 127) as i32,
+            mv: Move::from_bits((data & MOVE_MASK) as u32).unwrap_or(Move::NULL),
+            score: (data >> SCORE_SHIFT) as u16 as i16 as i32,
+            depth: (data >> DEPTH_SHIFT & 127) as i32,
             bound,
         })
     }
@@ -122,21 +125,24 @@ impl TranspositionTable {
         let old = s.data.load(Ordering::Relaxed);
         let old_key = s.check.load(Ordering::Relaxed) ^ old;
         let gen = self.generation();
-        if old != 0 && old_key != key && old >> 61 == gen && (old >> 52 & 127) as i32 > e.depth {
+        if old != 0
+            && old_key != key
+            && old >> GEN_SHIFT == gen
+            && (old >> DEPTH_SHIFT & 127) as i32 > e.depth
+        {
             return;
         }
         // Keep the old move when the new entry has none for the same position.
         let mv = if e.mv.is_null() && old_key == key && old != 0 {
-            old & 0xfffff
+            old & MOVE_MASK
         } else {
             e.mv.bits() as u64
         };
         let data = mv
-            | (e.score.clamp(-32000, 32000) as i16 as u16 as u64) << 20
-            | (e.eval.clamp(-32000, 32000) as i16 as u16 as u64) << 36
-            | (e.depth.clamp(0, 127) as u64) << 52
-            | (e.bound as u64) << 59
-            | gen << 61;
+            | (e.score.clamp(-32000, 32000) as i16 as u16 as u64) << SCORE_SHIFT
+            | (e.depth.clamp(0, 127) as u64) << DEPTH_SHIFT
+            | (e.bound as u64) << BOUND_SHIFT
+            | gen << GEN_SHIFT;
         s.check.store(key ^ data, Ordering::Relaxed);
         s.data.store(data, Ordering::Relaxed);
     }
@@ -149,7 +155,7 @@ impl TranspositionTable {
             .iter()
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
-                d != 0 && d >> 61 == gen
+                d != 0 && d >> GEN_SHIFT == gen
             })
             .count();
         (used * 1000 / n.max(1)) as u32
@@ -173,15 +179,14 @@ mod tests {
         let e = Entry {
             mv,
             score: -1234,
-            eval: 56,
             depth: 9,
             bound: Bound::Lower,
         };
         tt.store(0xdead_beef_1234_5678, e);
         let got = tt.probe(0xdead_beef_1234_5678).unwrap();
         assert_eq!(
-            (got.mv, got.score, got.eval, got.depth, got.bound),
-            (mv, -1234, 56, 9, Bound::Lower)
+            (got.mv, got.score, got.depth, got.bound),
+            (mv, -1234, 9, Bound::Lower)
         );
         assert!(tt.probe(0x1234).is_none());
         tt.clear();
