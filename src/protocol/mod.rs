@@ -207,7 +207,7 @@ impl SearchJob {
 }
 
 enum Job {
-    Search(SearchJob),
+    Search(Box<SearchJob>),
     Perft { depth: u32, stopped: bool },
 }
 
@@ -582,7 +582,7 @@ impl Engine {
                 self.answer(&job, &result);
             } else {
                 job.held = Some(result);
-                self.job = Some(Job::Search(job));
+                self.job = Some(Job::Search(Box::new(job)));
             }
             return Ok(());
         }
@@ -610,7 +610,7 @@ impl Engine {
                 });
             })
             .map_err(Error::Thread)?;
-        self.job = Some(Job::Search(job));
+        self.job = Some(Job::Search(Box::new(job)));
         Ok(())
     }
 
