@@ -33,8 +33,8 @@ pub struct Weights {
 
 impl Weights {
     pub const DEFAULT: Weights = Weights {
-        mobility: 6,
-        blocked_piece: -12,
+        mobility: 12,
+        blocked_piece: -25,
         open_mill: 0,
         double_threat: 0,
         running_mill: 0,
