@@ -9,7 +9,7 @@ use super::openings::Opening;
 use super::referee;
 use super::rules_of;
 use super::spec::EngineSpec;
-use crate::board::{transform, Color, SYMMETRIES};
+use crate::board::{self, Color};
 use crate::game::Game;
 use crate::movegen::{self, Convention};
 use crate::position::Position;
@@ -49,17 +49,13 @@ pub struct OpeningsArgs {
     pub ready_timeout: u64,
 }
 
-/// The canonical form of a position under the 16 symmetries: the least image of the two
-/// colours' point sets, with what the symmetries leave alone.
+/// The canonical form of a position under the 16 symmetries (`board::canonical`), with what
+/// the symmetries leave alone.
 fn canonical(pos: &Position) -> (u32, u32, u8, u8, Color, u8) {
-    let (w, b) = (pos.pieces(Color::White), pos.pieces(Color::Black));
-    let (cw, cb) = (0..SYMMETRIES)
-        .map(|s| (transform(s, w).0, transform(s, b).0))
-        .min()
-        .expect("at least one symmetry");
+    let (cw, cb, _) = board::canonical(pos.pieces(Color::White), pos.pieces(Color::Black));
     (
-        cw,
-        cb,
+        cw.0,
+        cb.0,
         pos.in_hand(Color::White),
         pos.in_hand(Color::Black),
         pos.side_to_move(),
