@@ -9,10 +9,8 @@ use super::openings::Opening;
 use super::referee;
 use super::rules_of;
 use super::spec::EngineSpec;
-use crate::board::{self, Color};
 use crate::game::Game;
 use crate::movegen::{self, Convention};
-use crate::position::Position;
 use crate::rules::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
@@ -49,20 +47,6 @@ pub struct OpeningsArgs {
     pub ready_timeout: u64,
 }
 
-/// The canonical form of a position under the 16 symmetries (`board::canonical`), with what
-/// the symmetries leave alone.
-fn canonical(pos: &Position) -> (u32, u32, u8, u8, Color, u8) {
-    let (cw, cb, _) = board::canonical(pos.pieces(Color::White), pos.pieces(Color::Black));
-    (
-        cw.0,
-        cb.0,
-        pos.in_hand(Color::White),
-        pos.in_hand(Color::Black),
-        pos.side_to_move(),
-        pos.pending_removals(),
-    )
-}
-
 /// Every opening of `plies` turns from the start position while pieces are being placed, one
 /// for each class of symmetric positions (the first met in move-generation order), leaving out
 /// those where the game is over.
@@ -78,14 +62,14 @@ fn walk(
     game: &Game,
     left: usize,
     line: &mut Vec<String>,
-    seen: &mut HashSet<(u32, u32, u8, u8, Color, u8)>,
+    seen: &mut HashSet<u64>,
     out: &mut Vec<Opening>,
 ) {
     if game.outcome().is_some() {
         return;
     }
     if left == 0 {
-        if seen.insert(canonical(game.position())) {
+        if seen.insert(crate::book::fold(game.position()).key) {
             out.push(Opening {
                 fen: None,
                 moves: line.clone(),
