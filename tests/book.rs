@@ -1,11 +1,12 @@
 //! The opening book: building (and resuming) a small book, `book check` on good and corrupt
-//! books.
+//! books, the quality of the shipped book against fresh searches, and the cost of a lookup.
 
-use moulin::book::build::{run_build, BuildArgs};
+use moulin::book::build::{book_searcher, run_build, BuildArgs, SearchSpec};
 use moulin::book::check::check_text;
-use moulin::book::{self, Book};
+use moulin::book::{self, format, score_value, Book};
 use moulin::game::Game;
 use moulin::movegen::{self, Convention};
+use moulin::search::{Control, Limits};
 use moulin::Rules;
 use std::path::{Path, PathBuf};
 
@@ -194,4 +195,86 @@ fn check_names_the_line() {
     let e = check_text("hello\n", 0).unwrap_err();
     assert_eq!(e.line, 1, "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The shipped book of the standard game.
+fn shipped() -> (String, PathBuf) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/nine.book");
+    (std::fs::read_to_string(&path).unwrap(), path)
+}
+
+/// Checks `n` entries of the shipped book (spread over it) against fresh searches at the book's
+/// depth: no book move scores below the best score of a search of the position, less the
+/// book's margin.
+fn quality(n: usize) {
+    let (text, _) = shipped();
+    let (header, lines) = format::parse(&text).unwrap();
+    let spec = SearchSpec::of(&header);
+    let mut searcher = book_searcher(spec);
+    let mut search = |game: &Game, only: Vec<moulin::Move>| {
+        searcher.new_game();
+        let limits = Limits {
+            depth: Some(spec.depth),
+            searchmoves: only,
+            ..Limits::default()
+        };
+        score_value(
+            searcher
+                .search(game, &limits, &Control::new(), &mut |_| {})
+                .score,
+        )
+    };
+    let n = n.min(lines.len());
+    let mut worst = i32::MAX;
+    for i in 0..n {
+        let line = &lines[i * lines.len() / n];
+        let game = Game::from_position(line.pos);
+        let best = search(&game, Vec::new());
+        for m in &line.moves {
+            let score = search(&game, vec![m.mv]);
+            worst = worst.min(score - (best - spec.margin));
+            assert!(
+                score >= best - spec.margin,
+                "line {}: {} scores {score}, the best {best} (margin {})",
+                line.number,
+                m.mv,
+                spec.margin
+            );
+        }
+    }
+    eprintln!("{n} entries: every book move within the margin (closest: {worst} cp to spare)");
+}
+
+#[test]
+fn shipped_book_moves_are_within_the_margin_of_a_fresh_search() {
+    quality(6);
+}
+
+#[test]
+#[ignore]
+fn shipped_book_quality_large_sample() {
+    quality(300);
+}
+
+#[test]
+#[ignore]
+fn shipped_book_agrees_with_its_own_procedure() {
+    let (text, _) = shipped();
+    let report = check_text(&text, 200).unwrap();
+    assert_eq!(report.searched, 200);
+}
+
+#[test]
+fn shipped_book_checks_and_lookups_are_fast() {
+    let (text, path) = shipped();
+    let report = check_text(&text, 0).unwrap();
+    let (header, lines) = format::parse(&text).unwrap();
+    assert_eq!(header.variant, "nine");
+    assert!(header.plies >= 8, "{header:?}");
+    let book = Book::load(&path).unwrap();
+    assert_eq!(book.len(), report.positions);
+    let sample: Vec<_> = lines.into_iter().step_by(97).collect();
+    let ns = book::lookup_ns(&book, &sample, 20);
+    eprintln!("{} positions; {ns:.0} ns per lookup", book.len());
+    assert!(ns < 1000.0, "{ns} ns per lookup");
 }
