@@ -92,7 +92,16 @@ fn walk(
 /// `moulin openings`.
 pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
     let rules = rules_of(&args.variant)?;
-    let spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
+    let mut spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
+    // The scores must come from a search: the engine's own book (UCI's OwnBook) is turned off
+    // unless the spec says otherwise.
+    if !spec
+        .options
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("OwnBook"))
+    {
+        spec.options.push(("OwnBook".into(), "false".into()));
+    }
     let ready = Duration::from_millis(args.ready_timeout);
     let limit = Duration::from_millis(args.search_timeout);
     let candidates = enumerate(&rules, args.plies);
