@@ -7,6 +7,9 @@
 //! on a worker thread of their own that reports back over the same channel; `stop` and
 //! `ponderhit` reach it through the shared `Control`. Only this module prints, one whole line at a
 //! time under the stdout lock, flushed at once, so lines never interleave.
+//!
+//! The opening book (`crate::book`) is loaded at start on a thread of its own; in a book
+//! position `go` answers at once from it instead of starting a search.
 
 mod command;
 mod options;
@@ -253,8 +256,9 @@ struct Engine {
     book: BookSlot,
     /// Every book loaded so far, by path: switching variants back and forth reads a file once.
     loaded_books: Vec<(PathBuf, Arc<Book>)>,
-    /// A book turn whose step alone was answered (`MoveNotation action`): the position after
-    /// the step and the whole turn, so that the next `go` answers its removal.
+    /// A book turn answered in part (its step alone under `MoveNotation action`, or the first of
+    /// two removals): the position it leaves and the whole turn, so that the next `go` in that
+    /// position answers the rest of the turn.
     book_pending: Option<(Position, book::BookMove)>,
     /// SplitMix64 state for the weighted choice of book moves.
     random: u64,

@@ -245,17 +245,13 @@ fn check_value(name: &'static str, kind: Kind, value: &str) -> Result<String, Op
         value: value.to_string(),
         expected: describe(kind),
     };
-    if let Kind::Text = kind {
-        let v = value.trim();
-        return Ok(if v == "<empty>" {
-            String::new()
-        } else {
-            v.to_string()
-        });
-    }
     let v = value.trim().to_ascii_lowercase();
     match kind {
-        Kind::Text => Ok(v),
+        // Text keeps its case (a file name); `<empty>` is UCI's empty string.
+        Kind::Text => Ok(match value.trim() {
+            "<empty>" => String::new(),
+            text => text.to_string(),
+        }),
         Kind::Check => match v.as_str() {
             "true" | "false" => Ok(v),
             _ => Err(bad()),
