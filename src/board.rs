@@ -442,6 +442,98 @@ pub fn transform(s: usize, set: Bitboard) -> Bitboard {
     Bitboard(out)
 }
 
+/// The symmetry that undoes symmetry `s`.
+pub fn inverse(s: usize) -> usize {
+    INVERSE[s]
+}
+
+static INVERSE: [usize; SYMMETRIES] = build_inverse();
+
+const fn build_inverse() -> [usize; SYMMETRIES] {
+    let table = build_symmetries();
+    let mut out = [0; SYMMETRIES];
+    let mut s = 0;
+    while s < SYMMETRIES {
+        let mut t = 0;
+        while t < SYMMETRIES {
+            let mut pt = 0;
+            while pt < POINTS && table[t][table[s][pt] as usize] as usize == pt {
+                pt += 1;
+            }
+            if pt == POINTS {
+                out[s] = t;
+            }
+            t += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+/// Each symmetry acts on every ring alike (a rotation by whole sides, perhaps a reflection) and
+/// perhaps swaps the inner and outer rings, so a set is mapped one ring byte at a time:
+/// `RING_MAP[s % 8][byte]` is the image of one ring's eight points.
+static RING_MAP: [[u8; 256]; 8] = build_ring_map();
+
+const fn build_ring_map() -> [[u8; 256]; 8] {
+    let table = build_symmetries();
+    let mut out = [[0u8; 256]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut image = 0u8;
+            let mut slot = 0;
+            while slot < 8 {
+                if byte & 1 << slot != 0 {
+                    // Symmetries below 8 keep every point on its ring.
+                    image |= 1 << (table[s][slot] as usize % 8);
+                }
+                slot += 1;
+            }
+            out[s][byte] = image;
+            byte += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+/// `transform` by table, a few operations per set: the one the book's lookups use.
+#[inline]
+pub fn transform_fast(s: usize, set: Bitboard) -> Bitboard {
+    let map = &RING_MAP[s % 8];
+    let v = set.0;
+    let (inner, middle, outer) = (
+        map[(v & 0xff) as usize] as u32,
+        map[(v >> 8 & 0xff) as usize] as u32,
+        map[(v >> 16 & 0xff) as usize] as u32,
+    );
+    Bitboard(if s < 8 {
+        inner | middle << 8 | outer << 16
+    } else {
+        outer | middle << 8 | inner << 16
+    })
+}
+
+/// The canonical form of a board (the two colours' point sets) under the 16 symmetries: the
+/// least image, comparing White's set first and Black's on a tie, with a symmetry that maps the
+/// board to it. Boards equal under some symmetry have the same canonical form; this is the one
+/// definition that opening enumeration and the opening book share.
+#[inline]
+pub fn canonical(white: Bitboard, black: Bitboard) -> (Bitboard, Bitboard, usize) {
+    let mut best = u64::MAX;
+    let mut best_s = 0;
+    for s in 0..SYMMETRIES {
+        let packed = (transform_fast(s, white).0 as u64) << 32 | transform_fast(s, black).0 as u64;
+        if packed < best {
+            best = packed;
+            best_s = s;
+        }
+    }
+    (Bitboard((best >> 32) as u32), Bitboard(best as u32), best_s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -521,6 +613,34 @@ mod tests {
             })
             .collect();
         assert_eq!(images.len(), SYMMETRIES);
+    }
+
+    #[test]
+    fn fast_transform_inverse_and_canonical_agree_with_the_table() {
+        let sets = [
+            bb(&["a7"]),
+            bb(&["d6", "f4", "c3", "g1", "e5"]),
+            Bitboard::ALL,
+            bb(&["b6", "d5", "d1", "a4"]),
+        ];
+        for s in 0..SYMMETRIES {
+            for &set in &sets {
+                assert_eq!(transform_fast(s, set), transform(s, set), "symmetry {s}");
+                assert_eq!(transform(inverse(s), transform(s, set)), set);
+            }
+        }
+        let (w, b) = (sets[1], sets[3]);
+        let (cw, cb, s) = canonical(w, b);
+        assert_eq!((transform(s, w), transform(s, b)), (cw, cb));
+        let least = (0..SYMMETRIES)
+            .map(|s| (transform(s, w).0, transform(s, b).0))
+            .min()
+            .unwrap();
+        assert_eq!((cw.0, cb.0), least);
+        for t in 0..SYMMETRIES {
+            let (tw, tb, _) = canonical(transform(t, w), transform(t, b));
+            assert_eq!((tw, tb), (cw, cb));
+        }
     }
 
     #[test]

@@ -56,6 +56,20 @@ enum Command {
     Openings(moulin::matches::book::OpeningsArgs),
     /// Re-check a match's records: every move and every result, under moulin's rules.
     Replay(moulin::matches::ReplayArgs),
+    /// The engine's opening book: build one by deep search, check one, time its lookups.
+    #[command(subcommand)]
+    Book(BookCommand),
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Build a book by deep search (resumes an interrupted build; see book/README.md).
+    Build(moulin::book::build::BuildArgs),
+    /// Check a book: every line parses, every position is canonical and reachable, every move
+    /// is legal; errors name the line.
+    Check(moulin::book::check::CheckArgs),
+    /// Load a book and time its lookups.
+    Bench(moulin::book::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +94,9 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => moulin::matches::run_match(args),
         Some(Command::Openings(args)) => moulin::matches::book::run_openings(args),
         Some(Command::Replay(args)) => moulin::matches::run_replay(args),
+        Some(Command::Book(BookCommand::Build(args))) => moulin::book::build::run_build(args),
+        Some(Command::Book(BookCommand::Check(args))) => moulin::book::check::run_check(args),
+        Some(Command::Book(BookCommand::Bench(args))) => moulin::book::run_bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

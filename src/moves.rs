@@ -1,7 +1,7 @@
 //! The move: one compact value for a whole turn (a placement or a step, with its removals), or
 //! for a lone removal when a removal is pending (the two-token form of RULES.md §4).
 
-use crate::board::Point;
+use crate::board::{transform_point, Point};
 use std::fmt;
 
 /// A move, packed in 32 bits:
@@ -113,6 +113,17 @@ impl Move {
 
     pub const fn is_null(self) -> bool {
         self.0 == Move::NULL.0
+    }
+
+    /// The image of this move under symmetry `s` of the board (`board::transform_point`).
+    pub fn transformed(self, s: usize) -> Move {
+        let map = |shift: u32| match self.field(shift) {
+            Some(p) => transform_point(s, p).index() as u32,
+            None => NONE,
+        };
+        let moved = Move::pack(map(5), map(0), NONE, NONE);
+        self.removals()
+            .fold(moved, |m, r| m.with_removal(transform_point(s, r)))
     }
 
     /// The raw 32-bit value (for hash tables and books).

@@ -7,7 +7,7 @@
 //! a mill), `removals_due` (double mills), `outcome` (no-capture rule, full board). Move
 //! generation (`movegen`) only combines these.
 
-use crate::board::{Bitboard, ByColor, Color, Point, POINTS};
+use crate::board::{transform, Bitboard, ByColor, Color, Point, POINTS};
 use crate::moves::Move;
 use crate::rules::{Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform, Rules};
 use crate::zobrist;
@@ -173,6 +173,42 @@ impl Position {
         }
         pos.key = pos.compute_key();
         pos
+    }
+
+    /// The image of this position under symmetry `s` of the board (`board::transform`): the
+    /// same hands, side, pending removals and counters. Piece identities are numbered afresh and
+    /// only the standing mills keep their spent records, which is exact while no piece has moved
+    /// (the placing phase) and whenever mills may be re-formed freely.
+    pub fn transformed(&self, s: usize) -> Position {
+        let t = self.rules.topology();
+        let map_lines = |spent: u32| {
+            let mut out = 0;
+            for line in 0..t.line_count {
+                if spent & 1 << line != 0 {
+                    let image = transform(s, t.lines[line]);
+                    if let Some(j) = t.lines[..t.line_count].iter().position(|&l| l == image) {
+                        out |= 1 << j;
+                    }
+                }
+            }
+            out
+        };
+        Position::from_parts(
+            self.rules,
+            ByColor::new(
+                transform(s, self.pieces.white),
+                transform(s, self.pieces.black),
+            ),
+            self.hand,
+            self.side,
+            self.pending,
+            self.no_capture,
+            self.fullmove,
+            ByColor::new(
+                map_lines(self.standing_spent(Color::White)),
+                map_lines(self.standing_spent(Color::Black)),
+            ),
+        )
     }
 
     pub fn rules(&self) -> &Rules {

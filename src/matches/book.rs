@@ -9,10 +9,8 @@ use super::openings::Opening;
 use super::referee;
 use super::rules_of;
 use super::spec::EngineSpec;
-use crate::board::{transform, Color, SYMMETRIES};
 use crate::game::Game;
 use crate::movegen::{self, Convention};
-use crate::position::Position;
 use crate::rules::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
@@ -49,24 +47,6 @@ pub struct OpeningsArgs {
     pub ready_timeout: u64,
 }
 
-/// The canonical form of a position under the 16 symmetries: the least image of the two
-/// colours' point sets, with what the symmetries leave alone.
-fn canonical(pos: &Position) -> (u32, u32, u8, u8, Color, u8) {
-    let (w, b) = (pos.pieces(Color::White), pos.pieces(Color::Black));
-    let (cw, cb) = (0..SYMMETRIES)
-        .map(|s| (transform(s, w).0, transform(s, b).0))
-        .min()
-        .expect("at least one symmetry");
-    (
-        cw,
-        cb,
-        pos.in_hand(Color::White),
-        pos.in_hand(Color::Black),
-        pos.side_to_move(),
-        pos.pending_removals(),
-    )
-}
-
 /// Every opening of `plies` turns from the start position while pieces are being placed, one
 /// for each class of symmetric positions (the first met in move-generation order), leaving out
 /// those where the game is over.
@@ -82,14 +62,14 @@ fn walk(
     game: &Game,
     left: usize,
     line: &mut Vec<String>,
-    seen: &mut HashSet<(u32, u32, u8, u8, Color, u8)>,
+    seen: &mut HashSet<u64>,
     out: &mut Vec<Opening>,
 ) {
     if game.outcome().is_some() {
         return;
     }
     if left == 0 {
-        if seen.insert(canonical(game.position())) {
+        if seen.insert(crate::book::fold(game.position()).key) {
             out.push(Opening {
                 fen: None,
                 moves: line.clone(),
@@ -112,7 +92,16 @@ fn walk(
 /// `moulin openings`.
 pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
     let rules = rules_of(&args.variant)?;
-    let spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
+    let mut spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
+    // The scores must come from a search: the engine's own book (UCI's OwnBook) is turned off
+    // unless the spec says otherwise.
+    if !spec
+        .options
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("OwnBook"))
+    {
+        spec.options.push(("OwnBook".into(), "false".into()));
+    }
     let ready = Duration::from_millis(args.ready_timeout);
     let limit = Duration::from_millis(args.search_timeout);
     let candidates = enumerate(&rules, args.plies);

@@ -7,6 +7,9 @@
 //! on a worker thread of their own that reports back over the same channel; `stop` and
 //! `ponderhit` reach it through the shared `Control`. Only this module prints, one whole line at a
 //! time under the stdout lock, flushed at once, so lines never interleave.
+//!
+//! The opening book (`crate::book`) is loaded at start on a thread of its own; in a book
+//! position `go` answers at once from it instead of starting a search.
 
 mod command;
 mod options;
@@ -15,6 +18,7 @@ pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
 pub use options::{Changed, Notation, OptionError, Settings};
 
 use crate::board::{BoardKind, ByColor, Point};
+use crate::book::{self, Book};
 use crate::eval;
 use crate::fen::{self, FenError};
 use crate::game::Game;
@@ -29,6 +33,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 use std::thread;
@@ -247,6 +252,65 @@ struct Engine {
     incoming: Receiver<Event>,
     /// Events received while waiting for a stopped job, to handle next.
     backlog: VecDeque<Event>,
+    /// The opening book.
+    book: BookSlot,
+    /// Every book loaded so far, by path: switching variants back and forth reads a file once.
+    loaded_books: Vec<(PathBuf, Arc<Book>)>,
+    /// A book turn answered in part (its step alone under `MoveNotation action`, or the first of
+    /// two removals): the position it leaves and the whole turn, so that the next `go` in that
+    /// position answers the rest of the turn.
+    book_pending: Option<(Position, book::BookMove)>,
+    /// SplitMix64 state for the weighted choice of book moves.
+    random: u64,
+}
+
+/// The opening book, loaded at start on a thread of its own and waited for at the first `go`.
+enum BookSlot {
+    None,
+    Loading(thread::JoinHandle<Option<(PathBuf, Book)>>),
+    Ready(Arc<Book>),
+}
+
+/// The book file the settings name: `BookFile`, or the default book of the variant in force
+/// (`None` for custom rules, which have none).
+fn book_path(settings: &Settings) -> Option<PathBuf> {
+    if !settings.book_file.is_empty() {
+        return Some(PathBuf::from(&settings.book_file));
+    }
+    let variant = settings.rules.preset_name()?;
+    book::find_default(variant).or_else(|| {
+        log::warn!(
+            "no opening book for variant {variant} ({} not found next to the executable nor in the \
+             repository's book/): playing without one",
+            book::file_name(variant)
+        );
+        None
+    })
+}
+
+/// Loads a book: a missing file is a warning on stderr, a corrupt one an `info string error`
+/// naming the line; either way the engine plays without a book.
+fn load_book(path: PathBuf, out: Out) -> Option<(PathBuf, Book)> {
+    if !path.is_file() {
+        log::warn!(
+            "opening book {} not found: playing without one",
+            path.display()
+        );
+        return None;
+    }
+    match Book::load(&path) {
+        Ok(b) => {
+            log::info!("opening book {}: {} positions", path.display(), b.len());
+            Some((path, b))
+        }
+        Err(e) => {
+            out.line(&format!(
+                "info string error: opening book {}; playing without a book",
+                one_line(&e.to_string())
+            ));
+            None
+        }
+    }
 }
 
 impl Engine {
@@ -262,10 +326,158 @@ impl Engine {
             events,
             incoming,
             backlog: VecDeque::new(),
+            book: BookSlot::None,
+            loaded_books: Vec::new(),
+            book_pending: None,
+            random: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x5eed, |d| d.as_nanos() as u64),
         }
     }
 
+    /// Starts loading the book of the settings on a thread of its own.
+    fn load_book_in_background(&mut self) {
+        if !self.settings.own_book {
+            return;
+        }
+        let Some(path) = book_path(&self.settings) else {
+            return;
+        };
+        let out = self.out;
+        self.book = match thread::Builder::new()
+            .name("moulin-book".into())
+            .spawn(move || load_book(path, out))
+        {
+            Ok(handle) => BookSlot::Loading(handle),
+            Err(e) => {
+                log::warn!("cannot start the book loader: {e}; playing without a book");
+                BookSlot::None
+            }
+        };
+    }
+
+    /// Loads the book the settings name now (after `setoption`), unless it is already loaded.
+    fn reload_book(&mut self) {
+        self.book_pending = None;
+        let wanted = if self.settings.own_book {
+            book_path(&self.settings)
+        } else {
+            None
+        };
+        self.wait_for_book();
+        let Some(wanted) = wanted else {
+            self.book = BookSlot::None;
+            return;
+        };
+        if let Some((_, b)) = self.loaded_books.iter().find(|(p, _)| *p == wanted) {
+            self.book = BookSlot::Ready(Arc::clone(b));
+            return;
+        }
+        self.book = match load_book(wanted, self.out) {
+            Some((p, b)) => {
+                let b = Arc::new(b);
+                self.loaded_books.push((p, Arc::clone(&b)));
+                BookSlot::Ready(b)
+            }
+            None => BookSlot::None,
+        };
+    }
+
+    /// Waits for a book being loaded.
+    fn wait_for_book(&mut self) {
+        if let BookSlot::Loading(_) = self.book {
+            let BookSlot::Loading(handle) = std::mem::replace(&mut self.book, BookSlot::None)
+            else {
+                unreachable!("matched above")
+            };
+            if let Ok(Some((p, b))) = handle.join() {
+                let b = Arc::new(b);
+                self.loaded_books.push((p, Arc::clone(&b)));
+                self.book = BookSlot::Ready(b);
+            }
+        }
+    }
+
+    /// A number in `0..1` (SplitMix64, Steele, Lea and Flood 2014).
+    fn next_random(&mut self) -> f64 {
+        self.random = self.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.random;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// The book's answer in the current position, if it has one: the `info string book` line
+    /// and the result to give as `bestmove`.
+    fn book_answer(&mut self) -> Option<(String, SearchResult)> {
+        if !self.settings.own_book {
+            return None;
+        }
+        self.wait_for_book();
+        let BookSlot::Ready(book) = &self.book else {
+            return None;
+        };
+        let book = Arc::clone(book);
+        let pos = *self.game.position();
+        let legal = movegen::legal_moves(&pos, Convention::Turn);
+        let (bm, chosen) = match self.book_pending.take() {
+            // The removal of a book turn whose step was answered alone.
+            Some((after_step, bm)) if after_step == pos => {
+                let removal = legal.iter().copied().find(|m| {
+                    m.is_removal_only() && m.removals().all(|r| bm.mv.removals().any(|t| t == r))
+                })?;
+                (bm, removal)
+            }
+            _ => {
+                let bm = book.choose(&pos, self.settings.book_variety, self.next_random())?;
+                if !legal.contains(&bm.mv) {
+                    return None;
+                }
+                (bm, bm.mv)
+            }
+        };
+        let mut after = pos;
+        after.play(chosen);
+        if after.pending_removals() > 0 {
+            // One of two removals: the next `go` answers the other.
+            self.book_pending = Some((after, bm));
+        } else if self.settings.notation == Notation::Action
+            && chosen.to().is_some()
+            && chosen.removal_count() > 0
+        {
+            // `bestmove` shows the step alone: the next `go` answers the removal.
+            let mut after_step = pos;
+            after_step.play(chosen.without_removals());
+            self.book_pending = Some((after_step, bm));
+        }
+        let ponder = book
+            .probe(&after)
+            .and_then(|moves| moves.first().map(|m| m.mv));
+        let score = match bm.score {
+            Score::Cp(x) => format!("cp {x}"),
+            Score::Mate(n) => format!("mate {n}"),
+        };
+        let info = format!(
+            "info string book {} score {score} weight {}",
+            bm.mv.turn_notation(),
+            bm.weight
+        );
+        Some((
+            info,
+            SearchResult {
+                best: Some(chosen),
+                ponder,
+                score: bm.score,
+                depth: 0,
+                nodes: 0,
+                outcome: None,
+            },
+        ))
+    }
+
     fn run(mut self) {
+        self.load_book_in_background();
         loop {
             let event = match self.backlog.pop_front() {
                 Some(e) => e,
@@ -437,7 +649,14 @@ impl Engine {
                     Changed::Threads => searcher.set_threads(self.settings.threads),
                     Changed::Search => apply_options(searcher, &self.settings),
                     Changed::Protocol => {}
-                    Changed::Rules => self.game = Game::new(self.settings.rules),
+                    Changed::Rules => {
+                        self.game = Game::new(self.settings.rules);
+                        if self.settings.book_file.is_empty() {
+                            // The default book follows the variant.
+                            self.reload_book();
+                        }
+                    }
+                    Changed::Book => self.reload_book(),
                 }
             }
             Command::UciNewGame => {
@@ -446,6 +665,7 @@ impl Engine {
                     s.new_game();
                 }
                 self.game = Game::new(self.settings.rules);
+                self.book_pending = None;
             }
             Command::Position { start, moves } => {
                 let mut game = match start {
@@ -568,16 +788,24 @@ impl Engine {
                     .copied()
             }),
         };
-        if let Some(outcome) = self.game.outcome() {
-            // Nothing to search: answer now, or when released.
-            let result = SearchResult {
+        let at_once = match self.game.outcome() {
+            // Nothing to search.
+            Some(outcome) => Some(SearchResult {
                 best: None,
                 ponder: None,
                 score: Score::Cp(0),
                 depth: 0,
                 nodes: 0,
                 outcome: Some(outcome),
-            };
+            }),
+            None if go.searchmoves.is_empty() => self.book_answer().map(|(info, result)| {
+                self.out.line(&info);
+                result
+            }),
+            None => None,
+        };
+        if let Some(result) = at_once {
+            // Answer now, or when released.
             if job.may_answer() {
                 self.answer(&job, &result);
             } else {

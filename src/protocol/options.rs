@@ -2,6 +2,7 @@
 //! against it before anything changes. Rule options are read by `Rules::set`, the one reader of
 //! their values; this table only adds what the protocol shows (type, choices, range).
 
+use crate::book::Variety;
 use crate::rules::{Rules, PRESETS};
 use crate::search::Style;
 use std::fmt;
@@ -20,8 +21,13 @@ pub enum Notation {
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     Check,
-    Spin { min: u64, max: u64 },
+    Spin {
+        min: u64,
+        max: u64,
+    },
     Combo(&'static [&'static str]),
+    /// Free text, kept as given (case included); `<empty>` or nothing is the empty string.
+    Text,
 }
 
 pub const MAX_HASH_MB: u64 = 1024;
@@ -29,7 +35,7 @@ pub const MAX_THREADS: u64 = 64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 
-const ENGINE_OPTIONS: [(&str, Kind); 8] = [
+const ENGINE_OPTIONS: [(&str, Kind); 11] = [
     (
         "Hash",
         Kind::Spin {
@@ -62,6 +68,9 @@ const ENGINE_OPTIONS: [(&str, Kind); 8] = [
     ("Style", Kind::Combo(&["full", "plain"])),
     ("MoveNotation", Kind::Combo(&["turn", "action"])),
     ("Variant", Kind::Combo(&PRESETS)),
+    ("OwnBook", Kind::Check),
+    ("BookFile", Kind::Text),
+    ("BookVariety", Kind::Combo(&["best", "weighted"])),
 ];
 
 /// The protocol's view of each rule option of `Rules::options`.
@@ -96,6 +105,11 @@ pub struct Settings {
     pub style: Style,
     pub notation: Notation,
     pub rules: Rules,
+    /// Play from the opening book when the position is in it.
+    pub own_book: bool,
+    /// The book file; empty for the default book of the variant in force.
+    pub book_file: String,
+    pub book_variety: Variety,
 }
 
 impl Default for Settings {
@@ -109,6 +123,9 @@ impl Default for Settings {
             style: Style::Full,
             notation: Notation::Turn,
             rules: Rules::default(),
+            own_book: true,
+            book_file: String::new(),
+            book_variety: Variety::Best,
         }
     }
 }
@@ -122,8 +139,11 @@ pub enum Changed {
     Search,
     /// Ponder or MoveNotation: nothing more to do.
     Protocol,
-    /// The rules: the position goes back to the start of the new rules.
+    /// The rules: the position goes back to the start of the new rules (and the default book
+    /// follows the variant).
     Rules,
+    /// OwnBook or BookFile: the book is loaded again.
+    Book,
 }
 
 /// A `setoption` that was refused; the option keeps its value.
@@ -166,6 +186,7 @@ fn describe(kind: Kind) -> String {
         Kind::Check => "true or false".into(),
         Kind::Spin { min, max } => format!("a whole number from {min} to {max}"),
         Kind::Combo(vars) => format!("one of {}", vars.join(", ")),
+        Kind::Text => "any text".into(),
     }
 }
 
@@ -175,6 +196,14 @@ fn option_line(name: &str, kind: Kind, default: &str) -> String {
         Kind::Check => format!("option name {name} type check default {default}"),
         Kind::Spin { min, max } => {
             format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        Kind::Text => {
+            let shown = if default.is_empty() {
+                "<empty>"
+            } else {
+                default
+            };
+            format!("option name {name} type string default {shown}")
         }
         Kind::Combo(vars) => {
             let mut s = format!("option name {name} type combo default {default}");
@@ -218,6 +247,11 @@ fn check_value(name: &'static str, kind: Kind, value: &str) -> Result<String, Op
     };
     let v = value.trim().to_ascii_lowercase();
     match kind {
+        // Text keeps its case (a file name); `<empty>` is UCI's empty string.
+        Kind::Text => Ok(match value.trim() {
+            "<empty>" => String::new(),
+            text => text.to_string(),
+        }),
         Kind::Check => match v.as_str() {
             "true" | "false" => Ok(v),
             _ => Err(bad()),
@@ -279,6 +313,12 @@ impl Settings {
                 Notation::Action => "action".into(),
             },
             "Variant" => self.rules.preset_name().unwrap_or("custom").into(),
+            "OwnBook" => self.own_book.to_string(),
+            "BookFile" => self.book_file.clone(),
+            "BookVariety" => match self.book_variety {
+                Variety::Best => "best".into(),
+                Variety::Weighted => "weighted".into(),
+            },
             _ => self
                 .rules
                 .options()
@@ -292,7 +332,11 @@ impl Settings {
     /// Sets one option. The value is checked first: on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Changed, OptionError> {
         let (name, kind) = canonical(name).ok_or_else(|| OptionError::Unknown(name.into()))?;
-        let value = value.ok_or(OptionError::MissingValue(name))?;
+        // A string option may be set to nothing.
+        let value = match (value, kind) {
+            (None, Kind::Text) => "",
+            (v, _) => v.ok_or(OptionError::MissingValue(name))?,
+        };
         let v = check_value(name, kind, value)?;
         let number = || v.parse::<u64>().unwrap_or(0);
         Ok(match name {
@@ -329,6 +373,22 @@ impl Settings {
                     Notation::Action
                 } else {
                     Notation::Turn
+                };
+                Changed::Protocol
+            }
+            "OwnBook" => {
+                self.own_book = v == "true";
+                Changed::Book
+            }
+            "BookFile" => {
+                self.book_file = v;
+                Changed::Book
+            }
+            "BookVariety" => {
+                self.book_variety = if v == "weighted" {
+                    Variety::Weighted
+                } else {
+                    Variety::Best
                 };
                 Changed::Protocol
             }
@@ -387,6 +447,26 @@ mod tests {
     }
 
     #[test]
+    fn book_options() {
+        let mut s = Settings::default();
+        assert_eq!(
+            s.set("BookFile", Some("/Some/Path.book")),
+            Ok(Changed::Book)
+        );
+        assert_eq!(s.book_file, "/Some/Path.book");
+        assert_eq!(s.set("bookfile", Some("<empty>")), Ok(Changed::Book));
+        assert_eq!(s.book_file, "");
+        assert_eq!(s.set("OwnBook", Some("false")), Ok(Changed::Book));
+        assert!(!s.own_book);
+        assert_eq!(
+            s.set("BookVariety", Some("Weighted")),
+            Ok(Changed::Protocol)
+        );
+        assert_eq!(s.book_variety, Variety::Weighted);
+        assert!(s.set("BookVariety", Some("random")).is_err());
+    }
+
+    #[test]
     fn refused_values_change_nothing() {
         let mut s = Settings::default();
         let before = s.clone();
@@ -416,5 +496,10 @@ mod tests {
             lines.contains(&"option name NoCapture type spin default 100 min 0 max 10000".into())
         );
         assert!(lines.contains(&"option name Diagonals type check default false".into()));
+        assert!(lines.contains(&"option name OwnBook type check default true".into()));
+        assert!(lines.contains(&"option name BookFile type string default <empty>".into()));
+        assert!(lines.contains(
+            &"option name BookVariety type combo default best var best var weighted".into()
+        ));
     }
 }
