@@ -121,7 +121,7 @@ impl Move {
             Some(p) => transform_point(s, p).index() as u32,
             None => NONE,
         };
-        let moved = Move::pack(map(5), map(0), NONE, NONE);
+        let moved = Move::pack(map(5), map(0), NONE);
         self.removals()
             .fold(moved, |m, r| m.with_removal(transform_point(s, r)))
     }
