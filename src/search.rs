@@ -83,8 +83,6 @@ pub struct Options {
     pub move_overhead: u64,
     pub style: Style,
     pub weights: eval::Weights,
-    /// Late move reductions (experimental switch while measured).
-    pub lmr: u8,
 }
 
 impl Default for Options {
@@ -94,7 +92,6 @@ impl Default for Options {
             move_overhead: 30,
             style: Style::Full,
             weights: eval::Weights::DEFAULT,
-            lmr: 0,
         }
     }
 }
@@ -274,7 +271,6 @@ impl Searcher {
             fixed_time: limits.movetime.is_some(),
             style: self.options.style,
             weights: self.options.weights,
-            lmr: self.options.lmr,
         };
         let history = game.history().to_vec();
         let max_depth = limits
@@ -421,7 +417,6 @@ struct Shared<'a> {
     fixed_time: bool,
     style: Style,
     weights: eval::Weights,
-    lmr: u8,
 }
 
 /// One finished root line.
@@ -863,18 +858,15 @@ impl<'a> Worker<'a> {
             let score = if i == 0 {
                 -self.child(&child, turn_ended, d, -beta, -alpha, ply + 1)
             } else {
-                // Late quiet moves are searched shallower first, and again at full depth only
-                // when they look better than the best so far.
+                // Late move reductions: late quiet moves are searched shallower first, and again
+                // at full depth only when they look better than the best so far. Quiet: no
+                // removal, not the table move, a killer or a block of an opponent's mill.
                 let quiet = mv.removal_count() == 0 && order[i] < 1 << 24;
-                let r = match self.shared.lmr {
-                    1 if depth >= 3 && i >= 3 && quiet && !pv_node => {
-                        1 + (i >= 10 && depth >= 6) as i32
-                    }
-                    2 if depth >= 3 && i >= 2 && quiet => {
-                        1 + (i >= 6 && depth >= 5) as i32 + (i >= 14 && depth >= 8) as i32
-                            - pv_node as i32
-                    }
-                    _ => 0,
+                let r = if depth >= 3 && i >= 2 && quiet && !plain {
+                    1 + (i >= 6 && depth >= 5) as i32 + (i >= 14 && depth >= 8) as i32
+                        - pv_node as i32
+                } else {
+                    0
                 };
                 let mut s = -self.child(&child, turn_ended, d - r, -alpha - 1, -alpha, ply + 1);
                 if r > 0 && s > alpha {
