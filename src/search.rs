@@ -263,6 +263,12 @@ impl Searcher {
             control,
             nodes: AtomicU64::new(0),
             abort: AtomicBool::new(false),
+            busy: if self.threads > 1 {
+                (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
+            } else {
+                Vec::new()
+            },
+            threads: self.threads,
             completed: Mutex::new(None),
             completed_depth: AtomicU64::new(0),
             deadline: deadline(&pos, limits, &self.options),
@@ -407,6 +413,9 @@ struct Shared<'a> {
     nodes: AtomicU64,
     /// Set when the main thread has finished, to stop the helpers.
     abort: AtomicBool,
+    /// Positions being searched right now, by which thread (see `mark_busy`).
+    busy: Vec<AtomicU64>,
+    threads: usize,
     /// The deepest iteration any thread has completed, with its principal line.
     completed: Mutex<Option<Line>>,
     completed_depth: AtomicU64,
@@ -417,6 +426,38 @@ struct Shared<'a> {
     fixed_time: bool,
     style: Style,
     weights: eval::Weights,
+}
+
+/// Slots of the table of positions being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+
+impl Shared<'_> {
+    /// A busy slot holds the position's key with its low byte replaced by the searching thread's
+    /// id plus one.
+    fn busy_slot(&self, key: u64) -> &AtomicU64 {
+        &self.busy[(key >> 50) as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Whether another thread is searching the position with this key.
+    fn busy_elsewhere(&self, key: u64, id: usize) -> bool {
+        let v = self.busy_slot(key).load(Ordering::Relaxed);
+        v >> 8 == key >> 8 && v & 0xff != id as u64 + 1
+    }
+
+    /// Claims the position for this thread, unless another thread holds its slot.
+    fn mark_busy(&self, key: u64, id: usize) -> bool {
+        let slot = self.busy_slot(key);
+        let mine = key & !0xff | (id as u64 + 1);
+        slot.compare_exchange(0, mine, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    fn unmark_busy(&self, key: u64, id: usize) {
+        let mine = key & !0xff | (id as u64 + 1);
+        let _ = self
+            .busy_slot(key)
+            .compare_exchange(mine, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
 }
 
 /// One finished root line.
@@ -447,6 +488,7 @@ struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     lists: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
+    deferred: Vec<Vec<u16>>,
 }
 
 impl<'a> Worker<'a> {
@@ -465,6 +507,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            deferred: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
         }
     }
 
@@ -840,30 +883,53 @@ impl<'a> Worker<'a> {
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let original_alpha = alpha;
-        for i in 0..list.len() {
-            // Selection sort: the next best-ordered move.
-            let mut j = i;
-            for k in i + 1..list.len() {
-                if order[k] > order[j] {
-                    j = k;
+        let n = list.len();
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        // Moves are taken best-ordered first; then those deferred because another thread was
+        // searching them (ABDADA: Weill, "The ABDADA distributed minimax search algorithm",
+        // 1996), by which time the table often holds their result.
+        let mut next = 0;
+        let mut searched = 0;
+        while next < n + deferred.len() {
+            let i = if next < n {
+                // Selection sort: the next best-ordered move.
+                let mut j = next;
+                for k in next + 1..n {
+                    if order[k] > order[j] {
+                        j = k;
+                    }
                 }
-            }
-            list.swap(i, j);
-            order.swap(i, j);
+                list.swap(next, j);
+                order.swap(next, j);
+                next
+            } else {
+                deferred[next - n] as usize
+            };
+            let may_defer = next < n;
+            next += 1;
             let mv = list[i];
             let mut child = *pos;
             child.play(mv);
             let turn_ended = child.side_to_move() != us;
+            let sharing = self.shared.threads > 1 && depth >= 3 && searched > 0;
+            if sharing && may_defer && self.shared.busy_elsewhere(child.key(), self.id) {
+                deferred.push(i as u16);
+                continue;
+            }
+            let marked = sharing && self.shared.mark_busy(child.key(), self.id);
             let d = depth - 1;
-            let score = if i == 0 {
+            let index = searched;
+            searched += 1;
+            let score = if index == 0 {
                 -self.child(&child, turn_ended, d, -beta, -alpha, ply + 1)
             } else {
                 // Late move reductions: late quiet moves are searched shallower first, and again
                 // at full depth only when they look better than the best so far. Quiet: no
                 // removal, not the table move, a killer or a block of an opponent's mill.
                 let quiet = mv.removal_count() == 0 && order[i] < 1 << 24;
-                let r = if depth >= 3 && i >= 2 && quiet && !plain {
-                    1 + (i >= 6 && depth >= 5) as i32 + (i >= 14 && depth >= 8) as i32
+                let r = if depth >= 3 && index >= 2 && quiet && !plain {
+                    1 + (index >= 6 && depth >= 5) as i32 + (index >= 14 && depth >= 8) as i32
                         - pv_node as i32
                 } else {
                     0
@@ -878,9 +944,13 @@ impl<'a> Worker<'a> {
                     s
                 }
             };
+            if marked {
+                self.shared.unmark_busy(child.key(), self.id);
+            }
             if self.stopped {
                 self.lists[ply] = list;
                 self.scores[ply] = order;
+                self.deferred[ply] = deferred;
                 return 0;
             }
             if score > best {
@@ -918,6 +988,7 @@ impl<'a> Worker<'a> {
         }
         self.lists[ply] = list;
         self.scores[ply] = order;
+        self.deferred[ply] = deferred;
         if !plain {
             let bound = if best >= beta {
                 Bound::Lower
