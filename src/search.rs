@@ -841,7 +841,11 @@ impl<'a> Worker<'a> {
             return alpha0;
         }
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, 0);
+            return if plain {
+                self.evaluate(pos)
+            } else {
+                self.quiesce(pos, alpha, beta, ply, 0)
+            };
         }
         let pv_node = beta - alpha > 1;
         let key = pos.key();
