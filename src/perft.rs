@@ -8,26 +8,7 @@ use crate::position::Position;
 
 /// The number of leaves `depth` plies below `pos`.
 pub fn perft(pos: &Position, depth: u32, conv: Convention) -> u64 {
-    let mut lists = vec![Vec::with_capacity(64); depth as usize + 1];
-    recurse(pos, depth, conv, &mut lists)
-}
-
-fn recurse(pos: &Position, depth: u32, conv: Convention, lists: &mut [Vec<Move>]) -> u64 {
-    match depth {
-        0 => 1,
-        1 => movegen::count(pos, conv),
-        _ => {
-            let (list, rest) = lists.split_first_mut().expect("one list per ply");
-            movegen::generate(pos, conv, list);
-            let mut total = 0;
-            for &mv in list.iter() {
-                let mut child = *pos;
-                child.play(mv);
-                total += recurse(&child, depth - 1, conv, rest);
-            }
-            total
-        }
-    }
+    perft_until(pos, depth, conv, &|| false).expect("never stopped")
 }
 
 /// Like `perft`, but gives up (returning `None`) soon after `stopped()` turns true: for callers
@@ -38,23 +19,23 @@ pub fn perft_until(
     conv: Convention,
     stopped: &dyn Fn() -> bool,
 ) -> Option<u64> {
-    let mut lists = vec![Vec::with_capacity(64); depth as usize + 1];
-    recurse_until(pos, depth, conv, &mut lists, stopped)
+    let mut lists: Vec<Vec<Move>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
+    recurse(pos, depth, conv, &mut lists, stopped)
 }
 
-fn recurse_until(
+fn recurse(
     pos: &Position,
     depth: u32,
     conv: Convention,
     lists: &mut [Vec<Move>],
     stopped: &dyn Fn() -> bool,
 ) -> Option<u64> {
-    // Below three plies a subtree is small: count it without looking at the flag.
-    if depth < 3 {
-        return Some(recurse(pos, depth, conv, lists));
-    }
-    if stopped() {
-        return None;
+    match depth {
+        0 => return Some(1),
+        1 => return Some(movegen::count(pos, conv)),
+        // Below three plies a subtree is small: count it without looking at the flag.
+        3.. if stopped() => return None,
+        _ => {}
     }
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
     movegen::generate(pos, conv, list);
@@ -62,7 +43,7 @@ fn recurse_until(
     for &mv in list.iter() {
         let mut child = *pos;
         child.play(mv);
-        total += recurse_until(&child, depth - 1, conv, rest, stopped)?;
+        total += recurse(&child, depth - 1, conv, rest, stopped)?;
     }
     Some(total)
 }

@@ -183,6 +183,21 @@ pub struct SearchResult {
     pub outcome: Option<Outcome>,
 }
 
+impl SearchResult {
+    /// The answer when there is nothing to search: the game is over (`outcome`) or no root move
+    /// is allowed.
+    pub fn nothing(outcome: Option<Outcome>) -> SearchResult {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            outcome,
+        }
+    }
+}
+
 /// The search engine: the shared table, the thread pool and the options.
 pub struct Searcher {
     tt: Arc<TranspositionTable>,
@@ -234,28 +249,14 @@ impl Searcher {
     ) -> SearchResult {
         let pos = *game.position();
         if let Some(outcome) = game.outcome() {
-            return SearchResult {
-                best: None,
-                ponder: None,
-                score: Score::Cp(0),
-                depth: 0,
-                nodes: 0,
-                outcome: Some(outcome),
-            };
+            return SearchResult::nothing(Some(outcome));
         }
         let mut root_moves = movegen::legal_moves(&pos, Convention::Turn);
         if !limits.searchmoves.is_empty() {
             root_moves.retain(|m| limits.searchmoves.contains(m));
         }
         if root_moves.is_empty() {
-            return SearchResult {
-                best: None,
-                ponder: None,
-                score: Score::Cp(0),
-                depth: 0,
-                nodes: 0,
-                outcome: None,
-            };
+            return SearchResult::nothing(None);
         }
         self.tt.new_search();
         let shared = Shared {

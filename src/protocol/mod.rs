@@ -790,14 +790,7 @@ impl Engine {
         };
         let at_once = match self.game.outcome() {
             // Nothing to search.
-            Some(outcome) => Some(SearchResult {
-                best: None,
-                ponder: None,
-                score: Score::Cp(0),
-                depth: 0,
-                nodes: 0,
-                outcome: Some(outcome),
-            }),
+            Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
             None if go.searchmoves.is_empty() => self.book_answer().map(|(info, result)| {
                 self.out.line(&info);
                 result
