@@ -174,19 +174,7 @@ impl From<CommandError> for Error {
 
 /// Makes any text one safe output line: control characters escaped, at most 400 characters.
 fn one_line(text: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == 400 {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    command::printable(text, 400)
 }
 
 /// A search in progress, or finished and waiting to be released.
