@@ -72,7 +72,7 @@ impl SearchSpec {
 }
 
 /// One fresh search of `pos` at the spec's depth, its root restricted to `allowed`.
-fn fresh_search(
+pub(super) fn fresh_search(
     searcher: &mut Searcher,
     pos: &Position,
     depth: u32,
@@ -94,11 +94,15 @@ fn fresh_search(
 }
 
 /// The book moves of `pos` (any frame), best first: a fresh search at `spec.depth` gives the best
-/// move; then the search is repeated without the moves found so far (nor the moves symmetric to
-/// them, which lead to the same position), and each best move within `spec.margin` of the first
-/// score is kept, until one falls outside. Every score is thus that of a full search of the
-/// position at the book's depth, its root restricted to the moves not yet taken; the procedure is
-/// deterministic, so `book check --search` and the tests can repeat it.
+/// move and score; then the search is repeated without the moves found so far (nor the moves
+/// symmetric to them, which lead to the same position), and each best move within `spec.margin`
+/// of the first score is a candidate, until one falls outside. A candidate is kept when a fresh
+/// search of it alone (the root restricted to it) also scores within the margin, and that score
+/// is stored: searched alone, a move is a principal line and reduced less than among others, so
+/// the two scores can differ by a few centi-pieces. The procedure is deterministic, so
+/// `book check --search` and the tests can repeat it. When no candidate passes (even the best
+/// move scores outside the margin searched alone) there are no book moves: the position is left
+/// out of the book and the engine searches it.
 pub fn search_entry(searcher: &mut Searcher, pos: &Position, spec: SearchSpec) -> Vec<BookMove> {
     let legal = movegen::legal_moves(pos, Convention::Turn);
     let class: Vec<u64> = legal
@@ -130,10 +134,14 @@ pub fn search_entry(searcher: &mut Searcher, pos: &Position, spec: SearchSpec) -
         if value < top - spec.margin {
             break;
         }
-        found.push((mv, score));
+        let (_, alone) = fresh_search(searcher, pos, spec.depth, vec![mv]);
+        if super::score_value(alone) >= top - spec.margin {
+            found.push((mv, alone));
+        }
         let i = legal.iter().position(|&m| m == mv).expect("a legal move");
         taken.insert(class[i]);
     }
+    found.sort_by_key(|&(_, s)| std::cmp::Reverse(super::score_value(s)));
     format::weighted(&found, spec.margin)
 }
 
@@ -279,6 +287,8 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
     };
     let started = Instant::now();
     let mut searched = 0usize;
+    // Searched positions whose every move fell outside the margin when searched alone.
+    let mut left_out = 0usize;
     // The positions of the current ply: canonical position and the trees it belongs to.
     let start = Position::start(rules);
     let start_pos = start.transformed(fold(&start).symmetry);
@@ -326,7 +336,9 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
                         };
                         let moves = search_entry(&mut searcher, &pos, spec);
                         let line = format::line_text(&pos, &moves);
-                        {
+                        // A position without book moves is not journaled (a resumed build
+                        // searches it again, with the same result).
+                        if !moves.is_empty() {
                             let mut f = journal_file.lock().unwrap_or_else(|e| e.into_inner());
                             if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
                                 *failed.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -348,6 +360,9 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         }
         searched += todo.len();
         for (key, pos, moves) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            if moves.is_empty() {
+                left_out += 1;
+            }
             done.insert(key, (pos, moves));
         }
         // Expand to the next ply.
@@ -356,7 +371,9 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
             let book_tree = trees & tree_of(pos.side_to_move());
             if book_tree != 0 {
                 let (p, moves) = &done[&key];
-                book.push((*p, moves.clone()));
+                if !moves.is_empty() {
+                    book.push((*p, moves.clone()));
+                }
             }
             if ply + 1 == args.plies {
                 continue;
@@ -391,7 +408,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         level = children;
     }
     let elapsed = started.elapsed().as_secs_f64();
-    let reused = book.len() - searched;
+    let reused = (book.len() + left_out).saturating_sub(searched);
     book.sort_by_cached_key(|(pos, _)| {
         let placed = 2 * rules.pieces as u32
             - pos.in_hand(crate::Color::White) as u32
@@ -416,8 +433,9 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         date: today(),
         command,
         notes: vec![format!(
-            "the last run searched {searched} positions in {elapsed:.0} s on {threads} threads; \
-             {reused} entries came from earlier runs"
+            "the last run searched {searched} positions in {elapsed:.0} s on {threads} threads \
+             ({left_out} left out: no move within the margin searched alone); {reused} entries \
+             came from earlier runs"
         )],
     };
     let text = format::write(&header, &book);
