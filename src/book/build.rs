@@ -101,8 +101,9 @@ pub(super) fn fresh_search(
 /// is stored: searched alone, a move is a principal line and reduced less than among others, so
 /// the two scores can differ by a few centi-pieces. The procedure is deterministic, so
 /// `book check --search` and the tests can repeat it. When no candidate passes (even the best
-/// move scores outside the margin searched alone) there are no book moves: the position is left
-/// out of the book and the engine searches it.
+/// move scores outside the margin searched alone), every move is searched alone and those within
+/// the margin are kept; when none is, the position is left out of the book and the engine
+/// searches it.
 pub fn search_entry(searcher: &mut Searcher, pos: &Position, spec: SearchSpec) -> Vec<BookMove> {
     let legal = movegen::legal_moves(pos, Convention::Turn);
     let class: Vec<u64> = legal
@@ -140,6 +141,21 @@ pub fn search_entry(searcher: &mut Searcher, pos: &Position, spec: SearchSpec) -
         }
         let i = legal.iter().position(|&m| m == mv).expect("a legal move");
         taken.insert(class[i]);
+    }
+    if found.is_empty() {
+        // No candidate held its score searched alone: try every move (one per symmetry class)
+        // alone, and keep those within the margin.
+        if let Some(top) = best {
+            let mut seen: FxHashSet<u64> = FxHashSet::default();
+            for (&mv, &c) in legal.iter().zip(&class) {
+                if seen.insert(c) {
+                    let (_, alone) = fresh_search(searcher, pos, spec.depth, vec![mv]);
+                    if super::score_value(alone) >= top - spec.margin {
+                        found.push((mv, alone));
+                    }
+                }
+            }
+        }
     }
     found.sort_by_key(|&(_, s)| std::cmp::Reverse(super::score_value(s)));
     format::weighted(&found, spec.margin)
