@@ -98,12 +98,12 @@ pub struct Position {
     key: u64,
     /// Identity of the piece on each point, unique per colour; only kept under a re-forming rule.
     ids: [u8; POINTS],
-    /// Per colour: every (line, three pieces) that has earned its owner a removal, as
-    /// `line << 16 | record` (see `record`), sorted in decreasing order with unused slots (0)
-    /// last; only kept under a re-forming rule. RULES.md §3: a mill that has given a removal
-    /// with exactly these pieces never does again, even after the line gave a removal with
-    /// other pieces in between, so each line may hold several records.
-    spent: ByColor<[u32; SPENT_SLOTS]>,
+    /// Per colour: every (line, three pieces) that has earned its owner a removal, packed by
+    /// `pack_spent`, sorted in decreasing order with unused slots (0) last; only kept under a
+    /// re-forming rule. RULES.md §3: a mill that has given a removal with exactly these pieces
+    /// never does again, even after the line gave a removal with other pieces in between, so
+    /// each line may hold several records.
+    spent: ByColor<[u16; SPENT_SLOTS]>,
 }
 
 /// Room for spent records per colour. A record names three pieces on the board (records that
@@ -111,6 +111,38 @@ pub struct Position {
 /// 12 standing mills of 12 pieces from a position string, plus at most 3 mills closed in each
 /// of at most 10 removing turns (the opponent, with at most 12 pieces, has lost at 2).
 const SPENT_SLOTS: usize = 42;
+
+const fn choose(n: u16, k: u16) -> u16 {
+    match k {
+        1 => n,
+        2 => n * n.saturating_sub(1) / 2,
+        _ => n * n.saturating_sub(1) * n.saturating_sub(2) / 6,
+    }
+}
+
+/// A spent record in 16 bits, to keep positions small (they are copied at every node): bit 15
+/// set, the line in bits 8..13, and the rank of the piece ids `a < b < c` of `record` among the
+/// 220 triples of ids 0..12, `C(a,1) + C(b,2) + C(c,3)` (the combinatorial number system).
+fn pack_spent(line: usize, record: u16) -> u16 {
+    let (a, b, c) = (record >> 8 & 15, record >> 4 & 15, record & 15);
+    1 << 15 | (line as u16) << 8 | (choose(a, 1) + choose(b, 2) + choose(c, 3))
+}
+
+/// The line and the record (`Position::record`'s form) of a packed spent entry.
+fn unpack_spent(entry: u16) -> (usize, u16) {
+    let mut rank = entry & 0xff;
+    let mut ids = [0u16; 3];
+    for (k, id) in [(3u16, 2usize), (2, 1), (1, 0)] {
+        let mut n = k - 1;
+        while choose(n + 1, k) <= rank {
+            n += 1;
+        }
+        rank -= choose(n, k);
+        ids[id] = n;
+    }
+    let record = 0x8000 | ids[0] << 8 | ids[1] << 4 | ids[2];
+    ((entry >> 8 & 31) as usize, record)
+}
 
 impl Position {
     /// The empty board with every piece in hand.
@@ -560,7 +592,7 @@ impl Position {
 
     /// Whether `line` has earned `c` a removal with the pieces of record `rec`.
     fn is_spent(&self, c: Color, line: usize, rec: u16) -> bool {
-        let entry = (line as u32) << 16 | rec as u32;
+        let entry = pack_spent(line, rec);
         self.spent[c]
             .iter()
             .take_while(|&&e| e != 0)
@@ -575,7 +607,7 @@ impl Position {
         let list = &mut self.spent[c];
         // The last slot stays free: see SPENT_SLOTS for why the list cannot fill.
         debug_assert!(list[SPENT_SLOTS - 1] == 0, "spent mills overflow");
-        list[SPENT_SLOTS - 1] = (line as u32) << 16 | rec as u32;
+        list[SPENT_SLOTS - 1] = pack_spent(line, rec);
         list.sort_unstable_by(|a, b| b.cmp(a));
         self.key ^= zobrist::spent(c.index(), line, rec);
     }
@@ -588,12 +620,16 @@ impl Position {
         if self.tracks_identity() {
             // A record that names the removed piece can never match again: drop it, so that
             // equal futures have equal keys.
-            let id = self.ids[at.index()] as u32;
+            let id = self.ids[at.index()] as u16;
             let mut dropped = false;
             for k in 0..SPENT_SLOTS {
                 let e = self.spent[them][k];
-                if e != 0 && (e >> 8 & 15 == id || e >> 4 & 15 == id || e & 15 == id) {
-                    self.key ^= zobrist::spent(them.index(), (e >> 16) as usize, e as u16);
+                if e == 0 {
+                    break;
+                }
+                let (line, rec) = unpack_spent(e);
+                if rec >> 8 & 15 == id || rec >> 4 & 15 == id || rec & 15 == id {
+                    self.key ^= zobrist::spent(them.index(), line, rec);
                     self.spent[them][k] = 0;
                     dropped = true;
                 }
@@ -625,13 +661,38 @@ impl Position {
                 k ^= zobrist::PIECE[24 * c.index() + pt.index()];
             }
             k ^= zobrist::HAND[13 * c.index() + self.hand[c] as usize];
-            for &e in &self.spent[c] {
-                k ^= zobrist::spent(c.index(), (e >> 16) as usize, e as u16);
+            for &e in self.spent[c].iter().take_while(|&&e| e != 0) {
+                let (line, rec) = unpack_spent(e);
+                k ^= zobrist::spent(c.index(), line, rec);
             }
         }
         if self.side == Color::Black {
             k ^= zobrist::SIDE;
         }
         k ^ zobrist::PENDING[self.pending as usize]
+    }
+}
+
+#[cfg(test)]
+mod spent_tests {
+    use super::*;
+
+    #[test]
+    fn spent_entries_pack_every_triple_and_line() {
+        let mut seen = std::collections::HashSet::new();
+        for line in 0..20 {
+            for a in 0..12u16 {
+                for b in a + 1..12 {
+                    for c in b + 1..12 {
+                        let rec = 0x8000 | a << 8 | b << 4 | c;
+                        let e = pack_spent(line, rec);
+                        assert!(e >= 1 << 15);
+                        assert_eq!(unpack_spent(e), (line, rec));
+                        assert!(seen.insert(e));
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len(), 20 * 220);
     }
 }
