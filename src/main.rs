@@ -134,10 +134,7 @@ fn run_perft(
     let nodes = if divide {
         let mut total = 0;
         for (mv, n) in perft::divide(&pos, depth, conv) {
-            let shown = match conv {
-                Convention::Turn => mv.turn_notation(),
-                Convention::Action => mv.action_tokens().join(" "),
-            };
+            let shown = mv.written(conv);
             println!("{shown} {n}");
             total += n;
         }

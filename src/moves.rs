@@ -173,6 +173,15 @@ impl Move {
         s
     }
 
+    /// The move written in convention `conv`: one token (`turn_notation`), or the step and its
+    /// removals as tokens separated by spaces (`action_tokens`).
+    pub fn written(self, conv: crate::movegen::Convention) -> String {
+        match conv {
+            crate::movegen::Convention::Turn => self.turn_notation(),
+            crate::movegen::Convention::Action => self.action_tokens().join(" "),
+        }
+    }
+
     /// The two-token form: the step, then one token `xNN` per removal.
     pub fn action_tokens(self) -> Vec<String> {
         let mut out = Vec::new();

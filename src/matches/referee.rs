@@ -168,18 +168,8 @@ pub fn position_command(game: &Game, opening: &Opening, notation: Convention) ->
     if !all.is_empty() {
         cmd.push_str(" moves");
         for t in all {
-            match notation {
-                Convention::Turn => {
-                    cmd.push(' ');
-                    cmd.push_str(&t.turn_notation());
-                }
-                Convention::Action => {
-                    for tok in t.action_tokens() {
-                        cmd.push(' ');
-                        cmd.push_str(&tok);
-                    }
-                }
-            }
+            cmd.push(' ');
+            cmd.push_str(&t.written(notation));
         }
     }
     cmd

@@ -15,7 +15,7 @@ mod command;
 mod options;
 
 pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
-pub use options::{Changed, Notation, OptionError, Settings};
+pub use options::{Changed, OptionError, Settings};
 
 use crate::board::{BoardKind, ByColor, Point};
 use crate::book::{self, Book};
@@ -186,7 +186,7 @@ struct SearchJob {
     stopped: bool,
     /// The result, held back while the search is infinite or pondering (UCI).
     held: Option<SearchResult>,
-    notation: Notation,
+    notation: Convention,
     /// The root, to tell whether the best move ends our turn (then a ponder move is shown).
     root: Position,
     /// A legal move to answer with if the search thread dies.
@@ -430,7 +430,7 @@ impl Engine {
         if after.pending_removals() > 0 {
             // One of two removals: the next `go` answers the other.
             self.book_pending = Some((after, bm));
-        } else if self.settings.notation == Notation::Action
+        } else if self.settings.notation == Convention::Action
             && chosen.to().is_some()
             && chosen.removal_count() > 0
         {
@@ -736,17 +736,11 @@ impl Engine {
     }
 
     fn convention(&self) -> Convention {
-        match self.settings.notation {
-            Notation::Turn => Convention::Turn,
-            Notation::Action => Convention::Action,
-        }
+        self.settings.notation
     }
 
     fn action_or_turn(&self, mv: Move) -> String {
-        match self.settings.notation {
-            Notation::Turn => mv.turn_notation(),
-            Notation::Action => mv.action_tokens().join(" "),
-        }
+        mv.written(self.settings.notation)
     }
 
     fn start_search(&mut self, go: &Go) -> Result<(), Error> {
@@ -847,10 +841,7 @@ impl Engine {
                             let _ = tx.send(Event::PerftDone(None));
                             return;
                         };
-                        let shown = match notation {
-                            Notation::Turn => mv.turn_notation(),
-                            Notation::Action => mv.action_tokens().join(" "),
-                        };
+                        let shown = mv.written(notation);
                         out.line(&format!("{shown} {n}"));
                         total += n;
                     }
@@ -1003,15 +994,15 @@ fn search_moves(root: &Position, tokens: &[String]) -> Result<Vec<Move>, Error> 
 /// `bestmove <move> [ponder <move>]` in the notation in force. In the action notation a turn
 /// that removes is answered with its step only; a ponder move is shown only when the printed
 /// move ends our turn.
-fn bestmove_line(root: &Position, result: &SearchResult, notation: Notation) -> String {
+fn bestmove_line(root: &Position, result: &SearchResult, notation: Convention) -> String {
     let Some(best) = result.best else {
         return "bestmove none".into();
     };
     let mut after = *root;
     after.play(best);
     let (shown, turn_ends) = match notation {
-        Notation::Turn => (best.turn_notation(), after.pending_removals() == 0),
-        Notation::Action => {
+        Convention::Turn => (best.turn_notation(), after.pending_removals() == 0),
+        Convention::Action => {
             let tokens = best.action_tokens();
             let first = tokens.first().cloned().unwrap_or_default();
             (first, tokens.len() == 1 && after.pending_removals() == 0)
@@ -1020,8 +1011,8 @@ fn bestmove_line(root: &Position, result: &SearchResult, notation: Notation) -> 
     let mut line = format!("bestmove {shown}");
     if let (Some(ponder), true) = (result.ponder, turn_ends) {
         let p = match notation {
-            Notation::Turn => ponder.turn_notation(),
-            Notation::Action => ponder.action_tokens().first().cloned().unwrap_or_default(),
+            Convention::Turn => ponder.turn_notation(),
+            Convention::Action => ponder.action_tokens().first().cloned().unwrap_or_default(),
         };
         if !p.is_empty() {
             line.push_str(" ponder ");
@@ -1032,7 +1023,7 @@ fn bestmove_line(root: &Position, result: &SearchResult, notation: Notation) -> 
 }
 
 /// One `info` line of search progress.
-fn info_line(info: &Info, notation: Notation) -> String {
+fn info_line(info: &Info, notation: Convention) -> String {
     let score = match info.score {
         Score::Cp(x) => format!("cp {x}"),
         Score::Mate(n) => format!("mate {n}"),
@@ -1049,18 +1040,8 @@ fn info_line(info: &Info, notation: Notation) -> String {
     if !info.pv.is_empty() {
         line.push_str(" pv");
         for mv in &info.pv {
-            match notation {
-                Notation::Turn => {
-                    line.push(' ');
-                    line.push_str(&mv.turn_notation());
-                }
-                Notation::Action => {
-                    for t in mv.action_tokens() {
-                        line.push(' ');
-                        line.push_str(&t);
-                    }
-                }
-            }
+            line.push(' ');
+            line.push_str(&mv.written(notation));
         }
     }
     line
@@ -1233,11 +1214,11 @@ mod tests {
             outcome: None,
         };
         assert_eq!(
-            bestmove_line(&root, &result, Notation::Turn),
+            bestmove_line(&root, &result, Convention::Turn),
             "bestmove a7xd1 ponder b4"
         );
         assert_eq!(
-            bestmove_line(&root, &result, Notation::Action),
+            bestmove_line(&root, &result, Convention::Action),
             "bestmove a7"
         );
     }

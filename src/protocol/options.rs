@@ -3,19 +3,10 @@
 //! their values; this table only adds what the protocol shows (type, choices, range).
 
 use crate::book::Variety;
+use crate::movegen::Convention;
 use crate::rules::{Rules, PRESETS};
 use crate::search::Style;
 use std::fmt;
-
-/// How moves are written in the engine's output.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Notation {
-    /// One token per turn: `d6xb4`.
-    Turn,
-    /// One token per action: a turn that removes is answered with its step, `d6`; the removal
-    /// comes from the next `go`.
-    Action,
-}
 
 /// The type of an option, as `uci` announces it.
 #[derive(Clone, Copy, Debug)]
@@ -103,7 +94,7 @@ pub struct Settings {
     pub move_overhead: u64,
     pub ponder: bool,
     pub style: Style,
-    pub notation: Notation,
+    pub notation: Convention,
     pub rules: Rules,
     /// Play from the opening book when the position is in it.
     pub own_book: bool,
@@ -121,7 +112,7 @@ impl Default for Settings {
             move_overhead: 30,
             ponder: false,
             style: Style::Full,
-            notation: Notation::Turn,
+            notation: Convention::Turn,
             rules: Rules::default(),
             own_book: true,
             book_file: String::new(),
@@ -309,8 +300,8 @@ impl Settings {
                 Style::Plain => "plain".into(),
             },
             "MoveNotation" => match self.notation {
-                Notation::Turn => "turn".into(),
-                Notation::Action => "action".into(),
+                Convention::Turn => "turn".into(),
+                Convention::Action => "action".into(),
             },
             "Variant" => self.rules.preset_name().unwrap_or("custom").into(),
             "OwnBook" => self.own_book.to_string(),
@@ -370,9 +361,9 @@ impl Settings {
             }
             "MoveNotation" => {
                 self.notation = if v == "action" {
-                    Notation::Action
+                    Convention::Action
                 } else {
-                    Notation::Turn
+                    Convention::Turn
                 };
                 Changed::Protocol
             }
