@@ -690,7 +690,7 @@ impl Engine {
                 let moves = if self.game.outcome().is_some() {
                     Vec::new()
                 } else {
-                    movegen::legal_moves(self.game.position(), self.convention())
+                    movegen::legal_moves(self.game.position(), self.settings.notation)
                 };
                 let mut line = String::from("moves");
                 for mv in moves {
@@ -733,10 +733,6 @@ impl Engine {
         }
         lines.push(bestmove_line(&job.root, result, job.notation));
         self.out.lines(lines);
-    }
-
-    fn convention(&self) -> Convention {
-        self.settings.notation
     }
 
     fn action_or_turn(&self, mv: Move) -> String {
@@ -819,8 +815,7 @@ impl Engine {
 
     fn start_perft(&mut self, depth: u32) -> Result<(), Error> {
         let pos = *self.game.position();
-        let conv = self.convention();
-        let notation = self.settings.notation;
+        let conv = self.settings.notation;
         self.control.reset(false);
         let control = Arc::clone(&self.control);
         let tx = self.events.clone();
@@ -841,7 +836,7 @@ impl Engine {
                             let _ = tx.send(Event::PerftDone(None));
                             return;
                         };
-                        let shown = mv.written(notation);
+                        let shown = mv.written(conv);
                         out.line(&format!("{shown} {n}"));
                         total += n;
                     }
