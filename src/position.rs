@@ -480,6 +480,31 @@ impl Position {
         }
     }
 
+    /// The empty points where `c`, on its next turn, could bring a piece to close a mill: from
+    /// the hand, or by a step or a flight of a piece not on that line (the re-forming rule is not
+    /// consulted, so a point may be counted that the rule would refuse).
+    pub fn mill_threats(&self, c: Color) -> Bitboard {
+        let t = self.rules.topology();
+        let ours = self.pieces[c];
+        let empty = self.empty();
+        let mut out = Bitboard::EMPTY;
+        if self.hand[c] > 0 {
+            out |= t.completing_points(ours, empty);
+        }
+        if self.hand[c] == 0 || self.rules.placing_moves == PlacingMoves::PlaceOrMove {
+            let fly = self.can_fly(c);
+            for from in ours {
+                let to = if fly {
+                    empty
+                } else {
+                    t.adjacent[from.index()] & empty
+                };
+                out |= t.completing_points(ours.without(from), to);
+            }
+        }
+        out
+    }
+
     /// Whether the side to move has any legal move (ignoring the game's end).
     pub fn has_legal_move(&self) -> bool {
         if self.pending > 0 {

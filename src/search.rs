@@ -25,6 +25,8 @@ pub const MATE: i32 = 31000;
 pub const MATE_BOUND: i32 = MATE - 1000;
 /// The deepest ply the search goes.
 pub const MAX_PLY: usize = 120;
+/// Quiescence answers the opponent's mill threats in its first plies only.
+const THREAT_QPLIES: usize = 4;
 
 /// A score as the protocol reports it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -1032,13 +1034,29 @@ impl<'a> Worker<'a> {
         if pos.pending_removals() == 0 && !pos.has_legal_move() {
             return -(MATE - ply as i32);
         }
-        let stand = self.evaluate(pos);
+        let mut stand = self.evaluate(pos);
+        // A mill the opponent threatens to close is answered: standing pat then costs a piece,
+        // and the moves that block a threatened point are searched along with the mill closes.
+        let threats = if qply < THREAT_QPLIES {
+            pos.mill_threats(!pos.side_to_move())
+        } else {
+            Bitboard::EMPTY
+        };
+        if !threats.is_empty() {
+            stand -= eval::PIECE;
+        }
         if stand >= beta || qply >= 6 {
             return stand;
         }
         alpha = alpha.max(stand);
         let mut list = std::mem::take(&mut self.lists[ply]);
-        movegen::generate_removing(pos, &mut list);
+        if threats.is_empty() {
+            movegen::generate_removing(pos, &mut list);
+        } else {
+            movegen::generate(pos, Convention::Turn, &mut list);
+            list.retain(|m| m.removal_count() > 0 || m.to().is_some_and(|to| threats.has(to)));
+            list.sort_by_key(|m| std::cmp::Reverse(m.removal_count()));
+        }
         let mut best = stand;
         for &mv in list.iter() {
             let mut child = *pos;
