@@ -552,9 +552,19 @@ impl<'a> Worker<'a> {
             if lines.len() < multipv {
                 // Stopped inside the iteration. Its first move was the previous best; a move
                 // that finished ahead of it was proven better, so it is kept.
-                if lines.is_empty() && self.pv_len[0] > 0 && depth > first_depth {
+                if lines.is_empty()
+                    && self.pv_len[0] > 0
+                    && depth > first_depth
+                    && self.pv[0][0] != best.0
+                {
                     best.0 = self.pv[0][0];
                     best.1 = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+                    best.2 = scores[0];
+                    if self.id == 0 {
+                        // The answer changes: say so, so that the last line agrees with it.
+                        self.flush_nodes();
+                        report(&self.line(depth, 0, scores[0], Some(Bound::Lower)));
+                    }
                 }
                 break;
             }
@@ -623,6 +633,8 @@ impl<'a> Worker<'a> {
         prev: i32,
         report: &mut dyn FnMut(&Line),
     ) -> i32 {
+        // The line so far survives a re-search that is stopped before it completes a move.
+        self.pv_len[0] = 0;
         let mut delta = 40;
         let (mut alpha, mut beta) = if depth >= 5 && k == 0 && prev.abs() < MATE_BOUND {
             (prev - delta, prev + delta)
@@ -681,7 +693,6 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.pv_len[0] = 0;
         let mut best = -INF;
         for i in 0..root.len() {
             let mv = root[i];
@@ -703,8 +714,10 @@ impl<'a> Worker<'a> {
                 break;
             }
             scores[i] = score;
-            if score > best {
-                best = score;
+            best = best.max(score);
+            // The first move, or one proven better than it: a score at or below alpha is only a
+            // bound, and bounds of different moves do not compare.
+            if i == 0 || score > alpha {
                 self.pv[0][0] = mv;
                 let n = self.pv_len[1];
                 for j in 0..n {

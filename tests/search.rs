@@ -1,8 +1,10 @@
-//! The search through its library interface: the quiescence answers mill threats (forks).
+//! The search through its library interface: the answer under a stop agrees with what was last
+//! reported, and the quiescence answers mill threats (forks).
 
+use moulin::bench::POSITIONS;
 use moulin::board::Point;
 use moulin::game::Game;
-use moulin::search::{Control, Limits, Score, Searcher};
+use moulin::search::{Control, Info, Limits, Score, Searcher};
 use moulin::{Bitboard, Color, Rules};
 
 fn game_after(moves: &str) -> Game {
@@ -17,6 +19,39 @@ fn points(names: &str) -> Bitboard {
         .split_whitespace()
         .map(|n| Point::parse(n).unwrap())
         .fold(Bitboard::EMPTY, |b, p| b.with(p))
+}
+
+/// Stopped anywhere (here by a node limit, which stops as a `stop` would, but reproducibly), the
+/// search answers the first move of the last line it reported: a move that only had a bound
+/// below another's in an unfinished iteration is never played.
+#[test]
+fn the_answer_is_the_last_reported_line() {
+    let mut searcher = Searcher::new(16, 1);
+    let mut checked = 0;
+    for (fen, _) in POSITIONS {
+        let game = Game::from_fen(fen, Rules::nine()).unwrap();
+        for nodes in [3_000, 11_000, 37_000, 90_000, 210_000] {
+            searcher.new_game();
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let mut last: Option<Info> = None;
+            let result = searcher.search(&game, &limits, &Control::new(), &mut |info| {
+                if info.multipv == 1 {
+                    last = Some(info.clone());
+                }
+            });
+            let last = last.expect("a line is reported");
+            assert_eq!(
+                result.best,
+                last.pv.first().copied(),
+                "{fen} at {nodes} nodes: the answer is not the last line {last:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, POSITIONS.len() * 5);
 }
 
 #[test]
