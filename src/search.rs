@@ -718,12 +718,7 @@ impl<'a> Worker<'a> {
             // The first move, or one proven better than it: a score at or below alpha is only a
             // bound, and bounds of different moves do not compare.
             if i == 0 || score > alpha {
-                self.pv[0][0] = mv;
-                let n = self.pv_len[1];
-                for j in 0..n {
-                    self.pv[0][j + 1] = self.pv[1][j];
-                }
-                self.pv_len[0] = n + 1;
+                self.set_pv(0, mv);
                 // Bring the new best move to the front, keeping the others' order.
                 root[..=i].rotate_right(1);
                 scores[..=i].rotate_right(1);
@@ -740,6 +735,15 @@ impl<'a> Worker<'a> {
             self.pv_len[0] = 1;
         }
         best
+    }
+
+    /// The line at `ply` becomes `mv` followed by the line just found at `ply + 1`.
+    fn set_pv(&mut self, ply: usize, mv: Move) {
+        let n = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = mv;
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
     }
 
     /// Searches a child: the same side's continuation when its turn has not ended (a removal is
@@ -978,12 +982,7 @@ impl<'a> Worker<'a> {
                 best_move = mv;
                 if score > alpha {
                     alpha = score;
-                    self.pv[ply][0] = mv;
-                    let n = self.pv_len[ply + 1];
-                    for j in 0..n {
-                        self.pv[ply][j + 1] = self.pv[ply + 1][j];
-                    }
-                    self.pv_len[ply] = n + 1;
+                    self.set_pv(ply, mv);
                     if score >= beta {
                         if !plain && mv.removal_count() == 0 {
                             let k = &mut self.killers[ply];
