@@ -319,10 +319,16 @@ impl Position {
 
     // ---- The rule readers: each option of `Rules` is read in exactly one of these. ----
 
-    /// Whether the side to move may move a piece on the board (reads `placing_moves`).
+    /// Whether the side to move may move a piece on the board.
     #[inline]
     pub fn may_move(&self) -> bool {
-        self.hand[self.side] == 0 || self.rules.placing_moves == PlacingMoves::PlaceOrMove
+        self.may_move_as(self.side)
+    }
+
+    /// Whether `c`, on its turn, may move a piece on the board (reads `placing_moves`).
+    #[inline]
+    fn may_move_as(&self, c: Color) -> bool {
+        self.hand[c] == 0 || self.rules.placing_moves == PlacingMoves::PlaceOrMove
     }
 
     /// Whether `c` flies (reads `flying`).
@@ -448,7 +454,13 @@ impl Position {
     /// Where a piece of the side to move on `from` may go.
     #[inline]
     pub fn targets(&self, from: Point) -> Bitboard {
-        if self.can_fly(self.side) {
+        self.targets_as(self.side, from)
+    }
+
+    /// Where a piece of `c` on `from` may go on `c`'s turn.
+    #[inline]
+    fn targets_as(&self, c: Color, from: Point) -> Bitboard {
+        if self.can_fly(c) {
             self.empty()
         } else {
             self.rules.topology().adjacent[from.index()] & self.empty()
@@ -491,15 +503,9 @@ impl Position {
         if self.hand[c] > 0 {
             out |= t.completing_points(ours, empty);
         }
-        if self.hand[c] == 0 || self.rules.placing_moves == PlacingMoves::PlaceOrMove {
-            let fly = self.can_fly(c);
+        if self.may_move_as(c) {
             for from in ours {
-                let to = if fly {
-                    empty
-                } else {
-                    t.adjacent[from.index()] & empty
-                };
-                out |= t.completing_points(ours.without(from), to);
+                out |= t.completing_points(ours.without(from), self.targets_as(c, from));
             }
         }
         out
