@@ -37,6 +37,21 @@ fn run(args: &[&str]) -> Output {
     out
 }
 
+/// Runs `moulin` with `args`, checks that it succeeded and returns its standard output.
+fn run_ok(args: &[&str]) -> String {
+    let out = run(args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}");
+    stdout
+}
+
+/// Checks a match summary: all `games` played, and neither engine forfeited.
+fn played_all_without_forfeits(stdout: &str, games: u32) {
+    let (w, d, l) = wdl(stdout);
+    assert_eq!(w + d + l, games, "{stdout}");
+    assert!(stdout.contains("Forfeits: turn 0, action 0"), "{stdout}");
+}
+
 /// The numbers of the summary line `W x  D y  L z`.
 fn wdl(stdout: &str) -> (u32, u32, u32) {
     let line = stdout
@@ -54,9 +69,7 @@ fn replay_ok(records: &Path, games: usize) {
     let text = std::fs::read_to_string(records).unwrap();
     let lines = text.lines().filter(|l| !l.starts_with('#')).count();
     assert_eq!(lines, games, "{text}");
-    let out = run(&["replay", records.to_str().unwrap()]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    let stdout = run_ok(&["replay", records.to_str().unwrap()]);
     assert!(
         stdout.contains(&format!("{games} consistent, 0 failed")),
         "{stdout}"
@@ -75,7 +88,7 @@ fn fake_engines_play_a_consistent_match() {
         let records = temp(&format!("fake-{variant}.txt"));
         let a = format!("name=turn cmd={} arg={extra}", f.display());
         let b = format!("name=action cmd={} notation=action", f.display());
-        let out = run(&[
+        let stdout = run_ok(&[
             "match",
             "--engine",
             &a,
@@ -99,11 +112,7 @@ fn fake_engines_play_a_consistent_match() {
             "--records",
             records.to_str().unwrap(),
         ]);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{stdout}");
-        let (w, d, l) = wdl(&stdout);
-        assert_eq!(w + d + l, games, "{stdout}");
-        assert!(stdout.contains("Forfeits: turn 0, action 0"), "{stdout}");
+        played_all_without_forfeits(&stdout, games);
         assert!(stdout.contains("pentanomial"), "{stdout}");
         replay_ok(&records, games as usize);
     }
@@ -169,7 +178,7 @@ fn sprt_stops_early_when_decided() {
     let f = fake();
     let strong = format!("name=greedy cmd={} arg=--greedy", f.display());
     let weak = format!("name=random cmd={}", f.display());
-    let out = run(&[
+    let stdout = run_ok(&[
         "match",
         "--engine",
         &strong,
@@ -185,8 +194,6 @@ fn sprt_stops_early_when_decided() {
         "elo0=0",
         "elo1=50",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     let (w, d, l) = wdl(&stdout);
     assert!(w + d + l < 400, "{stdout}");
@@ -334,7 +341,7 @@ fn moulin_against_moulin() {
         "name=action cmd={} notation=action option.Hash=8",
         moulin().display()
     );
-    let out = run(&[
+    let stdout = run_ok(&[
         "match",
         "--engine",
         &a,
@@ -353,10 +360,6 @@ fn moulin_against_moulin() {
         "--records",
         records.to_str().unwrap(),
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    let (w, d, l) = wdl(&stdout);
-    assert_eq!(w + d + l, 20, "{stdout}");
-    assert!(stdout.contains("Forfeits: turn 0, action 0"), "{stdout}");
+    played_all_without_forfeits(&stdout, 20);
     replay_ok(&records, 20);
 }
