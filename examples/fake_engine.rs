@@ -12,7 +12,8 @@
 //! player).
 
 use moulin::matches::openings::Rng;
-use moulin::movegen::{self, Convention};
+use moulin::rules::movegen;
+use moulin::rules::notation::Convention;
 use moulin::{Color, Game, Rules};
 use std::io::{BufRead, Write};
 use std::time::Duration;

@@ -2,7 +2,8 @@
 //! runs one of the subcommands below.
 
 use clap::{Parser, Subcommand};
-use moulin::{fen, movegen::Convention, perft, Game, Rules};
+use moulin::rules::{fen, notation::Convention, perft};
+use moulin::{Game, Rules};
 use std::process::ExitCode;
 use std::time::Instant;
 

@@ -5,12 +5,13 @@
 //!
 //! The search never prints: it reports through a callback that the protocol formats.
 
-use crate::board::{Bitboard, ByColor, Point};
 use crate::eval;
-use crate::game::Game;
-use crate::movegen::{self, Convention};
-use crate::moves::Move;
-use crate::position::{Outcome, Position};
+use crate::rules::board::{Bitboard, ByColor, Point};
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::{Outcome, Position};
 use crate::rules::Repetition;
 use crate::tt::{Bound, Entry, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

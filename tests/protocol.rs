@@ -644,7 +644,7 @@ fn display_eval_moves() {
 fn e_fen_after(moves: &[&str]) -> String {
     let mut g = Game::new(Rules::nine());
     g.play_tokens(moves.iter().copied()).unwrap();
-    moulin::fen::write(g.position())
+    moulin::rules::fen::write(g.position())
 }
 
 #[test]

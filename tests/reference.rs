@@ -9,10 +9,11 @@
 //! the position/game to drive, and the results compared. The naive model tracks piece identities
 //! itself, so the re-forming rules are modelled independently too.
 
-use moulin::fen;
-use moulin::movegen::{self, Convention};
-use moulin::notation;
-use moulin::position::{DrawReason, Outcome, WinReason};
+use moulin::rules::fen;
+use moulin::rules::movegen;
+use moulin::rules::notation;
+use moulin::rules::notation::Convention;
+use moulin::rules::position::{DrawReason, Outcome, WinReason};
 use moulin::rules::{self, Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform};
 use moulin::{Color, Game, Move, Rules};
 use std::collections::HashMap;

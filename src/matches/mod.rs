@@ -19,7 +19,7 @@ pub mod spec;
 pub mod stats;
 pub mod words;
 
-use crate::board::{ByColor, Color};
+use crate::rules::board::{ByColor, Color};
 use crate::rules::{Rules, PRESETS};
 use engine::Engine;
 use indicatif::{ProgressBar, ProgressStyle};

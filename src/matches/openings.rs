@@ -6,8 +6,9 @@
 //! `#` to the end of a line is a comment; blank lines are skipped. Every line is checked against
 //! the rules when the file is read; a bad line is an error naming the file and line.
 
-use crate::game::Game;
-use crate::movegen::{self, Convention};
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use std::fmt;
 use std::path::Path;
@@ -171,7 +172,7 @@ pub fn random_opening(rules: &Rules, plies: usize, rng: &mut Rng) -> Opening {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen;
+    use crate::rules::fen;
 
     #[test]
     fn book_lines() {

@@ -3,7 +3,7 @@
 //! their values; this table only adds what the protocol shows (type, choices, range).
 
 use crate::book::Variety;
-use crate::movegen::Convention;
+use crate::rules::notation::Convention;
 use crate::rules::{Rules, PRESETS};
 use crate::search::Style;
 use std::fmt;

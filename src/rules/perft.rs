@@ -2,9 +2,10 @@
 //! finished game has no moves), in either convention. One thread, no hash table, bulk counting
 //! at the last ply.
 
-use crate::movegen::{self, Convention};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
 
 /// The number of leaves `depth` plies below `pos`.
 pub fn perft(pos: &Position, depth: u32, conv: Convention) -> u64 {

@@ -2,8 +2,8 @@
 //! exactly. Reading is two steps: the text is split into its fields and each field is parsed
 //! (errors name the field), then the fields are checked together against the rules.
 
-use crate::board::{Bitboard, ByColor, Color, Point};
-use crate::position::Position;
+use crate::rules::board::{Bitboard, ByColor, Color, Point};
+use crate::rules::position::Position;
 use crate::rules::Rules;
 use std::fmt;
 

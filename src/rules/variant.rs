@@ -2,7 +2,7 @@
 //! named presets. Each option is read in exactly one function of the position module (see the
 //! comment on each field), so a variant never means new control flow in the move generator.
 
-use crate::board::{BoardKind, Color};
+use crate::rules::board::{BoardKind, Color};
 use std::fmt;
 
 /// When a player with no pieces in hand may fly (move a piece to any empty point).
@@ -169,7 +169,7 @@ impl Rules {
 
     /// The board tables of these rules.
     #[inline]
-    pub fn topology(&self) -> &'static crate::board::Topology {
+    pub fn topology(&self) -> &'static crate::rules::board::Topology {
         self.board.topology()
     }
 
