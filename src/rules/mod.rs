@@ -18,6 +18,7 @@ pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod options;
 pub mod perft;
 pub mod position;
 mod variant;
