@@ -133,13 +133,8 @@ fn run_perft(
     let pos = *game.position();
     let started = Instant::now();
     let nodes = if divide {
-        let mut total = 0;
-        for (mv, n) in perft::divide(&pos, depth, conv) {
-            let shown = mv.written(conv);
-            println!("{shown} {n}");
-            total += n;
-        }
-        total
+        let mut each = |mv: moulin::Move, n| println!("{} {n}", mv.written(conv));
+        perft::divide(&pos, depth, conv, &|| false, &mut each).unwrap_or(0)
     } else {
         perft::perft(&pos, depth, conv)
     };

@@ -826,22 +826,11 @@ impl Engine {
             .spawn(move || {
                 let started = Instant::now();
                 let stopped = || control.is_stopped();
-                let mut total = 0u64;
-                if depth == 0 {
-                    total = 1;
-                } else {
-                    for mv in movegen::legal_moves(&pos, conv) {
-                        let mut child = pos;
-                        child.play(mv);
-                        let Some(n) = perft::perft_until(&child, depth - 1, conv, &stopped) else {
-                            let _ = tx.send(Event::PerftDone(None));
-                            return;
-                        };
-                        let shown = mv.written(conv);
-                        out.line(&format!("{shown} {n}"));
-                        total += n;
-                    }
-                }
+                let mut each = |mv: Move, n| out.line(&format!("{} {n}", mv.written(conv)));
+                let Some(total) = perft::divide(&pos, depth, conv, &stopped, &mut each) else {
+                    let _ = tx.send(Event::PerftDone(None));
+                    return;
+                };
                 let _ = tx.send(Event::PerftDone(Some((total, started.elapsed()))));
             })
             .map_err(Error::Thread)?;

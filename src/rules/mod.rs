@@ -21,6 +21,7 @@ pub mod notation;
 pub mod options;
 pub mod perft;
 pub mod position;
+pub mod setup;
 mod variant;
 mod zobrist;
 
