@@ -11,7 +11,7 @@
 //! instead of material), `--greedy` (take a piece whenever a move can: a stronger random
 //! player).
 
-use moulin::matches::openings::Rng;
+use moulin::rng::Rng;
 use moulin::rules::movegen;
 use moulin::rules::notation::Convention;
 use moulin::{Color, Game, Rules};

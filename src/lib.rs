@@ -13,6 +13,7 @@ pub mod eval;
 pub mod matches;
 
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tt;

@@ -19,6 +19,7 @@ pub use options::{Changed, OptionError, Settings};
 
 use crate::book::{self, Book};
 use crate::eval;
+use crate::rng::Rng;
 use crate::rules::board::{BoardKind, ByColor, Point};
 use crate::rules::fen::{self, FenError};
 use crate::rules::game::Game;
@@ -249,8 +250,8 @@ struct Engine {
     /// two removals): the position it leaves and the whole turn, so that the next `go` in that
     /// position answers the rest of the turn.
     book_pending: Option<(Position, book::BookMove)>,
-    /// SplitMix64 state for the weighted choice of book moves.
-    random: u64,
+    /// For the weighted choice of book moves.
+    random: Rng,
 }
 
 /// The opening book, loaded at start on a thread of its own and waited for at the first `go`.
@@ -318,9 +319,7 @@ impl Engine {
             book: BookSlot::None,
             loaded_books: Vec::new(),
             book_pending: None,
-            random: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0x5eed, |d| d.as_nanos() as u64),
+            random: Rng::from_time(),
         }
     }
 
@@ -387,16 +386,6 @@ impl Engine {
         }
     }
 
-    /// A number in `0..1` (SplitMix64, Steele, Lea and Flood 2014).
-    fn next_random(&mut self) -> f64 {
-        self.random = self.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.random;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
-
     /// The book's answer in the current position, if it has one: the `info string book` line
     /// and the result to give as `bestmove`.
     fn book_answer(&mut self) -> Option<(String, SearchResult)> {
@@ -419,7 +408,7 @@ impl Engine {
                 (bm, removal)
             }
             _ => {
-                let bm = book.choose(&pos, self.settings.book_variety, self.next_random())?;
+                let bm = book.choose(&pos, self.settings.book_variety, self.random.unit())?;
                 if !legal.contains(&bm.mv) {
                     return None;
                 }
