@@ -5,10 +5,7 @@
 //! for all of them on stdin/stdout. `matches` (engine matches, openings, records) drives engines
 //! through their protocol and checks them with the rules layer.
 
-pub mod bench;
-
 pub mod book;
-pub mod eval;
 
 pub mod matches;
 
@@ -16,7 +13,6 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
-pub mod tt;
 
 pub use rules::board::{Bitboard, BoardKind, ByColor, Color, Point};
 pub use rules::game::Game;

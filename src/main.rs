@@ -154,7 +154,7 @@ fn run_perft(
 
 fn run_bench(depth: Option<u32>, threads: usize) {
     let mut index = 0;
-    let lines = moulin::bench::run(depth, threads.clamp(1, 256), |l| {
+    let lines = moulin::search::bench::run(depth, threads.clamp(1, 256), |l| {
         index += 1;
         println!(
             "{index:>2} depth {:>2} nodes {:>10} time {:>6} ms best {:<10} {}",

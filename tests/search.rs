@@ -1,9 +1,9 @@
 //! The search through its library interface: the answer under a stop agrees with what was last
 //! reported, and the quiescence answers mill threats (forks).
 
-use moulin::bench::POSITIONS;
 use moulin::rules::board::Point;
 use moulin::rules::game::Game;
+use moulin::search::bench::POSITIONS;
 use moulin::search::{Control, Info, Limits, Score, Searcher};
 use moulin::{Bitboard, Color, Rules};
 

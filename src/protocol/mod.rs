@@ -18,7 +18,6 @@ pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
 pub use options::{Changed, OptionError, Settings};
 
 use crate::book::{self, Book};
-use crate::eval;
 use crate::rng::Rng;
 use crate::rules::board::{BoardKind, ByColor, Point};
 use crate::rules::fen::{self, FenError};
@@ -29,8 +28,9 @@ use crate::rules::notation::Convention;
 use crate::rules::notation::{self, MoveError};
 use crate::rules::perft;
 use crate::rules::position::Position;
+use crate::search::eval;
+use crate::search::tt::Bound;
 use crate::search::{Control, Info, Limits, Score, SearchResult, Searcher};
-use crate::tt::Bound;
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, Write};
