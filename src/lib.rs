@@ -6,6 +6,7 @@
 //! through their protocol and checks them with the rules layer.
 
 pub mod book;
+pub mod cli;
 
 pub mod matches;
 
