@@ -1,9 +1,25 @@
 //! moulin: an engine for the mill game (Nine Men's Morris, Mühle).
 //!
-//! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
-//! `perft`) depends on nothing above it; `eval`, `tt` and `search` stand on it; `protocol` speaks
-//! for all of them on stdin/stdout. `matches` (engine matches, openings, records) drives engines
-//! through their protocol and checks them with the rules layer.
+//! The layers, each a folder, each importing only the layers below it:
+//!
+//! ```text
+//!   cli.rs             the command line: clap subcommands, dispatched by main.rs
+//!      |
+//!   protocol/  book/  matches/        what speaks for the engine and drives it:
+//!      |         |       |            the UCI-style protocol (a GBGP dialect goes beside it
+//!      |         |       |            in protocol/), the opening book, engine matches
+//!      +---------+-------+
+//!      |
+//!   search/            the searcher: driver, limits, threads, iterative deepening, negamax,
+//!      |               quiescence, ordering, the shared table, evaluation, scores, bench
+//!      |               (endgame tables will stand beside it in tables/, probed by it)
+//!   rules/             the game: board, rules and their options, moves, move generation,
+//!      |               notation, position strings, zobrist keys, games, perft
+//!   rng.rs             the one small random generator
+//! ```
+//!
+//! The rules know nothing of search; the search knows nothing of protocols and never prints (it
+//! reports through a callback); only `protocol` and `cli` write to stdout. Logs go to stderr.
 
 pub mod book;
 pub mod cli;

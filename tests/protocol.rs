@@ -769,6 +769,17 @@ fn every_error_is_one_line_and_changes_nothing() {
     }
     // A refused setoption keeps the value: the table size did not change, nor the rules.
     assert!(e.ask("d").iter().any(|l| l.starts_with("Rules: nine")));
+    // A position string that does not read and one that reads but is no position are told apart,
+    // and both name the field.
+    let syntax =
+        e.refused("position fen ********/********/******** x p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1");
+    assert!(syntax.contains("bad position string, field 2"), "{syntax}");
+    let impossible =
+        e.refused("position fen ********/********/******** w p p 0 10 0 9 0 0 -1 -1 -1 -1 0 0 1");
+    assert!(
+        impossible.contains("impossible position, field 6"),
+        "{impossible}"
+    );
     // Invalid UTF-8 and control characters.
     e.send_bytes(b"\xff\xfe\xfd go\n");
     let line = e.next_line(TIMEOUT).unwrap();
