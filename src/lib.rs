@@ -3,11 +3,13 @@
 //! The rules layer (`board`, `rules`, `moves`, `position`, `movegen`, `notation`, `fen`, `game`,
 //! `perft`) depends on nothing above it; `eval`, `tt` and `search` stand on it; `protocol` speaks
 //! for all of them on stdin/stdout. `matches` (engine matches, openings, records) drives engines
-//! through their protocol and checks them with the rules layer.
+//! through their protocol and checks them with the rules layer. `durable` writes the tools'
+//! files whole or not at all, and journals their long jobs.
 
 pub mod bench;
 pub mod board;
 pub mod book;
+pub mod durable;
 pub mod eval;
 pub mod fen;
 pub mod game;
