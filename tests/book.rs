@@ -26,6 +26,7 @@ fn build(out: &Path, plies: u32, depth: u32) {
         hash: 1,
         threads: Some(2),
         out: Some(out.to_path_buf()),
+        force: false,
     })
     .unwrap();
 }
@@ -108,12 +109,13 @@ fn build_check_and_resume() {
     .unwrap();
     let e = run_build(BuildArgs {
         variant: "nine".into(),
-        plies: 2,
+        plies: 4,
         depth: 3,
         margin: 10,
         hash: 1,
         threads: Some(1),
         out: Some(resumed.clone()),
+        force: false,
     })
     .unwrap_err();
     assert!(e.contains("other settings"), "{e}");
