@@ -17,8 +17,9 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn build(out: &Path, plies: u32, depth: u32) {
-    run_build(BuildArgs {
+/// The flags of a test build: standard game, margin 10, 1 MB, 2 threads.
+fn build_args(out: &Path, plies: u32, depth: u32, force: bool) -> BuildArgs {
+    BuildArgs {
         variant: "nine".into(),
         plies,
         depth,
@@ -26,9 +27,12 @@ fn build(out: &Path, plies: u32, depth: u32) {
         hash: 1,
         threads: Some(2),
         out: Some(out.to_path_buf()),
-        force: false,
-    })
-    .unwrap();
+        force,
+    }
+}
+
+fn build(out: &Path, plies: u32, depth: u32) {
+    run_build(build_args(out, plies, depth, false)).unwrap();
 }
 
 /// The lines of a book, without those that name the run (note, date, command).
@@ -107,32 +111,9 @@ fn build_check_and_resume() {
         "# moulin book journal: variant nine depth 5 margin 10 hash 1\n",
     )
     .unwrap();
-    let e = run_build(BuildArgs {
-        variant: "nine".into(),
-        plies: 4,
-        depth: 3,
-        margin: 10,
-        hash: 1,
-        threads: Some(1),
-        out: Some(resumed.clone()),
-        force: false,
-    })
-    .unwrap_err();
+    let e = run_build(build_args(&resumed, 4, 3, false)).unwrap_err();
     assert!(e.contains("other settings"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn build_args(out: &Path, plies: u32, depth: u32, force: bool) -> BuildArgs {
-    BuildArgs {
-        variant: "nine".into(),
-        plies,
-        depth,
-        margin: 10,
-        hash: 1,
-        threads: Some(2),
-        out: Some(out.to_path_buf()),
-        force,
-    }
 }
 
 #[test]
