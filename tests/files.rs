@@ -210,8 +210,15 @@ set -u
 mnt=$1; bin=$2; res=$3
 mount -t tmpfs -o size=64k tmpfs "$mnt" || exit 90
 book() { "$bin" book build --plies 4 --depth 3 --hash 1 --threads 1 --out "$mnt/b.book" "$@"; }
-step() { name=$1; shift; "$@" 2>"$res/$name.err"; echo $? >"$res/$name.rc"; ls -a "$mnt" >"$res/$name.ls"; }
-fill() { rm -f "$mnt/fill"; dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null; truncate -s "-$1" "$mnt/fill"; }
+step() {
+  name=$1; shift
+  "$@" 2>"$res/$name.err"; echo $? >"$res/$name.rc"; ls -a "$mnt" >"$res/$name.ls"
+}
+# Fills the disk, then frees $1 bytes.
+fill() {
+  rm -f "$mnt/fill"; dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
+  truncate -s "-$1" "$mnt/fill"
+}
 fill 0;  step nothing-free book
 fill 4K; step one-page-free book
 fill 8K; step mid-build book
