@@ -58,7 +58,9 @@ pub struct BuildArgs {
     pub threads: Option<usize>,
     /// The book to write (default book/<variant>.book), whole or not at all (a temporary file
     /// renamed over it). An existing book there is extended; one that this build would not cover
-    /// (other settings, fewer plies, or not a book) is refused unless --force.
+    /// (other settings, fewer plies, or not a book) is refused unless --force. Finished entries
+    /// are journaled in <out>.partial, which one build at a time holds (<out>.partial.lock): a
+    /// stopped build resumes when run again with the same settings.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Replace the book at --out even if this build does not cover it.
