@@ -2,7 +2,8 @@
 //! runs one of the subcommands below.
 
 use clap::{Parser, Subcommand};
-use moulin::{fen, movegen::Convention, perft, Game, Rules};
+use moulin::rules::{fen, notation::Convention, perft};
+use moulin::{Game, Rules};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -133,13 +134,8 @@ fn run_perft(
     let pos = *game.position();
     let started = Instant::now();
     let nodes = if divide {
-        let mut total = 0;
-        for (mv, n) in perft::divide(&pos, depth, conv) {
-            let shown = mv.written(conv);
-            println!("{shown} {n}");
-            total += n;
-        }
-        total
+        let mut each = |mv: moulin::Move, n| println!("{} {n}", mv.written(conv));
+        perft::divide(&pos, depth, conv, &|| false, &mut each).unwrap_or(0)
     } else {
         perft::perft(&pos, depth, conv)
     };
@@ -159,7 +155,7 @@ fn run_perft(
 
 fn run_bench(depth: Option<u32>, threads: usize) {
     let mut index = 0;
-    let lines = moulin::bench::run(depth, threads.clamp(1, 256), |l| {
+    let lines = moulin::search::bench::run(depth, threads.clamp(1, 256), |l| {
         index += 1;
         println!(
             "{index:>2} depth {:>2} nodes {:>10} time {:>6} ms best {:<10} {}",

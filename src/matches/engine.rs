@@ -3,7 +3,7 @@
 //! deadline; a process that misbehaves is killed and reported as an `EngineFault`.
 
 use super::spec::{EngineSpec, RulesBy};
-use crate::movegen::Convention;
+use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};

@@ -15,8 +15,8 @@
 use super::openings::Opening;
 use super::referee::{End, Played};
 use super::words;
-use crate::board::Color;
-use crate::game::Game;
+use crate::rules::board::Color;
+use crate::rules::game::Game;
 use crate::rules::Rules;
 use std::collections::HashMap;
 use std::path::Path;
@@ -278,7 +278,7 @@ pub fn replay_file(path: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::{Outcome, WinReason};
+    use crate::rules::position::{Outcome, WinReason};
 
     fn record(moves: &str, end: End) -> Record {
         let played = Played {

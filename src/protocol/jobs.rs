@@ -1,0 +1,208 @@
+//! The jobs a session runs on threads of their own: a search (`go`) and perft. Each reports
+//! back over the session's channel; `stop` reaches it through the shared `Control`.
+
+use super::command::Go;
+use super::reply::{info_line, panic_message, Error};
+use super::session::{new_searcher, Session};
+use super::Event;
+use crate::rules::board::ByColor;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::{self, Convention};
+use crate::rules::perft;
+use crate::rules::position::Position;
+use crate::search::{Limits, SearchResult};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::thread;
+use std::time::Instant;
+
+/// A search in progress, or finished and waiting to be released.
+pub(super) struct SearchJob {
+    pub(super) infinite: bool,
+    /// Pondering, and no `ponderhit` yet.
+    pub(super) pondering: bool,
+    /// `stop` came.
+    pub(super) stopped: bool,
+    /// The result, held back while the search is infinite or pondering (UCI).
+    pub(super) held: Option<SearchResult>,
+    pub(super) notation: Convention,
+    /// The root, to tell whether the best move ends our turn (then a ponder move is shown).
+    pub(super) root: Position,
+    /// A legal move to answer with if the search thread dies.
+    pub(super) fallback: Option<Move>,
+}
+
+impl SearchJob {
+    pub(super) fn may_answer(&self) -> bool {
+        self.stopped || (!self.infinite && !self.pondering)
+    }
+}
+
+pub(super) enum Job {
+    Search(Box<SearchJob>),
+    Perft { depth: u32, stopped: bool },
+}
+
+impl Job {
+    pub(super) fn stopped(&self) -> bool {
+        match self {
+            Job::Search(j) => j.stopped,
+            Job::Perft { stopped, .. } => *stopped,
+        }
+    }
+}
+
+impl Session {
+    pub(super) fn start_search(&mut self, go: &Go) -> Result<(), Error> {
+        let root = *self.game.position();
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime,
+            time: ByColor::new(go.wtime, go.btime),
+            inc: ByColor::new(go.winc.unwrap_or(0), go.binc.unwrap_or(0)),
+            movestogo: go.movestogo,
+            infinite: go.infinite,
+            ponder: go.ponder,
+            searchmoves: search_moves(&root, &go.searchmoves)?,
+        };
+        let notation = self.settings.notation;
+        let mut job = SearchJob {
+            infinite: go.infinite,
+            pondering: go.ponder,
+            stopped: false,
+            held: None,
+            notation,
+            root,
+            fallback: limits.searchmoves.first().copied().or_else(|| {
+                movegen::legal_moves(&root, Convention::Turn)
+                    .first()
+                    .copied()
+            }),
+        };
+        let at_once = match self.game.outcome() {
+            // Nothing to search.
+            Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
+            None if go.searchmoves.is_empty() => self.book_answer().map(|(info, result)| {
+                self.out.line(&info);
+                result
+            }),
+            None => None,
+        };
+        if let Some(result) = at_once {
+            // Answer now, or when released.
+            if job.may_answer() {
+                self.answer(&job, &result);
+            } else {
+                job.held = Some(result);
+                self.job = Some(Job::Search(Box::new(job)));
+            }
+            return Ok(());
+        }
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| new_searcher(&self.settings));
+        self.control.reset(go.ponder);
+        let game = self.game.clone();
+        let control = Arc::clone(&self.control);
+        let tx = self.events.clone();
+        let out = self.out;
+        thread::Builder::new()
+            .name("moulin-go".into())
+            .spawn(move || {
+                let done = panic::catch_unwind(AssertUnwindSafe(move || {
+                    let result = searcher.search(&game, &limits, &control, &mut |info| {
+                        out.line(&info_line(info, notation))
+                    });
+                    (searcher, result)
+                }));
+                let _ = tx.send(match done {
+                    Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
+                    Err(p) => Event::SearchPanicked(panic_message(p)),
+                });
+            })
+            .map_err(Error::Thread)?;
+        self.job = Some(Job::Search(Box::new(job)));
+        Ok(())
+    }
+
+    pub(super) fn start_perft(&mut self, depth: u32) -> Result<(), Error> {
+        let pos = *self.game.position();
+        let conv = self.settings.notation;
+        self.control.reset(false);
+        let control = Arc::clone(&self.control);
+        let tx = self.events.clone();
+        let out = self.out;
+        thread::Builder::new()
+            .name("moulin-perft".into())
+            .spawn(move || {
+                let started = Instant::now();
+                let stopped = || control.is_stopped();
+                let mut each = |mv: Move, n| out.line(&format!("{} {n}", mv.written(conv)));
+                let Some(total) = perft::divide(&pos, depth, conv, &stopped, &mut each) else {
+                    let _ = tx.send(Event::PerftDone(None));
+                    return;
+                };
+                let _ = tx.send(Event::PerftDone(Some((total, started.elapsed()))));
+            })
+            .map_err(Error::Thread)?;
+        self.job = Some(Job::Perft {
+            depth,
+            stopped: false,
+        });
+        Ok(())
+    }
+}
+
+/// The root moves `searchmoves` names. A step given alone stands for every turn made of it; a
+/// step followed by its removals as tokens of their own (`d6 xb4`) is one turn.
+pub(super) fn search_moves(root: &Position, tokens: &[String]) -> Result<Vec<Move>, Error> {
+    let legal = movegen::legal_moves(root, Convention::Turn);
+    let mut chosen = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let mut token = tokens[i].clone();
+        i += 1;
+        let is_removal = |t: &str| t.starts_with(['x', 'X']);
+        if !is_removal(&token) {
+            while i < tokens.len() && is_removal(&tokens[i]) {
+                token.push_str(&tokens[i]);
+                i += 1;
+            }
+        }
+        let mv = notation::parse_move(root, &token).map_err(Error::SearchMove)?;
+        let before = chosen.len();
+        for &t in &legal {
+            let matches = t == mv || (mv.removal_count() == 0 && t.without_removals() == mv);
+            if matches && !chosen.contains(&t) {
+                chosen.push(t);
+            }
+        }
+        if chosen.len() == before && !legal.contains(&mv) {
+            return Err(Error::NotInSearch(token));
+        }
+    }
+    Ok(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::Game;
+    use crate::rules::Rules;
+    #[test]
+    fn searchmoves_accept_both_forms() {
+        let mut game = Game::new(Rules::nine());
+        game.play_tokens(["d7", "a1", "g7", "d1"]).unwrap();
+        let pos = *game.position();
+        let all_a7 = search_moves(&pos, &["a7".into()]).unwrap();
+        assert_eq!(all_a7.len(), 2);
+        let one = search_moves(&pos, &["a7".into(), "xd1".into()]).unwrap();
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].turn_notation(), "a7xd1");
+        assert!(search_moves(&pos, &["d7".into()]).is_err());
+        assert!(search_moves(&pos, &["zz".into()]).is_err());
+    }
+}
