@@ -181,13 +181,17 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         );
         let (j, lines) = Journal::open(&path, "openings", &settings)?;
         for line in &lines {
-            match line.split_once(" | ") {
-                Some((score, opening)) if parse_score(score).is_some() => {
-                    scores.insert(opening.to_string(), parse_score(score).expect("checked"));
+            match line
+                .split_once(" | ")
+                .and_then(|(score, opening)| Some((parse_score(score)?, opening)))
+            {
+                Some((score, opening)) => {
+                    scores.insert(opening.to_string(), score);
                 }
-                _ => log::warn!(
-                    "{}: unreadable line '{line}'; searched again",
-                    path.display()
+                None => log::warn!(
+                    "{}: unreadable line '{}'; searched again",
+                    path.display(),
+                    super::openings::excerpt(line)
                 ),
             }
         }
