@@ -7,6 +7,7 @@
 //! files whole or not at all, and journals their long jobs.
 
 pub mod book;
+pub mod cli;
 pub mod durable;
 
 pub mod matches;

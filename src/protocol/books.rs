@@ -3,10 +3,11 @@
 
 use super::options::Settings;
 use super::reply::{one_line, Out};
-use super::session::Session;
 use crate::book::{self, Book};
+use crate::rng::Rng;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
+use crate::rules::position::Position;
 use crate::search::SearchResult;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -61,17 +62,45 @@ pub(super) fn load_book(path: PathBuf, out: Out) -> Option<(PathBuf, Book)> {
     }
 }
 
-impl Session {
+/// The session's books: the one in force, every one loaded so far, and a book turn answered in
+/// part.
+pub(super) struct Books {
+    /// The book in force.
+    slot: BookSlot,
+    /// Every book loaded so far, by path: switching variants back and forth reads a file once.
+    loaded: Vec<(PathBuf, Arc<Book>)>,
+    /// A book turn answered in part (its step alone under `MoveNotation action`, or the first of
+    /// two removals): the position it leaves and the whole turn, so that the next `go` in that
+    /// position answers the rest of the turn.
+    pending: Option<(Position, book::BookMove)>,
+    /// For the weighted choice of book moves.
+    random: Rng,
+}
+
+impl Books {
+    pub(super) fn new() -> Books {
+        Books {
+            slot: BookSlot::None,
+            loaded: Vec::new(),
+            pending: None,
+            random: Rng::from_time(),
+        }
+    }
+
+    /// Forgets a book turn answered in part (a new game).
+    pub(super) fn forget_pending(&mut self) {
+        self.pending = None;
+    }
+
     /// Starts loading the book of the settings on a thread of its own.
-    pub(super) fn load_book_in_background(&mut self) {
-        if !self.settings.own_book {
+    pub(super) fn load_in_background(&mut self, settings: &Settings, out: Out) {
+        if !settings.own_book {
             return;
         }
-        let Some(path) = book_path(&self.settings) else {
+        let Some(path) = book_path(settings) else {
             return;
         };
-        let out = self.out;
-        self.book = match thread::Builder::new()
+        self.slot = match thread::Builder::new()
             .name("moulin-book".into())
             .spawn(move || load_book(path, out))
         {
@@ -84,26 +113,26 @@ impl Session {
     }
 
     /// Loads the book the settings name now (after `setoption`), unless it is already loaded.
-    pub(super) fn reload_book(&mut self) {
-        self.book_pending = None;
-        let wanted = if self.settings.own_book {
-            book_path(&self.settings)
+    pub(super) fn reload(&mut self, settings: &Settings, out: Out) {
+        self.pending = None;
+        let wanted = if settings.own_book {
+            book_path(settings)
         } else {
             None
         };
-        self.wait_for_book();
+        self.wait();
         let Some(wanted) = wanted else {
-            self.book = BookSlot::None;
+            self.slot = BookSlot::None;
             return;
         };
-        if let Some((_, b)) = self.loaded_books.iter().find(|(p, _)| *p == wanted) {
-            self.book = BookSlot::Ready(Arc::clone(b));
+        if let Some((_, b)) = self.loaded.iter().find(|(p, _)| *p == wanted) {
+            self.slot = BookSlot::Ready(Arc::clone(b));
             return;
         }
-        self.book = match load_book(wanted, self.out) {
+        self.slot = match load_book(wanted, out) {
             Some((p, b)) => {
                 let b = Arc::new(b);
-                self.loaded_books.push((p, Arc::clone(&b)));
+                self.loaded.push((p, Arc::clone(&b)));
                 BookSlot::Ready(b)
             }
             None => BookSlot::None,
@@ -111,34 +140,38 @@ impl Session {
     }
 
     /// Waits for a book being loaded.
-    pub(super) fn wait_for_book(&mut self) {
-        if let BookSlot::Loading(_) = self.book {
-            let BookSlot::Loading(handle) = std::mem::replace(&mut self.book, BookSlot::None)
+    fn wait(&mut self) {
+        if let BookSlot::Loading(_) = self.slot {
+            let BookSlot::Loading(handle) = std::mem::replace(&mut self.slot, BookSlot::None)
             else {
                 unreachable!("matched above")
             };
             if let Ok(Some((p, b))) = handle.join() {
                 let b = Arc::new(b);
-                self.loaded_books.push((p, Arc::clone(&b)));
-                self.book = BookSlot::Ready(b);
+                self.loaded.push((p, Arc::clone(&b)));
+                self.slot = BookSlot::Ready(b);
             }
         }
     }
 
     /// The book's answer in the current position, if it has one: the `info string book` line
     /// and the result to give as `bestmove`.
-    pub(super) fn book_answer(&mut self) -> Option<(String, SearchResult)> {
-        if !self.settings.own_book {
+    pub(super) fn answer(
+        &mut self,
+        settings: &Settings,
+        pos: &Position,
+    ) -> Option<(String, SearchResult)> {
+        if !settings.own_book {
             return None;
         }
-        self.wait_for_book();
-        let BookSlot::Ready(book) = &self.book else {
+        self.wait();
+        let BookSlot::Ready(book) = &self.slot else {
             return None;
         };
         let book = Arc::clone(book);
-        let pos = *self.game.position();
+        let pos = *pos;
         let legal = movegen::legal_moves(&pos, Convention::Turn);
-        let (bm, chosen) = match self.book_pending.take() {
+        let (bm, chosen) = match self.pending.take() {
             // The removal of a book turn whose step was answered alone.
             Some((after_step, bm)) if after_step == pos => {
                 let removal = legal.iter().copied().find(|m| {
@@ -147,7 +180,7 @@ impl Session {
                 (bm, removal)
             }
             _ => {
-                let bm = book.choose(&pos, self.settings.book_variety, self.random.unit())?;
+                let bm = book.choose(&pos, settings.book_variety, self.random.unit())?;
                 if !legal.contains(&bm.mv) {
                     return None;
                 }
@@ -158,15 +191,15 @@ impl Session {
         after.play(chosen);
         if after.pending_removals() > 0 {
             // One of two removals: the next `go` answers the other.
-            self.book_pending = Some((after, bm));
-        } else if self.settings.notation == Convention::Action
+            self.pending = Some((after, bm));
+        } else if settings.notation == Convention::Action
             && chosen.to().is_some()
             && chosen.removal_count() > 0
         {
             // `bestmove` shows the step alone: the next `go` answers the removal.
             let mut after_step = pos;
             after_step.play(chosen.without_removals());
-            self.book_pending = Some((after_step, bm));
+            self.pending = Some((after_step, bm));
         }
         let ponder = book
             .probe(&after)

@@ -2,17 +2,18 @@
 //! back over the session's channel; `stop` reaches it through the shared `Control`.
 
 use super::command::Go;
-use super::reply::{info_line, panic_message, Error};
-use super::session::{new_searcher, Session};
+use super::reply::{info_line, panic_message, Error, Out};
 use super::Event;
 use crate::rules::board::ByColor;
+use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::{self, Convention};
 use crate::rules::perft;
 use crate::rules::position::Position;
-use crate::search::{Limits, SearchResult};
+use crate::search::{Control, Limits, SearchResult, Searcher};
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
@@ -53,107 +54,85 @@ impl Job {
     }
 }
 
-impl Session {
-    pub(super) fn start_search(&mut self, go: &Go) -> Result<(), Error> {
-        let root = *self.game.position();
-        let limits = Limits {
-            depth: go.depth,
-            nodes: go.nodes,
-            movetime: go.movetime,
-            time: ByColor::new(go.wtime, go.btime),
-            inc: ByColor::new(go.winc.unwrap_or(0), go.binc.unwrap_or(0)),
-            movestogo: go.movestogo,
-            infinite: go.infinite,
-            ponder: go.ponder,
-            searchmoves: search_moves(&root, &go.searchmoves)?,
-        };
-        let notation = self.settings.notation;
-        let mut job = SearchJob {
-            infinite: go.infinite,
-            pondering: go.ponder,
-            stopped: false,
-            held: None,
-            notation,
-            root,
-            fallback: limits.searchmoves.first().copied().or_else(|| {
-                movegen::legal_moves(&root, Convention::Turn)
-                    .first()
-                    .copied()
-            }),
-        };
-        let at_once = match self.game.outcome() {
-            // Nothing to search.
-            Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
-            None if go.searchmoves.is_empty() => self.book_answer().map(|(info, result)| {
-                self.out.line(&info);
-                result
-            }),
-            None => None,
-        };
-        if let Some(result) = at_once {
-            // Answer now, or when released.
-            if job.may_answer() {
-                self.answer(&job, &result);
-            } else {
-                job.held = Some(result);
-                self.job = Some(Job::Search(Box::new(job)));
-            }
-            return Ok(());
-        }
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| new_searcher(&self.settings));
-        self.control.reset(go.ponder);
-        let game = self.game.clone();
-        let control = Arc::clone(&self.control);
-        let tx = self.events.clone();
-        let out = self.out;
-        thread::Builder::new()
-            .name("moulin-go".into())
-            .spawn(move || {
-                let done = panic::catch_unwind(AssertUnwindSafe(move || {
-                    let result = searcher.search(&game, &limits, &control, &mut |info| {
-                        out.line(&info_line(info, notation))
-                    });
-                    (searcher, result)
-                }));
-                let _ = tx.send(match done {
-                    Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
-                    Err(p) => Event::SearchPanicked(panic_message(p)),
-                });
-            })
-            .map_err(Error::Thread)?;
-        self.job = Some(Job::Search(Box::new(job)));
-        Ok(())
-    }
+/// The limits of a `go` in `root`.
+pub(super) fn limits(go: &Go, root: &Position) -> Result<Limits, Error> {
+    Ok(Limits {
+        depth: go.depth,
+        nodes: go.nodes,
+        movetime: go.movetime,
+        time: ByColor::new(go.wtime, go.btime),
+        inc: ByColor::new(go.winc.unwrap_or(0), go.binc.unwrap_or(0)),
+        movestogo: go.movestogo,
+        infinite: go.infinite,
+        ponder: go.ponder,
+        searchmoves: search_moves(root, &go.searchmoves)?,
+    })
+}
 
-    pub(super) fn start_perft(&mut self, depth: u32) -> Result<(), Error> {
-        let pos = *self.game.position();
-        let conv = self.settings.notation;
-        self.control.reset(false);
-        let control = Arc::clone(&self.control);
-        let tx = self.events.clone();
-        let out = self.out;
-        thread::Builder::new()
-            .name("moulin-perft".into())
-            .spawn(move || {
-                let started = Instant::now();
-                let stopped = || control.is_stopped();
-                let mut each = |mv: Move, n| out.line(&format!("{} {n}", mv.written(conv)));
-                let Some(total) = perft::divide(&pos, depth, conv, &stopped, &mut each) else {
-                    let _ = tx.send(Event::PerftDone(None));
-                    return;
-                };
-                let _ = tx.send(Event::PerftDone(Some((total, started.elapsed()))));
-            })
-            .map_err(Error::Thread)?;
-        self.job = Some(Job::Perft {
-            depth,
-            stopped: false,
-        });
-        Ok(())
-    }
+/// What a job thread needs of the session to report back.
+pub(super) struct Reporting {
+    pub(super) control: Arc<Control>,
+    pub(super) events: SyncSender<Event>,
+    pub(super) out: Out,
+}
+
+/// Searches on a thread of its own, writing `info` lines as it goes; the searcher comes back
+/// with the result in `Event::SearchDone`.
+pub(super) fn spawn_search(
+    mut searcher: Searcher,
+    game: Game,
+    limits: Limits,
+    notation: Convention,
+    to: Reporting,
+) -> Result<(), Error> {
+    let Reporting {
+        control,
+        events,
+        out,
+    } = to;
+    thread::Builder::new()
+        .name("moulin-go".into())
+        .spawn(move || {
+            let done = panic::catch_unwind(AssertUnwindSafe(move || {
+                let result = searcher.search(&game, &limits, &control, &mut |info| {
+                    out.line(&info_line(info, notation))
+                });
+                (searcher, result)
+            }));
+            let _ = events.send(match done {
+                Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
+                Err(p) => Event::SearchPanicked(panic_message(p)),
+            });
+        })
+        .map(|_| ())
+        .map_err(Error::Thread)
+}
+
+/// Counts perft on a thread of its own, writing one line per root move; the total comes back in
+/// `Event::PerftDone`.
+pub(super) fn spawn_perft(
+    pos: Position,
+    depth: u32,
+    conv: Convention,
+    to: Reporting,
+) -> Result<(), Error> {
+    let Reporting {
+        control,
+        events,
+        out,
+    } = to;
+    thread::Builder::new()
+        .name("moulin-perft".into())
+        .spawn(move || {
+            let started = Instant::now();
+            let stopped = || control.is_stopped();
+            let mut each = |mv: Move, n| out.line(&format!("{} {n}", mv.written(conv)));
+            let done = perft::divide(&pos, depth, conv, &stopped, &mut each)
+                .map(|total| (total, started.elapsed()));
+            let _ = events.send(Event::PerftDone(done));
+        })
+        .map(|_| ())
+        .map_err(Error::Thread)
 }
 
 /// The root moves `searchmoves` names. A step given alone stands for every turn made of it; a

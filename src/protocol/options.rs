@@ -6,7 +6,7 @@ use crate::book::Variety;
 use crate::rules::notation::Convention;
 use crate::rules::options::{self, Values, RULE_OPTIONS};
 use crate::rules::{Rules, PRESETS};
-use crate::search::Style;
+use crate::search::{Searcher, Style};
 use std::fmt;
 
 /// The type of an option, as `uci` announces it.
@@ -374,6 +374,22 @@ impl Settings {
                 Changed::Rules
             }
         })
+    }
+}
+
+/// The searcher the settings describe.
+impl Settings {
+    pub fn new_searcher(&self) -> Searcher {
+        let mut s = Searcher::new(self.hash_mb, self.threads);
+        self.apply_to(&mut s);
+        s
+    }
+
+    /// Copies the search options into `searcher`.
+    pub fn apply_to(&self, searcher: &mut Searcher) {
+        searcher.options.multipv = self.multipv;
+        searcher.options.move_overhead = self.move_overhead;
+        searcher.options.style = self.style;
     }
 }
 

@@ -2,23 +2,21 @@
 //! book) and what each command does. The engine loop (the caller of `run`) acts on each line at
 //! once, so input is never held up by a search.
 
-use super::books::BookSlot;
+use super::books::Books;
+use super::command::Go;
 use super::command::{self, Command, CommandError, Start};
-use super::jobs::{Job, SearchJob};
+use super::jobs::{self, Job, Reporting, SearchJob};
 use super::options::{Changed, Settings};
 use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
 use super::Event;
-use crate::book::{self, Book};
-use crate::rng::Rng;
 use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
-use crate::rules::position::Position;
+use crate::rules::notation::Convention;
 use crate::search::{Control, Score, SearchResult, Searcher};
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -50,16 +48,8 @@ pub(super) struct Session {
     pub(super) incoming: Receiver<Event>,
     /// Events received while waiting for a stopped job, to handle next.
     pub(super) backlog: VecDeque<Event>,
-    /// The opening book.
-    pub(super) book: BookSlot,
-    /// Every book loaded so far, by path: switching variants back and forth reads a file once.
-    pub(super) loaded_books: Vec<(PathBuf, Arc<Book>)>,
-    /// A book turn answered in part (its step alone under `MoveNotation action`, or the first of
-    /// two removals): the position it leaves and the whole turn, so that the next `go` in that
-    /// position answers the rest of the turn.
-    pub(super) book_pending: Option<(Position, book::BookMove)>,
-    /// For the weighted choice of book moves.
-    pub(super) random: Rng,
+    /// The opening books.
+    pub(super) books: Books,
 }
 
 impl Session {
@@ -68,22 +58,19 @@ impl Session {
         Session {
             out: Out,
             game: Game::new(settings.rules),
-            searcher: Some(new_searcher(&settings)),
+            searcher: Some(settings.new_searcher()),
             settings,
             control: Arc::new(Control::new()),
             job: None,
             events,
             incoming,
             backlog: VecDeque::new(),
-            book: BookSlot::None,
-            loaded_books: Vec::new(),
-            book_pending: None,
-            random: Rng::from_time(),
+            books: Books::new(),
         }
     }
 
     pub(super) fn run(mut self) {
-        self.load_book_in_background();
+        self.books.load_in_background(&self.settings, self.out);
         loop {
             let event = match self.backlog.pop_front() {
                 Some(e) => e,
@@ -249,20 +236,20 @@ impl Session {
                 self.settings = settings;
                 let searcher = self
                     .searcher
-                    .get_or_insert_with(|| new_searcher(&self.settings));
+                    .get_or_insert_with(|| self.settings.new_searcher());
                 match changed {
                     Changed::Hash => searcher.set_hash(self.settings.hash_mb),
                     Changed::Threads => searcher.set_threads(self.settings.threads),
-                    Changed::Search => apply_options(searcher, &self.settings),
+                    Changed::Search => self.settings.apply_to(searcher),
                     Changed::Protocol => {}
                     Changed::Rules => {
                         self.game = Game::new(self.settings.rules);
                         if self.settings.book_file.is_empty() {
                             // The default book follows the variant.
-                            self.reload_book();
+                            self.books.reload(&self.settings, self.out);
                         }
                     }
-                    Changed::Book => self.reload_book(),
+                    Changed::Book => self.books.reload(&self.settings, self.out),
                 }
             }
             Command::UciNewGame => {
@@ -271,7 +258,7 @@ impl Session {
                     s.new_game();
                 }
                 self.game = Game::new(self.settings.rules);
-                self.book_pending = None;
+                self.books.forget_pending();
             }
             Command::Position { start, moves } => {
                 let mut game = match start {
@@ -356,16 +343,82 @@ impl Session {
     pub(super) fn action_or_turn(&self, mv: Move) -> String {
         mv.written(self.settings.notation)
     }
-}
+    /// `go`: answers at once when the game is over or the book knows the position, otherwise
+    /// starts the search.
+    pub(super) fn start_search(&mut self, go: &Go) -> Result<(), Error> {
+        let root = *self.game.position();
+        let limits = jobs::limits(go, &root)?;
+        let notation = self.settings.notation;
+        let mut job = SearchJob {
+            infinite: go.infinite,
+            pondering: go.ponder,
+            stopped: false,
+            held: None,
+            notation,
+            root,
+            fallback: limits.searchmoves.first().copied().or_else(|| {
+                movegen::legal_moves(&root, Convention::Turn)
+                    .first()
+                    .copied()
+            }),
+        };
+        let at_once = match self.game.outcome() {
+            // Nothing to search.
+            Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
+            None if go.searchmoves.is_empty() => {
+                self.books
+                    .answer(&self.settings, &root)
+                    .map(|(info, result)| {
+                        self.out.line(&info);
+                        result
+                    })
+            }
+            None => None,
+        };
+        if let Some(result) = at_once {
+            // Answer now, or when released.
+            if job.may_answer() {
+                self.answer(&job, &result);
+            } else {
+                job.held = Some(result);
+                self.job = Some(Job::Search(Box::new(job)));
+            }
+            return Ok(());
+        }
+        let searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| self.settings.new_searcher());
+        self.control.reset(go.ponder);
+        jobs::spawn_search(
+            searcher,
+            self.game.clone(),
+            limits,
+            notation,
+            self.reporting(),
+        )?;
+        self.job = Some(Job::Search(Box::new(job)));
+        Ok(())
+    }
 
-pub(super) fn new_searcher(settings: &Settings) -> Searcher {
-    let mut s = Searcher::new(settings.hash_mb, settings.threads);
-    apply_options(&mut s, settings);
-    s
-}
+    /// `perft`: counts on a thread of its own.
+    pub(super) fn start_perft(&mut self, depth: u32) -> Result<(), Error> {
+        self.control.reset(false);
+        let pos = *self.game.position();
+        jobs::spawn_perft(pos, depth, self.settings.notation, self.reporting())?;
+        self.job = Some(Job::Perft {
+            depth,
+            stopped: false,
+        });
+        Ok(())
+    }
 
-pub(super) fn apply_options(searcher: &mut Searcher, settings: &Settings) {
-    searcher.options.multipv = settings.multipv;
-    searcher.options.move_overhead = settings.move_overhead;
-    searcher.options.style = settings.style;
+    /// What a job thread needs to report back.
+    fn reporting(&self) -> Reporting {
+        Reporting {
+            control: Arc::clone(&self.control),
+            events: self.events.clone(),
+            out: self.out,
+        }
+    }
 }

@@ -78,6 +78,21 @@ pub fn find(name: &str) -> Option<&'static RuleOption> {
         .find(|o| o.name.eq_ignore_ascii_case(&wanted))
 }
 
+/// The rules' options by name, through the table.
+impl Rules {
+    /// Sets one option by its name (`RULE_OPTIONS`). On error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
+        find(name)
+            .ok_or_else(|| RuleError::UnknownOption(name.to_string()))?
+            .set(self, value)
+    }
+
+    /// Every option with its current value, in the form `set` reads.
+    pub fn options(&self) -> Vec<(&'static str, String)> {
+        RULE_OPTIONS.iter().map(|o| (o.name, o.get(self))).collect()
+    }
+}
+
 /// `true`/`false` in the forms people type.
 fn boolean(v: &str) -> Option<bool> {
     match v {

@@ -3,7 +3,6 @@
 //! comment on each field), so a variant never means new control flow in the move generator.
 
 use crate::rules::board::{BoardKind, Color};
-use crate::rules::options;
 use std::fmt;
 
 /// When a player with no pieces in hand may fly (move a piece to any empty point).
@@ -172,21 +171,6 @@ impl Rules {
     #[inline]
     pub fn topology(&self) -> &'static crate::rules::board::Topology {
         self.board.topology()
-    }
-
-    /// Sets one option by its name (`options::RULE_OPTIONS`). On error nothing changes.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-        options::find(name)
-            .ok_or_else(|| RuleError::UnknownOption(name.to_string()))?
-            .set(self, value)
-    }
-
-    /// Every option with its current value, in the form `set` reads.
-    pub fn options(&self) -> Vec<(&'static str, String)> {
-        options::RULE_OPTIONS
-            .iter()
-            .map(|o| (o.name, o.get(self)))
-            .collect()
     }
 
     /// These rules with both draw rules (repetition, no-capture) switched off, as the perfect-play

@@ -3,22 +3,12 @@
 //! first, MultiPV lines one after another, and the decision when to stop between iterations.
 
 use super::score::{is_decisive, INF, MATE};
+use super::threads::Line;
 use super::tt::Bound;
 use super::worker::Worker;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use std::sync::atomic::Ordering;
-
-/// One finished root line.
-#[derive(Clone)]
-pub(super) struct Line {
-    pub(super) depth: u32,
-    pub(super) seldepth: u32,
-    pub(super) multipv: usize,
-    pub(super) score: i32,
-    pub(super) bound: Option<Bound>,
-    pub(super) pv: Vec<Move>,
-}
 
 impl Worker<'_> {
     /// Iterative deepening over the root moves; returns (best, ponder, score, depth).

@@ -34,11 +34,10 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Outcome;
-use iterate::Line;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use threads::{build_pool, Shared, BUSY_SLOTS};
+use threads::{build_pool, Line, Shared, BUSY_SLOTS};
 use tt::{Bound, TranspositionTable};
 use worker::Worker;
 

@@ -2,7 +2,7 @@
 //! remove), moves that block an opponent's mill, the killers, then the history of quiet moves
 //! that caused cut-offs. With ordering off (the plain style) moves keep generation order.
 
-use super::worker::Worker;
+use super::MAX_PLY;
 use crate::rules::board::{Bitboard, Point};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -20,7 +20,24 @@ pub(super) fn select(list: &mut [Move], order: &mut [i32], next: usize) {
     order.swap(next, j);
 }
 
-impl Worker<'_> {
+/// What one thread learns about moves while it searches: two killers per ply and the history of
+/// quiet moves that caused cut-offs, indexed by origin (24 for a placement) and destination.
+pub(super) struct MoveOrder {
+    killers: [[Move; 2]; MAX_PLY + 2],
+    history: Box<[[i32; 24]; 25]>,
+    /// Off in the plain style: moves keep generation order and nothing is learnt.
+    enabled: bool,
+}
+
+impl MoveOrder {
+    pub(super) fn new(enabled: bool) -> MoveOrder {
+        MoveOrder {
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            history: Box::new([[0; 24]; 25]),
+            enabled,
+        }
+    }
+
     /// Fills `order` with a score per move of `list`, higher first.
     pub(super) fn score_moves(
         &self,
@@ -31,7 +48,7 @@ impl Worker<'_> {
         ply: usize,
     ) {
         order.clear();
-        if !self.shared.features.ordering {
+        if !self.enabled {
             order.resize(list.len(), 0);
             return;
         }
@@ -79,7 +96,7 @@ impl Worker<'_> {
     /// A quiet move caused a cut-off: it becomes the first killer of its ply, and its history
     /// grows with the depth (halving every entry when one grows too large).
     pub(super) fn remember_cutoff(&mut self, mv: Move, depth: i32, ply: usize) {
-        if !self.shared.features.ordering || mv.removal_count() > 0 {
+        if !self.enabled || mv.removal_count() > 0 {
             return;
         }
         let k = &mut self.killers[ply];

@@ -6,9 +6,10 @@
 use super::control::Control;
 use super::eval;
 use super::features::Features;
-use super::iterate::Line;
 use super::limits::Deadline;
+use super::tt::Bound;
 use super::tt::TranspositionTable;
+use crate::rules::moves::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -73,4 +74,15 @@ pub(super) fn build_pool(threads: usize) -> rayon::ThreadPool {
         .build()
         .or_else(|_| rayon::ThreadPoolBuilder::new().num_threads(1).build())
         .expect("a one-thread pool can always be built")
+}
+
+/// One finished root line.
+#[derive(Clone)]
+pub(super) struct Line {
+    pub(super) depth: u32,
+    pub(super) seldepth: u32,
+    pub(super) multipv: usize,
+    pub(super) score: i32,
+    pub(super) bound: Option<Bound>,
+    pub(super) pv: Vec<Move>,
 }

@@ -3,6 +3,7 @@
 //! late move reductions and ABDADA deferral. Iterative deepening at the root is in `iterate`,
 //! the horizon in `quiesce`, move ordering in `ordering`.
 
+use super::ordering::{self, MoveOrder};
 use super::score::{self, INF, MATE};
 use super::threads::Shared;
 use super::tt::{Bound, Entry};
@@ -24,9 +25,8 @@ pub(super) struct Worker<'a> {
     pub(super) seldepth: usize,
     /// Keys of the positions at the start of each turn: the game's, then the search path's.
     pub(super) keys: Vec<u64>,
-    pub(super) killers: [[Move; 2]; MAX_PLY + 2],
-    /// Indexed by origin (24 for a placement) and destination.
-    pub(super) history: Box<[[i32; 24]; 25]>,
+    /// Killers and history.
+    pub(super) order: MoveOrder,
     pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
     pub(super) lists: Vec<Vec<Move>>,
@@ -52,8 +52,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             seldepth: 0,
             keys: history.to_vec(),
-            killers: [[Move::NULL; 2]; MAX_PLY + 2],
-            history: Box::new([[0; 24]; 25]),
+            order: MoveOrder::new(shared.features.ordering),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
@@ -295,7 +294,7 @@ impl<'a> Worker<'a> {
             // Blocked: the side to move loses.
             return score::mated_at(ply);
         }
-        self.score_moves(pos, &list, &mut order, tt_move, ply);
+        self.order.score_moves(pos, &list, &mut order, tt_move, ply);
 
         let us = pos.side_to_move();
         let mut best = -INF;
@@ -310,7 +309,7 @@ impl<'a> Worker<'a> {
         let mut searched = 0;
         while next < n + deferred.len() {
             let i = if next < n {
-                super::ordering::select(&mut list, &mut order, next);
+                ordering::select(&mut list, &mut order, next);
                 next
             } else {
                 deferred[next - n] as usize
@@ -346,7 +345,7 @@ impl<'a> Worker<'a> {
                     alpha = score;
                     self.set_pv(ply, mv);
                     if score >= beta {
-                        self.remember_cutoff(mv, depth, ply);
+                        self.order.remember_cutoff(mv, depth, ply);
                         break;
                     }
                 }
