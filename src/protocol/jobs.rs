@@ -76,6 +76,17 @@ pub(super) struct Reporting {
     pub(super) out: Out,
 }
 
+impl Reporting {
+    /// Runs `job` on a thread named `name`.
+    fn spawn(self, name: &str, job: impl FnOnce(Reporting) + Send + 'static) -> Result<(), Error> {
+        thread::Builder::new()
+            .name(name.into())
+            .spawn(move || job(self))
+            .map(|_| ())
+            .map_err(Error::Thread)
+    }
+}
+
 /// Searches on a thread of its own, writing `info` lines as it goes; the searcher comes back
 /// with the result in `Event::SearchDone`.
 pub(super) fn spawn_search(
@@ -85,27 +96,19 @@ pub(super) fn spawn_search(
     notation: Convention,
     to: Reporting,
 ) -> Result<(), Error> {
-    let Reporting {
-        control,
-        events,
-        out,
-    } = to;
-    thread::Builder::new()
-        .name("moulin-go".into())
-        .spawn(move || {
-            let done = panic::catch_unwind(AssertUnwindSafe(move || {
-                let result = searcher.search(&game, &limits, &control, &mut |info| {
-                    out.line(&info_line(info, notation))
-                });
-                (searcher, result)
-            }));
-            let _ = events.send(match done {
-                Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
-                Err(p) => Event::SearchPanicked(panic_message(p)),
+    to.spawn("moulin-go", move |to| {
+        let Reporting { control, out, .. } = &to;
+        let done = panic::catch_unwind(AssertUnwindSafe(|| {
+            let result = searcher.search(&game, &limits, control, &mut |info| {
+                out.line(&info_line(info, notation))
             });
-        })
-        .map(|_| ())
-        .map_err(Error::Thread)
+            (searcher, result)
+        }));
+        let _ = to.events.send(match done {
+            Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
+            Err(p) => Event::SearchPanicked(panic_message(p)),
+        });
+    })
 }
 
 /// Counts perft on a thread of its own, writing one line per root move; the total comes back in
@@ -116,23 +119,14 @@ pub(super) fn spawn_perft(
     conv: Convention,
     to: Reporting,
 ) -> Result<(), Error> {
-    let Reporting {
-        control,
-        events,
-        out,
-    } = to;
-    thread::Builder::new()
-        .name("moulin-perft".into())
-        .spawn(move || {
-            let started = Instant::now();
-            let stopped = || control.is_stopped();
-            let mut each = |mv: Move, n| out.line(&format!("{} {n}", mv.written(conv)));
-            let done = perft::divide(&pos, depth, conv, &stopped, &mut each)
-                .map(|total| (total, started.elapsed()));
-            let _ = events.send(Event::PerftDone(done));
-        })
-        .map(|_| ())
-        .map_err(Error::Thread)
+    to.spawn("moulin-perft", move |to| {
+        let started = Instant::now();
+        let stopped = || to.control.is_stopped();
+        let mut each = |mv: Move, n| to.out.line(&format!("{} {n}", mv.written(conv)));
+        let done = perft::divide(&pos, depth, conv, &stopped, &mut each)
+            .map(|total| (total, started.elapsed()));
+        let _ = to.events.send(Event::PerftDone(done));
+    })
 }
 
 /// The root moves `searchmoves` names. A step given alone stands for every turn made of it; a
