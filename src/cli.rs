@@ -23,7 +23,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the positions reached after exactly <DEPTH> plies (draw rules ignored).
     Perft {
-        /// Plies to count.
+        /// Plies to count (0 to 40).
+        #[arg(value_parser = perft::parse_depth)]
         depth: u32,
         /// Start from this position string instead of the empty board.
         #[arg(long)]

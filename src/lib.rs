@@ -15,7 +15,8 @@
 //!      |               (endgame tables will stand beside it in tables/, probed by it)
 //!   rules/             the game: board, rules and their options, moves, move generation,
 //!      |               notation, position strings, zobrist keys, games, perft
-//!   rng.rs             the one small random generator
+//!   rng.rs, durable.rs the one small random generator; files written so that a kill or a
+//!                      full disk loses nothing (temp file, fsync, rename; journals; locks)
 //! ```
 //!
 //! The rules know nothing of search; the search knows nothing of protocols and never prints (it
@@ -23,6 +24,7 @@
 
 pub mod book;
 pub mod cli;
+pub mod durable;
 
 pub mod matches;
 

@@ -18,8 +18,9 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn build(out: &Path, plies: u32, depth: u32) {
-    run_build(BuildArgs {
+/// The flags of a test build: standard game, margin 10, 1 MB, 2 threads.
+fn build_args(out: &Path, plies: u32, depth: u32, force: bool) -> BuildArgs {
+    BuildArgs {
         variant: "nine".into(),
         plies,
         depth,
@@ -27,8 +28,12 @@ fn build(out: &Path, plies: u32, depth: u32) {
         hash: 1,
         threads: Some(2),
         out: Some(out.to_path_buf()),
-    })
-    .unwrap();
+        force,
+    }
+}
+
+fn build(out: &Path, plies: u32, depth: u32) {
+    run_build(build_args(out, plies, depth, false)).unwrap();
 }
 
 /// The lines of a book, without those that name the run (note, date, command).
@@ -107,17 +112,124 @@ fn build_check_and_resume() {
         "# moulin book journal: variant nine depth 5 margin 10 hash 1\n",
     )
     .unwrap();
+    let e = run_build(build_args(&resumed, 4, 3, false)).unwrap_err();
+    assert!(e.contains("other settings"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_build_never_replaces_a_book_it_does_not_cover() {
+    let dir = temp_dir("refuse");
+    let out = dir.join("b.book");
+    build(&out, 3, 2);
+    let before = std::fs::read_to_string(&out).unwrap();
+    // Fewer plies, another depth: refused, the book untouched, no journal left.
+    for (plies, depth, what) in [(2, 2, "2 plies, depth 2"), (3, 1, "3 plies, depth 1")] {
+        let e = run_build(build_args(&out, plies, depth, false)).unwrap_err();
+        assert!(
+            e.contains("would not cover it") && e.contains(what) && e.contains("--force"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
+    }
+    // A file that is not a book is not replaced either.
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "my notes\n").unwrap();
+    let e = run_build(build_args(&other, 1, 1, false)).unwrap_err();
+    assert!(e.contains("is not a book") && e.contains("--force"), "{e}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes\n");
+    // More plies with the same settings cover it; --force replaces anything.
+    run_build(build_args(&out, 4, 2, false)).unwrap();
+    run_build(build_args(&out, 1, 1, true)).unwrap();
+    assert_eq!(Book::load(&out).unwrap().len(), 1);
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(
+        names.len(),
+        2,
+        "no journal, lock or temporary file: {names:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_cut_journal_header_is_reported_as_such() {
+    let dir = temp_dir("header");
+    let out = dir.join("b.book");
+    let journal = dir.join("b.book.partial");
+    // A header cut short (the old builder wrote it in two writes) or an empty journal.
+    for text in ["# moulin book journal: variant ni", ""] {
+        std::fs::write(&journal, text).unwrap();
+        let e = run_build(build_args(&out, 2, 1, false)).unwrap_err();
+        assert!(
+            e.contains("header is unreadable") && e.contains("delete it") && !e.contains("other"),
+            "{e}"
+        );
+    }
+    std::fs::remove_file(&journal).unwrap();
+    run_build(build_args(&out, 2, 1, false)).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn settings_past_their_bounds_are_refused() {
+    let moulin = env!("CARGO_BIN_EXE_moulin");
+    // These aborted allocating (threads, hash) or never ended (depth).
+    for (flag, value, bounds) in [
+        ("--threads", "100000", "1..=256"),
+        ("--hash", "1048576", "1..=1024"),
+        ("--depth", "1000", "1..=20"),
+        ("--plies", "0", "1..=16"),
+        ("--margin", "-5", "0..=1000"),
+    ] {
+        let out = std::process::Command::new(moulin)
+            .args(["book", "build", &format!("{flag}={value}")])
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code() == Some(2) && e.contains(bounds),
+            "{flag}: {e}"
+        );
+    }
+    // `book check --search` trusted the header: hash 1048576 aborted allocating 64 GB.
+    let dir = temp_dir("bounds");
+    let (_, text) = small_book("bounds-book");
+    for (field, bad, bounds) in [
+        ("hash", "1048576", "(1 to 1024)"),
+        ("depth", "1000", "(1 to 20)"),
+    ] {
+        let path = dir.join(format!("{field}.book"));
+        let changed: Vec<String> = text
+            .lines()
+            .map(|l| match l.split_once(' ') {
+                Some((k, _)) if k == field => format!("{field} {bad}"),
+                _ => l.to_string(),
+            })
+            .collect();
+        std::fs::write(&path, changed.join("\n")).unwrap();
+        let out = std::process::Command::new(moulin)
+            .args(["book", "check", "--search", "1"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code() == Some(1) && e.contains(bounds),
+            "{field}: {e}"
+        );
+    }
     let e = run_build(BuildArgs {
-        variant: "nine".into(),
-        plies: 2,
-        depth: 3,
-        margin: 10,
-        hash: 1,
-        threads: Some(1),
-        out: Some(resumed.clone()),
+        threads: Some(100_000),
+        ..build_args(&dir.join("t.book"), 1, 1, false)
     })
     .unwrap_err();
-    assert!(e.contains("other settings"), "{e}");
+    assert!(
+        e.contains("threads 100000 is out of bounds (1 to 256)"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

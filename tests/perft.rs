@@ -289,3 +289,22 @@ fn binary_perft() {
         assert!(!out.status.success(), "{bad:?}");
     }
 }
+
+#[test]
+fn binary_perft_refuses_depths_past_the_limit() {
+    // These overflowed the stack and aborted allocating 103 GB.
+    for depth in ["200000", "4294967295", "41"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+            .args(["perft", depth])
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "perft {depth}: {e}");
+        assert!(e.contains("past the limit of 40"), "perft {depth}: {e}");
+    }
+    let help = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(["perft", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("0 to 40"));
+}

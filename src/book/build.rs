@@ -6,13 +6,17 @@
 //! tree it belongs to gets a book entry (`search_entry`); its children in that tree are those of
 //! its book moves. Elsewhere every legal move leads on. The two trees merge into one file.
 //!
-//! Each finished entry is appended to a journal (`<out>.partial`) at once, so an interrupted
-//! build resumes where it stopped; an existing book at `<out>` made with the same variant,
-//! depth, margin and hash also seeds the build, so a book can be extended to more plies. Entries
-//! are searched in parallel, one searcher (one thread) per worker.
+//! Each finished entry is appended to a journal (`<out>.partial`, `durable::Journal`: written line
+//! by line, locked against a second build) at once, so an interrupted build resumes
+//! where it stopped; an existing book at `<out>` made with the same variant, depth, margin and
+//! hash also seeds the build, so a book can be extended to more plies. A book at `<out>` that
+//! the build would not cover is refused unless `--force`. The book is written whole or not at
+//! all (`durable::write_atomic`), and only then is the journal removed. Entries are searched in
+//! parallel, one searcher (one thread) per worker.
 
 use super::format::{self, Header};
 use super::{fold, BookMove, FORMAT_VERSION};
+use crate::durable::{self, Journal};
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -22,9 +26,8 @@ use crate::rules::Rules;
 use crate::search::{Control, Limits, Score, Searcher};
 use indicatif::{ProgressBar, ProgressStyle};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -34,24 +37,36 @@ pub struct BuildArgs {
     /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
     #[arg(long, default_value = "nine")]
     pub variant: String,
-    /// Give book moves for the first N plies (positions after 0 to N-1 plies).
-    #[arg(long, default_value_t = 8)]
+    /// Give book moves for the first N plies (positions after 0 to N-1 plies; 1 to 16).
+    #[arg(long, default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..=super::MAX_PLIES as i64))]
     pub plies: u32,
-    /// Search depth (turns) of every search.
-    #[arg(long, default_value_t = 6)]
+    /// Search depth (turns) of every search (1 to 20).
+    #[arg(long, default_value_t = 6,
+          value_parser = clap::value_parser!(u32).range(1..=super::MAX_DEPTH as i64))]
     pub depth: u32,
-    /// Keep the moves within this many centi-pieces of the best.
-    #[arg(long, value_name = "CP", default_value_t = 10)]
+    /// Keep the moves within this many centi-pieces of the best (0 to 1000).
+    #[arg(long, value_name = "CP", default_value_t = 10,
+          value_parser = clap::value_parser!(i32).range(0..=super::MAX_MARGIN as i64))]
     pub margin: i32,
-    /// Hash table of each search, in MB (part of what makes a search reproducible).
-    #[arg(long, value_name = "MB", default_value_t = 4)]
+    /// Hash table of each search, in MB (part of what makes a search reproducible; 1 to 1024).
+    #[arg(long, value_name = "MB", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(1..=super::MAX_HASH_MB as i64))]
     pub hash: u32,
-    /// Worker threads (each searches one position at a time); default: every core.
-    #[arg(long)]
+    /// Worker threads (each searches one position at a time; 1 to 256); default: every core.
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+          .range(1..=super::MAX_THREADS as u64))]
     pub threads: Option<usize>,
-    /// The book to write (default book/<variant>.book).
+    /// The book to write (default book/<variant>.book), whole or not at all (a temporary file
+    /// renamed over it). An existing book there is extended; one that this build would not cover
+    /// (other settings, fewer plies, or not a book) is refused unless --force. Finished entries
+    /// are journaled in <out>.partial, which one build at a time holds (<out>.partial.lock): a
+    /// stopped build resumes when run again with the same settings.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace the book at --out even if this build does not cover it.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// How a book's searches are made: the settings a search needs to be reproduced.
@@ -178,70 +193,72 @@ fn tree_of(c: crate::Color) -> u8 {
     }
 }
 
-/// The journal: finished entries, one book line each, after a header naming the settings.
-fn journal_header(variant: &str, spec: SearchSpec) -> String {
+/// The settings a journal's entries were made with, as its header names them.
+fn journal_settings(variant: &str, spec: SearchSpec) -> String {
     format!(
-        "# moulin book journal: variant {variant} depth {} margin {} hash {}",
+        "variant {variant} depth {} margin {} hash {}",
         spec.depth, spec.margin, spec.hash_mb
     )
 }
 
-/// Entries already made with these settings: from the book at `out` (if its header matches) and
-/// from the journal.
-fn resume(
+/// The settings of a build or a book, as messages give them.
+fn settings_text(variant: &str, plies: u32, spec: SearchSpec) -> String {
+    format!(
+        "variant {variant}, {plies} plies, depth {}, margin {}, hash {}",
+        spec.depth, spec.margin, spec.hash_mb
+    )
+}
+
+/// The entries of the book at `out` that this build can reuse: all of them when it was made
+/// with the same variant and settings. A book there that this build would not cover (other
+/// settings, more plies, or no book at all) is refused unless `force`, so that a small trial
+/// build never replaces a long one.
+fn existing_book(
     out: &Path,
-    journal: &Path,
     variant: &str,
-    rules: &Rules,
+    plies: u32,
     spec: SearchSpec,
+    force: bool,
 ) -> Result<FxHashMap<u64, (Position, Vec<BookMove>)>, String> {
     let mut done = FxHashMap::default();
-    if out.is_file() {
-        match super::Book::load(out) {
-            Ok(_) => {
-                let text = std::fs::read_to_string(out).map_err(|e| e.to_string())?;
-                let (header, lines) = format::parse(&text).map_err(|e| e.to_string())?;
-                if header.variant == variant && SearchSpec::of(&header) == spec {
-                    for l in lines {
-                        done.insert(fold(&l.pos).key, (l.pos, l.moves));
-                    }
-                    eprintln!("{}: {} entries reused", out.display(), done.len());
-                } else {
-                    eprintln!(
-                        "{}: made with other settings, not reused (it will be replaced)",
-                        out.display()
-                    );
+    if !out.exists() {
+        return Ok(done);
+    }
+    let read = std::fs::read_to_string(out)
+        .map_err(|e| e.to_string())
+        .and_then(|text| format::parse(&text).map_err(|e| e.to_string()));
+    let uncovered = match read {
+        Err(e) => Some(format!(
+            "{} is not a book this build can extend ({e})",
+            out.display()
+        )),
+        Ok((header, lines)) => {
+            let positions = lines.len();
+            let same = header.variant == variant && SearchSpec::of(&header) == spec;
+            if same {
+                for l in lines {
+                    done.insert(fold(&l.pos).key, (l.pos, l.moves));
                 }
             }
-            Err(e) => eprintln!("{e}: not reused (it will be replaced)"),
+            (!same || header.plies > plies).then(|| {
+                format!(
+                    "{} holds {positions} positions ({}); this build ({}) would not cover it",
+                    out.display(),
+                    settings_text(&header.variant, header.plies, SearchSpec::of(&header)),
+                    settings_text(variant, plies, spec)
+                )
+            })
         }
-    }
-    if journal.is_file() {
-        let text = std::fs::read_to_string(journal)
-            .map_err(|e| format!("cannot read {}: {e}", journal.display()))?;
-        let mut lines = text.lines();
-        if lines.next() != Some(journal_header(variant, spec).as_str()) {
+    };
+    match uncovered {
+        Some(what) if force => eprintln!("{what}: replaced (--force)"),
+        Some(what) => {
             return Err(format!(
-                "{} holds a build with other settings: use the same variant, depth, margin \
-                 and hash, or delete it",
-                journal.display()
-            ));
+                "{what}: give another --out, or --force to replace it"
+            ))
         }
-        let mut n = 0;
-        for (i, line) in lines.enumerate() {
-            // A line cut short by an interruption is the last one: search it again.
-            let Ok((pos, moves)) = format::parse_line(line, rules) else {
-                log::warn!(
-                    "{}, line {}: unreadable, searched again",
-                    journal.display(),
-                    i + 2
-                );
-                continue;
-            };
-            done.insert(fold(&pos).key, (pos, moves));
-            n += 1;
-        }
-        eprintln!("{}: {n} entries resumed", journal.display());
+        None if !done.is_empty() => eprintln!("{}: {} entries reused", out.display(), done.len()),
+        None => {}
     }
     Ok(done)
 }
@@ -276,32 +293,47 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
     })?;
     let variant = rules.preset_name().unwrap_or("nine").to_string();
     let spec = SearchSpec {
-        depth: args.depth.clamp(1, 100),
-        margin: args.margin.max(0),
-        hash_mb: args.hash.clamp(1, 1024),
+        depth: args.depth,
+        margin: args.margin,
+        hash_mb: args.hash,
     };
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(super::MAX_THREADS))
+    });
+    // The flags' parsers check these too; a caller of this function may not have used them.
+    super::check_setting("plies", args.plies as i64, 1, super::MAX_PLIES as i64)?;
+    super::check_setting("depth", spec.depth as i64, 1, super::MAX_DEPTH as i64)?;
+    super::check_setting("margin", spec.margin as i64, 0, super::MAX_MARGIN as i64)?;
+    super::check_setting("hash", spec.hash_mb as i64, 1, super::MAX_HASH_MB as i64)?;
+    super::check_setting("threads", threads as i64, 1, super::MAX_THREADS as i64)?;
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| Path::new("book").join(super::file_name(&variant)));
-    let journal = PathBuf::from(format!("{}.partial", out.display()));
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let mut done = resume(&out, &journal, &variant, &rules, spec)?;
-    let journal_file = {
-        let fresh = !journal.is_file();
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&journal)
-            .map_err(|e| format!("cannot write {}: {e}", journal.display()))?;
-        if fresh {
-            writeln!(f, "{}", journal_header(&variant, spec)).map_err(|e| e.to_string())?;
+    let mut done = existing_book(&out, &variant, args.plies, spec, args.force)?;
+    let journal_path = durable::with_suffix(&out, ".partial");
+    let (journal, journaled) =
+        Journal::open(&journal_path, "book", &journal_settings(&variant, spec))?;
+    for (i, line) in journaled.iter().enumerate() {
+        match format::parse_line(line, &rules) {
+            Ok((pos, moves)) => {
+                done.insert(fold(&pos).key, (pos, moves));
+            }
+            Err(e) => log::warn!(
+                "{}, line {}: {e}; searched again",
+                journal_path.display(),
+                i + 2
+            ),
         }
-        Mutex::new(f)
-    };
+    }
+    if !journaled.is_empty() {
+        eprintln!(
+            "{}: {} entries resumed",
+            journal_path.display(),
+            journaled.len()
+        );
+    }
+    let journal = Mutex::new(journal);
     let started = Instant::now();
     let mut searched = 0usize;
     // Searched positions whose every move fell outside the margin when searched alone.
@@ -340,13 +372,14 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
             .expect("valid template"),
         );
         let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
         let results: Mutex<Vec<(u64, Position, Vec<BookMove>)>> = Mutex::new(Vec::new());
         let failed: Mutex<Option<String>> = Mutex::new(None);
         std::thread::scope(|scope| {
             for _ in 0..threads.min(todo.len().max(1)) {
                 scope.spawn(|| {
                     let mut searcher = book_searcher(spec);
-                    loop {
+                    while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&(key, pos)) = todo.get(i) else {
                             break;
@@ -354,12 +387,15 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
                         let moves = search_entry(&mut searcher, &pos, spec);
                         let line = format::line_text(&pos, &moves);
                         // A position without book moves is not journaled (a resumed build
-                        // searches it again, with the same result).
+                        // searches it again, with the same result). A failed write (a full disk)
+                        // stops every worker at once: a build that cannot record its work must
+                        // not go on searching.
                         if !moves.is_empty() {
-                            let mut f = journal_file.lock().unwrap_or_else(|e| e.into_inner());
-                            if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
-                                *failed.lock().unwrap_or_else(|e| e.into_inner()) =
-                                    Some(format!("cannot write {}: {e}", journal.display()));
+                            let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
+                            if let Err(e) = j.append(&line) {
+                                stop.store(true, Ordering::Relaxed);
+                                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                                break;
                             }
                         }
                         results
@@ -456,12 +492,12 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         )],
     };
     let text = format::write(&header, &book);
-    let tmp = PathBuf::from(format!("{}.tmp", out.display()));
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, &out))
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    drop(journal_file);
-    let _ = std::fs::remove_file(&journal);
+    // The journal goes only once the book is on disk: a failure here loses nothing.
+    durable::write_atomic(&out, text.as_bytes())?;
+    journal
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .finish()?;
     eprintln!(
         "{}: {} positions ({searched} searched in {elapsed:.0} s)",
         out.display(),

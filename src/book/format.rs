@@ -292,10 +292,14 @@ fn header_of(
             .map(|(_, v, n)| (*v, *n))
             .ok_or_else(|| BookError::at(end, format!("the header has no '{key}' field")))
     };
-    let number = |key: &str| -> Result<i64, BookError> {
+    let number = |key: &str, max: i64| -> Result<i64, BookError> {
         let (v, n) = get(key)?;
-        v.parse()
-            .map_err(|_| BookError::at(n, format!("{key}: '{v}' is not a number")))
+        let x = v
+            .parse()
+            .map_err(|_| BookError::at(n, format!("{key}: '{v}' is not a number")))?;
+        let min = (key != "margin") as i64;
+        super::check_setting(key, x, min, max).map_err(|e| BookError::at(n, e))?;
+        Ok(x)
     };
     let (variant, variant_line) = get("variant")?;
     if Rules::preset(variant).is_none() {
@@ -307,10 +311,10 @@ fn header_of(
     Ok(Header {
         version,
         variant: variant.to_string(),
-        plies: number("plies")?.clamp(0, 1000) as u32,
-        depth: number("depth")?.clamp(0, 1000) as u32,
-        margin: number("margin")?.clamp(0, 100_000) as i32,
-        hash_mb: number("hash")?.clamp(1, 1 << 20) as u32,
+        plies: number("plies", super::MAX_PLIES as i64)? as u32,
+        depth: number("depth", super::MAX_DEPTH as i64)? as u32,
+        margin: number("margin", super::MAX_MARGIN as i64)? as i32,
+        hash_mb: number("hash", super::MAX_HASH_MB as i64)? as u32,
         date: get("date")?.0.to_string(),
         command: get("command")?.0.to_string(),
         notes: fields
@@ -467,6 +471,15 @@ mod tests {
         assert!(e.line == 2 && e.message.contains("version 2"), "{e}");
         let e = with(11, "positions 3");
         assert!(e.line == 11 && e.message.contains("announces 3"), "{e}");
+        let e = with(7, "hash 1048576");
+        assert!(
+            e.line == 7
+                && e.message
+                    .contains("hash 1048576 is out of bounds (1 to 1024)"),
+            "{e}"
+        );
+        let e = with(5, "depth 1000");
+        assert!(e.line == 5 && e.message.contains("(1 to 20)"), "{e}");
         let e = with(4, "width 3");
         assert!(
             e.line == 4 && e.message.contains("unknown header field"),

@@ -26,6 +26,29 @@ use std::path::{Path, PathBuf};
 /// The version of the text format this code reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// The bounds of a book's settings, checked on the flags of `book build` and on every header
+/// read (`check_setting`), so that neither a flag nor a file can ask for a table that cannot be
+/// allocated or a search that does not end: plies of the book tree (each ply multiplies the
+/// positions; 8 hold about 62,000), ...
+pub const MAX_PLIES: u32 = 16;
+/// ... search depth in turns (one search at depth 12 already takes seconds), ...
+pub const MAX_DEPTH: u32 = 20;
+/// ... margin in centi-pieces (ten pieces), ...
+pub const MAX_MARGIN: i32 = 1000;
+/// ... and hash table of each search in MB (one per worker thread), ...
+pub const MAX_HASH_MB: u32 = 1024;
+/// ... and worker threads of a build.
+pub const MAX_THREADS: usize = 256;
+
+/// Checks a book setting against its bounds; the error names the setting and its bounds.
+pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), String> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(format!("{name} {value} is out of bounds ({min} to {max})"))
+    }
+}
+
 /// A position folded to its canonical form: the packed key and the symmetry that folds it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Folded {

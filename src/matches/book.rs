@@ -2,19 +2,21 @@
 //! placement opening of a few turns, keeps one per class of positions equal under the board's
 //! 16 symmetries, asks the engine through its protocol (`go depth D`) for each, and keeps those
 //! whose last reported score is a centipawn score within the margin: neither won nor lost within
-//! the reach of the search.
+//! the reach of the search. With `--out`, each score is journaled (`durable::Journal`) so that
+//! a stopped run resumes without searching again, and the file is written whole or not at all.
 
 use super::engine::{Engine, Score};
 use super::openings::Opening;
 use super::referee;
 use super::rules_of;
 use super::spec::EngineSpec;
+use crate::durable::{self, Journal};
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -28,23 +30,32 @@ pub struct OpeningsArgs {
     /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
     #[arg(long, default_value = "nine")]
     pub variant: String,
-    /// Turns in each opening (placements, with their removals if a mill closes).
-    #[arg(long, default_value_t = 3)]
+    /// Turns in each opening (placements, with their removals if a mill closes; 1 to 6: the
+    /// enumeration grows twentyfold with each turn).
+    #[arg(long, default_value_t = 3,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=6))]
     pub plies: usize,
-    /// Search depth given to the engine (`go depth D`).
-    #[arg(long, default_value_t = 10)]
+    /// Search depth given to the engine (`go depth D`; 1 to 64).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
-    /// Keep openings whose score is within ±this many centipawns (mate scores are never kept).
-    #[arg(long, value_name = "CP", default_value_t = 50)]
+    /// Keep openings whose score is within ±this many centipawns (mate scores are never kept;
+    /// 0 to 10000).
+    #[arg(long, value_name = "CP", default_value_t = 50,
+          value_parser = clap::value_parser!(i32).range(0..=10_000))]
     pub margin: i32,
-    /// Write the book here instead of stdout.
+    /// Write the book here instead of stdout, whole or not at all (a temporary file renamed
+    /// over it). Each finished search is journaled in <out>.partial: a run that is stopped
+    /// resumes there when started again with the same engine, variant, plies and depth.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Time allowed for one search, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 600_000)]
+    /// Time allowed for one search, in milliseconds (at most a day, 86400000).
+    #[arg(long, value_name = "MS", default_value_t = 600_000,
+          value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub search_timeout: u64,
-    /// Time allowed for the handshake and each isready, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    /// Time allowed for the handshake and each isready, in milliseconds (at most an hour,
+    /// 3600000).
+    #[arg(long, value_name = "MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub ready_timeout: u64,
 }
 
@@ -90,6 +101,52 @@ fn walk(
     }
 }
 
+/// A journaled score: `cp 12` or `mate -3`, as `Score` writes it.
+fn parse_score(text: &str) -> Option<Score> {
+    match text.split_once(' ')? {
+        ("cp", n) => n.parse().ok().map(Score::Cp),
+        ("mate", n) => n.parse().ok().map(Score::Mate),
+        _ => None,
+    }
+}
+
+/// The engine's score of one opening, from a fresh game; the engine is (re)started as needed.
+fn score_opening(
+    engine: &mut Option<Engine>,
+    spec: &EngineSpec,
+    rules: &Rules,
+    opening: &Opening,
+    args: &OpeningsArgs,
+) -> Result<Score, String> {
+    let ready = Duration::from_millis(args.ready_timeout);
+    let limit = Duration::from_millis(args.search_timeout);
+    let game = opening.game(rules)?;
+    let position = referee::position_command(&game, &Opening::startpos(), spec.notation);
+    let go = format!("go depth {}", args.depth);
+    for _attempt in 0..2 {
+        if engine.is_none() {
+            *engine =
+                Some(Engine::start(spec, rules, ready).map_err(|e| format!("{}: {e}", spec.name))?);
+        }
+        let e = engine.as_mut().expect("started above");
+        match e.new_game(ready).and_then(|_| e.go(&position, &go, limit)) {
+            Ok(answer) => {
+                return answer.score.ok_or_else(|| {
+                    format!(
+                        "{} reported no score for '{opening}' (expected 'info ... score cp X')",
+                        spec.name
+                    )
+                })
+            }
+            Err(f) => {
+                log::warn!("{}: {f} on '{opening}'; restarting it", spec.name);
+                *engine = None;
+            }
+        }
+    }
+    Err(format!("{} failed twice on '{opening}'", spec.name))
+}
+
 /// `moulin openings`.
 pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
     let rules = rules_of(&args.variant)?;
@@ -103,14 +160,46 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
     {
         spec.options.push(("OwnBook".into(), "false".into()));
     }
-    let ready = Duration::from_millis(args.ready_timeout);
-    let limit = Duration::from_millis(args.search_timeout);
     let candidates = enumerate(&rules, args.plies);
     log::info!(
         "{} placement openings of {} turns, distinct under symmetry",
         candidates.len(),
         args.plies
     );
+    // Scores already journaled by an interrupted run with the same settings (the margin is
+    // applied to the scores at the end, so it may change).
+    let mut journal = None;
+    let mut scores: HashMap<String, Score> = HashMap::new();
+    if let Some(out) = &args.out {
+        let path = durable::with_suffix(out, ".partial");
+        let settings = format!(
+            "variant {} plies {} depth {} engine {}",
+            args.variant,
+            args.plies,
+            args.depth,
+            args.engine.replace(['\n', '\r'], " ")
+        );
+        let (j, lines) = Journal::open(&path, "openings", &settings)?;
+        for line in &lines {
+            match line
+                .split_once(" | ")
+                .and_then(|(score, opening)| Some((parse_score(score)?, opening)))
+            {
+                Some((score, opening)) => {
+                    scores.insert(opening.to_string(), score);
+                }
+                None => log::warn!(
+                    "{}: unreadable line '{}'; searched again",
+                    path.display(),
+                    super::openings::excerpt(line)
+                ),
+            }
+        }
+        if !scores.is_empty() {
+            eprintln!("{}: {} searches resumed", path.display(), scores.len());
+        }
+        journal = Some(j);
+    }
     let bar = ProgressBar::new(candidates.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} openings  {msg}  [{elapsed} < {eta}]")
@@ -120,46 +209,21 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
     let mut kept: Vec<(Opening, i32)> = Vec::new();
     let (mut won, mut lost) = (0, 0);
     for opening in &candidates {
-        let game = opening.game(&rules)?;
-        let position = referee::position_command(&game, &Opening::startpos(), spec.notation);
-        let go = format!("go depth {}", args.depth);
-        let mut answer = None;
-        for _attempt in 0..2 {
-            if engine.is_none() {
-                engine = Some(
-                    Engine::start(&spec, &rules, ready)
-                        .map_err(|e| format!("{}: {e}", spec.name))?,
-                );
-            }
-            let e = engine.as_mut().expect("started above");
-            let result = e.new_game(ready).and_then(|_| e.go(&position, &go, limit));
-            match result {
-                Ok(a) => {
-                    answer = Some(a);
-                    break;
-                }
-                Err(f) => {
-                    log::warn!("{}: {f} on '{opening}'; restarting it", spec.name);
-                    engine = None;
-                }
-            }
-        }
-        let answer = answer.ok_or_else(|| format!("{} failed twice on '{opening}'", spec.name))?;
-        match answer.score {
-            Some(Score::Cp(cp)) if cp.abs() <= args.margin => kept.push((opening.clone(), cp)),
-            Some(Score::Cp(cp)) | Some(Score::Mate(cp)) => {
-                if cp > 0 {
-                    won += 1
-                } else {
-                    lost += 1
-                }
-            }
+        let line = opening.to_line();
+        let score = match scores.get(&line) {
+            Some(&s) => s,
             None => {
-                return Err(format!(
-                    "{} reported no score for '{opening}' (expected 'info ... score cp X')",
-                    spec.name
-                ))
+                let s = score_opening(&mut engine, &spec, &rules, opening, &args)?;
+                if let Some(j) = journal.as_mut() {
+                    j.append(&format!("{s} | {line}"))?;
+                }
+                s
             }
+        };
+        match score {
+            Score::Cp(cp) if cp.abs() <= args.margin => kept.push((opening.clone(), cp)),
+            Score::Cp(x) | Score::Mate(x) if x > 0 => won += 1,
+            _ => lost += 1,
         }
         bar.inc(1);
         bar.set_message(format!("kept {}", kept.len()));
@@ -188,8 +252,11 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         text.push_str(&format!("{}  # cp {cp}\n", o.to_line()));
     }
     match &args.out {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        Some(path) => {
+            // The journal goes only once the file is on disk.
+            durable::write_atomic(path, text.as_bytes())?;
+            journal.map_or(Ok(()), Journal::finish)?;
+        }
         None => std::io::stdout()
             .write_all(text.as_bytes())
             .map_err(|e| e.to_string())?,

@@ -35,6 +35,14 @@ impl Opening {
     /// Reads one line of a book (without its comment). Errors say what is wrong.
     pub fn parse(line: &str, rules: &Rules) -> Result<Opening, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
+        // The longest field is a position string's board (26 bytes): a longer word is no move
+        // and no field, and quoting it whole could flood the error.
+        if let Some(w) = words.iter().find(|w| w.len() > MAX_WORD) {
+            return Err(format!(
+                "'{}' is too long to be a move or a field (at most {MAX_WORD} bytes)",
+                excerpt(w)
+            ));
+        }
         let (fen_text, moves) = if words.first() == Some(&"fen") {
             if words.len() < 18 {
                 return Err("a position string has 17 fields".into());
@@ -99,6 +107,18 @@ impl fmt::Display for Opening {
     }
 }
 
+/// The longest word (move or position-string field) an opening line may hold, in bytes.
+const MAX_WORD: usize = 64;
+
+/// A bounded quote of `text` for an error message: the whole of it when short, else its first 80
+/// characters and its length, so that a huge line cannot flood the error output.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…({} bytes)", &text[..end], text.len()),
+    }
+}
+
 /// Reads a book: every opening line, checked under `rules`.
 pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
@@ -108,7 +128,7 @@ pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>
             continue;
         }
         let opening = Opening::parse(line, rules)
-            .map_err(|e| format!("{source}, line {}: '{line}': {e}", i + 1))?;
+            .map_err(|e| format!("{source}, line {}: '{}': {e}", i + 1, excerpt(line)))?;
         out.push(opening);
     }
     if out.is_empty() {
@@ -179,6 +199,26 @@ mod tests {
         let e = read_book("d9\n", &rules, "b").unwrap_err();
         assert!(e.contains("'d9' is not a point"), "{e}");
         assert!(read_book("# nothing\n", &rules, "b").is_err());
+    }
+
+    #[test]
+    fn a_huge_bad_line_is_quoted_once_and_bounded() {
+        let rules = Rules::nine();
+        let word = "x".repeat(1 << 20);
+        let e = read_book(&format!("d6\n{word}\n"), &rules, "b").unwrap_err();
+        assert!(e.len() < 400, "{} bytes: {}", e.len(), excerpt(&e));
+        assert!(
+            e.contains("line 2") && e.contains(&format!("({} bytes)", 1 << 20)),
+            "{e}"
+        );
+        assert!(
+            e.contains("too long") && e.contains("at most 64 bytes"),
+            "{e}"
+        );
+        let moves = "d6 ".repeat(1 << 18);
+        let e = read_book(&moves, &rules, "b").unwrap_err();
+        assert!(e.len() < 400 && e.contains("occupied"), "{e}");
+        assert_eq!(excerpt("d6 f4"), "d6 f4");
     }
 
     #[test]
