@@ -128,6 +128,7 @@ fn broken_engines_forfeit_and_the_match_completes() {
         ("--no-uciok", "timeout"),
         ("--exit-at 2", "exit"),
         ("--garbage-at 2", "malformed"),
+        ("--flood-at 2", "flood"),
     ] {
         let records = temp(&format!("broken-{kind}.txt"));
         let good = format!("name=good cmd={}", f.display());
@@ -362,4 +363,122 @@ fn moulin_against_moulin() {
     ]);
     played_all_without_forfeits(&stdout, 20);
     replay_ok(&records, 20);
+}
+
+/// Plays `games` games between a plain fake engine (`good`) and one given `flags`, with a short
+/// move time, and returns the output.
+fn against_fake(flags: &str, games: u32, extra: &[&str]) -> Output {
+    let f = fake();
+    let good = format!("name=good cmd={}", f.display());
+    let other = format!("name=other cmd=\"{} {flags}\"", f.display());
+    let games = games.to_string();
+    let mut args = vec![
+        "match",
+        "--engine",
+        &good,
+        "--engine",
+        &other,
+        "--games",
+        &games,
+        "--movetime",
+        "5",
+        "--grace",
+        "1000",
+        "--seed",
+        "7",
+    ];
+    args.extend(extra);
+    run(&args)
+}
+
+#[test]
+fn hostile_but_correct_engines_are_not_forfeited() {
+    // Each of these engines plays only legal moves, on time: none may lose a game by forfeit.
+    for flags in [
+        "--bad-stdout",
+        "--bad-stderr",
+        "--stray-bestmove",
+        "--duplicate-bestmove",
+        "--flood-stderr",
+        "--slow-start 300",
+        "--ignore-quit",
+    ] {
+        let records = temp(&format!("hostile{}.txt", flags.replace(' ', "")));
+        let out = against_fake(
+            flags,
+            4,
+            &[
+                "--ready-timeout",
+                "3000",
+                "--records",
+                records.to_str().unwrap(),
+            ],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{flags}: {stdout}");
+        assert!(
+            stdout.contains("Forfeits: good 0, other 0"),
+            "{flags}: {stdout}"
+        );
+        replay_ok(&records, 4);
+    }
+}
+
+/// The processes whose command line holds `tag`.
+fn processes_tagged(tag: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let words: Vec<String> = cmdline
+            .split(|&b| b == 0)
+            .map(|w| String::from_utf8_lossy(w).into_owned())
+            .collect();
+        if words.iter().any(|w| w.split_whitespace().any(|t| t == tag)) {
+            found.push(format!(
+                "{}: {}",
+                entry.file_name().to_string_lossy(),
+                words.join(" ")
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_process_outlives_the_match() {
+    let f = fake().display().to_string();
+    let tag = format!("moulin-test-tag-{}", std::process::id());
+    // Started through a shell, and hanging at its third move (lost on time, killed); and one
+    // that ignores quit and has a helper that ignores everything.
+    let shell = format!("name=shell cmd=sh arg=-c arg=\"{f} --tag {tag} --hang-at 3; true\"");
+    let parent = format!("name=parent cmd=\"{f} --tag {tag} --ignore-quit --spawn-child\"");
+    let out = run(&[
+        "match",
+        "--engine",
+        &shell,
+        "--engine",
+        &parent,
+        "--games",
+        "4",
+        "--movetime",
+        "5",
+        "--grace",
+        "300",
+    ]);
+    assert!(out.status.success());
+    let mut left = processes_tagged(&tag);
+    let until = Instant::now() + Duration::from_secs(2);
+    while !left.is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+        left = processes_tagged(&tag);
+    }
+    if !left.is_empty() {
+        for p in &left {
+            let pid = p.split(':').next().unwrap();
+            let _ = Command::new("kill").args(["-9", pid]).status();
+        }
+    }
+    assert!(left.is_empty(), "left running after the match: {left:#?}");
 }

@@ -8,8 +8,8 @@
 //! ```
 //!
 //! `end` is `rules` (the rules ended the game), `movelimit` (adjudicated a draw), or the forfeit
-//! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`); a
-//! forfeit also has `loser=white|black`, and `illegal`, `malformed` and `claim` keep the engine's
+//! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`, `flood`);
+//! a forfeit also has `loser=white|black`, and `illegal`, `malformed` and `claim` keep the engine's
 //! answer in `answer`. Lines starting with `#` are comments.
 
 use super::openings::Opening;
@@ -298,6 +298,7 @@ mod tests {
                 kind: "illegal".into(),
                 reason: "played d7".into(),
                 answer: Some("d7".into()),
+                at_start: false,
             },
         );
         let back = Record::parse(&r.to_line()).unwrap();
@@ -315,6 +316,7 @@ mod tests {
                 kind: "illegal".into(),
                 reason: String::new(),
                 answer: Some("d1".into()),
+                at_start: false,
             },
         );
         assert!(r.check().unwrap_err().contains("legal here"));
@@ -335,6 +337,7 @@ mod tests {
                 kind: "time".into(),
                 reason: String::new(),
                 answer: None,
+                at_start: false,
             },
         );
         assert!(r.check().unwrap_err().contains("not to move"));
