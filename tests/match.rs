@@ -474,17 +474,46 @@ fn no_process_outlives_the_match() {
         "300",
     ]);
     assert!(out.status.success());
-    let mut left = processes_tagged(&tag);
+    no_process_tagged(&tag);
+}
+
+#[test]
+fn engines_end_with_a_runner_that_is_killed() {
+    let f = fake().display().to_string();
+    let tag = format!("moulin-test-term-{}", std::process::id());
+    let hostile = format!("name=hostile cmd=\"{f} --tag {tag} --ignore-quit --spawn-child\"");
+    let mut runner = Command::new(moulin())
+        .args(["match", "--engine", &hostile, "--engine", &hostile])
+        .args(["--games", "1000", "--movetime", "5"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Both engines and their helpers running.
+    let until = Instant::now() + Duration::from_secs(10);
+    while processes_tagged(&tag).len() < 5 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &runner.id().to_string()])
+        .status();
+    let status = runner.wait().unwrap();
+    assert!(!status.success());
+    no_process_tagged(&tag);
+}
+
+/// Checks that no process holds `tag` in its command line (allowing 2 s for them to end), and
+/// kills those that do.
+fn no_process_tagged(tag: &str) {
+    let mut left = processes_tagged(tag);
     let until = Instant::now() + Duration::from_secs(2);
     while !left.is_empty() && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(50));
-        left = processes_tagged(&tag);
+        left = processes_tagged(tag);
     }
-    if !left.is_empty() {
-        for p in &left {
-            let pid = p.split(':').next().unwrap();
-            let _ = Command::new("kill").args(["-9", pid]).status();
-        }
+    for p in &left {
+        let pid = p.split(':').next().unwrap();
+        let _ = Command::new("kill").args(["-9", pid]).status();
     }
     assert!(left.is_empty(), "left running after the match: {left:#?}");
 }
@@ -711,4 +740,49 @@ fn absurd_numbers_are_refused_or_streamed() {
     ]);
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+/// The closing check of issue 13: 200 games of moulin against a fake engine that does every
+/// hostile thing short of a fault (bad bytes on both streams, a 3 MB stderr line, stray
+/// `bestmove` text, every answer twice, a slow start, ignoring `quit`, a helper process that
+/// ignores everything). No forfeit, no process left, and records that replay. About 4 minutes:
+/// `cargo test --release --test match -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn hostile_match_of_200_games() {
+    let tag = format!("moulin-hostile-tag-{}", std::process::id());
+    let healthy = format!("name=moulin cmd={} option.Hash=16", moulin().display());
+    let hostile = format!(
+        "name=hostile cmd=\"{} --tag {tag} --bad-stdout --bad-stderr --flood-stderr \
+         --stray-bestmove --duplicate-bestmove --slow-start 1000 --ignore-quit --spawn-child\"",
+        fake().display()
+    );
+    let records = temp("hostile-200.txt");
+    let started = Instant::now();
+    let stdout = run_ok(&[
+        "match",
+        "--engine",
+        &healthy,
+        "--engine",
+        &hostile,
+        "--games",
+        "200",
+        "--movetime",
+        "20",
+        "--ready-timeout",
+        "3000",
+        "--concurrency",
+        "2",
+        "--seed",
+        "13",
+        "--records",
+        records.to_str().unwrap(),
+        "--force",
+    ]);
+    println!("{stdout}(in {:.0} s)", started.elapsed().as_secs_f64());
+    assert!(stdout.contains("Forfeits: moulin 0, hostile 0"), "{stdout}");
+    let (w, d, l) = wdl(&stdout);
+    assert_eq!(w + d + l, 200, "{stdout}");
+    no_process_tagged(&tag);
+    replay_ok(&records, 200);
 }

@@ -94,6 +94,8 @@ pub struct Engine {
     announces_notation: bool,
     /// Whether the process has been waited for (its process group is then no longer ours).
     reaped: bool,
+    /// Its entry in `live`, while it has one.
+    live_slot: Option<usize>,
 }
 
 /// An engine's answer to `go`.
@@ -145,6 +147,7 @@ impl Engine {
         let mut child = cmd
             .spawn()
             .map_err(|e| EngineFault::Spawn(format!("{}: {e}", spec.program)))?;
+        let live_slot = libc::pid_t::try_from(child.id()).ok().and_then(live::add);
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
@@ -185,6 +188,7 @@ impl Engine {
             lines,
             announces_notation: false,
             reaped: false,
+            live_slot,
         };
         engine.handshake(rules, timeout)?;
         Ok(engine)
@@ -375,6 +379,9 @@ impl Engine {
         unsafe {
             libc::kill(-group, libc::SIGKILL);
         }
+        if let Some(slot) = self.live_slot.take() {
+            live::remove(slot);
+        }
     }
 
     /// Ends the process and its group at once.
@@ -401,6 +408,65 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The process groups of the engines running now, so that a signal that ends the runner (Ctrl-C,
+/// `kill`, a closed terminal) ends them too: in groups of their own, they are out of reach of the
+/// terminal's signals, and a hostile one would not end when its input closes.
+mod live {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::Once;
+
+    /// Engines running at once: two per game thread, and room to spare.
+    const SLOTS: usize = 1024;
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+
+    /// Notes a running engine's group (its process id); the slot to give back, if one was free.
+    pub fn add(group: libc::pid_t) -> Option<usize> {
+        static HANDLERS: Once = Once::new();
+        HANDLERS.call_once(install);
+        (0..SLOTS).find(|&i| {
+            GROUPS[i]
+                .compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        })
+    }
+
+    /// Forgets a group, before its leader is reaped.
+    pub fn remove(slot: usize) {
+        GROUPS[slot].store(0, Ordering::SeqCst);
+    }
+
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for group in &GROUPS {
+            let group = group.load(Ordering::SeqCst);
+            if group > 0 {
+                // SAFETY: `kill` is async-signal-safe; the group's leader is not reaped yet.
+                unsafe {
+                    libc::kill(-group, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: `signal` and `raise` are async-signal-safe; the default action then ends the
+        // runner as the signal would have.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+
+    fn install() {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: `on_signal` does only async-signal-safe things (atomic loads, `kill`,
+            // `signal`, `raise`). A signal that was ignored (`nohup`) stays ignored.
+            unsafe {
+                let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                if libc::signal(signal, handler) == libc::SIG_IGN {
+                    libc::signal(signal, libc::SIG_IGN);
+                }
+            }
+        }
     }
 }
 
