@@ -52,6 +52,18 @@ fn played_all_without_forfeits(stdout: &str, games: u32) {
     assert!(stdout.contains("Forfeits: turn 0, action 0"), "{stdout}");
 }
 
+/// The standard output of a match (against an engine given `flags`) that succeeded with these
+/// `forfeits` (`good 0, bad 4`).
+fn succeeded_with_forfeits(out: &Output, flags: &str, forfeits: &str) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{flags}: {stdout}");
+    assert!(
+        stdout.contains(&format!("Forfeits: {forfeits}")),
+        "{flags}: {stdout}"
+    );
+    stdout
+}
+
 /// The numbers of the summary line `W x  D y  L z`.
 fn wdl(stdout: &str) -> (u32, u32, u32) {
     let line = stdout
@@ -157,13 +169,8 @@ fn broken_engines_forfeit_and_the_match_completes() {
             "--records",
             records.to_str().unwrap(),
         ]);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{flags}: {stdout}");
+        let stdout = succeeded_with_forfeits(&out, flags, "good 0, bad 4");
         assert_eq!(wdl(&stdout), (4, 0, 0), "{flags}: {stdout}");
-        assert!(
-            stdout.contains("Forfeits: good 0, bad 4"),
-            "{flags}: {stdout}"
-        );
         assert!(
             stdout.contains(&format!("Ends: {kind} 4")),
             "{flags}: {stdout}"
@@ -420,12 +427,7 @@ fn hostile_but_correct_engines_are_not_forfeited() {
                 records.to_str().unwrap(),
             ],
         );
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{flags}: {stdout}");
-        assert!(
-            stdout.contains("Forfeits: good 0, other 0"),
-            "{flags}: {stdout}"
-        );
+        succeeded_with_forfeits(&out, flags, "good 0, other 0");
         replay_ok(&records, 4);
     }
 }
@@ -700,21 +702,11 @@ fn absurd_numbers_are_refused_or_streamed() {
     }
     // Times that do not fit a clock.
     let max = u64::MAX.to_string();
-    let stdout = run_ok(&[
-        "match",
-        "--engine",
-        &good,
-        "--engine",
-        &good,
-        "--games",
-        "2",
-        "--movetime",
-        &max,
-        "--grace",
-        &max,
-        "--ready-timeout",
-        &max,
-    ]);
+    let mut args = vec![
+        "match", "--engine", &good, "--engine", &good, "--games", "2",
+    ];
+    args.extend(["--movetime", &max, "--grace", &max, "--ready-timeout", &max]);
+    let stdout = run_ok(&args);
     let (w, d, l) = wdl(&stdout);
     assert_eq!(w + d + l, 2, "{stdout}");
     // A huge count with a book: the games are made as they are played (the SPRT ends it).
