@@ -11,8 +11,9 @@
 //! instead of material), `--greedy` (take a piece whenever a move can: a stronger random
 //! player).
 
-use moulin::matches::openings::Rng;
-use moulin::movegen::{self, Convention};
+use moulin::rng::Rng;
+use moulin::rules::movegen;
+use moulin::rules::notation::Convention;
 use moulin::{Color, Game, Rules};
 use std::io::{BufRead, Write};
 use std::time::Duration;

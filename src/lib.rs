@@ -5,27 +5,19 @@
 //! for all of them on stdin/stdout. `matches` (engine matches, openings, records) drives engines
 //! through their protocol and checks them with the rules layer.
 
-pub mod bench;
-pub mod board;
 pub mod book;
-pub mod eval;
-pub mod fen;
-pub mod game;
+pub mod cli;
+
 pub mod matches;
-pub mod movegen;
-pub mod moves;
-pub mod notation;
-pub mod perft;
-pub mod position;
+
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;
-pub mod tt;
-mod zobrist;
 
-pub use board::{Bitboard, BoardKind, ByColor, Color, Point};
-pub use game::Game;
-pub use movegen::Convention;
-pub use moves::Move;
-pub use position::{Outcome, Position};
+pub use rules::board::{Bitboard, BoardKind, ByColor, Color, Point};
+pub use rules::game::Game;
+pub use rules::moves::Move;
+pub use rules::notation::Convention;
+pub use rules::position::{Outcome, Position};
 pub use rules::Rules;

@@ -4,8 +4,9 @@
 use moulin::book::build::{book_searcher, run_build, BuildArgs, SearchSpec};
 use moulin::book::check::check_text;
 use moulin::book::{self, format, score_value, Book};
-use moulin::game::Game;
-use moulin::movegen::{self, Convention};
+use moulin::rules::game::Game;
+use moulin::rules::movegen;
+use moulin::rules::notation::Convention;
 use moulin::search::{Control, Limits};
 use moulin::Rules;
 use std::path::{Path, PathBuf};
@@ -182,7 +183,7 @@ fn check_names_the_line() {
     let mv = movegen::legal_moves(&canon, Convention::Turn)[0];
     let line = format!(
         "{} | {} 0 100",
-        moulin::fen::write(&canon),
+        moulin::rules::fen::write(&canon),
         mv.turn_notation()
     );
     let last = lines.iter().rposition(|l| l.contains('|')).unwrap();

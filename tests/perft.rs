@@ -1,8 +1,9 @@
 //! Perft suites as data (`tests/data/perft.txt`, format described in its header), run through
-//! `moulin::perft::perft`; and the `moulin perft` command line.
+//! `moulin::rules::perft::perft`; and the `moulin perft` command line.
 
-use moulin::movegen::Convention;
-use moulin::{fen, perft, Game, Position, Rules};
+use moulin::rules::notation::Convention;
+use moulin::rules::{fen, perft};
+use moulin::{Game, Position, Rules};
 use std::process::Command;
 
 /// One block of the data file.

@@ -2,6 +2,7 @@
 //! command, both move forms, the pending removal, every error path, a fuzz of 100,000 random and
 //! mutated lines, and the stop and quit latencies.
 
+use moulin::rng::Rng;
 use moulin::{Game, Rules};
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -644,7 +645,7 @@ fn display_eval_moves() {
 fn e_fen_after(moves: &[&str]) -> String {
     let mut g = Game::new(Rules::nine());
     g.play_tokens(moves.iter().copied()).unwrap();
-    moulin::fen::write(g.position())
+    moulin::rules::fen::write(g.position())
 }
 
 #[test]
@@ -872,24 +873,9 @@ fn stop_latency_worst_of_200() {
     e.quit();
 }
 
-/// A small deterministic generator (xorshift64*), so that a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
+/// Picks one of `items`.
+fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
+    items[rng.below(items.len())]
 }
 
 const SEEDS: [&str; 48] = [
@@ -947,31 +933,31 @@ const SEEDS: [&str; 48] = [
 /// truncated, words swapped or repeated, numbers made huge), or rarely a very long line.
 fn fuzz_line(rng: &mut Rng) -> Vec<u8> {
     let line: Vec<u8> = match rng.below(10) {
-        0 => (0..rng.below(80)).map(|_| rng.next() as u8).collect(),
+        0 => (0..rng.below(80)).map(|_| rng.next_u64() as u8).collect(),
         1 => {
             let words: Vec<&str> = SEEDS.iter().flat_map(|s| s.split(' ')).collect();
             (0..1 + rng.below(8))
-                .map(|_| rng.pick(&words))
+                .map(|_| pick(rng, &words))
                 .collect::<Vec<_>>()
                 .join(" ")
                 .into_bytes()
         }
         2 if rng.below(500) == 0 => {
-            let mut l = rng.pick(&SEEDS).as_bytes().to_vec();
+            let mut l = pick(rng, &SEEDS).as_bytes().to_vec();
             l.extend((0..70_000 + rng.below(70_000)).map(|_| b"ab d6-\xff "[rng.below(8)]));
             l
         }
         _ => {
-            let mut l = rng.pick(&SEEDS).as_bytes().to_vec();
+            let mut l = pick(rng, &SEEDS).as_bytes().to_vec();
             for _ in 0..1 + rng.below(3) {
                 match rng.below(7) {
                     0 if !l.is_empty() => {
                         let i = rng.below(l.len());
-                        l[i] = rng.next() as u8;
+                        l[i] = rng.next_u64() as u8;
                     }
                     1 => {
                         let i = rng.below(l.len() + 1);
-                        l.insert(i, rng.next() as u8);
+                        l.insert(i, rng.next_u64() as u8);
                     }
                     2 if !l.is_empty() => {
                         let i = rng.below(l.len());
@@ -982,13 +968,16 @@ fn fuzz_line(rng: &mut Rng) -> Vec<u8> {
                         l.truncate(i);
                     }
                     4 => {
-                        let huge = rng.pick(&[
-                            "99999999999999999999999999",
-                            "-1",
-                            "0",
-                            "18446744073709551616",
-                            "4294967296",
-                        ]);
+                        let huge = pick(
+                            rng,
+                            &[
+                                "99999999999999999999999999",
+                                "-1",
+                                "0",
+                                "18446744073709551616",
+                                "4294967296",
+                            ],
+                        );
                         let text = String::from_utf8_lossy(&l).to_string();
                         let swapped: Vec<String> = text
                             .split(' ')
@@ -1033,7 +1022,7 @@ fn fuzz_line(rng: &mut Rng) -> Vec<u8> {
 fn fuzz_100k_lines_then_still_plays() {
     let _gate = shared();
     let mut e = Engine::start();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let started = Instant::now();
     let mut batch = Vec::new();
     for i in 0..100_000 {

@@ -9,10 +9,12 @@
 //! the position/game to drive, and the results compared. The naive model tracks piece identities
 //! itself, so the re-forming rules are modelled independently too.
 
-use moulin::fen;
-use moulin::movegen::{self, Convention};
-use moulin::notation;
-use moulin::position::{DrawReason, Outcome, WinReason};
+use moulin::rng::Rng;
+use moulin::rules::fen;
+use moulin::rules::movegen;
+use moulin::rules::notation;
+use moulin::rules::notation::Convention;
+use moulin::rules::position::{DrawReason, Outcome, WinReason};
 use moulin::rules::{self, Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform};
 use moulin::{Color, Game, Move, Rules};
 use std::collections::HashMap;
@@ -772,22 +774,6 @@ fn snapshot(s: &NState) -> ([Option<Side>; 24], Side, [u8; 2]) {
 // ---------------------------------------------------------------------------------------------
 // The random games.
 
-/// SplitMix64, seeded: deterministic games on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 #[derive(Default, Debug)]
 struct Tally {
     games: usize,
@@ -870,7 +856,7 @@ fn compare(n: &Naive, game: &Game, s: &NState, played: &[String]) {
 /// Plays `games` random games under `rules` from the empty board, comparing at every position.
 fn random_games(rules: Rules, games: usize, seed: u64) -> Tally {
     let n = Naive::new(&rules);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut tally = Tally::default();
     for g in 0..games {
         let mut game = Game::new(rules);

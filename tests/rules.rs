@@ -2,9 +2,10 @@
 //! the difference the option makes; and the notation's errors (malformed versus illegal, with
 //! the reason).
 
-use moulin::movegen::{self, Convention};
-use moulin::notation::{self, Illegal, MoveError};
-use moulin::position::{DrawReason, Outcome, WinReason};
+use moulin::rules::movegen;
+use moulin::rules::notation::Convention;
+use moulin::rules::notation::{self, Illegal, MoveError};
+use moulin::rules::position::{DrawReason, Outcome, WinReason};
 use moulin::rules::{
     Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform, Repetition,
 };
@@ -246,7 +247,7 @@ fn reform_game(reform: Reform) -> Game {
     let text = fen("d7 d6 d5 g7", "a1 d1 f2 b2", 'w', (0, 0), 1 << 12, 0);
     let g = Game::from_fen(&text, rules).unwrap();
     if reform != Reform::Allowed {
-        assert_eq!(moulin::fen::write(g.position()), text);
+        assert_eq!(moulin::rules::fen::write(g.position()), text);
     }
     g
 }

@@ -1,9 +1,9 @@
 //! The search through its library interface: the answer under a stop agrees with what was last
 //! reported, and the quiescence answers mill threats (forks).
 
-use moulin::bench::POSITIONS;
-use moulin::board::Point;
-use moulin::game::Game;
+use moulin::rules::board::Point;
+use moulin::rules::game::Game;
+use moulin::search::bench::POSITIONS;
 use moulin::search::{Control, Info, Limits, Score, Searcher};
 use moulin::{Bitboard, Color, Rules};
 
@@ -107,7 +107,7 @@ fn mill_threats_in_every_phase() {
 #[test]
 fn quiescence_sees_a_fork_from_depth_1() {
     let game = game_after("c4 a1 d5 g7");
-    let c5 = moulin::notation::parse_move(game.position(), "c5").unwrap();
+    let c5 = moulin::rules::notation::parse_move(game.position(), "c5").unwrap();
     let mut searcher = Searcher::new(16, 1);
     let mut score_at = |depth: u32| {
         searcher.new_game();

@@ -13,10 +13,11 @@
 
 use super::format::{self, Header};
 use super::{fold, BookMove, FORMAT_VERSION};
-use crate::game::Game;
-use crate::movegen::{self, Convention};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::{Control, Limits, Score, Searcher};
 use indicatif::{ProgressBar, ProgressStyle};

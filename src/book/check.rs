@@ -5,9 +5,10 @@
 use super::build::{book_searcher, fresh_search, search_entry, SearchSpec};
 use super::format::{self, Line};
 use super::{fold, score_value, BookError};
-use crate::board;
-use crate::movegen::{self, Convention};
-use crate::position::Position;
+use crate::rules::board;
+use crate::rules::movegen;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
 use crate::Color;
 use rustc_hash::FxHashSet;
 use std::path::{Path, PathBuf};

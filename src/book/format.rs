@@ -10,10 +10,11 @@
 //! line; blank lines are skipped. Reading is parse-then-check: every error names its line.
 
 use super::{weight, BookMove, FORMAT_VERSION};
-use crate::fen;
-use crate::movegen::{self, Convention};
-use crate::notation;
-use crate::position::Position;
+use crate::rules::fen;
+use crate::rules::movegen;
+use crate::rules::notation;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::Score;
 use std::fmt;
@@ -332,7 +333,7 @@ pub fn write(header: &Header, lines: &[(Position, Vec<BookMove>)]) -> String {
 }
 
 /// Book moves from a search's results (best first, within the margin), with their weights.
-pub fn weighted(moves: &[(crate::moves::Move, Score)], margin: i32) -> Vec<BookMove> {
+pub fn weighted(moves: &[(crate::rules::moves::Move, Score)], margin: i32) -> Vec<BookMove> {
     let best = moves
         .first()
         .map(|&(_, s)| super::score_value(s))
@@ -350,8 +351,8 @@ pub fn weighted(moves: &[(crate::moves::Move, Score)], margin: i32) -> Vec<BookM
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::moves::Move;
+    use crate::rules::game::Game;
+    use crate::rules::moves::Move;
 
     fn header() -> Header {
         Header {

@@ -15,9 +15,9 @@ pub mod format;
 
 pub use format::{BookError, Header, Line};
 
-use crate::board::{self, Color};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::board::{self, Color};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::rules::{PlacingMoves, Reform, Rules};
 use crate::search::{Score, MATE};
 use rustc_hash::FxHashMap;
@@ -275,8 +275,8 @@ pub fn run_bench(args: BenchArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::SYMMETRIES;
-    use crate::game::Game;
+    use crate::rules::board::SYMMETRIES;
+    use crate::rules::game::Game;
 
     #[test]
     fn fold_is_the_same_for_symmetric_positions_and_maps_moves_back() {

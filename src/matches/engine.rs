@@ -9,7 +9,7 @@
 //! outlives it.
 
 use super::spec::{EngineSpec, RulesBy};
-use crate::movegen::Convention;
+use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use std::fmt;
 use std::io::{BufRead, BufReader, ErrorKind, Write};

@@ -19,11 +19,12 @@ pub mod spec;
 pub mod stats;
 pub mod words;
 
-use crate::board::{ByColor, Color};
+use crate::rng::Rng;
+use crate::rules::board::{ByColor, Color};
 use crate::rules::{Rules, PRESETS};
 use engine::Engine;
 use indicatif::{ProgressBar, ProgressStyle};
-use openings::{Opening, Rng};
+use openings::Opening;
 use records::{Recap, Record, RecordsFile};
 use referee::{GameSettings, Seat, TimeControl};
 use spec::EngineSpec;

@@ -6,8 +6,10 @@
 //! `#` to the end of a line is a comment; blank lines are skipped. Every line is checked against
 //! the rules when the file is read; a bad line is an error naming the file and line.
 
-use crate::game::Game;
-use crate::movegen::{self, Convention};
+use crate::rng::Rng;
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use std::fmt;
 use std::path::Path;
@@ -122,30 +124,6 @@ pub fn read_book_file(path: &Path, rules: &Rules) -> Result<Vec<Opening>, String
     read_book(&text, rules, &path.display().to_string())
 }
 
-/// A small deterministic random generator (SplitMix64, Steele, Lea and Flood 2014): enough for
-/// picking openings, and reproducible from `--seed`.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
 /// An opening of `plies` random legal turns from the start position, in which the game is not
 /// over. Tries again on the rare line that ends the game.
 pub fn random_opening(rules: &Rules, plies: usize, rng: &mut Rng) -> Opening {
@@ -171,7 +149,7 @@ pub fn random_opening(rules: &Rules, plies: usize, rng: &mut Rng) -> Opening {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen;
+    use crate::rules::fen;
 
     #[test]
     fn book_lines() {

@@ -21,8 +21,8 @@ use super::openings::Opening;
 use super::referee::{End, Played};
 use super::stats::Tally;
 use super::words;
-use crate::board::Color;
-use crate::game::Game;
+use crate::rules::board::Color;
+use crate::rules::game::Game;
 use crate::rules::Rules;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
@@ -550,7 +550,7 @@ pub fn settings_of(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::{Outcome, WinReason};
+    use crate::rules::position::{Outcome, WinReason};
 
     fn record(moves: &str, end: End) -> Record {
         let played = Played {

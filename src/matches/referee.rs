@@ -5,12 +5,12 @@
 use super::engine::{Engine, EngineFault};
 use super::openings::Opening;
 use super::spec::EngineSpec;
-use crate::board::{ByColor, Color};
-use crate::game::Game;
-use crate::movegen::Convention;
-use crate::moves::Move;
-use crate::notation::MoveError;
-use crate::position::Outcome;
+use crate::rules::board::{ByColor, Color};
+use crate::rules::game::Game;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::notation::MoveError;
+use crate::rules::position::Outcome;
 use crate::rules::Rules;
 use std::fmt;
 use std::time::Duration;

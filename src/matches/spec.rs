@@ -16,7 +16,7 @@
 //! | `option.<Name>` | `setoption name <Name> value <value>` after `uciok` (repeatable) |
 
 use super::words;
-use crate::movegen::Convention;
+use crate::rules::notation::Convention;
 use std::fmt;
 use std::path::PathBuf;
 

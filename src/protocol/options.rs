@@ -1,11 +1,12 @@
-//! The protocol's options: the table that `uci` lists, and `setoption`, which checks a value
-//! against it before anything changes. Rule options are read by `Rules::set`, the one reader of
-//! their values; this table only adds what the protocol shows (type, choices, range).
+//! The protocol's options: the engine's own table, and the rule options of
+//! `rules::options::RULE_OPTIONS` (the one table of their names, values, reader and writer). `uci`
+//! lists both; `setoption` checks a value against them before anything changes.
 
 use crate::book::Variety;
-use crate::movegen::Convention;
+use crate::rules::notation::Convention;
+use crate::rules::options::{self, Values, RULE_OPTIONS};
 use crate::rules::{Rules, PRESETS};
-use crate::search::Style;
+use crate::search::{Searcher, Style};
 use std::fmt;
 
 /// The type of an option, as `uci` announces it.
@@ -64,26 +65,15 @@ const ENGINE_OPTIONS: [(&str, Kind); 11] = [
     ("BookVariety", Kind::Combo(&["best", "weighted"])),
 ];
 
-/// The protocol's view of each rule option of `Rules::options`.
-const RULE_OPTIONS: [(&str, Kind); 11] = [
-    ("FirstPlayer", Kind::Combo(&["white", "black"])),
-    ("Pieces", Kind::Spin { min: 3, max: 12 }),
-    ("Diagonals", Kind::Check),
-    (
-        "Flying",
-        Kind::Combo(&["3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "never"]),
-    ),
-    (
-        "MillProtection",
-        Kind::Combo(&["unless-all", "always", "never"]),
-    ),
-    ("DoubleMill", Kind::Combo(&["one", "per-mill"])),
-    ("Reform", Kind::Combo(&["allowed", "no-removal", "illegal"])),
-    ("NoCapture", Kind::Spin { min: 0, max: 10000 }),
-    ("Repetition", Kind::Combo(&["threefold", "off"])),
-    ("MovingInPlacing", Kind::Check),
-    ("FullBoard", Kind::Combo(&["draw", "blocked"])),
-];
+impl From<Values> for Kind {
+    fn from(values: Values) -> Kind {
+        match values {
+            Values::Check => Kind::Check,
+            Values::Spin { min, max } => Kind::Spin { min, max },
+            Values::Choice(words) => Kind::Combo(words),
+        }
+    }
+}
 
 /// Every setting `setoption` can change.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,15 +197,6 @@ fn option_line(name: &str, kind: Kind, default: &str) -> String {
     }
 }
 
-/// A rule option's value as the protocol shows it (`NoCapture` off is the spin value 0).
-fn rule_value(name: &str, value: String) -> String {
-    if name == "NoCapture" && value == "off" {
-        "0".into()
-    } else {
-        value
-    }
-}
-
 /// Finds an option by name: case does not matter, nor do spaces (`Move Overhead`).
 fn canonical(name: &str) -> Option<(&'static str, Kind)> {
     let wanted: String = name
@@ -225,9 +206,9 @@ fn canonical(name: &str) -> Option<(&'static str, Kind)> {
         .to_ascii_lowercase();
     ENGINE_OPTIONS
         .iter()
-        .chain(RULE_OPTIONS.iter())
         .find(|(n, _)| n.to_ascii_lowercase() == wanted)
         .copied()
+        .or_else(|| options::find(&wanted).map(|o| (o.name, Kind::from(o.values))))
 }
 
 fn check_value(name: &'static str, kind: Kind, value: &str) -> Result<String, OptionError> {
@@ -276,13 +257,8 @@ impl Settings {
             .iter()
             .map(|&(name, kind)| option_line(name, kind, &d.value(name)))
             .collect();
-        for (name, value) in d.rules.options() {
-            let kind = RULE_OPTIONS
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|&(_, k)| k)
-                .unwrap_or(Kind::Combo(&[]));
-            lines.push(option_line(name, kind, &rule_value(name, value)));
+        for o in &RULE_OPTIONS {
+            lines.push(option_line(o.name, o.values.into(), &o.get(&d.rules)));
         }
         lines
     }
@@ -310,12 +286,8 @@ impl Settings {
                 Variety::Best => "best".into(),
                 Variety::Weighted => "weighted".into(),
             },
-            _ => self
-                .rules
-                .options()
-                .into_iter()
-                .find(|(n, _)| *n == name)
-                .map(|(n, v)| rule_value(n, v))
+            _ => options::find(name)
+                .map(|o| o.get(&self.rules))
                 .unwrap_or_default(),
         }
     }
@@ -405,21 +377,38 @@ impl Settings {
     }
 }
 
+/// The searcher the settings describe.
+impl Settings {
+    pub fn new_searcher(&self) -> Searcher {
+        let mut s = Searcher::new(self.hash_mb, self.threads);
+        self.apply_to(&mut s);
+        s
+    }
+
+    /// Copies the search options into `searcher`.
+    pub fn apply_to(&self, searcher: &mut Searcher) {
+        searcher.options.multipv = self.multipv;
+        searcher.options.move_overhead = self.move_overhead;
+        searcher.options.style = self.style;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_rule_option_is_listed_and_round_trips() {
-        let names: Vec<&str> = Rules::nine().options().iter().map(|(n, _)| *n).collect();
-        let listed: Vec<&str> = RULE_OPTIONS.iter().map(|(n, _)| *n).collect();
-        assert_eq!(names, listed);
+        let lines = Settings::uci_lines();
+        for o in &RULE_OPTIONS {
+            let listed = format!("option name {} ", o.name);
+            assert!(lines.iter().any(|l| l.starts_with(&listed)), "{}", o.name);
+        }
         for preset in PRESETS {
             let rules = Rules::preset(preset).unwrap();
             let mut s = Settings::default();
             for (name, value) in rules.options() {
-                let shown = rule_value(name, value);
-                s.set(name, Some(&shown)).unwrap();
+                s.set(name, Some(&value)).unwrap();
             }
             assert_eq!(s.rules, rules, "{preset}");
             assert_eq!(s.value("Variant"), preset);

@@ -4,35 +4,10 @@
 //!
 //! Generation reads no rule option itself: it combines the position's rule readers.
 
-use crate::board::{Bitboard, Point};
-use crate::moves::Move;
-use crate::position::Position;
-
-/// What one move is: a whole turn, or a single action (RULES.md §6).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Convention {
-    /// A step and its removals are one move.
-    Turn,
-    /// A removal is a move of its own, played by the same side.
-    Action,
-}
-
-impl Convention {
-    pub fn parse(s: &str) -> Option<Convention> {
-        match s.to_ascii_lowercase().as_str() {
-            "turn" => Some(Convention::Turn),
-            "action" => Some(Convention::Action),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Convention::Turn => "turn",
-            Convention::Action => "action",
-        }
-    }
-}
+use crate::rules::board::{Bitboard, Point};
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
 
 /// Fills `out` with the legal moves of `pos` in convention `conv`. A position whose side to move
 /// has lost on material has none; one with a removal pending has only lone removals.

@@ -1,12 +1,7 @@
 //! Zobrist keys, built at compile time by a fixed pseudo-random sequence (SplitMix64, Steele,
 //! Lea and Flood 2014), so that keys are the same on every run and every machine.
 
-const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::rng::mix as splitmix;
 
 const fn table<const N: usize>(seed: u64) -> [u64; N] {
     let mut out = [0u64; N];

@@ -2,8 +2,8 @@
 //! Each term has a named weight (`Weights::DEFAULT`), tuned by matches; `terms` lists the terms
 //! for the protocol's `eval` command.
 
-use crate::board::{Bitboard, Color};
-use crate::position::Position;
+use crate::rules::board::{Bitboard, Color};
+use crate::rules::position::Position;
 
 /// One piece, on the board or in hand.
 pub const PIECE: i32 = 100;

@@ -7,10 +7,10 @@
 //! a mill), `removals_due` (double mills), `outcome` (no-capture rule, full board). Move
 //! generation (`movegen`) only combines these.
 
-use crate::board::{transform, Bitboard, ByColor, Color, Point, POINTS};
-use crate::moves::Move;
+use crate::rules::board::{transform, Bitboard, ByColor, Color, Point, POINTS};
+use crate::rules::moves::Move;
+use crate::rules::zobrist;
 use crate::rules::{Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform, Rules};
-use crate::zobrist;
 
 /// Why a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -3,7 +3,7 @@
 //! once reads as a miss (Hyatt and Mann, "A lock-less transposition table implementation for
 //! parallel search chess engines", 2002).
 
-use crate::moves::Move;
+use crate::rules::moves::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How a stored score bounds the true score.
@@ -170,7 +170,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Point;
+    use crate::rules::board::Point;
 
     #[test]
     fn stores_and_probes() {

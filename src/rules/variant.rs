@@ -2,7 +2,7 @@
 //! named presets. Each option is read in exactly one function of the position module (see the
 //! comment on each field), so a variant never means new control flow in the move generator.
 
-use crate::board::{BoardKind, Color};
+use crate::rules::board::{BoardKind, Color};
 use std::fmt;
 
 /// When a player with no pieces in hand may fly (move a piece to any empty point).
@@ -169,171 +169,8 @@ impl Rules {
 
     /// The board tables of these rules.
     #[inline]
-    pub fn topology(&self) -> &'static crate::board::Topology {
+    pub fn topology(&self) -> &'static crate::rules::board::Topology {
         self.board.topology()
-    }
-
-    /// Sets one option by its name, as the protocol's `setoption` and the command line name them.
-    /// On error nothing changes.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleError> {
-        let v = value.trim().to_ascii_lowercase();
-        let bad = |expected: &str| RuleError::BadValue {
-            option: name.to_string(),
-            value: value.to_string(),
-            expected: expected.to_string(),
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "firstplayer" => {
-                self.first = match v.as_str() {
-                    "white" => Color::White,
-                    "black" => Color::Black,
-                    _ => return Err(bad("white or black")),
-                }
-            }
-            "pieces" => {
-                self.pieces = match v.parse::<u8>() {
-                    Ok(n @ 3..=12) => n,
-                    _ => return Err(bad("a number from 3 to 12")),
-                }
-            }
-            "diagonals" => {
-                self.board = if parse_bool(&v).ok_or_else(|| bad("true or false"))? {
-                    BoardKind::Diagonal
-                } else {
-                    BoardKind::Standard
-                }
-            }
-            "flying" => {
-                self.flying = match v.as_str() {
-                    "never" | "off" | "0" => Flying::Never,
-                    _ => match v.parse::<u8>() {
-                        Ok(n @ 3..=12) => Flying::AtMost(n),
-                        _ => return Err(bad("never, or a number of pieces from 3 to 12")),
-                    },
-                }
-            }
-            "millprotection" => {
-                self.protection = match v.as_str() {
-                    "unless-all" => MillProtection::UnlessAllInMills,
-                    "always" => MillProtection::Always,
-                    "never" => MillProtection::Never,
-                    _ => return Err(bad("unless-all, always or never")),
-                }
-            }
-            "doublemill" => {
-                self.multi_mill = match v.as_str() {
-                    "one" => MultiMill::OneRemoval,
-                    "per-mill" => MultiMill::OnePerMill,
-                    _ => return Err(bad("one or per-mill")),
-                }
-            }
-            "reform" => {
-                self.reform = match v.as_str() {
-                    "allowed" => Reform::Allowed,
-                    "no-removal" => Reform::NoRemoval,
-                    "illegal" => Reform::Illegal,
-                    _ => return Err(bad("allowed, no-removal or illegal")),
-                }
-            }
-            "nocapture" => {
-                self.no_capture = match v.as_str() {
-                    "off" | "0" => None,
-                    _ => match v.parse::<u16>() {
-                        Ok(n @ 1..=10000) => Some(n),
-                        _ => return Err(bad("off, or a number of plies from 1 to 10000")),
-                    },
-                }
-            }
-            "repetition" => {
-                self.repetition = match v.as_str() {
-                    "threefold" | "true" | "on" => Repetition::Threefold,
-                    "off" | "false" => Repetition::Off,
-                    _ => return Err(bad("threefold or off")),
-                }
-            }
-            "movinginplacing" => {
-                self.placing_moves = if parse_bool(&v).ok_or_else(|| bad("true or false"))? {
-                    PlacingMoves::PlaceOrMove
-                } else {
-                    PlacingMoves::PlaceOnly
-                }
-            }
-            "fullboard" => {
-                self.full_board = match v.as_str() {
-                    "draw" => FullBoard::Draw,
-                    "blocked" => FullBoard::Blocked,
-                    _ => return Err(bad("draw or blocked")),
-                }
-            }
-            _ => return Err(RuleError::UnknownOption(name.to_string())),
-        }
-        Ok(())
-    }
-
-    /// Every option with its current value, as `set` reads them.
-    pub fn options(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("FirstPlayer", self.first.name().to_string()),
-            ("Pieces", self.pieces.to_string()),
-            ("Diagonals", (self.board == BoardKind::Diagonal).to_string()),
-            (
-                "Flying",
-                match self.flying {
-                    Flying::AtMost(n) => n.to_string(),
-                    Flying::Never => "never".into(),
-                },
-            ),
-            (
-                "MillProtection",
-                match self.protection {
-                    MillProtection::UnlessAllInMills => "unless-all",
-                    MillProtection::Always => "always",
-                    MillProtection::Never => "never",
-                }
-                .into(),
-            ),
-            (
-                "DoubleMill",
-                match self.multi_mill {
-                    MultiMill::OneRemoval => "one",
-                    MultiMill::OnePerMill => "per-mill",
-                }
-                .into(),
-            ),
-            (
-                "Reform",
-                match self.reform {
-                    Reform::Allowed => "allowed",
-                    Reform::NoRemoval => "no-removal",
-                    Reform::Illegal => "illegal",
-                }
-                .into(),
-            ),
-            (
-                "NoCapture",
-                self.no_capture.map_or("off".into(), |n| n.to_string()),
-            ),
-            (
-                "Repetition",
-                match self.repetition {
-                    Repetition::Threefold => "threefold",
-                    Repetition::Off => "off",
-                }
-                .into(),
-            ),
-            (
-                "MovingInPlacing",
-                (self.placing_moves == PlacingMoves::PlaceOrMove).to_string(),
-            ),
-            (
-                "FullBoard",
-                match self.full_board {
-                    FullBoard::Draw => "draw",
-                    FullBoard::Blocked => "blocked",
-                }
-                .into(),
-            ),
-        ]
     }
 
     /// These rules with both draw rules (repetition, no-capture) switched off, as the perfect-play
@@ -344,14 +181,6 @@ impl Rules {
             repetition: Repetition::Off,
             ..self
         }
-    }
-}
-
-fn parse_bool(v: &str) -> Option<bool> {
-    match v {
-        "true" | "on" | "yes" | "1" => Some(true),
-        "false" | "off" | "no" | "0" => Some(false),
-        _ => None,
     }
 }
 
@@ -393,18 +222,6 @@ mod tests {
         }
         assert_eq!(Rules::default(), Rules::preset("nine").unwrap());
         assert!(Rules::preset("chess").is_none());
-    }
-
-    #[test]
-    fn options_round_trip_through_set() {
-        for name in PRESETS {
-            let r = Rules::preset(name).unwrap();
-            let mut s = Rules::nine();
-            for (opt, val) in r.options() {
-                s.set(opt, &val).unwrap();
-            }
-            assert_eq!(s, r, "{name}");
-        }
     }
 
     #[test]

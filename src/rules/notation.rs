@@ -3,9 +3,9 @@
 //! reason). Both token forms are read everywhere: `d6xb4` (one token per turn) and `d6` `xb4`
 //! (the step, then the removal as a token of its own while it is pending).
 
-use crate::board::{Bitboard, Point};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::board::{Bitboard, Point};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use std::fmt;
 
 /// A move token split into its parts, not yet checked against any position.
@@ -273,6 +273,94 @@ fn removal_sequence(
         return Err(Illegal::RemovalMissing(due));
     }
     Ok(())
+}
+
+/// What one move is: a whole turn, or a single action (RULES.md §6).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Convention {
+    /// A step and its removals are one move.
+    Turn,
+    /// A removal is a move of its own, played by the same side.
+    Action,
+}
+
+impl Convention {
+    pub fn parse(s: &str) -> Option<Convention> {
+        match s.to_ascii_lowercase().as_str() {
+            "turn" => Some(Convention::Turn),
+            "action" => Some(Convention::Action),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Turn => "turn",
+            Convention::Action => "action",
+        }
+    }
+}
+
+/// Writing moves (RULES.md §4).
+impl Move {
+    /// The turn form of RULES.md §4: `d6`, `d6-d5`, `d6xb4`, `d6-d5xb4xf2`, or `xb4` for a lone
+    /// removal.
+    pub fn turn_notation(self) -> String {
+        let mut s = self.step_notation();
+        for r in self.removals() {
+            s.push('x');
+            s.push_str(r.name());
+        }
+        s
+    }
+
+    /// The step alone, without removals: `d6` or `d6-d5` (empty for a lone removal).
+    pub fn step_notation(self) -> String {
+        let mut s = String::new();
+        if let Some(from) = self.from() {
+            s.push_str(from.name());
+            s.push('-');
+        }
+        if let Some(to) = self.to() {
+            s.push_str(to.name());
+        }
+        s
+    }
+
+    /// The move written in convention `conv`: one token (`turn_notation`), or the step and its
+    /// removals as tokens separated by spaces (`action_tokens`).
+    pub fn written(self, conv: Convention) -> String {
+        match conv {
+            Convention::Turn => self.turn_notation(),
+            Convention::Action => self.action_tokens().join(" "),
+        }
+    }
+
+    /// The two-token form: the step, then one token `xNN` per removal.
+    pub fn action_tokens(self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.to().is_some() {
+            out.push(self.step_notation());
+        }
+        out.extend(self.removals().map(|r| format!("x{}", r.name())));
+        out
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_null() {
+            f.write_str("none")
+        } else {
+            f.write_str(&self.turn_notation())
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 #[cfg(test)]

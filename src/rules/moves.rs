@@ -1,8 +1,7 @@
 //! The move: one compact value for a whole turn (a placement or a step, with its removals), or
 //! for a lone removal when a removal is pending (the two-token form of RULES.md §4).
 
-use crate::board::{transform_point, Point};
-use std::fmt;
+use crate::rules::board::{transform_point, Point};
 
 /// A move, packed in 32 bits:
 ///
@@ -147,65 +146,6 @@ impl Move {
             return None;
         }
         Some(Move(bits))
-    }
-
-    /// The turn form of RULES.md §4: `d6`, `d6-d5`, `d6xb4`, `d6-d5xb4xf2`, or `xb4` for a lone
-    /// removal.
-    pub fn turn_notation(self) -> String {
-        let mut s = self.step_notation();
-        for r in self.removals() {
-            s.push('x');
-            s.push_str(r.name());
-        }
-        s
-    }
-
-    /// The step alone, without removals: `d6` or `d6-d5` (empty for a lone removal).
-    pub fn step_notation(self) -> String {
-        let mut s = String::new();
-        if let Some(from) = self.from() {
-            s.push_str(from.name());
-            s.push('-');
-        }
-        if let Some(to) = self.to() {
-            s.push_str(to.name());
-        }
-        s
-    }
-
-    /// The move written in convention `conv`: one token (`turn_notation`), or the step and its
-    /// removals as tokens separated by spaces (`action_tokens`).
-    pub fn written(self, conv: crate::movegen::Convention) -> String {
-        match conv {
-            crate::movegen::Convention::Turn => self.turn_notation(),
-            crate::movegen::Convention::Action => self.action_tokens().join(" "),
-        }
-    }
-
-    /// The two-token form: the step, then one token `xNN` per removal.
-    pub fn action_tokens(self) -> Vec<String> {
-        let mut out = Vec::new();
-        if self.to().is_some() {
-            out.push(self.step_notation());
-        }
-        out.extend(self.removals().map(|r| format!("x{}", r.name())));
-        out
-    }
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_null() {
-            f.write_str("none")
-        } else {
-            f.write_str(&self.turn_notation())
-        }
-    }
-}
-
-impl fmt::Debug for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
     }
 }
 

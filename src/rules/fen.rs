@@ -1,28 +1,63 @@
 //! The position string of RULES.md §5 (the common open-source mill "FEN"), read and written
-//! exactly. Reading is two steps: the text is split into its fields and each field is parsed
-//! (errors name the field), then the fields are checked together against the rules.
+//! exactly. Reading is two steps: `parse` splits the text into its fields and reads each one into
+//! a raw `Setup` (syntax errors name the field); `Setup::position` then checks the fields together
+//! against the rules, once, and makes the `Position` (those errors name the field too, as a
+//! different kind).
 
-use crate::board::{Bitboard, ByColor, Color, Point};
-use crate::position::Position;
+use crate::rules::board::{Bitboard, ByColor, Color, Point};
+use crate::rules::position::Position;
+use crate::rules::setup::{Action, Field, Phase, Setup};
 use crate::rules::Rules;
 use std::fmt;
 
-/// A position string that could not be read: which field, and what was wrong.
+/// What was wrong with a position string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenErrorKind {
+    /// A field does not read (not a number, a wrong letter, a bad count of fields).
+    Syntax,
+    /// The fields read, but they do not make a position under the rules.
+    Illegal,
+}
+
+/// A position string that could not be read: which field, of which kind, and what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
+    pub kind: FenErrorKind,
     /// The field's number (1 to 17), or 0 for the string as a whole.
     pub field: usize,
     pub message: String,
 }
 
+impl FenError {
+    pub(crate) fn syntax(field: usize, message: impl Into<String>) -> FenError {
+        FenError {
+            kind: FenErrorKind::Syntax,
+            field,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn illegal(field: usize, message: impl Into<String>) -> FenError {
+        FenError {
+            kind: FenErrorKind::Illegal,
+            field,
+            message: message.into(),
+        }
+    }
+}
+
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            FenErrorKind::Syntax => "bad position string",
+            FenErrorKind::Illegal => "impossible position",
+        };
         if self.field == 0 {
-            write!(f, "bad position string: {}", self.message)
+            write!(f, "{what}: {}", self.message)
         } else {
             write!(
                 f,
-                "bad position string, field {} ({}): {}",
+                "{what}, field {} ({}): {}",
                 self.field,
                 FIELD_NAMES[self.field - 1],
                 self.message
@@ -52,13 +87,6 @@ const FIELD_NAMES: [&str; 17] = [
     "no-capture plies",
     "move number",
 ];
-
-fn err(field: usize, message: impl Into<String>) -> FenError {
-    FenError {
-        field,
-        message: message.into(),
-    }
-}
 
 /// The start position string of the standard game.
 pub const START: &str = "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1";
@@ -114,15 +142,39 @@ pub fn write(pos: &Position) -> String {
     )
 }
 
-/// Reads a position string under `rules`. Trailing `name:value` markers (such as `ids:nodes`)
-/// are accepted and ignored.
+/// The field number of a setup's fact.
+fn field_number(field: Field) -> usize {
+    let side = |c: Color| if c == Color::White { 0 } else { 1 };
+    match field {
+        Field::Board => 1,
+        Field::Phase => 3,
+        Field::Action => 4,
+        Field::OnBoard(c) => 5 + 2 * side(c),
+        Field::InHand(c) => 6 + 2 * side(c),
+        Field::Pending(c) => 9 + side(c),
+        Field::Mills => 15,
+    }
+}
+
+/// Reads a position string under `rules`: `parse`, then `Setup::position`. Trailing
+/// `name:value` markers (such as `ids:nodes`) are accepted and ignored.
 pub fn read(text: &str, rules: &Rules) -> Result<Position, FenError> {
+    parse(text)?
+        .position(rules)
+        .map_err(|e| FenError::illegal(field_number(e.field), e.message))
+}
+
+/// The most pieces a side has under any rules (`Pieces` is 3 to 12).
+const MOST_PIECES: i64 = 12;
+
+/// Reads each field of a position string into a raw setup, checking syntax and ranges only.
+pub fn parse(text: &str) -> Result<Setup, FenError> {
     let mut fields: Vec<&str> = text.split_whitespace().collect();
     while fields.len() > 17 && fields.last().is_some_and(|f| f.contains(':')) {
         fields.pop();
     }
     if fields.len() != 17 {
-        return Err(err(
+        return Err(FenError::syntax(
             0,
             format!("expected 17 space-separated fields, found {}", fields.len()),
         ));
@@ -131,31 +183,73 @@ pub fn read(text: &str, rules: &Rules) -> Result<Position, FenError> {
     let number = |i: usize, lo: i64, hi: i64| -> Result<i64, FenError> {
         let v: i64 = f(i)
             .parse()
-            .map_err(|_| err(i, format!("'{}' is not a number", f(i))))?;
+            .map_err(|_| FenError::syntax(i, format!("'{}' is not a number", f(i))))?;
         if v < lo || v > hi {
-            return Err(err(i, format!("{v} is outside {lo}..={hi}")));
+            return Err(FenError::syntax(i, format!("{v} is outside {lo}..={hi}")));
         }
         Ok(v)
     };
+    let pieces = parse_board(f(1))?;
+    let side = match f(2) {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => return Err(FenError::syntax(2, format!("'{other}' is not w or b"))),
+    };
+    let phase = match f(3) {
+        "p" => Phase::Placing,
+        "m" => Phase::Moving,
+        "o" => Phase::Over,
+        other => return Err(FenError::syntax(3, format!("'{other}' is not p, m or o"))),
+    };
+    let action = match f(4) {
+        "p" => Action::Place,
+        "s" => Action::Step,
+        "r" => Action::Remove,
+        other => return Err(FenError::syntax(4, format!("'{other}' is not p, s or r"))),
+    };
+    let counts = [
+        number(5, 0, 24)? as u8,
+        number(6, 0, MOST_PIECES)? as u8,
+        number(7, 0, 24)? as u8,
+        number(8, 0, MOST_PIECES)? as u8,
+    ];
+    let pending = [number(9, 0, 3)? as u8, number(10, 0, 3)? as u8];
+    for i in 11..=14 {
+        number(i, -1, 23)?;
+    }
+    let mills: u64 = f(15)
+        .parse()
+        .map_err(|_| FenError::syntax(15, format!("'{}' is not a number", f(15))))?;
+    Ok(Setup {
+        pieces,
+        side,
+        phase,
+        action,
+        on_board: ByColor::new(counts[0], counts[2]),
+        in_hand: ByColor::new(counts[1], counts[3]),
+        pending: ByColor::new(pending[0], pending[1]),
+        mills: ByColor::new(mills as u32, (mills >> 32) as u32),
+        no_capture: number(16, 0, u16::MAX as i64)? as u16,
+        fullmove: number(17, 1, u16::MAX as i64)? as u16,
+    })
+}
 
-    // Field 1: the board.
-    let rings: Vec<&str> = f(1).split('/').collect();
+/// Field 1: three rings of eight cells, `O` white, `@` black, `*` empty.
+fn parse_board(text: &str) -> Result<ByColor<Bitboard>, FenError> {
+    let rings: Vec<&str> = text.split('/').collect();
     if rings.len() != 3 {
-        return Err(err(
+        return Err(FenError::syntax(
             1,
             format!("expected 3 rings separated by '/', found {}", rings.len()),
         ));
     }
     let mut pieces = ByColor::new(Bitboard::EMPTY, Bitboard::EMPTY);
     for (r, ring) in rings.iter().enumerate() {
-        if ring.chars().count() != 8 {
-            return Err(err(
+        let cells = ring.chars().count();
+        if cells != 8 {
+            return Err(FenError::syntax(
                 1,
-                format!(
-                    "ring {} has {} cells, expected 8",
-                    r + 1,
-                    ring.chars().count()
-                ),
+                format!("ring {} has {cells} cells, expected 8", r + 1),
             ));
         }
         for (k, ch) in ring.chars().enumerate() {
@@ -165,136 +259,15 @@ pub fn read(text: &str, rules: &Rules) -> Result<Position, FenError> {
                 '@' => pieces.black = pieces.black.with(pt),
                 '*' => {}
                 other => {
-                    return Err(err(1, format!("'{other}' at {pt} is not O, @ or *")));
-                }
-            }
-        }
-    }
-    // Field 2: side to move.
-    let side = match f(2) {
-        "w" => Color::White,
-        "b" => Color::Black,
-        other => return Err(err(2, format!("'{other}' is not w or b"))),
-    };
-    // Fields 3 and 4: phase and action, checked against the rest below.
-    let phase = match f(3) {
-        "p" | "m" | "o" => f(3),
-        other => return Err(err(3, format!("'{other}' is not p, m or o"))),
-    };
-    let action = match f(4) {
-        "p" | "s" | "r" => f(4),
-        other => return Err(err(4, format!("'{other}' is not p, s or r"))),
-    };
-    let max = rules.pieces as i64;
-    let counts = [
-        number(5, 0, 24)?,
-        number(6, 0, max)?,
-        number(7, 0, 24)?,
-        number(8, 0, max)?,
-    ];
-    let pending = [number(9, 0, 3)?, number(10, 0, 3)?];
-    for i in 11..=14 {
-        number(i, -1, 23)?;
-    }
-    let mills: u64 = f(15)
-        .parse()
-        .map_err(|_| err(15, format!("'{}' is not a number", f(15))))?;
-    let no_capture = number(16, 0, u16::MAX as i64)? as u16;
-    let fullmove = number(17, 1, u16::MAX as i64)? as u16;
-
-    // The fields together.
-    let hand = ByColor::new(counts[1] as u8, counts[3] as u8);
-    for (c, field) in [(Color::White, 5), (Color::Black, 7)] {
-        let n = pieces[c].count() as i64;
-        if n != counts[field - 5] {
-            return Err(err(
-                field,
-                format!(
-                    "says {} but the board has {n} {} pieces",
-                    counts[field - 5],
-                    c.name()
-                ),
-            ));
-        }
-        if n + hand[c] as i64 > max {
-            return Err(err(
-                field + 1,
-                format!(
-                    "{} on board plus {} in hand exceeds the rules' {max} pieces",
-                    n, hand[c]
-                ),
-            ));
-        }
-    }
-    let (ours, theirs) = if side == Color::White { (0, 1) } else { (1, 0) };
-    if pending[theirs] != 0 {
-        return Err(err(
-            9 + theirs,
-            "only the side to move can have a removal pending",
-        ));
-    }
-    if (pending[ours] > 0) != (action == "r") {
-        return Err(err(
-            4,
-            format!(
-                "action '{action}' disagrees with {} removals pending",
-                pending[ours]
-            ),
-        ));
-    }
-    if pending[ours] > 1 && rules.multi_mill == crate::rules::MultiMill::OneRemoval {
-        return Err(err(
-            9 + ours,
-            "several removals pending, but the rules give one per turn",
-        ));
-    }
-    let placing = hand.white + hand.black > 0;
-    if (phase == "p" && !placing) || (phase == "m" && placing) {
-        return Err(err(
-            3,
-            format!("phase '{phase}' disagrees with the pieces in hand"),
-        ));
-    }
-    if action == "p" && hand[side] == 0 {
-        return Err(err(
-            4,
-            "action 'p' (place) but the side to move has no piece in hand",
-        ));
-    }
-    let t = rules.topology();
-    let mut standing = ByColor::new(0u32, 0u32);
-    for (c, shift) in [(Color::White, 0), (Color::Black, 32)] {
-        let m = (mills >> shift) as u32;
-        for line in 0..32 {
-            if m & 1 << line != 0 {
-                if rules.reform == crate::rules::Reform::Allowed {
-                    // Other engines may record formed mills under rules that ignore them.
-                    continue;
-                }
-                if line >= t.line_count || !t.lines[line].is_subset(pieces[c]) {
-                    return Err(err(
-                        15,
-                        format!("mill {line} of {} is not standing on the board", c.name()),
+                    return Err(FenError::syntax(
+                        1,
+                        format!("'{other}' at {pt} is not O, @ or *"),
                     ));
                 }
-                standing[c] |= 1 << line;
             }
         }
     }
-    let pos = Position::from_parts(
-        *rules,
-        pieces,
-        hand,
-        side,
-        pending[ours] as u8,
-        no_capture,
-        fullmove,
-        standing,
-    );
-    if pos.pending_removals() > 0 && pos.removable().is_empty() {
-        return Err(err(4, "a removal is pending but no piece can be removed"));
-    }
-    Ok(pos)
+    Ok(pieces)
 }
 
 #[cfg(test)]
@@ -341,12 +314,18 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.field, 6);
+        assert_eq!(e.kind, FenErrorKind::Illegal);
+        assert!(
+            e.to_string().starts_with("impossible position, field 6"),
+            "{e}"
+        );
         let e = read(
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 99 0 0 1",
             &r,
         )
         .unwrap_err();
         assert_eq!(e.field, 14);
+        assert_eq!(e.kind, FenErrorKind::Syntax);
         let e = read(
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 0",
             &r,

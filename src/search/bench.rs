@@ -1,7 +1,7 @@
 //! The bench: a fixed-depth search of fixed positions, one thread, 16 MB. Its node count is a
 //! signature of the search: a change that alters it changes what the search does.
 
-use crate::game::Game;
+use crate::rules::game::Game;
 use crate::rules::Rules;
 use crate::search::{Control, Limits, Searcher};
 use std::time::{Duration, Instant};

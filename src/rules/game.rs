@@ -1,10 +1,10 @@
 //! A game: the start position, the moves played, and the history of positions that the
 //! repetition rule needs.
 
-use crate::fen::{self, FenError};
-use crate::moves::Move;
-use crate::notation::{self, Illegal, MoveError};
-use crate::position::{DrawReason, Outcome, Position};
+use crate::rules::fen::{self, FenError};
+use crate::rules::moves::Move;
+use crate::rules::notation::{self, Illegal, MoveError};
+use crate::rules::position::{DrawReason, Outcome, Position};
 use crate::rules::{Repetition, Rules};
 
 /// A game in progress. Moves are kept as played: a step and its removal given as two tokens are

@@ -2,9 +2,10 @@
 //! finished game has no moves), in either convention. One thread, no hash table, bulk counting
 //! at the last ply.
 
-use crate::movegen::{self, Convention};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
 
 /// The number of leaves `depth` plies below `pos`.
 pub fn perft(pos: &Position, depth: u32, conv: Convention) -> u64 {
@@ -48,19 +49,28 @@ fn recurse(
     Some(total)
 }
 
-/// Perft split by root move: each legal move with its count, in generation order.
-pub fn divide(pos: &Position, depth: u32, conv: Convention) -> Vec<(Move, u64)> {
+/// Perft split by root move ("divide"): each legal move's count is given to `each` as soon as
+/// it is known, in generation order, and the total is returned; `None` when `stopped()` turned
+/// true first. Depth 0 counts the position itself and names no move.
+pub fn divide(
+    pos: &Position,
+    depth: u32,
+    conv: Convention,
+    stopped: &dyn Fn() -> bool,
+    each: &mut dyn FnMut(Move, u64),
+) -> Option<u64> {
     if depth == 0 {
-        return Vec::new();
+        return Some(1);
     }
-    movegen::legal_moves(pos, conv)
-        .into_iter()
-        .map(|mv| {
-            let mut child = *pos;
-            child.play(mv);
-            (mv, perft(&child, depth - 1, conv))
-        })
-        .collect()
+    let mut total = 0;
+    for mv in movegen::legal_moves(pos, conv) {
+        let mut child = *pos;
+        child.play(mv);
+        let n = perft_until(&child, depth - 1, conv, stopped)?;
+        each(mv, n);
+        total += n;
+    }
+    Some(total)
 }
 
 #[cfg(test)]
@@ -79,5 +89,9 @@ mod tests {
             );
         }
         assert_eq!(perft_until(&pos, 4, Convention::Turn, &|| true), None);
+        let mut moves = 0;
+        let total = divide(&pos, 3, Convention::Turn, &|| false, &mut |_, _| moves += 1);
+        assert_eq!(total, Some(perft(&pos, 3, Convention::Turn)));
+        assert_eq!(moves, 24);
     }
 }

@@ -1,0 +1,162 @@
+//! The command line: every subcommand of the `moulin` binary, parsed by clap, and the small
+//! runners of those that have no module of their own (perft, bench). With no subcommand the
+//! binary speaks the protocol.
+
+use crate::rules::notation::Convention;
+use crate::rules::{fen, perft};
+use crate::{Game, Rules};
+use clap::{Parser, Subcommand};
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "moulin",
+    version,
+    about = "An engine for the mill game (Nine Men's Morris, Mühle).\n\nWith no subcommand, moulin speaks its UCI-style protocol on stdin/stdout (see protocol.md)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Count the positions reached after exactly <DEPTH> plies (draw rules ignored).
+    Perft {
+        /// Plies to count.
+        depth: u32,
+        /// Start from this position string instead of the empty board.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first, in either notation (`d6xb4` or `d6 xb4`).
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
+        #[arg(long, default_value = "nine")]
+        variant: String,
+        /// `turn`: a move and its removal are one ply; `action`: a removal is a ply of its own.
+        #[arg(long, default_value = "turn")]
+        convention: String,
+        /// Print one line `<move> <count>` per root move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Search fixed positions to a fixed depth (1 thread, 16 MB) and print the node count, a
+    /// signature of the search, and the speed.
+    Bench {
+        /// Search every position to this depth instead of its own.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search threads (the signature is defined for 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
+    Match(crate::matches::MatchArgs),
+    /// Make a balanced opening book: enumerate placement openings and keep those an engine
+    /// scores within a margin.
+    Openings(crate::matches::book::OpeningsArgs),
+    /// Re-check a match's records: every move and every result, under moulin's rules.
+    Replay(crate::matches::ReplayArgs),
+    /// The engine's opening book: build one by deep search, check one, time its lookups.
+    #[command(subcommand)]
+    Book(BookCommand),
+}
+
+#[derive(Subcommand)]
+pub enum BookCommand {
+    /// Build a book by deep search (resumes an interrupted build; see book/README.md).
+    Build(crate::book::build::BuildArgs),
+    /// Check a book: every line parses, every position is canonical and reachable, every move
+    /// is legal; errors name the line.
+    Check(crate::book::check::CheckArgs),
+    /// Load a book and time its lookups.
+    Bench(crate::book::BenchArgs),
+}
+
+/// Runs what the command line asks for.
+pub fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        None => crate::protocol::run().map_err(|e| e.to_string()),
+        Some(Command::Perft {
+            depth,
+            fen,
+            moves,
+            variant,
+            convention,
+            divide,
+        }) => run_perft(depth, fen, moves, &variant, &convention, divide),
+        Some(Command::Bench { depth, threads }) => {
+            run_bench(depth, threads);
+            Ok(())
+        }
+        Some(Command::Match(args)) => crate::matches::run_match(args),
+        Some(Command::Openings(args)) => crate::matches::book::run_openings(args),
+        Some(Command::Replay(args)) => crate::matches::run_replay(args),
+        Some(Command::Book(BookCommand::Build(args))) => crate::book::build::run_build(args),
+        Some(Command::Book(BookCommand::Check(args))) => crate::book::check::run_check(args),
+        Some(Command::Book(BookCommand::Bench(args))) => crate::book::run_bench(args),
+    }
+}
+
+fn run_perft(
+    depth: u32,
+    fen_text: Option<String>,
+    moves: Vec<String>,
+    variant: &str,
+    convention: &str,
+    divide: bool,
+) -> Result<(), String> {
+    let rules = Rules::preset(variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{variant}' (expected one of {})",
+            crate::rules::PRESETS.join(", ")
+        )
+    })?;
+    let conv = Convention::parse(convention)
+        .ok_or_else(|| format!("unknown convention '{convention}' (expected turn or action)"))?;
+    let mut game = match fen_text {
+        Some(text) => Game::from_fen(&text, rules).map_err(|e| e.to_string())?,
+        None => Game::new(rules),
+    };
+    let tokens: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    game.play_tokens(tokens).map_err(|(_, e)| e.to_string())?;
+    let pos = *game.position();
+    let started = Instant::now();
+    let nodes = if divide {
+        let mut each = |mv: crate::Move, n| println!("{} {n}", mv.written(conv));
+        perft::divide(&pos, depth, conv, &|| false, &mut each).unwrap_or(0)
+    } else {
+        perft::perft(&pos, depth, conv)
+    };
+    let secs = started.elapsed().as_secs_f64();
+    log::info!(
+        "perft {depth} of {}: {nodes} in {secs:.3} s",
+        fen::write(&pos)
+    );
+    eprintln!(
+        "{:.3} s, {:.0} leaves/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
+    println!("nodes {nodes}");
+    Ok(())
+}
+
+fn run_bench(depth: Option<u32>, threads: usize) {
+    let mut index = 0;
+    let lines = crate::search::bench::run(depth, threads.clamp(1, 256), |l| {
+        index += 1;
+        println!(
+            "{index:>2} depth {:>2} nodes {:>10} time {:>6} ms best {:<10} {}",
+            l.depth,
+            l.nodes,
+            l.time.as_millis(),
+            l.best,
+            l.fen
+        );
+    });
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
+    println!("{nodes} nodes {:.0} nps", nodes as f64 / secs.max(1e-9));
+}

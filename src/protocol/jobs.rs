@@ -1,0 +1,181 @@
+//! The jobs a session runs on threads of their own: a search (`go`) and perft. Each reports
+//! back over the session's channel; `stop` reaches it through the shared `Control`.
+
+use super::command::Go;
+use super::reply::{info_line, panic_message, Error, Out};
+use super::Event;
+use crate::rules::board::ByColor;
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::{self, Convention};
+use crate::rules::perft;
+use crate::rules::position::Position;
+use crate::search::{Control, Limits, SearchResult, Searcher};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::SyncSender;
+use std::sync::Arc;
+use std::thread;
+use std::time::Instant;
+
+/// A search in progress, or finished and waiting to be released.
+pub(super) struct SearchJob {
+    pub(super) infinite: bool,
+    /// Pondering, and no `ponderhit` yet.
+    pub(super) pondering: bool,
+    /// `stop` came.
+    pub(super) stopped: bool,
+    /// The result, held back while the search is infinite or pondering (UCI).
+    pub(super) held: Option<SearchResult>,
+    pub(super) notation: Convention,
+    /// The root, to tell whether the best move ends our turn (then a ponder move is shown).
+    pub(super) root: Position,
+    /// A legal move to answer with if the search thread dies.
+    pub(super) fallback: Option<Move>,
+}
+
+impl SearchJob {
+    pub(super) fn may_answer(&self) -> bool {
+        self.stopped || (!self.infinite && !self.pondering)
+    }
+}
+
+pub(super) enum Job {
+    Search(Box<SearchJob>),
+    Perft { depth: u32, stopped: bool },
+}
+
+impl Job {
+    pub(super) fn stopped(&self) -> bool {
+        match self {
+            Job::Search(j) => j.stopped,
+            Job::Perft { stopped, .. } => *stopped,
+        }
+    }
+}
+
+/// The limits of a `go` in `root`.
+pub(super) fn limits(go: &Go, root: &Position) -> Result<Limits, Error> {
+    Ok(Limits {
+        depth: go.depth,
+        nodes: go.nodes,
+        movetime: go.movetime,
+        time: ByColor::new(go.wtime, go.btime),
+        inc: ByColor::new(go.winc.unwrap_or(0), go.binc.unwrap_or(0)),
+        movestogo: go.movestogo,
+        infinite: go.infinite,
+        ponder: go.ponder,
+        searchmoves: search_moves(root, &go.searchmoves)?,
+    })
+}
+
+/// What a job thread needs of the session to report back.
+pub(super) struct Reporting {
+    pub(super) control: Arc<Control>,
+    pub(super) events: SyncSender<Event>,
+    pub(super) out: Out,
+}
+
+impl Reporting {
+    /// Runs `job` on a thread named `name`.
+    fn spawn(self, name: &str, job: impl FnOnce(Reporting) + Send + 'static) -> Result<(), Error> {
+        thread::Builder::new()
+            .name(name.into())
+            .spawn(move || job(self))
+            .map(|_| ())
+            .map_err(Error::Thread)
+    }
+}
+
+/// Searches on a thread of its own, writing `info` lines as it goes; the searcher comes back
+/// with the result in `Event::SearchDone`.
+pub(super) fn spawn_search(
+    mut searcher: Searcher,
+    game: Game,
+    limits: Limits,
+    notation: Convention,
+    to: Reporting,
+) -> Result<(), Error> {
+    to.spawn("moulin-go", move |to| {
+        let Reporting { control, out, .. } = &to;
+        let done = panic::catch_unwind(AssertUnwindSafe(|| {
+            let result = searcher.search(&game, &limits, control, &mut |info| {
+                out.line(&info_line(info, notation))
+            });
+            (searcher, result)
+        }));
+        let _ = to.events.send(match done {
+            Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
+            Err(p) => Event::SearchPanicked(panic_message(p)),
+        });
+    })
+}
+
+/// Counts perft on a thread of its own, writing one line per root move; the total comes back in
+/// `Event::PerftDone`.
+pub(super) fn spawn_perft(
+    pos: Position,
+    depth: u32,
+    conv: Convention,
+    to: Reporting,
+) -> Result<(), Error> {
+    to.spawn("moulin-perft", move |to| {
+        let started = Instant::now();
+        let stopped = || to.control.is_stopped();
+        let mut each = |mv: Move, n| to.out.line(&format!("{} {n}", mv.written(conv)));
+        let done = perft::divide(&pos, depth, conv, &stopped, &mut each)
+            .map(|total| (total, started.elapsed()));
+        let _ = to.events.send(Event::PerftDone(done));
+    })
+}
+
+/// The root moves `searchmoves` names. A step given alone stands for every turn made of it; a
+/// step followed by its removals as tokens of their own (`d6 xb4`) is one turn.
+pub(super) fn search_moves(root: &Position, tokens: &[String]) -> Result<Vec<Move>, Error> {
+    let legal = movegen::legal_moves(root, Convention::Turn);
+    let mut chosen = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let mut token = tokens[i].clone();
+        i += 1;
+        let is_removal = |t: &str| t.starts_with(['x', 'X']);
+        if !is_removal(&token) {
+            while i < tokens.len() && is_removal(&tokens[i]) {
+                token.push_str(&tokens[i]);
+                i += 1;
+            }
+        }
+        let mv = notation::parse_move(root, &token).map_err(Error::SearchMove)?;
+        let before = chosen.len();
+        for &t in &legal {
+            let matches = t == mv || (mv.removal_count() == 0 && t.without_removals() == mv);
+            if matches && !chosen.contains(&t) {
+                chosen.push(t);
+            }
+        }
+        if chosen.len() == before && !legal.contains(&mv) {
+            return Err(Error::NotInSearch(token));
+        }
+    }
+    Ok(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::Game;
+    use crate::rules::Rules;
+    #[test]
+    fn searchmoves_accept_both_forms() {
+        let mut game = Game::new(Rules::nine());
+        game.play_tokens(["d7", "a1", "g7", "d1"]).unwrap();
+        let pos = *game.position();
+        let all_a7 = search_moves(&pos, &["a7".into()]).unwrap();
+        assert_eq!(all_a7.len(), 2);
+        let one = search_moves(&pos, &["a7".into(), "xd1".into()]).unwrap();
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].turn_notation(), "a7xd1");
+        assert!(search_moves(&pos, &["d7".into()]).is_err());
+        assert!(search_moves(&pos, &["zz".into()]).is_err());
+    }
+}

@@ -1,0 +1,204 @@
+//! Every line the engine writes: the one writer of stdout, the error line, and the UCI forms
+//! of `bestmove`, `info` and `help`.
+
+use super::command::{self, CommandError};
+use super::options::OptionError;
+use crate::rules::fen::FenError;
+use crate::rules::notation::{Convention, MoveError};
+use crate::rules::position::Position;
+use crate::search::tt::Bound;
+use crate::search::{Info, SearchResult};
+use std::fmt;
+use std::io::{self, Write};
+
+/// The only writer of stdout.
+#[derive(Clone, Copy)]
+pub(super) struct Out;
+
+impl Out {
+    pub(super) fn line(self, text: &str) {
+        self.lines([text]);
+    }
+
+    /// Writes lines under one lock, so that no other thread's line comes between them.
+    pub(super) fn lines<S: AsRef<str>>(self, lines: impl IntoIterator<Item = S>) {
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        for line in lines {
+            let line = line.as_ref();
+            log::trace!(">> {line}");
+            // A closed stdout is not worth dying for: the next read will see the end of input.
+            let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+        }
+    }
+}
+
+/// Why a command was refused. Every error is one line `info string error: <this>`.
+#[derive(Debug)]
+pub(super) enum Error {
+    Command(CommandError),
+    Option(OptionError),
+    Fen(FenError),
+    /// A move of `position ... moves` (index from 0).
+    Move(usize, MoveError),
+    SearchMove(MoveError),
+    NotInSearch(String),
+    Busy(&'static str),
+    Thread(io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Command(e) => e.fmt(f),
+            Error::Option(e) => e.fmt(f),
+            Error::Fen(e) => write!(f, "position: {e}"),
+            Error::Move(i, e) => write!(f, "position: move {}: {e}", i + 1),
+            Error::SearchMove(e) => write!(f, "go searchmoves: {e}"),
+            Error::NotInSearch(t) => write!(
+                f,
+                "go searchmoves: '{}' is no legal move here",
+                command::shown(t)
+            ),
+            Error::Busy(what) => write!(f, "{what} is running: send stop first"),
+            Error::Thread(e) => write!(f, "cannot start a thread: {e}"),
+        }
+    }
+}
+
+impl From<CommandError> for Error {
+    fn from(e: CommandError) -> Error {
+        Error::Command(e)
+    }
+}
+
+/// Makes any text one safe output line: control characters escaped, at most 400 characters.
+pub(super) fn one_line(text: &str) -> String {
+    command::printable(text, 400)
+}
+
+pub(super) fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
+}
+
+/// `bestmove <move> [ponder <move>]` in the notation in force. In the action notation a turn
+/// that removes is answered with its step only; a ponder move is shown only when the printed
+/// move ends our turn.
+pub(super) fn bestmove_line(
+    root: &Position,
+    result: &SearchResult,
+    notation: Convention,
+) -> String {
+    let Some(best) = result.best else {
+        return "bestmove none".into();
+    };
+    let mut after = *root;
+    after.play(best);
+    let (shown, turn_ends) = match notation {
+        Convention::Turn => (best.turn_notation(), after.pending_removals() == 0),
+        Convention::Action => {
+            let tokens = best.action_tokens();
+            let first = tokens.first().cloned().unwrap_or_default();
+            (first, tokens.len() == 1 && after.pending_removals() == 0)
+        }
+    };
+    let mut line = format!("bestmove {shown}");
+    if let (Some(ponder), true) = (result.ponder, turn_ends) {
+        let p = match notation {
+            Convention::Turn => ponder.turn_notation(),
+            Convention::Action => ponder.action_tokens().first().cloned().unwrap_or_default(),
+        };
+        if !p.is_empty() {
+            line.push_str(" ponder ");
+            line.push_str(&p);
+        }
+    }
+    line
+}
+
+/// One `info` line of search progress.
+pub(super) fn info_line(info: &Info, notation: Convention) -> String {
+    let score = info.score.to_string();
+    let bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {}",
+        info.depth, info.seldepth, info.multipv, info.nodes, info.nps, info.hashfull, info.time_ms
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for mv in &info.pv {
+            line.push(' ');
+            line.push_str(&mv.written(notation));
+        }
+    }
+    line
+}
+
+pub(super) const HELP: [&str; 24] = [
+    "moulin speaks a UCI-style protocol; protocol.md is the full reference.",
+    "  uci                          identify, list the options, answer uciok",
+    "  isready                      answer readyok (also during a search)",
+    "  setoption name <N> value <v> set an option (see uci for names and ranges)",
+    "  ucinewgame                   forget the previous game; back to the start position",
+    "  position startpos [moves m...]",
+    "  position fen <string> [moves m...]",
+    "                               set the position; moves as d6xb4 or d6 xb4",
+    "  go [depth d] [nodes n] [movetime ms] [wtime ms] [btime ms] [winc ms] [binc ms]",
+    "     [movestogo n] [infinite] [ponder] [searchmoves m...]",
+    "                               search; answers info lines, then bestmove",
+    "  go perft <d> | perft <d>     count the leaves d plies deep, per root move",
+    "  stop                         end the search (or perft) now",
+    "  ponderhit                    the expected move was played: ponder search goes on for real",
+    "  quit                         leave (also at the end of input)",
+    "  d                            draw the board and describe the position",
+    "  fen                          print the position string",
+    "  moves                        list the legal moves",
+    "  eval                         the static evaluation, term by term",
+    "  help                         this text",
+    "Moves: placing d6, moving d6-d5, removing xb4; a turn that removes is d6xb4 (one token)",
+    "or d6 xb4 (two tokens). Option MoveNotation chooses the form the engine writes.",
+    "Points: a7 top left to g1 bottom right (see d).",
+    "Bad input gets one line: info string error: <what>, and changes nothing.",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::board::Point;
+    use crate::rules::game::Game;
+    use crate::rules::moves::Move;
+    use crate::rules::notation;
+    use crate::rules::Rules;
+    use crate::search::Score;
+    #[test]
+    fn bestmove_in_both_notations() {
+        let mut game = Game::new(Rules::nine());
+        game.play_tokens(["d7", "a1", "g7", "d1"]).unwrap();
+        let root = *game.position();
+        let best = notation::parse_move(&root, "a7xd1").unwrap();
+        let ponder = Move::place(Point::parse("b4").unwrap());
+        let result = SearchResult {
+            best: Some(best),
+            ponder: Some(ponder),
+            score: Score::Cp(0),
+            depth: 1,
+            nodes: 1,
+            outcome: None,
+        };
+        assert_eq!(
+            bestmove_line(&root, &result, Convention::Turn),
+            "bestmove a7xd1 ponder b4"
+        );
+        assert_eq!(
+            bestmove_line(&root, &result, Convention::Action),
+            "bestmove a7"
+        );
+    }
+}

@@ -1,0 +1,424 @@
+//! The session: the state of one conversation (settings, game, searcher, the job running, the
+//! book) and what each command does. The engine loop (the caller of `run`) acts on each line at
+//! once, so input is never held up by a search.
+
+use super::books::Books;
+use super::command::Go;
+use super::command::{self, Command, CommandError, Start};
+use super::jobs::{self, Job, Reporting, SearchJob};
+use super::options::{Changed, Settings};
+use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
+use super::Event;
+use crate::rules::fen;
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::search::{Control, Score, SearchResult, Searcher};
+use std::collections::VecDeque;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long a command that follows `stop` waits for the stopped job to end before it is refused.
+pub(super) const STOP_WAIT: Duration = Duration::from_secs(5);
+
+/// How long `quit` waits for a stopped search to give its `bestmove`.
+pub(super) const QUIT_WAIT: Duration = Duration::from_millis(40);
+
+/// Whether the loop goes on.
+#[derive(PartialEq, Eq)]
+pub(super) enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The engine loop's state.
+pub(super) struct Session {
+    pub(super) out: Out,
+    pub(super) settings: Settings,
+    pub(super) game: Game,
+    /// `None` while a search thread has it.
+    pub(super) searcher: Option<Searcher>,
+    pub(super) control: Arc<Control>,
+    pub(super) job: Option<Job>,
+    /// For the worker threads to report on.
+    pub(super) events: SyncSender<Event>,
+    pub(super) incoming: Receiver<Event>,
+    /// Events received while waiting for a stopped job, to handle next.
+    pub(super) backlog: VecDeque<Event>,
+    /// The opening books.
+    pub(super) books: Books,
+}
+
+impl Session {
+    pub(super) fn new(events: SyncSender<Event>, incoming: Receiver<Event>) -> Session {
+        let settings = Settings::default();
+        Session {
+            out: Out,
+            game: Game::new(settings.rules),
+            searcher: Some(settings.new_searcher()),
+            settings,
+            control: Arc::new(Control::new()),
+            job: None,
+            events,
+            incoming,
+            backlog: VecDeque::new(),
+            books: Books::new(),
+        }
+    }
+
+    pub(super) fn run(mut self) {
+        self.books.load_in_background(&self.settings, self.out);
+        loop {
+            let event = match self.backlog.pop_front() {
+                Some(e) => e,
+                None => match self.incoming.recv() {
+                    Ok(e) => e,
+                    Err(_) => break,
+                },
+            };
+            if self.handle(event) == Flow::Quit {
+                break;
+            }
+        }
+        // Quit: a running job is stopped and, if it ends at once, answers; the process ends
+        // with this thread either way.
+        self.stop();
+        self.wait_for_stopped_job(QUIT_WAIT);
+    }
+
+    pub(super) fn handle(&mut self, event: Event) -> Flow {
+        match event {
+            Event::Line(text) => {
+                log::debug!("<< {text}");
+                match command::parse(&text) {
+                    Ok(None) => {}
+                    Ok(Some(Command::Quit)) => return Flow::Quit,
+                    Ok(Some(cmd)) => {
+                        let done = panic::catch_unwind(AssertUnwindSafe(|| self.execute(cmd)));
+                        match done {
+                            Ok(Ok(())) => {}
+                            Ok(Err(e)) => self.error(&e),
+                            Err(p) => self.out.line(&format!(
+                                "info string error: internal error: {}",
+                                one_line(&panic_message(p))
+                            )),
+                        }
+                    }
+                    Err(e) => self.error(&Error::Command(e)),
+                }
+            }
+            Event::TooLong(n) => self.error(&Error::Command(CommandError::TooLong(n))),
+            Event::Eof => return Flow::Quit,
+            Event::SearchDone(searcher, result) => {
+                self.searcher = Some(*searcher);
+                if let Some(Job::Search(mut job)) = self.job.take() {
+                    if job.may_answer() {
+                        self.answer(&job, &result);
+                    } else {
+                        job.held = Some(result);
+                        self.job = Some(Job::Search(job));
+                    }
+                }
+            }
+            Event::SearchPanicked(msg) => {
+                self.out.line(&format!(
+                    "info string error: internal error in the search: {}",
+                    one_line(&msg)
+                ));
+                if let Some(Job::Search(job)) = self.job.take() {
+                    let result = SearchResult {
+                        best: job.fallback,
+                        ponder: None,
+                        score: Score::Cp(0),
+                        depth: 0,
+                        nodes: 0,
+                        outcome: None,
+                    };
+                    self.answer(&job, &result);
+                }
+            }
+            Event::PerftDone(done) => {
+                let depth = match self.job.take() {
+                    Some(Job::Perft { depth, .. }) => depth,
+                    _ => 0,
+                };
+                match done {
+                    Some((nodes, time)) => {
+                        let secs = time.as_secs_f64();
+                        self.out.lines([
+                            format!(
+                                "info string perft {depth}: {nodes} leaves in {secs:.3} s ({:.0} leaves/s)",
+                                nodes as f64 / secs.max(1e-9)
+                            ),
+                            format!("nodes {nodes}"),
+                        ]);
+                    }
+                    None => self.out.line("info string perft stopped"),
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    pub(super) fn error(&self, e: &Error) {
+        let text = one_line(&e.to_string());
+        log::debug!("refused: {text}");
+        self.out.line(&format!("info string error: {text}"));
+    }
+
+    /// Refuses commands that need the searcher or the worker while a job runs. A job that was
+    /// told to stop is waited for (briefly), so that `stop` then `go` works without waiting for
+    /// `bestmove` in between; input that arrives meanwhile is kept for later.
+    pub(super) fn idle(&mut self) -> Result<(), Error> {
+        self.wait_for_stopped_job(STOP_WAIT);
+        match self.job {
+            None => Ok(()),
+            Some(Job::Search(_)) => Err(Error::Busy("a search")),
+            Some(Job::Perft { .. }) => Err(Error::Busy("perft")),
+        }
+    }
+
+    /// Waits at most `limit` for a job told to stop to end (and answer).
+    pub(super) fn wait_for_stopped_job(&mut self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        while self.job.as_ref().is_some_and(Job::stopped) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(
+                    e @ (Event::SearchDone(..) | Event::SearchPanicked(_) | Event::PerftDone(_)),
+                ) => {
+                    self.handle(e);
+                }
+                Ok(e) => self.backlog.push_back(e),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    }
+
+    /// `stop`: the job ends as soon as it can; a held result is given at once.
+    pub(super) fn stop(&mut self) {
+        match self.job.as_mut() {
+            Some(Job::Search(job)) => {
+                job.stopped = true;
+                self.control.stop();
+                self.release();
+            }
+            Some(Job::Perft { stopped, .. }) => {
+                *stopped = true;
+                self.control.stop();
+            }
+            None => {}
+        }
+    }
+
+    pub(super) fn execute(&mut self, cmd: Command) -> Result<(), Error> {
+        match cmd {
+            Command::Uci => {
+                let mut lines = vec![
+                    format!("id name moulin {}", env!("CARGO_PKG_VERSION")),
+                    "id author the moulin developers".to_string(),
+                ];
+                lines.extend(Settings::uci_lines());
+                lines.push("uciok".into());
+                self.out.lines(lines);
+            }
+            Command::Debug => {}
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => {
+                self.idle()?;
+                let mut settings = self.settings.clone();
+                let changed = settings
+                    .set(&name, value.as_deref())
+                    .map_err(Error::Option)?;
+                self.settings = settings;
+                let searcher = self
+                    .searcher
+                    .get_or_insert_with(|| self.settings.new_searcher());
+                match changed {
+                    Changed::Hash => searcher.set_hash(self.settings.hash_mb),
+                    Changed::Threads => searcher.set_threads(self.settings.threads),
+                    Changed::Search => self.settings.apply_to(searcher),
+                    Changed::Protocol => {}
+                    Changed::Rules => {
+                        self.game = Game::new(self.settings.rules);
+                        if self.settings.book_file.is_empty() {
+                            // The default book follows the variant.
+                            self.books.reload(&self.settings, self.out);
+                        }
+                    }
+                    Changed::Book => self.books.reload(&self.settings, self.out),
+                }
+            }
+            Command::UciNewGame => {
+                self.idle()?;
+                if let Some(s) = self.searcher.as_mut() {
+                    s.new_game();
+                }
+                self.game = Game::new(self.settings.rules);
+                self.books.forget_pending();
+            }
+            Command::Position { start, moves } => {
+                let mut game = match start {
+                    Start::StartPos => Game::new(self.settings.rules),
+                    Start::Fen(text) => {
+                        Game::from_fen(&text, self.settings.rules).map_err(Error::Fen)?
+                    }
+                };
+                game.play_tokens(moves.iter().map(String::as_str))
+                    .map_err(|(i, e)| Error::Move(i, e))?;
+                self.game = game;
+            }
+            Command::Go(go) => {
+                self.idle()?;
+                match go.perft {
+                    Some(depth) => self.start_perft(depth)?,
+                    None => self.start_search(&go)?,
+                }
+            }
+            Command::Stop => self.stop(),
+            Command::PonderHit => {
+                if let Some(Job::Search(job)) = self.job.as_mut() {
+                    if job.pondering {
+                        job.pondering = false;
+                        self.control.ponderhit();
+                        self.release();
+                    }
+                }
+            }
+            Command::Quit => {}
+            Command::Display => self.out.lines(self.display()),
+            Command::Fen => self.out.line(&fen::write(self.game.position())),
+            Command::Moves => {
+                let moves = if self.game.outcome().is_some() {
+                    Vec::new()
+                } else {
+                    movegen::legal_moves(self.game.position(), self.settings.notation)
+                };
+                let mut line = String::from("moves");
+                for mv in moves {
+                    line.push(' ');
+                    line.push_str(&self.action_or_turn(mv));
+                }
+                self.out.line(&line);
+            }
+            Command::Eval => self.out.lines(self.eval()),
+            Command::Perft(depth) => {
+                self.idle()?;
+                self.start_perft(depth)?;
+            }
+            Command::Help => self.out.lines(HELP),
+        }
+        Ok(())
+    }
+
+    /// Prints a held result once the search may answer.
+    pub(super) fn release(&mut self) {
+        let ready = matches!(&self.job, Some(Job::Search(j)) if j.held.is_some() && j.may_answer());
+        if ready {
+            if let Some(Job::Search(mut job)) = self.job.take() {
+                if let Some(result) = job.held.take() {
+                    self.answer(&job, &result);
+                }
+            }
+        }
+    }
+
+    /// The end of a search: the result if the game is over, then `bestmove`.
+    pub(super) fn answer(&self, job: &SearchJob, result: &SearchResult) {
+        let mut lines = Vec::new();
+        if let Some(outcome) = result.outcome {
+            lines.push(format!(
+                "info string game over: {} {}",
+                outcome.score(),
+                outcome.describe()
+            ));
+        }
+        lines.push(bestmove_line(&job.root, result, job.notation));
+        self.out.lines(lines);
+    }
+
+    pub(super) fn action_or_turn(&self, mv: Move) -> String {
+        mv.written(self.settings.notation)
+    }
+    /// `go`: answers at once when the game is over or the book knows the position, otherwise
+    /// starts the search.
+    pub(super) fn start_search(&mut self, go: &Go) -> Result<(), Error> {
+        let root = *self.game.position();
+        let limits = jobs::limits(go, &root)?;
+        let notation = self.settings.notation;
+        let mut job = SearchJob {
+            infinite: go.infinite,
+            pondering: go.ponder,
+            stopped: false,
+            held: None,
+            notation,
+            root,
+            fallback: limits.searchmoves.first().copied().or_else(|| {
+                movegen::legal_moves(&root, Convention::Turn)
+                    .first()
+                    .copied()
+            }),
+        };
+        let at_once = match self.game.outcome() {
+            // Nothing to search.
+            Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
+            None if go.searchmoves.is_empty() => {
+                self.books
+                    .answer(&self.settings, &root)
+                    .map(|(info, result)| {
+                        self.out.line(&info);
+                        result
+                    })
+            }
+            None => None,
+        };
+        if let Some(result) = at_once {
+            // Answer now, or when released.
+            if job.may_answer() {
+                self.answer(&job, &result);
+            } else {
+                job.held = Some(result);
+                self.job = Some(Job::Search(Box::new(job)));
+            }
+            return Ok(());
+        }
+        let searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| self.settings.new_searcher());
+        self.control.reset(go.ponder);
+        jobs::spawn_search(
+            searcher,
+            self.game.clone(),
+            limits,
+            notation,
+            self.reporting(),
+        )?;
+        self.job = Some(Job::Search(Box::new(job)));
+        Ok(())
+    }
+
+    /// `perft`: counts on a thread of its own.
+    pub(super) fn start_perft(&mut self, depth: u32) -> Result<(), Error> {
+        self.control.reset(false);
+        let pos = *self.game.position();
+        jobs::spawn_perft(pos, depth, self.settings.notation, self.reporting())?;
+        self.job = Some(Job::Perft {
+            depth,
+            stopped: false,
+        });
+        Ok(())
+    }
+
+    /// What a job thread needs to report back.
+    fn reporting(&self) -> Reporting {
+        Reporting {
+            control: Arc::clone(&self.control),
+            events: self.events.clone(),
+            out: self.out,
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! The rules layer: everything about the game and nothing about playing it well. It imports
+//! nothing above it.
+//!
+//! - `board`: points, bitboards, colours and the board topologies (adjacency, mill lines,
+//!   symmetries) as compile-time tables;
+//! - `variant`: the `Rules` value (every rule option of RULES.md §3) and its named presets;
+//!   `options`: the one table of rule options by name (values, parser, writer) that the
+//!   protocol, the match runner and the book read;
+//! - `moves`: the compact `Move`; `position`: a position and how a move changes it;
+//! - `movegen`: legal moves in both conventions; `notation`: reading and writing moves;
+//! - `setup` and `fen`: the position string, parsed into a raw setup and then checked once into
+//!   a `Position`;
+//! - `zobrist`: position keys; `game`: a game with its history and draw rules; `perft`.
+
+pub mod board;
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod options;
+pub mod perft;
+pub mod position;
+pub mod setup;
+mod variant;
+mod zobrist;
+
+pub use variant::{
+    Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform, Repetition, RuleError,
+    Rules, PRESETS,
+};

@@ -1,0 +1,103 @@
+//! Scores: how the search encodes wins, losses and centi-pieces in one `i32`, and the `Score`
+//! that it reports, which each protocol dialect writes its own way (`Display` gives UCI's
+//! `cp N` / `mate N`).
+//!
+//! Inside the search a score is centi-pieces for the side to move, or a decided game: a win `p`
+//! plies from the root is `MATE - p`, a loss `-(MATE - p)`, so that nearer wins score higher.
+
+use std::fmt;
+
+/// Larger than any score.
+pub const INF: i32 = 32000;
+/// The score of a win at the root; a win `p` plies away scores `MATE - p`.
+pub const MATE: i32 = 31000;
+/// Scores beyond this are wins or losses by distance.
+pub const MATE_BOUND: i32 = MATE - 1000;
+
+/// The score of the side to move that has lost, `ply` plies from the root.
+#[inline]
+pub const fn mated_at(ply: usize) -> i32 {
+    -(MATE - ply as i32)
+}
+
+/// Whether a score is a decided game (a win or a loss by distance).
+#[inline]
+pub const fn is_decisive(s: i32) -> bool {
+    s >= MATE_BOUND || s <= -MATE_BOUND
+}
+
+/// Win and loss scores are stored in the table relative to the node, so that they mean the same
+/// wherever the position is met again.
+#[inline]
+pub fn to_table(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+/// The inverse of `to_table`.
+#[inline]
+pub fn from_table(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// A score as the search reports it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Centi-pieces for the side to move.
+    Cp(i32),
+    /// A forced win in this many of the side to move's own turns; negative when losing.
+    Mate(i32),
+}
+
+impl Score {
+    /// The reported form of a search score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-((MATE + s) / 2))
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+/// UCI's form: `cp N` or `mate N`.
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(x) => write!(f, "cp {x}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wins_and_losses_by_distance() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(mated_at(2)), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-35), Score::Cp(-35));
+        assert_eq!(Score::Mate(-3).to_string(), "mate -3");
+        assert_eq!(Score::Cp(12).to_string(), "cp 12");
+        assert!(is_decisive(mated_at(7)) && !is_decisive(500));
+        for s in [MATE - 9, mated_at(12), 77] {
+            assert_eq!(from_table(to_table(s, 5), 5), s);
+        }
+    }
+}
