@@ -621,6 +621,12 @@ fn resume_plays_the_games_the_records_lack() {
     assert!(!out.status.success());
     assert!(stderr.contains("max-plies is '50'"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&records).unwrap(), text);
+    // An empty file (cut back at its header) starts the match.
+    std::fs::write(&records, "").unwrap();
+    assert!(against_fake("", 2, &["--records", rec, "--resume"])
+        .status
+        .success());
+    replay_ok(&records, 2);
 }
 
 #[test]

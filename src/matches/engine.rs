@@ -152,8 +152,18 @@ impl Engine {
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
         let (tx, lines) = mpsc::sync_channel(QUEUED_LINES);
+        // Built first, so that an error below ends the process (`Drop`).
+        let mut engine = Engine {
+            spec: spec.clone(),
+            child,
+            stdin,
+            lines,
+            announces_notation: false,
+            reaped: false,
+            live_slot,
+        };
         let name = spec.name.clone();
-        thread::spawn(move || {
+        let out_reader = move || {
             let mut open = true;
             read_lines(BufReader::new(stdout), MAX_LINE, |line| {
                 if !open {
@@ -173,23 +183,18 @@ impl Engine {
                 // The runner no longer listens: keep reading so that the engine never blocks.
                 open &= tx.send(out).is_ok();
             });
-        });
+        };
         let name = spec.name.clone();
-        thread::spawn(move || {
+        let err_reader = move || {
             read_lines(BufReader::new(stderr), MAX_LINE, |line| match line {
                 Some(bytes) => log::debug!("{name} (stderr) > {}", String::from_utf8_lossy(bytes)),
                 None => log::debug!("{name} (stderr): a line longer than {MAX_LINE} bytes skipped"),
             });
-        });
-        let mut engine = Engine {
-            spec: spec.clone(),
-            child,
-            stdin,
-            lines,
-            announces_notation: false,
-            reaped: false,
-            live_slot,
         };
+        thread::Builder::new()
+            .spawn(out_reader)
+            .and_then(|_| thread::Builder::new().spawn(err_reader))
+            .map_err(|e| EngineFault::Spawn(format!("no thread to read {}: {e}", spec.name)))?;
         engine.handshake(rules, timeout)?;
         Ok(engine)
     }

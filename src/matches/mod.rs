@@ -332,8 +332,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
     let mut done = HashSet::new();
     let records = match &plan.records {
         Some(path) if plan.resume => {
-            let (file, old) = RecordsFile::resume(path, &title, &plan.settings_line)?;
-            for r in &old {
+            let file = RecordsFile::resume(path, &title, &plan.settings_line, |r| {
                 if !done.insert(r.game) {
                     return Err(format!(
                         "records {}: game {} is recorded twice",
@@ -342,8 +341,9 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
                     ));
                 }
                 recap.add(r, names);
-            }
-            log::info!("resuming: {} games already recorded", old.len());
+                Ok(())
+            })?;
+            log::info!("resuming: {} games already recorded", done.len());
             Some(file)
         }
         Some(path) => Some(RecordsFile::create(
@@ -381,7 +381,12 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         fatal: None,
         sprt: None,
     });
-    let stop = AtomicBool::new(false);
+    // Resumed records may already decide the test.
+    let decided = plan
+        .sprt
+        .as_ref()
+        .map(|t| t.test(&lock(&shared).recap.tally));
+    let stop = AtomicBool::new(matches!(decided, Some((_, d)) if d != Decision::Continue));
     let started = Instant::now();
     std::thread::scope(|scope| {
         for i in 0..plan.concurrency {

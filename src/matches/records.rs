@@ -26,7 +26,7 @@ use crate::rules::game::Game;
 use crate::rules::Rules;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// One game as a record holds it.
@@ -313,23 +313,59 @@ pub struct Replay {
     pub names: Option<[String; 2]>,
 }
 
-/// Replays every record of `text`.
-pub fn replay(text: &str) -> Replay {
-    let mut out = Replay::default();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+/// Calls `each` with the number (from 1), the text (decoded lossily, without its line break) and
+/// whether it is complete (ends with a line break) of every line of the records `input` read
+/// from `source`; stops at the first error. Returns the length of the complete lines and that of
+/// a last line cut short.
+fn each_line(
+    mut input: impl BufRead,
+    source: &str,
+    mut each: impl FnMut(usize, &str, bool) -> Result<(), String>,
+) -> Result<(u64, usize), String> {
+    let mut bytes = Vec::new();
+    let (mut whole, mut number) = (0u64, 0);
+    loop {
+        bytes.clear();
+        let n = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("cannot read records {source}: {e}"))?;
+        if n == 0 {
+            return Ok((whole, 0));
         }
-        out.games += 1;
+        number += 1;
+        let complete = bytes.last() == Some(&b'\n');
+        each(number, String::from_utf8_lossy(&bytes).trim(), complete)?;
+        if !complete {
+            return Ok((whole, n));
+        }
+        whole += n as u64;
+    }
+}
+
+/// Replays every record of `input`, read from `source`.
+pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, String> {
+    let mut out = Replay::default();
+    each_line(input, source, |number, line, _| {
+        if !line.is_empty() && !line.starts_with('#') {
+            out.add(number, line);
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+impl Replay {
+    /// Reads, adds up and checks the record on line `number`.
+    fn add(&mut self, number: usize, line: &str) {
+        self.games += 1;
         let record = match Record::parse(line) {
             Ok(r) => r,
             Err(e) => {
-                out.errors.push((i + 1, e));
-                continue;
+                self.errors.push((number, e));
+                return;
             }
         };
-        let names = out.names.get_or_insert_with(|| {
+        let names = self.names.get_or_insert_with(|| {
             let first = record.first_engine().to_string();
             let second = if record.white == first {
                 record.black.clone()
@@ -338,23 +374,22 @@ pub fn replay(text: &str) -> Replay {
             };
             [first, second]
         });
-        out.recap.add(&record, [&names[0], &names[1]]);
+        self.recap.add(&record, [&names[0], &names[1]]);
         match record.check() {
-            Ok(()) => out.plies += record.moves.len(),
-            Err(e) => out
+            Ok(()) => self.plies += record.moves.len(),
+            Err(e) => self
                 .errors
-                .push((i + 1, format!("game {}: {e}", record.game))),
+                .push((number, format!("game {}: {e}", record.game))),
         }
     }
-    out
 }
 
 /// `moulin replay <file>`: prints a summary, the results, and every failing record; an error
 /// when any failed.
 pub fn replay_file(path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read records {}: {e}", path.display()))?;
-    let r = replay(&text);
+    let source = path.display().to_string();
+    let file = File::open(path).map_err(|e| format!("cannot read records {source}: {e}"))?;
+    let r = replay(BufReader::new(file), &source)?;
     for (line, e) in &r.errors {
         println!("line {line}: {e}");
     }
@@ -421,63 +456,71 @@ impl RecordsFile {
 
     /// Opens an existing file to continue its match: checks its settings line against
     /// `settings`, drops a last line cut short (a kill or a full disk while it was written), and
-    /// returns the records it holds. A missing file is created as by `create`.
+    /// gives every record it holds to `each`. A missing or empty file is started as by `create`.
     pub fn resume(
         path: &Path,
         title: &str,
         settings: &str,
-    ) -> Result<(RecordsFile, Vec<Record>), String> {
+        mut each: impl FnMut(&Record) -> Result<(), String>,
+    ) -> Result<RecordsFile, String> {
         let shown = path.display();
         let mut file = match OpenOptions::new().read(true).write(true).open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 log::info!("records {shown} do not exist yet: a new match");
-                return Ok((
-                    RecordsFile::create(path, false, title, settings)?,
-                    Vec::new(),
-                ));
+                return RecordsFile::create(path, false, title, settings);
             }
             Err(e) => return Err(format!("cannot read records {shown}: {e}")),
         };
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read records {shown}: {e}"))?;
-        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
-        if whole < bytes.len() {
-            log::warn!(
-                "records {shown}: the last line was cut short ({} bytes); it is dropped and its game played again",
-                bytes.len() - whole
-            );
-        }
-        let text = String::from_utf8_lossy(&bytes[..whole]);
-        let found = text
-            .lines()
-            .find_map(|l| l.strip_prefix(SETTINGS))
-            .ok_or_else(|| {
-                format!("records {shown} have no '{}' line: cannot resume them (written by an older moulin?); use --force or another file", SETTINGS.trim())
-            })?;
-        check_settings(found, settings).map_err(|e| {
-            format!("records {shown} are of another match, so cannot be resumed: {e}")
-        })?;
-        let mut records = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
+        let mut checked = false;
+        let source = shown.to_string();
+        let (whole, cut) = each_line(BufReader::new(&file), &source, |number, line, complete| {
+            let at = || format!("records {shown}, line {number}");
+            if !complete {
+                log::warn!(
+                    "{}: cut short ({} bytes); dropped, its game is played again",
+                    at(),
+                    line.len()
+                );
+            } else if let Some(found) = line.strip_prefix(SETTINGS) {
+                check_settings(found, settings).map_err(|e| {
+                    format!("records {shown} are of another match, so cannot be resumed: {e}")
+                })?;
+                checked = true;
+            } else if !line.is_empty() && !line.starts_with('#') {
+                if !checked {
+                    return Err(format!(
+                        "{}: a record before any '{}' line: cannot resume these records (written by an older moulin?); use --force or another file",
+                        at(),
+                        SETTINGS.trim()
+                    ));
+                }
+                let r = Record::parse(line).map_err(|e| format!("{}: {e}", at()))?;
+                each(&r)?;
             }
-            let r =
-                Record::parse(line).map_err(|e| format!("records {shown}, line {}: {e}", i + 1))?;
-            records.push(r);
+            Ok(())
+        })?;
+        if whole == 0 {
+            log::info!("records {shown} hold nothing whole: a new match");
+            return RecordsFile::create(path, true, title, settings);
         }
-        file.set_len(whole as u64)
-            .and_then(|_| file.seek(SeekFrom::End(0)))
+        if !checked {
+            return Err(format!(
+                "records {shown} have no '{}' line: cannot resume them; use --force or another file",
+                SETTINGS.trim()
+            ));
+        }
+        if cut > 0 {
+            file.set_len(whole)
+                .map_err(|e| format!("cannot write records {shown}: {e}"))?;
+        }
+        file.seek(SeekFrom::End(0))
             .map_err(|e| format!("cannot write records {shown}: {e}"))?;
-        let out = RecordsFile {
+        Ok(RecordsFile {
             file,
             path: path.to_path_buf(),
-            len: whole as u64,
-        };
-        Ok((out, records))
+            len: whole,
+        })
     }
 
     /// Appends `text` whole and flushes it; on failure cuts the file back to what was whole and
@@ -617,7 +660,7 @@ mod tests {
             "# header\n{}\nnot a record\n",
             record("g7", End::MoveLimit(1)).to_line()
         );
-        let rep = replay(&text);
+        let rep = replay(text.as_bytes(), "t").unwrap();
         assert_eq!(rep.games, 2);
         assert_eq!(rep.errors.len(), 1);
         assert_eq!(rep.errors[0].0, 3);
