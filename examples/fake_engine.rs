@@ -18,6 +18,25 @@ use moulin::{Color, Game, Rules};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
+/// The flags that take no value.
+const SWITCHES: [&str; 12] = [
+    "--no-uciok",
+    "--info-bestmove",
+    "--two-token",
+    "--hash-scores",
+    "--greedy",
+    "--bad-stdout",
+    "--bad-stderr",
+    "--flood-stderr",
+    "--stray-bestmove",
+    "--duplicate-bestmove",
+    "--ignore-quit",
+    "--spawn-child",
+];
+
+/// Bytes that are not UTF-8.
+const BAD: &[u8] = b"\xff\xfe\xc3(\x80";
+
 #[derive(Default)]
 struct Flags {
     seed: u64,
@@ -34,6 +53,16 @@ struct Flags {
     two_token: bool,
     hash_scores: bool,
     greedy: bool,
+    bad_stdout: bool,
+    bad_stderr: bool,
+    flood_at: Option<u64>,
+    flood_stderr: bool,
+    stray_bestmove: bool,
+    duplicate_bestmove: bool,
+    slow_start: u64,
+    ignore_quit: bool,
+    spawn_child: bool,
+    helper: bool,
 }
 
 fn flags() -> Flags {
@@ -58,6 +87,10 @@ fn flags() -> Flags {
             "--garbage-at" => f.garbage_at = Some(value()),
             "--hang-at" => f.hang_at = Some(value()),
             "--none-at" => f.none_at = Some(value()),
+            "--flood-at" => f.flood_at = Some(value()),
+            "--slow-start" => f.slow_start = value(),
+            "--tag" => {}
+            "--helper" => f.helper = true,
             "--name" => {
                 f.name = args.get(i + 1).cloned().unwrap_or_default();
             }
@@ -66,12 +99,16 @@ fn flags() -> Flags {
             "--two-token" => f.two_token = true,
             "--hash-scores" => f.hash_scores = true,
             "--greedy" => f.greedy = true,
+            "--bad-stdout" => f.bad_stdout = true,
+            "--bad-stderr" => f.bad_stderr = true,
+            "--flood-stderr" => f.flood_stderr = true,
+            "--stray-bestmove" => f.stray_bestmove = true,
+            "--duplicate-bestmove" => f.duplicate_bestmove = true,
+            "--ignore-quit" => f.ignore_quit = true,
+            "--spawn-child" => f.spawn_child = true,
             other => panic!("fake_engine: unknown flag {other}"),
         }
-        i += if matches!(
-            args[i].as_str(),
-            "--no-uciok" | "--info-bestmove" | "--two-token" | "--hash-scores" | "--greedy"
-        ) {
+        i += if SWITCHES.contains(&args[i].as_str()) || args[i] == "--helper" {
             1
         } else {
             2
@@ -80,8 +117,52 @@ fn flags() -> Flags {
     f
 }
 
+/// Sleeps for good, whatever comes in.
+fn sleep_forever() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(1000));
+    }
+}
+
+/// Writes raw bytes to stdout (and flushes).
+fn raw(out: &mut impl Write, bytes: &[u8]) {
+    let _ = out.write_all(bytes);
+    let _ = out.flush();
+}
+
+/// The hostile things done at start.
+fn start(f: &Flags) {
+    if f.helper {
+        sleep_forever();
+    }
+    if f.spawn_child {
+        // The helper keeps the same stdout and stderr, as a careless engine's helper would; it
+        // is never waited for, on purpose: it must outlive this process unless the runner ends
+        // the whole group.
+        let me = std::env::current_exe().expect("own path");
+        let mut args: Vec<String> = std::env::args().skip(1).collect();
+        args.retain(|a| a != "--spawn-child");
+        args.push("--helper".into());
+        #[allow(clippy::zombie_processes)]
+        std::process::Command::new(me)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .expect("helper started");
+    }
+    if f.flood_stderr {
+        let mut err = std::io::stderr();
+        let _ = err.write_all(&vec![b'e'; 3 << 20]);
+        let _ = err.write_all(b"\n");
+    }
+    if f.slow_start > 0 {
+        std::thread::sleep(Duration::from_millis(f.slow_start));
+    }
+}
+
 fn main() {
     let f = flags();
+    start(&f);
     let mut rng = Rng::new(f.seed ^ u64::from(std::process::id()));
     let mut rules = Rules::nine();
     let mut notation = Convention::Turn;
@@ -91,9 +172,20 @@ fn main() {
     let mut out = std::io::stdout();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
+        if f.bad_stderr {
+            // A log line per command: `eprintln!` fails (and the engine dies) if the runner no
+            // longer reads stderr.
+            let _ = std::io::stderr().write_all(BAD);
+            eprintln!(" fake_engine: read '{line}'");
+        }
         let words: Vec<&str> = line.split_whitespace().collect();
         let reply: Vec<String> = match words.first().copied() {
             Some("uci") => {
+                if f.bad_stdout {
+                    raw(&mut out, b"id name bad ");
+                    raw(&mut out, BAD);
+                    raw(&mut out, b"\n");
+                }
                 let mut r = vec![
                     format!("id name {}", f.name),
                     "id author moulin tests".into(),
@@ -153,12 +245,36 @@ fn main() {
                     std::process::exit(0);
                 }
                 if f.hang_at == Some(gos) {
-                    loop {
-                        std::thread::sleep(Duration::from_secs(1000));
+                    sleep_forever();
+                }
+                if f.flood_at == Some(gos) {
+                    raw(&mut out, b"info string ");
+                    let chunk = vec![b'x'; 1 << 16];
+                    while out.write_all(&chunk).is_ok() {}
+                    std::process::exit(1);
+                }
+                if f.bad_stdout {
+                    raw(&mut out, b"info string ");
+                    raw(&mut out, BAD);
+                    raw(&mut out, b" bad bytes\n");
+                }
+                if f.stray_bestmove {
+                    let stray = [
+                        "info string nobestmove here",
+                        "info string bestmove will follow",
+                        "info depth 1 string see bestmove d1",
+                    ];
+                    for s in stray {
+                        let _ = writeln!(out, "{s}");
                     }
                 }
-                go(&f, &game, notation, gos, &mut rng)
+                let mut answer = go(&f, &game, notation, gos, &mut rng);
+                if f.duplicate_bestmove {
+                    answer.extend(answer.clone());
+                }
+                answer
             }
+            Some("quit") if f.ignore_quit => vec![],
             Some("quit") => break,
             Some(other) => vec![format!("info string error: unknown command {other}")],
             None => vec![],
@@ -167,6 +283,9 @@ fn main() {
             let _ = writeln!(out, "{r}");
         }
         let _ = out.flush();
+    }
+    if f.ignore_quit {
+        sleep_forever();
     }
 }
 

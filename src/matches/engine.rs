@@ -1,12 +1,19 @@
 //! The engine process driver: spawns an engine, talks its protocol line by line, and never trusts
 //! it. A reader thread turns the engine's stdout into a channel so that every wait has a
 //! deadline; a process that misbehaves is killed and reported as an `EngineFault`.
+//!
+//! What an engine can do to the runner is bounded: its output is decoded lossily (bad bytes never
+//! end a read), a line longer than `MAX_LINE` is a `Flood` fault, at most `QUEUED_LINES` lines
+//! wait unread (the engine then blocks on its own pipe), stderr is read to its end whatever it
+//! holds, and the engine runs in its own process group, which is ended whole: no helper process
+//! outlives it.
 
 use super::spec::{EngineSpec, RulesBy};
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -23,6 +30,23 @@ pub enum EngineFault {
     Exited { crashed: bool, status: String },
     /// Writing to the engine failed.
     Pipe(String),
+    /// A line of output longer than `MAX_LINE` bytes.
+    Flood,
+}
+
+/// The longest line an engine may write (1 MiB); a longer one is a `Flood` fault.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// How many lines of an engine's output may wait unread; past that the reader waits, and the
+/// engine blocks on its full pipe. With `MAX_LINE`, this bounds what one engine can make the
+/// runner hold.
+pub const QUEUED_LINES: usize = 64;
+
+/// What the stdout reader passes on.
+enum Output {
+    Line(String),
+    /// A line passed `MAX_LINE`: nothing more is passed on.
+    Flood,
 }
 
 impl EngineFault {
@@ -34,6 +58,7 @@ impl EngineFault {
             EngineFault::Exited { crashed: true, .. } => "crash",
             EngineFault::Exited { crashed: false, .. } => "exit",
             EngineFault::Pipe(_) => "crash",
+            EngineFault::Flood => "flood",
         }
     }
 }
@@ -54,6 +79,7 @@ impl fmt::Display for EngineFault {
                 status,
             } => write!(f, "exited early ({status})"),
             EngineFault::Pipe(e) => write!(f, "stopped reading its input ({e})"),
+            EngineFault::Flood => write!(f, "wrote a line longer than {MAX_LINE} bytes (flood)"),
         }
     }
 }
@@ -63,9 +89,13 @@ pub struct Engine {
     pub spec: EngineSpec,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// The option names the engine announced, lower-cased.
-    announced: Vec<String>,
+    lines: Receiver<Output>,
+    /// Whether the engine announced the option `MoveNotation`.
+    announces_notation: bool,
+    /// Whether the process has been waited for (its process group is then no longer ours).
+    reaped: bool,
+    /// Its entry in `live`, while it has one.
+    live_slot: Option<usize>,
 }
 
 /// An engine's answer to `go`.
@@ -108,48 +138,70 @@ impl Engine {
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .stderr(Stdio::piped())
+            // Its own process group, so that ending the engine ends its helpers too.
+            .process_group(0);
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
         let mut child = cmd
             .spawn()
             .map_err(|e| EngineFault::Spawn(format!("{}: {e}", spec.program)))?;
+        let live_slot = libc::pid_t::try_from(child.id()).ok().and_then(live::add);
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
-        let (tx, lines) = mpsc::channel();
-        let name = spec.name.clone();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                log::trace!("{name} > {line}");
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let name = spec.name.clone();
-        thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                log::debug!("{name} (stderr) > {line}");
-            }
-        });
+        let (tx, lines) = mpsc::sync_channel(QUEUED_LINES);
+        // Built first, so that an error below ends the process (`Drop`).
         let mut engine = Engine {
             spec: spec.clone(),
             child,
             stdin,
             lines,
-            announced: Vec::new(),
+            announces_notation: false,
+            reaped: false,
+            live_slot,
         };
+        let name = spec.name.clone();
+        let out_reader = move || {
+            let mut open = true;
+            read_lines(BufReader::new(stdout), MAX_LINE, |line| {
+                if !open {
+                    return;
+                }
+                let out = match line {
+                    Some(bytes) => {
+                        let line = String::from_utf8_lossy(bytes);
+                        log::trace!("{name} > {line}");
+                        Output::Line(line.into_owned())
+                    }
+                    None => {
+                        open = false;
+                        Output::Flood
+                    }
+                };
+                // The runner no longer listens: keep reading so that the engine never blocks.
+                open &= tx.send(out).is_ok();
+            });
+        };
+        let name = spec.name.clone();
+        let err_reader = move || {
+            read_lines(BufReader::new(stderr), MAX_LINE, |line| match line {
+                Some(bytes) => log::debug!("{name} (stderr) > {}", String::from_utf8_lossy(bytes)),
+                None => log::debug!("{name} (stderr): a line longer than {MAX_LINE} bytes skipped"),
+            });
+        };
+        thread::Builder::new()
+            .spawn(out_reader)
+            .and_then(|_| thread::Builder::new().spawn(err_reader))
+            .map_err(|e| EngineFault::Spawn(format!("no thread to read {}: {e}", spec.name)))?;
         engine.handshake(rules, timeout)?;
         Ok(engine)
     }
 
     fn handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
         self.send("uci")?;
-        let deadline = Instant::now() + timeout;
+        let deadline = after(Instant::now(), timeout);
         loop {
             let line = self.recv(deadline, "uciok", timeout)?;
             let mut words = line.split_whitespace();
@@ -157,13 +209,13 @@ impl Engine {
                 Some("uciok") => break,
                 Some("option") => {
                     if let Some(name) = option_name(&line) {
-                        self.announced.push(name.to_ascii_lowercase());
+                        self.announces_notation |= name.eq_ignore_ascii_case("MoveNotation");
                     }
                 }
                 _ => {}
             }
         }
-        if self.announces("MoveNotation") {
+        if self.announces_notation {
             self.set_option("MoveNotation", self.spec.notation.name())?;
         } else if self.spec.notation == Convention::Action {
             log::debug!(
@@ -189,20 +241,15 @@ impl Engine {
         self.sync(timeout)
     }
 
-    fn announces(&self, option: &str) -> bool {
-        self.announced
-            .iter()
-            .any(|o| o.eq_ignore_ascii_case(option))
-    }
-
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineFault> {
         self.send(&format!("setoption name {name} value {value}"))
     }
 
-    /// `isready` until `readyok`.
+    /// `isready` until `readyok`; every line before it is dropped, so this also drains what is
+    /// left over from an earlier command (a second `bestmove`, late `info` lines).
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineFault> {
         self.send("isready")?;
-        let deadline = Instant::now() + timeout;
+        let deadline = after(Instant::now(), timeout);
         loop {
             let line = self.recv(deadline, "readyok", timeout)?;
             if line.trim() == "readyok" {
@@ -232,7 +279,7 @@ impl Engine {
         self.send(position)?;
         self.send(go)?;
         let started = Instant::now();
-        let deadline = started + limit;
+        let deadline = after(started, limit);
         let mut score = None;
         loop {
             let line = self.recv(deadline, "bestmove", limit)?;
@@ -258,7 +305,11 @@ impl Engine {
     ) -> Result<String, EngineFault> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
+            Ok(Output::Line(line)) => Ok(line),
+            Ok(Output::Flood) => {
+                self.kill();
+                Err(EngineFault::Flood)
+            }
             Err(RecvTimeoutError::Timeout) => {
                 self.kill();
                 Err(EngineFault::Timeout {
@@ -285,29 +336,74 @@ impl Engine {
     }
 
     fn exit_fault(&mut self) -> Option<EngineFault> {
-        match self.child.try_wait() {
-            Ok(Some(status)) => Some(EngineFault::Exited {
-                crashed: !status.success(),
-                status: status.to_string(),
-            }),
-            _ => None,
+        let status = self.exit_status()?;
+        Some(EngineFault::Exited {
+            crashed: !status.success(),
+            status: status.to_string(),
+        })
+    }
+
+    /// How the process ended, if it has, without reaping it: while it is not reaped its process
+    /// id, which names its group, cannot be given to another process.
+    fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        if self.reaped {
+            return self.child.try_wait().ok().flatten();
+        }
+        // SAFETY: `siginfo_t` is plain data, and `waitid` fills it for a child of ours; WNOWAIT
+        // leaves the child waitable, so `Child::wait` still reaps it later.
+        let exited = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let done = libc::waitid(
+                libc::P_PID,
+                self.child.id(),
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            done == 0 && info.si_pid() != 0
+        };
+        if !exited {
+            return None;
+        }
+        self.end_group();
+        self.reaped = true;
+        self.child.wait().ok()
+    }
+
+    /// Kills every process of the engine's group (the engine and any helper it started that is
+    /// still in the group). Only while the engine is not reaped, so that the group is ours.
+    fn end_group(&mut self) {
+        if self.reaped {
+            return;
+        }
+        let Ok(group) = libc::pid_t::try_from(self.child.id()) else {
+            let _ = self.child.kill();
+            return;
+        };
+        // SAFETY: `kill` only sends a signal; the group is the one the engine leads, and its id
+        // cannot be reused while the engine is unreaped.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+        if let Some(slot) = self.live_slot.take() {
+            live::remove(slot);
         }
     }
 
-    /// Ends the process at once.
+    /// Ends the process and its group at once.
     pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.end_group();
+        if !self.reaped {
+            self.reaped = true;
+            let _ = self.child.wait();
+        }
     }
 
-    /// Asks the engine to quit, and kills it if it has not within a short while.
+    /// Asks the engine to quit, and kills it if it has not within a short while; then ends what
+    /// is left of its process group.
     pub fn quit(mut self) {
         let _ = self.send("quit");
         let until = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
+        while Instant::now() < until && self.exit_status().is_none() {
             thread::sleep(Duration::from_millis(5));
         }
         self.kill();
@@ -316,9 +412,113 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
+        self.kill();
+    }
+}
+
+/// The process groups of the engines running now, so that a signal that ends the runner (Ctrl-C,
+/// `kill`, a closed terminal) ends them too: in groups of their own, they are out of reach of the
+/// terminal's signals, and a hostile one would not end when its input closes.
+mod live {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::Once;
+
+    /// Engines running at once: two per game thread, and room to spare.
+    const SLOTS: usize = 1024;
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+
+    /// Notes a running engine's group (its process id); the slot to give back, if one was free.
+    pub fn add(group: libc::pid_t) -> Option<usize> {
+        static HANDLERS: Once = Once::new();
+        HANDLERS.call_once(install);
+        (0..SLOTS).find(|&i| {
+            GROUPS[i]
+                .compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        })
+    }
+
+    /// Forgets a group, before its leader is reaped.
+    pub fn remove(slot: usize) {
+        GROUPS[slot].store(0, Ordering::SeqCst);
+    }
+
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for group in &GROUPS {
+            let group = group.load(Ordering::SeqCst);
+            if group > 0 {
+                // SAFETY: `kill` is async-signal-safe; the group's leader is not reaped yet.
+                unsafe {
+                    libc::kill(-group, libc::SIGKILL);
+                }
+            }
         }
+        // SAFETY: `signal` and `raise` are async-signal-safe; the default action then ends the
+        // runner as the signal would have.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+
+    fn install() {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: `on_signal` does only async-signal-safe things (atomic loads, `kill`,
+            // `signal`, `raise`). A signal that was ignored (`nohup`) stays ignored.
+            unsafe {
+                let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                if libc::signal(signal, handler) == libc::SIG_IGN {
+                    libc::signal(signal, libc::SIG_IGN);
+                }
+            }
+        }
+    }
+}
+
+/// `start + d`, or a far future when that cannot be represented (`--movetime` of `u64::MAX`).
+pub fn after(start: Instant, d: Duration) -> Instant {
+    start
+        .checked_add(d)
+        .or_else(|| start.checked_add(Duration::from_secs(100 * 365 * 24 * 3600)))
+        .unwrap_or(start)
+}
+
+/// Calls `each` with every line of `input` (without its line break or a trailing `\r`), or with
+/// `None` for a line longer than `max` bytes, which is skipped. Reads to the end of the input
+/// whatever it holds, and never keeps more than `max` bytes.
+pub fn read_lines(mut input: impl BufRead, max: usize, mut each: impl FnMut(Option<&[u8]>)) {
+    let mut line: Vec<u8> = Vec::new();
+    let mut too_long = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok([]) => break,
+            Ok(buf) => buf,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..newline.unwrap_or(buf.len())];
+        if !too_long {
+            if line.len() + chunk.len() > max {
+                too_long = true;
+                line = Vec::new();
+                each(None);
+            } else {
+                line.extend_from_slice(chunk);
+            }
+        }
+        let used = newline.map_or(buf.len(), |n| n + 1);
+        input.consume(used);
+        if newline.is_some() {
+            if !too_long {
+                each(Some(line.strip_suffix(b"\r").unwrap_or(&line)));
+            }
+            line.clear();
+            too_long = false;
+        }
+    }
+    if !line.is_empty() && !too_long {
+        each(Some(line.strip_suffix(b"\r").unwrap_or(&line)));
     }
 }
 
@@ -334,28 +534,51 @@ fn option_name(line: &str) -> Option<String> {
     (start < end).then(|| words[start..end].join(" "))
 }
 
-/// The move tokens of a line holding `bestmove`, anywhere in it (some engines print it at the end
-/// of an `info` line). Tokens after the first are kept while they are removals (`xb4`), so the
-/// two-token form `bestmove d6 xb4` reads as one turn.
+/// The words of a line that carry data: all of them, except that in an `info` line everything
+/// from `string` on is free text (UCI), never a move nor a score.
+fn data_words(line: &str) -> Vec<&str> {
+    let mut words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() == Some(&"info") {
+        if let Some(at) = words.iter().position(|&w| w == "string") {
+            words.truncate(at);
+        }
+    }
+    words
+}
+
+/// The move tokens of an answer: a line whose first word is `bestmove`, or an `info` line that
+/// ends with `bestmove <move> [ponder ...]` outside an `info string` (the form some engines
+/// write). Tokens after the first are kept while they are removals (`xb4`), so the two-token form
+/// `bestmove d6 xb4` reads as one turn.
 pub fn parse_bestmove(line: &str) -> Option<Vec<String>> {
-    let at = line.find("bestmove")?;
-    let rest = &line[at + "bestmove".len()..];
-    let mut words = rest.split_whitespace();
-    let first = words.next()?;
+    let words = data_words(line);
+    let at = match words.first() {
+        Some(&"bestmove") => 0,
+        Some(&"info") => words.iter().rposition(|&w| w == "bestmove")?,
+        _ => return None,
+    };
+    let first = *words.get(at + 1)?;
     let mut tokens = vec![first.to_string()];
-    for w in words {
+    let mut rest = words[at + 2..].iter();
+    let mut after = None;
+    for &w in rest.by_ref() {
         if w.len() > 1 && (w.starts_with('x') || w.starts_with('X')) {
             tokens.push(w.to_string());
         } else {
+            after = Some(w);
             break;
         }
+    }
+    // In an `info` line the move must be what ends it (a `ponder` move aside).
+    if at > 0 && !matches!(after, None | Some("ponder")) {
+        return None;
     }
     Some(tokens)
 }
 
 /// The score of an `info ... score cp X` or `score mate N` line.
 pub fn parse_score(line: &str) -> Option<Score> {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let words = data_words(line);
     if words.first() != Some(&"info") {
         return None;
     }
@@ -387,6 +610,38 @@ mod tests {
         assert_eq!(t("bestmove d6 ponder xb4"), Some(vec!["d6".to_string()]));
         assert_eq!(t("bestmove"), None);
         assert_eq!(t("info depth 3"), None);
+        // Free text is never a move.
+        assert_eq!(t("info string nobestmove here"), None);
+        assert_eq!(t("info string bestmove will follow"), None);
+        assert_eq!(t("info depth 2 string see bestmove d6"), None);
+        assert_eq!(t("readyok bestmove d6"), None);
+        assert_eq!(t("info depth 3 pv d6 bestmove d6 and more"), None);
+        assert_eq!(
+            t("info depth 3 pv d6 bestmove d6 ponder f4"),
+            Some(vec!["d6".to_string()])
+        );
+    }
+
+    #[test]
+    fn lines_are_bounded_and_lossy() {
+        let input: &[u8] = b"uciok\r\nbad \xff byte\nxxxxxxxxxxxxxx\nok\nend";
+        let mut seen = Vec::new();
+        read_lines(input, 12, |l| {
+            seen.push(l.map(|b| String::from_utf8_lossy(b).into_owned()))
+        });
+        assert_eq!(
+            seen,
+            vec![
+                Some("uciok".to_string()),
+                Some("bad \u{fffd} byte".to_string()),
+                None,
+                Some("ok".to_string()),
+                Some("end".to_string())
+            ]
+        );
+        let mut seen = Vec::new();
+        read_lines(&b"a \xfe\n"[..], 8, |l| seen.push(l.map(<[u8]>::to_vec)));
+        assert_eq!(seen, vec![Some(b"a \xfe".to_vec())]);
     }
 
     #[test]
@@ -398,6 +653,7 @@ mod tests {
         assert_eq!(parse_score("info score mate -3"), Some(Score::Mate(-3)));
         assert_eq!(parse_score("info depth 9"), None);
         assert_eq!(parse_score("info score lowerbound"), None);
+        assert_eq!(parse_score("info string score cp 5"), None);
         assert_eq!(
             option_name("option name Move Overhead type spin default 10").as_deref(),
             Some("Move Overhead")

@@ -25,17 +25,26 @@ use crate::rules::{Rules, PRESETS};
 use engine::Engine;
 use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
-use records::Record;
+use records::{Recap, Record, RecordsFile};
 use referee::{GameSettings, Seat, TimeControl};
 use spec::EngineSpec;
 use stats::{Decision, Sprt, Tally};
-use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// The most games a match may ask for (games are produced one by one, so this is about time:
+/// a billion games is years of play).
+pub const MAX_GAMES: usize = 1_000_000_000;
+/// The most games played at once.
+pub const MAX_CONCURRENCY: usize = 256;
+/// The longest random openings, in turns.
+pub const MAX_RANDOM_PLIES: usize = 100;
+/// Start failures in a row (no `uciok`, no process, ...) after which an engine is given up and
+/// the match stops.
+pub const MAX_START_FAILURES: u32 = 3;
 
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
@@ -70,9 +79,17 @@ pub struct MatchArgs {
     /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
     #[arg(long, default_value = "nine")]
     pub variant: String,
-    /// Write one record line per game to this file (check it with `moulin replay`).
+    /// Write one record line per game to this file (check it with `moulin replay`); an existing
+    /// file is refused unless --resume or --force.
     #[arg(long)]
     pub records: Option<PathBuf>,
+    /// Continue the match of the --records file: play the games it does not hold yet. The
+    /// engines and settings must be those of its header (--games may differ).
+    #[arg(long, requires = "records", conflicts_with = "force")]
+    pub resume: bool,
+    /// Replace an existing --records file.
+    #[arg(long, requires = "records")]
+    pub force: bool,
     /// Sequential test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; stops when decided.
     #[arg(long, num_args = 1..=4, value_name = "K=V")]
     pub sprt: Option<Vec<String>>,
@@ -115,11 +132,59 @@ struct Plan {
     settings: GameSettings,
     variant: String,
     games: usize,
-    openings: Vec<Opening>,
+    openings: OpeningSource,
     concurrency: usize,
     sprt: Option<Sprt>,
     records: Option<PathBuf>,
+    resume: bool,
+    force: bool,
     seed: u64,
+    /// What the records' header holds for `--resume` to check.
+    settings_line: String,
+}
+
+/// Where the pairs' openings come from; they are made one pair at a time.
+enum OpeningSource {
+    /// A book, cycled through in order.
+    Book(Vec<Opening>),
+    /// Random openings of this many turns, from a generator seeded once for the match.
+    Random(usize),
+}
+
+/// Which pair comes next, and its opening.
+struct Schedule {
+    next_pair: usize,
+    rng: Rng,
+    /// Games (numbered from 1) already in the records of a resumed match.
+    done: HashSet<usize>,
+}
+
+impl Schedule {
+    /// The next pair with a game still to play, and its opening; `None` when all are played.
+    fn next(&mut self, plan: &Plan) -> Option<(usize, Opening)> {
+        let pairs = plan.games.div_ceil(2);
+        while self.next_pair < pairs {
+            let p = self.next_pair;
+            self.next_pair += 1;
+            // Made for every pair, played or not, so that a resumed match has the same openings.
+            let opening = match &plan.openings {
+                OpeningSource::Book(book) => book[p % book.len()].clone(),
+                OpeningSource::Random(plies) => {
+                    openings::random_opening(&plan.settings.rules, *plies, &mut self.rng)
+                }
+            };
+            if self.to_play(plan, p).next().is_some() {
+                return Some((p, opening));
+            }
+        }
+        None
+    }
+
+    /// The games of pair `p` still to play, numbered from 1.
+    fn to_play<'a>(&'a self, plan: &Plan, p: usize) -> impl Iterator<Item = usize> + 'a {
+        let games = plan.games;
+        (2 * p + 1..=2 * p + 2).filter(move |g| *g <= games && !self.done.contains(g))
+    }
 }
 
 fn plan(args: MatchArgs) -> Result<Plan, String> {
@@ -145,30 +210,70 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    if args.concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
+    if args.games > MAX_GAMES {
+        return Err(format!(
+            "--games {} is more than the limit of {MAX_GAMES}",
+            args.games
+        ));
     }
-    let seed = args.seed.unwrap_or_else(|| {
+    if args.concurrency == 0 || args.concurrency > MAX_CONCURRENCY {
+        return Err(format!(
+            "--concurrency must be between 1 and {MAX_CONCURRENCY}"
+        ));
+    }
+    let given_seed = args.seed.or_else(|| match (&args.records, args.resume) {
+        // A resumed match keeps the seed of its records unless another is given.
+        (Some(path), true) => {
+            records::settings_of(path).and_then(|s| records::setting(&s, "seed")?.parse().ok())
+        }
+        _ => None,
+    });
+    let seed = given_seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
     let pairs = args.games.div_ceil(2);
-    let openings = match &args.openings {
+    let (openings, openings_setting) = match &args.openings {
         Some(path) => {
+            if let Some(records) = &args.records {
+                if same_file(path, records) {
+                    return Err(format!(
+                        "--records {} is the --openings file: give the records another name",
+                        records.display()
+                    ));
+                }
+            }
             let book = openings::read_book_file(path, &rules)?;
-            (0..pairs).map(|p| book[p % book.len()].clone()).collect()
+            (OpeningSource::Book(book), path.display().to_string())
         }
         None => {
             let plies = args.random_plies.unwrap_or(4);
-            let mut rng = Rng::new(seed);
-            (0..pairs)
-                .map(|_| openings::random_opening(&rules, plies, &mut rng))
-                .collect()
+            if plies > MAX_RANDOM_PLIES {
+                return Err(format!(
+                    "--random-plies {plies} is more than the limit of {MAX_RANDOM_PLIES}"
+                ));
+            }
+            (OpeningSource::Random(plies), format!("random:{plies}"))
         }
     };
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let settings = [
+        ("engine", args.engines[0].clone()),
+        ("engine", args.engines[1].clone()),
+        ("variant", args.variant.clone()),
+        ("tc", tc.to_string()),
+        ("grace", args.grace.to_string()),
+        ("ready-timeout", args.ready_timeout.to_string()),
+        ("max-plies", args.max_plies.to_string()),
+        ("openings", openings_setting),
+        ("seed", seed.to_string()),
+    ]
+    .iter()
+    .map(|(k, v)| format!("{k}={}", words::quote(v)))
+    .collect::<Vec<_>>()
+    .join(" ");
     let specs: [EngineSpec; 2] = specs.try_into().expect("two specs");
     Ok(Plan {
         specs,
@@ -185,38 +290,68 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
         concurrency: args.concurrency.min(pairs),
         sprt,
         records: args.records,
+        resume: args.resume,
+        force: args.force,
         seed,
+        settings_line: settings,
     })
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 /// What the workers share.
 struct Shared {
-    tally: Tally,
-    /// How each game ended, by kind.
-    ends: BTreeMap<String, u32>,
-    /// Forfeits per engine.
-    forfeits: [u32; 2],
-    records: Option<BufWriter<File>>,
-    record_error: Option<String>,
+    schedule: Schedule,
+    recap: Recap,
+    records: Option<RecordsFile>,
+    /// Start failures in a row, per engine.
+    start_failures: [u32; 2],
+    /// Why the match stopped before its end, when it did.
+    fatal: Option<String>,
     sprt: Option<(f64, Decision)>,
 }
 
-/// `moulin match`: plays the match and prints the summary on stdout.
+/// `moulin match`: plays the match and prints the summary on stdout. A records file that cannot
+/// be written, or an engine that cannot be started, stops the match: the summary of the games
+/// played is printed, then the error returned.
 pub fn run_match(args: MatchArgs) -> Result<(), String> {
     let plan = plan(args)?;
     let names = [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()];
+    let title = format!(
+        "moulin match: {} vs {}, variant {}, {}, seed {}",
+        names[0], names[1], plan.variant, plan.settings.tc, plan.seed
+    );
+    let mut recap = Recap::default();
+    let mut done = HashSet::new();
     let records = match &plan.records {
-        Some(path) => {
-            let f = File::create(path)
-                .map_err(|e| format!("cannot write records {}: {e}", path.display()))?;
-            let mut w = BufWriter::new(f);
-            let _ = writeln!(
-                w,
-                "# moulin match: {} vs {}, variant {}, {}, seed {}",
-                names[0], names[1], plan.variant, plan.settings.tc, plan.seed
-            );
-            Some(w)
+        Some(path) if plan.resume => {
+            let file = RecordsFile::resume(path, &title, &plan.settings_line, |r| {
+                if !done.insert(r.game) {
+                    return Err(format!(
+                        "records {}: game {} is recorded twice",
+                        path.display(),
+                        r.game
+                    ));
+                }
+                recap.add(r, names);
+                Ok(())
+            })?;
+            log::info!("resuming: {} games already recorded", done.len());
+            Some(file)
         }
+        Some(path) => Some(RecordsFile::create(
+            path,
+            plan.force,
+            &title,
+            &plan.settings_line,
+        )?),
         None => None,
     };
     log::info!(
@@ -228,68 +363,75 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         plan.settings.tc,
         plan.seed
     );
-    let shared = Mutex::new(Shared {
-        tally: Tally::default(),
-        ends: BTreeMap::new(),
-        forfeits: [0; 2],
-        records,
-        record_error: None,
-        sprt: None,
-    });
     let bar = ProgressBar::new(plan.games as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
             .expect("valid template"),
     );
-    let next_pair = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    bar.set_position(u64::from(recap.tally.games()));
+    let shared = Mutex::new(Shared {
+        schedule: Schedule {
+            next_pair: 0,
+            rng: Rng::new(plan.seed),
+            done,
+        },
+        recap,
+        records,
+        start_failures: [0; 2],
+        fatal: None,
+        sprt: None,
+    });
+    // Resumed records may already decide the test.
+    let decided = plan
+        .sprt
+        .as_ref()
+        .map(|t| t.test(&lock(&shared).recap.tally));
+    let stop = AtomicBool::new(matches!(decided, Some((_, d)) if d != Decision::Continue));
     let started = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..plan.concurrency {
-            scope.spawn(|| worker(&plan, &shared, &next_pair, &stop, &bar));
+        for i in 0..plan.concurrency {
+            let spawned = std::thread::Builder::new()
+                .name(format!("game-{i}"))
+                .spawn_scoped(scope, || worker(&plan, &shared, &stop, &bar));
+            if let Err(e) = spawned {
+                log::warn!("could not start game thread {i}: {e}; playing with fewer");
+                if i == 0 {
+                    lock(&shared).fatal = Some(format!("could not start a game thread: {e}"));
+                }
+                break;
+            }
         }
     });
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let shared = shared.into_inner().unwrap_or_else(|p| p.into_inner());
-    if let Some(mut w) = shared.records {
-        w.flush()
-            .map_err(|e| format!("cannot write records: {e}"))?;
+    if shared.recap.tally.games() > 0 {
+        print!("{}", summary(&plan, &shared.recap, secs));
     }
-    if let Some(e) = shared.record_error {
-        return Err(e);
+    match shared.fatal {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
-    print!(
-        "{}",
-        summary(&plan, &shared.tally, &shared.ends, shared.forfeits, secs)
-    );
-    Ok(())
 }
 
-fn worker(
-    plan: &Plan,
-    shared: &Mutex<Shared>,
-    next_pair: &AtomicUsize,
-    stop: &AtomicBool,
-    bar: &ProgressBar,
-) {
+fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
+    shared.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn worker(plan: &Plan, shared: &Mutex<Shared>, stop: &AtomicBool, bar: &ProgressBar) {
     let mut slots: [Option<Engine>; 2] = [None, None];
-    let pairs = plan.openings.len();
+    let names = [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()];
     while !stop.load(Ordering::SeqCst) {
-        let p = next_pair.fetch_add(1, Ordering::SeqCst);
-        if p >= pairs {
-            break;
-        }
-        let opening = &plan.openings[p];
-        let mut pair_points = 0.0;
-        let mut pair_games = 0;
-        for k in 0..2 {
-            let number = 2 * p + k;
-            if number >= plan.games {
+        let next = lock(shared).schedule.next(plan);
+        let Some((p, opening)) = next else { break };
+        let games: Vec<usize> = lock(shared).schedule.to_play(plan, p).collect();
+        for number in games {
+            // A decided SPRT lets the pair finish; a fatal error does not.
+            if lock(shared).fatal.is_some() {
                 break;
             }
-            // Game k of the pair: engine k has White.
-            let white = k;
+            // The first game of a pair (odd number) gives engine 0 White.
+            let white = usize::from(number % 2 == 0);
             let [slot0, slot1] = &mut slots;
             let (ws, bs) = if white == 0 {
                 (slot0, slot1)
@@ -306,57 +448,87 @@ fn worker(
                     engine: bs,
                 },
             );
-            let played = referee::play(&mut seats, opening, &plan.settings);
-            let first_color = if white == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let points = match played.end.winner() {
-                Some(c) if c == first_color => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-            pair_points += points;
-            pair_games += 1;
+            let played = referee::play(&mut seats, &opening, &plan.settings);
             let record = Record::new(
-                number + 1,
+                number,
                 &plan.specs[white].name,
                 &plan.specs[1 - white].name,
                 &plan.variant,
                 &played,
             );
-            let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
-            s.tally.add_game(points);
-            *s.ends.entry(played.end.kind().to_string()).or_default() += 1;
-            if let referee::End::Forfeit { loser, .. } = &played.end {
-                let engine = if *loser == first_color { 0 } else { 1 };
-                s.forfeits[engine] += 1;
-                log::warn!("game {}: {}", number + 1, played.end.reason());
+            let mut s = lock(shared);
+            if s.fatal.is_some() {
+                log::warn!("game {number} ended after the match was stopped: not counted");
+                break;
             }
-            if let Some(w) = s.records.as_mut() {
-                if let Err(e) = writeln!(w, "{}", record.to_line()).and_then(|_| w.flush()) {
-                    s.record_error = Some(format!("cannot write records: {e}"));
-                }
-            }
-            bar.inc(1);
-            bar.set_message(progress_message(&s.tally, s.sprt));
-        }
-        if pair_games == 2 {
-            let mut s = shared.lock().unwrap_or_else(|p| p.into_inner());
-            s.tally.add_pair(pair_points);
-            if let Some(sprt) = &plan.sprt {
-                let (llr, decision) = sprt.test(&s.tally);
-                s.sprt = Some((llr, decision));
-                if decision != Decision::Continue {
+            if let Some(file) = s.records.as_mut() {
+                if let Err(e) = file.append(&format!("{}\n", record.to_line())) {
+                    s.fatal = Some(format!(
+                        "{e}: the match is stopped; game {number} is not recorded, the games before it are"
+                    ));
                     stop.store(true, Ordering::SeqCst);
+                    break;
                 }
             }
-            bar.set_message(progress_message(&s.tally, s.sprt));
+            let pair_done = s.recap.add(&record, names);
+            if let referee::End::Forfeit { .. } = &played.end {
+                log::warn!("game {number}: {}", played.end.reason());
+            }
+            count_starts(&mut s, &played, white, &slots, &plan.specs, stop);
+            bar.inc(1);
+            if pair_done {
+                if let Some(sprt) = &plan.sprt {
+                    let (llr, decision) = sprt.test(&s.recap.tally);
+                    s.sprt = Some((llr, decision));
+                    if decision != Decision::Continue {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+            }
+            bar.set_message(progress_message(&s.recap.tally, s.sprt));
         }
     }
     for e in slots.into_iter().flatten() {
         e.quit();
+    }
+}
+
+/// Counts start failures in a row per engine (`white` is the engine that had White); stops the
+/// match when one engine reaches `MAX_START_FAILURES`.
+fn count_starts(
+    s: &mut Shared,
+    played: &referee::Played,
+    white: usize,
+    slots: &[Option<Engine>; 2],
+    specs: &[EngineSpec; 2],
+    stop: &AtomicBool,
+) {
+    for (k, slot) in slots.iter().enumerate() {
+        if slot.is_some() {
+            s.start_failures[k] = 0;
+        }
+    }
+    if let referee::End::Forfeit {
+        loser,
+        at_start: true,
+        ..
+    } = &played.end
+    {
+        let k = if *loser == Color::White {
+            white
+        } else {
+            1 - white
+        };
+        s.start_failures[k] += 1;
+        if s.start_failures[k] >= MAX_START_FAILURES && s.fatal.is_none() {
+            s.fatal = Some(format!(
+                "{} failed to start {} times in a row (last: {}): the match is stopped",
+                specs[k].name,
+                MAX_START_FAILURES,
+                played.end.reason()
+            ));
+            stop.store(true, Ordering::SeqCst);
+        }
     }
 }
 
@@ -371,24 +543,12 @@ fn progress_message(t: &Tally, sprt: Option<(f64, Decision)>) -> String {
     m
 }
 
-fn summary(
-    plan: &Plan,
-    t: &Tally,
-    ends: &BTreeMap<String, u32>,
-    forfeits: [u32; 2],
-    secs: f64,
-) -> String {
-    let (a, b) = (&plan.specs[0].name, &plan.specs[1].name);
-    let mut out = String::new();
-    let n = t.games();
-    out.push_str(&format!(
-        "{a} vs {b}: {n} games, {} {}\n",
-        plan.variant, plan.settings.tc
-    ));
-    out.push_str(&format!(
+/// The results from the first engine's (`a`) view: W/D/L, score, Elo with its interval, pairs.
+pub fn results(a: &str, t: &Tally) -> String {
+    let mut out = format!(
         "W {}  D {}  L {}  (from {a}'s view)\n",
         t.wins, t.draws, t.losses
-    ));
+    );
     if let Some(e) = t.estimate() {
         out.push_str(&format!(
             "Score: {:.1}%\n",
@@ -410,6 +570,20 @@ fn summary(
             p[0], p[1], p[2], p[3], p[4]
         ));
     }
+    out
+}
+
+fn summary(plan: &Plan, recap: &Recap, secs: f64) -> String {
+    let (a, b) = (&plan.specs[0].name, &plan.specs[1].name);
+    let t = &recap.tally;
+    let (ends, forfeits) = (&recap.ends, recap.forfeits);
+    let mut out = String::new();
+    let n = t.games();
+    out.push_str(&format!(
+        "{a} vs {b}: {n} games, {} {}\n",
+        plan.variant, plan.settings.tc
+    ));
+    out.push_str(&results(a, t));
     let ends: Vec<String> = ends.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.push_str(&format!("Ends: {}\n", ends.join(", ")));
     out.push_str(&format!(

@@ -8,18 +8,26 @@
 //! ```
 //!
 //! `end` is `rules` (the rules ended the game), `movelimit` (adjudicated a draw), or the forfeit
-//! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`); a
-//! forfeit also has `loser=white|black`, and `illegal`, `malformed` and `claim` keep the engine's
-//! answer in `answer`. Lines starting with `#` are comments.
+//! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`, `flood`);
+//! a forfeit also has `loser=white|black`, and `illegal`, `malformed` and `claim` keep the engine's
+//! answer in `answer`. Lines starting with `#` are comments; the second line of a match's file,
+//! `# settings: ...`, holds what `--resume` checks (the engines and every setting that changes
+//! the games).
+//!
+//! A records file is written line by line: each game is one `write` of its whole line, flushed;
+//! a write that fails is cut back, so the file always ends with a complete record.
 
 use super::openings::Opening;
 use super::referee::{End, Played};
+use super::stats::Tally;
 use super::words;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
 use crate::rules::Rules;
-use std::collections::HashMap;
-use std::path::Path;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 /// One game as a record holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +90,39 @@ impl Record {
         }
         line.push_str(&format!(" reason={}", q(&self.reason)));
         line
+    }
+
+    /// The points of the engine called `name` in this game (1, ½ or 0), if it played it.
+    pub fn points_of(&self, name: &str) -> Option<f64> {
+        let white = match self.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        };
+        if self.white == name {
+            Some(white)
+        } else if self.black == name {
+            Some(1.0 - white)
+        } else {
+            None
+        }
+    }
+
+    /// The name of the engine that lost by forfeit, if one did.
+    pub fn forfeited_by(&self) -> Option<&str> {
+        match self.loser? {
+            Color::White => Some(&self.white),
+            Color::Black => Some(&self.black),
+        }
+    }
+
+    /// The first engine of the match: it has White in the first game of each pair (odd numbers).
+    pub fn first_engine(&self) -> &str {
+        if self.game % 2 == 1 {
+            &self.white
+        } else {
+            &self.black
+        }
     }
 
     /// Reads a record line.
@@ -223,6 +264,43 @@ impl Record {
     }
 }
 
+/// What a set of games adds up to, from the first engine's view: the tally (games and complete
+/// pairs), how the games ended, and the forfeits of each engine.
+#[derive(Clone, Debug, Default)]
+pub struct Recap {
+    pub tally: Tally,
+    /// How the games ended, by kind.
+    pub ends: BTreeMap<String, u32>,
+    /// Forfeits of the first and the second engine.
+    pub forfeits: [u32; 2],
+    /// The first engine's points in pairs of which one game is in, by pair.
+    halves: HashMap<usize, f64>,
+}
+
+impl Recap {
+    /// Adds the record of a game between `names` (first engine first). Returns whether it
+    /// completed a pair.
+    pub fn add(&mut self, record: &Record, names: [&str; 2]) -> bool {
+        let points = record.points_of(names[0]).unwrap_or(0.5);
+        self.tally.add_game(points);
+        *self.ends.entry(record.end.clone()).or_default() += 1;
+        if let Some(loser) = record.forfeited_by() {
+            self.forfeits[usize::from(loser != names[0])] += 1;
+        }
+        let pair = (record.game.max(1) - 1) / 2;
+        match self.halves.remove(&pair) {
+            Some(other) => {
+                self.tally.add_pair(points + other);
+                true
+            }
+            None => {
+                self.halves.insert(pair, points);
+                false
+            }
+        }
+    }
+}
+
 /// What a replay found.
 #[derive(Debug, Default)]
 pub struct Replay {
@@ -230,34 +308,88 @@ pub struct Replay {
     pub plies: usize,
     /// `(line number, game, error)` for every record that failed.
     pub errors: Vec<(usize, String)>,
+    /// The results of the records that could be read, and the engines' names (first first).
+    pub recap: Recap,
+    pub names: Option<[String; 2]>,
 }
 
-/// Replays every record of `text`.
-pub fn replay(text: &str) -> Replay {
-    let mut out = Replay::default();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+/// Calls `each` with the number (from 1), the text (decoded lossily, without its line break) and
+/// whether it is complete (ends with a line break) of every line of the records `input` read
+/// from `source`; stops at the first error. Returns the length of the complete lines and that of
+/// a last line cut short.
+fn each_line(
+    mut input: impl BufRead,
+    source: &str,
+    mut each: impl FnMut(usize, &str, bool) -> Result<(), String>,
+) -> Result<(u64, usize), String> {
+    let mut bytes = Vec::new();
+    let (mut whole, mut number) = (0u64, 0);
+    loop {
+        bytes.clear();
+        let n = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("cannot read records {source}: {e}"))?;
+        if n == 0 {
+            return Ok((whole, 0));
         }
-        out.games += 1;
-        match Record::parse(line).and_then(|r| {
-            r.check()
-                .map(|_| r.moves.len())
-                .map_err(|e| format!("game {}: {e}", r.game))
-        }) {
-            Ok(n) => out.plies += n,
-            Err(e) => out.errors.push((i + 1, e)),
+        number += 1;
+        let complete = bytes.last() == Some(&b'\n');
+        each(number, String::from_utf8_lossy(&bytes).trim(), complete)?;
+        if !complete {
+            return Ok((whole, n));
+        }
+        whole += n as u64;
+    }
+}
+
+/// Replays every record of `input`, read from `source`.
+pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, String> {
+    let mut out = Replay::default();
+    each_line(input, source, |number, line, _| {
+        if !line.is_empty() && !line.starts_with('#') {
+            out.add(number, line);
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+impl Replay {
+    /// Reads, adds up and checks the record on line `number`.
+    fn add(&mut self, number: usize, line: &str) {
+        self.games += 1;
+        let record = match Record::parse(line) {
+            Ok(r) => r,
+            Err(e) => {
+                self.errors.push((number, e));
+                return;
+            }
+        };
+        let names = self.names.get_or_insert_with(|| {
+            let first = record.first_engine().to_string();
+            let second = if record.white == first {
+                record.black.clone()
+            } else {
+                record.white.clone()
+            };
+            [first, second]
+        });
+        self.recap.add(&record, [&names[0], &names[1]]);
+        match record.check() {
+            Ok(()) => self.plies += record.moves.len(),
+            Err(e) => self
+                .errors
+                .push((number, format!("game {}: {e}", record.game))),
         }
     }
-    out
 }
 
-/// `moulin replay <file>`: prints a summary, and every failing record; an error when any failed.
+/// `moulin replay <file>`: prints a summary, the results, and every failing record; an error
+/// when any failed.
 pub fn replay_file(path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read records {}: {e}", path.display()))?;
-    let r = replay(&text);
+    let source = path.display().to_string();
+    let file = File::open(path).map_err(|e| format!("cannot read records {source}: {e}"))?;
+    let r = replay(BufReader::new(file), &source)?;
     for (line, e) in &r.errors {
         println!("line {line}: {e}");
     }
@@ -268,11 +400,194 @@ pub fn replay_file(path: &Path) -> Result<(), String> {
         r.games - r.errors.len(),
         r.errors.len()
     );
+    if let Some([a, _]) = &r.names {
+        print!("{}", super::results(a, &r.recap.tally));
+    }
     if r.errors.is_empty() {
         Ok(())
     } else {
         Err(format!("{} of {} records failed", r.errors.len(), r.games))
     }
+}
+
+/// The prefix of a records file's settings line.
+const SETTINGS: &str = "# settings: ";
+
+/// A records file open for writing, that always ends with a complete record.
+pub struct RecordsFile {
+    file: File,
+    path: PathBuf,
+    /// The length of what was written whole.
+    len: u64,
+}
+
+impl RecordsFile {
+    /// Starts a new file (replacing one only when `force`) with the header lines: a title, and
+    /// `settings` (`key=value` words) for `--resume` to check.
+    pub fn create(
+        path: &Path,
+        force: bool,
+        title: &str,
+        settings: &str,
+    ) -> Result<RecordsFile, String> {
+        let mut options = OpenOptions::new();
+        options.write(true);
+        if force {
+            options.create(true).truncate(true);
+        } else {
+            options.create_new(true);
+        }
+        let file = options.open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => format!(
+                "records {} already exist: give --resume to continue that match, or --force to \
+                 replace them",
+                path.display()
+            ),
+            _ => format!("cannot write records {}: {e}", path.display()),
+        })?;
+        let mut out = RecordsFile {
+            file,
+            path: path.to_path_buf(),
+            len: 0,
+        };
+        out.append(&format!("# {title}\n{SETTINGS}{settings}\n"))?;
+        Ok(out)
+    }
+
+    /// Opens an existing file to continue its match: checks its settings line against
+    /// `settings`, drops a last line cut short (a kill or a full disk while it was written), and
+    /// gives every record it holds to `each`. A missing or empty file is started as by `create`.
+    pub fn resume(
+        path: &Path,
+        title: &str,
+        settings: &str,
+        mut each: impl FnMut(&Record) -> Result<(), String>,
+    ) -> Result<RecordsFile, String> {
+        let shown = path.display();
+        let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                log::info!("records {shown} do not exist yet: a new match");
+                return RecordsFile::create(path, false, title, settings);
+            }
+            Err(e) => return Err(format!("cannot read records {shown}: {e}")),
+        };
+        let mut checked = false;
+        let source = shown.to_string();
+        let (whole, cut) = each_line(BufReader::new(&file), &source, |number, line, complete| {
+            let at = || format!("records {shown}, line {number}");
+            if !complete {
+                log::warn!(
+                    "{}: cut short ({} bytes); dropped, its game is played again",
+                    at(),
+                    line.len()
+                );
+            } else if let Some(found) = line.strip_prefix(SETTINGS) {
+                check_settings(found, settings).map_err(|e| {
+                    format!("records {shown} are of another match, so cannot be resumed: {e}")
+                })?;
+                checked = true;
+            } else if !line.is_empty() && !line.starts_with('#') {
+                if !checked {
+                    return Err(format!(
+                        "{}: a record before any '{}' line: cannot resume these records (written by an older moulin?); use --force or another file",
+                        at(),
+                        SETTINGS.trim()
+                    ));
+                }
+                let r = Record::parse(line).map_err(|e| format!("{}: {e}", at()))?;
+                each(&r)?;
+            }
+            Ok(())
+        })?;
+        if whole == 0 {
+            log::info!("records {shown} hold nothing whole: a new match");
+            return RecordsFile::create(path, true, title, settings);
+        }
+        if !checked {
+            return Err(format!(
+                "records {shown} have no '{}' line: cannot resume them; use --force or another file",
+                SETTINGS.trim()
+            ));
+        }
+        if cut > 0 {
+            file.set_len(whole)
+                .map_err(|e| format!("cannot write records {shown}: {e}"))?;
+        }
+        file.seek(SeekFrom::End(0))
+            .map_err(|e| format!("cannot write records {shown}: {e}"))?;
+        Ok(RecordsFile {
+            file,
+            path: path.to_path_buf(),
+            len: whole,
+        })
+    }
+
+    /// Appends `text` whole and flushes it; on failure cuts the file back to what was whole and
+    /// says why.
+    pub fn append(&mut self, text: &str) -> Result<(), String> {
+        match self
+            .file
+            .write_all(text.as_bytes())
+            .and_then(|_| self.file.flush())
+        {
+            Ok(()) => {
+                self.len += text.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                let _ = self.file.set_len(self.len);
+                let _ = self.file.seek(SeekFrom::Start(self.len));
+                Err(format!("cannot write records {}: {e}", self.path.display()))
+            }
+        }
+    }
+}
+
+/// Checks a records file's settings against the match's: the same keys with the same values.
+fn check_settings(found: &str, wanted: &str) -> Result<(), String> {
+    let map = |text: &str| -> Result<Vec<(String, String)>, String> {
+        Ok(words::split(text)?
+            .iter()
+            .map(|w| match words::key_value(w) {
+                (Some(k), v) => (k.to_string(), v.to_string()),
+                (None, v) => (String::new(), v.to_string()),
+            })
+            .collect())
+    };
+    let (found, wanted) = (map(found)?, map(wanted)?);
+    let differ: Vec<String> = wanted
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| found.get(*i) != Some(*w))
+        .map(|(i, (k, v))| match found.get(i) {
+            Some((_, was)) => format!("{k} is '{v}', the records have '{was}'"),
+            None => format!("{k} '{v}' is not in the records"),
+        })
+        .collect();
+    if differ.is_empty() && found.len() == wanted.len() {
+        Ok(())
+    } else if differ.is_empty() {
+        Err("the records have more settings than this match".into())
+    } else {
+        Err(differ.join("; "))
+    }
+}
+
+/// The value of `key` in a settings line.
+pub fn setting<'a>(settings: &'a str, key: &str) -> Option<&'a str> {
+    settings
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// The settings line of a records file, if it has one (`None` when it cannot be read).
+pub fn settings_of(path: &Path) -> Option<String> {
+    let text = std::fs::read(path).ok()?;
+    let text = String::from_utf8_lossy(&text[..text.len().min(1 << 16)]).into_owned();
+    text.lines()
+        .find_map(|l| l.strip_prefix(SETTINGS))
+        .map(String::from)
 }
 
 #[cfg(test)]
@@ -298,6 +613,7 @@ mod tests {
                 kind: "illegal".into(),
                 reason: "played d7".into(),
                 answer: Some("d7".into()),
+                at_start: false,
             },
         );
         let back = Record::parse(&r.to_line()).unwrap();
@@ -315,6 +631,7 @@ mod tests {
                 kind: "illegal".into(),
                 reason: String::new(),
                 answer: Some("d1".into()),
+                at_start: false,
             },
         );
         assert!(r.check().unwrap_err().contains("legal here"));
@@ -335,6 +652,7 @@ mod tests {
                 kind: "time".into(),
                 reason: String::new(),
                 answer: None,
+                at_start: false,
             },
         );
         assert!(r.check().unwrap_err().contains("not to move"));
@@ -342,9 +660,33 @@ mod tests {
             "# header\n{}\nnot a record\n",
             record("g7", End::MoveLimit(1)).to_line()
         );
-        let rep = replay(&text);
+        let rep = replay(text.as_bytes(), "t").unwrap();
         assert_eq!(rep.games, 2);
         assert_eq!(rep.errors.len(), 1);
         assert_eq!(rep.errors[0].0, 3);
+    }
+
+    #[test]
+    fn recap_pairs_games_in_any_order() {
+        let mut r = record("g7", End::MoveLimit(1));
+        let mut recap = Recap::default();
+        // Game 2 (the first engine "c\"d" has White), then game 1: one pair of two draws.
+        r.game = 2;
+        assert!(!recap.add(&r, ["c\"d", "a b"]));
+        r.game = 1;
+        r.result = "0-1".into();
+        assert!(recap.add(&r, ["c\"d", "a b"]));
+        assert_eq!((recap.tally.wins, recap.tally.draws), (1, 1));
+        assert_eq!(recap.tally.pairs, [0, 0, 0, 1, 0]);
+        assert_eq!(r.first_engine(), "a b");
+    }
+
+    #[test]
+    fn settings_must_match() {
+        assert!(check_settings("a=1 b=\"x y\"", "a=1 b=\"x y\"").is_ok());
+        let e = check_settings("a=1 b=2", "a=1 b=3").unwrap_err();
+        assert_eq!(e, "b is '3', the records have '2'");
+        assert!(check_settings("a=1", "a=1 b=3").is_err());
+        assert_eq!(setting("x=1 seed=42", "seed"), Some("42"));
     }
 }

@@ -80,11 +80,13 @@ pub enum End {
     /// One side lost by forfeit.
     Forfeit {
         loser: Color,
-        /// `illegal`, `malformed`, `claim`, `time`, `crash`, `exit`, `spawn`, `timeout`.
+        /// `illegal`, `malformed`, `claim`, `time`, `crash`, `exit`, `spawn`, `timeout`, `flood`.
         kind: String,
         reason: String,
         /// The offending answer, for `illegal` and `malformed`.
         answer: Option<String>,
+        /// Whether the engine failed to start (rather than in a game it had started).
+        at_start: bool,
     },
     /// The move limit was reached: a draw.
     MoveLimit(usize),
@@ -197,6 +199,7 @@ fn forfeit(seats: &mut ByColor<Seat>, loser: Color, fault: &EngineFault, doing: 
             }
         ),
         answer: None,
+        at_start: doing == "start",
     }
 }
 
@@ -266,23 +269,31 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
                         ms(inc),
                         ms(inc)
                     ),
-                    left[us] + set.grace,
+                    left[us].saturating_add(set.grace),
                 )
             }
-            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t + set.grace),
+            TimeControl::MoveTime(t) => (
+                format!("go movetime {}", t.as_millis()),
+                t.saturating_add(set.grace),
+            ),
         };
         let seat = &mut seats[us];
         let engine = seat
             .engine
             .as_mut()
             .expect("both engines run during a game");
+        // Drop what is left of the engine's last answer (a second `bestmove`, late lines)
+        // before asking again, so that nothing stale is read as this move.
+        if let Err(f) = engine.sync(set.ready_timeout) {
+            return forfeit(seats, us, &f, "ready before move");
+        }
         let position = position_command(game, opening, engine.spec.notation);
         let answer = match engine.go(&position, &go, limit) {
             Ok(a) => a,
             Err(f) => return forfeit(seats, us, &f, "move"),
         };
         if let TimeControl::Clock { .. } = set.tc {
-            if answer.elapsed > left[us] + set.grace {
+            if answer.elapsed > left[us].saturating_add(set.grace) {
                 let fault = EngineFault::Timeout {
                     waiting_for: "bestmove".into(),
                     ms: limit.as_millis() as u64,
@@ -302,6 +313,7 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
                     us.name()
                 ),
                 answer: Some(text),
+                at_start: false,
             };
             if let Some(mut e) = seats[us].engine.take() {
                 e.kill();
@@ -321,13 +333,14 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
                 kind: kind.into(),
                 reason: format!("{} ({}) played {e}", seats[us].spec.name, us.name()),
                 answer: Some(text),
+                at_start: false,
             };
         }
         let turn_done = game.position().pending_removals() == 0;
         if turn_done {
             plies += 1;
             if let TimeControl::Clock { inc, .. } = set.tc {
-                left[us] += inc;
+                left[us] = left[us].saturating_add(inc);
             }
         }
         log::debug!(
