@@ -1322,3 +1322,75 @@ fn book_turns_in_the_action_notation() {
     );
     e.quit();
 }
+
+#[test]
+fn readyok_waits_for_the_book_while_other_commands_are_answered() {
+    let _gate = shared();
+    // A named pipe as the book file: its reader waits until the test writes the book into it.
+    let pipe = std::env::temp_dir().join(format!("moulin-{}-slow.book", std::process::id()));
+    let _ = std::fs::remove_file(&pipe);
+    let made = Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", pipe.display());
+    let mut e = Engine::start();
+    e.ask("isready");
+    e.send(&format!("setoption name BookFile value {}", pipe.display()));
+    e.send("isready");
+    // The book is being read: commands are still answered, but the engine is not ready.
+    e.send("fen");
+    assert_eq!(e.next_line(TIMEOUT).as_deref(), Some(START));
+    assert_eq!(
+        e.next_line(Duration::from_millis(300)),
+        None,
+        "readyok too early"
+    );
+    let writer = {
+        let pipe = pipe.clone();
+        thread::spawn(move || std::fs::write(&pipe, shipped_book()))
+    };
+    assert_eq!(e.next_line(TIMEOUT).as_deref(), Some("readyok"));
+    writer.join().unwrap().unwrap();
+    // Ready: a book position is answered from the book.
+    e.ask("position startpos");
+    let lines = e.go("go wtime 100 btime 100");
+    assert!(lines[0].starts_with("info string book "), "{lines:?}");
+    let _ = std::fs::remove_file(&pipe);
+}
+
+#[test]
+fn a_book_file_too_large_is_refused_with_one_error() {
+    let _gate = shared();
+    let path = std::env::temp_dir().join(format!("moulin-{}-huge.book", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(65 << 20).unwrap();
+    let mut e = Engine::start();
+    let lines = e.ask(&format!("setoption name BookFile value {}", path.display()));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: opening book ") && lines[0].contains("64 MB"),
+        "{lines:?}"
+    );
+    // The engine plays on without a book.
+    e.ask("position startpos");
+    let lines = e.go("go depth 2");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string book")),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_clock_for_the_other_side_only_still_limits_the_search() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    e.ask("setoption name OwnBook value false");
+    // Black to move, only White's clock: the engine takes its own to be the same.
+    e.ask("position startpos moves d6");
+    let t = Instant::now();
+    let lines = e.go("go wtime 1000");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    assert!(t.elapsed() < TIMEOUT);
+}

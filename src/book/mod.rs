@@ -39,6 +39,9 @@ pub const MAX_MARGIN: i32 = 1000;
 pub const MAX_HASH_MB: u32 = 1024;
 /// ... and worker threads of a build.
 pub const MAX_THREADS: usize = 256;
+/// The largest book file the engine reads (the shipped books are a few MB), so that a wrong
+/// `BookFile` cannot hold the engine up or fill its memory.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// Checks a book setting against its bounds; the error names the setting and its bounds.
 pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), String> {
@@ -157,9 +160,25 @@ impl Book {
         Book::from_lines(header, lines)
     }
 
-    /// Reads a book file.
+    /// Reads a book file of at most `MAX_FILE_BYTES`.
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BookError::io(path, &e))?;
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| BookError::io(path, &e))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(BookError::at(
+                0,
+                format!(
+                    "larger than the {} MB a book may be: not read",
+                    MAX_FILE_BYTES >> 20
+                ),
+            )
+            .in_file(path));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|e| BookError::at(0, format!("not text: {e}")).in_file(path))?;
         Book::parse(&text).map_err(|e| e.in_file(path))
     }
 

@@ -3,26 +3,32 @@
 
 use super::options::Settings;
 use super::reply::{one_line, Out};
+use super::Event;
 use crate::book::{self, Book};
 use crate::rng::Rng;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::SearchResult;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
 use std::thread;
 
-/// The opening book, loaded at start on a thread of its own and waited for at the first `go`.
-pub(super) enum BookSlot {
+/// The book in force.
+enum BookSlot {
     None,
-    Loading(thread::JoinHandle<Option<(PathBuf, Book)>>),
+    /// Being read on a thread of its own, which sends `Event::BookLoaded` when done.
+    Loading(PathBuf),
     Ready(Arc<Book>),
 }
 
 /// The book file the settings name: `BookFile`, or the default book of the variant in force
-/// (`None` for custom rules, which have none).
-pub(super) fn book_path(settings: &Settings) -> Option<PathBuf> {
+/// (`None` when `OwnBook` is off, and for custom rules, which have none).
+fn book_path(settings: &Settings) -> Option<PathBuf> {
+    if !settings.own_book {
+        return None;
+    }
     if !settings.book_file.is_empty() {
         return Some(PathBuf::from(&settings.book_file));
     }
@@ -37,29 +43,19 @@ pub(super) fn book_path(settings: &Settings) -> Option<PathBuf> {
     })
 }
 
-/// Loads a book: a missing file is a warning on stderr, a corrupt one an `info string error`
-/// naming the line; either way the engine plays without a book.
-pub(super) fn load_book(path: PathBuf, out: Out) -> Option<(PathBuf, Book)> {
-    if !path.is_file() {
+/// Reads a book (at most `book::MAX_FILE_BYTES` of it). A missing file is a warning on stderr;
+/// other failures are the error to report.
+fn read_book(path: &Path) -> Result<Option<Book>, String> {
+    if !path.exists() {
         log::warn!(
             "opening book {} not found: playing without one",
             path.display()
         );
-        return None;
+        return Ok(None);
     }
-    match Book::load(&path) {
-        Ok(b) => {
-            log::info!("opening book {}: {} positions", path.display(), b.len());
-            Some((path, b))
-        }
-        Err(e) => {
-            out.line(&format!(
-                "info string error: opening book {}; playing without a book",
-                one_line(&e.to_string())
-            ));
-            None
-        }
-    }
+    let book = Book::load(path).map_err(|e| e.to_string())?;
+    log::info!("opening book {}: {} positions", path.display(), book.len());
+    Ok(Some(book))
 }
 
 /// The session's books: the one in force, every one loaded so far, and a book turn answered in
@@ -92,36 +88,12 @@ impl Books {
         self.pending = None;
     }
 
-    /// Starts loading the book of the settings on a thread of its own.
-    pub(super) fn load_in_background(&mut self, settings: &Settings, out: Out) {
-        if !settings.own_book {
-            return;
-        }
-        let Some(path) = book_path(settings) else {
-            return;
-        };
-        self.slot = match thread::Builder::new()
-            .name("moulin-book".into())
-            .spawn(move || load_book(path, out))
-        {
-            Ok(handle) => BookSlot::Loading(handle),
-            Err(e) => {
-                log::warn!("cannot start the book loader: {e}; playing without a book");
-                BookSlot::None
-            }
-        };
-    }
-
-    /// Loads the book the settings name now (after `setoption`), unless it is already loaded.
-    pub(super) fn reload(&mut self, settings: &Settings, out: Out) {
+    /// Puts the book the settings name in force: at once when it is loaded already (switching
+    /// variants back and forth reads a file once), otherwise it is read on a thread of its own
+    /// that reports with `Event::BookLoaded`; commands go on being answered meanwhile.
+    pub(super) fn request(&mut self, settings: &Settings, events: &SyncSender<Event>) {
         self.pending = None;
-        let wanted = if settings.own_book {
-            book_path(settings)
-        } else {
-            None
-        };
-        self.wait();
-        let Some(wanted) = wanted else {
+        let Some(wanted) = book_path(settings) else {
             self.slot = BookSlot::None;
             return;
         };
@@ -129,29 +101,71 @@ impl Books {
             self.slot = BookSlot::Ready(Arc::clone(b));
             return;
         }
-        self.slot = match load_book(wanted, out) {
-            Some((p, b)) => {
-                let b = Arc::new(b);
-                self.loaded.push((p, Arc::clone(&b)));
-                BookSlot::Ready(b)
+        if matches!(&self.slot, BookSlot::Loading(p) if *p == wanted) {
+            return;
+        }
+        let path = wanted.clone();
+        let tx = events.clone();
+        let spawned = thread::Builder::new()
+            .name("moulin-book".into())
+            .spawn(move || {
+                let read = read_book(&path).map(|b| b.map(Box::new));
+                let _ = tx.send(Event::BookLoaded(path, read));
+            });
+        self.slot = match spawned {
+            Ok(_) => BookSlot::Loading(wanted),
+            Err(e) => {
+                log::warn!("cannot start the book loader: {e}; playing without a book");
+                BookSlot::None
             }
-            None => BookSlot::None,
         };
     }
 
-    /// Waits for a book being loaded.
-    fn wait(&mut self) {
-        if let BookSlot::Loading(_) = self.slot {
-            let BookSlot::Loading(handle) = std::mem::replace(&mut self.slot, BookSlot::None)
-            else {
-                unreachable!("matched above")
-            };
-            if let Ok(Some((p, b))) = handle.join() {
-                let b = Arc::new(b);
-                self.loaded.push((p, Arc::clone(&b)));
-                self.slot = BookSlot::Ready(b);
+    /// A book read on its thread: kept, and in force if it is the one the settings still name.
+    /// A book that could not be read is reported as one error line; the engine then plays
+    /// without a book.
+    pub(super) fn loaded(
+        &mut self,
+        path: PathBuf,
+        read: Result<Option<Box<Book>>, String>,
+        out: Out,
+    ) {
+        let wanted = matches!(&self.slot, BookSlot::Loading(p) if *p == path);
+        match read {
+            Ok(Some(book)) => {
+                let book: Arc<Book> = Arc::from(book);
+                self.loaded.push((path, Arc::clone(&book)));
+                if wanted {
+                    self.slot = BookSlot::Ready(book);
+                }
+            }
+            Ok(None) => {
+                if wanted {
+                    self.slot = BookSlot::None;
+                }
+            }
+            Err(e) => {
+                if wanted {
+                    self.slot = BookSlot::None;
+                    out.line(&format!(
+                        "info string error: opening book {}; playing without a book",
+                        one_line(&e)
+                    ));
+                }
             }
         }
+    }
+
+    /// Plays without the book being read (it took too long).
+    pub(super) fn give_up(&mut self) {
+        if self.is_loading() {
+            self.slot = BookSlot::None;
+        }
+    }
+
+    /// Whether the book in force is still being read.
+    pub(super) fn is_loading(&self) -> bool {
+        matches!(self.slot, BookSlot::Loading(_))
     }
 
     /// The book's answer in the current position, if it has one: the `info string book` line
@@ -161,10 +175,6 @@ impl Books {
         settings: &Settings,
         pos: &Position,
     ) -> Option<(String, SearchResult)> {
-        if !settings.own_book {
-            return None;
-        }
-        self.wait();
         let BookSlot::Ready(book) = &self.slot else {
             return None;
         };

@@ -29,8 +29,10 @@ mod session;
 pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
 pub use options::{Changed, OptionError, Settings};
 
+use crate::book::Book;
 use crate::search::{SearchResult, Searcher};
 use std::io;
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
@@ -58,6 +60,8 @@ pub(super) enum Event {
     SearchDone(Box<Searcher>, SearchResult),
     /// The search thread panicked (a bug): the searcher is lost.
     SearchPanicked(String),
+    /// A book was read on its thread (`None`: no such file; `Err`: what was wrong with it).
+    BookLoaded(PathBuf, Result<Option<Box<Book>>, String>),
     /// Perft finished (`Some(total, time)`) or was stopped (`None`).
     PerftDone(Option<(u64, Duration)>),
 }

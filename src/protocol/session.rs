@@ -24,6 +24,9 @@ use std::time::{Duration, Instant};
 /// How long a command that follows `stop` waits for the stopped job to end before it is refused.
 pub(super) const STOP_WAIT: Duration = Duration::from_secs(5);
 
+/// How long a `go` waits for the book being read before it plays without it.
+const BOOK_WAIT: Duration = Duration::from_secs(10);
+
 /// How long `quit` waits for a stopped search to give its `bestmove`.
 pub(super) const QUIT_WAIT: Duration = Duration::from_millis(40);
 
@@ -50,6 +53,8 @@ pub(super) struct Session {
     pub(super) backlog: VecDeque<Event>,
     /// The opening books.
     pub(super) books: Books,
+    /// `isready`s waiting for a book being read: each is answered once it is in force.
+    pub(super) ready_waiting: usize,
 }
 
 impl Session {
@@ -66,11 +71,12 @@ impl Session {
             incoming,
             backlog: VecDeque::new(),
             books: Books::new(),
+            ready_waiting: 0,
         }
     }
 
     pub(super) fn run(mut self) {
-        self.books.load_in_background(&self.settings, self.out);
+        self.books.request(&self.settings, &self.events);
         loop {
             let event = match self.backlog.pop_front() {
                 Some(e) => e,
@@ -140,6 +146,10 @@ impl Session {
                     self.answer(&job, &result);
                 }
             }
+            Event::BookLoaded(path, read) => {
+                self.books.loaded(path, read, self.out);
+                self.answer_ready();
+            }
             Event::PerftDone(done) => {
                 let depth = match self.job.take() {
                     Some(Job::Perft { depth, .. }) => depth,
@@ -178,6 +188,35 @@ impl Session {
             None => Ok(()),
             Some(Job::Search(_)) => Err(Error::Busy("a search")),
             Some(Job::Perft { .. }) => Err(Error::Busy("perft")),
+        }
+    }
+
+    /// Answers the `isready`s that wait, unless a book is still being read.
+    fn answer_ready(&mut self) {
+        if !self.books.is_loading() {
+            self.out
+                .lines(std::iter::repeat_n("readyok", self.ready_waiting));
+            self.ready_waiting = 0;
+        }
+    }
+
+    /// Waits for the book being read (at most `BOOK_WAIT`), keeping other input for later: a
+    /// `go` sent before `readyok` answers from the book.
+    pub(super) fn wait_for_book(&mut self) {
+        let deadline = Instant::now() + BOOK_WAIT;
+        while self.books.is_loading() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(e @ Event::BookLoaded(..)) => {
+                    self.handle(e);
+                }
+                Ok(e) => self.backlog.push_back(e),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    log::warn!("the opening book took too long to read: playing without it");
+                    self.books.give_up();
+                    self.answer_ready();
+                }
+            }
         }
     }
 
@@ -226,7 +265,11 @@ impl Session {
                 self.out.lines(lines);
             }
             Command::Debug => {}
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                // Ready means a `go` is answered at once: not while the book is being read.
+                self.ready_waiting += 1;
+                self.answer_ready();
+            }
             Command::SetOption { name, value } => {
                 self.idle()?;
                 let mut settings = self.settings.clone();
@@ -246,10 +289,10 @@ impl Session {
                         self.game = Game::new(self.settings.rules);
                         if self.settings.book_file.is_empty() {
                             // The default book follows the variant.
-                            self.books.reload(&self.settings, self.out);
+                            self.books.request(&self.settings, &self.events);
                         }
                     }
-                    Changed::Book => self.books.reload(&self.settings, self.out),
+                    Changed::Book => self.books.request(&self.settings, &self.events),
                 }
             }
             Command::UciNewGame => {
@@ -366,6 +409,7 @@ impl Session {
             // Nothing to search.
             Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
             None if go.searchmoves.is_empty() => {
+                self.wait_for_book();
                 self.books
                     .answer(&self.settings, &root)
                     .map(|(info, result)| {

@@ -34,6 +34,8 @@ pub(super) struct Deadline {
     pub(super) hard: Option<Duration>,
 }
 
+/// The time for this move: all of `movetime`, or a share of the side to move's clock (the other
+/// side's, when only that one is given); no limit without either.
 pub(super) fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadline {
     if let Some(mt) = limits.movetime {
         let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
@@ -43,13 +45,16 @@ pub(super) fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadli
         };
     }
     let us = pos.side_to_move();
-    let Some(left) = limits.time[us] else {
+    // A clock given for the other side only (some GUIs send one): the side to move is taken to
+    // have the same clock and increment, rather than to have no limit at all.
+    let clock = if limits.time[us].is_some() { us } else { !us };
+    let Some(left) = limits.time[clock] else {
         return Deadline {
             soft: None,
             hard: None,
         };
     };
-    let inc = limits.inc[us];
+    let inc = limits.inc[clock];
     let usable = left.saturating_sub(overhead).max(1);
     // Spread the time over the moves to go (or an estimate of them), plus most of the increment.
     let moves = limits.movestogo.unwrap_or(35).clamp(1, 60) as u64;
@@ -61,5 +66,27 @@ pub(super) fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadli
     Deadline {
         soft: Some(Duration::from_millis(soft)),
         hard: Some(Duration::from_millis(hard)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn a_clock_for_the_other_side_only_still_limits_the_move() {
+        let mut pos = Position::start(Rules::nine());
+        pos.play(Move::place(
+            crate::rules::board::Point::parse("d6").unwrap(),
+        ));
+        // Black to move, only White's clock given.
+        let limits = Limits {
+            time: ByColor::new(Some(1000), None),
+            ..Limits::default()
+        };
+        let d = deadline(&pos, &limits, 30);
+        assert!(d.hard.is_some_and(|h| h <= Duration::from_millis(1000)));
+        assert!(deadline(&pos, &Limits::default(), 30).hard.is_none());
     }
 }
