@@ -284,38 +284,131 @@ pub fn today() -> String {
 
 /// `moulin book build`.
 pub fn run_build(args: BuildArgs) -> Result<(), String> {
-    let rules = Rules::preset(&args.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (expected one of {})",
-            args.variant,
-            crate::rules::PRESETS.join(", ")
-        )
-    })?;
-    let variant = rules.preset_name().unwrap_or("nine").to_string();
-    let spec = SearchSpec {
-        depth: args.depth,
-        margin: args.margin,
-        hash_mb: args.hash,
-    };
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(super::MAX_THREADS))
-    });
-    // The flags' parsers check these too; a caller of this function may not have used them.
-    super::check_setting("plies", args.plies as i64, 1, super::MAX_PLIES as i64)?;
-    super::check_setting("depth", spec.depth as i64, 1, super::MAX_DEPTH as i64)?;
-    super::check_setting("margin", spec.margin as i64, 0, super::MAX_MARGIN as i64)?;
-    super::check_setting("hash", spec.hash_mb as i64, 1, super::MAX_HASH_MB as i64)?;
-    super::check_setting("threads", threads as i64, 1, super::MAX_THREADS as i64)?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("book").join(super::file_name(&variant)));
-    let mut done = existing_book(&out, &variant, args.plies, spec, args.force)?;
-    let journal_path = durable::with_suffix(&out, ".partial");
-    let (journal, journaled) =
-        Journal::open(&journal_path, "book", &journal_settings(&variant, spec))?;
+    let plan = Plan::from_args(&args)?;
+    let rules = plan.rules;
+    let mut done = existing_book(&plan.out, &plan.variant, plan.plies, plan.spec, args.force)?;
+    let journal_path = durable::with_suffix(&plan.out, ".partial");
+    let (journal, journaled) = Journal::open(
+        &journal_path,
+        "book",
+        &journal_settings(&plan.variant, plan.spec),
+    )?;
+    resume(&journal_path, &journaled, &rules, &mut done);
+    let journal = Mutex::new(journal);
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    // The positions of the current ply: canonical position and the trees it belongs to.
+    let start = Position::start(rules);
+    let start_pos = start.transformed(fold(&start).symmetry);
+    let mut level: FxHashMap<u64, (Position, u8)> = FxHashMap::default();
+    level.insert(fold(&start_pos).key, (start_pos, WHITE_TREE | BLACK_TREE));
+    let mut book: Vec<(Position, Vec<BookMove>)> = Vec::new();
+    for ply in 0..plan.plies {
+        let mut positions: Vec<(u64, Position, u8)> =
+            level.iter().map(|(&k, &(p, t))| (k, p, t)).collect();
+        positions.sort_unstable_by_key(|&(k, _, _)| k);
+        let todo: Vec<(u64, Position)> = positions
+            .iter()
+            .filter(|(k, p, t)| needs_entry(p, *t) && !done.contains_key(k))
+            .map(|&(k, p, _)| (k, p))
+            .collect();
+        let entries = positions
+            .iter()
+            .filter(|(_, p, t)| needs_entry(p, *t))
+            .count();
+        eprintln!(
+            "ply {ply}: {} positions, {entries} book positions, {} to search",
+            positions.len(),
+            todo.len()
+        );
+        let results = search_level(&plan, ply, &todo, &journal)?;
+        tally.searched += todo.len();
+        for (key, pos, moves) in results {
+            if moves.is_empty() {
+                tally.left_out += 1;
+            }
+            done.insert(key, (pos, moves));
+        }
+        let last = ply + 1 == plan.plies;
+        level = expand(&positions, &done, last, &mut book);
+    }
+    tally.seconds = started.elapsed().as_secs_f64();
+    write_book(&plan, book, &tally, journal)
+}
+
+/// What a build makes, from its flags, every number checked against its bound.
+struct Plan {
+    rules: Rules,
+    variant: String,
+    spec: SearchSpec,
+    plies: u32,
+    threads: usize,
+    out: PathBuf,
+}
+
+impl Plan {
+    fn from_args(args: &BuildArgs) -> Result<Plan, String> {
+        let rules = Rules::preset(&args.variant).ok_or_else(|| {
+            format!(
+                "unknown variant '{}' (expected one of {})",
+                args.variant,
+                crate::rules::PRESETS.join(", ")
+            )
+        })?;
+        let variant = rules.preset_name().unwrap_or("nine").to_string();
+        let spec = SearchSpec {
+            depth: args.depth,
+            margin: args.margin,
+            hash_mb: args.hash,
+        };
+        let threads = args.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(super::MAX_THREADS))
+        });
+        // The flags' parsers check these too; a caller of this function may not have used them.
+        super::check_setting("plies", args.plies as i64, 1, super::MAX_PLIES as i64)?;
+        super::check_setting("depth", spec.depth as i64, 1, super::MAX_DEPTH as i64)?;
+        super::check_setting("margin", spec.margin as i64, 0, super::MAX_MARGIN as i64)?;
+        super::check_setting("hash", spec.hash_mb as i64, 1, super::MAX_HASH_MB as i64)?;
+        super::check_setting("threads", threads as i64, 1, super::MAX_THREADS as i64)?;
+        let out = args
+            .out
+            .clone()
+            .unwrap_or_else(|| Path::new("book").join(super::file_name(&variant)));
+        Ok(Plan {
+            rules,
+            variant,
+            spec,
+            plies: args.plies,
+            threads,
+            out,
+        })
+    }
+}
+
+/// What the last run did, for the book's notes.
+#[derive(Default)]
+struct Tally {
+    searched: usize,
+    /// Searched positions whose every move fell outside the margin when searched alone.
+    left_out: usize,
+    seconds: f64,
+}
+
+/// Whether a position of these trees gets a book entry: its side to move is a tree's book side.
+fn needs_entry(pos: &Position, trees: u8) -> bool {
+    trees & tree_of(pos.side_to_move()) != 0
+}
+
+/// Takes the journal's entries of an interrupted run into `done`; a line that does not read is
+/// searched again.
+fn resume(
+    journal_path: &Path,
+    journaled: &[String],
+    rules: &Rules,
+    done: &mut FxHashMap<u64, (Position, Vec<BookMove>)>,
+) {
     for (i, line) in journaled.iter().enumerate() {
-        match format::parse_line(line, &rules) {
+        match format::parse_line(line, rules) {
             Ok((pos, moves)) => {
                 done.insert(fold(&pos).key, (pos, moves));
             }
@@ -333,174 +426,171 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
             journaled.len()
         );
     }
-    let journal = Mutex::new(journal);
-    let started = Instant::now();
-    let mut searched = 0usize;
-    // Searched positions whose every move fell outside the margin when searched alone.
-    let mut left_out = 0usize;
-    // The positions of the current ply: canonical position and the trees it belongs to.
-    let start = Position::start(rules);
-    let start_pos = start.transformed(fold(&start).symmetry);
-    let mut level: FxHashMap<u64, (Position, u8)> = FxHashMap::default();
-    level.insert(fold(&start_pos).key, (start_pos, WHITE_TREE | BLACK_TREE));
-    let mut book: Vec<(Position, Vec<BookMove>)> = Vec::new();
-    for ply in 0..args.plies {
-        let mut positions: Vec<(u64, Position, u8)> =
-            level.iter().map(|(&k, &(p, t))| (k, p, t)).collect();
-        positions.sort_unstable_by_key(|&(k, _, _)| k);
-        let needs_entry = |pos: &Position, trees: u8| trees & tree_of(pos.side_to_move()) != 0;
-        let todo: Vec<(u64, Position)> = positions
-            .iter()
-            .filter(|(k, p, t)| needs_entry(p, *t) && !done.contains_key(k))
-            .map(|&(k, p, _)| (k, p))
-            .collect();
-        let entries = positions
-            .iter()
-            .filter(|(_, p, t)| needs_entry(p, *t))
-            .count();
-        eprintln!(
-            "ply {ply}: {} positions, {entries} book positions, {} to search",
-            positions.len(),
-            todo.len()
-        );
-        let bar = ProgressBar::new(todo.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template(&format!(
-                "ply {ply}/{} {{bar:30}} {{pos}}/{{len}} positions [{{elapsed}} < {{eta}}]",
-                args.plies
-            ))
-            .expect("valid template"),
-        );
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        let results: Mutex<Vec<(u64, Position, Vec<BookMove>)>> = Mutex::new(Vec::new());
-        let failed: Mutex<Option<String>> = Mutex::new(None);
-        std::thread::scope(|scope| {
-            for _ in 0..threads.min(todo.len().max(1)) {
-                scope.spawn(|| {
-                    let mut searcher = book_searcher(spec);
-                    while !stop.load(Ordering::Relaxed) {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(key, pos)) = todo.get(i) else {
-                            break;
-                        };
-                        let moves = search_entry(&mut searcher, &pos, spec);
+}
+
+/// Searches the positions of one ply on the plan's threads, journaling each entry as it is
+/// found. A failed journal write (a full disk) stops every worker at once: a build that cannot
+/// record its work must not go on searching.
+fn search_level(
+    plan: &Plan,
+    ply: u32,
+    todo: &[(u64, Position)],
+    journal: &Mutex<Journal>,
+) -> Result<Vec<(u64, Position, Vec<BookMove>)>, String> {
+    let bar = ProgressBar::new(todo.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "ply {ply}/{} {{bar:30}} {{pos}}/{{len}} positions [{{elapsed}} < {{eta}}]",
+            plan.plies
+        ))
+        .expect("valid template"),
+    );
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let results: Mutex<Vec<(u64, Position, Vec<BookMove>)>> = Mutex::new(Vec::new());
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..plan.threads.min(todo.len().max(1)) {
+            scope.spawn(|| {
+                let mut searcher = book_searcher(plan.spec);
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(key, pos)) = todo.get(i) else {
+                        break;
+                    };
+                    let moves = search_entry(&mut searcher, &pos, plan.spec);
+                    // A position without book moves is not journaled (a resumed build searches
+                    // it again, with the same result).
+                    if !moves.is_empty() {
                         let line = format::line_text(&pos, &moves);
-                        // A position without book moves is not journaled (a resumed build
-                        // searches it again, with the same result). A failed write (a full disk)
-                        // stops every worker at once: a build that cannot record its work must
-                        // not go on searching.
-                        if !moves.is_empty() {
-                            let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
-                            if let Err(e) = j.append(&line) {
-                                stop.store(true, Ordering::Relaxed);
-                                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                                break;
-                            }
+                        let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
+                        if let Err(e) = j.append(&line) {
+                            stop.store(true, Ordering::Relaxed);
+                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                            break;
                         }
-                        results
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((key, pos, moves));
-                        bar.inc(1);
                     }
-                });
-            }
-        });
-        bar.finish_and_clear();
-        if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
-        searched += todo.len();
-        for (key, pos, moves) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            if moves.is_empty() {
-                left_out += 1;
-            }
-            done.insert(key, (pos, moves));
-        }
-        // Expand to the next ply.
-        let mut children: FxHashMap<u64, (Position, u8)> = FxHashMap::default();
-        for &(key, pos, trees) in &positions {
-            let book_tree = trees & tree_of(pos.side_to_move());
-            if book_tree != 0 {
-                let (p, moves) = &done[&key];
-                if !moves.is_empty() {
-                    book.push((*p, moves.clone()));
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((key, pos, moves));
+                    bar.inc(1);
                 }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    Ok(results.into_inner().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Adds the entries of this ply to `book` and makes the next ply: every reply in the trees where
+/// the other side is to move, only the book moves in the tree where this side is the book side
+/// (nothing after the `last` ply).
+fn expand(
+    positions: &[(u64, Position, u8)],
+    done: &FxHashMap<u64, (Position, Vec<BookMove>)>,
+    last: bool,
+    book: &mut Vec<(Position, Vec<BookMove>)>,
+) -> FxHashMap<u64, (Position, u8)> {
+    let mut children: FxHashMap<u64, (Position, u8)> = FxHashMap::default();
+    for &(key, pos, trees) in positions {
+        let book_tree = trees & tree_of(pos.side_to_move());
+        if book_tree != 0 {
+            let (p, moves) = &done[&key];
+            if !moves.is_empty() {
+                book.push((*p, moves.clone()));
             }
-            if ply + 1 == args.plies {
+        }
+        if last {
+            continue;
+        }
+        let book_moves: Vec<Move> = if book_tree != 0 {
+            done[&key].1.iter().map(|m| m.mv).collect()
+        } else {
+            Vec::new()
+        };
+        for mv in movegen::legal_moves(&pos, Convention::Turn) {
+            let mut child = pos;
+            child.play(mv);
+            if child.outcome().is_some() {
                 continue;
             }
-            let book_moves: Vec<Move> = if book_tree != 0 {
-                done[&key].1.iter().map(|m| m.mv).collect()
-            } else {
-                Vec::new()
-            };
-            for mv in movegen::legal_moves(&pos, Convention::Turn) {
-                let mut child = pos;
-                child.play(mv);
-                if child.outcome().is_some() {
-                    continue;
-                }
-                // Every reply in the trees where the other side is to move; only the book
-                // moves in the tree where this side is the book side.
-                let mut t = trees & !book_tree;
-                if book_moves.contains(&mv) {
-                    t |= book_tree;
-                }
-                if t == 0 {
-                    continue;
-                }
-                let f = fold(&child);
-                children
-                    .entry(f.key)
-                    .or_insert_with(|| (child.transformed(f.symmetry), 0))
-                    .1 |= t;
+            let mut t = trees & !book_tree;
+            if book_moves.contains(&mv) {
+                t |= book_tree;
             }
+            if t == 0 {
+                continue;
+            }
+            let f = fold(&child);
+            children
+                .entry(f.key)
+                .or_insert_with(|| (child.transformed(f.symmetry), 0))
+                .1 |= t;
         }
-        level = children;
     }
-    let elapsed = started.elapsed().as_secs_f64();
+    children
+}
+
+/// Writes the book (sorted by pieces placed, then key) with its header, durably; the journal
+/// goes only once the book is on disk, so a failure here loses nothing.
+fn write_book(
+    plan: &Plan,
+    mut book: Vec<(Position, Vec<BookMove>)>,
+    tally: &Tally,
+    journal: Mutex<Journal>,
+) -> Result<(), String> {
+    let Tally {
+        searched,
+        left_out,
+        seconds,
+    } = *tally;
     let reused = (book.len() + left_out).saturating_sub(searched);
+    let pieces = 2 * plan.rules.pieces as u32;
     book.sort_by_cached_key(|(pos, _)| {
-        let placed = 2 * rules.pieces as u32
+        let placed = pieces
             - pos.in_hand(crate::Color::White) as u32
             - pos.in_hand(crate::Color::Black) as u32;
         (placed, fold(pos).key)
     });
+    let spec = plan.spec;
     let command = format!(
-        "moulin book build --variant {variant} --plies {} --depth {} --margin {} --hash {} --out {}",
-        args.plies,
+        "moulin book build --variant {} --plies {} --depth {} --margin {} --hash {} --out {}",
+        plan.variant,
+        plan.plies,
         spec.depth,
         spec.margin,
         spec.hash_mb,
-        out.display()
+        plan.out.display()
     );
     let header = Header {
         version: FORMAT_VERSION,
-        variant: variant.clone(),
-        plies: args.plies,
+        variant: plan.variant.clone(),
+        plies: plan.plies,
         depth: spec.depth,
         margin: spec.margin,
         hash_mb: spec.hash_mb,
         date: today(),
         command,
         notes: vec![format!(
-            "the last run searched {searched} positions in {elapsed:.0} s on {threads} threads \
+            "the last run searched {searched} positions in {seconds:.0} s on {} threads \
              ({left_out} left out: no move within the margin searched alone); {reused} entries \
-             came from earlier runs"
+             came from earlier runs",
+            plan.threads
         )],
     };
     let text = format::write(&header, &book);
-    // The journal goes only once the book is on disk: a failure here loses nothing.
-    durable::write_atomic(&out, text.as_bytes())?;
+    durable::write_atomic(&plan.out, text.as_bytes())?;
     journal
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .finish()?;
     eprintln!(
-        "{}: {} positions ({searched} searched in {elapsed:.0} s)",
-        out.display(),
+        "{}: {} positions ({searched} searched in {seconds:.0} s)",
+        plan.out.display(),
         book.len()
     );
     Ok(())
