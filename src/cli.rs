@@ -62,6 +62,10 @@ pub enum Command {
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(BookCommand),
+    /// Endgame tables: build them by retrograde analysis, tally them, verify them, plan a
+    /// cluster build (see README, "Endgame tables").
+    #[command(subcommand)]
+    Tables(TablesCommand),
 }
 
 #[derive(Subcommand)]
@@ -73,6 +77,18 @@ pub enum BookCommand {
     Check(crate::book::check::CheckArgs),
     /// Load a book and time its lookups.
     Bench(crate::book::BenchArgs),
+}
+
+#[derive(Subcommand)]
+pub enum TablesCommand {
+    /// Compute every moving-phase position with 3 to N pieces a side (or one pair), resuming
+    /// where a stopped build was.
+    Build(crate::tables::build::BuildArgs),
+    /// One line per table: `W-B wins N losses N draws N max-win D max-loss D`, counted up to
+    /// symmetry.
+    Stats(crate::tables::build::DirArgs),
+    /// Check every stored value against its successors; fails on any disagreement.
+    Verify(crate::tables::build::DirArgs),
 }
 
 /// Runs what the command line asks for.
@@ -97,6 +113,11 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Book(BookCommand::Build(args))) => crate::book::build::run_build(args),
         Some(Command::Book(BookCommand::Check(args))) => crate::book::check::run_check(args),
         Some(Command::Book(BookCommand::Bench(args))) => crate::book::run_bench(args),
+        Some(Command::Tables(TablesCommand::Build(args))) => crate::tables::build::run_build(args),
+        Some(Command::Tables(TablesCommand::Stats(args))) => crate::tables::build::run_stats(args),
+        Some(Command::Tables(TablesCommand::Verify(args))) => {
+            crate::tables::build::run_verify(args)
+        }
     }
 }
 

@@ -32,6 +32,7 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod tables;
 
 pub use rules::board::{Bitboard, BoardKind, ByColor, Color, Point};
 pub use rules::game::Game;

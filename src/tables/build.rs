@@ -1,0 +1,406 @@
+//! The `moulin tables` commands: `build` (every pair up to N pieces a side, or one pair, resuming
+//! where a stopped build was), `stats` (the tally of each table), `verify` (every stored value
+//! against its successors) and `plan` (a Slurm job array for the same build).
+
+use super::file;
+use super::index::{Classes, PairIndex};
+use super::solve::{self, Successor};
+use super::{fingerprint, unsupported, Value};
+use crate::rules::Rules;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// The most pieces a side the tables go to (the standard game's nine).
+pub const MAX_PIECES: u8 = 9;
+
+/// The default directory of the tables of a variant: `$XDG_CACHE_HOME/moulin/tables/<variant>`,
+/// or `~/.cache/moulin/tables/<variant>`.
+pub fn default_dir(variant: &str) -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from(".cache"));
+    cache.join("moulin").join("tables").join(variant)
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// Build every pair with 3 to N pieces a side (3 to 9).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=MAX_PIECES as i64))]
+    pub pieces: Option<u8>,
+    /// Build one pair `W-B` (with its mirror `B-W`) once the pairs it depends on exist.
+    #[arg(long)]
+    pub pair: Option<String>,
+    /// The tables directory (default: ~/.cache/moulin/tables/<variant>).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// Rule preset: nine, twelve, lasker, morabaraba, protected-mills (not no-reform).
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DirArgs {
+    /// The tables directory (default: ~/.cache/moulin/tables/<variant>).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Rule preset the tables were built for.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+}
+
+/// The rules of a preset, refused when tables cannot serve them.
+fn rules_of(variant: &str) -> Result<Rules, String> {
+    let rules = Rules::preset(variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{variant}' (expected one of {})",
+            crate::rules::PRESETS.join(", ")
+        )
+    })?;
+    match unsupported(&rules) {
+        Some(why) => Err(format!("variant {variant}: {why}")),
+        None => Ok(rules.without_draw_rules()),
+    }
+}
+
+/// A group of pairs solved together: `(a, b)` and `(b, a)`, `a <= b`.
+pub fn groups(pieces: usize) -> Vec<(usize, usize)> {
+    let mut g: Vec<(usize, usize)> = (3..=pieces)
+        .flat_map(|a| (a..=pieces).map(move |b| (a, b)))
+        .collect();
+    g.sort_by_key(|&(a, b)| (a + b, a));
+    g
+}
+
+/// The pairs a group's removals lead to (one to three pieces removed), as (mover, other).
+pub fn dependencies(a: usize, b: usize) -> Vec<(usize, usize)> {
+    let mut d = Vec::new();
+    for (m, o) in [(a, b), (b, a)] {
+        for k in 1..=3 {
+            if o >= 3 + k {
+                d.push((o - k, m));
+            }
+        }
+    }
+    d.sort_unstable();
+    d.dedup();
+    d
+}
+
+/// Parses `W-B`.
+fn parse_pair(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--pair '{text}': expected W-B with 3 to {MAX_PIECES} pieces a side");
+    let (w, b) = text.split_once('-').ok_or_else(bad)?;
+    let (w, b) = (
+        w.parse::<usize>().map_err(|_| bad())?,
+        b.parse::<usize>().map_err(|_| bad())?,
+    );
+    if !(3..=MAX_PIECES as usize).contains(&w) || !(3..=MAX_PIECES as usize).contains(&b) {
+        return Err(bad());
+    }
+    Ok((w.min(b), w.max(b)))
+}
+
+/// The value bytes of the tables in memory, loaded from disk when first needed.
+struct Loaded {
+    dir: PathBuf,
+    print: u64,
+    values: HashMap<(usize, usize), Vec<u8>>,
+}
+
+impl Loaded {
+    fn ensure(&mut self, pair: (usize, usize)) -> Result<(), String> {
+        if !self.values.contains_key(&pair) {
+            let path = file::path(&self.dir, pair.0, pair.1);
+            if !path.exists() {
+                return Err(format!(
+                    "the table {}-{} is needed first (build it, or build with --pieces)",
+                    pair.0, pair.1
+                ));
+            }
+            let v = file::read(&path, self.print, pair.0, pair.1)?;
+            self.values.insert(pair, v);
+        }
+        Ok(())
+    }
+
+    fn value(&self, classes: &Classes, ours: u32, theirs: u32) -> Option<Value> {
+        let pair = (ours.count_ones() as usize, theirs.count_ones() as usize);
+        let values = self.values.get(&pair)?;
+        let index = PairIndex::new(pair.0, pair.1, classes);
+        Some(Value::from_byte(values[index.slot(ours, theirs) as usize]))
+    }
+}
+
+fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t as usize);
+    }
+    b.build()
+        .map_err(|e| format!("cannot start the threads: {e}"))
+}
+
+/// Whether the table of a pair is on disk, whole and for these rules (its header and size).
+fn present(dir: &Path, print: u64, mover: usize, other: usize) -> bool {
+    let path = file::path(dir, mover, other);
+    match (file::header(&path), std::fs::metadata(&path)) {
+        (Ok(h), Ok(m)) => {
+            h.fingerprint == print
+                && (h.mover, h.other) == (mover, other)
+                && m.len() == h.slots + 40
+        }
+        _ => false,
+    }
+}
+
+/// `moulin tables build`.
+pub fn run_build(args: BuildArgs) -> Result<(), String> {
+    let rules = rules_of(&args.variant)?;
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| default_dir(&args.variant));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let todo: Vec<(usize, usize)> = match (&args.pair, args.pieces) {
+        (Some(p), None) => vec![parse_pair(p)?],
+        (None, Some(n)) => groups(n as usize),
+        _ => return Err("give --pieces N, or --pair W-B".into()),
+    };
+    let largest = todo.iter().map(|&(_, b)| b).max().unwrap_or(3);
+    let print = fingerprint(&rules);
+    let pool = pool(args.threads)?;
+    let classes = Classes::new(largest);
+    let mut loaded = Loaded {
+        dir: dir.clone(),
+        print,
+        values: HashMap::new(),
+    };
+    let started = Instant::now();
+    for &(a, b) in &todo {
+        if present(&dir, print, a, b) && present(&dir, print, b, a) {
+            eprintln!("{a}-{b}: already built");
+            continue;
+        }
+        for dep in dependencies(a, b) {
+            loaded.ensure(dep)?;
+        }
+        let slots: u64 = [(a, b), (b, a)][..if a == b { 1 } else { 2 }]
+            .iter()
+            .map(|&(m, o)| PairIndex::new(m, o, &classes).len())
+            .sum();
+        let bar = ProgressBar::new(slots);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{a}-{b} {{bar:30}} {{pos}}/{{len}} positions {{msg}} [{{elapsed}} < {{eta}}]"
+            ))
+            .expect("valid template"),
+        );
+        let t = Instant::now();
+        let levels = AtomicU64::new(0);
+        let exit = |ours: u32, theirs: u32| loaded.value(&classes, ours, theirs);
+        let progress = |n: u64| {
+            if n == 0 {
+                let l = levels.fetch_add(1, Ordering::Relaxed);
+                if l.is_multiple_of(64) {
+                    bar.set_message("(proving)");
+                }
+            } else {
+                bar.inc(n);
+            }
+        };
+        let tables =
+            pool.install(|| solve::solve_group(&rules, &classes, a, b, &exit, &progress))?;
+        bar.finish_and_clear();
+        let pairs = if a == b {
+            vec![(a, b)]
+        } else {
+            vec![(a, b), (b, a)]
+        };
+        for (&(m, o), values) in pairs.iter().zip(&tables) {
+            file::write(&dir, print, m, o, values)?;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!("{a}-{b}: {slots} positions in {secs:.1} s");
+        log_cost(&dir, a, b, slots, secs);
+        for (&(m, o), values) in pairs.iter().zip(tables) {
+            loaded.values.insert((m, o), values);
+        }
+        // Keep in memory only what later groups can need.
+        let keep: Vec<(usize, usize)> =
+            todo.iter().flat_map(|&(x, y)| dependencies(x, y)).collect();
+        loaded.values.retain(|k, _| keep.contains(k));
+    }
+    eprintln!(
+        "tables in {}: done in {:.1} s",
+        dir.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Appends a group's cost to `costs.txt` in the tables directory (for planning).
+fn log_cost(dir: &Path, a: usize, b: usize, slots: u64, secs: f64) {
+    use std::io::Write;
+    let line = format!("{a}-{b} positions {slots} seconds {secs:.1}\n");
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("costs.txt"))
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+}
+
+/// The tally of one table, counted up to symmetry.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub max_win: u16,
+    pub max_loss: u16,
+}
+
+/// Counts a table's values over its canonical slots.
+pub fn tally(classes: &Classes, mover: usize, other: usize, values: &[u8]) -> Tally {
+    let index = PairIndex::new(mover, other, classes);
+    values
+        .par_iter()
+        .enumerate()
+        .filter(|&(slot, _)| index.is_canonical(slot as u64))
+        .fold(Tally::default, |mut t, (_, &b)| {
+            match Value::from_byte(b) {
+                Value::Win(d) => {
+                    t.wins += 1;
+                    t.max_win = t.max_win.max(d);
+                }
+                Value::Loss(d) => {
+                    t.losses += 1;
+                    t.max_loss = t.max_loss.max(d);
+                }
+                Value::Draw => t.draws += 1,
+            }
+            t
+        })
+        .reduce(Tally::default, |x, y| Tally {
+            wins: x.wins + y.wins,
+            losses: x.losses + y.losses,
+            draws: x.draws + y.draws,
+            max_win: x.max_win.max(y.max_win),
+            max_loss: x.max_loss.max(y.max_loss),
+        })
+}
+
+/// `moulin tables stats`: one line per table.
+pub fn run_stats(args: DirArgs) -> Result<(), String> {
+    let rules = rules_of(&args.variant)?;
+    let dir = args.dir.unwrap_or_else(|| default_dir(&args.variant));
+    let print = fingerprint(&rules);
+    let list = file::list(&dir)?;
+    if list.is_empty() {
+        return Err(format!("no tables in {}", dir.display()));
+    }
+    let largest = list.iter().map(|&(m, _, _)| m).max().unwrap_or(3);
+    let classes = Classes::new(largest);
+    let pool = pool(args.threads)?;
+    for (m, o, path) in list {
+        let values = file::read(&path, print, m, o)?;
+        let t = pool.install(|| tally(&classes, m, o, &values));
+        println!(
+            "{m}-{o} wins {} losses {} draws {} max-win {} max-loss {}",
+            t.wins, t.losses, t.draws, t.max_win, t.max_loss
+        );
+    }
+    Ok(())
+}
+
+/// `moulin tables verify`: every stored value against its successors; an error (non-zero exit)
+/// on any disagreement.
+pub fn run_verify(args: DirArgs) -> Result<(), String> {
+    let rules = rules_of(&args.variant)?;
+    let dir = args.dir.unwrap_or_else(|| default_dir(&args.variant));
+    let print = fingerprint(&rules);
+    let list = file::list(&dir)?;
+    if list.is_empty() {
+        return Err(format!("no tables in {}", dir.display()));
+    }
+    let largest = list.iter().map(|&(m, o, _)| m.max(o)).max().unwrap_or(3);
+    let classes = Classes::new(largest);
+    let pool = pool(args.threads)?;
+    let mut loaded = Loaded {
+        dir: dir.clone(),
+        print,
+        values: HashMap::new(),
+    };
+    let mut wrong_total = 0u64;
+    for (m, o, _) in list {
+        loaded.ensure((m, o))?;
+        loaded.ensure((o, m))?;
+        for dep in dependencies(m.min(o), m.max(o)) {
+            loaded.ensure(dep)?;
+        }
+        let wrong = pool.install(|| check_table(&rules, &classes, &loaded, m, o))?;
+        println!(
+            "{m}-{o}: {}",
+            if wrong == 0 {
+                "consistent".to_string()
+            } else {
+                format!("{wrong} values disagree with their successors")
+            }
+        );
+        wrong_total += wrong;
+    }
+    if wrong_total > 0 {
+        return Err(format!(
+            "{wrong_total} values disagree with their successors"
+        ));
+    }
+    Ok(())
+}
+
+/// The number of canonical positions of table `(m, o)` whose stored value is not the one their
+/// successors give.
+fn check_table(
+    rules: &Rules,
+    classes: &Classes,
+    loaded: &Loaded,
+    m: usize,
+    o: usize,
+) -> Result<u64, String> {
+    let index = PairIndex::new(m, o, classes);
+    let values = &loaded.values[&(m, o)];
+    let exit = |ours: u32, theirs: u32| loaded.value(classes, ours, theirs);
+    (0..index.len())
+        .into_par_iter()
+        .filter(|&slot| index.is_canonical(slot))
+        .map_init(Vec::new, |succ, slot| {
+            let (ours, theirs) = index.position(slot);
+            solve::successors(rules, ours, theirs, &exit, succ)?;
+            let expected = solve::value_from(succ.iter().map(|s| match *s {
+                Successor::Exit(v) => Some(v),
+                Successor::Stay { ours, theirs } => match loaded.value(classes, ours, theirs) {
+                    Some(Value::Draw) | None => None,
+                    v => v,
+                },
+            }))
+            .unwrap_or(Value::Draw);
+            let stored = Value::from_byte(values[slot as usize]);
+            if stored != expected {
+                log::warn!(
+                    "{m}-{o} slot {slot} ({ours:06x} {theirs:06x}): stored {stored:?}, successors give {expected:?}"
+                );
+            }
+            Ok((stored != expected) as u64)
+        })
+        .sum::<Result<u64, String>>()
+}

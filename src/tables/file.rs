@@ -1,0 +1,150 @@
+//! The table file: one pair, `<mover>-<other>.tbl` in the tables directory.
+//!
+//! ```text
+//!  bytes  0..8   magic "MOULTBL1"
+//!  bytes  8..16  fingerprint of the rules (tables::fingerprint), little-endian
+//!  byte  16      pieces of the side to move; byte 17: pieces of the other side
+//!  bytes 18..24  zero
+//!  bytes 24..32  number of slots, little-endian
+//!  bytes 32..40  checksum of the values (below), little-endian
+//!  bytes 40..    a value byte per slot (tables::Value::byte), in index order
+//! ```
+//!
+//! Files are written atomically (`durable::write_atomic`): a table is on disk whole or not at
+//! all, so a stopped build keeps every finished pair.
+
+use crate::durable;
+use crate::rng::mix;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"MOULTBL1";
+const HEADER: usize = 40;
+
+/// The checksum of a table's values: SplitMix64's mixer over 8 bytes at a time.
+pub fn checksum(values: &[u8]) -> u64 {
+    let mut h = values.len() as u64;
+    for chunk in values.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = mix(h ^ u64::from_le_bytes(word));
+    }
+    h
+}
+
+/// The file of pair `(mover, other)` in `dir`.
+pub fn path(dir: &Path, mover: usize, other: usize) -> PathBuf {
+    dir.join(format!("{mover}-{other}.tbl"))
+}
+
+/// Writes a table atomically.
+pub fn write(
+    dir: &Path,
+    fingerprint: u64,
+    mover: usize,
+    other: usize,
+    values: &[u8],
+) -> Result<(), String> {
+    let mut bytes = Vec::with_capacity(HEADER + values.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&fingerprint.to_le_bytes());
+    bytes.extend_from_slice(&[mover as u8, other as u8, 0, 0, 0, 0, 0, 0]);
+    bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&checksum(values).to_le_bytes());
+    bytes.extend_from_slice(values);
+    durable::write_atomic(&path(dir, mover, other), &bytes)
+}
+
+/// What a table file's header says.
+pub struct Header {
+    pub fingerprint: u64,
+    pub mover: usize,
+    pub other: usize,
+    pub slots: u64,
+    pub checksum: u64,
+}
+
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Reads a header; the error names the file and what is wrong.
+pub fn header(path: &Path) -> Result<Header, String> {
+    use std::io::Read;
+    let mut bytes = [0u8; HEADER];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| format!("{}: cannot read a table header: {e}", path.display()))?;
+    if &bytes[..8] != MAGIC {
+        return Err(format!("{}: not a moulin table file", path.display()));
+    }
+    Ok(Header {
+        fingerprint: word(&bytes, 8),
+        mover: bytes[16] as usize,
+        other: bytes[17] as usize,
+        slots: word(&bytes, 24),
+        checksum: word(&bytes, 32),
+    })
+}
+
+/// Reads the table of pair `(mover, other)` made for the rules of `fingerprint`, checking its
+/// header, size and checksum.
+pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result<Vec<u8>, String> {
+    let h = header(path)?;
+    if h.fingerprint != fingerprint {
+        return Err(format!(
+            "{}: made for other rules (fingerprint {:016x}, the rules in force have {:016x}): \
+             build tables for these rules in another directory",
+            path.display(),
+            h.fingerprint,
+            fingerprint
+        ));
+    }
+    if (h.mover, h.other) != (mover, other) {
+        return Err(format!(
+            "{}: holds pair {}-{}, its name says {mover}-{other}",
+            path.display(),
+            h.mover,
+            h.other
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let values = bytes[HEADER.min(bytes.len())..].to_vec();
+    if values.len() as u64 != h.slots {
+        return Err(format!(
+            "{}: {} values where the header says {}: the file is cut; build it again",
+            path.display(),
+            values.len(),
+            h.slots
+        ));
+    }
+    if checksum(&values) != h.checksum {
+        return Err(format!(
+            "{}: checksum mismatch: the file is damaged; delete it and build it again",
+            path.display()
+        ));
+    }
+    Ok(values)
+}
+
+/// The table files of a directory, as (mover, other, path), in order of pieces.
+pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read the tables directory {}: {e}", dir.display()))?;
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".tbl") else {
+            continue;
+        };
+        let Some((m, o)) = stem.split_once('-') else {
+            continue;
+        };
+        if let (Ok(m), Ok(o)) = (m.parse::<usize>(), o.parse::<usize>()) {
+            out.push((m, o, entry.path()));
+        }
+    }
+    out.sort_by_key(|&(m, o, _)| (m + o, m, o));
+    Ok(out)
+}

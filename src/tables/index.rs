@@ -1,0 +1,324 @@
+//! Where a position lives in its pair's table, up to the board's 16 symmetries.
+//!
+//! A pair `(a, b)` holds the moving-phase positions with `a` pieces for the side to move (the
+//! mover) and `b` for the other side. The mover's set is brought to the least of its 16 images
+//! (its class representative); the other side's set, moved by the same symmetry, is then one of
+//! the `C(24 - a, b)` subsets of the free points, ranked in the combinatorial number system. So a
+//! slot is `class * C(24 - a, b) + rank` (the scheme of Gévay and Danner's Malom: the white set's
+//! rank among its symmetry classes times the combination of the black set among the free
+//! points). When the representative is fixed by some symmetries, the other set is brought to the
+//! least of its images under those too; the other slots of such a class are never used.
+
+use crate::rules::board::{transform_fast, Bitboard, SYMMETRIES};
+
+/// The number of points.
+const POINTS: usize = 24;
+
+/// `BINOMIAL[n][k]` = C(n, k) for n, k <= 24.
+static BINOMIAL: [[u64; POINTS + 1]; POINTS + 1] = binomials();
+
+const fn binomials() -> [[u64; POINTS + 1]; POINTS + 1] {
+    let mut c = [[0u64; POINTS + 1]; POINTS + 1];
+    let mut n = 0;
+    while n <= POINTS {
+        c[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            c[n][k] = c[n - 1][k - 1] + if k < n { c[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    c
+}
+
+/// C(n, k).
+pub fn binomial(n: usize, k: usize) -> u64 {
+    if k > n {
+        0
+    } else {
+        BINOMIAL[n][k]
+    }
+}
+
+/// The classes of point sets under the symmetries, for every size the tables use: their least
+/// images, in increasing order, with the symmetries that fix each.
+pub struct Classes {
+    /// Per size: the representatives, sorted.
+    reps: Vec<Vec<u32>>,
+    /// Per size and representative: a bit per symmetry that maps it to itself (bit 0, the
+    /// identity, always).
+    fixed_by: Vec<Vec<u16>>,
+    /// For every 24-bit set of a size covered: its class number among the sets of its size and
+    /// the symmetry that maps it to the representative (`class << 4 | symmetry`); `u32::MAX` for
+    /// sets of other sizes.
+    lookup: Vec<u32>,
+}
+
+impl Classes {
+    /// The classes of the sets of 0 to `largest` points (64 MB for the lookup).
+    pub fn new(largest: usize) -> Classes {
+        let mut lookup = vec![u32::MAX; 1 << POINTS];
+        let mut reps = Vec::new();
+        let mut fixed_by = Vec::new();
+        for size in 0..=largest {
+            let mut r = Vec::new();
+            let mut f = Vec::new();
+            for set in sets_of(size) {
+                if least_image(set).0 == set {
+                    let fixed = (0..SYMMETRIES)
+                        .filter(|&s| transform_fast(s, Bitboard(set)).0 == set)
+                        .fold(0u16, |acc, s| acc | 1 << s);
+                    r.push(set);
+                    f.push(fixed);
+                }
+            }
+            // Sets come in increasing order, so `r` is sorted.
+            for set in sets_of(size) {
+                let (least, s) = least_image(set);
+                let class = r.binary_search(&least).expect("the least image is a class") as u32;
+                lookup[set as usize] = class << 4 | s as u32;
+            }
+            reps.push(r);
+            fixed_by.push(f);
+        }
+        Classes {
+            reps,
+            fixed_by,
+            lookup,
+        }
+    }
+
+    /// The number of classes of sets of `size` points.
+    pub fn count(&self, size: usize) -> usize {
+        self.reps[size].len()
+    }
+
+    /// The largest set size covered.
+    pub fn largest(&self) -> usize {
+        self.reps.len() - 1
+    }
+}
+
+/// Every set of `size` of the 24 points, in increasing order.
+fn sets_of(size: usize) -> impl Iterator<Item = u32> {
+    let first: u32 = (1u32 << size) - 1;
+    std::iter::successors(Some(first), move |&x| {
+        if size == 0 {
+            None
+        } else {
+            Some(next_combination(x))
+        }
+    })
+    .take_while(|&x| x < 1 << POINTS)
+}
+
+/// The least image of a set under the 16 symmetries, with a symmetry that makes it.
+fn least_image(set: u32) -> (u32, usize) {
+    let mut best = set;
+    let mut best_s = 0;
+    for s in 1..SYMMETRIES {
+        let image = transform_fast(s, Bitboard(set)).0;
+        if image < best {
+            best = image;
+            best_s = s;
+        }
+    }
+    (best, best_s)
+}
+
+/// The next larger number with as many set bits (Gosper's hack).
+fn next_combination(x: u32) -> u32 {
+    let c = x & x.wrapping_neg();
+    let r = x + c;
+    (((r ^ x) >> 2) / c) | r
+}
+
+/// The bits of `set` that lie in `mask`, packed down to the low bits (a software `pext`).
+fn compress(set: u32, mask: u32) -> u32 {
+    let mut out = 0;
+    let mut bit = 0;
+    let mut m = mask;
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        if set & low != 0 {
+            out |= 1 << bit;
+        }
+        bit += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// The low bits of `packed` spread onto the set bits of `mask` (a software `pdep`).
+fn expand(packed: u32, mask: u32) -> u32 {
+    let mut out = 0;
+    let mut bit = 0;
+    let mut m = mask;
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        if packed & 1 << bit != 0 {
+            out |= low;
+        }
+        bit += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// The rank of a set among the sets of its size (combinatorial number system, colex order).
+fn rank(set: u32) -> u64 {
+    let mut r = 0;
+    let mut s = set;
+    let mut i = 1;
+    while s != 0 {
+        let p = s.trailing_zeros() as usize;
+        r += binomial(p, i);
+        i += 1;
+        s &= s - 1;
+    }
+    r
+}
+
+/// The set of `k` points of rank `r` (the inverse of `rank`).
+fn unrank(mut r: u64, k: usize) -> u32 {
+    let mut out = 0;
+    for i in (1..=k).rev() {
+        let mut p = i - 1;
+        while binomial(p + 1, i) <= r {
+            p += 1;
+        }
+        r -= binomial(p, i);
+        out |= 1 << p;
+    }
+    out
+}
+
+/// The slots of one pair.
+pub struct PairIndex<'c> {
+    pub mover: usize,
+    pub other: usize,
+    classes: &'c Classes,
+    /// Slots per class: C(24 - mover, other).
+    per_class: u64,
+}
+
+impl<'c> PairIndex<'c> {
+    /// The index of pair `(mover, other)`; `classes` must cover sets of `mover` points.
+    pub fn new(mover: usize, other: usize, classes: &'c Classes) -> PairIndex<'c> {
+        assert!(mover <= classes.largest(), "classes of {mover} points");
+        PairIndex {
+            mover,
+            other,
+            classes,
+            per_class: binomial(POINTS - mover, other),
+        }
+    }
+
+    /// The number of slots.
+    pub fn len(&self) -> u64 {
+        self.classes.count(self.mover) as u64 * self.per_class
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The slot of the position where the mover holds `mover` and the other side `other`.
+    #[inline]
+    pub fn slot(&self, mover: u32, other: u32) -> u64 {
+        let entry = self.classes.lookup[mover as usize];
+        debug_assert!(entry != u32::MAX, "a set of {} points", self.mover);
+        let class = (entry >> 4) as usize;
+        let s = (entry & 15) as usize;
+        let rep = self.classes.reps[self.mover][class];
+        let moved = transform_fast(s, Bitboard(other)).0;
+        let mut o = moved;
+        let mut fixing = self.classes.fixed_by[self.mover][class] & !1;
+        while fixing != 0 {
+            let t = fixing.trailing_zeros() as usize;
+            o = o.min(transform_fast(t, Bitboard(moved)).0);
+            fixing &= fixing - 1;
+        }
+        let free = !rep & ((1 << POINTS) - 1);
+        class as u64 * self.per_class + rank(compress(o, free))
+    }
+
+    /// The position of a slot: (mover's set, other side's set).
+    pub fn position(&self, slot: u64) -> (u32, u32) {
+        let class = (slot / self.per_class) as usize;
+        let r = slot % self.per_class;
+        let rep = self.classes.reps[self.mover][class];
+        let free = !rep & ((1 << POINTS) - 1);
+        (rep, expand(unrank(r, self.other), free))
+    }
+
+    /// Whether the slot is the one its class of positions is stored in (false for the spare
+    /// slots of classes whose mover set some symmetries fix).
+    pub fn is_canonical(&self, slot: u64) -> bool {
+        let class = (slot / self.per_class) as usize;
+        if self.classes.fixed_by[self.mover][class] == 1 {
+            return true;
+        }
+        let (m, o) = self.position(slot);
+        self.slot(m, o) == slot
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_round_trip() {
+        for k in 0..5 {
+            let mut set: u32 = (1 << k) - 1;
+            let mut expected = 0;
+            while set < 1 << 10 {
+                assert_eq!(rank(set), expected);
+                assert_eq!(unrank(expected, k), set);
+                expected += 1;
+                if k == 0 {
+                    break;
+                }
+                set = next_combination(set);
+            }
+            assert_eq!(expected, binomial(10, k).max(1));
+        }
+        let mask = 0b1011_0110;
+        assert_eq!(expand(compress(0b1000_0100, mask), mask), 0b1000_0100);
+    }
+
+    #[test]
+    fn every_position_has_one_canonical_slot() {
+        let classes = Classes::new(3);
+        assert_eq!(classes.count(1), 4);
+        let index = PairIndex::new(3, 2, &classes);
+        // Every image of a position reaches the same slot, and that slot decodes to an image.
+        let (m, o) = (0b111, 0b1_0000_0000_0001_0000);
+        let slot = index.slot(m, o);
+        for s in 0..SYMMETRIES {
+            let (tm, to) = (
+                transform_fast(s, Bitboard(m)).0,
+                transform_fast(s, Bitboard(o)).0,
+            );
+            assert_eq!(index.slot(tm, to), slot);
+        }
+        assert!(index.is_canonical(slot));
+        let (dm, dom) = index.position(slot);
+        assert_eq!(index.slot(dm, dom), slot);
+        // The canonical slots count the classes of positions.
+        let canonical = (0..index.len()).filter(|&s| index.is_canonical(s)).count();
+        let mut seen = std::collections::HashSet::new();
+        for mover in 0u32..1 << 24 {
+            if mover.count_ones() != 3 {
+                continue;
+            }
+            for k in 0..binomial(21, 2) {
+                let other = expand(unrank(k, 2), !mover & 0xff_ffff);
+                seen.insert(index.slot(mover, other));
+            }
+        }
+        assert_eq!(seen.len(), canonical);
+    }
+}

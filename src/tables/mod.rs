@@ -1,0 +1,232 @@
+//! Endgame tables: the exact value of every moving-phase position with 3 to N pieces a side,
+//! computed here by retrograde analysis for the rules in force, stored a byte per position up to
+//! the board's symmetries, and probed by the engine.
+//!
+//! - `index`: where a position lives in its pair's table (16 symmetries folded);
+//! - `solve`: retrograde analysis of one group of pairs;
+//! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
+//!   values), written atomically;
+//! - `build`: the `moulin tables` commands (build, stats, verify, plan);
+//! - this file: values, and `Tables`, the tables of one directory loaded for probing.
+//!
+//! A value is for the side to move, with the distance in plies to the next removal or the end
+//! of the game (DTC), under the rules without draw rules (a game nobody can force to a win is a
+//! draw). Positions with a removal pending are not stored: a move is a whole turn (a step with
+//! its removals), so they are resolved through their removals.
+
+pub mod build;
+pub mod file;
+pub mod index;
+pub mod solve;
+
+use crate::rules::position::Position;
+use crate::rules::Rules;
+use index::{Classes, PairIndex};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The value of a position for its side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Value {
+    /// Won: the next removal (or the end) comes within this many plies.
+    Win(u16),
+    /// Lost, the next removal (or the end) this many plies away at most.
+    Loss(u16),
+    Draw,
+}
+
+impl Value {
+    /// The same result with no distance left (the value of a removal's result, whose own
+    /// distance is not counted).
+    pub fn at_once(self) -> Value {
+        match self {
+            Value::Win(_) => Value::Win(0),
+            Value::Loss(_) => Value::Loss(0),
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// The distance in plies (0 for a draw).
+    pub fn distance(self) -> u16 {
+        match self {
+            Value::Win(d) | Value::Loss(d) => d,
+            Value::Draw => 0,
+        }
+    }
+
+    /// The stored byte: 0 a draw, 1 to 127 a win in that many plies, 128 + d a loss in d.
+    pub fn byte(self) -> u8 {
+        match self {
+            Value::Draw => 0,
+            Value::Win(d) => d.min(ValueByte::MAX_DISTANCE) as u8,
+            Value::Loss(d) => 128 + d.min(ValueByte::MAX_DISTANCE) as u8,
+        }
+    }
+
+    pub fn from_byte(b: u8) -> Value {
+        match b {
+            0 => Value::Draw,
+            1..=127 => Value::Win(b as u16),
+            _ => Value::Loss(b as u16 - 128),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(_) => f.write_str("win"),
+            Value::Loss(_) => f.write_str("loss"),
+            Value::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+/// The limits of the value byte.
+pub struct ValueByte;
+
+impl ValueByte {
+    /// The longest distance a byte holds.
+    pub const MAX_DISTANCE: u16 = 127;
+}
+
+/// Why tables cannot serve the rules in force.
+pub fn unsupported(rules: &Rules) -> Option<String> {
+    (rules.reform != crate::rules::Reform::Allowed).then(|| {
+        "endgame tables need rules where a re-formed mill is an ordinary mill (Reform allowed): \
+         under the others a position's value depends on its history"
+            .to_string()
+    })
+}
+
+/// The fingerprint of the rules a table is built for: the rule options that change the moving
+/// phase (board, flying, mill protection, removals per mill, re-formed mills, full board), by
+/// name and value. Pieces per side, who starts, placing and the draw rules do not enter.
+pub fn fingerprint(rules: &Rules) -> u64 {
+    const MOVING: [&str; 6] = [
+        "Diagonals",
+        "Flying",
+        "MillProtection",
+        "DoubleMill",
+        "Reform",
+        "FullBoard",
+    ];
+    let text: String = rules
+        .options()
+        .into_iter()
+        .filter(|(name, _)| MOVING.contains(name))
+        .map(|(name, value)| format!("{name}={value};"))
+        .collect();
+    text.bytes()
+        .fold(0x6d6f_756c_696e_7462, |h, b| crate::rng::mix(h ^ b as u64))
+}
+
+/// The tables of one directory, loaded for the rules in force.
+pub struct Tables {
+    rules: Rules,
+    classes: Arc<Classes>,
+    /// Value bytes by (mover's pieces, other side's pieces).
+    pairs: HashMap<(u8, u8), Vec<u8>>,
+}
+
+impl Tables {
+    /// Loads every table in `dir` made for `rules`. A table made for other rules, or one whose
+    /// checksum fails, is an error naming the file; a directory without tables is an error.
+    pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, String> {
+        if let Some(why) = unsupported(rules) {
+            return Err(why);
+        }
+        let mut pairs = HashMap::new();
+        let print = fingerprint(rules);
+        for (mover, other, path) in file::list(dir)? {
+            let values = file::read(&path, print, mover, other)?;
+            pairs.insert((mover as u8, other as u8), values);
+        }
+        if pairs.is_empty() {
+            return Err(format!("no endgame tables in {}", dir.display()));
+        }
+        let largest = pairs.keys().map(|&(m, _)| m as usize).max().unwrap_or(3);
+        Ok(Tables {
+            rules: rules.without_draw_rules(),
+            classes: Arc::new(Classes::new(largest)),
+            pairs,
+        })
+    }
+
+    /// The pairs loaded, as (mover, other).
+    pub fn pairs(&self) -> Vec<(u8, u8)> {
+        let mut p: Vec<(u8, u8)> = self.pairs.keys().copied().collect();
+        p.sort_unstable();
+        p
+    }
+
+    /// The value of the position where the side to move holds `ours` and the other `theirs`, if
+    /// a table covers it.
+    pub fn value(&self, ours: u32, theirs: u32) -> Option<Value> {
+        let key = (ours.count_ones() as u8, theirs.count_ones() as u8);
+        let values = self.pairs.get(&key)?;
+        let index = PairIndex::new(key.0 as usize, key.1 as usize, &self.classes);
+        Some(Value::from_byte(values[index.slot(ours, theirs) as usize]))
+    }
+
+    /// The value of a position of the game, if the tables cover it: the moving phase (nothing in
+    /// hand), no removal pending, the rules the tables were made for.
+    pub fn probe(&self, pos: &Position) -> Option<Value> {
+        if pos.is_placing() || pos.pending_removals() > 0 {
+            return None;
+        }
+        // Other pieces per side, first player or draw rules: the same moving phase.
+        if fingerprint(pos.rules()) != fingerprint(&self.rules) {
+            return None;
+        }
+        let us = pos.side_to_move();
+        let (ours, theirs) = (pos.pieces(us).0, pos.pieces(!us).0);
+        if ours.count_ones() < 3 {
+            return Some(Value::Loss(0));
+        }
+        self.value(ours, theirs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build::tally;
+    use super::*;
+
+    #[test]
+    fn three_against_three_matches_the_published_tally() {
+        let rules = Rules::nine().without_draw_rules();
+        let classes = Classes::new(3);
+        let no_smaller = |_: u32, _: u32| None;
+        let tables = solve::solve_group(&rules, &classes, 3, 3, &no_smaller, &|_| {}).unwrap();
+        let t = tally(&classes, 3, 3, &tables[0]);
+        // RULES.md §7 (a public re-solve): wins, losses, draws for the side to move, up to
+        // symmetry, no draw rules.
+        assert_eq!((t.wins, t.losses, t.draws), (140_621, 28_736, 269));
+    }
+
+    #[test]
+    fn value_bytes_round_trip() {
+        for v in [
+            Value::Draw,
+            Value::Win(1),
+            Value::Win(127),
+            Value::Loss(0),
+            Value::Loss(127),
+        ] {
+            assert_eq!(Value::from_byte(v.byte()), v);
+        }
+        assert_ne!(
+            fingerprint(&Rules::nine()),
+            fingerprint(&Rules::preset("twelve").unwrap())
+        );
+        assert_eq!(
+            fingerprint(&Rules::nine()),
+            fingerprint(&Rules::preset("lasker").unwrap()),
+            "Lasker differs in the placing phase only"
+        );
+        assert!(unsupported(&Rules::preset("no-reform").unwrap()).is_some());
+    }
+}

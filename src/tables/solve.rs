@@ -1,0 +1,359 @@
+//! Retrograde analysis of one group of pairs: `(a, b)` with `(b, a)` (a move that removes nothing
+//! goes from one to the other; the pair with `a = b` is a group of its own).
+//!
+//! The method is Gasser's (1996): every position starts with the count of its successors still
+//! unproven. A move that removes pieces leaves the group, so its value is already known from a
+//! smaller pair (or the game ends); these are settled first. Then the proven positions are taken
+//! level by level, in order of distance: each predecessor of a loss becomes a win one ply
+//! further, and a predecessor whose every successor is a win (and which has no drawing or winning
+//! removal) becomes a loss one ply further than its longest one. What is never proven is a draw.
+//! Predecessors are made by unmoving: a piece of the side that just moved goes back along a step
+//! it could have made without removing anything.
+
+use super::index::{Classes, PairIndex};
+use super::{Value, ValueByte};
+use crate::rules::board::{Bitboard, ByColor, Color};
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
+use crate::rules::Rules;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Bit of a count byte: the position has a removal that leads to a draw, so it is never lost.
+const DRAW_EXIT: u8 = 0x80;
+
+/// The moving-phase position where `mover` (to move, as White) holds `ours` and the other side
+/// `theirs`, with nothing in hand and no removal pending.
+pub fn position(rules: &Rules, ours: u32, theirs: u32) -> Position {
+    Position::from_parts(
+        *rules,
+        ByColor::new(Bitboard(ours), Bitboard(theirs)),
+        ByColor::new(0, 0),
+        Color::White,
+        0,
+        0,
+        1,
+        ByColor::new(0, 0),
+    )
+}
+
+/// How one move of a position ends.
+pub enum Successor {
+    /// It removes pieces: the value of the result for the other side (a win when the other side
+    /// is left with fewer than three pieces).
+    Exit(Value),
+    /// It removes nothing: the result, with the other side to move, in the group.
+    Stay { ours: u32, theirs: u32 },
+}
+
+/// Every move of the position `(ours, theirs)` with its successor; `exit` gives the value of a
+/// position of a smaller pair for its side to move (`None`: that table is missing).
+pub fn successors(
+    rules: &Rules,
+    ours: u32,
+    theirs: u32,
+    exit: &dyn Fn(u32, u32) -> Option<Value>,
+    out: &mut Vec<Successor>,
+) -> Result<(), String> {
+    out.clear();
+    let pos = position(rules, ours, theirs);
+    let mut moves: Vec<Move> = Vec::with_capacity(64);
+    movegen::generate(&pos, Convention::Turn, &mut moves);
+    for mv in moves {
+        let mut child = pos;
+        child.play(mv);
+        let (next_ours, next_theirs) = (child.pieces(Color::Black).0, child.pieces(Color::White).0);
+        if mv.removal_count() == 0 {
+            out.push(Successor::Stay {
+                ours: next_ours,
+                theirs: next_theirs,
+            });
+        } else if next_ours.count_ones() < 3 {
+            out.push(Successor::Exit(Value::Loss(0)));
+        } else {
+            let v = exit(next_ours, next_theirs).ok_or_else(|| {
+                format!(
+                    "the table {}-{} is needed first",
+                    next_ours.count_ones(),
+                    next_theirs.count_ones()
+                )
+            })?;
+            // The removal is one ply; the distance beyond it is not counted.
+            out.push(Successor::Exit(v.at_once()));
+        }
+    }
+    Ok(())
+}
+
+/// The value a position has given the values of its successors (`None` for a successor in the
+/// group whose value is not known): the rule the solver applies and `verify` checks.
+pub fn value_from(successors: impl Iterator<Item = Option<Value>>) -> Option<Value> {
+    let mut best_win: Option<u16> = None;
+    let mut longest_loss = 0u16;
+    let mut any = false;
+    let mut all_lost = true;
+    for s in successors {
+        any = true;
+        match s {
+            // The successor's value is for the other side.
+            Some(Value::Loss(d)) => {
+                best_win = Some(best_win.map_or(d + 1, |w| w.min(d + 1)));
+                all_lost = false;
+            }
+            Some(Value::Win(d)) => longest_loss = longest_loss.max(d + 1),
+            Some(Value::Draw) | None => all_lost = false,
+        }
+    }
+    if let Some(w) = best_win {
+        Some(Value::Win(w))
+    } else if !any {
+        Some(Value::Loss(0))
+    } else if all_lost {
+        Some(Value::Loss(longest_loss))
+    } else {
+        None
+    }
+}
+
+/// One table of the group being solved.
+struct Work<'c> {
+    index: PairIndex<'c>,
+    values: Vec<AtomicU8>,
+    /// Successor classes in the group not yet proven wins for the other side, with `DRAW_EXIT`.
+    counts: Vec<AtomicU8>,
+}
+
+/// A position proven at the current level: (table of the group, slot).
+type Proven = (u8, u64);
+
+/// Solves the group of `(a, b)`: the tables `(a, b)` and, when `a != b`, `(b, a)`, as value
+/// bytes by slot. `exit` gives values of the smaller pairs; `progress` is called with the number
+/// of positions done.
+pub fn solve_group(
+    rules: &Rules,
+    classes: &Classes,
+    a: usize,
+    b: usize,
+    exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Vec<u8>>, String> {
+    let pairs = if a == b {
+        vec![(a, b)]
+    } else {
+        vec![(a, b), (b, a)]
+    };
+    let work: Vec<Work> = pairs
+        .iter()
+        .map(|&(m, o)| {
+            let index = PairIndex::new(m, o, classes);
+            let n = index.len() as usize;
+            Work {
+                index,
+                values: (0..n).map(|_| AtomicU8::new(0)).collect(),
+                counts: (0..n).map(|_| AtomicU8::new(0)).collect(),
+            }
+        })
+        .collect();
+    // The table a move of table `t` leads to.
+    let other_table = |t: usize| if work.len() == 1 { 0 } else { 1 - t };
+    let mut frontier: Vec<Vec<Proven>> = vec![Vec::new(), Vec::new()];
+
+    // Settle the removals and count the successors in the group.
+    for (t, w) in work.iter().enumerate() {
+        let next = &work[other_table(t)].index;
+        const CHUNK: u64 = 4096;
+        let n = w.index.len();
+        let found: Result<Vec<Vec<Proven>>, String> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| c * CHUNK..(c * CHUNK + CHUNK).min(n))
+            .map_init(
+                || Vec::with_capacity(64),
+                |succ, chunk| {
+                    let mut proven: Vec<Vec<Proven>> = vec![Vec::new(), Vec::new()];
+                    let mut stays: Vec<u64> = Vec::with_capacity(64);
+                    for slot in chunk.clone() {
+                        if !w.index.is_canonical(slot) {
+                            continue;
+                        }
+                        let (ours, theirs) = w.index.position(slot);
+                        successors(rules, ours, theirs, exit, succ)?;
+                        stays.clear();
+                        let mut win = false;
+                        let mut draw = false;
+                        for s in succ.iter() {
+                            match *s {
+                                Successor::Exit(Value::Loss(_)) => win = true,
+                                Successor::Exit(Value::Draw) => draw = true,
+                                Successor::Exit(Value::Win(_)) => {}
+                                Successor::Stay { ours, theirs } => {
+                                    stays.push(next.slot(ours, theirs))
+                                }
+                            }
+                        }
+                        stays.sort_unstable();
+                        stays.dedup();
+                        let value = if win {
+                            Some(Value::Win(1))
+                        } else if succ.is_empty() {
+                            Some(Value::Loss(0))
+                        } else if stays.is_empty() && !draw {
+                            Some(Value::Loss(1))
+                        } else {
+                            None
+                        };
+                        match value {
+                            Some(v) => {
+                                w.values[slot as usize].store(v.byte(), Ordering::Relaxed);
+                                let level = v.distance() as usize;
+                                proven[level].push((t as u8, slot));
+                            }
+                            None => {
+                                let c = stays.len() as u8 | if draw { DRAW_EXIT } else { 0 };
+                                w.counts[slot as usize].store(c, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    progress(chunk.end - chunk.start);
+                    Ok(proven)
+                },
+            )
+            .collect::<Result<Vec<_>, String>>()
+            .map(|parts| {
+                let mut levels = vec![Vec::new(), Vec::new()];
+                for p in parts {
+                    for (l, items) in p.into_iter().enumerate() {
+                        levels[l].extend(items);
+                    }
+                }
+                levels
+            });
+        for (l, items) in found?.into_iter().enumerate() {
+            frontier[l].extend(items);
+        }
+    }
+
+    // Level by level, from the shortest distance.
+    let mut level = 0usize;
+    while level < frontier.len() {
+        let current = std::mem::take(&mut frontier[level]);
+        if current.is_empty() {
+            level += 1;
+            continue;
+        }
+        if level + 1 >= ValueByte::MAX_DISTANCE as usize {
+            return Err(format!(
+                "a distance of more than {} plies: the value byte cannot hold it",
+                ValueByte::MAX_DISTANCE
+            ));
+        }
+        let next: Vec<Proven> = current
+            .par_chunks(1024)
+            .map_init(
+                || Vec::with_capacity(128),
+                |preds, chunk| {
+                    let mut found = Vec::new();
+                    for &(t, slot) in chunk {
+                        let w = &work[t as usize];
+                        let pt = other_table(t as usize);
+                        let p = &work[pt];
+                        let v = Value::from_byte(w.values[slot as usize].load(Ordering::Relaxed));
+                        let (ours, theirs) = w.index.position(slot);
+                        predecessors(rules, &p.index, ours, theirs, preds);
+                        for &ps in preds.iter() {
+                            let i = ps as usize;
+                            match v {
+                                Value::Loss(d) => {
+                                    let win = Value::Win(d + 1).byte();
+                                    if p.values[i]
+                                        .compare_exchange(
+                                            0,
+                                            win,
+                                            Ordering::Relaxed,
+                                            Ordering::Relaxed,
+                                        )
+                                        .is_ok()
+                                    {
+                                        found.push((pt as u8, ps));
+                                    }
+                                }
+                                Value::Win(d) => {
+                                    if p.values[i].load(Ordering::Relaxed) != 0 {
+                                        continue;
+                                    }
+                                    let left = p.counts[i].fetch_update(
+                                        Ordering::Relaxed,
+                                        Ordering::Relaxed,
+                                        |c| (c & DRAW_EXIT == 0 && c > 0).then(|| c - 1),
+                                    );
+                                    if left == Ok(1) {
+                                        let loss = Value::Loss(d + 1).byte();
+                                        if p.values[i]
+                                            .compare_exchange(
+                                                0,
+                                                loss,
+                                                Ordering::Relaxed,
+                                                Ordering::Relaxed,
+                                            )
+                                            .is_ok()
+                                        {
+                                            found.push((pt as u8, ps));
+                                        }
+                                    }
+                                }
+                                Value::Draw => {}
+                            }
+                        }
+                    }
+                    progress(0);
+                    found
+                },
+            )
+            .flatten()
+            .collect();
+        if frontier.len() <= level + 1 {
+            frontier.resize(level + 2, Vec::new());
+        }
+        frontier[level + 1].extend(next);
+        level += 1;
+    }
+    Ok(work
+        .into_iter()
+        .map(|w| w.values.into_iter().map(AtomicU8::into_inner).collect())
+        .collect())
+}
+
+/// The slots (in `index`, the table of the side that just moved) of the positions from which the
+/// other side reached `(ours, theirs)` by a move that removed nothing, each once.
+fn predecessors(rules: &Rules, index: &PairIndex, ours: u32, theirs: u32, out: &mut Vec<u64>) {
+    out.clear();
+    // `theirs` just moved: as a position with White (`ours`) to move, Black is the side that
+    // moved, and the rule readers of the position answer for it.
+    let pos = position(rules, ours, theirs);
+    let topology = rules.topology();
+    let empty = pos.empty();
+    let flies = pos.can_fly(Color::Black);
+    let capture_possible = !pos.removable_from(Bitboard(ours)).is_empty();
+    for y in Bitboard(theirs) {
+        let rest = theirs & !(1 << y.index());
+        let formed = topology.partners[y.index()]
+            .iter()
+            .zip(topology.lines_at[y.index()])
+            .any(|(&p, line)| (line as usize) < topology.line_count && p.0 & rest == p.0);
+        // A step that closes a mill removes a piece whenever one can be removed.
+        if formed && capture_possible {
+            continue;
+        }
+        let sources = if flies {
+            empty
+        } else {
+            topology.adjacent[y.index()] & empty
+        };
+        for x in sources {
+            out.push(index.slot(rest | 1 << x.index(), ours));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+}
