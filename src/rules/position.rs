@@ -331,20 +331,33 @@ impl Position {
         self.hand[c] == 0 || self.rules.placing_moves == PlacingMoves::PlaceOrMove
     }
 
-    /// Whether `c` flies (reads `flying`).
+    /// Whether `c` flies.
     #[inline]
     pub fn can_fly(&self, c: Color) -> bool {
-        match self.rules.flying {
-            Flying::AtMost(n) => self.hand[c] == 0 && self.pieces[c].count() <= n as u32,
+        Position::flies(&self.rules, self.pieces[c].count(), self.hand[c])
+    }
+
+    /// Whether a side with `on_board` pieces on the board and `in_hand` in hand flies under
+    /// `rules` (reads `flying`).
+    #[inline]
+    pub fn flies(rules: &Rules, on_board: u32, in_hand: u8) -> bool {
+        match rules.flying {
+            Flying::AtMost(n) => in_hand == 0 && on_board <= n as u32,
             Flying::Never => false,
         }
     }
 
-    /// Which of `theirs` may be removed (reads `protection`).
+    /// Which of `theirs` may be removed.
     #[inline]
     pub fn removable_from(&self, theirs: Bitboard) -> Bitboard {
-        let safe = self.rules.topology().in_mills(theirs);
-        match self.rules.protection {
+        Position::removable_under(&self.rules, theirs)
+    }
+
+    /// Which of `theirs` may be removed under `rules` (reads `protection`).
+    #[inline]
+    pub fn removable_under(rules: &Rules, theirs: Bitboard) -> Bitboard {
+        let safe = rules.topology().in_mills(theirs);
+        match rules.protection {
             MillProtection::UnlessAllInMills => {
                 let free = theirs & !safe;
                 if free.is_empty() {

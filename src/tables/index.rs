@@ -49,16 +49,16 @@ pub struct Classes {
     /// Per size and representative: a bit per symmetry that maps it to itself (bit 0, the
     /// identity, always).
     fixed_by: Vec<Vec<u16>>,
-    /// For every 24-bit set of a size covered: its class number among the sets of its size and
-    /// the symmetry that maps it to the representative (`class << 4 | symmetry`); `u32::MAX` for
-    /// sets of other sizes.
-    lookup: Vec<u32>,
+    /// Per size, by the rank of a set among the sets of its size (`rank`): its class number and
+    /// the symmetry that maps it to the representative (`class << 4 | symmetry`). Small enough
+    /// to stay in cache (1.4 MB for sets of 7).
+    lookup: Vec<Vec<u32>>,
 }
 
 impl Classes {
-    /// The classes of the sets of 0 to `largest` points (64 MB for the lookup).
+    /// The classes of the sets of 0 to `largest` points.
     pub fn new(largest: usize) -> Classes {
-        let mut lookup = vec![u32::MAX; 1 << POINTS];
+        let mut lookup = Vec::new();
         let mut reps = Vec::new();
         let mut fixed_by = Vec::new();
         for size in 0..=largest {
@@ -73,12 +73,16 @@ impl Classes {
                     f.push(fixed);
                 }
             }
-            // Sets come in increasing order, so `r` is sorted.
-            for set in sets_of(size) {
-                let (least, s) = least_image(set);
-                let class = r.binary_search(&least).expect("the least image is a class") as u32;
-                lookup[set as usize] = class << 4 | s as u32;
-            }
+            // Sets come in increasing order, so `r` is sorted; colex order is increasing order,
+            // so the i-th set has rank i.
+            let by_rank: Vec<u32> = sets_of(size)
+                .map(|set| {
+                    let (least, s) = least_image(set);
+                    let class = r.binary_search(&least).expect("the least image is a class");
+                    (class as u32) << 4 | s as u32
+                })
+                .collect();
+            lookup.push(by_rank);
             reps.push(r);
             fixed_by.push(f);
         }
@@ -134,22 +138,6 @@ fn next_combination(x: u32) -> u32 {
     (((r ^ x) >> 2) / c) | r
 }
 
-/// The bits of `set` that lie in `mask`, packed down to the low bits (a software `pext`).
-fn compress(set: u32, mask: u32) -> u32 {
-    let mut out = 0;
-    let mut bit = 0;
-    let mut m = mask;
-    while m != 0 {
-        let low = m & m.wrapping_neg();
-        if set & low != 0 {
-            out |= 1 << bit;
-        }
-        bit += 1;
-        m &= m - 1;
-    }
-    out
-}
-
 /// The low bits of `packed` spread onto the set bits of `mask` (a software `pdep`).
 fn expand(packed: u32, mask: u32) -> u32 {
     let mut out = 0;
@@ -167,13 +155,22 @@ fn expand(packed: u32, mask: u32) -> u32 {
 }
 
 /// The rank of a set among the sets of its size (combinatorial number system, colex order).
+#[inline]
 fn rank(set: u32) -> u64 {
+    rank_among_free(set, 0)
+}
+
+/// The rank of `set` among the sets of its size of the points not in `taken` (`rank` of `set`
+/// with the points of `taken` squeezed out).
+#[inline]
+fn rank_among_free(set: u32, taken: u32) -> u64 {
     let mut r = 0;
     let mut s = set;
     let mut i = 1;
     while s != 0 {
-        let p = s.trailing_zeros() as usize;
-        r += binomial(p, i);
+        let p = s.trailing_zeros();
+        let below = (taken & ((1u32 << p) - 1)).count_ones();
+        r += BINOMIAL[(p - below) as usize][i];
         i += 1;
         s &= s - 1;
     }
@@ -227,8 +224,7 @@ impl<'c> PairIndex<'c> {
     /// The slot of the position where the mover holds `mover` and the other side `other`.
     #[inline]
     pub fn slot(&self, mover: u32, other: u32) -> u64 {
-        let entry = self.classes.lookup[mover as usize];
-        debug_assert!(entry != u32::MAX, "a set of {} points", self.mover);
+        let entry = self.classes.lookup[self.mover][rank(mover) as usize];
         let class = (entry >> 4) as usize;
         let s = (entry & 15) as usize;
         let rep = self.classes.reps[self.mover][class];
@@ -240,8 +236,7 @@ impl<'c> PairIndex<'c> {
             o = o.min(transform_fast(t, Bitboard(moved)).0);
             fixing &= fixing - 1;
         }
-        let free = !rep & ((1 << POINTS) - 1);
-        class as u64 * self.per_class + rank(compress(o, free))
+        class as u64 * self.per_class + rank_among_free(o, rep)
     }
 
     /// The position of a slot: (mover's set, other side's set).
@@ -285,8 +280,12 @@ mod tests {
             }
             assert_eq!(expected, binomial(10, k).max(1));
         }
-        let mask = 0b1011_0110;
-        assert_eq!(expand(compress(0b1000_0100, mask), mask), 0b1000_0100);
+        let free = 0b1011_0110;
+        let taken = !free & 0xff;
+        for packed in 0..16u32 {
+            let set = expand(packed, free);
+            assert_eq!(rank_among_free(set, taken), rank(packed));
+        }
     }
 
     #[test]

@@ -48,8 +48,19 @@ pub enum Successor {
     Stay { ours: u32, theirs: u32 },
 }
 
+/// Whether the mover, holding `ours` without the piece that left, closes a mill by arriving
+/// at point `to`.
+#[inline]
+fn closes_mill(rules: &Rules, ours: u32, to: usize) -> bool {
+    rules.topology().partners[to]
+        .iter()
+        .any(|p| p.0 & ours == p.0)
+}
+
 /// Every move of the position `(ours, theirs)` with its successor; `exit` gives the value of a
-/// position of a smaller pair for its side to move (`None`: that table is missing).
+/// position of a smaller pair for its side to move (`None`: that table is missing). The steps
+/// that close no mill are made here on the sets; the others, which may remove pieces, come from
+/// the move generator.
 pub fn successors(
     rules: &Rules,
     ours: u32,
@@ -58,14 +69,46 @@ pub fn successors(
     out: &mut Vec<Successor>,
 ) -> Result<(), String> {
     out.clear();
+    let topology = rules.topology();
+    let empty = !(ours | theirs) & Bitboard::ALL.0;
+    let flies = Position::flies(rules, ours.count_ones(), 0);
+    let mut closing = false;
+    for x in Bitboard(ours) {
+        let rest = ours & !(1 << x.index());
+        let targets = if flies {
+            empty
+        } else {
+            topology.adjacent[x.index()].0 & empty
+        };
+        for y in Bitboard(targets) {
+            if closes_mill(rules, rest, y.index()) {
+                closing = true;
+            } else {
+                out.push(Successor::Stay {
+                    ours: theirs,
+                    theirs: rest | 1 << y.index(),
+                });
+            }
+        }
+    }
+    if !closing {
+        return Ok(());
+    }
     let pos = position(rules, ours, theirs);
     let mut moves: Vec<Move> = Vec::with_capacity(64);
     movegen::generate(&pos, Convention::Turn, &mut moves);
     for mv in moves {
+        let (Some(from), Some(to)) = (mv.from(), mv.to()) else {
+            continue;
+        };
+        if !closes_mill(rules, ours & !(1 << from.index()), to.index()) {
+            continue;
+        }
         let mut child = pos;
         child.play(mv);
         let (next_ours, next_theirs) = (child.pieces(Color::Black).0, child.pieces(Color::White).0);
         if mv.removal_count() == 0 {
+            // A mill closed with nothing removable.
             out.push(Successor::Stay {
                 ours: next_ours,
                 theirs: next_theirs,
@@ -328,19 +371,14 @@ pub fn solve_group(
 /// other side reached `(ours, theirs)` by a move that removed nothing, each once.
 fn predecessors(rules: &Rules, index: &PairIndex, ours: u32, theirs: u32, out: &mut Vec<u64>) {
     out.clear();
-    // `theirs` just moved: as a position with White (`ours`) to move, Black is the side that
-    // moved, and the rule readers of the position answer for it.
-    let pos = position(rules, ours, theirs);
+    // `theirs` just moved.
     let topology = rules.topology();
-    let empty = pos.empty();
-    let flies = pos.can_fly(Color::Black);
-    let capture_possible = !pos.removable_from(Bitboard(ours)).is_empty();
+    let empty = Bitboard(!(ours | theirs) & Bitboard::ALL.0);
+    let flies = Position::flies(rules, theirs.count_ones(), 0);
+    let capture_possible = !Position::removable_under(rules, Bitboard(ours)).is_empty();
     for y in Bitboard(theirs) {
         let rest = theirs & !(1 << y.index());
-        let formed = topology.partners[y.index()]
-            .iter()
-            .zip(topology.lines_at[y.index()])
-            .any(|(&p, line)| (line as usize) < topology.line_count && p.0 & rest == p.0);
+        let formed = closes_mill(rules, rest, y.index());
         // A step that closes a mill removes a piece whenever one can be removed.
         if formed && capture_possible {
             continue;
