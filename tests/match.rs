@@ -25,9 +25,17 @@ fn fake() -> PathBuf {
     p
 }
 
+/// A path in this run's temporary folder. The folder is emptied once per run: its name holds
+/// the process id, which an earlier run may have had, and a records file left by that run would
+/// be refused (the runner never overwrites records).
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("moulin-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("moulin-match-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    });
     dir.join(name)
 }
 
