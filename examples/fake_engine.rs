@@ -339,7 +339,8 @@ fn go(f: &Flags, game: &Game, notation: Convention, gos: u64, rng: &mut Rng) -> 
         match notation {
             Convention::Action if mv.is_removal_only() => mv.turn_notation(),
             Convention::Action => mv.step_notation(),
-            Convention::Turn if f.two_token => mv.action_tokens().join(" "),
+            // Removals as tokens of their own must come in an order that reads back.
+            Convention::Turn if f.two_token => mv.action_tokens_at(pos).join(" "),
             Convention::Turn => mv.turn_notation(),
         }
     };

@@ -25,9 +25,17 @@ fn fake() -> PathBuf {
     p
 }
 
+/// A path in this run's temporary folder. The folder is emptied once per run: its name holds
+/// the process id, which an earlier run may have had, and a records file left by that run would
+/// be refused (the runner never overwrites records).
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("moulin-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("moulin-match-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    });
     dir.join(name)
 }
 
@@ -95,9 +103,52 @@ fn replay_ok(records: &Path, games: usize) {
     );
 }
 
+/// A match of `games` in `variant` between the fake engine given `turn_flags` in the turn
+/// notation (`turn`) and the one given `action_flags` in the action notation (`action`), 5 ms a
+/// move, with `extra` flags and its records in `records`. Checks that every game was played,
+/// that neither engine forfeited and that the records replay; returns the standard output.
+fn turn_against_action(
+    turn_flags: &str,
+    action_flags: &str,
+    variant: &str,
+    games: u32,
+    extra: &[&str],
+    records: &Path,
+) -> String {
+    let f = fake();
+    let a = format!("name=turn cmd=\"{} {turn_flags}\"", f.display());
+    let b = format!(
+        "name=action cmd=\"{} {action_flags}\" notation=action",
+        f.display()
+    );
+    let games_text = games.to_string();
+    let mut args = vec![
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--variant",
+        variant,
+        "--games",
+        &games_text,
+        "--movetime",
+        "5",
+        // Generous: these tests are about consistency, and CI shares two cores.
+        "--grace",
+        "2000",
+        "--records",
+        records.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let stdout = run_ok(&args);
+    played_all_without_forfeits(&stdout, games);
+    replay_ok(records, games as usize);
+    stdout
+}
+
 #[test]
 fn fake_engines_play_a_consistent_match() {
-    let f = fake();
     // Morabaraba has turns with two removals: the action engine answers them one `go` at a time,
     // the other in the two-token form `d6 xb4 xf2`.
     for (variant, games, extra) in [
@@ -105,36 +156,34 @@ fn fake_engines_play_a_consistent_match() {
         ("morabaraba", 10, "--two-token"),
     ] {
         let records = temp(&format!("fake-{variant}.txt"));
-        let a = format!("name=turn cmd={} arg={extra}", f.display());
-        let b = format!("name=action cmd={} notation=action", f.display());
-        let stdout = run_ok(&[
-            "match",
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--variant",
-            variant,
-            "--games",
-            &games.to_string(),
-            "--movetime",
-            "5",
-            // Generous: the test is about consistency, and CI shares two cores.
-            "--grace",
-            "2000",
-            "--random-plies",
-            "6",
-            "--concurrency",
-            "2",
-            "--seed",
-            "3",
-            "--records",
-            records.to_str().unwrap(),
-        ]);
-        played_all_without_forfeits(&stdout, games);
+        let options = ["--random-plies", "6", "--concurrency", "2", "--seed", "3"];
+        let stdout = turn_against_action(extra, "", variant, games, &options, &records);
         assert!(stdout.contains("pentanomial"), "{stdout}");
-        replay_ok(&records, games as usize);
     }
+}
+
+#[test]
+fn double_removals_are_played_and_sent_in_an_order_that_reads_back() {
+    // Morabaraba from a position where White's a7 closes two mills and Black's b4 is the only
+    // piece outside a mill: b4 must be taken first, and every other black piece comes before
+    // b4 in point order. Greedy engines always play a7 with two removals, so each game sends
+    // them as tokens of their own, both in an answer (`--two-token`) and in the `position`
+    // that the action engine reads; in point order either would be refused.
+    let book = temp("double-removal-openings.txt");
+    std::fs::write(&book, "d7 c3 g7 d3 f2 e3xf2 f4 e4 b6 e5xf4 c5 b4\n").unwrap();
+    let records = temp("double-removal.txt");
+    let options = ["--openings", book.to_str().unwrap(), "--seed", "5"];
+    turn_against_action(
+        "--greedy --two-token",
+        "--greedy",
+        "morabaraba",
+        4,
+        &options,
+        &records,
+    );
+    // Both engines had White, and so the double removal, in two games each.
+    let text = std::fs::read_to_string(&records).unwrap();
+    assert_eq!(text.matches("moves=\"a7x").count(), 4, "{text}");
 }
 
 #[test]

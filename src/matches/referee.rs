@@ -160,7 +160,9 @@ pub fn turns(moves: &[Move]) -> Vec<Move> {
     out
 }
 
-/// The `position` command for `game` in an engine's notation.
+/// The `position` command for `game` in an engine's notation. In the action notation a turn's
+/// removals are written in an order in which the engine can take them one at a time, which
+/// is not always the order a `Move` keeps them in.
 pub fn position_command(game: &Game, opening: &Opening, notation: Convention) -> String {
     let mut cmd = match &opening.fen {
         Some(f) => format!("position fen {f}"),
@@ -169,9 +171,11 @@ pub fn position_command(game: &Game, opening: &Opening, notation: Convention) ->
     let all = turns(game.moves());
     if !all.is_empty() {
         cmd.push_str(" moves");
+        let mut before = *game.start();
         for t in all {
             cmd.push(' ');
-            cmd.push_str(&t.written(notation));
+            cmd.push_str(&t.written_at(&before, notation));
+            before.play(t);
         }
     }
     cmd
@@ -397,5 +401,32 @@ mod tests {
             position_command(&game, &opening, Convention::Turn),
             "position startpos moves d7 a1 g7 d1 a7"
         );
+    }
+
+    #[test]
+    fn two_removals_are_sent_in_an_order_that_reads_back() {
+        // Morabaraba: white's a7 closes two mills; black's b4 stands outside any mill, so it
+        // must go before e3 (point order would put e3 first, which an engine refuses).
+        let rules = Rules::preset("morabaraba").unwrap();
+        let opening = Opening::parse("d7 c3 g7 d3 f2 e3xf2 f4 e4 b6 e5xf4 c5 b4", &rules).unwrap();
+        // As an action engine plays it, and as one token, its removals in either order.
+        for tokens in [&["a7", "xb4", "xe3"][..], &["a7xe3xb4"], &["a7xb4xe3"]] {
+            let mut game = opening.game(&rules).unwrap();
+            game.play_tokens(tokens.iter().copied()).unwrap();
+            game.play_tokens(["a1"]).unwrap();
+            for notation in [Convention::Turn, Convention::Action] {
+                let cmd = position_command(&game, &opening, notation);
+                let written = match notation {
+                    Convention::Turn => " b4 a7xe3xb4 a1",
+                    Convention::Action => " b4 a7 xb4 xe3 a1",
+                };
+                assert!(cmd.ends_with(written), "{tokens:?}: {cmd}");
+                // What the engine reads back is the game.
+                let moves = cmd.split_once(" moves ").unwrap().1;
+                let mut read = Game::new(rules);
+                read.play_tokens(moves.split(' ')).unwrap();
+                assert_eq!(read.position(), game.position(), "{cmd}");
+            }
+        }
     }
 }

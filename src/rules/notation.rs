@@ -228,6 +228,20 @@ fn check(pos: &Position, raw: &RawMove) -> Result<Move, Illegal> {
 /// only in the order of their removals are the same move), are legal, and that no further
 /// removal of the `due` is still possible after them. The error is that of the order given.
 fn check_removals(pos: &Position, removals: &[Point], due: u8) -> Result<(), Illegal> {
+    let theirs = pos.pieces(!pos.side_to_move());
+    let mut first_try = None;
+    for order in orders(removals.len()) {
+        let result = removal_sequence(pos, theirs, order.iter().map(|&i| removals[i]), due);
+        if result.is_ok() {
+            return result;
+        }
+        first_try.get_or_insert(result);
+    }
+    first_try.unwrap_or(Ok(()))
+}
+
+/// The orders in which `n` removals (at most three) can be taken, the order given first.
+fn orders(n: usize) -> impl Iterator<Item = &'static [usize]> {
     const ORDERS: [[usize; 3]; 6] = [
         [0, 1, 2],
         [0, 2, 1],
@@ -236,20 +250,25 @@ fn check_removals(pos: &Position, removals: &[Point], due: u8) -> Result<(), Ill
         [2, 0, 1],
         [2, 1, 0],
     ];
+    let n = if n <= 3 { n } else { 0 };
+    ORDERS
+        .iter()
+        .filter(move |order| order[..n].iter().all(|&i| i < n))
+        .map(move |order| &order[..n])
+}
+
+/// The removals of `mv`, a move of `pos`, in an order in which each one is legal when it is
+/// taken (RULES.md §4). A move keeps its removals in point order, which is not always such an
+/// order: with one removal per mill closed, a piece that stands in a mill may become removable
+/// only once the last piece outside a mill is gone. Written as tokens of their own
+/// (`d6 xb4 xf2`), the removals must come in this order to be read back one at a time.
+pub fn removal_order(pos: &Position, mv: Move) -> Vec<Point> {
+    let removals: Vec<Point> = mv.removals().collect();
     let theirs = pos.pieces(!pos.side_to_move());
-    let n = removals.len();
-    let mut first_try = None;
-    for order in ORDERS {
-        if order[..n].iter().any(|&i| i >= n) {
-            continue;
-        }
-        let result = removal_sequence(pos, theirs, order[..n].iter().map(|&i| removals[i]), due);
-        if result.is_ok() {
-            return result;
-        }
-        first_try.get_or_insert(result);
-    }
-    first_try.unwrap_or(Ok(()))
+    orders(removals.len())
+        .map(|order| order.iter().map(|&i| removals[i]).collect::<Vec<_>>())
+        .find(|seq| removal_sequence(pos, theirs, seq.iter().copied(), 0).is_ok())
+        .unwrap_or(removals)
 }
 
 fn removal_sequence(
@@ -336,14 +355,36 @@ impl Move {
         }
     }
 
-    /// The two-token form: the step, then one token `xNN` per removal.
+    /// The two-token form: the step, then one token `xNN` per removal, in point order. With
+    /// two removals or more, that order may not be one in which they can be read back one at a
+    /// time: `action_tokens_at` writes them in one that is.
     pub fn action_tokens(self) -> Vec<String> {
+        self.tokens(self.removals())
+    }
+
+    /// The two-token form of this move of `pos`: the step, then one token `xNN` per removal,
+    /// in an order in which each removal is legal when it is read (`removal_order`).
+    pub fn action_tokens_at(self, pos: &Position) -> Vec<String> {
+        self.tokens(removal_order(pos, self))
+    }
+
+    /// The step (if any), then `removals` as tokens `xNN`.
+    fn tokens(self, removals: impl IntoIterator<Item = Point>) -> Vec<String> {
         let mut out = Vec::new();
         if self.to().is_some() {
             out.push(self.step_notation());
         }
-        out.extend(self.removals().map(|r| format!("x{}", r.name())));
+        out.extend(removals.into_iter().map(|r| format!("x{}", r.name())));
         out
+    }
+
+    /// This move of `pos` written in convention `conv`, so that it reads back from `pos` (the
+    /// action form with `action_tokens_at`).
+    pub fn written_at(self, pos: &Position, conv: Convention) -> String {
+        match conv {
+            Convention::Turn => self.turn_notation(),
+            Convention::Action => self.action_tokens_at(pos).join(" "),
+        }
     }
 }
 
@@ -449,5 +490,37 @@ mod tests {
         assert_eq!(split.position(), whole.position());
         let mut missing = game.clone();
         assert!(missing.play_tokens(["a7xb2"]).is_err());
+    }
+
+    #[test]
+    fn removals_are_written_in_an_order_that_reads_back() {
+        // Black: b4 outside any mill, the rest in mills (c3-d3-e3, e3-e4-e5). White's a7 closes
+        // two (morabaraba): b4 must go first, then e3 may; point order (e3 first) is illegal.
+        let mut game = crate::Game::new(Rules::preset("morabaraba").unwrap());
+        game.play_tokens("d7 c3 g7 d3 f2 e3xf2 f4 e4 b6 e5xf4 c5 b4".split(' '))
+            .unwrap();
+        let whole = parse_move(game.position(), "a7xe3xb4").unwrap();
+        assert_eq!(whole.action_tokens(), ["a7", "xe3", "xb4"]);
+        let mut point_order = game.clone();
+        let e = point_order.play_tokens(["a7", "xe3", "xb4"]).unwrap_err();
+        assert_eq!(e.0, 1, "{}", e.1);
+        assert_eq!(
+            whole.written_at(game.position(), Convention::Action),
+            "a7 xb4 xe3"
+        );
+        assert_eq!(
+            whole.written_at(game.position(), Convention::Turn),
+            "a7xe3xb4"
+        );
+        let mut split = game.clone();
+        let tokens = whole.action_tokens_at(game.position());
+        split
+            .play_tokens(tokens.iter().map(String::as_str))
+            .unwrap();
+        // A lone double removal, from the position where both are pending.
+        let mut pending = game.clone();
+        pending.play_tokens(["a7"]).unwrap();
+        let lone = parse_move(pending.position(), "xe3xb4").unwrap();
+        assert_eq!(lone.action_tokens_at(pending.position()), ["xb4", "xe3"]);
     }
 }
