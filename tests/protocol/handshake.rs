@@ -1,0 +1,129 @@
+//! The handshake and the options: `uci`, `help`, and the rule options that reset the position.
+
+use crate::harness::{shared, word_after, Engine};
+use std::process::Command;
+
+#[test]
+fn uci_handshake_lists_every_option() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert_eq!(
+        lines[0],
+        format!("id name moulin {}", env!("CARGO_PKG_VERSION"))
+    );
+    assert!(lines[1].starts_with("id author "));
+    let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "MoveOverhead",
+        "Ponder",
+        "Style",
+        "MoveNotation",
+        "Variant",
+        "FirstPlayer",
+        "Pieces",
+        "Diagonals",
+        "Flying",
+        "MillProtection",
+        "DoubleMill",
+        "Reform",
+        "NoCapture",
+        "Repetition",
+        "MovingInPlacing",
+        "FullBoard",
+        "OwnBook",
+        "BookFile",
+        "BookVariety",
+    ] {
+        let line = options
+            .iter()
+            .find(|l| word_after(l, "name") == Some(name))
+            .unwrap_or_else(|| panic!("no option {name}"));
+        assert!(
+            line.contains(" type ") && line.contains(" default "),
+            "{line}"
+        );
+    }
+    assert_eq!(options.len(), 22);
+    assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 1024".into()));
+    assert!(lines.contains(&"option name Ponder type check default false".into()));
+    assert!(lines.contains(&"option name Style type combo default full var full var plain".into()));
+    assert!(lines
+        .contains(&"option name MoveNotation type combo default turn var turn var action".into()));
+    assert_eq!(e.ask("isready"), Vec::<String>::new());
+    assert_eq!(e.ask("debug on"), Vec::<String>::new());
+    e.quit();
+}
+
+#[test]
+fn help_lists_commands_and_subcommands() {
+    let _gate = shared();
+    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("perft"), "{text}");
+    let mut e = Engine::start();
+    let help = e.ask("help").join("\n");
+    for cmd in [
+        "uci",
+        "isready",
+        "setoption",
+        "ucinewgame",
+        "position",
+        "go",
+        "stop",
+        "ponderhit",
+        "quit",
+        "perft",
+        "eval",
+        "moves",
+        "fen",
+    ] {
+        assert!(help.contains(cmd), "help lacks {cmd}");
+    }
+    e.quit();
+}
+#[test]
+fn rule_options_reset_the_position() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    for (option, value, check) in [
+        ("Pieces", "12", " 0 12 0 12 "),
+        ("FirstPlayer", "black", " b p p "),
+        ("Variant", "lasker", " 0 10 0 10 "),
+        ("Diagonals", "true", ""),
+        ("Flying", "never", ""),
+        ("MillProtection", "always", ""),
+        ("DoubleMill", "per-mill", ""),
+        ("Reform", "illegal", ""),
+        ("NoCapture", "0", ""),
+        ("Repetition", "off", ""),
+        ("MovingInPlacing", "true", ""),
+        ("FullBoard", "blocked", ""),
+        ("variant", "NINE", " 0 9 0 9 "),
+    ] {
+        e.ask("position startpos moves d6");
+        assert_eq!(
+            e.ask(&format!("setoption name {option} value {value}")),
+            Vec::<String>::new()
+        );
+        let fen = e.fen();
+        assert!(
+            fen.starts_with("********/********/******** "),
+            "{option}: {fen}"
+        );
+        assert!(fen.contains(check), "{option}: {fen}");
+    }
+    // Under 12 pieces, a position string must fit the rules in force.
+    e.ask("setoption name Pieces value 12");
+    e.ask("position startpos moves d6 d7");
+    assert!(e.fen().contains(" 1 11 1 11 "));
+    e.quit();
+}

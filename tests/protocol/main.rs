@@ -1,0 +1,14 @@
+//! The protocol of protocol.md, spoken with the real binary: scripted conversations for every
+//! command, both move forms, the pending removal, every error path, a fuzz of 100,000 random and
+//! mutated lines, the opening book, and the stop and quit latencies.
+//!
+//! `harness` drives the engine over pipes; each other module is one part of the protocol.
+
+mod book;
+mod errors;
+mod fuzz;
+mod handshake;
+mod harness;
+mod latency;
+mod positions;
+mod search;
