@@ -229,6 +229,7 @@ impl Books {
                 depth: 0,
                 nodes: 0,
                 outcome: None,
+                table: None,
             },
         ))
     }

@@ -31,6 +31,7 @@ pub use options::{Changed, OptionError, Settings};
 
 use crate::book::Book;
 use crate::search::{SearchResult, Searcher};
+use crate::tables::Tables;
 use std::io;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -62,6 +63,8 @@ pub(super) enum Event {
     SearchPanicked(String),
     /// A book was read on its thread (`None`: no such file; `Err`: what was wrong with it).
     BookLoaded(PathBuf, Result<Option<Box<Book>>, String>),
+    /// Endgame tables were read on their thread (`Err`: what was wrong with them).
+    TablesLoaded(PathBuf, Result<Box<Tables>, String>),
     /// Perft finished (`Some(total, time)`) or was stopped (`None`).
     PerftDone(Option<(u64, Duration)>),
 }

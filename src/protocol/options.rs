@@ -27,7 +27,7 @@ pub const MAX_THREADS: u64 = 64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 
-const ENGINE_OPTIONS: [(&str, Kind); 11] = [
+const ENGINE_OPTIONS: [(&str, Kind); 12] = [
     (
         "Hash",
         Kind::Spin {
@@ -63,6 +63,7 @@ const ENGINE_OPTIONS: [(&str, Kind); 11] = [
     ("OwnBook", Kind::Check),
     ("BookFile", Kind::Text),
     ("BookVariety", Kind::Combo(&["best", "weighted"])),
+    ("TablesPath", Kind::Text),
 ];
 
 impl From<Values> for Kind {
@@ -91,6 +92,8 @@ pub struct Settings {
     /// The book file; empty for the default book of the variant in force.
     pub book_file: String,
     pub book_variety: Variety,
+    /// The endgame tables directory; empty: no tables.
+    pub tables_path: String,
 }
 
 impl Default for Settings {
@@ -107,6 +110,7 @@ impl Default for Settings {
             own_book: true,
             book_file: String::new(),
             book_variety: Variety::Best,
+            tables_path: String::new(),
         }
     }
 }
@@ -125,6 +129,8 @@ pub enum Changed {
     Rules,
     /// OwnBook or BookFile: the book is loaded again.
     Book,
+    /// TablesPath: the endgame tables are loaded again.
+    Tables,
 }
 
 /// A `setoption` that was refused; the option keeps its value.
@@ -282,6 +288,7 @@ impl Settings {
             "Variant" => self.rules.preset_name().unwrap_or("custom").into(),
             "OwnBook" => self.own_book.to_string(),
             "BookFile" => self.book_file.clone(),
+            "TablesPath" => self.tables_path.clone(),
             "BookVariety" => match self.book_variety {
                 Variety::Best => "best".into(),
                 Variety::Weighted => "weighted".into(),
@@ -346,6 +353,10 @@ impl Settings {
             "BookFile" => {
                 self.book_file = v;
                 Changed::Book
+            }
+            "TablesPath" => {
+                self.tables_path = v;
+                Changed::Tables
             }
             "BookVariety" => {
                 self.book_variety = if v == "weighted" {

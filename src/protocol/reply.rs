@@ -191,6 +191,7 @@ mod tests {
             depth: 1,
             nodes: 1,
             outcome: None,
+            table: None,
         };
         assert_eq!(
             bestmove_line(&root, &result, Convention::Turn),

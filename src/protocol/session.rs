@@ -15,8 +15,10 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::search::{Control, Score, SearchResult, Searcher};
+use crate::tables::Tables;
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,6 +57,10 @@ pub(super) struct Session {
     pub(super) books: Books,
     /// `isready`s waiting for a book being read: each is answered once it is in force.
     pub(super) ready_waiting: usize,
+    /// The endgame tables in force (`TablesPath`), shared with the searcher.
+    pub(super) tables: Option<Arc<Tables>>,
+    /// The tables directory being read on a thread of its own.
+    pub(super) tables_loading: Option<PathBuf>,
 }
 
 impl Session {
@@ -72,6 +78,8 @@ impl Session {
             backlog: VecDeque::new(),
             books: Books::new(),
             ready_waiting: 0,
+            tables: None,
+            tables_loading: None,
         }
     }
 
@@ -142,10 +150,12 @@ impl Session {
                         depth: 0,
                         nodes: 0,
                         outcome: None,
+                        table: None,
                     };
                     self.answer(&job, &result);
                 }
             }
+            Event::TablesLoaded(path, read) => self.tables_loaded(path, read),
             Event::BookLoaded(path, read) => {
                 self.books.loaded(path, read, self.out);
                 self.answer_ready();
@@ -191,29 +201,92 @@ impl Session {
         }
     }
 
-    /// Answers the `isready`s that wait, unless a book is still being read.
+    /// Reads the tables `TablesPath` names on a thread of its own (none when it is empty).
+    fn request_tables(&mut self) {
+        self.set_tables(None);
+        if self.settings.tables_path.is_empty() {
+            self.tables_loading = None;
+            return;
+        }
+        let dir = PathBuf::from(&self.settings.tables_path);
+        let rules = self.settings.rules;
+        let tx = self.events.clone();
+        let path = dir.clone();
+        let spawned = std::thread::Builder::new()
+            .name("moulin-tables".into())
+            .spawn(move || {
+                let read = Tables::open(&path, &rules).map(Box::new);
+                let _ = tx.send(Event::TablesLoaded(path, read));
+            });
+        match spawned {
+            Ok(_) => self.tables_loading = Some(dir),
+            Err(e) => self.out.line(&format!(
+                "info string error: cannot start the tables loader: {}",
+                one_line(&e.to_string())
+            )),
+        }
+    }
+
+    /// Tables read on their thread: in force if they are the ones `TablesPath` still names.
+    fn tables_loaded(&mut self, path: PathBuf, read: Result<Box<Tables>, String>) {
+        if self.tables_loading.as_ref() != Some(&path) {
+            return;
+        }
+        self.tables_loading = None;
+        match read {
+            Ok(t) => {
+                log::info!("endgame tables {}: {:?}", path.display(), t);
+                self.set_tables(Some(Arc::from(t)));
+            }
+            Err(e) => self.out.line(&format!(
+                "info string error: endgame tables: {}; playing without them",
+                one_line(&e)
+            )),
+        }
+        self.answer_ready();
+    }
+
+    /// Puts tables in force, for the searcher too.
+    fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
+        self.tables = tables;
+        if let Some(s) = self.searcher.as_mut() {
+            s.options.tables = self.tables.clone();
+        }
+    }
+
+    /// A searcher made from the settings, with the tables in force.
+    pub(super) fn new_searcher(&self) -> Searcher {
+        let mut s = self.settings.new_searcher();
+        s.options.tables = self.tables.clone();
+        s
+    }
+
+    /// Answers the `isready`s that wait, unless a book or tables are still being read.
     fn answer_ready(&mut self) {
-        if !self.books.is_loading() {
+        if !self.books.is_loading() && self.tables_loading.is_none() {
             self.out
                 .lines(std::iter::repeat_n("readyok", self.ready_waiting));
             self.ready_waiting = 0;
         }
     }
 
-    /// Waits for the book being read (at most `BOOK_WAIT`), keeping other input for later: a
-    /// `go` sent before `readyok` answers from the book.
-    pub(super) fn wait_for_book(&mut self) {
+    /// Waits for the book or tables being read (at most `BOOK_WAIT`), keeping other input for
+    /// later: a `go` sent before `readyok` answers from them.
+    pub(super) fn wait_for_loading(&mut self) {
         let deadline = Instant::now() + BOOK_WAIT;
-        while self.books.is_loading() {
+        while self.books.is_loading() || self.tables_loading.is_some() {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.incoming.recv_timeout(left) {
-                Ok(e @ Event::BookLoaded(..)) => {
+                Ok(e @ (Event::BookLoaded(..) | Event::TablesLoaded(..))) => {
                     self.handle(e);
                 }
                 Ok(e) => self.backlog.push_back(e),
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                    log::warn!("the opening book took too long to read: playing without it");
+                    log::warn!(
+                        "the opening book or tables took too long to read: playing without them"
+                    );
                     self.books.give_up();
+                    self.tables_loading = None;
                     self.answer_ready();
                 }
             }
@@ -280,6 +353,7 @@ impl Session {
                 let searcher = self
                     .searcher
                     .get_or_insert_with(|| self.settings.new_searcher());
+                searcher.options.tables = self.tables.clone();
                 match changed {
                     Changed::Hash => searcher.set_hash(self.settings.hash_mb),
                     Changed::Threads => searcher.set_threads(self.settings.threads),
@@ -291,8 +365,11 @@ impl Session {
                             // The default book follows the variant.
                             self.books.request(&self.settings, &self.events);
                         }
+                        // Tables are checked against the new rules.
+                        self.request_tables();
                     }
                     Changed::Book => self.books.request(&self.settings, &self.events),
+                    Changed::Tables => self.request_tables(),
                 }
             }
             Command::UciNewGame => {
@@ -379,6 +456,9 @@ impl Session {
                 outcome.describe()
             ));
         }
+        if let Some(v) = result.table {
+            lines.push(format!("info string tables {v} dtc {}", v.distance()));
+        }
         lines.push(bestmove_line(&job.root, result, job.notation));
         self.out.lines(lines);
     }
@@ -409,7 +489,7 @@ impl Session {
             // Nothing to search.
             Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
             None if go.searchmoves.is_empty() => {
-                self.wait_for_book();
+                self.wait_for_loading();
                 self.books
                     .answer(&self.settings, &root)
                     .map(|(info, result)| {
@@ -429,10 +509,7 @@ impl Session {
             }
             return Ok(());
         }
-        let searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| self.settings.new_searcher());
+        let searcher = self.searcher.take().unwrap_or_else(|| self.new_searcher());
         self.control.reset(go.ponder);
         jobs::spawn_search(
             searcher,

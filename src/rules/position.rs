@@ -442,12 +442,19 @@ impl Position {
                 FullBoard::Blocked => Outcome::Win(!us, WinReason::Blocked),
             });
         }
-        if let Some(limit) = self.rules.no_capture {
-            if self.no_capture >= limit {
-                return Some(Outcome::Draw(DrawReason::NoCapture));
-            }
+        if self.plies_before_draw() == Some(0) {
+            return Some(Outcome::Draw(DrawReason::NoCapture));
         }
         None
+    }
+
+    /// How many more plies without a removal the no-capture rule allows before the game is
+    /// drawn (`None`: no such rule) (reads `no_capture`).
+    #[inline]
+    pub fn plies_before_draw(&self) -> Option<u16> {
+        self.rules
+            .no_capture
+            .map(|limit| limit.saturating_sub(self.no_capture))
     }
 
     // ---- Derived facts. ----

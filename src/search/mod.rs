@@ -27,13 +27,14 @@ mod worker;
 pub use control::Control;
 pub use features::{Features, Style};
 pub use limits::Limits;
-pub use score::{Score, INF, MATE, MATE_BOUND};
+pub use score::{Score, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
 
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Outcome;
+use crate::tables::{play, Tables, Value as TableValue};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -52,6 +53,8 @@ pub struct Options {
     pub move_overhead: u64,
     pub style: Style,
     pub weights: eval::Weights,
+    /// Endgame tables: covered positions are exact (`TablesPath`).
+    pub tables: Option<Arc<Tables>>,
 }
 
 impl Default for Options {
@@ -61,6 +64,7 @@ impl Default for Options {
             move_overhead: 30,
             style: Style::Full,
             weights: eval::Weights::DEFAULT,
+            tables: None,
         }
     }
 }
@@ -92,6 +96,8 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The game's outcome when it is already over.
     pub outcome: Option<Outcome>,
+    /// The value the endgame tables give the root, when the move came from them.
+    pub table: Option<TableValue>,
 }
 
 impl SearchResult {
@@ -105,6 +111,7 @@ impl SearchResult {
             depth: 0,
             nodes: 0,
             outcome,
+            table: None,
         }
     }
 }
@@ -169,6 +176,36 @@ impl Searcher {
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
         }
+        let tables = self
+            .options
+            .tables
+            .as_deref()
+            .filter(|t| t.serves(pos.rules()));
+        if let Some((best, value)) = tables.and_then(|t| play::best_move(t, &pos, &root_moves)) {
+            // Covered: the value-keeping move at once.
+            let score = Score::from_internal(score::from_tables(value, 0));
+            report(&Info {
+                depth: 1,
+                seldepth: 1,
+                multipv: 1,
+                score,
+                bound: None,
+                nodes: 0,
+                nps: 0,
+                hashfull: self.tt.hashfull(),
+                time_ms: 0,
+                pv: vec![best],
+            });
+            return SearchResult {
+                best: Some(best),
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                outcome: None,
+                table: Some(value),
+            };
+        }
         self.tt.new_search();
         let shared = Shared {
             tt: &self.tt,
@@ -188,6 +225,7 @@ impl Searcher {
             infinite: limits.infinite,
             fixed_time: limits.movetime.is_some(),
             features: self.options.style.features(),
+            tables,
             weights: self.options.weights,
         };
         let history = game.history().to_vec();
@@ -247,6 +285,7 @@ impl Searcher {
             depth,
             nodes: shared.nodes.load(Ordering::Relaxed),
             outcome: None,
+            table: None,
         }
     }
 }

@@ -14,6 +14,23 @@ pub const MATE: i32 = 31000;
 /// Scores beyond this are wins or losses by distance.
 pub const MATE_BOUND: i32 = MATE - 1000;
 
+/// A win the endgame tables prove, at the root with the removal that keeps it next: scores from
+/// `TABLE_BOUND` up to it are such wins, `TABLE_WIN - score` plies from the root to that removal.
+pub const TABLE_WIN: i32 = MATE_BOUND - 1000;
+/// Scores beyond this (and below `MATE_BOUND`) are wins or losses the tables prove.
+pub const TABLE_BOUND: i32 = TABLE_WIN - 1000;
+
+/// The score of a table value `ply` plies from the root.
+#[inline]
+pub fn from_tables(v: crate::tables::Value, ply: usize) -> i32 {
+    use crate::tables::Value;
+    match v {
+        Value::Win(d) => TABLE_WIN - ply as i32 - d as i32,
+        Value::Loss(d) => -(TABLE_WIN - ply as i32 - d as i32),
+        Value::Draw => 0,
+    }
+}
+
 /// The score of the side to move that has lost, `ply` plies from the root.
 #[inline]
 pub const fn mated_at(ply: usize) -> i32 {
@@ -26,13 +43,13 @@ pub const fn is_decisive(s: i32) -> bool {
     s >= MATE_BOUND || s <= -MATE_BOUND
 }
 
-/// Win and loss scores are stored in the table relative to the node, so that they mean the same
-/// wherever the position is met again.
+/// Win and loss scores (by mate or by the endgame tables) are stored in the transposition table
+/// relative to the node, so that they mean the same wherever the position is met again.
 #[inline]
 pub fn to_table(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
+    if s >= TABLE_BOUND {
         s + ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -TABLE_BOUND {
         s - ply as i32
     } else {
         s
@@ -42,9 +59,9 @@ pub fn to_table(s: i32, ply: usize) -> i32 {
 /// The inverse of `to_table`.
 #[inline]
 pub fn from_table(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
+    if s >= TABLE_BOUND {
         s - ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -TABLE_BOUND {
         s + ply as i32
     } else {
         s

@@ -10,6 +10,7 @@ use super::limits::Deadline;
 use super::tt::Bound;
 use super::tt::TranspositionTable;
 use crate::rules::moves::Move;
+use crate::tables::Tables;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -32,6 +33,8 @@ pub(super) struct Shared<'a> {
     /// `movetime`: use all of it, since nothing is saved for later moves.
     pub(super) fixed_time: bool,
     pub(super) features: Features,
+    /// Endgame tables that serve the game's rules.
+    pub(super) tables: Option<&'a Tables>,
     pub(super) weights: eval::Weights,
 }
 

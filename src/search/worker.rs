@@ -151,6 +151,9 @@ impl<'a> Worker<'a> {
         if pos.pending_removals() == 0 && self.is_repetition(pos) {
             return Some(0);
         }
+        if let Some(v) = self.shared.tables.and_then(|t| t.probe_in_game(pos)) {
+            return Some(score::from_tables(v, ply));
+        }
         if ply >= MAX_PLY {
             return Some(self.evaluate(pos));
         }

@@ -5,11 +5,10 @@
 use super::file;
 use super::index::{Classes, PairIndex};
 use super::solve::{self, Successor};
-use super::{fingerprint, unsupported, Value};
+use super::{fingerprint, unsupported, Tables, Value};
 use crate::rules::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -112,16 +111,16 @@ fn parse_pair(text: &str) -> Result<(usize, usize), String> {
     Ok((w.min(b), w.max(b)))
 }
 
-/// The value bytes of the tables in memory, loaded from disk when first needed.
+/// The tables in memory, loaded from disk when first needed.
 struct Loaded {
     dir: PathBuf,
     print: u64,
-    values: HashMap<(usize, usize), Vec<u8>>,
+    tables: Tables,
 }
 
 impl Loaded {
     fn ensure(&mut self, pair: (usize, usize)) -> Result<(), String> {
-        if !self.values.contains_key(&pair) {
+        if !self.tables.has(pair.0, pair.1) {
             let path = file::path(&self.dir, pair.0, pair.1);
             if !path.exists() {
                 return Err(format!(
@@ -130,17 +129,34 @@ impl Loaded {
                 ));
             }
             let v = file::read(&path, self.print, pair.0, pair.1)?;
-            self.values.insert(pair, v);
+            self.tables.insert(pair.0, pair.1, v);
         }
         Ok(())
     }
+}
 
-    fn value(&self, classes: &Classes, ours: u32, theirs: u32) -> Option<Value> {
-        let pair = (ours.count_ones() as usize, theirs.count_ones() as usize);
-        let values = self.values.get(&pair)?;
-        let index = PairIndex::new(pair.0, pair.1, classes);
-        Some(Value::from_byte(values[index.slot(ours, theirs) as usize]))
+/// Solves every pair of up to `pieces` a side in memory (no files): for tests and small uses.
+pub fn solve_in_memory(rules: &Rules, pieces: usize) -> Result<Tables, String> {
+    if let Some(why) = unsupported(rules) {
+        return Err(why);
     }
+    let rules = rules.without_draw_rules();
+    let mut tables = Tables::empty(&rules, pieces);
+    for (a, b) in groups(pieces) {
+        let solved = {
+            let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
+            solve::solve_group(&rules, tables.classes(), a, b, &exit, &|_| {})?
+        };
+        let pairs = if a == b {
+            vec![(a, b)]
+        } else {
+            vec![(a, b), (b, a)]
+        };
+        for (&(m, o), values) in pairs.iter().zip(solved) {
+            tables.insert(m, o, values);
+        }
+    }
+    Ok(tables)
 }
 
 fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
@@ -181,11 +197,10 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
     let largest = todo.iter().map(|&(_, b)| b).max().unwrap_or(3);
     let print = fingerprint(&rules);
     let pool = pool(args.threads)?;
-    let classes = Classes::new(largest);
     let mut loaded = Loaded {
         dir: dir.clone(),
         print,
-        values: HashMap::new(),
+        tables: Tables::empty(&rules, largest),
     };
     let started = Instant::now();
     for &(a, b) in &todo {
@@ -198,7 +213,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         }
         let slots: u64 = [(a, b), (b, a)][..if a == b { 1 } else { 2 }]
             .iter()
-            .map(|&(m, o)| PairIndex::new(m, o, &classes).len())
+            .map(|&(m, o)| PairIndex::new(m, o, loaded.tables.classes()).len())
             .sum();
         let bar = ProgressBar::new(slots);
         bar.set_style(
@@ -209,7 +224,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         );
         let t = Instant::now();
         let levels = AtomicU64::new(0);
-        let exit = |ours: u32, theirs: u32| loaded.value(&classes, ours, theirs);
+        let exit = |ours: u32, theirs: u32| loaded.tables.value(ours, theirs);
         let progress = |n: u64| {
             if n == 0 {
                 let l = levels.fetch_add(1, Ordering::Relaxed);
@@ -220,8 +235,9 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
                 bar.inc(n);
             }
         };
+        let classes = loaded.tables.classes();
         let tables =
-            pool.install(|| solve::solve_group(&rules, &classes, a, b, &exit, &progress))?;
+            pool.install(|| solve::solve_group(&rules, classes, a, b, &exit, &progress))?;
         bar.finish_and_clear();
         let pairs = if a == b {
             vec![(a, b)]
@@ -235,12 +251,12 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         eprintln!("{a}-{b}: {slots} positions in {secs:.1} s");
         log_cost(&dir, a, b, slots, secs);
         for (&(m, o), values) in pairs.iter().zip(tables) {
-            loaded.values.insert((m, o), values);
+            loaded.tables.insert(m, o, values);
         }
         // Keep in memory only what later groups can need.
         let keep: Vec<(usize, usize)> =
             todo.iter().flat_map(|&(x, y)| dependencies(x, y)).collect();
-        loaded.values.retain(|k, _| keep.contains(k));
+        loaded.tables.retain(&keep);
     }
     eprintln!(
         "tables in {}: done in {:.1} s",
@@ -335,12 +351,11 @@ pub fn run_verify(args: DirArgs) -> Result<(), String> {
         return Err(format!("no tables in {}", dir.display()));
     }
     let largest = list.iter().map(|&(m, o, _)| m.max(o)).max().unwrap_or(3);
-    let classes = Classes::new(largest);
     let pool = pool(args.threads)?;
     let mut loaded = Loaded {
         dir: dir.clone(),
         print,
-        values: HashMap::new(),
+        tables: Tables::empty(&rules, largest),
     };
     let mut wrong_total = 0u64;
     for (m, o, _) in list {
@@ -349,7 +364,7 @@ pub fn run_verify(args: DirArgs) -> Result<(), String> {
         for dep in dependencies(m.min(o), m.max(o)) {
             loaded.ensure(dep)?;
         }
-        let wrong = pool.install(|| check_table(&rules, &classes, &loaded, m, o))?;
+        let wrong = pool.install(|| check_table(&rules, &loaded.tables, m, o))?;
         println!(
             "{m}-{o}: {}",
             if wrong == 0 {
@@ -370,16 +385,10 @@ pub fn run_verify(args: DirArgs) -> Result<(), String> {
 
 /// The number of canonical positions of table `(m, o)` whose stored value is not the one their
 /// successors give.
-fn check_table(
-    rules: &Rules,
-    classes: &Classes,
-    loaded: &Loaded,
-    m: usize,
-    o: usize,
-) -> Result<u64, String> {
-    let index = PairIndex::new(m, o, classes);
-    let values = &loaded.values[&(m, o)];
-    let exit = |ours: u32, theirs: u32| loaded.value(classes, ours, theirs);
+fn check_table(rules: &Rules, tables: &Tables, m: usize, o: usize) -> Result<u64, String> {
+    let index = PairIndex::new(m, o, tables.classes());
+    let values = tables.values(m, o).ok_or("a table that verify loaded")?;
+    let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
     (0..index.len())
         .into_par_iter()
         .filter(|&slot| index.is_canonical(slot))
@@ -388,7 +397,7 @@ fn check_table(
             solve::successors(rules, ours, theirs, &exit, succ)?;
             let expected = solve::value_from(succ.iter().map(|s| match *s {
                 Successor::Exit(v) => Some(v),
-                Successor::Stay { ours, theirs } => match loaded.value(classes, ours, theirs) {
+                Successor::Stay { ours, theirs } => match tables.value(ours, theirs) {
                     Some(Value::Draw) | None => None,
                     v => v,
                 },

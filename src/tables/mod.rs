@@ -7,6 +7,7 @@
 //! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
 //!   values), written atomically;
 //! - `build`: the `moulin tables` commands (build, stats, verify, plan);
+//! - `play`: the value-keeping move of a covered position;
 //! - this file: values, and `Tables`, the tables of one directory loaded for probing.
 //!
 //! A value is for the side to move, with the distance in plies to the next removal or the end
@@ -17,15 +18,14 @@
 pub mod build;
 pub mod file;
 pub mod index;
+pub mod play;
 pub mod solve;
 
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use index::{Classes, PairIndex};
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
 
 /// The value of a position for its side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -125,10 +125,19 @@ pub fn fingerprint(rules: &Rules) -> u64 {
 
 /// The tables of one directory, loaded for the rules in force.
 pub struct Tables {
-    rules: Rules,
-    classes: Arc<Classes>,
-    /// Value bytes by (mover's pieces, other side's pieces).
-    pairs: HashMap<(u8, u8), Vec<u8>>,
+    /// The fingerprint of the rules the tables were made for.
+    print: u64,
+    classes: Classes,
+    /// Value bytes by [mover's pieces][other side's pieces].
+    pairs: Vec<Vec<Option<Vec<u8>>>>,
+    /// The most pieces a side of any table loaded.
+    largest: usize,
+}
+
+impl fmt::Debug for Tables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tables {:?}", self.pairs())
+    }
 }
 
 impl Tables {
@@ -138,55 +147,122 @@ impl Tables {
         if let Some(why) = unsupported(rules) {
             return Err(why);
         }
-        let mut pairs = HashMap::new();
         let print = fingerprint(rules);
-        for (mover, other, path) in file::list(dir)? {
-            let values = file::read(&path, print, mover, other)?;
-            pairs.insert((mover as u8, other as u8), values);
-        }
-        if pairs.is_empty() {
+        let files = file::list(dir)?;
+        if files.is_empty() {
             return Err(format!("no endgame tables in {}", dir.display()));
         }
-        let largest = pairs.keys().map(|&(m, _)| m as usize).max().unwrap_or(3);
-        Ok(Tables {
-            rules: rules.without_draw_rules(),
-            classes: Arc::new(Classes::new(largest)),
-            pairs,
-        })
+        let largest = files.iter().map(|&(m, o, _)| m.max(o)).max().unwrap_or(3);
+        let mut tables = Tables::empty(rules, largest);
+        for (mover, other, path) in files {
+            tables.insert(mover, other, file::read(&path, print, mover, other)?);
+        }
+        Ok(tables)
+    }
+
+    /// No tables yet, for pairs of up to `largest` pieces a side under `rules`.
+    pub fn empty(rules: &Rules, largest: usize) -> Tables {
+        Tables {
+            print: fingerprint(rules),
+            classes: Classes::new(largest),
+            pairs: vec![vec![None; largest + 1]; largest + 1],
+            largest,
+        }
+    }
+
+    /// Adds the values of pair `(mover, other)`.
+    pub fn insert(&mut self, mover: usize, other: usize, values: Vec<u8>) {
+        self.pairs[mover][other] = Some(values);
+    }
+
+    /// Whether pair `(mover, other)` is loaded.
+    pub fn has(&self, mover: usize, other: usize) -> bool {
+        mover <= self.largest && other <= self.largest && self.pairs[mover][other].is_some()
+    }
+
+    /// Drops every pair not in `keep`.
+    pub fn retain(&mut self, keep: &[(usize, usize)]) {
+        for (m, row) in self.pairs.iter_mut().enumerate() {
+            for (o, t) in row.iter_mut().enumerate() {
+                if !keep.contains(&(m, o)) {
+                    *t = None;
+                }
+            }
+        }
+    }
+
+    /// The index of the sets of up to `largest` pieces.
+    pub fn classes(&self) -> &Classes {
+        &self.classes
+    }
+
+    /// The value bytes of a pair.
+    pub fn values(&self, mover: usize, other: usize) -> Option<&[u8]> {
+        self.pairs.get(mover)?.get(other)?.as_deref()
     }
 
     /// The pairs loaded, as (mover, other).
-    pub fn pairs(&self) -> Vec<(u8, u8)> {
-        let mut p: Vec<(u8, u8)> = self.pairs.keys().copied().collect();
-        p.sort_unstable();
-        p
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (m, row) in self.pairs.iter().enumerate() {
+            for (o, t) in row.iter().enumerate() {
+                if t.is_some() {
+                    out.push((m, o));
+                }
+            }
+        }
+        out
     }
 
     /// The value of the position where the side to move holds `ours` and the other `theirs`, if
     /// a table covers it.
+    #[inline]
     pub fn value(&self, ours: u32, theirs: u32) -> Option<Value> {
-        let key = (ours.count_ones() as u8, theirs.count_ones() as u8);
-        let values = self.pairs.get(&key)?;
-        let index = PairIndex::new(key.0 as usize, key.1 as usize, &self.classes);
+        let (m, o) = (ours.count_ones() as usize, theirs.count_ones() as usize);
+        if m > self.largest || o > self.largest {
+            return None;
+        }
+        let values = self.pairs[m][o].as_ref()?;
+        let index = PairIndex::new(m, o, &self.classes);
         Some(Value::from_byte(values[index.slot(ours, theirs) as usize]))
     }
 
-    /// The value of a position of the game, if the tables cover it: the moving phase (nothing in
-    /// hand), no removal pending, the rules the tables were made for.
+    /// Whether the tables hold the values of a game under `rules` (the same moving phase: the
+    /// pieces per side, who starts, placing and the draw rules do not matter).
+    pub fn serves(&self, rules: &Rules) -> bool {
+        unsupported(rules).is_none() && fingerprint(rules) == self.print
+    }
+
+    /// The value of a position of the game without draw rules, if the tables cover it: the
+    /// moving phase (nothing in hand), no removal pending. The caller checks `serves` once for
+    /// the game's rules.
+    #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Value> {
         if pos.is_placing() || pos.pending_removals() > 0 {
             return None;
         }
-        // Other pieces per side, first player or draw rules: the same moving phase.
-        if fingerprint(pos.rules()) != fingerprint(&self.rules) {
-            return None;
-        }
         let us = pos.side_to_move();
         let (ours, theirs) = (pos.pieces(us).0, pos.pieces(!us).0);
-        if ours.count_ones() < 3 {
-            return Some(Value::Loss(0));
+        if ours.count_ones() as usize > self.largest || theirs.count_ones() as usize > self.largest
+        {
+            return None;
         }
         self.value(ours, theirs)
+    }
+
+    /// The value of a position under the game's draw rules, if the tables cover it. Tables know
+    /// no draw rules; the no-capture rule is applied to their distances: a win or a loss whose
+    /// next removal is further away than the plies the rule has left is a draw (the side that
+    /// would lose can hold out until the rule ends the game). Within the plies left it is exact,
+    /// since the removal resets the count. Repetition needs no adjustment: a side that plays to
+    /// the shortest win never repeats a position before its removal (each of its moves shortens
+    /// the distance), and the losing side cannot force a repetition against it.
+    pub fn probe_in_game(&self, pos: &Position) -> Option<Value> {
+        let v = self.probe(pos)?;
+        match pos.plies_before_draw() {
+            Some(left) if v.distance() > left => Some(Value::Draw),
+            _ => Some(v),
+        }
     }
 }
 

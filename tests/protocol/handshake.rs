@@ -38,6 +38,7 @@ fn uci_handshake_lists_every_option() {
         "OwnBook",
         "BookFile",
         "BookVariety",
+        "TablesPath",
     ] {
         let line = options
             .iter()
@@ -48,9 +49,10 @@ fn uci_handshake_lists_every_option() {
             "{line}"
         );
     }
-    assert_eq!(options.len(), 22);
+    assert_eq!(options.len(), 23);
     assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 1024".into()));
     assert!(lines.contains(&"option name Ponder type check default false".into()));
+    assert!(lines.contains(&"option name TablesPath type string default <empty>".into()));
     assert!(lines.contains(&"option name Style type combo default full var full var plain".into()));
     assert!(lines
         .contains(&"option name MoveNotation type combo default turn var turn var action".into()));

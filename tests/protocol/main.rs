@@ -12,3 +12,4 @@ mod harness;
 mod latency;
 mod positions;
 mod search;
+mod tables;

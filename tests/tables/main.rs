@@ -2,6 +2,7 @@
 //! hand-checked positions, and a check of sampled values against their successors through the
 //! rules layer alone.
 
+mod agree;
 mod naive;
 
 use moulin::rules::board::Point;

@@ -1,0 +1,137 @@
+//! Endgame tables through the binary: `moulin tables build|stats|verify`, and `TablesPath`,
+//! under which a covered position is answered at once with the value-keeping move.
+
+use crate::harness::{shared, Engine};
+use moulin::tables::{file, fingerprint, Tables, Value};
+use moulin::{Game, Rules};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn moulin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(args)
+        .output()
+        .expect("moulin runs")
+}
+
+/// Tables up to 3 a side for `nine`, built once by the binary for every test here.
+fn three_a_side() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("moulin-{}-tables", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let d = dir.to_str().unwrap();
+        let built = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
+        assert!(built.status.success(), "{built:?}");
+        // A second build finds it done.
+        let again = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
+        assert!(String::from_utf8_lossy(&again.stderr).contains("3-3: already built"));
+        dir
+    })
+}
+
+#[test]
+fn stats_and_verify_of_a_build() {
+    let dir = three_a_side().to_str().unwrap();
+    let stats = moulin(&["tables", "stats", "--dir", dir]);
+    assert_eq!(
+        String::from_utf8_lossy(&stats.stdout),
+        "3-3 wins 140621 losses 28736 draws 269 max-win 25 max-loss 26\n"
+    );
+    let verify = moulin(&["tables", "verify", "--dir", dir]);
+    assert!(verify.status.success(), "{verify:?}");
+    // A value changed (and the checksum made to match) is found by verify.
+    let copy = std::env::temp_dir().join(format!("moulin-{}-tables-bad", std::process::id()));
+    std::fs::create_dir_all(&copy).unwrap();
+    let rules = Rules::nine();
+    let mut values =
+        file::read(&file::path(three_a_side(), 3, 3), fingerprint(&rules), 3, 3).unwrap();
+    // Spare slots (of classes fixed by a symmetry) hold 0; a win is in a slot that is used.
+    let slot = values
+        .iter()
+        .position(|&b| matches!(Value::from_byte(b), Value::Win(_)))
+        .unwrap();
+    values[slot] = Value::Win(Value::from_byte(values[slot]).distance() + 1).byte();
+    file::write(&copy, fingerprint(&rules), 3, 3, &values).unwrap();
+    let verify = moulin(&["tables", "verify", "--dir", copy.to_str().unwrap()]);
+    assert!(!verify.status.success());
+    assert!(String::from_utf8_lossy(&verify.stderr).contains("1 values disagree"));
+    // A damaged file is refused by its checksum.
+    let path = file::path(&copy, 3, 3);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&path, bytes).unwrap();
+    let stats = moulin(&["tables", "stats", "--dir", copy.to_str().unwrap()]);
+    assert!(!stats.status.success());
+    assert!(String::from_utf8_lossy(&stats.stderr).contains("checksum mismatch"));
+    let _ = std::fs::remove_dir_all(&copy);
+}
+
+#[test]
+fn bad_table_commands_say_what_is_wrong() {
+    let out = moulin(&["tables", "build", "--pieces", "12"]);
+    assert!(!out.status.success());
+    let out = moulin(&["tables", "build", "--pair", "2-9"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected W-B with 3 to 9"));
+    let out = moulin(&["tables", "build", "--pieces", "3", "--variant", "no-reform"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Reform allowed"));
+    let dir = std::env::temp_dir().join(format!("moulin-{}-tables-missing", std::process::id()));
+    let out = moulin(&[
+        "tables",
+        "build",
+        "--pair",
+        "3-4",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the table 3-3 is needed first"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_covered_position_is_answered_from_the_tables() {
+    let _gate = shared();
+    let dir = three_a_side();
+    let tables = Tables::open(dir, &Rules::nine()).unwrap();
+    let mut e = Engine::start();
+    e.ask(&format!(
+        "setoption name TablesPath value {}",
+        dir.display()
+    ));
+    // White to move closes a mill by flying g7 to c5 and wins at once.
+    let win = "OO******/**@@****/*O****@* w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 20";
+    e.ask(&format!("position fen {win}"));
+    let lines = e.go("go depth 20");
+    assert!(
+        lines.contains(&"info string tables win dtc 1".to_string()),
+        "{lines:?}"
+    );
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    let mut game = Game::from_fen(win, Rules::nine()).unwrap();
+    game.play_token(best).unwrap();
+    assert!(game.position().on_board(moulin::Color::Black) < 3, "{best}");
+    // Every answer in a covered position keeps the value: a drawn 3-3 stays drawn, a won one won.
+    let drawn = "O*O*O***/@*@*@***/******** w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 20";
+    let pos = Game::from_fen(drawn, Rules::nine()).unwrap();
+    let v = tables.probe(pos.position()).unwrap();
+    e.ask(&format!("position fen {drawn}"));
+    let lines = e.go("go movetime 50");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("info string tables {v} "))),
+        "{lines:?}"
+    );
+    // Tables made for other rules are refused when the rules change.
+    let lines = e.ask("setoption name Variant value twelve");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: endgame tables:")
+                && l.contains("other rules")),
+        "{lines:?}"
+    );
+    e.quit();
+}
