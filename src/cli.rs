@@ -89,6 +89,8 @@ pub enum TablesCommand {
     Stats(crate::tables::build::DirArgs),
     /// Check every stored value against its successors; fails on any disagreement.
     Verify(crate::tables::build::DirArgs),
+    /// Print a shell script that submits the same build to a Slurm cluster as job arrays.
+    Plan(crate::tables::build::PlanArgs),
 }
 
 /// Runs what the command line asks for.
@@ -118,6 +120,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Tables(TablesCommand::Verify(args))) => {
             crate::tables::build::run_verify(args)
         }
+        Some(Command::Tables(TablesCommand::Plan(args))) => crate::tables::build::run_plan(args),
     }
 }
 

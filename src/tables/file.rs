@@ -4,15 +4,17 @@
 //!  bytes  0..8   magic "MOULTBL1"
 //!  bytes  8..16  fingerprint of the rules (tables::fingerprint), little-endian
 //!  byte  16      pieces of the side to move; byte 17: pieces of the other side
-//!  bytes 18..24  zero
+//!  byte  18      bytes per value: 1 (distances up to 127 plies) or 2
+//!  bytes 19..24  zero
 //!  bytes 24..32  number of slots, little-endian
 //!  bytes 32..40  checksum of the values (below), little-endian
-//!  bytes 40..    a value byte per slot (tables::Value::byte), in index order
+//!  bytes 40..    the values in index order (tables::Values::to_bytes)
 //! ```
 //!
 //! Files are written atomically (`durable::write_atomic`): a table is on disk whole or not at
 //! all, so a stopped build keeps every finished pair.
 
+use super::Values;
 use crate::durable;
 use crate::rng::mix;
 use std::path::{Path, PathBuf};
@@ -42,15 +44,16 @@ pub fn write(
     fingerprint: u64,
     mover: usize,
     other: usize,
-    values: &[u8],
+    values: &Values,
 ) -> Result<(), String> {
-    let mut bytes = Vec::with_capacity(HEADER + values.len());
+    let data = values.to_bytes();
+    let mut bytes = Vec::with_capacity(HEADER + data.len());
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&fingerprint.to_le_bytes());
-    bytes.extend_from_slice(&[mover as u8, other as u8, 0, 0, 0, 0, 0, 0]);
+    bytes.extend_from_slice(&[mover as u8, other as u8, values.width(), 0, 0, 0, 0, 0]);
     bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&checksum(values).to_le_bytes());
-    bytes.extend_from_slice(values);
+    bytes.extend_from_slice(&checksum(&data).to_le_bytes());
+    bytes.extend_from_slice(&data);
     durable::write_atomic(&path(dir, mover, other), &bytes)
 }
 
@@ -59,6 +62,8 @@ pub struct Header {
     pub fingerprint: u64,
     pub mover: usize,
     pub other: usize,
+    /// Bytes per value.
+    pub width: u8,
     pub slots: u64,
     pub checksum: u64,
 }
@@ -83,6 +88,7 @@ pub fn header(path: &Path) -> Result<Header, String> {
         fingerprint: word(&bytes, 8),
         mover: bytes[16] as usize,
         other: bytes[17] as usize,
+        width: bytes[18].max(1),
         slots: word(&bytes, 24),
         checksum: word(&bytes, 32),
     })
@@ -90,7 +96,7 @@ pub fn header(path: &Path) -> Result<Header, String> {
 
 /// Reads the table of pair `(mover, other)` made for the rules of `fingerprint`, checking its
 /// header, size and checksum.
-pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result<Vec<u8>, String> {
+pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result<Values, String> {
     let h = header(path)?;
     if h.fingerprint != fingerprint {
         return Err(format!(
@@ -110,22 +116,24 @@ pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let values = bytes[HEADER.min(bytes.len())..].to_vec();
-    if values.len() as u64 != h.slots {
+    let data = bytes[HEADER.min(bytes.len())..].to_vec();
+    if data.len() as u64 != h.slots * h.width as u64 {
         return Err(format!(
-            "{}: {} values where the header says {}: the file is cut; build it again",
+            "{}: {} bytes of values where the header says {} values of {}: the file is cut; \
+             build it again",
             path.display(),
-            values.len(),
-            h.slots
+            data.len(),
+            h.slots,
+            h.width
         ));
     }
-    if checksum(&values) != h.checksum {
+    if checksum(&data) != h.checksum {
         return Err(format!(
             "{}: checksum mismatch: the file is damaged; delete it and build it again",
             path.display()
         ));
     }
-    Ok(values)
+    Ok(Values::from_bytes(data, h.width))
 }
 
 /// The table files of a directory, as (mover, other, path), in order of pieces.

@@ -56,20 +56,123 @@ impl Value {
         }
     }
 
-    /// The stored byte: 0 a draw, 1 to 127 a win in that many plies, 128 + d a loss in d.
-    pub fn byte(self) -> u8 {
+    /// The stored code: 0 a draw, 1 to 32767 a win in that many plies, 32768 + d a loss in d.
+    pub fn code(self) -> u16 {
         match self {
             Value::Draw => 0,
-            Value::Win(d) => d.min(ValueByte::MAX_DISTANCE) as u8,
-            Value::Loss(d) => 128 + d.min(ValueByte::MAX_DISTANCE) as u8,
+            Value::Win(d) => d.min(MAX_DISTANCE),
+            Value::Loss(d) => 0x8000 + d.min(MAX_DISTANCE),
         }
     }
 
-    pub fn from_byte(b: u8) -> Value {
+    pub fn from_code(c: u16) -> Value {
+        match c {
+            0 => Value::Draw,
+            1..=0x7fff => Value::Win(c),
+            _ => Value::Loss(c - 0x8000),
+        }
+    }
+
+    /// The code in a byte, when the distance is at most 127 plies: 0 a draw, 1 to 127 a win,
+    /// 128 + d a loss.
+    fn byte(self) -> Option<u8> {
+        match self {
+            Value::Draw => Some(0),
+            Value::Win(d) if d <= 127 => Some(d as u8),
+            Value::Loss(d) if d <= 127 => Some(128 + d as u8),
+            _ => None,
+        }
+    }
+
+    fn from_byte(b: u8) -> Value {
         match b {
             0 => Value::Draw,
             1..=127 => Value::Win(b as u16),
             _ => Value::Loss(b as u16 - 128),
+        }
+    }
+}
+
+/// The longest distance a table holds.
+pub const MAX_DISTANCE: u16 = 0x7fff;
+
+/// A table's values by slot: a byte each when every distance is at most 127 plies, two bytes
+/// otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Values {
+    Narrow(Vec<u8>),
+    Wide(Vec<u16>),
+}
+
+impl Values {
+    /// The values of `codes` (`Value::code`), in a byte each when they fit.
+    pub fn from_codes(codes: Vec<u16>) -> Values {
+        let narrow: Option<Vec<u8>> = codes.iter().map(|&c| Value::from_code(c).byte()).collect();
+        match narrow {
+            Some(bytes) => Values::Narrow(bytes),
+            None => Values::Wide(codes),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Narrow(v) => v.len(),
+            Values::Wide(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes per value: 1 or 2.
+    pub fn width(&self) -> u8 {
+        match self {
+            Values::Narrow(_) => 1,
+            Values::Wide(_) => 2,
+        }
+    }
+
+    #[inline]
+    pub fn get(&self, slot: usize) -> Value {
+        match self {
+            Values::Narrow(v) => Value::from_byte(v[slot]),
+            Values::Wide(v) => Value::from_code(v[slot]),
+        }
+    }
+
+    /// Changes one value (widening the table if it must).
+    pub fn set(&mut self, slot: usize, value: Value) {
+        match (&mut *self, value.byte()) {
+            (Values::Narrow(v), Some(b)) => v[slot] = b,
+            (Values::Wide(v), _) => v[slot] = value.code(),
+            (Values::Narrow(v), None) => {
+                let mut codes: Vec<u16> = v.iter().map(|&b| Value::from_byte(b).code()).collect();
+                codes[slot] = value.code();
+                *self = Values::Wide(codes);
+            }
+        }
+    }
+
+    /// The values as stored in a file: the bytes, or each code in two bytes, little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Values::Narrow(v) => v.clone(),
+            Values::Wide(v) => v.iter().flat_map(|c| c.to_le_bytes()).collect(),
+        }
+    }
+
+    /// The inverse of `to_bytes`.
+    pub fn from_bytes(bytes: Vec<u8>, width: u8) -> Values {
+        if width == 2 {
+            Values::Wide(
+                bytes
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            )
+        } else {
+            Values::Narrow(bytes)
         }
     }
 }
@@ -82,14 +185,6 @@ impl fmt::Display for Value {
             Value::Draw => f.write_str("draw"),
         }
     }
-}
-
-/// The limits of the value byte.
-pub struct ValueByte;
-
-impl ValueByte {
-    /// The longest distance a byte holds.
-    pub const MAX_DISTANCE: u16 = 127;
 }
 
 /// Why tables cannot serve the rules in force.
@@ -129,7 +224,7 @@ pub struct Tables {
     print: u64,
     classes: Classes,
     /// Value bytes by [mover's pieces][other side's pieces].
-    pairs: Vec<Vec<Option<Vec<u8>>>>,
+    pairs: Vec<Vec<Option<Values>>>,
     /// The most pieces a side of any table loaded.
     largest: usize,
 }
@@ -171,7 +266,7 @@ impl Tables {
     }
 
     /// Adds the values of pair `(mover, other)`.
-    pub fn insert(&mut self, mover: usize, other: usize, values: Vec<u8>) {
+    pub fn insert(&mut self, mover: usize, other: usize, values: Values) {
         self.pairs[mover][other] = Some(values);
     }
 
@@ -196,9 +291,9 @@ impl Tables {
         &self.classes
     }
 
-    /// The value bytes of a pair.
-    pub fn values(&self, mover: usize, other: usize) -> Option<&[u8]> {
-        self.pairs.get(mover)?.get(other)?.as_deref()
+    /// The values of a pair.
+    pub fn values(&self, mover: usize, other: usize) -> Option<&Values> {
+        self.pairs.get(mover)?.get(other)?.as_ref()
     }
 
     /// The pairs loaded, as (mover, other).
@@ -224,7 +319,7 @@ impl Tables {
         }
         let values = self.pairs[m][o].as_ref()?;
         let index = PairIndex::new(m, o, &self.classes);
-        Some(Value::from_byte(values[index.slot(ours, theirs) as usize]))
+        Some(values.get(index.slot(ours, theirs) as usize))
     }
 
     /// Whether the tables hold the values of a game under `rules` (the same moving phase: the
@@ -277,7 +372,7 @@ mod tests {
         let classes = Classes::new(3);
         let no_smaller = |_: u32, _: u32| None;
         let tables = solve::solve_group(&rules, &classes, 3, 3, &no_smaller, &|_| {}).unwrap();
-        let t = tally(&classes, 3, 3, &tables[0]);
+        let t = tally(&classes, 3, 3, &Values::from_codes(tables[0].clone()));
         // RULES.md §7 (a public re-solve): wins, losses, draws for the side to move, up to
         // symmetry, no draw rules.
         assert_eq!((t.wins, t.losses, t.draws), (140_621, 28_736, 269));
@@ -292,8 +387,18 @@ mod tests {
             Value::Loss(0),
             Value::Loss(127),
         ] {
-            assert_eq!(Value::from_byte(v.byte()), v);
+            assert_eq!(Value::from_byte(v.byte().unwrap()), v);
+            assert_eq!(Value::from_code(v.code()), v);
         }
+        let mut values = Values::from_codes(vec![0, 5, 0x8000 + 3]);
+        assert_eq!(values.width(), 1);
+        values.set(0, Value::Loss(300));
+        assert_eq!(values.width(), 2);
+        assert_eq!(
+            (values.get(0), values.get(1)),
+            (Value::Loss(300), Value::Win(5))
+        );
+        assert_eq!(Values::from_bytes(values.to_bytes(), 2), values);
         assert_ne!(
             fingerprint(&Rules::nine()),
             fingerprint(&Rules::preset("twelve").unwrap())

@@ -11,7 +11,7 @@
 //! it could have made without removing anything.
 
 use super::index::{Classes, PairIndex};
-use super::{Value, ValueByte};
+use super::{Value, MAX_DISTANCE};
 use crate::rules::board::{Bitboard, ByColor, Color};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -19,7 +19,7 @@ use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
 
 /// Bit of a count byte: the position has a removal that leads to a draw, so it is never lost.
 const DRAW_EXIT: u8 = 0x80;
@@ -163,7 +163,7 @@ pub fn value_from(successors: impl Iterator<Item = Option<Value>>) -> Option<Val
 /// One table of the group being solved.
 struct Work<'c> {
     index: PairIndex<'c>,
-    values: Vec<AtomicU8>,
+    values: Vec<AtomicU16>,
     /// Successor classes in the group not yet proven wins for the other side, with `DRAW_EXIT`.
     counts: Vec<AtomicU8>,
 }
@@ -172,7 +172,7 @@ struct Work<'c> {
 type Proven = (u8, u64);
 
 /// Solves the group of `(a, b)`: the tables `(a, b)` and, when `a != b`, `(b, a)`, as value
-/// bytes by slot. `exit` gives values of the smaller pairs; `progress` is called with the number
+/// codes (`Value::code`) by slot. `exit` gives values of the smaller pairs; `progress` is called with the number
 /// of positions done.
 pub fn solve_group(
     rules: &Rules,
@@ -181,7 +181,7 @@ pub fn solve_group(
     b: usize,
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Vec<u8>>, String> {
+) -> Result<Vec<Vec<u16>>, String> {
     let pairs = if a == b {
         vec![(a, b)]
     } else {
@@ -194,7 +194,7 @@ pub fn solve_group(
             let n = index.len() as usize;
             Work {
                 index,
-                values: (0..n).map(|_| AtomicU8::new(0)).collect(),
+                values: (0..n).map(|_| AtomicU16::new(0)).collect(),
                 counts: (0..n).map(|_| AtomicU8::new(0)).collect(),
             }
         })
@@ -248,7 +248,7 @@ pub fn solve_group(
                         };
                         match value {
                             Some(v) => {
-                                w.values[slot as usize].store(v.byte(), Ordering::Relaxed);
+                                w.values[slot as usize].store(v.code(), Ordering::Relaxed);
                                 let level = v.distance() as usize;
                                 proven[level].push((t as u8, slot));
                             }
@@ -285,10 +285,9 @@ pub fn solve_group(
             level += 1;
             continue;
         }
-        if level + 1 >= ValueByte::MAX_DISTANCE as usize {
+        if level + 1 > MAX_DISTANCE as usize {
             return Err(format!(
-                "a distance of more than {} plies: the value byte cannot hold it",
-                ValueByte::MAX_DISTANCE
+                "a distance of more than {MAX_DISTANCE} plies: a table cannot hold it"
             ));
         }
         let next: Vec<Proven> = current
@@ -301,14 +300,14 @@ pub fn solve_group(
                         let w = &work[t as usize];
                         let pt = other_table(t as usize);
                         let p = &work[pt];
-                        let v = Value::from_byte(w.values[slot as usize].load(Ordering::Relaxed));
+                        let v = Value::from_code(w.values[slot as usize].load(Ordering::Relaxed));
                         let (ours, theirs) = w.index.position(slot);
                         predecessors(rules, &p.index, ours, theirs, preds);
                         for &ps in preds.iter() {
                             let i = ps as usize;
                             match v {
                                 Value::Loss(d) => {
-                                    let win = Value::Win(d + 1).byte();
+                                    let win = Value::Win(d + 1).code();
                                     if p.values[i]
                                         .compare_exchange(
                                             0,
@@ -331,7 +330,7 @@ pub fn solve_group(
                                         |c| (c & DRAW_EXIT == 0 && c > 0).then(|| c - 1),
                                     );
                                     if left == Ok(1) {
-                                        let loss = Value::Loss(d + 1).byte();
+                                        let loss = Value::Loss(d + 1).code();
                                         if p.values[i]
                                             .compare_exchange(
                                                 0,
@@ -363,7 +362,7 @@ pub fn solve_group(
     }
     Ok(work
         .into_iter()
-        .map(|w| w.values.into_iter().map(AtomicU8::into_inner).collect())
+        .map(|w| w.values.into_iter().map(AtomicU16::into_inner).collect())
         .collect())
 }
 

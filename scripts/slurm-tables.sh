@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds the endgame tables up to N a side (default 4) through a real one-node Slurm cluster
+# (the scripts of ../shared/slurm: munged, slurmctld and slurmd on this machine; root needed),
+# following the script `moulin tables plan --slurm` prints, and checks that the files and
+# `moulin tables stats` equal those of a local build. Exit status 0 when they do.
+#
+#   scripts/slurm-tables.sh [N]
+#
+# Environment: MOULIN_SLURM_SCRIPTS (default ../shared/slurm next to the repository).
+set -euo pipefail
+pieces=${1:-4}
+root=$(cd "$(dirname "$0")/.." && pwd)
+slurm=${MOULIN_SLURM_SCRIPTS:-$root/../shared/slurm}
+bin=$root/target/release/moulin
+(cd "$root" && cargo build --release --quiet)
+work=$(mktemp -d /tmp/moulin-slurm-tables.XXXXXX)
+chmod 755 "$work"
+as_root() { if [[ $(id -u) == 0 ]]; then "$@"; else sudo -E "$@"; fi; }
+eval "$(as_root "$slurm/local-cluster-start.sh")"
+trap 'as_root "$slurm/local-cluster-stop.sh" >/dev/null 2>&1 || true' EXIT
+
+"$bin" tables plan --pieces "$pieces" --dir "$work/cluster" --slurm >"$work/plan.sh"
+submitted=$(bash "$work/plan.sh")
+echo "$submitted"
+jobs=$(echo "$submitted" | sed 's/^submitted: //' | tr ' ' ',')
+while [[ -n $(squeue -h -j "$jobs" -o %i 2>/dev/null) ]]; do sleep 0.5; done
+states=$(squeue -h -t all -j "$jobs" -o '%i %j %T')
+echo "$states"
+if grep -v COMPLETED <<<"$states"; then
+    echo "a job did not complete; logs in $work/cluster/slurm" >&2
+    exit 1
+fi
+
+"$bin" tables build --pieces "$pieces" --dir "$work/local" 2>/dev/null
+diff <("$bin" tables stats --dir "$work/cluster") <("$bin" tables stats --dir "$work/local")
+for f in "$work"/local/*.tbl; do
+    cmp "$f" "$work/cluster/$(basename "$f")"
+done
+echo "the cluster's tables equal the local build's ($(ls "$work"/local/*.tbl | wc -l) files)"
+rm -rf "$work"
