@@ -91,6 +91,10 @@ pub enum TablesCommand {
     Verify(crate::tables::build::DirArgs),
     /// Print a shell script that submits the same build to a Slurm cluster as job arrays.
     Plan(crate::tables::build::PlanArgs),
+    /// Draw positions from the tables, as match openings (`fen ...`) with their values.
+    Sample(crate::tables::sample::SampleArgs),
+    /// Search sampled positions and count the moves that keep the tables' value.
+    Keep(crate::matches::endgames::KeepArgs),
 }
 
 /// Runs what the command line asks for.
@@ -121,6 +125,12 @@ pub fn run(cli: Cli) -> Result<(), String> {
             crate::tables::build::run_verify(args)
         }
         Some(Command::Tables(TablesCommand::Plan(args))) => crate::tables::build::run_plan(args),
+        Some(Command::Tables(TablesCommand::Sample(args))) => {
+            crate::tables::sample::run_sample(args)
+        }
+        Some(Command::Tables(TablesCommand::Keep(args))) => {
+            crate::matches::endgames::run_keep(args)
+        }
     }
 }
 

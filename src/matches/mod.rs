@@ -11,6 +11,7 @@
 //! - `schedule` (this file): pairs of games over worker threads, progress and the summary.
 
 pub mod book;
+pub mod endgames;
 pub mod engine;
 pub mod openings;
 pub mod records;

@@ -7,7 +7,8 @@
 //! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
 //!   values), written atomically;
 //! - `build`: the `moulin tables` commands (build, stats, verify, plan);
-//! - `play`: the value-keeping move of a covered position;
+//! - `play`: the value-keeping move of a covered position; `sample`: positions drawn from the
+//!   tables, to measure play;
 //! - this file: values, and `Tables`, the tables of one directory loaded for probing.
 //!
 //! A value is for the side to move, with the distance in plies to the next removal or the end
@@ -19,6 +20,7 @@ pub mod build;
 pub mod file;
 pub mod index;
 pub mod play;
+pub mod sample;
 pub mod solve;
 
 use crate::rules::position::Position;

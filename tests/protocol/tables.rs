@@ -134,3 +134,40 @@ fn a_covered_position_is_answered_from_the_tables() {
     );
     e.quit();
 }
+
+#[test]
+fn sampled_positions_keep_their_value_with_the_tables() {
+    let dir = three_a_side().to_str().unwrap();
+    let sample = moulin(&[
+        "tables",
+        "sample",
+        "--dir",
+        dir,
+        "--per-pair",
+        "12",
+        "--decisive",
+        "--seed",
+        "3",
+    ]);
+    assert!(sample.status.success(), "{sample:?}");
+    let text = String::from_utf8(sample.stdout).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("fen ")).count(), 12);
+    let file = std::env::temp_dir().join(format!("moulin-{}-sample.txt", std::process::id()));
+    std::fs::write(&file, &text).unwrap();
+    let keep = moulin(&[
+        "tables",
+        "keep",
+        "--dir",
+        dir,
+        "--positions",
+        file.to_str().unwrap(),
+        "--movetime",
+        "20",
+    ]);
+    let out = String::from_utf8_lossy(&keep.stdout);
+    assert!(
+        out.contains("all positions 12 kept 12 (100.0%) optimal 12 (100.0%)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&file);
+}

@@ -1,0 +1,131 @@
+//! `moulin tables keep`: does the engine keep the value of covered endgames? Each position of a
+//! file (`moulin tables sample`) is searched for a fixed time, with the tables or without them,
+//! and the move played is judged by the tables: kept when its result has the position's value
+//! (a win stays a win, a draw a draw, a loss a loss), optimal when it also has the best
+//! distance. Draw rules are off, as in the tables.
+
+use super::openings::read_book_file;
+use crate::rules::position::Position;
+use crate::rules::Rules;
+use crate::search::{Control, Limits, Searcher};
+use crate::tables::build::{default_dir, DirArgs};
+use crate::tables::{play, Tables, Value};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(clap::Args, Debug)]
+pub struct KeepArgs {
+    #[command(flatten)]
+    pub tables: DirArgs,
+    /// The positions: an openings file of `fen` lines, as `moulin tables sample` writes.
+    #[arg(long)]
+    pub positions: PathBuf,
+    /// Milliseconds a move.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub movetime: u64,
+    /// Search without the tables (they only judge the moves).
+    #[arg(long)]
+    pub without_tables: bool,
+}
+
+/// What happened to the positions of one pair.
+#[derive(Default)]
+struct Kept {
+    positions: u32,
+    kept: u32,
+    optimal: u32,
+    decisive: u32,
+    decisive_kept: u32,
+}
+
+fn same_kind(a: Value, b: Value) -> bool {
+    std::mem::discriminant(&a) == std::mem::discriminant(&b)
+}
+
+/// `moulin tables keep`.
+pub fn run_keep(args: KeepArgs) -> Result<(), String> {
+    let rules = Rules::preset(&args.tables.variant)
+        .ok_or_else(|| format!("unknown variant '{}'", args.tables.variant))?
+        .without_draw_rules();
+    let dir = args
+        .tables
+        .dir
+        .clone()
+        .unwrap_or_else(|| default_dir(&args.tables.variant));
+    let tables = Arc::new(Tables::open(&dir, &rules)?);
+    let openings = read_book_file(&args.positions, &rules)?;
+    let mut searcher = Searcher::new(16, 1);
+    if !args.without_tables {
+        searcher.options.tables = Some(Arc::clone(&tables));
+    }
+    let bar = ProgressBar::new(openings.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} positions [{elapsed} < {eta}]")
+            .expect("valid template"),
+    );
+    let mut by_pair: BTreeMap<(u32, u32), Kept> = BTreeMap::new();
+    for opening in &openings {
+        let game = opening.game(&rules)?;
+        let pos: Position = *game.position();
+        let us = pos.side_to_move();
+        let Some(value) = tables.probe(&pos) else {
+            return Err(format!("{}: not covered by the tables", opening.to_line()));
+        };
+        searcher.new_game();
+        let limits = Limits {
+            movetime: Some(args.movetime),
+            ..Limits::default()
+        };
+        let result = searcher.search(&game, &limits, &Control::new(), &mut |_| {});
+        let best = result.best.ok_or("a covered position with no move")?;
+        let played = play::value_of_move(&tables, &pos, best).ok_or("a move out of the tables")?;
+        let k = by_pair
+            .entry((pos.on_board(us), pos.on_board(!us)))
+            .or_default();
+        k.positions += 1;
+        k.kept += same_kind(played, value) as u32;
+        k.optimal += (played == value) as u32;
+        if value != Value::Draw {
+            k.decisive += 1;
+            k.decisive_kept += same_kind(played, value) as u32;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let mut total = Kept::default();
+    println!(
+        "{} at {} ms a move, draw rules off:",
+        if args.without_tables {
+            "without tables"
+        } else {
+            "with tables"
+        },
+        args.movetime
+    );
+    for ((m, o), k) in &by_pair {
+        println!(
+            "{m}-{o} positions {} kept {} optimal {} decisive {} decisive-kept {}",
+            k.positions, k.kept, k.optimal, k.decisive, k.decisive_kept
+        );
+        total.positions += k.positions;
+        total.kept += k.kept;
+        total.optimal += k.optimal;
+        total.decisive += k.decisive;
+        total.decisive_kept += k.decisive_kept;
+    }
+    let share = |a: u32, b: u32| 100.0 * a as f64 / b.max(1) as f64;
+    println!(
+        "all positions {} kept {} ({:.1}%) optimal {} ({:.1}%); decisive {} kept {} ({:.1}%)",
+        total.positions,
+        total.kept,
+        share(total.kept, total.positions),
+        total.optimal,
+        share(total.optimal, total.positions),
+        total.decisive,
+        total.decisive_kept,
+        share(total.decisive_kept, total.decisive)
+    );
+    Ok(())
+}
