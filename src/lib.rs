@@ -12,7 +12,8 @@
 //!      |
 //!   search/            the searcher: driver, limits, threads, iterative deepening, negamax,
 //!      |               quiescence, ordering, the shared table, evaluation, scores, bench
-//!      |               (endgame tables will stand beside it in tables/, probed by it)
+//!   tables/            endgame tables: symmetry-folded index, retrograde solver, files,
+//!      |               the commands that build them, probing and play (the search probes them)
 //!   rules/             the game: board, rules and their options, moves, move generation,
 //!      |               notation, position strings, zobrist keys, games, perft
 //!   rng.rs, durable.rs the one small random generator; files written so that a kill or a

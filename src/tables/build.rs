@@ -540,6 +540,14 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
         ));
         previous.push(format!("${var}"));
     }
+    let total: u64 = groups(pieces)
+        .iter()
+        .map(|&(a, b)| size(a, b) + if a == b { 0 } else { size(b, a) })
+        .sum();
+    s.push_str(&format!(
+        "\n# In all: {total} positions, about {:.1} CPU-hours at {rate:.2e} s per position and thread.\n",
+        total as f64 * rate / 3600.0
+    ));
     s.push_str(&format!(
         "\necho \"submitted: {}\"\n",
         levels
