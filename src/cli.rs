@@ -159,7 +159,7 @@ fn run_perft(
     let pos = *game.position();
     let started = Instant::now();
     let nodes = if divide {
-        let mut each = |mv: crate::Move, n| println!("{} {n}", mv.written(conv));
+        let mut each = |mv: crate::Move, n| println!("{} {n}", mv.written_at(&pos, conv));
         perft::divide(&pos, depth, conv, &|| false, &mut each).unwrap_or(0)
     } else {
         perft::perft(&pos, depth, conv)

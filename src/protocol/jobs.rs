@@ -100,7 +100,7 @@ pub(super) fn spawn_search(
         let Reporting { control, out, .. } = &to;
         let done = panic::catch_unwind(AssertUnwindSafe(|| {
             let result = searcher.search(&game, &limits, control, &mut |info| {
-                out.line(&info_line(info, notation))
+                out.line(&info_line(info, game.position(), notation))
             });
             (searcher, result)
         }));
@@ -122,7 +122,7 @@ pub(super) fn spawn_perft(
     to.spawn("moulin-perft", move |to| {
         let started = Instant::now();
         let stopped = || to.control.is_stopped();
-        let mut each = |mv: Move, n| to.out.line(&format!("{} {n}", mv.written(conv)));
+        let mut each = |mv: Move, n| to.out.line(&format!("{} {n}", mv.written_at(&pos, conv)));
         let done = perft::divide(&pos, depth, conv, &stopped, &mut each)
             .map(|total| (total, started.elapsed()));
         let _ = to.events.send(Event::PerftDone(done));

@@ -120,7 +120,7 @@ pub(super) fn bestmove_line(
 }
 
 /// One `info` line of search progress.
-pub(super) fn info_line(info: &Info, notation: Convention) -> String {
+pub(super) fn info_line(info: &Info, root: &Position, notation: Convention) -> String {
     let score = info.score.to_string();
     let bound = match info.bound {
         Some(Bound::Lower) => " lowerbound",
@@ -133,9 +133,13 @@ pub(super) fn info_line(info: &Info, notation: Convention) -> String {
     );
     if !info.pv.is_empty() {
         line.push_str(" pv");
+        let mut pos = *root;
         for mv in &info.pv {
             line.push(' ');
-            line.push_str(&mv.written(notation));
+            // Removals in an order that reads back one token at a time, from the position the
+            // move is played in.
+            line.push_str(&mv.written_at(&pos, notation));
+            pos.play(*mv);
         }
     }
     line
