@@ -317,15 +317,25 @@ pub fn tally(classes: &Classes, mover: usize, other: usize, values: &Values) -> 
         })
 }
 
-/// `moulin tables stats`: one line per table.
-pub fn run_stats(args: DirArgs) -> Result<(), String> {
+/// The rules, directory, fingerprint and table files `DirArgs` name; no tables is an error.
+type TableFiles = (Rules, PathBuf, u64, Vec<(usize, usize, PathBuf)>);
+
+fn table_files(args: &DirArgs) -> Result<TableFiles, String> {
     let rules = rules_of(&args.variant)?;
-    let dir = args.dir.unwrap_or_else(|| default_dir(&args.variant));
-    let print = fingerprint(&rules);
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| default_dir(&args.variant));
     let list = file::list(&dir)?;
     if list.is_empty() {
         return Err(format!("no tables in {}", dir.display()));
     }
+    Ok((rules, dir, fingerprint(&rules), list))
+}
+
+/// `moulin tables stats`: one line per table.
+pub fn run_stats(args: DirArgs) -> Result<(), String> {
+    let (_, _, print, list) = table_files(&args)?;
     let largest = list.iter().map(|&(m, _, _)| m).max().unwrap_or(3);
     let classes = Classes::new(largest);
     let pool = pool(args.threads)?;
@@ -343,13 +353,7 @@ pub fn run_stats(args: DirArgs) -> Result<(), String> {
 /// `moulin tables verify`: every stored value against its successors; an error (non-zero exit)
 /// on any disagreement.
 pub fn run_verify(args: DirArgs) -> Result<(), String> {
-    let rules = rules_of(&args.variant)?;
-    let dir = args.dir.unwrap_or_else(|| default_dir(&args.variant));
-    let print = fingerprint(&rules);
-    let list = file::list(&dir)?;
-    if list.is_empty() {
-        return Err(format!("no tables in {}", dir.display()));
-    }
+    let (rules, dir, print, list) = table_files(&args)?;
     let largest = list.iter().map(|&(m, o, _)| m.max(o)).max().unwrap_or(3);
     let pool = pool(args.threads)?;
     let mut loaded = Loaded {

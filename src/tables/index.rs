@@ -139,7 +139,7 @@ fn next_combination(x: u32) -> u32 {
 }
 
 /// The low bits of `packed` spread onto the set bits of `mask` (a software `pdep`).
-fn expand(packed: u32, mask: u32) -> u32 {
+pub fn expand(packed: u32, mask: u32) -> u32 {
     let mut out = 0;
     let mut bit = 0;
     let mut m = mask;

@@ -4,6 +4,7 @@
 
 use crate::naive::{self, Naive, Value};
 use moulin::tables::build::solve_in_memory;
+use moulin::tables::index::expand;
 use moulin::tables::{Tables, Value as TableValue};
 use moulin::{Bitboard, Rules};
 
@@ -23,7 +24,7 @@ fn compare(naive: &Naive, tables: &Tables, max: u32) -> u64 {
                 // Every b-subset of the free points.
                 let mut o = (1u64 << b) - 1;
                 while o < 1 << (24 - a) {
-                    let other = spread(o as u32, free);
+                    let other = expand(o as u32, free);
                     let expected = naive
                         .value(Bitboard(m), Bitboard(other))
                         .expect("a solved pair");
@@ -43,22 +44,6 @@ fn compare(naive: &Naive, tables: &Tables, max: u32) -> u64 {
         }
     }
     compared
-}
-
-/// The low bits of `packed` spread onto the set bits of `mask`.
-fn spread(packed: u32, mask: u32) -> u32 {
-    let mut out = 0;
-    let mut m = mask;
-    let mut bit = 0;
-    while m != 0 {
-        let low = m & m.wrapping_neg();
-        if packed & 1 << bit != 0 {
-            out |= low;
-        }
-        bit += 1;
-        m &= m - 1;
-    }
-    out
 }
 
 #[test]
