@@ -199,85 +199,117 @@ pub fn solve_group(
             }
         })
         .collect();
-    // The table a move of table `t` leads to.
-    let other_table = |t: usize| if work.len() == 1 { 0 } else { 1 - t };
     let mut frontier: Vec<Vec<Proven>> = vec![Vec::new(), Vec::new()];
-
-    // Settle the removals and count the successors in the group.
-    for (t, w) in work.iter().enumerate() {
-        let next = &work[other_table(t)].index;
-        const CHUNK: u64 = 4096;
-        let n = w.index.len();
-        let found: Result<Vec<Vec<Proven>>, String> = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| c * CHUNK..(c * CHUNK + CHUNK).min(n))
-            .map_init(
-                || Vec::with_capacity(64),
-                |succ, chunk| {
-                    let mut proven: Vec<Vec<Proven>> = vec![Vec::new(), Vec::new()];
-                    let mut stays: Vec<u64> = Vec::with_capacity(64);
-                    for slot in chunk.clone() {
-                        if !w.index.is_canonical(slot) {
-                            continue;
-                        }
-                        let (ours, theirs) = w.index.position(slot);
-                        successors(rules, ours, theirs, exit, succ)?;
-                        stays.clear();
-                        let mut win = false;
-                        let mut draw = false;
-                        for s in succ.iter() {
-                            match *s {
-                                Successor::Exit(Value::Loss(_)) => win = true,
-                                Successor::Exit(Value::Draw) => draw = true,
-                                Successor::Exit(Value::Win(_)) => {}
-                                Successor::Stay { ours, theirs } => {
-                                    stays.push(next.slot(ours, theirs))
-                                }
-                            }
-                        }
-                        stays.sort_unstable();
-                        stays.dedup();
-                        let value = if win {
-                            Some(Value::Win(1))
-                        } else if succ.is_empty() {
-                            Some(Value::Loss(0))
-                        } else if stays.is_empty() && !draw {
-                            Some(Value::Loss(1))
-                        } else {
-                            None
-                        };
-                        match value {
-                            Some(v) => {
-                                w.values[slot as usize].store(v.code(), Ordering::Relaxed);
-                                let level = v.distance() as usize;
-                                proven[level].push((t as u8, slot));
-                            }
-                            None => {
-                                let c = stays.len() as u8 | if draw { DRAW_EXIT } else { 0 };
-                                w.counts[slot as usize].store(c, Ordering::Relaxed);
-                            }
-                        }
-                    }
-                    progress(chunk.end - chunk.start);
-                    Ok(proven)
-                },
-            )
-            .collect::<Result<Vec<_>, String>>()
-            .map(|parts| {
-                let mut levels = vec![Vec::new(), Vec::new()];
-                for p in parts {
-                    for (l, items) in p.into_iter().enumerate() {
-                        levels[l].extend(items);
-                    }
-                }
-                levels
-            });
-        for (l, items) in found?.into_iter().enumerate() {
+    for t in 0..work.len() {
+        for (l, items) in settle(rules, &work, t, exit, progress)?
+            .into_iter()
+            .enumerate()
+        {
             frontier[l].extend(items);
         }
     }
+    prove(rules, &work, frontier, progress)?;
+    Ok(work
+        .into_iter()
+        .map(|w| w.values.into_iter().map(AtomicU16::into_inner).collect())
+        .collect())
+}
 
-    // Level by level, from the shortest distance.
+/// The table a move of table `t` of the group leads to.
+fn other_table(work: &[Work], t: usize) -> usize {
+    if work.len() == 1 {
+        0
+    } else {
+        1 - t
+    }
+}
+
+/// Settles the positions of table `t` that its removals decide (or that have no move), and
+/// counts the successor classes of the others in the group: the proven ones by distance.
+fn settle(
+    rules: &Rules,
+    work: &[Work],
+    t: usize,
+    exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Vec<Proven>>, String> {
+    let w = &work[t];
+    let next = &work[other_table(work, t)].index;
+    const CHUNK: u64 = 4096;
+    let n = w.index.len();
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| c * CHUNK..(c * CHUNK + CHUNK).min(n))
+        .map_init(
+            || Vec::with_capacity(64),
+            |succ, chunk| {
+                let mut proven: Vec<Vec<Proven>> = vec![Vec::new(), Vec::new()];
+                let mut stays: Vec<u64> = Vec::with_capacity(64);
+                for slot in chunk.clone() {
+                    if !w.index.is_canonical(slot) {
+                        continue;
+                    }
+                    let (ours, theirs) = w.index.position(slot);
+                    successors(rules, ours, theirs, exit, succ)?;
+                    stays.clear();
+                    let mut win = false;
+                    let mut draw = false;
+                    for s in succ.iter() {
+                        match *s {
+                            Successor::Exit(Value::Loss(_)) => win = true,
+                            Successor::Exit(Value::Draw) => draw = true,
+                            Successor::Exit(Value::Win(_)) => {}
+                            Successor::Stay { ours, theirs } => stays.push(next.slot(ours, theirs)),
+                        }
+                    }
+                    stays.sort_unstable();
+                    stays.dedup();
+                    let value = if win {
+                        Some(Value::Win(1))
+                    } else if succ.is_empty() {
+                        Some(Value::Loss(0))
+                    } else if stays.is_empty() && !draw {
+                        Some(Value::Loss(1))
+                    } else {
+                        None
+                    };
+                    match value {
+                        Some(v) => {
+                            w.values[slot as usize].store(v.code(), Ordering::Relaxed);
+                            let level = v.distance() as usize;
+                            proven[level].push((t as u8, slot));
+                        }
+                        None => {
+                            let c = stays.len() as u8 | if draw { DRAW_EXIT } else { 0 };
+                            w.counts[slot as usize].store(c, Ordering::Relaxed);
+                        }
+                    }
+                }
+                progress(chunk.end - chunk.start);
+                Ok(proven)
+            },
+        )
+        .collect::<Result<Vec<_>, String>>()
+        .map(|parts| {
+            let mut levels = vec![Vec::new(), Vec::new()];
+            for p in parts {
+                for (l, items) in p.into_iter().enumerate() {
+                    levels[l].extend(items);
+                }
+            }
+            levels
+        })
+}
+
+/// Proves the group level by level, from the shortest distance: each predecessor of a loss
+/// is a win one ply further; a predecessor whose successors are all proven wins is a loss one
+/// ply further than the last.
+fn prove(
+    rules: &Rules,
+    work: &[Work],
+    mut frontier: Vec<Vec<Proven>>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), String> {
     let mut level = 0usize;
     while level < frontier.len() {
         let current = std::mem::take(&mut frontier[level]);
@@ -298,7 +330,7 @@ pub fn solve_group(
                     let mut found = Vec::new();
                     for &(t, slot) in chunk {
                         let w = &work[t as usize];
-                        let pt = other_table(t as usize);
+                        let pt = other_table(work, t as usize);
                         let p = &work[pt];
                         let v = Value::from_code(w.values[slot as usize].load(Ordering::Relaxed));
                         let (ours, theirs) = w.index.position(slot);
@@ -360,10 +392,7 @@ pub fn solve_group(
         frontier[level + 1].extend(next);
         level += 1;
     }
-    Ok(work
-        .into_iter()
-        .map(|w| w.values.into_iter().map(AtomicU16::into_inner).collect())
-        .collect())
+    Ok(())
 }
 
 /// The slots (in `index`, the table of the side that just moved) of the positions from which the
