@@ -1,0 +1,11 @@
+//! `moulin match`, `moulin openings` and `moulin replay` end to end, with the stand-in engine
+//! `examples/fake_engine.rs` (built by `cargo test`) and, once the protocol is there, moulin
+//! itself. A plain `cargo test` builds the example; with `--test match` alone, run
+//! `cargo build --examples` first so that it is not stale.
+//!
+//! `harness` runs the programs; `games`, `hostile` and `records` are the three concerns.
+
+mod games;
+mod harness;
+mod hostile;
+mod records;

@@ -1,0 +1,192 @@
+//! Records that are never lost: no overwriting by mistake, resuming, a full disk, absurd numbers.
+
+use crate::harness::*;
+use crate::hostile::*;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[test]
+fn records_are_never_overwritten_by_mistake() {
+    let records = temp("keep.txt");
+    std::fs::write(&records, "precious\n").unwrap();
+    let rec = records.to_str().unwrap();
+    let out = against_fake("", 2, &["--records", rec]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("already exist")
+            && stderr.contains("--resume")
+            && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), "precious\n");
+    // The openings file is never the records file, even with --force.
+    let book = temp("keep-book.txt");
+    std::fs::write(&book, "d6 f4\n").unwrap();
+    let b = book.to_str().unwrap();
+    let out = against_fake("", 2, &["--openings", b, "--records", b, "--force"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is the --openings file"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&book).unwrap(), "d6 f4\n");
+    // --force replaces.
+    let out = against_fake("", 2, &["--records", rec, "--force"]);
+    assert!(out.status.success());
+    replay_ok(&records, 2);
+}
+
+#[test]
+fn resume_plays_the_games_the_records_lack() {
+    let records = temp("resume.txt");
+    let _ = std::fs::remove_file(&records);
+    let rec = records.to_str().unwrap();
+    assert!(against_fake("", 6, &["--records", rec]).status.success());
+    replay_ok(&records, 6);
+    // Cut as a kill would: three records, then half of the fourth.
+    let text = std::fs::read_to_string(&records).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("# ") && lines[1].starts_with("# settings: "));
+    std::fs::write(
+        &records,
+        format!("{}\n{}", lines[..5].join("\n"), &lines[5][..20]),
+    )
+    .unwrap();
+    // Resumed with more games: games 4 to 8 are played.
+    let out = against_fake("", 8, &["--records", rec, "--resume"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let (w, d, l) = wdl(&stdout);
+    assert_eq!(w + d + l, 8, "{stdout}");
+    replay_ok(&records, 8);
+    let text = std::fs::read_to_string(&records).unwrap();
+    for g in 1..=8 {
+        assert_eq!(
+            text.matches(&format!("game={g} ")).count(),
+            1,
+            "{g}: {text}"
+        );
+    }
+    // Other settings: refused, and the file is left as it was.
+    let out = against_fake("", 8, &["--records", rec, "--resume", "--max-plies", "50"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("max-plies is '50'"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), text);
+    // An empty file (cut back at its header) starts the match.
+    std::fs::write(&records, "").unwrap();
+    assert!(against_fake("", 2, &["--records", rec, "--resume"])
+        .status
+        .success());
+    replay_ok(&records, 2);
+}
+
+#[test]
+fn a_full_disk_stops_the_match_and_keeps_the_games_written() {
+    // /dev/full: not even the header can be written, so no game is played.
+    let started = Instant::now();
+    let out = against_fake("", 100, &["--records", "/dev/full", "--force"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("cannot write records /dev/full"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("W "));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // A real filesystem that fills up: a 16 KiB tmpfs in a private mount namespace (as root,
+    // or through a user namespace). The records are copied out before the namespace ends.
+    let dir = temp("small-fs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = temp("small-fs-records.txt");
+    let _ = std::fs::remove_file(&copy);
+    let f = fake().display().to_string();
+    let inner = dir.join("records.txt");
+    let script = r#"dir=$1; copy=$2; shift 2
+mount -t tmpfs -o size=16k none "$dir" || exit 90
+"$@"; status=$?
+cp "$dir/records.txt" "$copy"
+exit $status"#;
+    let out = Command::new("unshare")
+        .args(["-rm", "sh", "-c", script, "sh"])
+        .arg(&dir)
+        .arg(&copy)
+        .arg(moulin())
+        .args(["match", "--engine"])
+        .arg(format!("name=good cmd={f}"))
+        .arg("--engine")
+        .arg(format!("name=other cmd={f}"))
+        .args([
+            "--games",
+            "400",
+            "--movetime",
+            "5",
+            "--seed",
+            "7",
+            "--records",
+        ])
+        .arg(&inner)
+        .output()
+        .expect("unshare runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        copy.exists() && out.status.code() != Some(90),
+        "no small filesystem could be made for this test (unshare -rm, mount -t tmpfs): {stderr}"
+    );
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stderr.contains("No space left on device") && stderr.contains("the match is stopped"),
+        "{stderr}"
+    );
+    let (w, d, l) = wdl(&stdout);
+    let played = (w + d + l) as usize;
+    assert!(played > 0 && played < 400, "{stdout}");
+    replay_ok(&copy, played);
+}
+
+#[test]
+fn absurd_numbers_are_refused_or_streamed() {
+    let good = format!("cmd={}", fake().display());
+    for (flag, value, needle) in [
+        ("--games", "18446744073709551615", "limit of 1000000000"),
+        ("--concurrency", "100000", "between 1 and 256"),
+        ("--random-plies", "18446744073709551615", "limit of 100"),
+    ] {
+        let out = run(&["match", "--engine", &good, "--engine", &good, flag, value]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{flag}: {stderr}");
+        assert!(stderr.contains(needle), "{flag}: {stderr}");
+    }
+    // Times that do not fit a clock.
+    let max = u64::MAX.to_string();
+    let mut args = vec![
+        "match", "--engine", &good, "--engine", &good, "--games", "2",
+    ];
+    args.extend(["--movetime", &max, "--grace", &max, "--ready-timeout", &max]);
+    let stdout = run_ok(&args);
+    let (w, d, l) = wdl(&stdout);
+    assert_eq!(w + d + l, 2, "{stdout}");
+    // A huge count with a book: the games are made as they are played (the SPRT ends it).
+    let book = temp("huge-book.txt");
+    std::fs::write(&book, "d6 f4\nd2 b4\na7 g7\n").unwrap();
+    let started = Instant::now();
+    let strong = format!("name=greedy cmd={} arg=--greedy", fake().display());
+    let stdout = run_ok(&[
+        "match",
+        "--engine",
+        &strong,
+        "--engine",
+        &good,
+        "--games",
+        "999999999",
+        "--openings",
+        book.to_str().unwrap(),
+        "--movetime",
+        "2",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+    ]);
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
