@@ -512,13 +512,18 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
         let var = format!("level{level}");
         let mut worst_secs = 0.0f64;
         let mut worst_mb = 0u64;
+        let mut level_positions = 0u64;
         let pairs: Vec<String> = groups.iter().map(|(a, b)| format!("{a}-{b}")).collect();
         for &(a, b) in groups {
             let own = size(a, b) + if a == b { 0 } else { size(b, a) };
+            level_positions += own;
             let deps: u64 = dependencies(a, b).iter().map(|&(m, o)| size(m, o)).sum();
             worst_secs = worst_secs.max(own as f64 * rate / args.cpus as f64);
-            // Values and counts of the group, the tables its removals reach, the index, slack.
-            worst_mb = worst_mb.max((2 * own + deps) / (1 << 20) + 256);
+            // Per position of the group: the value and count being solved (3 bytes), the table
+            // made of them and its file image (up to 4), the proven positions of a level (up to
+            // 3 on average); the tables its removals reach (up to 2 a position); the index and
+            // slack. Measured: the 6-7 group (554 million positions) peaked at 7.3 GB.
+            worst_mb = worst_mb.max((10 * own + 2 * deps) / (1 << 20) + 512);
         }
         let minutes = ((worst_secs * 3.0 / 60.0).ceil() as u64).max(10);
         let dependency = if previous.is_empty() {
@@ -527,7 +532,8 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
             format!("--dependency=afterok:{} ", previous.join(":"))
         };
         s.push_str(&format!(
-            "\n# level {level}: {} ({worst_secs:.0} s estimated for the largest)\n\
+            "\n# level {level}: {} ({level_positions} positions; {worst_secs:.0} s and {worst_mb} MB \
+             estimated for the largest)\n\
              cat > \"$DIR/slurm/{var}.sh\" <<EOF\n\
              #!/usr/bin/env bash\n\
              pairs=({})\n\
