@@ -63,8 +63,8 @@ pub(super) enum Event {
     SearchPanicked(String),
     /// A book was read on its thread (`None`: no such file; `Err`: what was wrong with it).
     BookLoaded(PathBuf, Result<Option<Box<Book>>, String>),
-    /// Endgame tables were read on their thread (`Err`: what was wrong with them).
-    TablesLoaded(PathBuf, Result<Box<Tables>, String>),
+    /// Endgame tables were read on their thread for a request (`Err`: what was wrong).
+    TablesLoaded(u64, Result<Box<Tables>, String>),
     /// Perft finished (`Some(total, time)`) or was stopped (`None`).
     PerftDone(Option<(u64, Duration)>),
 }

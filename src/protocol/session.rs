@@ -60,7 +60,9 @@ pub(super) struct Session {
     /// The endgame tables in force (`TablesPath`), shared with the searcher.
     pub(super) tables: Option<Arc<Tables>>,
     /// The tables directory being read on a thread of its own.
-    pub(super) tables_loading: Option<PathBuf>,
+    pub(super) tables_loading: Option<u64>,
+    /// The number of the last tables request: a read answers only if it is the last one.
+    pub(super) tables_request: u64,
 }
 
 impl Session {
@@ -80,6 +82,7 @@ impl Session {
             ready_waiting: 0,
             tables: None,
             tables_loading: None,
+            tables_request: 0,
         }
     }
 
@@ -155,7 +158,7 @@ impl Session {
                     self.answer(&job, &result);
                 }
             }
-            Event::TablesLoaded(path, read) => self.tables_loaded(path, read),
+            Event::TablesLoaded(request, read) => self.tables_loaded(request, read),
             Event::BookLoaded(path, read) => {
                 self.books.loaded(path, read, self.out);
                 self.answer_ready();
@@ -201,9 +204,11 @@ impl Session {
         }
     }
 
-    /// Reads the tables `TablesPath` names on a thread of its own (none when it is empty).
+    /// Reads the tables `TablesPath` names on a thread of its own (none when it is empty). Each
+    /// request has a number; only the last one's answer is taken.
     fn request_tables(&mut self) {
         self.set_tables(None);
+        self.tables_request += 1;
         if self.settings.tables_path.is_empty() {
             self.tables_loading = None;
             return;
@@ -211,15 +216,17 @@ impl Session {
         let dir = PathBuf::from(&self.settings.tables_path);
         let rules = self.settings.rules;
         let tx = self.events.clone();
-        let path = dir.clone();
+        let request = self.tables_request;
         let spawned = std::thread::Builder::new()
             .name("moulin-tables".into())
             .spawn(move || {
-                let read = Tables::open(&path, &rules).map(Box::new);
-                let _ = tx.send(Event::TablesLoaded(path, read));
+                // A panic while reading (a bug) still answers, so that `readyok` comes.
+                let read = panic::catch_unwind(|| Tables::open(&dir, &rules).map(Box::new))
+                    .unwrap_or_else(|p| Err(format!("internal error: {}", panic_message(p))));
+                let _ = tx.send(Event::TablesLoaded(request, read));
             });
         match spawned {
-            Ok(_) => self.tables_loading = Some(dir),
+            Ok(_) => self.tables_loading = Some(request),
             Err(e) => self.out.line(&format!(
                 "info string error: cannot start the tables loader: {}",
                 one_line(&e.to_string())
@@ -227,15 +234,15 @@ impl Session {
         }
     }
 
-    /// Tables read on their thread: in force if they are the ones `TablesPath` still names.
-    fn tables_loaded(&mut self, path: PathBuf, read: Result<Box<Tables>, String>) {
-        if self.tables_loading.as_ref() != Some(&path) {
+    /// Tables read on their thread: in force if they answer the last request.
+    fn tables_loaded(&mut self, request: u64, read: Result<Box<Tables>, String>) {
+        if self.tables_loading != Some(request) {
             return;
         }
         self.tables_loading = None;
         match read {
             Ok(t) => {
-                log::info!("endgame tables {}: {:?}", path.display(), t);
+                log::info!("endgame tables {}: {:?}", self.settings.tables_path, t);
                 self.set_tables(Some(Arc::from(t)));
             }
             Err(e) => self.out.line(&format!(
@@ -282,12 +289,14 @@ impl Session {
                 }
                 Ok(e) => self.backlog.push_back(e),
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    // The book is given up; tables still being read come into force when they
+                    // are read, for later moves.
                     log::warn!(
-                        "the opening book or tables took too long to read: playing without them"
+                        "the opening book or tables took too long to read: this move without them"
                     );
                     self.books.give_up();
-                    self.tables_loading = None;
                     self.answer_ready();
+                    break;
                 }
             }
         }
@@ -365,8 +374,14 @@ impl Session {
                             // The default book follows the variant.
                             self.books.request(&self.settings, &self.events);
                         }
-                        // Tables are checked against the new rules.
-                        self.request_tables();
+                        // Tables are read again when the moving phase's rules changed.
+                        let serves = self
+                            .tables
+                            .as_ref()
+                            .is_some_and(|t| t.serves(&self.settings.rules));
+                        if !serves {
+                            self.request_tables();
+                        }
                     }
                     Changed::Book => self.books.request(&self.settings, &self.events),
                     Changed::Tables => self.request_tables(),

@@ -24,11 +24,18 @@ pub const TABLE_BOUND: i32 = TABLE_WIN - 1000;
 #[inline]
 pub fn from_tables(v: crate::tables::Value, ply: usize) -> i32 {
     use crate::tables::Value;
+    // Distances beyond 800 plies (none are known) share one score, so that every table score
+    // stays within its band whatever the ply.
+    let d = d_clamped(v);
     match v {
-        Value::Win(d) => TABLE_WIN - ply as i32 - d as i32,
-        Value::Loss(d) => -(TABLE_WIN - ply as i32 - d as i32),
+        Value::Win(_) => TABLE_WIN - ply as i32 - d,
+        Value::Loss(_) => -(TABLE_WIN - ply as i32 - d),
         Value::Draw => 0,
     }
+}
+
+fn d_clamped(v: crate::tables::Value) -> i32 {
+    v.distance().min(800) as i32
 }
 
 /// The score of the side to move that has lost, `ply` plies from the root.

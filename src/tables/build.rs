@@ -82,11 +82,22 @@ pub fn groups(pieces: usize) -> Vec<(usize, usize)> {
     g
 }
 
-/// The pairs a group's removals lead to (one to three pieces removed), as (mover, other).
-pub fn dependencies(a: usize, b: usize) -> Vec<(usize, usize)> {
+/// The most pieces one turn removes under `rules`: one, or one per mill closed at once (as many
+/// as there are lines through a point).
+pub fn most_removals(rules: &Rules) -> usize {
+    let t = rules.topology();
+    let lines_at_a_point = (0..24)
+        .map(|p| t.partners[p].iter().filter(|l| l.0 >> 24 == 0).count())
+        .max()
+        .unwrap_or(1);
+    solve::position(rules, 0, 0).removals_due(lines_at_a_point as u8) as usize
+}
+
+/// The pairs a group's removals lead to (one to `most` pieces removed), as (mover, other).
+pub fn dependencies(a: usize, b: usize, most: usize) -> Vec<(usize, usize)> {
     let mut d = Vec::new();
     for (m, o) in [(a, b), (b, a)] {
-        for k in 1..=3 {
+        for k in 1..=most {
             if o >= 3 + k {
                 d.push((o - k, m));
             }
@@ -175,7 +186,7 @@ fn present(dir: &Path, print: u64, mover: usize, other: usize) -> bool {
         (Ok(h), Ok(m)) => {
             h.fingerprint == print
                 && (h.mover, h.other) == (mover, other)
-                && m.len() == h.slots * h.width as u64 + 40
+                && h.slots.checked_mul(h.width as u64).map(|n| n + 40) == Some(m.len())
         }
         _ => false,
     }
@@ -203,12 +214,13 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         tables: Tables::empty(&rules, largest),
     };
     let started = Instant::now();
-    for &(a, b) in &todo {
+    let most = most_removals(&rules);
+    for (i, &(a, b)) in todo.iter().enumerate() {
         if present(&dir, print, a, b) && present(&dir, print, b, a) {
             eprintln!("{a}-{b}: already built");
             continue;
         }
-        for dep in dependencies(a, b) {
+        for dep in dependencies(a, b, most) {
             loaded.ensure(dep)?;
         }
         let slots: u64 = [(a, b), (b, a)][..if a == b { 1 } else { 2 }]
@@ -254,9 +266,11 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         for (&(m, o), values) in pairs.iter().zip(tables) {
             loaded.tables.insert(m, o, values);
         }
-        // Keep in memory only what later groups can need.
-        let keep: Vec<(usize, usize)> =
-            todo.iter().flat_map(|&(x, y)| dependencies(x, y)).collect();
+        // Keep in memory only what the groups still to build need.
+        let keep: Vec<(usize, usize)> = todo[i + 1..]
+            .iter()
+            .flat_map(|&(x, y)| dependencies(x, y, most))
+            .collect();
         loaded.tables.retain(&keep);
     }
     eprintln!(
@@ -365,7 +379,7 @@ pub fn run_verify(args: DirArgs) -> Result<(), String> {
     for (m, o, _) in list {
         loaded.ensure((m, o))?;
         loaded.ensure((o, m))?;
-        for dep in dependencies(m.min(o), m.max(o)) {
+        for dep in dependencies(m.min(o), m.max(o), most_removals(&rules)) {
             loaded.ensure(dep)?;
         }
         let wrong = pool.install(|| check_table(&rules, &loaded.tables, m, o))?;
@@ -466,7 +480,7 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
     if !args.slurm {
         return Err("only --slurm plans exist: give --slurm".into());
     }
-    rules_of(&args.variant)?;
+    let most = most_removals(&rules_of(&args.variant)?);
     let dir = args.dir.unwrap_or_else(|| default_dir(&args.variant));
     let dir = std::path::absolute(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let binary = match args.binary {
@@ -517,7 +531,10 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
         for &(a, b) in groups {
             let own = size(a, b) + if a == b { 0 } else { size(b, a) };
             level_positions += own;
-            let deps: u64 = dependencies(a, b).iter().map(|&(m, o)| size(m, o)).sum();
+            let deps: u64 = dependencies(a, b, most)
+                .iter()
+                .map(|&(m, o)| size(m, o))
+                .sum();
             worst_secs = worst_secs.max(own as f64 * rate / args.cpus as f64);
             // Per position of the group: the value and count being solved (3 bytes), the table
             // made of them and its file image (up to 4), the proven positions of a level (up to

@@ -14,6 +14,7 @@
 //! Files are written atomically (`durable::write_atomic`): a table is on disk whole or not at
 //! all, so a stopped build keeps every finished pair.
 
+use super::index::pair_len;
 use super::Values;
 use crate::durable;
 use crate::rng::mix;
@@ -88,7 +89,7 @@ pub fn header(path: &Path) -> Result<Header, String> {
         fingerprint: word(&bytes, 8),
         mover: bytes[16] as usize,
         other: bytes[17] as usize,
-        width: bytes[18].max(1),
+        width: bytes[18],
         slots: word(&bytes, 24),
         checksum: word(&bytes, 32),
     })
@@ -113,6 +114,16 @@ pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result
             path.display(),
             h.mover,
             h.other
+        ));
+    }
+    let expected = pair_len(mover, other);
+    if h.slots != expected || !(1..=2).contains(&h.width) {
+        return Err(format!(
+            "{}: the header says {} values of {} bytes; a {mover}-{other} table has {expected} \
+             values of 1 or 2 bytes: the file is damaged; delete it and build it again",
+            path.display(),
+            h.slots,
+            h.width
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -149,8 +160,12 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, String> {
         let Some((m, o)) = stem.split_once('-') else {
             continue;
         };
-        if let (Ok(m), Ok(o)) = (m.parse::<usize>(), o.parse::<usize>()) {
-            out.push((m, o, entry.path()));
+        let pieces = 3..=super::build::MAX_PIECES as usize;
+        match (m.parse::<usize>(), o.parse::<usize>()) {
+            (Ok(m), Ok(o)) if pieces.contains(&m) && pieces.contains(&o) => {
+                out.push((m, o, entry.path()))
+            }
+            _ => log::warn!("{}: not a table's name: ignored", entry.path().display()),
         }
     }
     out.sort_by_key(|&(m, o, _)| (m + o, m, o));

@@ -104,6 +104,12 @@ impl Classes {
     }
 }
 
+/// The number of slots of pair `(mover, other)`, without building its index.
+pub fn pair_len(mover: usize, other: usize) -> u64 {
+    let classes = sets_of(mover).filter(|&s| least_image(s).0 == s).count() as u64;
+    classes * binomial(POINTS - mover, other)
+}
+
 /// Every set of `size` of the 24 points, in increasing order.
 fn sets_of(size: usize) -> impl Iterator<Item = u32> {
     let first: u32 = (1u32 << size) - 1;
@@ -304,6 +310,7 @@ mod tests {
             assert_eq!(index.slot(tm, to), slot);
         }
         assert!(index.is_canonical(slot));
+        assert_eq!(pair_len(3, 2), index.len());
         let (dm, dom) = index.position(slot);
         assert_eq!(index.slot(dm, dom), slot);
         // The canonical slots count the classes of positions.

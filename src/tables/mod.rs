@@ -127,6 +127,15 @@ impl Values {
         self.len() == 0
     }
 
+    /// The longest distance held.
+    pub fn longest(&self) -> u16 {
+        match self {
+            Values::Narrow(v) => v.iter().map(|&b| Value::from_byte(b).distance()).max(),
+            Values::Wide(v) => v.iter().map(|&c| Value::from_code(c).distance()).max(),
+        }
+        .unwrap_or(0)
+    }
+
     /// Bytes per value: 1 or 2.
     pub fn width(&self) -> u8 {
         match self {
@@ -229,6 +238,8 @@ pub struct Tables {
     pairs: Vec<Vec<Option<Values>>>,
     /// The most pieces a side of any table loaded.
     largest: usize,
+    /// By pieces on the board: the longest distance of the tables with at most that many.
+    longest_by_pieces: Vec<u16>,
 }
 
 impl fmt::Debug for Tables {
@@ -264,11 +275,16 @@ impl Tables {
             classes: Classes::new(largest),
             pairs: vec![vec![None; largest + 1]; largest + 1],
             largest,
+            longest_by_pieces: vec![0; 2 * largest + 1],
         }
     }
 
     /// Adds the values of pair `(mover, other)`.
     pub fn insert(&mut self, mover: usize, other: usize, values: Values) {
+        let longest = values.longest();
+        for l in &mut self.longest_by_pieces[mover + other..] {
+            *l = (*l).max(longest);
+        }
         self.pairs[mover][other] = Some(values);
     }
 
@@ -347,19 +363,32 @@ impl Tables {
         self.value(ours, theirs)
     }
 
-    /// The value of a position under the game's draw rules, if the tables cover it. Tables know
-    /// no draw rules; the no-capture rule is applied to their distances: a win or a loss whose
-    /// next removal is further away than the plies the rule has left is a draw (the side that
-    /// would lose can hold out until the rule ends the game). Within the plies left it is exact,
-    /// since the removal resets the count. Repetition needs no adjustment: a side that plays to
-    /// the shortest win never repeats a position before its removal (each of its moves shortens
-    /// the distance), and the losing side cannot force a repetition against it.
+    /// The value of a position under the game's draw rules, when the tables decide it.
+    ///
+    /// Tables know no draw rules; the no-capture rule (a draw after N plies without a removal) is
+    /// applied to their distances:
+    /// - a draw stays a draw (the rule can only end a game as a draw);
+    /// - a win or a loss whose next removal is further away than the plies the rule has left is
+    ///   a draw: the losing side holds out until the rule ends the game;
+    /// - a win or a loss whose next removal comes within the plies left is exact when every
+    ///   later phase fits in the rule too: when no table of fewer pieces has a distance over N
+    ///   (each removal starts a fresh count of N). Otherwise the tables do not decide it
+    ///   (`None`), and the search judges it.
+    ///
+    /// Repetition needs no adjustment for the winning side: it plays the shortest win, whose
+    /// every move shortens the distance, so no position repeats before its removal.
     pub fn probe_in_game(&self, pos: &Position) -> Option<Value> {
         let v = self.probe(pos)?;
-        match pos.plies_before_draw() {
-            Some(left) if v.distance() > left => Some(Value::Draw),
-            _ => Some(v),
+        let Some(left) = pos.plies_before_draw() else {
+            return Some(v);
+        };
+        if v == Value::Draw || v.distance() > left {
+            return Some(Value::Draw);
         }
+        let limit = left + pos.no_capture_plies();
+        // The phases after the removal have fewer pieces.
+        let fewer = (pos.occupied().count() as usize - 1).min(2 * self.largest);
+        (self.longest_by_pieces[fewer] <= limit).then_some(v)
     }
 }
 
@@ -378,6 +407,61 @@ mod tests {
         // RULES.md §7 (a public re-solve): wins, losses, draws for the side to move, up to
         // symmetry, no draw rules.
         assert_eq!((t.wins, t.losses, t.draws), (140_621, 28_736, 269));
+    }
+
+    #[test]
+    fn the_no_capture_rule_decides_only_what_fits_in_it() {
+        // The tables 3-3, 3-4 and 4-3: 3-3's longest distance is 26 plies.
+        let rules = Rules::nine().without_draw_rules();
+        let mut tables = Tables::empty(&rules, 4);
+        for (a, b) in [(3, 3), (3, 4)] {
+            let solved = {
+                let exit = |o: u32, t: u32| tables.value(o, t);
+                solve::solve_group(&rules, tables.classes(), a, b, &exit, &|_| {}).unwrap()
+            };
+            let pairs = if a == b {
+                vec![(a, b)]
+            } else {
+                vec![(a, b), (b, a)]
+            };
+            for (&(m, o), codes) in pairs.iter().zip(solved) {
+                tables.insert(m, o, Values::from_codes(codes));
+            }
+        }
+        let with = |no_capture: u16, plies: u16, fen: &str| {
+            let mut fields: Vec<String> = fen.split(' ').map(String::from).collect();
+            fields[15] = plies.to_string();
+            let mut rules = Rules::nine();
+            rules.set("NoCapture", &no_capture.to_string()).unwrap();
+            let pos = crate::rules::fen::read(&fields.join(" "), &rules).unwrap();
+            tables.probe_in_game(&pos)
+        };
+        let mut rng = crate::rng::Rng::new(5);
+        let won = |pair: (usize, usize), rng: &mut crate::rng::Rng| {
+            sample::sample(&tables, &Rules::nine(), 400, true, rng)
+                .into_iter()
+                .find(|p| {
+                    let pos = crate::rules::fen::read(&p.fen, &Rules::nine()).unwrap();
+                    (
+                        pos.on_board(crate::Color::White) as usize,
+                        pos.on_board(crate::Color::Black) as usize,
+                    ) == pair
+                        && matches!(p.value, Value::Win(d) if d >= 3)
+                })
+                .expect("wins in more than 2 plies")
+        };
+        // 3-3: the removal ends the game, so a win that fits in the plies left is exact.
+        let w = won((3, 3), &mut rng);
+        let d = w.value.distance();
+        assert_eq!(with(30, 30 - d, &w.fen), Some(w.value));
+        // ... and one further than the plies left is a draw.
+        assert_eq!(with(30, 30 - d + 1, &w.fen), Some(Value::Draw));
+        // 3-4: its removal leads to 3-3, whose distances reach 26 plies: exact under 30 plies,
+        // not decided under 20.
+        let w = won((3, 4), &mut rng);
+        let d = w.value.distance();
+        assert_eq!(with(30, 30 - d, &w.fen), Some(w.value));
+        assert_eq!(with(20, 20 - d, &w.fen), None);
     }
 
     #[test]

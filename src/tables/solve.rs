@@ -280,6 +280,8 @@ fn settle(
                             proven[level].push((t as u8, slot));
                         }
                         None => {
+                            // At most 3 pieces flying to 21 points, or 9 pieces with 4 steps.
+                            debug_assert!(stays.len() < DRAW_EXIT as usize);
                             let c = stays.len() as u8 | if draw { DRAW_EXIT } else { 0 };
                             w.counts[slot as usize].store(c, Ordering::Relaxed);
                         }

@@ -171,3 +171,32 @@ fn sampled_positions_keep_their_value_with_the_tables() {
     );
     let _ = std::fs::remove_file(&file);
 }
+
+#[test]
+fn stray_and_inconsistent_table_files_are_refused_without_a_hang() {
+    let _gate = shared();
+    let dir = std::env::temp_dir().join(format!("moulin-{}-tables-stray", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(file::path(three_a_side(), 3, 3), file::path(&dir, 3, 3)).unwrap();
+    // A name outside 3 to 9 pieces is not a table: ignored.
+    std::fs::write(dir.join("3-32.tbl"), b"x").unwrap();
+    let mut e = Engine::start();
+    let lines = e.ask(&format!(
+        "setoption name TablesPath value {}",
+        dir.display()
+    ));
+    assert!(lines.is_empty(), "{lines:?}");
+    // A header whose count of values does not fit the pair, checksum and all, is refused.
+    let short = moulin::tables::Values::from_codes(vec![0; 1000]);
+    file::write(&dir, fingerprint(&Rules::nine()), 3, 3, &short).unwrap();
+    let lines = e.ask(&format!(
+        "setoption name TablesPath value {}",
+        dir.display()
+    ));
+    assert!(
+        lines.len() == 1 && lines[0].contains("the file is damaged"),
+        "{lines:?}"
+    );
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
