@@ -75,7 +75,11 @@ impl Worker<'_> {
             let score = match child.quick_outcome() {
                 Some(o) if o.winner().is_some() => MATE - ply as i32 - 1,
                 Some(_) => 0,
-                None => -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1),
+                None => match self.shared.tables.and_then(|t| t.probe_in_game(&child)) {
+                    // A covered position is exact here too.
+                    Some(v) => -score::from_tables(v, ply + 1),
+                    None => -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1),
+                },
             };
             if score > best {
                 best = score;
