@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 /// How long a command that follows `stop` waits for the stopped job to end before it is refused.
 pub(super) const STOP_WAIT: Duration = Duration::from_secs(5);
 
-/// How long a `go` waits for the book being read before it plays without it.
-const BOOK_WAIT: Duration = Duration::from_secs(10);
+/// How long a `go` waits for the book or tables being read before it plays without them.
+const LOAD_WAIT: Duration = Duration::from_secs(10);
 
 /// How long `quit` waits for a stopped search to give its `bestmove`.
 pub(super) const QUIT_WAIT: Duration = Duration::from_millis(40);
@@ -60,7 +60,7 @@ pub(super) struct Session {
     /// The endgame tables in force (`TablesPath`), shared with the searcher.
     pub(super) tables: Option<Arc<Tables>>,
     /// The tables directory being read on a thread of its own.
-    pub(super) tables_loading: Option<u64>,
+    pub(super) tables_loading: bool,
     /// The number of the last tables request: a read answers only if it is the last one.
     pub(super) tables_request: u64,
 }
@@ -81,7 +81,7 @@ impl Session {
             books: Books::new(),
             ready_waiting: 0,
             tables: None,
-            tables_loading: None,
+            tables_loading: false,
             tables_request: 0,
         }
     }
@@ -210,7 +210,7 @@ impl Session {
         self.set_tables(None);
         self.tables_request += 1;
         if self.settings.tables_path.is_empty() {
-            self.tables_loading = None;
+            self.tables_loading = false;
             return;
         }
         let dir = PathBuf::from(&self.settings.tables_path);
@@ -226,7 +226,7 @@ impl Session {
                 let _ = tx.send(Event::TablesLoaded(request, read));
             });
         match spawned {
-            Ok(_) => self.tables_loading = Some(request),
+            Ok(_) => self.tables_loading = true,
             Err(e) => self.out.line(&format!(
                 "info string error: cannot start the tables loader: {}",
                 one_line(&e.to_string())
@@ -236,10 +236,10 @@ impl Session {
 
     /// Tables read on their thread: in force if they answer the last request.
     fn tables_loaded(&mut self, request: u64, read: Result<Box<Tables>, String>) {
-        if self.tables_loading != Some(request) {
+        if !self.tables_loading || request != self.tables_request {
             return;
         }
-        self.tables_loading = None;
+        self.tables_loading = false;
         match read {
             Ok(t) => {
                 log::info!("endgame tables {}: {:?}", self.settings.tables_path, t);
@@ -270,53 +270,59 @@ impl Session {
 
     /// Answers the `isready`s that wait, unless a book or tables are still being read.
     fn answer_ready(&mut self) {
-        if !self.books.is_loading() && self.tables_loading.is_none() {
+        if !self.books.is_loading() && !self.tables_loading {
             self.out
                 .lines(std::iter::repeat_n("readyok", self.ready_waiting));
             self.ready_waiting = 0;
         }
     }
 
-    /// Waits for the book or tables being read (at most `BOOK_WAIT`), keeping other input for
+    /// Waits for the book or tables being read (at most `LOAD_WAIT`), keeping other input for
     /// later: a `go` sent before `readyok` answers from them.
     pub(super) fn wait_for_loading(&mut self) {
-        let deadline = Instant::now() + BOOK_WAIT;
-        while self.books.is_loading() || self.tables_loading.is_some() {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.incoming.recv_timeout(left) {
-                Ok(e @ (Event::BookLoaded(..) | Event::TablesLoaded(..))) => {
-                    self.handle(e);
-                }
-                Ok(e) => self.backlog.push_back(e),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                    // The book is given up; tables still being read come into force when they
-                    // are read, for later moves.
-                    log::warn!(
-                        "the opening book or tables took too long to read: this move without them"
-                    );
-                    self.books.give_up();
-                    self.answer_ready();
-                    break;
-                }
-            }
+        let loading = |s: &Session| s.books.is_loading() || s.tables_loading;
+        let loaded = |e: &Event| matches!(e, Event::BookLoaded(..) | Event::TablesLoaded(..));
+        if !self.wait_while(LOAD_WAIT, loading, loaded) {
+            // The book is given up; tables still being read come into force when they are
+            // read, for later moves.
+            log::warn!("the opening book or tables took too long to read: this move without them");
+            self.books.give_up();
+            self.answer_ready();
         }
     }
 
     /// Waits at most `limit` for a job told to stop to end (and answer).
     pub(super) fn wait_for_stopped_job(&mut self, limit: Duration) {
+        let stopping = |s: &Session| s.job.as_ref().is_some_and(Job::stopped);
+        let ended = |e: &Event| {
+            matches!(
+                e,
+                Event::SearchDone(..) | Event::SearchPanicked(_) | Event::PerftDone(_)
+            )
+        };
+        self.wait_while(limit, stopping, ended);
+    }
+
+    /// Handles the `awaited` events as they come, keeping every other for later, while
+    /// `waiting` holds, for at most `limit`; whether the wait ended before the limit.
+    fn wait_while(
+        &mut self,
+        limit: Duration,
+        waiting: impl Fn(&Session) -> bool,
+        awaited: impl Fn(&Event) -> bool,
+    ) -> bool {
         let deadline = Instant::now() + limit;
-        while self.job.as_ref().is_some_and(Job::stopped) {
+        while waiting(self) {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.incoming.recv_timeout(left) {
-                Ok(
-                    e @ (Event::SearchDone(..) | Event::SearchPanicked(_) | Event::PerftDone(_)),
-                ) => {
+                Ok(e) if awaited(&e) => {
                     self.handle(e);
                 }
                 Ok(e) => self.backlog.push_back(e),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return false,
             }
         }
+        true
     }
 
     /// `stop`: the job ends as soon as it can; a held result is given at once.
@@ -359,10 +365,10 @@ impl Session {
                     .set(&name, value.as_deref())
                     .map_err(Error::Option)?;
                 self.settings = settings;
-                let searcher = self
-                    .searcher
-                    .get_or_insert_with(|| self.settings.new_searcher());
-                searcher.options.tables = self.tables.clone();
+                if self.searcher.is_none() {
+                    self.searcher = Some(self.new_searcher());
+                }
+                let searcher = self.searcher.as_mut().expect("made just above");
                 match changed {
                     Changed::Hash => searcher.set_hash(self.settings.hash_mb),
                     Changed::Threads => searcher.set_threads(self.settings.threads),

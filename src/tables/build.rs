@@ -146,6 +146,18 @@ impl Loaded {
     }
 }
 
+/// Solves the group of `(a, b)` into `tables`, which hold the pairs its removals lead to.
+pub fn solve_into(tables: &mut Tables, rules: &Rules, a: usize, b: usize) -> Result<(), String> {
+    let solved = {
+        let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
+        solve::solve_group(rules, tables.classes(), a, b, &exit, &|_| {})?
+    };
+    for (&(m, o), codes) in solve::group(a, b).iter().zip(solved) {
+        tables.insert(m, o, Values::from_codes(codes));
+    }
+    Ok(())
+}
+
 /// Solves every pair of up to `pieces` a side in memory (no files): for tests and small uses.
 pub fn solve_in_memory(rules: &Rules, pieces: usize) -> Result<Tables, String> {
     if let Some(why) = unsupported(rules) {
@@ -154,18 +166,7 @@ pub fn solve_in_memory(rules: &Rules, pieces: usize) -> Result<Tables, String> {
     let rules = rules.without_draw_rules();
     let mut tables = Tables::empty(&rules, pieces);
     for (a, b) in groups(pieces) {
-        let solved = {
-            let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
-            solve::solve_group(&rules, tables.classes(), a, b, &exit, &|_| {})?
-        };
-        let pairs = if a == b {
-            vec![(a, b)]
-        } else {
-            vec![(a, b), (b, a)]
-        };
-        for (&(m, o), codes) in pairs.iter().zip(solved) {
-            tables.insert(m, o, Values::from_codes(codes));
-        }
+        solve_into(&mut tables, &rules, a, b)?;
     }
     Ok(tables)
 }
@@ -223,7 +224,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         for dep in dependencies(a, b, most) {
             loaded.ensure(dep)?;
         }
-        let slots: u64 = [(a, b), (b, a)][..if a == b { 1 } else { 2 }]
+        let slots: u64 = solve::group(a, b)
             .iter()
             .map(|&(m, o)| PairIndex::new(m, o, loaded.tables.classes()).len())
             .sum();
@@ -251,11 +252,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         let tables =
             pool.install(|| solve::solve_group(&rules, classes, a, b, &exit, &progress))?;
         bar.finish_and_clear();
-        let pairs = if a == b {
-            vec![(a, b)]
-        } else {
-            vec![(a, b), (b, a)]
-        };
+        let pairs = solve::group(a, b);
         let tables: Vec<Values> = tables.into_iter().map(Values::from_codes).collect();
         for (&(m, o), values) in pairs.iter().zip(&tables) {
             file::write(&dir, print, m, o, values)?;
@@ -529,7 +526,7 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
         let mut level_positions = 0u64;
         let pairs: Vec<String> = groups.iter().map(|(a, b)| format!("{a}-{b}")).collect();
         for &(a, b) in groups {
-            let own = size(a, b) + if a == b { 0 } else { size(b, a) };
+            let own: u64 = solve::group(a, b).iter().map(|&(m, o)| size(m, o)).sum();
             level_positions += own;
             let deps: u64 = dependencies(a, b, most)
                 .iter()
@@ -569,7 +566,8 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
     }
     let total: u64 = groups(pieces)
         .iter()
-        .map(|&(a, b)| size(a, b) + if a == b { 0 } else { size(b, a) })
+        .flat_map(|&(a, b)| solve::group(a, b))
+        .map(|(m, o)| size(m, o))
         .sum();
     s.push_str(&format!(
         "\n# In all: {total} positions, about {:.1} CPU-hours at {rate:.2e} s per position and thread.\n",

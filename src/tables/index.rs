@@ -112,15 +112,20 @@ pub fn pair_len(mover: usize, other: usize) -> u64 {
 
 /// Every set of `size` of the 24 points, in increasing order.
 fn sets_of(size: usize) -> impl Iterator<Item = u32> {
-    let first: u32 = (1u32 << size) - 1;
+    subsets(POINTS, size)
+}
+
+/// Every set of `k` of the points `0..n` (as bits), in increasing order.
+pub fn subsets(n: usize, k: usize) -> impl Iterator<Item = u32> {
+    let first: u32 = (1u32 << k) - 1;
     std::iter::successors(Some(first), move |&x| {
-        if size == 0 {
+        if k == 0 {
             None
         } else {
             Some(next_combination(x))
         }
     })
-    .take_while(|&x| x < 1 << POINTS)
+    .take_while(move |&x| (x as u64) < 1u64 << n)
 }
 
 /// The least image of a set under the 16 symmetries, with a symmetry that makes it.

@@ -415,18 +415,7 @@ mod tests {
         let rules = Rules::nine().without_draw_rules();
         let mut tables = Tables::empty(&rules, 4);
         for (a, b) in [(3, 3), (3, 4)] {
-            let solved = {
-                let exit = |o: u32, t: u32| tables.value(o, t);
-                solve::solve_group(&rules, tables.classes(), a, b, &exit, &|_| {}).unwrap()
-            };
-            let pairs = if a == b {
-                vec![(a, b)]
-            } else {
-                vec![(a, b), (b, a)]
-            };
-            for (&(m, o), codes) in pairs.iter().zip(solved) {
-                tables.insert(m, o, Values::from_codes(codes));
-            }
+            build::solve_into(&mut tables, &rules, a, b).unwrap();
         }
         let with = |no_capture: u16, plies: u16, fen: &str| {
             let mut fields: Vec<String> = fen.split(' ').map(String::from).collect();

@@ -160,6 +160,15 @@ pub fn value_from(successors: impl Iterator<Item = Option<Value>>) -> Option<Val
     }
 }
 
+/// The pairs of the group of `(a, b)`: the pair and its mirror, or the pair alone when `a = b`.
+pub fn group(a: usize, b: usize) -> Vec<(usize, usize)> {
+    if a == b {
+        vec![(a, b)]
+    } else {
+        vec![(a, b), (b, a)]
+    }
+}
+
 /// One table of the group being solved.
 struct Work<'c> {
     index: PairIndex<'c>,
@@ -182,11 +191,7 @@ pub fn solve_group(
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Vec<u16>>, String> {
-    let pairs = if a == b {
-        vec![(a, b)]
-    } else {
-        vec![(a, b), (b, a)]
-    };
+    let pairs = group(a, b);
     let work: Vec<Work> = pairs
         .iter()
         .map(|&(m, o)| {

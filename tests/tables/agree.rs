@@ -4,27 +4,21 @@
 
 use crate::naive::{self, Naive, Value};
 use moulin::tables::build::solve_in_memory;
-use moulin::tables::index::expand;
+use moulin::tables::index::{expand, subsets};
 use moulin::tables::{Tables, Value as TableValue};
 use moulin::{Bitboard, Rules};
-
-/// Every set of `k` of the 24 points.
-fn sets(k: u32) -> impl Iterator<Item = u32> {
-    (0u32..1 << 24).filter(move |s| s.count_ones() == k)
-}
 
 /// Compares every position of pairs with 3 to `max` pieces a side; the number compared.
 fn compare(naive: &Naive, tables: &Tables, max: u32) -> u64 {
     let mut compared = 0;
     for a in 3..=max {
-        let movers: Vec<u32> = sets(a).collect();
+        let movers: Vec<u32> = subsets(24, a as usize).collect();
         for b in 3..=max {
             for &m in &movers {
                 let free = !m & 0xff_ffff;
                 // Every b-subset of the free points.
-                let mut o = (1u64 << b) - 1;
-                while o < 1 << (24 - a) {
-                    let other = expand(o as u32, free);
+                for o in subsets(24 - a as usize, b as usize) {
+                    let other = expand(o, free);
                     let expected = naive
                         .value(Bitboard(m), Bitboard(other))
                         .expect("a solved pair");
@@ -36,9 +30,6 @@ fn compare(naive: &Naive, tables: &Tables, max: u32) -> u64 {
                     };
                     assert_eq!(got, expected, "{a}-{b}: mover {m:06x} other {other:06x}");
                     compared += 1;
-                    let c = o & o.wrapping_neg();
-                    let r = o + c;
-                    o = (((r ^ o) >> 2) / c) | r;
                 }
             }
         }
