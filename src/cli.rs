@@ -66,6 +66,10 @@ pub enum Command {
     /// cluster build (see README, "Endgame tables").
     #[command(subcommand)]
     Tables(TablesCommand),
+    /// Learn the placing phase: label positions by deep search, fit the evaluation's placing
+    /// weights to the labels, find critical positions (see README, "Learning the placing phase").
+    #[command(subcommand)]
+    Train(TrainCommand),
 }
 
 #[derive(Subcommand)]
@@ -95,6 +99,22 @@ pub enum TablesCommand {
     Sample(crate::tables::sample::SampleArgs),
     /// Search sampled positions and count the moves that keep the tables' value.
     Keep(crate::matches::endgames::KeepArgs),
+}
+
+#[derive(Subcommand)]
+pub enum TrainCommand {
+    /// Draw placing-phase positions (random openings and noisy self-play) and label each with
+    /// the score of a deep search; resumes a stopped run.
+    Label(crate::train::label::LabelArgs),
+    /// Learn the evaluation's placing weights from labelled positions (logistic regression on
+    /// the labels' scores) and write them as Rust source.
+    Fit(crate::train::fit::FitArgs),
+    /// Find placing positions where one or two moves keep the value and most others lose it
+    /// (the critical-position suite); resumes a stopped run.
+    Critical(crate::train::critical::CriticalArgs),
+    /// Measure an engine on a critical-position suite: the share of positions whose value it
+    /// keeps at a fixed time a move.
+    Suite(crate::train::critical::SuiteArgs),
 }
 
 /// Runs what the command line asks for.
@@ -131,6 +151,12 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Tables(TablesCommand::Keep(args))) => {
             crate::matches::endgames::run_keep(args)
         }
+        Some(Command::Train(TrainCommand::Label(args))) => crate::train::label::run_label(args),
+        Some(Command::Train(TrainCommand::Fit(args))) => crate::train::fit::run_fit(args),
+        Some(Command::Train(TrainCommand::Critical(args))) => {
+            crate::train::critical::run_critical(args)
+        }
+        Some(Command::Train(TrainCommand::Suite(args))) => crate::train::critical::run_suite(args),
     }
 }
 

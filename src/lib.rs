@@ -5,10 +5,11 @@
 //! ```text
 //!   cli.rs             the command line: clap subcommands, dispatched by main.rs
 //!      |
-//!   protocol/  book/  matches/        what speaks for the engine and drives it:
-//!      |         |       |            the UCI-style protocol (a GBGP dialect goes beside it
-//!      |         |       |            in protocol/), the opening book, engine matches
-//!      +---------+-------+
+//!   protocol/  book/  matches/  train/   what speaks for the engine and drives it:
+//!      |         |       |        |      the UCI-style protocol (a GBGP dialect goes beside
+//!      |         |       |        |      it in protocol/), the opening book, engine matches,
+//!      |         |       |        |      learning the placing phase (labels, fit, critical suite)
+//!      +---------+-------+--------+
 //!      |
 //!   search/            the searcher: driver, limits, threads, iterative deepening, negamax,
 //!      |               quiescence, ordering, the shared table, evaluation, scores, bench
@@ -34,6 +35,7 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tables;
+pub mod train;
 
 pub use rules::board::{Bitboard, BoardKind, ByColor, Color, Point};
 pub use rules::game::Game;

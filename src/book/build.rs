@@ -17,13 +17,12 @@
 use super::format::{self, Header};
 use super::{fold, BookMove, FORMAT_VERSION};
 use crate::durable::{self, Journal};
-use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::search::{Control, Limits, Score, Searcher};
+use crate::search::{Score, Searcher};
 use indicatif::{ProgressBar, ProgressStyle};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
@@ -95,17 +94,7 @@ pub(super) fn fresh_search(
     allowed: Vec<Move>,
 ) -> (Option<Move>, Score) {
     searcher.new_game();
-    let limits = Limits {
-        depth: Some(depth),
-        searchmoves: allowed,
-        ..Limits::default()
-    };
-    let r = searcher.search(
-        &Game::from_position(*pos),
-        &limits,
-        &Control::new(),
-        &mut |_| {},
-    );
+    let r = searcher.search_to_depth(pos, depth, allowed);
     (r.best, r.score)
 }
 

@@ -68,7 +68,7 @@ impl Session {
     pub(super) fn eval(&self) -> Vec<String> {
         let pos = self.game.position();
         let us = pos.side_to_move();
-        let weights = eval::Weights::DEFAULT;
+        let weights = eval::Weights::DEFAULT.for_rules(pos.rules());
         let (white, black) = (
             eval::terms(pos, crate::Color::White, &weights),
             eval::terms(pos, crate::Color::Black, &weights),
@@ -83,6 +83,21 @@ impl Session {
             white.total(),
             black.total()
         ));
+        if let (Some(p), true) = (weights.placing, pos.is_placing()) {
+            let by = |c| eval::inputs(pos, c, &p.by_degree);
+            let (w_in, b_in) = (by(crate::Color::White), by(crate::Color::Black));
+            lines.push(format!(
+                "Learned placing evaluation ({}): {} for {}; hand-written: {}",
+                p.weights.variant,
+                p.learned(pos),
+                us.name(),
+                eval::hand_written(pos, &weights)
+            ));
+            lines.push(format!("{:<16}{:>8}{:>8}", "input", "white", "black"));
+            for (i, name) in eval::INPUT_NAMES.iter().enumerate() {
+                lines.push(format!("{name:<16}{:>8}{:>8}", w_in[i], b_in[i]));
+            }
+        }
         lines.push(format!(
             "Evaluation: {} for {} (the side to move, tempo {} included)",
             eval::evaluate(pos, &weights),

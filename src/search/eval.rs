@@ -1,9 +1,16 @@
 //! Static evaluation, from the side to move's point of view, in centi-pieces (100 = one piece).
-//! Each term has a named weight (`Weights::DEFAULT`), tuned by matches; `terms` lists the terms
-//! for the protocol's `eval` command.
+//! Each hand-written term has a named weight (`Weights::DEFAULT`), tuned by matches; `terms`
+//! lists the terms for the protocol's `eval` command.
+//!
+//! In the placing phase of the variant the learned weights were made for (`placing.rs`, by
+//! `moulin train fit`), a learned evaluation takes over: the material plus a weighted sum of
+//! `INPUTS` counts of each side (`inputs`), tapered into the hand-written evaluation as the
+//! hands empty, so that it is the whole evaluation at the first turn and gone when the last
+//! piece is placed.
 
 use crate::rules::board::{Bitboard, Color};
 use crate::rules::position::Position;
+use crate::rules::Rules;
 
 /// One piece, on the board or in hand.
 pub const PIECE: i32 = 100;
@@ -29,9 +36,20 @@ pub struct Weights {
     pub flying: i32,
     /// Having the move.
     pub tempo: i32,
+    /// The learned placing evaluation, when the rules are those it was learned for (filled in
+    /// by `for_rules`).
+    pub placing: Option<Placing>,
 }
 
 impl Weights {
+    /// These weights with the learned placing evaluation of `rules`, if there is one.
+    pub fn for_rules(self, rules: &Rules) -> Weights {
+        Weights {
+            placing: Placing::for_rules(rules),
+            ..self
+        }
+    }
+
     pub const DEFAULT: Weights = Weights {
         mobility: 12,
         blocked_piece: -25,
@@ -41,6 +59,7 @@ impl Weights {
         in_mill: 0,
         flying: 0,
         tempo: 10,
+        placing: None,
     };
 }
 
@@ -138,8 +157,161 @@ pub fn terms(pos: &Position, c: Color, w: &Weights) -> Terms {
 
 /// The static evaluation for the side to move.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    let written = hand_written(pos, w);
+    match w.placing {
+        Some(p) if pos.is_placing() => {
+            let us = pos.side_to_move();
+            let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
+            let all = 2 * pos.rules().pieces as i32;
+            (hands * p.learned(pos) + (all - hands) * written) / all
+        }
+        _ => written,
+    }
+}
+
+/// The hand-written evaluation for the side to move.
+pub fn hand_written(pos: &Position, w: &Weights) -> i32 {
     let us = pos.side_to_move();
     terms(pos, us, w).total() - terms(pos, !us, w).total() + w.tempo
+}
+
+/// How many counts `inputs` gives for each side.
+pub const INPUTS: usize = 12;
+
+/// The names of the inputs, in order.
+pub const INPUT_NAMES: [&str; INPUTS] = [
+    "in-hand",
+    "on-2-points",
+    "on-3-points",
+    "on-4-points",
+    "mobility",
+    "blocked",
+    "open-mills",
+    "double-threats",
+    "in-mills",
+    "lines-of-one",
+    "lines-blocked",
+    "own-empties",
+];
+
+/// Learned weights for the placing phase: each input of the side to move (`us`) and of the other
+/// side (`them`), and a bias for having the move, in centi-pieces; the material (`PIECE` a piece
+/// on the board or in hand) is not learned. Written by `moulin train fit` into `placing.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Learned {
+    /// The preset the weights were learned for; they serve its rules, whatever the draw rules
+    /// and the side that starts.
+    pub variant: &'static str,
+    pub us: [i32; INPUTS],
+    pub them: [i32; INPUTS],
+    pub tempo: i32,
+}
+
+impl Learned {
+    /// The weights that make the learned evaluation equal the hand-written one (with
+    /// `Weights::DEFAULT`) in the placing phase: where `moulin train fit` starts.
+    pub const HAND: Learned = Learned {
+        variant: "nine",
+        us: [0, 0, 0, 0, 12, -25, 0, 0, 0, 0, 0, 0],
+        them: [0, 0, 0, 0, -12, 25, 0, 0, 0, 0, 0, 0],
+        tempo: 10,
+    };
+}
+
+/// The learned placing weights of this build.
+pub fn learned() -> &'static Learned {
+    &super::placing::LEARNED
+}
+
+/// The learned placing evaluation, ready for one board: the weights and the points sorted by how
+/// many neighbours they have (2 or fewer, 3, 4 or more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placing {
+    pub weights: &'static Learned,
+    pub by_degree: [Bitboard; 3],
+}
+
+impl Placing {
+    /// The learned evaluation that serves `rules`, if any.
+    pub fn for_rules(rules: &Rules) -> Option<Placing> {
+        let weights = learned();
+        let made_for = Rules {
+            first: rules.first,
+            no_capture: rules.no_capture,
+            repetition: rules.repetition,
+            full_board: rules.full_board,
+            ..Rules::preset(weights.variant)?
+        };
+        if made_for != *rules {
+            return None;
+        }
+        let t = rules.topology();
+        let mut by_degree = [Bitboard::EMPTY; 3];
+        for pt in crate::rules::board::Point::all() {
+            let d = t.adjacent[pt.index()].count() as usize;
+            let slot = &mut by_degree[d.clamp(2, 4) - 2];
+            *slot = slot.with(pt);
+        }
+        Some(Placing { weights, by_degree })
+    }
+
+    /// The learned evaluation of `pos` for the side to move.
+    pub fn learned(&self, pos: &Position) -> i32 {
+        let us = pos.side_to_move();
+        let ours = inputs(pos, us, &self.by_degree);
+        let theirs = inputs(pos, !us, &self.by_degree);
+        let w = self.weights;
+        let mut sum = w.tempo + material(pos);
+        for i in 0..INPUTS {
+            sum += w.us[i] * ours[i] + w.them[i] * theirs[i];
+        }
+        sum
+    }
+}
+
+/// The counts the learned evaluation weighs, for colour `c` (see `INPUT_NAMES`).
+pub fn inputs(pos: &Position, c: Color, by_degree: &[Bitboard; 3]) -> [i32; INPUTS] {
+    let t = pos.rules().topology();
+    let ours = pos.pieces(c);
+    let theirs = pos.pieces(!c);
+    let empty = pos.empty();
+    let mut x = [0; INPUTS];
+    x[0] = pos.in_hand(c) as i32;
+    x[1] = (ours & by_degree[0]).count() as i32;
+    x[2] = (ours & by_degree[1]).count() as i32;
+    x[3] = (ours & by_degree[2]).count() as i32;
+    let mut near_ours = Bitboard::EMPTY;
+    for from in ours {
+        let free = t.adjacent[from.index()] & empty;
+        near_ours |= free;
+        x[4] += free.count() as i32;
+        x[5] += free.is_empty() as i32;
+    }
+    let mut near_theirs = Bitboard::EMPTY;
+    for from in theirs {
+        near_theirs |= t.adjacent[from.index()];
+    }
+    let mut closers = Bitboard::EMPTY;
+    let mut doubles = Bitboard::EMPTY;
+    for line in &t.lines[..t.line_count] {
+        let mine = (*line & ours).count();
+        let other = (*line & theirs).count();
+        match (mine, other) {
+            (2, 0) => {
+                x[6] += 1;
+                let third = *line & empty;
+                doubles |= closers & third;
+                closers |= third;
+            }
+            (1, 0) => x[9] += 1,
+            (2, 1) => x[10] += 1,
+            _ => {}
+        }
+    }
+    x[7] = doubles.count() as i32;
+    x[8] = t.in_mills(ours).count() as i32;
+    x[11] = (near_ours & !near_theirs).count() as i32;
+    x
 }
 
 /// Material only: the evaluation of the plain baseline searcher.
@@ -147,4 +319,102 @@ pub fn material(pos: &Position) -> i32 {
     let us = pos.side_to_move();
     let count = |c: Color| pos.on_board(c) as i32 + pos.in_hand(c) as i32;
     PIECE * (count(us) - count(!us))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::movegen;
+    use crate::rules::notation::Convention;
+
+    fn random_positions(rules: Rules, n: usize, plies: usize) -> Vec<Position> {
+        let mut rng = Rng::new(3);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut pos = Position::start(rules);
+            for _ in 0..1 + rng.below(plies) {
+                let legal = movegen::legal_moves(&pos, Convention::Turn);
+                if legal.is_empty() {
+                    break;
+                }
+                pos.play(legal[rng.below(legal.len())]);
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    #[test]
+    fn the_hand_weights_learned_equal_the_hand_written_evaluation() {
+        let rules = Rules::nine();
+        let p = Placing {
+            weights: &Learned::HAND,
+            ..Placing::for_rules(&rules).unwrap()
+        };
+        let w = Weights {
+            placing: Some(p),
+            ..Weights::DEFAULT
+        };
+        for pos in random_positions(rules, 500, 30) {
+            assert_eq!(evaluate(&pos, &w), hand_written(&pos, &Weights::DEFAULT));
+            if pos.is_placing() {
+                assert_eq!(p.learned(&pos), hand_written(&pos, &Weights::DEFAULT));
+            }
+        }
+    }
+
+    #[test]
+    fn the_learned_evaluation_fades_out_as_the_hands_empty() {
+        let rules = Rules::nine();
+        let w = Weights::DEFAULT.for_rules(&rules);
+        let p = w.placing.unwrap();
+        for pos in random_positions(rules, 500, 30) {
+            let written = hand_written(&pos, &Weights::DEFAULT);
+            if !pos.is_placing() {
+                assert_eq!(evaluate(&pos, &w), written);
+            } else {
+                let (lo, hi) = (written.min(p.learned(&pos)), written.max(p.learned(&pos)));
+                assert!((lo..=hi).contains(&evaluate(&pos, &w)));
+            }
+        }
+        let start = Position::start(rules);
+        assert_eq!(evaluate(&start, &w), p.learned(&start));
+    }
+
+    #[test]
+    fn the_learned_weights_serve_their_own_rules_only() {
+        assert!(Placing::for_rules(&Rules::nine()).is_some());
+        let mut no_draws = Rules::nine().without_draw_rules();
+        no_draws.first = Color::Black;
+        assert!(Placing::for_rules(&no_draws).is_some());
+        for other in [
+            "twelve",
+            "lasker",
+            "morabaraba",
+            "no-reform",
+            "protected-mills",
+        ] {
+            assert!(
+                Placing::for_rules(&Rules::preset(other).unwrap()).is_none(),
+                "{other}"
+            );
+        }
+    }
+
+    #[test]
+    fn inputs_count_what_they_name() {
+        let rules = Rules::nine();
+        let p = Placing::for_rules(&rules).unwrap();
+        // White on a7 d7 (a line with g7 empty), d6 (a point with four neighbours); Black on d5.
+        let mut game = crate::Game::new(rules);
+        game.play_tokens(["a7", "g1", "d7", "d5", "d6", "a1"])
+            .unwrap();
+        let pos = game.position();
+        let x = inputs(pos, Color::White, &p.by_degree);
+        assert_eq!(x[0], 6, "in hand");
+        assert_eq!((x[1], x[2], x[3]), (1, 1, 1), "on 2-, 3- and 4-points");
+        assert_eq!(x[6], 1, "open mills");
+        assert_eq!(x[8], 0, "in mills");
+    }
 }

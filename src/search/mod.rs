@@ -18,6 +18,7 @@ mod features;
 mod iterate;
 mod limits;
 mod ordering;
+mod placing;
 mod quiesce;
 mod score;
 mod threads;
@@ -53,6 +54,8 @@ pub struct Options {
     pub move_overhead: u64,
     pub style: Style,
     pub weights: eval::Weights,
+    /// Use the learned placing evaluation where it serves the rules (`eval::Placing`).
+    pub learned: bool,
     /// Endgame tables: covered positions are exact (`TablesPath`).
     pub tables: Option<Arc<Tables>>,
 }
@@ -64,6 +67,7 @@ impl Default for Options {
             move_overhead: 30,
             style: Style::Full,
             weights: eval::Weights::DEFAULT,
+            learned: true,
             tables: None,
         }
     }
@@ -157,6 +161,28 @@ impl Searcher {
         self.tt.hashfull()
     }
 
+    /// Searches `pos` (a game of its own, without history) to `depth`, its root restricted to
+    /// `searchmoves` when some are given, reporting nothing: the fixed-depth searches of the
+    /// book, the labels and the critical positions.
+    pub fn search_to_depth(
+        &mut self,
+        pos: &crate::rules::position::Position,
+        depth: u32,
+        searchmoves: Vec<Move>,
+    ) -> SearchResult {
+        let limits = Limits {
+            depth: Some(depth),
+            searchmoves,
+            ..Limits::default()
+        };
+        self.search(
+            &Game::from_position(*pos),
+            &limits,
+            &Control::new(),
+            &mut |_| {},
+        )
+    }
+
     /// Searches the game's current position within `limits`, reporting progress to `report`.
     pub fn search(
         &mut self,
@@ -226,7 +252,11 @@ impl Searcher {
             fixed_time: limits.movetime.is_some(),
             features: self.options.style.features(),
             tables,
-            weights: self.options.weights,
+            weights: if self.options.learned {
+                self.options.weights.for_rules(pos.rules())
+            } else {
+                self.options.weights
+            },
         };
         let history = game.history().to_vec();
         let max_depth = limits

@@ -19,12 +19,17 @@ pub const MAX_PIECES: u8 = 9;
 /// The default directory of the tables of a variant: `$XDG_CACHE_HOME/moulin/tables/<variant>`,
 /// or `~/.cache/moulin/tables/<variant>`.
 pub fn default_dir(variant: &str) -> PathBuf {
+    cache_root().join("tables").join(variant)
+}
+
+/// Where moulin keeps its large outputs: `$XDG_CACHE_HOME/moulin`, or `~/.cache/moulin`.
+pub fn cache_root() -> PathBuf {
     let cache = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
         .unwrap_or_else(|| PathBuf::from(".cache"));
-    cache.join("moulin").join("tables").join(variant)
+    cache.join("moulin")
 }
 
 #[derive(clap::Args, Debug)]

@@ -1,0 +1,544 @@
+//! `moulin train critical` finds critical placing positions, and `moulin train suite` measures
+//! an engine on them.
+//!
+//! A critical position is one where the value is kept by one or two moves and lost by most of
+//! the others. Values are classes of a deep search's score for the side to move: a win at
+//! `+threshold` or more, a loss at `-threshold` or less, a draw in between (a win or loss that
+//! the search proves counts as such). Candidates are the labelled positions (`train label`) of
+//! the placing phase after 2 to 16 turns, each class of symmetric positions once, in the order of
+//! the journals. Each candidate's moves (one per class of moves leading to symmetric positions)
+//! are first searched one by one at `--screen-depth`; a candidate that looks critical there is
+//! searched again at `--depth`, and kept when it is critical there too. The kept positions are
+//! journaled (`critical-d<depth>.txt` under the cache directory, so a stopped run resumes) and
+//! written, when `--count` are found, as the suite:
+//!
+//! ```text
+//! <value win|draw|loss> <best score> <kept moves, comma-separated> <position string>
+//! ```
+//!
+//! The searches use the hand-written evaluation, so that the suite does not favour the learned
+//! one that it measures.
+//!
+//! `moulin train suite` plays every position of a suite through an engine's protocol at a fixed
+//! time a move and counts the moves that keep the value (a move symmetric to a kept one keeps it
+//! too).
+
+use super::label::{open_tables, read_labels};
+use crate::book::fold;
+use crate::durable::Journal;
+use crate::matches::engine::Engine;
+use crate::matches::spec::EngineSpec;
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
+use crate::rules::{fen, Rules};
+use crate::search::Searcher;
+use indicatif::{ProgressBar, ProgressStyle};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The flags of `moulin train critical`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CriticalArgs {
+    /// Rule preset.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Label journals to draw candidates from (default: every labels-*.txt in
+    /// ~/.cache/moulin/train/<variant>).
+    #[arg(long, num_args = 1..)]
+    pub labels: Vec<PathBuf>,
+    /// Depth (turns) of the searches that decide (1 to 30).
+    #[arg(long, default_value_t = 13, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// Depth of the screening searches (1 to 30).
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub screen_depth: u32,
+    /// Scores at or beyond ± this many centi-pieces are wins and losses.
+    #[arg(long, value_name = "CP", default_value_t = 120,
+          value_parser = clap::value_parser!(i32).range(1..=5000))]
+    pub threshold: i32,
+    /// Positions to find.
+    #[arg(long, default_value_t = 300)]
+    pub count: usize,
+    /// Worker threads; default: every core.
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub threads: Option<usize>,
+    /// Endgame tables to probe (default: ~/.cache/moulin/tables/<variant>, when it holds any).
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// The suite to write, whole, once --count positions are found.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// A value class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Value {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Value {
+    pub fn name(self) -> &'static str {
+        match self {
+            Value::Loss => "loss",
+            Value::Draw => "draw",
+            Value::Win => "win",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Value> {
+        match s {
+            "loss" => Some(Value::Loss),
+            "draw" => Some(Value::Draw),
+            "win" => Some(Value::Win),
+            _ => None,
+        }
+    }
+
+    fn of(score: i32, threshold: i32) -> Value {
+        if score >= threshold {
+            Value::Win
+        } else if score <= -threshold {
+            Value::Loss
+        } else {
+            Value::Draw
+        }
+    }
+}
+
+/// One position of a suite.
+#[derive(Clone, Debug)]
+pub struct Critical {
+    pub pos: Position,
+    pub value: Value,
+    pub best: i32,
+    pub keep: Vec<Move>,
+}
+
+impl Critical {
+    pub fn line(&self) -> String {
+        let keep: Vec<String> = self
+            .keep
+            .iter()
+            .map(|m| m.written_at(&self.pos, Convention::Turn))
+            .collect();
+        format!(
+            "{} {} {} {}",
+            self.value.name(),
+            self.best,
+            keep.join(","),
+            fen::write(&self.pos)
+        )
+    }
+
+    /// Whether `mv` keeps the value: it is a kept move or symmetric to one.
+    pub fn keeps(&self, mv: Move) -> bool {
+        let key = child_key(&self.pos, mv);
+        self.keep.iter().any(|&k| child_key(&self.pos, k) == key)
+    }
+}
+
+fn child_key(pos: &Position, mv: Move) -> u64 {
+    let mut child = *pos;
+    child.play(mv);
+    fold(&child).key
+}
+
+/// Reads a suite; a bad line is an error naming the file and line.
+pub fn read_suite(path: &Path, rules: &Rules) -> Result<Vec<Critical>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let bad = |what: String| format!("{}:{}: {what}", path.display(), n + 1);
+        let words: Vec<&str> = line.splitn(4, ' ').collect();
+        if words.len() != 4 {
+            return Err(bad(
+                "expected <value> <best score> <kept moves> <position string>".to_string(),
+            ));
+        }
+        let value =
+            Value::parse(words[0]).ok_or_else(|| bad(format!("bad value '{}'", words[0])))?;
+        let best = words[1]
+            .parse()
+            .map_err(|_| bad(format!("bad score '{}'", words[1])))?;
+        let pos = fen::read(words[3], rules).map_err(|e| bad(e.to_string()))?;
+        let mut keep = Vec::new();
+        for token in words[2].split(',') {
+            let mut game = Game::from_position(pos);
+            let mv = game
+                .play_token(token)
+                .map_err(|e| bad(format!("kept move '{token}': {e}")))?;
+            keep.push(mv);
+        }
+        out.push(Critical {
+            pos,
+            value,
+            best,
+            keep,
+        });
+    }
+    Ok(out)
+}
+
+/// Each move class of `pos` searched alone at `depth`, best first (one table for all, so the
+/// searches help each other).
+fn move_scores(searcher: &mut Searcher, pos: &Position, depth: u32) -> Vec<(Move, i32)> {
+    searcher.new_game();
+    let mut seen = FxHashSet::default();
+    let mut out = Vec::new();
+    for mv in movegen::legal_moves(pos, Convention::Turn) {
+        if !seen.insert(child_key(pos, mv)) {
+            continue;
+        }
+        let r = searcher.search_to_depth(pos, depth, vec![mv]);
+        out.push((mv, crate::book::score_value(r.score)));
+    }
+    out.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+    out
+}
+
+/// The position as a critical one, if its move scores make it one: one or two moves keep the
+/// best value, and at least half of the move classes (and two) lose it.
+fn judge(pos: &Position, scores: &[(Move, i32)], threshold: i32) -> Option<Critical> {
+    let &(_, best) = scores.first()?;
+    let value = Value::of(best, threshold);
+    let keep: Vec<Move> = scores
+        .iter()
+        .filter(|&&(_, s)| Value::of(s, threshold) == value)
+        .map(|&(m, _)| m)
+        .collect();
+    let lose = scores.len() - keep.len();
+    if keep.len() <= 2 && lose >= 2 && 2 * lose >= scores.len() {
+        Some(Critical {
+            pos: *pos,
+            value,
+            best,
+            keep,
+        })
+    } else {
+        None
+    }
+}
+
+pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
+    let rules = super::preset(&args.variant)?;
+    let tables = open_tables(&args.variant, &rules, args.tables.clone(), false)?;
+    let files = super::fit::label_files(&args.variant, &args.labels)?;
+    let mut seen = FxHashSet::default();
+    let mut candidates = Vec::new();
+    for f in &files {
+        for l in read_labels(f, &rules)? {
+            if (2..=16).contains(&l.plies) && l.pos.is_placing() && seen.insert(fold(&l.pos).key) {
+                candidates.push(l.pos);
+            }
+        }
+    }
+    let journal_path = super::cache_dir(&args.variant).join(format!(
+        "critical-d{}-s{}.txt",
+        args.depth, args.screen_depth
+    ));
+    let settings = format!(
+        "variant {} depth {} screen {} threshold {} labels {}",
+        args.variant,
+        args.depth,
+        args.screen_depth,
+        args.threshold,
+        files
+            .iter()
+            .filter_map(|f| f.file_name()?.to_str().map(String::from))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    if let Some(dir) = journal_path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let (journal, lines) = Journal::open(&journal_path, "critical", &settings)?;
+    // Each line: `<candidate index> none` or `<candidate index> <suite line>`.
+    let mut done: FxHashMap<usize, Option<String>> = FxHashMap::default();
+    for l in &lines {
+        let mut w = l.splitn(2, ' ');
+        let (Some(i), Some(rest)) = (w.next().and_then(|i| i.parse().ok()), w.next()) else {
+            continue;
+        };
+        done.insert(i, (rest != "none").then(|| rest.to_string()));
+    }
+    let found = AtomicUsize::new(done.values().filter(|v| v.is_some()).count());
+    let todo: Vec<usize> = (0..candidates.len())
+        .filter(|i| !done.contains_key(i))
+        .collect();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    log::info!(
+        "{} candidates ({} done before, {} critical); journal {}",
+        candidates.len(),
+        done.len(),
+        found.load(Ordering::Relaxed),
+        journal_path.display()
+    );
+    let bar = ProgressBar::new(args.count as u64);
+    bar.set_position(found.load(Ordering::Relaxed) as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} critical positions, {msg} [{elapsed} < {eta}]",
+        )
+        .expect("valid template"),
+    );
+    let journal = Mutex::new(journal);
+    let results: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    let searched = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut searcher = Searcher::new(16, 1);
+                searcher.options.tables = tables.clone();
+                // The hand-written evaluation, so that the suite does not favour the learned
+                // one it measures.
+                searcher.options.learned = false;
+                while !stop.load(Ordering::Relaxed) && found.load(Ordering::Relaxed) < args.count {
+                    let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let pos = &candidates[index];
+                    let screened = move_scores(&mut searcher, pos, args.screen_depth);
+                    let verdict = judge(pos, &screened, args.threshold).and_then(|_| {
+                        let deep = move_scores(&mut searcher, pos, args.depth);
+                        judge(pos, &deep, args.threshold)
+                    });
+                    let text = verdict.as_ref().map(Critical::line);
+                    let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
+                    let line = format!("{index} {}", text.as_deref().unwrap_or("none"));
+                    if let Err(e) = j.append(&line) {
+                        stop.store(true, Ordering::Relaxed);
+                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        break;
+                    }
+                    drop(j);
+                    let n = searched.fetch_add(1, Ordering::Relaxed) + 1;
+                    bar.set_message(format!("{n} searched"));
+                    if let Some(t) = text {
+                        found.fetch_add(1, Ordering::Relaxed);
+                        bar.inc(1);
+                        results
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((index, t));
+                    }
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let mut all: Vec<(usize, String)> = done
+        .into_iter()
+        .filter_map(|(i, t)| t.map(|t| (i, t)))
+        .chain(results.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect();
+    all.sort();
+    all.truncate(args.count);
+    if all.len() < args.count {
+        return Err(format!(
+            "only {} critical positions among the {} candidates (journal {}): label more \
+             positions and run again",
+            all.len(),
+            candidates.len(),
+            journal_path.display()
+        ));
+    }
+    let drawn = all.iter().filter(|(_, t)| t.starts_with("draw ")).count();
+    let mut text = format!(
+        "# moulin critical positions, variant {}: {} positions ({drawn} drawn), placing phase \
+         after 2 to 16 turns,\n# where one or two moves keep the value (win/draw/loss at \
+         ±{} cp) of a depth-{} search and at least half the others lose it.\n# Made by: {}\n\
+         # <value> <best score> <kept moves> <position string>\n",
+        args.variant,
+        all.len(),
+        args.threshold,
+        args.depth,
+        std::env::args().collect::<Vec<_>>().join(" ")
+    );
+    for (_, t) in &all {
+        text.push_str(t);
+        text.push('\n');
+    }
+    crate::durable::write_atomic(&args.out, text.as_bytes())?;
+    eprintln!(
+        "{} critical positions ({drawn} drawn) written to {}",
+        all.len(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The flags of `moulin train suite`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SuiteArgs {
+    /// The engine, as `moulin match` takes it (e.g. "cmd=target/release/moulin").
+    #[arg(long)]
+    pub engine: String,
+    /// The suite (`moulin train critical`).
+    #[arg(long, default_value = "tests/data/critical-nine.txt")]
+    pub suite: PathBuf,
+    /// Rule preset of the suite.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Milliseconds a move.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub movetime: u64,
+    /// Print each position whose value was lost.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// `moulin train suite`: how many positions of a suite an engine keeps the value of.
+pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
+    let rules = super::preset(&args.variant)?;
+    let suite = read_suite(&args.suite, &rules)?;
+    let spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
+    let timeout = Duration::from_secs(10);
+    let mut engine = Engine::start(&spec, &rules, timeout).map_err(|e| e.to_string())?;
+    let bar = ProgressBar::new(suite.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} positions [{elapsed} < {eta}]")
+            .expect("valid template"),
+    );
+    let mut tally: FxHashMap<Value, (usize, usize)> = FxHashMap::default();
+    for c in &suite {
+        engine.new_game(timeout).map_err(|e| e.to_string())?;
+        let answer = engine
+            .go(
+                &format!("position fen {}", fen::write(&c.pos)),
+                &format!("go movetime {}", args.movetime),
+                Duration::from_millis(args.movetime) + timeout,
+            )
+            .map_err(|e| e.to_string())?;
+        let mut game = Game::from_position(c.pos);
+        let played = game.play_tokens(answer.tokens.iter().map(String::as_str));
+        let kept = match (played, game.moves().first()) {
+            (Ok(_), Some(&mv)) => c.keeps(mv),
+            _ => false,
+        };
+        let entry = tally.entry(c.value).or_default();
+        entry.0 += 1;
+        entry.1 += kept as usize;
+        if !kept && args.verbose {
+            bar.suspend(|| eprintln!("lost: played {} in: {}", answer.tokens.join(" "), c.line()));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    engine.quit();
+    let total: usize = tally.values().map(|t| t.0).sum();
+    let kept: usize = tally.values().map(|t| t.1).sum();
+    println!(
+        "kept {kept}/{total} ({:.1}%) at {} ms a move",
+        100.0 * kept as f64 / total.max(1) as f64,
+        args.movetime
+    );
+    for v in [Value::Win, Value::Draw, Value::Loss] {
+        if let Some(&(n, k)) = tally.get(&v) {
+            println!(
+                "  {:<5} kept {k}/{n} ({:.1}%)",
+                v.name(),
+                100.0 * k as f64 / n.max(1) as f64
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scored(pos: &Position, scores: &[(&str, i32)]) -> Vec<(Move, i32)> {
+        scores
+            .iter()
+            .map(|&(t, s)| {
+                let mut g = Game::from_position(*pos);
+                (g.play_token(t).unwrap(), s)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn critical_means_few_moves_keep_and_most_lose() {
+        let pos = Position::start(Rules::nine());
+        let one = scored(
+            &pos,
+            &[("d6", 10), ("a7", -200), ("d7", -150), ("b6", -300)],
+        );
+        let c = judge(&pos, &one, 120).expect("one move keeps the draw");
+        assert_eq!((c.value, c.best, c.keep.len()), (Value::Draw, 10, 1));
+        let many = scored(&pos, &[("d6", 10), ("a7", 5), ("d7", 0), ("b6", -300)]);
+        assert!(judge(&pos, &many, 120).is_none(), "three moves keep it");
+        let even = scored(&pos, &[("d6", 10), ("a7", 5), ("d7", -200), ("b6", -300)]);
+        assert!(judge(&pos, &even, 120).is_some(), "two keep, two lose");
+        let won = scored(&pos, &[("d6", 300), ("a7", 50), ("d7", 40)]);
+        let c = judge(&pos, &won, 120).unwrap();
+        assert_eq!(c.value, Value::Win);
+    }
+
+    #[test]
+    fn a_move_symmetric_to_a_kept_one_keeps_it() {
+        let pos = Position::start(Rules::nine());
+        let c = Critical {
+            pos,
+            value: Value::Draw,
+            best: 0,
+            keep: scored(&pos, &[("d6", 0)])
+                .into_iter()
+                .map(|x| x.0)
+                .collect(),
+        };
+        let moves = scored(&pos, &[("b4", 0), ("f4", 0), ("d2", 0), ("d7", 0)]);
+        let kept: Vec<bool> = moves.iter().map(|&(m, _)| c.keeps(m)).collect();
+        assert_eq!(kept, [true, true, true, false]);
+    }
+
+    #[test]
+    fn suites_are_read_back_and_bad_lines_named() {
+        let rules = Rules::nine();
+        let pos = Position::start(rules);
+        let c = Critical {
+            pos,
+            value: Value::Win,
+            best: 250,
+            keep: scored(&pos, &[("d6", 0), ("a7", 0)])
+                .into_iter()
+                .map(|x| x.0)
+                .collect(),
+        };
+        let dir = std::env::temp_dir().join(format!("moulin-suite-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("suite.txt");
+        std::fs::write(&path, format!("# a suite\r\n{}\r\n", c.line())).unwrap();
+        let read = read_suite(&path, &rules).unwrap();
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].line(), c.line());
+        let bad = c.line().replace("d6,a7", "d6,z9");
+        std::fs::write(&path, format!("# a suite\n{bad}\n")).unwrap();
+        let err = read_suite(&path, &rules).unwrap_err();
+        assert!(err.contains("suite.txt:2: kept move 'z9'"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

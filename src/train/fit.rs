@@ -1,0 +1,371 @@
+//! `moulin train fit`: learns the placing weights (`eval::Learned`) from labelled positions.
+//!
+//! The method is logistic regression in the manner of Texel tuning, against the deep search's
+//! score rather than the game's result: for each placing position (hands not empty, the first
+//! position of each class of positions only), the evaluation `e = (h L + (T - h) H) / T`, with
+//! `L` the learned evaluation (material, plus the weighted inputs of both sides, plus a bias),
+//! `H` the hand-written one, `h` the pieces in hand and `T` all pieces, is brought near the label
+//! `s` by minimising the mean of `(σ(e / K) - σ(s / K))²`, where `σ` is the logistic function and
+//! `K` the scale (`--scale`): an error of 50 centi-pieces weighs more in a balanced position than
+//! in one a piece up. Labels that are wins or losses count as ±`CAP`. Full-batch gradient descent
+//! with Adam from `Learned::HAND` (the hand-written evaluation's equivalent, so the same data give
+//! the same weights), with a small pull towards it (`--l2`); every tenth
+//! position is held out, and the held-out loss is reported before and after. The weights are
+//! rounded to whole centi-pieces and written as Rust source (`src/search/placing.rs`) with the
+//! command and the data that made them.
+
+use super::label::{read_labels, Labelled};
+use crate::search::eval::{self, Learned, Placing, Weights, INPUTS, INPUT_NAMES};
+use crate::search::Score;
+use rustc_hash::FxHashSet;
+use std::path::PathBuf;
+
+/// The flags of `moulin train fit`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct FitArgs {
+    /// Rule preset the labels are for.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Label journals of `moulin train label` (default: every labels-*.txt in
+    /// ~/.cache/moulin/train/<variant>).
+    #[arg(long, num_args = 1..)]
+    pub labels: Vec<PathBuf>,
+    /// The scale K of the logistic function, in centi-pieces.
+    #[arg(long, default_value_t = 200.0)]
+    pub scale: f64,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 3000)]
+    pub steps: usize,
+    /// Pull of each weight towards its starting value (L2, per centi-piece squared).
+    #[arg(long, default_value_t = 1e-9)]
+    pub l2: f64,
+    /// Where to write the weights (Rust source); default: print them only.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The label journals named, or every `labels-*.txt` of the variant's cache directory.
+pub fn label_files(variant: &str, named: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let files = if named.is_empty() {
+        let dir = super::cache_dir(variant);
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(|e| {
+                format!(
+                    "cannot read {}: {e} (run moulin train label)",
+                    dir.display()
+                )
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("labels-") && n.ends_with(".txt"))
+            })
+            .collect();
+        found.sort();
+        found
+    } else {
+        named.to_vec()
+    };
+    if files.is_empty() {
+        return Err("no label files (run moulin train label)".to_string());
+    }
+    Ok(files)
+}
+
+/// A win or loss label counts as this many centi-pieces.
+pub const CAP: f64 = 1500.0;
+
+/// One training example.
+struct Example {
+    /// The inputs of the side to move, then of the other side, then 1 (the bias), each scaled by
+    /// the share of the learned evaluation `h / T`.
+    x: [f64; 2 * INPUTS + 1],
+    /// The part of the evaluation that is not learned.
+    fixed: f64,
+    target: f64,
+}
+
+fn capped(score: Score) -> f64 {
+    match score {
+        Score::Cp(x) => (x as f64).clamp(-CAP, CAP),
+        Score::Mate(n) if n > 0 => CAP,
+        Score::Mate(_) => -CAP,
+    }
+}
+
+fn example(l: &Labelled, placing: &Placing) -> Example {
+    let pos = &l.pos;
+    let us = pos.side_to_move();
+    let hands = (pos.in_hand(us) + pos.in_hand(!us)) as f64;
+    let share = hands / (2.0 * pos.rules().pieces as f64);
+    let ours = eval::inputs(pos, us, &placing.by_degree);
+    let theirs = eval::inputs(pos, !us, &placing.by_degree);
+    let mut x = [0.0; 2 * INPUTS + 1];
+    for i in 0..INPUTS {
+        x[i] = share * ours[i] as f64;
+        x[INPUTS + i] = share * theirs[i] as f64;
+    }
+    x[2 * INPUTS] = share;
+    let written = eval::hand_written(pos, &Weights::DEFAULT) as f64;
+    Example {
+        x,
+        fixed: share * eval::material(pos) as f64 + (1.0 - share) * written,
+        target: capped(l.score),
+    }
+}
+
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+fn predict(e: &Example, w: &[f64]) -> f64 {
+    e.fixed + e.x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>()
+}
+
+/// The mean loss and the mean absolute error in centi-pieces.
+fn loss(examples: &[&Example], w: &[f64], k: f64) -> (f64, f64) {
+    let n = examples.len().max(1) as f64;
+    let (mut l, mut abs) = (0.0, 0.0);
+    for e in examples {
+        let p = predict(e, w);
+        let d = sigmoid(p / k) - sigmoid(e.target / k);
+        l += d * d;
+        abs += (p - e.target).abs();
+    }
+    (l / n, abs / n)
+}
+
+fn as_vector(l: &Learned) -> Vec<f64> {
+    let mut w: Vec<f64> = l.us.iter().chain(&l.them).map(|&v| v as f64).collect();
+    w.push(l.tempo as f64);
+    w
+}
+
+/// Full-batch gradient descent with Adam from `start`: the weights that bring the examples'
+/// evaluations nearest their labels (see the module's comment).
+fn descend(train: &[&Example], start: &[f64], k: f64, steps: usize, l2: f64) -> Vec<f64> {
+    let mut w = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let (lr, b1, b2) = (0.5, 0.9, 0.999);
+    let n = train.len().max(1) as f64;
+    for step in 1..=steps {
+        let mut grad = vec![0.0; w.len()];
+        for e in train {
+            let s = sigmoid(predict(e, &w) / k);
+            let g = 2.0 * (s - sigmoid(e.target / k)) * s * (1.0 - s) / k / n;
+            for (gi, xi) in grad.iter_mut().zip(&e.x) {
+                *gi += g * xi;
+            }
+        }
+        for i in 0..w.len() {
+            let gi = grad[i] + 2.0 * l2 * (w[i] - start[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * gi;
+            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+            let mh = m[i] / (1.0 - b1.powi(step as i32));
+            let vh = v[i] / (1.0 - b2.powi(step as i32));
+            w[i] -= lr * mh / (vh.sqrt() + 1e-12);
+        }
+    }
+    w
+}
+
+pub fn run_fit(args: FitArgs) -> Result<(), String> {
+    let rules = super::preset(&args.variant)?;
+    let placing = Placing::for_rules(&rules).ok_or_else(|| {
+        format!(
+            "the learned placing weights are for {}; variant {} has other rules",
+            crate::search::eval::learned().variant,
+            args.variant
+        )
+    })?;
+    if args.scale.is_nan() || args.scale <= 0.0 {
+        return Err(format!("--scale must be positive (got {})", args.scale));
+    }
+    let files = label_files(&args.variant, &args.labels)?;
+    let mut seen = FxHashSet::default();
+    let mut examples = Vec::new();
+    let mut read = 0;
+    for f in &files {
+        for l in read_labels(f, &rules)? {
+            read += 1;
+            let canonical = crate::book::fold(&l.pos).key;
+            if l.pos.is_placing() && l.pos.pending_removals() == 0 && seen.insert(canonical) {
+                examples.push(example(&l, &placing));
+            }
+        }
+    }
+    if examples.len() < 100 {
+        return Err(format!(
+            "only {} placing positions in the labels (of {read} read): too few to fit",
+            examples.len()
+        ));
+    }
+    let train: Vec<&Example> = examples
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 10 != 0)
+        .map(|(_, e)| e)
+        .collect();
+    let held: Vec<&Example> = examples.iter().step_by(10).collect();
+    let start = as_vector(&Learned::HAND);
+    let k = args.scale;
+    let before = (loss(&train, &start, k), loss(&held, &start, k));
+    let w = descend(&train, &start, k, args.steps, args.l2);
+    let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
+    let after = (loss(&train, &rounded, k), loss(&held, &rounded, k));
+    eprintln!(
+        "{} placing positions (of {read} labelled, in {} files): {} to fit, {} held out",
+        examples.len(),
+        files.len(),
+        train.len(),
+        held.len()
+    );
+    eprintln!(
+        "loss x1e4 (mean |error| cp): fitted {:.3} ({:.1}) -> {:.3} ({:.1}); held out {:.3} ({:.1}) -> {:.3} ({:.1})",
+        before.0 .0 * 1e4,
+        before.0 .1,
+        after.0 .0 * 1e4,
+        after.0 .1,
+        before.1 .0 * 1e4,
+        before.1 .1,
+        after.1 .0 * 1e4,
+        after.1 .1
+    );
+    let learned = Learned {
+        variant: placing.weights.variant,
+        us: std::array::from_fn(|i| rounded[i] as i32),
+        them: std::array::from_fn(|i| rounded[INPUTS + i] as i32),
+        tempo: rounded[2 * INPUTS] as i32,
+    };
+    for (i, name) in INPUT_NAMES.iter().enumerate() {
+        eprintln!("{name:<16}{:>6}{:>6}", learned.us[i], learned.them[i]);
+    }
+    eprintln!("{:<16}{:>6}", "tempo", learned.tempo);
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let about = format!(
+        "{} placing positions ({} fitted, {} held out) from {} label files ({}); scale {k}; \
+         held-out loss x1e4 {:.3} -> {:.3}, mean |error| {:.1} -> {:.1} cp",
+        examples.len(),
+        train.len(),
+        held.len(),
+        files.len(),
+        files
+            .iter()
+            .filter_map(|f| f.file_name()?.to_str().map(String::from))
+            .collect::<Vec<_>>()
+            .join(", "),
+        before.1 .0 * 1e4,
+        after.1 .0 * 1e4,
+        before.1 .1,
+        after.1 .1
+    );
+    let text = source_text(&learned, &command, &about);
+    match &args.out {
+        Some(path) => {
+            crate::durable::write_atomic(path, text.as_bytes())?;
+            eprintln!("written to {}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// The Rust source of `src/search/placing.rs` holding `learned`.
+pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
+    let list = |v: &[i32; INPUTS]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "//! The learned weights of the placing phase (see `eval::Learned`), written by\n\
+         //! `moulin train fit`; do not edit by hand. Inputs, in order: {}.\n\
+         //!\n\
+         //! Made by: `{command}`\n\
+         //!\n\
+         //! From: {about}.\n\
+         \n\
+         use super::eval::Learned;\n\
+         \n\
+         pub const LEARNED: Learned = Learned {{\n    \
+             variant: \"{}\",\n    \
+             us: [{}],\n    \
+             them: [{}],\n    \
+             tempo: {},\n\
+         }};\n",
+        INPUT_NAMES.join(", "),
+        learned.variant,
+        list(&learned.us),
+        list(&learned.them),
+        learned.tempo
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::movegen;
+    use crate::rules::notation::Convention;
+    use crate::rules::position::Position;
+
+    /// Random placing positions labelled by the hand-written evaluation plus 40 a piece on a
+    /// point with four neighbours for the side to move (fading as the hands empty, as the
+    /// learned evaluation does): the fit finds that weight.
+    #[test]
+    fn recovers_a_planted_weight() {
+        let rules = crate::Rules::nine();
+        let placing = Placing::for_rules(&rules).unwrap();
+        let mut rng = Rng::new(7);
+        let mut examples = Vec::new();
+        while examples.len() < 2000 {
+            let mut pos = Position::start(rules);
+            for _ in 0..2 + rng.below(14) {
+                let legal = movegen::legal_moves(&pos, Convention::Turn);
+                pos.play(legal[rng.below(legal.len())]);
+            }
+            if !pos.is_placing() {
+                continue;
+            }
+            let us = pos.side_to_move();
+            let x = eval::inputs(&pos, us, &placing.by_degree);
+            let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
+            let planted = eval::hand_written(&pos, &Weights::DEFAULT) + 40 * x[3] * hands / 18;
+            let l = Labelled {
+                pos,
+                plies: 0,
+                score: Score::Cp(planted),
+            };
+            examples.push(example(&l, &placing));
+        }
+        let refs: Vec<&Example> = examples.iter().collect();
+        let start = as_vector(&Learned::HAND);
+        let w = descend(&refs, &start, 200.0, 3000, 0.0);
+        // The counts of pieces on the three kinds of point, in hand (and the bias) add up to
+        // nine a side while nothing is removed: only their differences are determined.
+        let planted = w[3] - w[1];
+        assert!(
+            (planted - 40.0).abs() < 4.0,
+            "4-points weigh {planted} more, not 40"
+        );
+        assert!(
+            (w[2] - w[1]).abs() < 4.0,
+            "3-points weigh {} more",
+            w[2] - w[1]
+        );
+        let (before, _) = loss(&refs, &start, 200.0);
+        let (after, error) = loss(&refs, &w, 200.0);
+        assert!(after < before / 10.0, "loss {before} -> {after}");
+        assert!(error < 3.0, "mean error {error} cp");
+    }
+
+    #[test]
+    fn the_written_source_names_every_weight() {
+        let text = source_text(&Learned::HAND, "moulin train fit", "nothing");
+        assert!(text.contains("us: [0, 0, 0, 0, 12, -25, 0, 0, 0, 0, 0, 0]"));
+        assert!(text.contains("tempo: 10"));
+        assert!(text.contains("Made by: `moulin train fit`"));
+    }
+}

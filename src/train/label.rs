@@ -1,0 +1,364 @@
+//! `moulin train label`: the truth the engine makes itself.
+//!
+//! Position `i` of a run is drawn from its own random stream (`seed`, `i`), so a run is the same
+//! wherever it stops: half of them come from random openings (every move drawn at random), half
+//! from noisy self-play (a depth-4 search's move, or one at random one time in five), stopped
+//! after 2 to 26 turns: the placing phase and the first turns of the moving phase. Each is then
+//! searched to `--depth` from an empty table (one thread, so the label is reproducible), probing
+//! the endgame tables where the line reaches them, and one line is appended to the journal:
+//!
+//! ```text
+//! <index> <source r|s> <plies> <score cp N|mate N> <best move> <position string>
+//! ```
+//!
+//! The journal is the data: a stopped run resumes where it stopped when given the same
+//! settings, and a larger `--positions` extends it.
+
+use crate::durable::Journal;
+use crate::rng::{mix, Rng};
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
+use crate::rules::{fen, Rules};
+use crate::search::{Score, Searcher};
+use crate::tables::Tables;
+use indicatif::{ProgressBar, ProgressStyle};
+use rustc_hash::FxHashSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The flags of `moulin train label`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LabelArgs {
+    /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Positions to label in all (a run that stopped resumes; a larger count extends it).
+    #[arg(long, default_value_t = 20000)]
+    pub positions: usize,
+    /// Depth (turns) of each labelling search (1 to 30); match play at 100 ms a move reaches
+    /// about 9 in the placing phase.
+    #[arg(long, default_value_t = 13,
+          value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// Seed of the positions drawn.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Hash table of each search, in MB (1 to 1024).
+    #[arg(long, value_name = "MB", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub hash: u32,
+    /// Worker threads (each searches one position at a time); default: every core.
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub threads: Option<usize>,
+    /// Endgame tables to probe (default: ~/.cache/moulin/tables/<variant>, when it holds any).
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// Do not probe endgame tables.
+    #[arg(long, conflicts_with = "tables")]
+    pub no_tables: bool,
+    /// The journal to write (default: ~/.cache/moulin/train/<variant>/labels-d<depth>-s<seed>.txt).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// The most turns before a position is taken.
+pub const MAX_PLIES: usize = 26;
+
+/// Where a drawn position came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Random,
+    SelfPlay,
+}
+
+impl Source {
+    fn letter(self) -> char {
+        match self {
+            Source::Random => 'r',
+            Source::SelfPlay => 's',
+        }
+    }
+}
+
+/// Position `index` of the stream `seed`: `None` when its game ended before the ply drawn.
+/// `player` is a small searcher for the self-play moves; it is cleared first, so the position
+/// depends on `seed` and `index` only.
+pub fn draw_position(
+    rules: &Rules,
+    seed: u64,
+    index: u64,
+    player: &mut Searcher,
+) -> Option<(Position, Source, usize)> {
+    let mut rng = Rng::new(mix(seed ^ mix(index)));
+    let source = if rng.below(2) == 0 {
+        Source::Random
+    } else {
+        Source::SelfPlay
+    };
+    let plies = 2 + rng.below(MAX_PLIES - 1);
+    let mut game = Game::new(*rules);
+    player.new_game();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let legal = movegen::legal_moves(game.position(), Convention::Turn);
+        let random = source == Source::Random || rng.below(5) == 0;
+        let mv = if random {
+            legal[rng.below(legal.len())]
+        } else {
+            player
+                .search_to_depth(game.position(), 4, Vec::new())
+                .best?
+        };
+        game.play(mv);
+    }
+    if game.outcome().is_some() {
+        return None;
+    }
+    Some((*game.position(), source, plies))
+}
+
+/// The labelling search of `pos`: its score and best move.
+pub fn label(searcher: &mut Searcher, pos: &Position, depth: u32) -> (Score, Option<crate::Move>) {
+    searcher.new_game();
+    let r = searcher.search_to_depth(pos, depth, Vec::new());
+    (r.score, r.best)
+}
+
+/// One journal line.
+fn line_text(
+    index: usize,
+    source: Source,
+    plies: usize,
+    pos: &Position,
+    score: Score,
+    best: Option<crate::Move>,
+) -> String {
+    let best = best.map_or("none".to_string(), |m| m.written_at(pos, Convention::Turn));
+    format!(
+        "{index} {} {plies} {score} {best} {}",
+        source.letter(),
+        fen::write(pos)
+    )
+}
+
+/// Opens the tables a labelling run probes: those named, or the default directory's if it holds
+/// any, or none.
+pub fn open_tables(
+    variant: &str,
+    rules: &Rules,
+    dir: Option<PathBuf>,
+    none: bool,
+) -> Result<Option<Arc<Tables>>, String> {
+    if none || crate::tables::unsupported(rules).is_some() {
+        return Ok(None);
+    }
+    match dir {
+        Some(d) => Tables::open(&d, rules).map(|t| Some(Arc::new(t))),
+        None => {
+            let d = crate::tables::build::default_dir(variant);
+            Ok(Tables::open(&d, rules).ok().map(Arc::new))
+        }
+    }
+}
+
+pub fn run_label(args: LabelArgs) -> Result<(), String> {
+    let rules = super::preset(&args.variant)?;
+    let tables = open_tables(&args.variant, &rules, args.tables.clone(), args.no_tables)?;
+    let largest = tables
+        .as_ref()
+        .and_then(|t| t.pairs().iter().map(|&(a, b)| a.max(b)).max())
+        .unwrap_or(0);
+    let out = args.out.clone().unwrap_or_else(|| {
+        super::cache_dir(&args.variant).join(format!("labels-d{}-s{}.txt", args.depth, args.seed))
+    });
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let settings = format!(
+        "variant {} depth {} seed {} hash {} tables {}",
+        args.variant,
+        args.depth,
+        args.seed,
+        args.hash,
+        if largest == 0 {
+            "none".to_string()
+        } else {
+            format!("up to {largest}")
+        }
+    );
+    let (journal, lines) = Journal::open(&out, "label", &settings)?;
+    let done: FxHashSet<usize> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    let todo: Vec<usize> = (0..args.positions).filter(|i| !done.contains(i)).collect();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    log::info!(
+        "labelling {} positions ({} done before) at depth {} with {threads} threads into {}",
+        todo.len(),
+        args.positions - todo.len(),
+        args.depth,
+        out.display()
+    );
+    let bar = ProgressBar::new(args.positions as u64);
+    bar.set_position((args.positions - todo.len()) as u64);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "depth {} {{bar:30}} {{pos}}/{{len}} positions [{{elapsed}} < {{eta}}]",
+            args.depth
+        ))
+        .expect("valid template"),
+    );
+    let journal = Mutex::new(journal);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(todo.len().max(1)) {
+            scope.spawn(|| {
+                let mut player = Searcher::new(1, 1);
+                let mut searcher = Searcher::new(args.hash as usize, 1);
+                searcher.options.tables = tables.clone();
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let text = match draw_position(&rules, args.seed, index as u64, &mut player) {
+                        Some((pos, source, plies)) => {
+                            let (score, best) = label(&mut searcher, &pos, args.depth);
+                            line_text(index, source, plies, &pos, score, best)
+                        }
+                        None => format!("{index} over"),
+                    };
+                    let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Err(e) = j.append(&text) {
+                        stop.store(true, Ordering::Relaxed);
+                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        break;
+                    }
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    journal
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .sync()?;
+    eprintln!("{} positions labelled in {}", args.positions, out.display());
+    Ok(())
+}
+
+/// One labelled position read back from a journal.
+#[derive(Clone, Debug)]
+pub struct Labelled {
+    pub pos: Position,
+    pub plies: usize,
+    pub score: Score,
+}
+
+/// Reads the labelled positions of journals (lines of games that ended are skipped); an
+/// unreadable line is an error naming the file and the line.
+pub fn read_labels(path: &std::path::Path, rules: &Rules) -> Result<Vec<Labelled>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let bad = |what: &str| format!("{}:{}: {what}: {line}", path.display(), n + 1);
+        let words: Vec<&str> = line.splitn(7, ' ').collect();
+        if words.len() == 2 && words[1] == "over" {
+            continue;
+        }
+        if words.len() != 7 {
+            return Err(bad(
+                "expected <index> <source> <plies> <score> <best> <position>",
+            ));
+        }
+        let plies = words[2].parse().map_err(|_| bad("bad ply count"))?;
+        let value: i32 = words[4].parse().map_err(|_| bad("bad score"))?;
+        let score = match words[3] {
+            "cp" => Score::Cp(value),
+            "mate" => Score::Mate(value),
+            _ => return Err(bad("bad score kind")),
+        };
+        let pos = fen::read(words[6], rules).map_err(|e| bad(&e.to_string()))?;
+        out.push(Labelled { pos, plies, score });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_depends_on_its_seed_and_index_only() {
+        let rules = Rules::nine();
+        let mut a = Searcher::new(1, 1);
+        let mut b = Searcher::new(1, 1);
+        let mut sources = FxHashSet::default();
+        for index in 0..12 {
+            // `b` has searched other positions first: its table holds other entries.
+            let _ = draw_position(&rules, 9, index + 100, &mut b);
+            let x = draw_position(&rules, 9, index, &mut a);
+            let y = draw_position(&rules, 9, index, &mut b);
+            assert_eq!(
+                x.map(|p| p.0.key()),
+                y.map(|p| p.0.key()),
+                "position {index}"
+            );
+            if let Some((pos, source, plies)) = x {
+                assert!((2..=MAX_PLIES).contains(&plies));
+                assert!(pos.outcome().is_none());
+                sources.insert(source.letter());
+            }
+        }
+        assert_eq!(sources.len(), 2, "both sources drawn");
+    }
+
+    #[test]
+    fn labels_are_read_back_and_bad_lines_named() {
+        let rules = Rules::nine();
+        let mut searcher = Searcher::new(1, 1);
+        let mut player = Searcher::new(1, 1);
+        let (pos, source, plies) = (0..)
+            .find_map(|i| draw_position(&rules, 1, i, &mut player))
+            .unwrap();
+        let (score, best) = label(&mut searcher, &pos, 3);
+        let dir = std::env::temp_dir().join(format!("moulin-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("labels.txt");
+        let text = format!(
+            "# moulin label journal: test\n{}\n7 over\n",
+            line_text(5, source, plies, &pos, score, best)
+        );
+        std::fs::write(&path, &text).unwrap();
+        let read = read_labels(&path, &rules).unwrap();
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].pos.key(), pos.key());
+        assert_eq!((read[0].plies, read[0].score), (plies, score));
+        std::fs::write(
+            &path,
+            "3 r 4 cp x d2 ********/********/******** w p p 0 9 0 9\n",
+        )
+        .unwrap();
+        let err = read_labels(&path, &rules).unwrap_err();
+        assert!(err.contains("labels.txt:1: bad score"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

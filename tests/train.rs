@@ -1,0 +1,116 @@
+//! The training commands end to end, through the binary: labelling resumes and extends its
+//! journal, the fit refuses too little data, and the suite runner counts the moves that keep a
+//! position's value.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn moulin(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(args)
+        .env("XDG_CACHE_HOME", scratch("cache"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("moulin-train-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn data_lines(path: &PathBuf) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn labelling_resumes_and_extends_its_journal() {
+    let out = scratch("label").join("labels.txt");
+    let _ = std::fs::remove_file(&out);
+    let run = |n: &str| {
+        let o = moulin(&[
+            "train",
+            "label",
+            "--positions",
+            n,
+            "--depth",
+            "2",
+            "--threads",
+            "2",
+            "--no-tables",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run("4");
+    let first = data_lines(&out);
+    assert_eq!(first.len(), 4);
+    run("7");
+    let second = data_lines(&out);
+    assert_eq!(second.len(), 7);
+    assert_eq!(
+        second[..4],
+        first[..],
+        "the first four are kept as they were"
+    );
+    let mut indices: Vec<usize> = second
+        .iter()
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    indices.sort();
+    assert_eq!(indices, (0..7).collect::<Vec<_>>());
+    // Other settings are refused, naming both.
+    let o = moulin(&[
+        "train",
+        "label",
+        "--positions",
+        "8",
+        "--depth",
+        "3",
+        "--no-tables",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("depth 2") && err.contains("depth 3"), "{err}");
+    // Seven positions are too few to fit.
+    let o = moulin(&["train", "fit", "--labels", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("too few to fit"));
+}
+
+#[test]
+fn the_suite_counts_the_moves_that_keep_the_value() {
+    // White threatens a7-d7-g7 and Black, to move, must block at g7: a suite that says so, and
+    // one that wrongly says a1.
+    let dir = scratch("suite");
+    let suite = dir.join("suite.txt");
+    // After a7 b6 d7 (RULES.md §5: rings from the inside, each from its top middle clockwise).
+    let fen = "********/*******@/O******O b p p 2 7 1 8 0 0 -1 -1 -1 -1 0 0 2";
+    std::fs::write(
+        &suite,
+        format!("# test\ndraw 0 g7 {fen}\ndraw 0 a1 {fen}\n"),
+    )
+    .unwrap();
+    let o = moulin(&[
+        "train",
+        "suite",
+        "--engine",
+        &format!("cmd={}", env!("CARGO_BIN_EXE_moulin")),
+        "--suite",
+        suite.to_str().unwrap(),
+        "--movetime",
+        "50",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("kept 1/2 (50.0%)"), "{out}");
+    assert!(out.contains("draw  kept 1/2"), "{out}");
+}
