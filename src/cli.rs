@@ -76,6 +76,9 @@ pub enum Command {
 pub enum BookCommand {
     /// Build a book by deep search (resumes an interrupted build; see book/README.md).
     Build(crate::book::build::BuildArgs),
+    /// Grow a book along its main lines by drop-out expansion, under a budget of positions
+    /// (resumes a stopped run; see book/README.md).
+    Expand(crate::book::expand::ExpandArgs),
     /// Check a book: every line parses, every position is canonical and reachable, every move
     /// is legal; errors name the line.
     Check(crate::book::check::CheckArgs),
@@ -137,6 +140,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Openings(args)) => crate::matches::book::run_openings(args),
         Some(Command::Replay(args)) => crate::matches::run_replay(args),
         Some(Command::Book(BookCommand::Build(args))) => crate::book::build::run_build(args),
+        Some(Command::Book(BookCommand::Expand(args))) => crate::book::expand::run_expand(args),
         Some(Command::Book(BookCommand::Check(args))) => crate::book::check::run_check(args),
         Some(Command::Book(BookCommand::Bench(args))) => crate::book::run_bench(args),
         Some(Command::Tables(TablesCommand::Build(args))) => crate::tables::build::run_build(args),

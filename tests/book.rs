@@ -117,6 +117,84 @@ fn build_check_and_resume() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Drop-out expansion grows the main lines past the book's plies, best lines first, resumes
+/// from its journal, and leaves a book that checks.
+#[test]
+fn expansion_deepens_the_main_lines_and_resumes() {
+    use moulin::book::expand::{frontier, principal_length, run_expand, Entries, ExpandArgs};
+    let dir = temp_dir("expand");
+    let path = dir.join("small.book");
+    build(&path, 3, 2);
+    let args = |positions| ExpandArgs {
+        book: path.clone(),
+        positions,
+        ply_cost: 4,
+        max_ply: 12,
+        threads: Some(2),
+    };
+    let read = |path: &Path| -> (format::Header, Entries) {
+        let (h, lines) = format::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let e = lines
+            .into_iter()
+            .map(|l| (book::fold(&l.pos).key, (l.pos, l.moves)))
+            .collect();
+        (h, e)
+    };
+    let start = moulin::rules::position::Position::start(Rules::nine());
+    let (_, small) = read(&path);
+    let before = principal_length(&start, &small);
+    assert_eq!(before, 3, "a 3-ply book's principal line");
+    // The frontier is sorted by priority, and its first position is on the principal line.
+    let (front, _) = frontier(&start, &small, &Default::default(), 4, 12);
+    assert!(front.windows(2).all(|w| w[0].priority <= w[1].priority));
+    assert_eq!((front[0].priority, front[0].ply), (12, 3));
+    run_expand(args(12)).unwrap();
+    let (header, grown) = read(&path);
+    let added = grown.len() - small.len();
+    assert!(
+        (1..=12).contains(&added),
+        "{added} entries added by 12 searches"
+    );
+    assert!(principal_length(&start, &grown) > before);
+    assert!(header.expanded > 3);
+    let text = std::fs::read_to_string(&path).unwrap();
+    check_text(&text, 0).unwrap();
+    // A stopped run resumes: its journal's entries are taken, not searched again.
+    let (_, lines) = format::parse(&text).unwrap();
+    let deep = lines
+        .iter()
+        .rev()
+        .find(|l| !small.contains_key(&book::fold(&l.pos).key));
+    let deep = deep.expect("an entry added");
+    let journal = moulin::durable::with_suffix(&path, ".expand.partial");
+    let mut remade = Vec::new();
+    for l in &lines {
+        if l.number != deep.number {
+            remade.push((l.pos, l.moves.clone()));
+        }
+    }
+    std::fs::write(&path, format::write(&header, &remade)).unwrap();
+    std::fs::write(
+        &journal,
+        format!(
+            "# moulin book expand journal: depth 2 margin 10 hash 1 ply-cost 4 max-ply 12\n{}\n",
+            format::line_text(&deep.pos, &deep.moves)
+        ),
+    )
+    .unwrap();
+    run_expand(args(1)).unwrap();
+    let (_, resumed) = read(&path);
+    assert_eq!(
+        resumed.len(),
+        grown.len(),
+        "the journaled entry was taken back"
+    );
+    assert!(
+        !journal.exists(),
+        "the journal is removed once the book is written"
+    );
+}
+
 #[test]
 fn a_build_never_replaces_a_book_it_does_not_cover() {
     let dir = temp_dir("refuse");

@@ -559,6 +559,7 @@ fn write_book(
         version: FORMAT_VERSION,
         variant: plan.variant.clone(),
         plies: plan.plies,
+        expanded: 0,
         depth: spec.depth,
         margin: spec.margin,
         hash_mb: spec.hash_mb,

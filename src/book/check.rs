@@ -61,12 +61,12 @@ pub fn check_text(text: &str, sample: usize) -> Result<Report, BookError> {
             let placed = 2 * rules.pieces as u32
                 - l.pos.in_hand(Color::White) as u32
                 - l.pos.in_hand(Color::Black) as u32;
-            if placed >= header.plies.max(1) {
+            if placed >= header.plies.max(header.expanded).max(1) {
                 return Err(BookError::at(
                     l.number,
                     format!(
                         "the position is {placed} plies deep; the header gives moves for {} plies",
-                        header.plies
+                        header.plies.max(header.expanded)
                     ),
                 ));
             }

@@ -75,6 +75,8 @@ pub struct Header {
     pub variant: String,
     /// Book moves are given for the first `plies` plies (positions after 0 to `plies - 1`).
     pub plies: u32,
+    /// Entries beyond `plies` reach this ply (`book expand`; 0 when the book was not expanded).
+    pub expanded: u32,
     /// The search depth (turns) of every score.
     pub depth: u32,
     /// Moves within this many centi-pieces of the best are kept.
@@ -103,12 +105,17 @@ impl Header {
             format!("moulin-book {}", self.version),
             format!("variant {}", self.variant),
             format!("plies {}", self.plies),
+        ];
+        if self.expanded > 0 {
+            out.push(format!("expanded {}", self.expanded));
+        }
+        out.extend([
             format!("depth {}", self.depth),
             format!("margin {}", self.margin),
             format!("hash {}", self.hash_mb),
             format!("date {}", self.date),
             format!("command {}", self.command),
-        ];
+        ]);
         out.extend(self.notes.iter().map(|n| format!("note {n}")));
         out.push(format!("positions {positions}"));
         out
@@ -233,8 +240,8 @@ pub fn parse(text: &str) -> Result<(Header, Vec<Line>), BookError> {
             }
             if key != "positions" {
                 match key {
-                    "variant" | "plies" | "depth" | "margin" | "hash" | "date" | "command"
-                    | "note" => fields.push((key, value, number)),
+                    "variant" | "plies" | "expanded" | "depth" | "margin" | "hash" | "date"
+                    | "command" | "note" => fields.push((key, value, number)),
                     _ => {
                         return Err(BookError::at(
                             number,
@@ -312,6 +319,10 @@ fn header_of(
         version,
         variant: variant.to_string(),
         plies: number("plies", super::MAX_PLIES as i64)? as u32,
+        expanded: match get("expanded") {
+            Ok(_) => number("expanded", super::MAX_EXPANDED as i64)? as u32,
+            Err(_) => 0,
+        },
         depth: number("depth", super::MAX_DEPTH as i64)? as u32,
         margin: number("margin", super::MAX_MARGIN as i64)? as i32,
         hash_mb: number("hash", super::MAX_HASH_MB as i64)? as u32,
@@ -363,6 +374,7 @@ mod tests {
             version: FORMAT_VERSION,
             variant: "nine".into(),
             plies: 2,
+            expanded: 0,
             depth: 3,
             margin: 10,
             hash_mb: 4,

@@ -11,6 +11,7 @@
 
 pub mod build;
 pub mod check;
+pub mod expand;
 pub mod format;
 
 pub use format::{BookError, Header, Line};
@@ -31,6 +32,8 @@ pub const FORMAT_VERSION: u32 = 1;
 /// allocated or a search that does not end: plies of the book tree (each ply multiplies the
 /// positions; 8 hold about 62,000), ...
 pub const MAX_PLIES: u32 = 16;
+/// ... the deepest ply of an expanded book (`book expand`), ...
+pub const MAX_EXPANDED: u32 = 41;
 /// ... search depth in turns (one search at depth 12 already takes seconds), ...
 pub const MAX_DEPTH: u32 = 20;
 /// ... margin in centi-pieces (ten pieces), ...
