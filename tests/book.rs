@@ -90,8 +90,11 @@ fn build_check_and_resume() {
     // An interrupted build (a journal with some entries, the last cut short) resumes.
     let resumed = dir.join("resumed.book");
     let journal = dir.join("resumed.book.partial");
-    let mut partial =
-        String::from("# moulin book journal: variant nine depth 3 margin 10 hash 1\n");
+    let evaluation =
+        book::build::evaluation_text(moulin::search::eval::fingerprint(&Rules::nine()));
+    let mut partial = format!(
+        "# moulin book journal: variant nine depth 3 margin 10 hash 1 evaluation {evaluation}\n"
+    );
     let lines: Vec<&str> = text.lines().filter(|l| l.contains('|')).collect();
     for l in &lines[..lines.len() / 2] {
         partial.push_str(l);
@@ -177,7 +180,9 @@ fn expansion_deepens_the_main_lines_and_resumes() {
     std::fs::write(
         &journal,
         format!(
-            "# moulin book expand journal: depth 2 margin 10 hash 1 ply-cost 4 max-ply 12\n{}\n",
+            "# moulin book expand journal: depth 2 margin 10 hash 1 evaluation {} ply-cost 4 \
+             max-ply 12\n{}\n",
+            book::build::evaluation_text(header.evaluation),
             format::line_text(&deep.pos, &deep.moves)
         ),
     )

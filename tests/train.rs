@@ -19,6 +19,22 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// What `moulin train suite` prints for this engine's binary on `suite`.
+fn suite_output(suite: &std::path::Path, movetime: &str) -> String {
+    let o = moulin(&[
+        "train",
+        "suite",
+        "--engine",
+        &format!("cmd={}", env!("CARGO_BIN_EXE_moulin")),
+        "--suite",
+        suite.to_str().unwrap(),
+        "--movetime",
+        movetime,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 fn data_lines(path: &PathBuf) -> Vec<String> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -99,18 +115,51 @@ fn the_suite_counts_the_moves_that_keep_the_value() {
         format!("# test\ndraw 0 g7 {fen}\ndraw 0 a1 {fen}\n"),
     )
     .unwrap();
-    let o = moulin(&[
-        "train",
-        "suite",
-        "--engine",
-        &format!("cmd={}", env!("CARGO_BIN_EXE_moulin")),
-        "--suite",
-        suite.to_str().unwrap(),
-        "--movetime",
-        "50",
-    ]);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = suite_output(&suite, "50");
     assert!(out.contains("kept 1/2 (50.0%)"), "{out}");
     assert!(out.contains("draw  kept 1/2"), "{out}");
+}
+
+/// The shipped critical-position suite: at least 300 positions of the placing phase after 2 to
+/// 16 turns, each with one or two kept moves that are legal there.
+#[test]
+fn the_shipped_suite_holds_300_critical_positions() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/critical-nine.txt");
+    let suite = moulin::train::critical::read_suite(&path, &moulin::Rules::nine()).unwrap();
+    assert!(suite.len() >= 300, "{} positions", suite.len());
+    for c in &suite {
+        let pos = &c.pos;
+        let placed = 18 - pos.in_hand(moulin::Color::White) - pos.in_hand(moulin::Color::Black);
+        assert!(
+            pos.is_placing() && (2..=16).contains(&placed),
+            "{}",
+            c.line()
+        );
+        assert!((1..=2).contains(&c.keep.len()), "{}", c.line());
+    }
+    let drawn = suite
+        .iter()
+        .filter(|c| c.value == moulin::train::critical::Value::Draw)
+        .count();
+    assert!(drawn >= 100, "{drawn} drawn positions");
+}
+
+/// The engine at 100 ms a move keeps the value of at least 99% of the suite, and of every drawn
+/// position (slow: about a minute; `cargo test --release --test train -- --ignored`).
+#[test]
+#[ignore]
+fn the_engine_keeps_the_value_of_the_critical_positions() {
+    let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/critical-nine.txt");
+    let out = suite_output(&suite, "100");
+    let share = |prefix: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(prefix))
+            .unwrap();
+        let frac = line.split_whitespace().find(|w| w.contains('/')).unwrap();
+        let (k, n) = frac.split_once('/').unwrap();
+        k.parse::<f64>().unwrap() / n.parse::<f64>().unwrap()
+    };
+    assert!(share("kept") >= 0.99, "{out}");
+    assert!(share("draw") == 1.0, "{out}");
 }

@@ -74,6 +74,8 @@ pub struct SearchSpec {
     pub depth: u32,
     pub margin: i32,
     pub hash_mb: u32,
+    /// The evaluation (`eval::fingerprint`: 0 for the hand-written one).
+    pub evaluation: u64,
 }
 
 impl SearchSpec {
@@ -82,7 +84,33 @@ impl SearchSpec {
             depth: header.depth,
             margin: header.margin,
             hash_mb: header.hash_mb,
+            evaluation: header.evaluation,
         }
+    }
+
+    /// Whether this build can repeat the spec's searches under `rules`: the evaluation must be
+    /// the hand-written one or the learned one of this build.
+    pub fn reproducible(&self, rules: &Rules) -> Result<(), String> {
+        let ours = crate::search::eval::fingerprint(rules);
+        if self.evaluation == 0 || self.evaluation == ours {
+            Ok(())
+        } else {
+            Err(format!(
+                "the book's searches used the evaluation {}, this build has {}: its entries \
+                 cannot be searched again (rebuild the book)",
+                evaluation_text(self.evaluation),
+                evaluation_text(ours)
+            ))
+        }
+    }
+}
+
+/// An evaluation fingerprint as headers and messages give it: `hand` or 16 hex digits.
+pub fn evaluation_text(e: u64) -> String {
+    if e == 0 {
+        "hand".to_string()
+    } else {
+        format!("{e:016x}")
     }
 }
 
@@ -168,7 +196,9 @@ pub fn search_entry(searcher: &mut Searcher, pos: &Position, spec: SearchSpec) -
 
 /// A searcher as the book's searches use it: one thread, the spec's table.
 pub fn book_searcher(spec: SearchSpec) -> Searcher {
-    Searcher::new(spec.hash_mb as usize, 1)
+    let mut s = Searcher::new(spec.hash_mb as usize, 1);
+    s.options.learned = spec.evaluation != 0;
+    s
 }
 
 /// Which trees a position belongs to.
@@ -185,16 +215,25 @@ fn tree_of(c: crate::Color) -> u8 {
 /// The settings a journal's entries were made with, as its header names them.
 fn journal_settings(variant: &str, spec: SearchSpec) -> String {
     format!(
-        "variant {variant} depth {} margin {} hash {}",
-        spec.depth, spec.margin, spec.hash_mb
+        "variant {variant} depth {} margin {} hash {}{}",
+        spec.depth,
+        spec.margin,
+        spec.hash_mb,
+        match spec.evaluation {
+            0 => String::new(),
+            e => format!(" evaluation {}", evaluation_text(e)),
+        }
     )
 }
 
 /// The settings of a build or a book, as messages give them.
 fn settings_text(variant: &str, plies: u32, spec: SearchSpec) -> String {
     format!(
-        "variant {variant}, {plies} plies, depth {}, margin {}, hash {}",
-        spec.depth, spec.margin, spec.hash_mb
+        "variant {variant}, {plies} plies, depth {}, margin {}, hash {}, evaluation {}",
+        spec.depth,
+        spec.margin,
+        spec.hash_mb,
+        evaluation_text(spec.evaluation)
     )
 }
 
@@ -349,6 +388,7 @@ impl Plan {
             depth: args.depth,
             margin: args.margin,
             hash_mb: args.hash,
+            evaluation: crate::search::eval::fingerprint(&rules),
         };
         let threads = args.threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, |n| n.get().min(super::MAX_THREADS))
@@ -563,6 +603,7 @@ fn write_book(
         depth: spec.depth,
         margin: spec.margin,
         hash_mb: spec.hash_mb,
+        evaluation: spec.evaluation,
         date: today(),
         command,
         notes: vec![format!(

@@ -103,6 +103,11 @@ pub fn check_text(text: &str, sample: usize) -> Result<Report, BookError> {
             ));
         }
     }
+    if sample > 0 {
+        SearchSpec::of(&header)
+            .reproducible(&rules)
+            .map_err(|e| BookError::at(0, e))?;
+    }
     let searched = check_sample(&lines, SearchSpec::of(&header), sample)?;
     Ok(Report {
         positions: lines.len(),

@@ -167,6 +167,7 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
         format::parse(&text).map_err(|e| e.in_file(&args.book).to_string())?;
     let rules = header.rules().map_err(|e| e.to_string())?;
     let spec = SearchSpec::of(&header);
+    spec.reproducible(&rules)?;
     let mut entries: Entries = lines
         .into_iter()
         .map(|l| (fold(&l.pos).key, (l.pos, l.moves)))
@@ -174,8 +175,13 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
     let before = entries.len();
     let journal_path = durable::with_suffix(&args.book, ".expand.partial");
     let settings = format!(
-        "depth {} margin {} hash {} ply-cost {} max-ply {}",
-        spec.depth, spec.margin, spec.hash_mb, args.ply_cost, args.max_ply
+        "depth {} margin {} hash {} evaluation {} ply-cost {} max-ply {}",
+        spec.depth,
+        spec.margin,
+        spec.hash_mb,
+        super::build::evaluation_text(spec.evaluation),
+        args.ply_cost,
+        args.max_ply
     );
     let (journal, journaled) = Journal::open(&journal_path, "book expand", &settings)?;
     let mut left_out: FxHashSet<u64> = FxHashSet::default();

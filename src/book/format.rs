@@ -83,6 +83,9 @@ pub struct Header {
     pub margin: i32,
     /// The hash table of each search, in MB: with the depth, what makes a search reproducible.
     pub hash_mb: u32,
+    /// The evaluation of the searches (`eval::fingerprint`; 0, the hand-written one, when the
+    /// header has no `evaluation` line).
+    pub evaluation: u64,
     /// When the book was finished (UTC, `YYYY-MM-DD`).
     pub date: String,
     /// The command that made it.
@@ -114,8 +117,11 @@ impl Header {
             format!("margin {}", self.margin),
             format!("hash {}", self.hash_mb),
             format!("date {}", self.date),
-            format!("command {}", self.command),
         ]);
+        if self.evaluation != 0 {
+            out.push(format!("evaluation {:016x}", self.evaluation));
+        }
+        out.extend([format!("command {}", self.command)]);
         out.extend(self.notes.iter().map(|n| format!("note {n}")));
         out.push(format!("positions {positions}"));
         out
@@ -240,8 +246,10 @@ pub fn parse(text: &str) -> Result<(Header, Vec<Line>), BookError> {
             }
             if key != "positions" {
                 match key {
-                    "variant" | "plies" | "expanded" | "depth" | "margin" | "hash" | "date"
-                    | "command" | "note" => fields.push((key, value, number)),
+                    "variant" | "plies" | "expanded" | "depth" | "margin" | "hash"
+                    | "evaluation" | "date" | "command" | "note" => {
+                        fields.push((key, value, number))
+                    }
                     _ => {
                         return Err(BookError::at(
                             number,
@@ -326,6 +334,15 @@ fn header_of(
         depth: number("depth", super::MAX_DEPTH as i64)? as u32,
         margin: number("margin", super::MAX_MARGIN as i64)? as i32,
         hash_mb: number("hash", super::MAX_HASH_MB as i64)? as u32,
+        evaluation: match get("evaluation") {
+            Ok(("hand", _)) | Err(_) => 0,
+            Ok((v, n)) => u64::from_str_radix(v, 16).map_err(|_| {
+                BookError::at(
+                    n,
+                    format!("evaluation: '{v}' is not 'hand' or 16 hex digits"),
+                )
+            })?,
+        },
         date: get("date")?.0.to_string(),
         command: get("command")?.0.to_string(),
         notes: fields
@@ -378,6 +395,7 @@ mod tests {
             depth: 3,
             margin: 10,
             hash_mb: 4,
+            evaluation: 0,
             date: "2025-01-01".into(),
             command: "moulin book build --variant nine --plies 2 --depth 3".into(),
             notes: vec!["a test".into()],

@@ -218,6 +218,23 @@ impl Learned {
     };
 }
 
+/// Which evaluation a search of a position under `rules` uses: 0 for the hand-written one, or a
+/// fingerprint (FNV-1a) of the learned placing weights that serve these rules. Books record it,
+/// since a book's searches can be repeated only with the same evaluation.
+pub fn fingerprint(rules: &Rules) -> u64 {
+    let Some(p) = Placing::for_rules(rules) else {
+        return 0;
+    };
+    let w = p.weights;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let words = w.us.iter().chain(&w.them).chain(std::iter::once(&w.tempo));
+    let bytes = w.variant.bytes().chain(words.flat_map(|x| x.to_le_bytes()));
+    for b in bytes {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    h.max(1)
+}
+
 /// The learned placing weights of this build.
 pub fn learned() -> &'static Learned {
     &super::placing::LEARNED
