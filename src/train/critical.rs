@@ -62,6 +62,12 @@ pub struct CriticalArgs {
     #[arg(long, value_name = "CP", default_value_t = 120,
           value_parser = clap::value_parser!(i32).range(1..=5000))]
     pub threshold: i32,
+    /// Keep a position only when its kept moves score this far inside their value's class and
+    /// the lost ones this far outside it (at --depth), so that no label rests on a few
+    /// centi-pieces either side of a boundary.
+    #[arg(long, value_name = "CP", default_value_t = 0,
+          value_parser = clap::value_parser!(i32).range(0..=1000))]
+    pub gap: i32,
     /// Positions to find.
     #[arg(long, default_value_t = 300)]
     pub count: usize,
@@ -211,16 +217,26 @@ fn move_scores(searcher: &mut Searcher, pos: &Position, depth: u32) -> Vec<(Move
 
 /// The position as a critical one, if its move scores make it one: one or two moves keep the
 /// best value, and at least half of the move classes (and two) lose it.
-fn judge(pos: &Position, scores: &[(Move, i32)], threshold: i32) -> Option<Critical> {
+/// A move and its score.
+type Scored = (Move, i32);
+
+fn judge(pos: &Position, scores: &[(Move, i32)], threshold: i32, gap: i32) -> Option<Critical> {
     let &(_, best) = scores.first()?;
     let value = Value::of(best, threshold);
-    let keep: Vec<Move> = scores
+    // The boundary below the value: a kept move scores `gap` above it, a lost one `gap` below.
+    let floor = match value {
+        Value::Win => threshold,
+        Value::Draw => -threshold,
+        Value::Loss => return None,
+    };
+    let (kept, lost): (Vec<&Scored>, Vec<&Scored>) = scores
         .iter()
-        .filter(|&&(_, s)| Value::of(s, threshold) == value)
-        .map(|&(m, _)| m)
-        .collect();
-    let lose = scores.len() - keep.len();
-    if keep.len() <= 2 && lose >= 2 && 2 * lose >= scores.len() {
+        .partition(|&&(_, s)| Value::of(s, threshold) == value);
+    let clear = kept.iter().all(|&&(_, s)| s >= floor + gap)
+        && lost.iter().all(|&&(_, s)| s <= floor - gap);
+    let keep: Vec<Move> = kept.iter().map(|&&(m, _)| m).collect();
+    let lose = lost.len();
+    if clear && keep.len() <= 2 && lose >= 2 && 2 * lose >= scores.len() {
         Some(Critical {
             pos: *pos,
             value,
@@ -250,11 +266,16 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
         args.depth, args.screen_depth
     ));
     let settings = format!(
-        "variant {} depth {} screen {} threshold {} labels {}",
+        "variant {} depth {} screen {} threshold {}{} labels {}",
         args.variant,
         args.depth,
         args.screen_depth,
         args.threshold,
+        if args.gap > 0 {
+            format!(" gap {}", args.gap)
+        } else {
+            String::new()
+        },
         files
             .iter()
             .filter_map(|f| f.file_name()?.to_str().map(String::from))
@@ -317,9 +338,9 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
                     };
                     let pos = &candidates[index];
                     let screened = move_scores(&mut searcher, pos, args.screen_depth);
-                    let verdict = judge(pos, &screened, args.threshold).and_then(|_| {
+                    let verdict = judge(pos, &screened, args.threshold, 0).and_then(|_| {
                         let deep = move_scores(&mut searcher, pos, args.depth);
-                        judge(pos, &deep, args.threshold)
+                        judge(pos, &deep, args.threshold, args.gap)
                     });
                     let text = verdict.as_ref().map(Critical::line);
                     let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
@@ -487,15 +508,28 @@ mod tests {
             &pos,
             &[("d6", 10), ("a7", -200), ("d7", -150), ("b6", -300)],
         );
-        let c = judge(&pos, &one, 120).expect("one move keeps the draw");
+        let c = judge(&pos, &one, 120, 0).expect("one move keeps the draw");
         assert_eq!((c.value, c.best, c.keep.len()), (Value::Draw, 10, 1));
         let many = scored(&pos, &[("d6", 10), ("a7", 5), ("d7", 0), ("b6", -300)]);
-        assert!(judge(&pos, &many, 120).is_none(), "three moves keep it");
+        assert!(judge(&pos, &many, 120, 0).is_none(), "three moves keep it");
         let even = scored(&pos, &[("d6", 10), ("a7", 5), ("d7", -200), ("b6", -300)]);
-        assert!(judge(&pos, &even, 120).is_some(), "two keep, two lose");
+        assert!(judge(&pos, &even, 120, 0).is_some(), "two keep, two lose");
         let won = scored(&pos, &[("d6", 300), ("a7", 50), ("d7", 40)]);
-        let c = judge(&pos, &won, 120).unwrap();
+        let c = judge(&pos, &won, 120, 0).unwrap();
         assert_eq!(c.value, Value::Win);
+        // With a gap of 40: d6 keeps the draw clearly, a7 at -200 is clearly lost, but d7 at
+        // -150 is only 30 beyond the boundary.
+        assert!(judge(&pos, &one, 120, 40).is_none());
+        let clear = scored(
+            &pos,
+            &[("d6", 10), ("a7", -200), ("d7", -170), ("b6", -300)],
+        );
+        assert!(judge(&pos, &clear, 120, 40).is_some());
+        let near = scored(&pos, &[("d6", -100), ("a7", -200), ("d7", -170)]);
+        assert!(
+            judge(&pos, &near, 120, 40).is_none(),
+            "the kept move is 20 above the boundary"
+        );
     }
 
     #[test]
