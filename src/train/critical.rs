@@ -68,8 +68,9 @@ pub struct CriticalArgs {
     #[arg(long, value_name = "CP", default_value_t = 0,
           value_parser = clap::value_parser!(i32).range(0..=1000))]
     pub gap: i32,
-    /// Positions to find.
-    #[arg(long, default_value_t = 300)]
+    /// Positions to find (1 to 100000).
+    #[arg(long, default_value_t = 300,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     pub count: usize,
     /// Worker threads; default: every core.
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
