@@ -121,7 +121,7 @@ impl Header {
         if self.evaluation != 0 {
             out.push(format!("evaluation {:016x}", self.evaluation));
         }
-        out.extend([format!("command {}", self.command)]);
+        out.push(format!("command {}", self.command));
         out.extend(self.notes.iter().map(|n| format!("note {n}")));
         out.push(format!("positions {positions}"));
         out
