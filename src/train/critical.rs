@@ -17,13 +17,15 @@
 //! ```
 //!
 //! The searches use the hand-written evaluation, so that the suite does not favour the learned
-//! one that it measures.
+//! one that it measures; with `--confirm`, a position is kept only when a search with the
+//! learned evaluation finds the same value kept by the same moves. With `--draw N --seed S` the
+//! candidates are drawn as `train label` draws positions, instead of read from its journals.
 //!
 //! `moulin train suite` plays every position of a suite through an engine's protocol at a fixed
 //! time a move and counts the moves that keep the value (a move symmetric to a kept one keeps it
 //! too).
 
-use super::label::{open_tables, read_labels};
+use super::label::{draw_position, open_tables, read_labels};
 use crate::book::fold;
 use crate::durable::Journal;
 use crate::matches::engine::Engine;
@@ -50,8 +52,22 @@ pub struct CriticalArgs {
     pub variant: String,
     /// Label journals to draw candidates from (default: every labels-*.txt in
     /// ~/.cache/moulin/train/<variant>).
-    #[arg(long, num_args = 1..)]
+    #[arg(long, num_args = 1.., conflicts_with = "draw")]
     pub labels: Vec<PathBuf>,
+    /// Draw this many positions as `train label` does (random openings and noisy self-play,
+    /// each from --seed and its index) as the candidates, instead of reading label journals:
+    /// with a seed the labels did not use, the suite holds no position the weights were fitted on.
+    #[arg(long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000_000))]
+    pub draw: Option<usize>,
+    /// Seed of --draw.
+    #[arg(long, default_value_t = 2, requires = "draw")]
+    pub seed: u64,
+    /// Keep a position only when a search with the learned evaluation (at --depth, after the
+    /// hand-written one) finds the same value kept by the same moves: no label rests on one
+    /// evaluation's view.
+    #[arg(long)]
+    pub confirm: bool,
     /// Depth (turns) of the searches that decide (1 to 30).
     #[arg(long, default_value_t = 13, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub depth: u32,
@@ -249,40 +265,95 @@ fn judge(pos: &Position, scores: &[(Move, i32)], threshold: i32, gap: i32) -> Op
     }
 }
 
+/// Whether two findings of one position agree: the same value, kept by the same move classes.
+fn agree(a: &Critical, b: &Critical) -> bool {
+    let classes = |c: &Critical| {
+        let mut keys: Vec<u64> = c.keep.iter().map(|&m| child_key(&c.pos, m)).collect();
+        keys.sort_unstable();
+        keys
+    };
+    a.value == b.value && classes(a) == classes(b)
+}
+
+/// `n` positions drawn as `train label` draws them, with their turns played; in index order,
+/// so that a run and its resumption see the same candidates.
+fn draw_candidates(rules: &Rules, seed: u64, n: usize) -> Vec<(Position, usize)> {
+    use rayon::prelude::*;
+    let bar = ProgressBar::new(n as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} candidates drawn [{elapsed} < {eta}]")
+            .expect("valid template"),
+    );
+    let out: Vec<(Position, usize)> = (0..n as u64)
+        .into_par_iter()
+        .map_init(
+            || Searcher::new(1, 1),
+            |player, i| {
+                bar.inc(1);
+                draw_position(rules, seed, i, player).map(|(pos, _, plies)| (pos, plies))
+            },
+        )
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect();
+    bar.finish_and_clear();
+    out
+}
+
 pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
     let rules = super::preset(&args.variant)?;
     let tables = open_tables(&args.variant, &rules, args.tables.clone(), false)?;
-    let files = super::fit::label_files(&args.variant, &args.labels)?;
-    let mut seen = FxHashSet::default();
-    let mut candidates = Vec::new();
-    for f in &files {
-        for l in read_labels(f, &rules)? {
-            if (2..=16).contains(&l.plies) && l.pos.is_placing() && seen.insert(fold(&l.pos).key) {
-                candidates.push(l.pos);
+    let (drawn, source) = match args.draw {
+        Some(n) => (
+            draw_candidates(&rules, args.seed, n),
+            // Not the count: the candidates of a smaller --draw are the first of a larger one, so
+            // a run may resume with more.
+            format!("drawn seed {}", args.seed),
+        ),
+        None => {
+            let files = super::fit::label_files(&args.variant, &args.labels)?;
+            let mut all = Vec::new();
+            for f in &files {
+                all.extend(
+                    read_labels(f, &rules)?
+                        .into_iter()
+                        .map(|l| (l.pos, l.plies)),
+                );
             }
+            let names: Vec<String> = files
+                .iter()
+                .filter_map(|f| f.file_name()?.to_str().map(String::from))
+                .collect();
+            (all, format!("labels {}", names.join(",")))
         }
-    }
-    let journal_path = super::cache_dir(&args.variant).join(format!(
-        "critical-d{}-s{}.txt",
-        args.depth, args.screen_depth
-    ));
-    let settings = format!(
-        "variant {} depth {} screen {} threshold {}{} labels {}",
-        args.variant,
-        args.depth,
-        args.screen_depth,
-        args.threshold,
-        if args.gap > 0 {
-            format!(" gap {}", args.gap)
-        } else {
-            String::new()
-        },
-        files
-            .iter()
-            .filter_map(|f| f.file_name()?.to_str().map(String::from))
-            .collect::<Vec<_>>()
-            .join(",")
+    };
+    let mut seen = FxHashSet::default();
+    let candidates: Vec<Position> = drawn
+        .into_iter()
+        .filter(|(pos, plies)| {
+            (2..=16).contains(plies) && pos.is_placing() && seen.insert(fold(pos).key)
+        })
+        .map(|(pos, _)| pos)
+        .collect();
+    let mut name = format!("critical-d{}-s{}", args.depth, args.screen_depth);
+    let mut settings = format!(
+        "variant {} depth {} screen {} threshold {}",
+        args.variant, args.depth, args.screen_depth, args.threshold
     );
+    if args.gap > 0 {
+        name += &format!("-g{}", args.gap);
+        settings += &format!(" gap {}", args.gap);
+    }
+    if args.confirm {
+        name += "-c";
+        settings += " confirm";
+    }
+    if args.draw.is_some() {
+        name += &format!("-r{}", args.seed);
+    }
+    settings += &format!(" {source}");
+    let journal_path = super::cache_dir(&args.variant).join(format!("{name}.txt"));
     if let Some(dir) = journal_path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -343,6 +414,15 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
                         let deep = move_scores(&mut searcher, pos, args.depth);
                         judge(pos, &deep, args.threshold, args.gap)
                     });
+                    let verdict = verdict.filter(|found| {
+                        !args.confirm || {
+                            searcher.options.learned = true;
+                            let other = move_scores(&mut searcher, pos, args.depth);
+                            searcher.options.learned = false;
+                            judge(pos, &other, args.threshold, args.gap)
+                                .is_some_and(|again| agree(found, &again))
+                        }
+                    });
                     let text = verdict.as_ref().map(Critical::line);
                     let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
                     let line = format!("{index} {}", text.as_deref().unwrap_or("none"));
@@ -379,7 +459,7 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
     all.truncate(args.count);
     if all.len() < args.count {
         return Err(format!(
-            "only {} critical positions among the {} candidates (journal {}): label more \
+            "only {} critical positions among the {} candidates (journal {}): label or draw more \
              positions and run again",
             all.len(),
             candidates.len(),
