@@ -200,6 +200,51 @@ fn expansion_deepens_the_main_lines_and_resumes() {
     );
 }
 
+/// The exit check searches the positions the book leaves, each with the book's score of the move
+/// that led there, and reports a book that claims more than a deeper search finds.
+#[test]
+fn the_exit_check_compares_the_positions_the_book_leaves_with_a_deeper_search() {
+    use moulin::book::check::check_exits;
+    use moulin::search::Score;
+    let dir = temp_dir("exits");
+    let path = dir.join("small.book");
+    build(&path, 3, 2);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let report = check_exits(&text, 30, Some(4), 120, 2).unwrap();
+    assert_eq!(report.depth, 4);
+    // A 3-ply book of depth 2 leaves its main lines at fewer than 30 positions: all searched.
+    assert!((5..30).contains(&report.searched), "{report:?}");
+    assert_eq!(
+        report.same_class + report.better + report.worse.len(),
+        report.searched
+    );
+    assert!(
+        report.worse.is_empty(),
+        "three plies from the start nothing is lost: {:?}",
+        report.worse
+    );
+    // A book claiming a win for every move: every exit is found worse by a class.
+    let (header, lines) = format::parse(&text).unwrap();
+    let doctored: Vec<_> = lines
+        .iter()
+        .map(|l| {
+            let mut moves = l.moves.clone();
+            for m in &mut moves {
+                m.score = Score::Cp(900);
+            }
+            (l.pos, moves)
+        })
+        .collect();
+    let claimed = format::write(&header, &doctored);
+    let report = check_exits(&claimed, 30, Some(4), 120, 2).unwrap();
+    assert_eq!(report.worse.len(), report.searched, "{report:?}");
+    assert!(report
+        .worse
+        .iter()
+        .all(|&(ply, _, book, deep)| ply >= 1 && book == 900 && deep < 120));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_build_never_replaces_a_book_it_does_not_cover() {
     let dir = temp_dir("refuse");

@@ -21,6 +21,131 @@ pub struct CheckArgs {
     /// Also search this many entries again (spread over the book) and compare.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub search: usize,
+    /// Also search the first N positions the book leaves along its main lines (lowest drop-out
+    /// priority first, as `book expand` ranks them) deeper than the book did, and compare their
+    /// values with the book's: fails when the search finds one worse by a whole value class for
+    /// the side whose book move led there.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub exits: usize,
+    /// Depth of the exit searches (default: the book's depth plus 4).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub exit_depth: Option<u32>,
+    /// Value classes of the exit check: a score at or beyond ± this is a win or a loss, a draw
+    /// in between.
+    #[arg(long, value_name = "CP", default_value_t = 120,
+          value_parser = clap::value_parser!(i32).range(1..=5000))]
+    pub threshold: i32,
+    /// Worker threads of the exit searches; default: every core.
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+          .range(1..=super::MAX_THREADS as u64))]
+    pub threads: Option<usize>,
+}
+
+/// What the exit check found.
+#[derive(Clone, Debug)]
+pub struct ExitReport {
+    pub depth: u32,
+    pub searched: usize,
+    /// Mean of |deep score - book score|, in centi-pieces (mates counted as ±1000).
+    pub mean_difference: f64,
+    /// Exits whose deep score is within the book's margin of the book's.
+    pub within_margin: usize,
+    /// Exits in the same value class as the book says.
+    pub same_class: usize,
+    /// Exits better by a class for the side that led there.
+    pub better: usize,
+    /// Exits worse by a class: the ply, the position, the book's score and the deep one (both
+    /// for the side that led there).
+    pub worse: Vec<(u32, Position, i32, i32)>,
+}
+
+fn class(cp: i32, threshold: i32) -> i32 {
+    if cp >= threshold {
+        1
+    } else if cp <= -threshold {
+        -1
+    } else {
+        0
+    }
+}
+
+/// Searches the first `n` positions the book leaves along its main lines (`book expand`'s
+/// frontier, lowest priority first) at `depth`, with the book's evaluation and hash, and
+/// compares each value with the book's score of the move that led there.
+pub fn check_exits(
+    text: &str,
+    n: usize,
+    depth: Option<u32>,
+    threshold: i32,
+    threads: usize,
+) -> Result<ExitReport, BookError> {
+    use rayon::prelude::*;
+    let (header, lines) = format::parse(text)?;
+    let rules = header.rules()?;
+    let spec = SearchSpec::of(&header);
+    spec.reproducible(&rules).map_err(|e| BookError::at(0, e))?;
+    let depth = depth.unwrap_or(spec.depth + 4);
+    let entries: super::expand::Entries = lines
+        .into_iter()
+        .map(|l| (fold(&l.pos).key, (l.pos, l.moves)))
+        .collect();
+    let start = Position::start(rules);
+    let (front, _) = super::expand::frontier(
+        &start,
+        &entries,
+        &FxHashSet::default(),
+        super::expand::DEFAULT_PLY_COST,
+        u32::MAX,
+    );
+    let exits: Vec<_> = front.into_iter().filter(|f| f.ply > 0).take(n).collect();
+    let bar = indicatif::ProgressBar::new(exits.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} exits searched [{elapsed} < {eta}]",
+        )
+        .expect("valid template"),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| BookError::at(0, format!("cannot start {threads} threads: {e}")))?;
+    let deep: Vec<i32> = pool.install(|| {
+        exits
+            .par_iter()
+            .map_init(
+                || book_searcher(spec),
+                |searcher, f| {
+                    let (_, score) = fresh_search(searcher, &f.pos, depth, Vec::new());
+                    bar.inc(1);
+                    // For the side that played the move leading there.
+                    -score_value(score).clamp(-1000, 1000)
+                },
+            )
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut report = ExitReport {
+        depth,
+        searched: exits.len(),
+        mean_difference: 0.0,
+        within_margin: 0,
+        same_class: 0,
+        better: 0,
+        worse: Vec::new(),
+    };
+    for (f, &d) in exits.iter().zip(&deep) {
+        let book = f.reached_by.clamp(-1000, 1000);
+        report.mean_difference += (d - book).abs() as f64 / exits.len() as f64;
+        if (d - book).abs() <= spec.margin {
+            report.within_margin += 1;
+        }
+        match class(d, threshold).cmp(&class(book, threshold)) {
+            std::cmp::Ordering::Equal => report.same_class += 1,
+            std::cmp::Ordering::Greater => report.better += 1,
+            std::cmp::Ordering::Less => report.worse.push((f.ply, f.pos, book, d)),
+        }
+    }
+    Ok(report)
 }
 
 /// What a successful check found.
@@ -174,5 +299,39 @@ pub fn run_check(args: CheckArgs) -> Result<(), String> {
             String::new()
         }
     );
-    Ok(())
+    if args.exits == 0 {
+        return Ok(());
+    }
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(super::MAX_THREADS))
+    });
+    let exits = check_exits(&text, args.exits, args.exit_depth, args.threshold, threads)
+        .map_err(|e| e.in_file(Path::new(&args.file)).to_string())?;
+    println!(
+        "exits: {} positions the book leaves searched at depth {}: mean difference {:.1} cp, \
+         {} within the margin, {} in the book's value class (±{} cp), {} better and {} worse \
+         for the side whose book move led there",
+        exits.searched,
+        exits.depth,
+        exits.mean_difference,
+        exits.within_margin,
+        exits.same_class,
+        args.threshold,
+        exits.better,
+        exits.worse.len()
+    );
+    if exits.worse.is_empty() {
+        return Ok(());
+    }
+    let mut text = format!(
+        "{}: {} positions the book leaves are worse by a value class at depth {} than the book \
+         says (ply, book score, deep score, position):",
+        args.file.display(),
+        exits.worse.len(),
+        exits.depth
+    );
+    for (ply, pos, book, deep) in exits.worse.iter().take(20) {
+        text += &format!("\n  {ply} {book} {deep} {}", crate::rules::fen::write(pos));
+    }
+    Err(text)
 }

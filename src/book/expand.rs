@@ -32,6 +32,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// ω of drop-out expansion unless told otherwise.
+pub const DEFAULT_PLY_COST: i32 = 4;
+
 /// The flags of `moulin book expand`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ExpandArgs {
@@ -43,7 +46,7 @@ pub struct ExpandArgs {
     #[arg(long, default_value_t = 2000)]
     pub positions: usize,
     /// What one ply of depth weighs against a drop, in centi-pieces (ω of drop-out expansion).
-    #[arg(long, value_name = "CP", default_value_t = 4,
+    #[arg(long, value_name = "CP", default_value_t = DEFAULT_PLY_COST,
           value_parser = clap::value_parser!(i32).range(0..=1000))]
     pub ply_cost: i32,
     /// The deepest ply a new entry may have (plies from the start, 1 to 40).
@@ -58,12 +61,14 @@ pub struct ExpandArgs {
 /// The book's entries by key.
 pub type Entries = FxHashMap<u64, (Position, Vec<BookMove>)>;
 
-/// One frontier position: its priority, ply and the position.
+/// One frontier position: its priority, ply and the position, and the book's score of the move
+/// that leads to it on its line of lowest priority (for the side that played it).
 #[derive(Clone, Copy, Debug)]
 pub struct Frontier {
     pub priority: i32,
     pub ply: u32,
     pub pos: Position,
+    pub reached_by: i32,
 }
 
 /// The main-line graph walked from the start by priority (Dijkstra): the frontier positions,
@@ -81,15 +86,20 @@ pub fn frontier(
     let mut heap = BinaryHeap::new();
     let root = fold(start).key;
     best.insert(root, 0);
-    heap.push(Reverse((0i32, 0u32, root, PosKey(*start))));
-    while let Some(Reverse((priority, ply, key, PosKey(pos)))) = heap.pop() {
+    heap.push(Reverse((0i32, 0u32, root, PosKey(*start, 0))));
+    while let Some(Reverse((priority, ply, key, PosKey(pos, reached_by)))) = heap.pop() {
         if best.get(&key).is_some_and(|&p| p < priority) || reached.contains_key(&key) {
             continue;
         }
         reached.insert(key, ply);
         let Some((book_pos, moves)) = entries.get(&key) else {
             if !left_out.contains(&key) && ply <= max_ply {
-                out.push(Frontier { priority, ply, pos });
+                out.push(Frontier {
+                    priority,
+                    ply,
+                    pos,
+                    reached_by,
+                });
             }
             continue;
         };
@@ -108,7 +118,7 @@ pub fn frontier(
                     p,
                     ply + 1,
                     f.key,
-                    PosKey(child.transformed(f.symmetry)),
+                    PosKey(child.transformed(f.symmetry), score_value(m.score)),
                 )));
             }
         }
@@ -118,9 +128,10 @@ pub fn frontier(
     (out, reached)
 }
 
-/// A position in the heap, ordered by nothing (the key before it decides).
+/// A position in the heap and the score of the move that led to it, ordered by nothing (the key
+/// before it decides).
 #[derive(Clone, Copy, Debug)]
-struct PosKey(Position);
+struct PosKey(Position, i32);
 
 impl PartialEq for PosKey {
     fn eq(&self, _: &PosKey) -> bool {
