@@ -390,9 +390,7 @@ impl Plan {
             hash_mb: args.hash,
             evaluation: crate::search::eval::fingerprint(&rules),
         };
-        let threads = args.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, |n| n.get().min(super::MAX_THREADS))
-        });
+        let threads = super::default_threads(args.threads);
         // The flags' parsers check these too; a caller of this function may not have used them.
         super::check_setting("plies", args.plies as i64, 1, super::MAX_PLIES as i64)?;
         super::check_setting("depth", spec.depth as i64, 1, super::MAX_DEPTH as i64)?;

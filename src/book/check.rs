@@ -85,10 +85,7 @@ pub fn check_exits(
     let spec = SearchSpec::of(&header);
     spec.reproducible(&rules).map_err(|e| BookError::at(0, e))?;
     let depth = depth.unwrap_or(spec.depth + 4);
-    let entries: super::expand::Entries = lines
-        .into_iter()
-        .map(|l| (fold(&l.pos).key, (l.pos, l.moves)))
-        .collect();
+    let entries = super::expand::entries(lines);
     let start = Position::start(rules);
     let (front, _) = super::expand::frontier(
         &start,
@@ -302,9 +299,7 @@ pub fn run_check(args: CheckArgs) -> Result<(), String> {
     if args.exits == 0 {
         return Ok(());
     }
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(super::MAX_THREADS))
-    });
+    let threads = super::default_threads(args.threads);
     let exits = check_exits(&text, args.exits, args.exit_depth, args.threshold, threads)
         .map_err(|e| e.in_file(Path::new(&args.file)).to_string())?;
     println!(

@@ -61,6 +61,14 @@ pub struct ExpandArgs {
 /// The book's entries by key.
 pub type Entries = FxHashMap<u64, (Position, Vec<BookMove>)>;
 
+/// A book's lines as entries by key.
+pub fn entries(lines: Vec<format::Line>) -> Entries {
+    lines
+        .into_iter()
+        .map(|l| (fold(&l.pos).key, (l.pos, l.moves)))
+        .collect()
+}
+
 /// One frontier position: its priority, ply and the position, and the book's score of the move
 /// that leads to it on its line of lowest priority (for the side that played it).
 #[derive(Clone, Copy, Debug)]
@@ -179,10 +187,7 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
     let rules = header.rules().map_err(|e| e.to_string())?;
     let spec = SearchSpec::of(&header);
     spec.reproducible(&rules)?;
-    let mut entries: Entries = lines
-        .into_iter()
-        .map(|l| (fold(&l.pos).key, (l.pos, l.moves)))
-        .collect();
+    let mut entries = entries(lines);
     let before = entries.len();
     let journal_path = durable::with_suffix(&args.book, ".expand.partial");
     let settings = format!(
@@ -206,9 +211,7 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
         }
     }
     let start = Position::start(rules);
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(super::MAX_THREADS))
-    });
+    let threads = super::default_threads(args.threads);
     let budget = args.positions;
     let mut searched = journaled.len();
     let bar = ProgressBar::new(budget as u64);

@@ -42,6 +42,13 @@ pub const MAX_MARGIN: i32 = 1000;
 pub const MAX_HASH_MB: u32 = 1024;
 /// ... and worker threads of a build.
 pub const MAX_THREADS: usize = 256;
+
+/// The worker threads of a book command given none: every core, at most `MAX_THREADS`.
+pub fn default_threads(given: Option<usize>) -> usize {
+    given.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+    })
+}
 /// The largest book file the engine reads (the shipped books are a few MB), so that a wrong
 /// `BookFile` cannot hold the engine up or fill its memory.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
