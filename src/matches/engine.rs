@@ -144,10 +144,15 @@ impl Engine {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
+        // Started and noted as one step, so that a signal ending the runner cannot fall between
+        // the two and leave the engine running.
+        let spawning = live::Spawning::enter()
+            .ok_or_else(|| EngineFault::Spawn(format!("{}: the runner is ending", spec.program)))?;
         let mut child = cmd
             .spawn()
             .map_err(|e| EngineFault::Spawn(format!("{}: {e}", spec.program)))?;
         let live_slot = libc::pid_t::try_from(child.id()).ok().and_then(live::add);
+        drop(spawning);
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
         let stderr = child.stderr.take().expect("stderr was piped");
@@ -420,16 +425,65 @@ impl Drop for Engine {
 /// `kill`, a closed terminal) ends them too: in groups of their own, they are out of reach of the
 /// terminal's signals, and a hostile one would not end when its input closes.
 mod live {
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
     use std::sync::Once;
 
     /// Engines running at once: two per game thread, and room to spare.
     const SLOTS: usize = 1024;
     static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+    /// Set by the handler before it looks at `GROUPS`: no engine is started after that.
+    static ENDING: AtomicBool = AtomicBool::new(false);
+    /// Threads between starting an engine and noting its group; the handler waits for them.
+    static SPAWNING: AtomicUsize = AtomicUsize::new(0);
+    static HANDLERS: Once = Once::new();
+
+    /// A thread starting an engine, from before the process exists until its group is noted.
+    /// The ending signals are blocked in this thread meanwhile, so that the handler runs in
+    /// another one and can wait for this section to end.
+    pub struct Spawning {
+        blocked: libc::sigset_t,
+    }
+
+    impl Spawning {
+        /// Enters the section; `None` once the runner is ending.
+        pub fn enter() -> Option<Spawning> {
+            HANDLERS.call_once(install);
+            // SAFETY: the set is initialised by `sigemptyset` before use, and the mask change
+            // concerns only this thread; `Drop` restores it.
+            let blocked = unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                for signal in ENDING_SIGNALS {
+                    libc::sigaddset(&mut set, signal);
+                }
+                let mut old: libc::sigset_t = std::mem::zeroed();
+                libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+                old
+            };
+            let section = Spawning { blocked };
+            SPAWNING.fetch_add(1, Ordering::SeqCst);
+            // Either the handler sees this thread in the section, or this sees the handler.
+            if ENDING.load(Ordering::SeqCst) {
+                return None;
+            }
+            Some(section)
+        }
+    }
+
+    impl Drop for Spawning {
+        fn drop(&mut self) {
+            SPAWNING.fetch_sub(1, Ordering::SeqCst);
+            // SAFETY: restores the mask `enter` saved, for this thread only.
+            unsafe {
+                libc::pthread_sigmask(libc::SIG_SETMASK, &self.blocked, std::ptr::null_mut());
+            }
+        }
+    }
+
+    const ENDING_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
     /// Notes a running engine's group (its process id); the slot to give back, if one was free.
     pub fn add(group: libc::pid_t) -> Option<usize> {
-        static HANDLERS: Once = Once::new();
         HANDLERS.call_once(install);
         (0..SLOTS).find(|&i| {
             GROUPS[i]
@@ -444,6 +498,22 @@ mod live {
     }
 
     extern "C" fn on_signal(signal: libc::c_int) {
+        ENDING.store(true, Ordering::SeqCst);
+        // Threads starting an engine finish noting it (at most a few seconds: a spawn that
+        // hangs longer than that is not waited for).
+        let pause = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 1_000_000,
+        };
+        for _ in 0..5_000 {
+            if SPAWNING.load(Ordering::SeqCst) == 0 {
+                break;
+            }
+            // SAFETY: `nanosleep` is a plain system call, safe in a handler.
+            unsafe {
+                libc::nanosleep(&pause, std::ptr::null_mut());
+            }
+        }
         for group in &GROUPS {
             let group = group.load(Ordering::SeqCst);
             if group > 0 {
@@ -462,9 +532,10 @@ mod live {
     }
 
     fn install() {
-        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: `on_signal` does only async-signal-safe things (atomic loads, `kill`,
-            // `signal`, `raise`). A signal that was ignored (`nohup`) stays ignored.
+        for signal in ENDING_SIGNALS {
+            // SAFETY: `on_signal` does only async-signal-safe things (atomic loads and stores,
+            // `nanosleep`, `kill`, `signal`, `raise`). A signal that was ignored (`nohup`) stays
+            // ignored.
             unsafe {
                 let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
                 if libc::signal(signal, handler) == libc::SIG_IGN {
