@@ -17,6 +17,11 @@ use std::time::Instant;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Set a protocol option before the protocol starts, as `setoption name NAME value VALUE`
+    /// would (repeatable; for GUIs that set none, such as Nine Morris 3D: `--option
+    /// TablesPath=/path/to/tables`). A bad name or value ends moulin with the error.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -123,7 +128,20 @@ pub enum TrainCommand {
 /// Runs what the command line asks for.
 pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        None => crate::protocol::run().map_err(|e| e.to_string()),
+        None => {
+            let options = cli
+                .options
+                .iter()
+                .map(|o| match o.split_once('=') {
+                    Some((name, value)) => Ok((name.trim().to_string(), value.to_string())),
+                    None => Err(format!("--option {o}: expected NAME=VALUE")),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            crate::protocol::run(options)
+        }
+        Some(_) if !cli.options.is_empty() => {
+            Err("--option sets protocol options: give it without a subcommand".into())
+        }
         Some(Command::Perft {
             depth,
             fen,

@@ -56,6 +56,8 @@ pub enum Start {
     StartPos,
     /// The position string's fields joined by one space.
     Fen(String),
+    /// A GBGP position string (`position pos ...`, GBGP dialect only).
+    Gbgp(String),
 }
 
 /// The arguments of `go`. Numbers are already clamped (see `number`).
@@ -258,6 +260,23 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
 
 /// `position startpos|fen <fields> [moves <tokens>]`.
 fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
+    parse_position_with(rest, "'startpos' or 'fen <string>'", |head| match head {
+        [w] if is(w, "fen") => Err(CommandError::Missing {
+            command: "position",
+            what: "the position string after 'fen'",
+        }),
+        [w, fields @ ..] if is(w, "fen") => Ok(Start::Fen(fields.join(" "))),
+        _ => unexpected_start(head),
+    })
+}
+
+/// `position <start> [moves <tokens>]`: `startpos`, or a start that `other` reads (a dialect's
+/// own form); `expected` names the starts in the error for a missing one.
+pub(super) fn parse_position_with(
+    rest: &[&str],
+    expected: &'static str,
+    other: impl Fn(&[&str]) -> Result<Start, CommandError>,
+) -> Result<Command, CommandError> {
     let command = "position";
     let moves_at = rest.iter().position(|w| is(w, "moves"));
     let (head, moves) = match moves_at {
@@ -268,7 +287,7 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
         [] => {
             return Err(CommandError::Missing {
                 command,
-                what: "'startpos' or 'fen <string>'",
+                what: expected,
             })
         }
         [w] if is(w, "startpos") => Start::StartPos,
@@ -278,23 +297,19 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
                 token: extra.to_string(),
             })
         }
-        [w] if is(w, "fen") => {
-            return Err(CommandError::Missing {
-                command,
-                what: "the position string after 'fen'",
-            })
-        }
-        [w, fields @ ..] if is(w, "fen") => Start::Fen(fields.join(" ")),
-        [w, ..] => {
-            return Err(CommandError::Unexpected {
-                command,
-                token: w.to_string(),
-            })
-        }
+        _ => other(head)?,
     };
     Ok(Command::Position {
         start,
         moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+/// The error for a start no form reads: its first word is unexpected.
+pub(super) fn unexpected_start(head: &[&str]) -> Result<Start, CommandError> {
+    Err(CommandError::Unexpected {
+        command: "position",
+        token: head.first().map_or(String::new(), |w| w.to_string()),
     })
 }
 

@@ -2,7 +2,9 @@
 //! back over the session's channel; `stop` reaches it through the shared `Control`.
 
 use super::command::Go;
+use super::gbgp;
 use super::reply::{info_line, panic_message, Error, Out};
+use super::session::Dialect;
 use super::Event;
 use crate::rules::board::ByColor;
 use crate::rules::game::Game;
@@ -11,7 +13,7 @@ use crate::rules::moves::Move;
 use crate::rules::notation::{self, Convention};
 use crate::rules::perft;
 use crate::rules::position::Position;
-use crate::search::{Control, Limits, SearchResult, Searcher};
+use crate::search::{Control, Info, Limits, SearchResult, Searcher};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
@@ -94,14 +96,26 @@ pub(super) fn spawn_search(
     game: Game,
     limits: Limits,
     notation: Convention,
+    dialect: Dialect,
     to: Reporting,
 ) -> Result<(), Error> {
     to.spawn("moulin-go", move |to| {
         let Reporting { control, out, .. } = &to;
+        let root = *game.position();
+        // GBGP: the first line of each `gbgp::INFO_EVERY`, the first line of play only.
+        let mut last_shown: Option<Instant> = None;
+        let mut report = |info: &Info| match dialect {
+            Dialect::Uci => out.line(&info_line(info, &root, notation)),
+            Dialect::Gbgp => {
+                let due = last_shown.is_none_or(|t| t.elapsed() >= gbgp::INFO_EVERY);
+                if info.multipv == 1 && due {
+                    last_shown = Some(Instant::now());
+                    out.line(&gbgp::info_line(info, &root));
+                }
+            }
+        };
         let done = panic::catch_unwind(AssertUnwindSafe(|| {
-            let result = searcher.search(&game, &limits, control, &mut |info| {
-                out.line(&info_line(info, game.position(), notation))
-            });
+            let result = searcher.search(&game, &limits, control, &mut report);
             (searcher, result)
         }));
         let _ = to.events.send(match done {

@@ -15,11 +15,13 @@
 //! `session` is the state of one conversation and what each command does, with `jobs` (the
 //! search and perft threads) and `books` (the opening book as the session plays it); `options`
 //! is the table of options; `reply` writes every answer line and `display` the `d` and `eval`
-//! pictures. A second dialect (GBGP) goes beside `command` and `reply`, sharing the session.
+//! pictures. The GBGP dialect of the Nine Morris 3D GUI (`gbgp`) goes beside `command` and
+//! `reply`: a session whose first line is `gbgp` speaks it, with the same state and search.
 
 mod books;
 mod command;
 mod display;
+mod gbgp;
 mod input;
 mod jobs;
 mod options;
@@ -38,14 +40,26 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-/// Runs the protocol on stdin/stdout until `quit` or the end of input.
-pub fn run() -> io::Result<()> {
+/// Runs the protocol on stdin/stdout until `quit` or the end of input, with `options` (name,
+/// value) set first; a bad one is an error before anything is read.
+pub fn run(options: Vec<(String, String)>) -> Result<(), String> {
+    let mut check = Settings::default();
+    for (name, value) in &options {
+        check
+            .set(name, Some(value))
+            .map_err(|e| format!("--option {name}={value}: {e}"))?;
+    }
     let (tx, rx) = mpsc::sync_channel(256);
     let reader_tx = tx.clone();
     thread::Builder::new()
         .name("moulin-input".into())
-        .spawn(move || input::read_lines(io::stdin().lock(), &reader_tx))?;
-    session::Session::new(tx, rx).run();
+        .spawn(move || input::read_lines(io::stdin().lock(), &reader_tx))
+        .map_err(|e| format!("cannot start the input thread: {e}"))?;
+    let mut session = session::Session::new(tx, rx);
+    for (name, value) in options {
+        session.preset(name, value);
+    }
+    session.run();
     Ok(())
 }
 

@@ -5,12 +5,14 @@
 use super::books::Books;
 use super::command::Go;
 use super::command::{self, Command, CommandError, Start};
+use super::gbgp;
 use super::jobs::{self, Job, Reporting, SearchJob};
 use super::options::{Changed, Settings};
 use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
 use super::Event;
 use crate::rules::fen;
 use crate::rules::game::Game;
+use crate::rules::gbgp as gbgp_position;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
@@ -32,6 +34,13 @@ const LOAD_WAIT: Duration = Duration::from_secs(10);
 /// How long `quit` waits for a stopped search to give its `bestmove`.
 pub(super) const QUIT_WAIT: Duration = Duration::from_millis(40);
 
+/// The dialect a session speaks: UCI, or GBGP when its first line is `gbgp`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Dialect {
+    Uci,
+    Gbgp,
+}
+
 /// Whether the loop goes on.
 #[derive(PartialEq, Eq)]
 pub(super) enum Flow {
@@ -42,6 +51,9 @@ pub(super) enum Flow {
 /// The engine loop's state.
 pub(super) struct Session {
     pub(super) out: Out,
+    pub(super) dialect: Dialect,
+    /// A line that was not blank came: the dialect is settled.
+    pub(super) greeted: bool,
     pub(super) settings: Settings,
     pub(super) game: Game,
     /// `None` while a search thread has it.
@@ -70,6 +82,8 @@ impl Session {
         let settings = Settings::default();
         Session {
             out: Out,
+            dialect: Dialect::Uci,
+            greeted: false,
             game: Game::new(settings.rules),
             searcher: Some(settings.new_searcher()),
             settings,
@@ -83,6 +97,17 @@ impl Session {
             tables: None,
             tables_loading: false,
             tables_request: 0,
+        }
+    }
+
+    /// Sets an option given on the command line (already checked) before the conversation.
+    pub(super) fn preset(&mut self, name: String, value: String) {
+        let set = Command::SetOption {
+            name,
+            value: Some(value),
+        };
+        if let Err(e) = self.execute(set) {
+            self.error(&e);
         }
     }
 
@@ -110,7 +135,16 @@ impl Session {
         match event {
             Event::Line(text) => {
                 log::debug!("<< {text}");
-                match command::parse(&text) {
+                let parsed = match self.dialect {
+                    Dialect::Uci if !self.greeted && text.trim() == gbgp::HELLO => {
+                        self.start_gbgp();
+                        gbgp::parse(&text)
+                    }
+                    Dialect::Uci => command::parse(&text),
+                    Dialect::Gbgp => gbgp::parse(&text),
+                };
+                self.greeted |= !text.trim().is_empty();
+                match parsed {
                     Ok(None) => {}
                     Ok(Some(Command::Quit)) => return Flow::Quit,
                     Ok(Some(cmd)) => {
@@ -118,8 +152,8 @@ impl Session {
                         match done {
                             Ok(Ok(())) => {}
                             Ok(Err(e)) => self.error(&e),
-                            Err(p) => self.out.line(&format!(
-                                "info string error: internal error: {}",
+                            Err(p) => self.error_text(&format!(
+                                "internal error: {}",
                                 one_line(&panic_message(p))
                             )),
                         }
@@ -141,10 +175,7 @@ impl Session {
                 }
             }
             Event::SearchPanicked(msg) => {
-                self.out.line(&format!(
-                    "info string error: internal error in the search: {}",
-                    one_line(&msg)
-                ));
+                self.error_text(&format!("internal error in the search: {}", one_line(&msg)));
                 if let Some(Job::Search(job)) = self.job.take() {
                     let result = SearchResult {
                         best: job.fallback,
@@ -189,7 +220,33 @@ impl Session {
     pub(super) fn error(&self, e: &Error) {
         let text = one_line(&e.to_string());
         log::debug!("refused: {text}");
-        self.out.line(&format!("info string error: {text}"));
+        self.error_text(&text);
+    }
+
+    /// One error line, in the dialect's form.
+    pub(super) fn error_text(&self, text: &str) {
+        match self.dialect {
+            Dialect::Uci => self.out.line(&format!("info string error: {text}")),
+            Dialect::Gbgp => self.out.line(&gbgp::error_line(text)),
+        }
+    }
+
+    /// The first line was `gbgp`: the GUI's rules and notation from now on.
+    fn start_gbgp(&mut self) {
+        log::info!("speaking GBGP");
+        self.dialect = Dialect::Gbgp;
+        let mut settings = self.settings.clone();
+        settings.notation = Convention::Turn;
+        let rules_change = settings.rules != gbgp::rules(false);
+        settings.rules = gbgp::rules(false);
+        self.apply(
+            settings,
+            if rules_change {
+                Changed::Rules
+            } else {
+                Changed::Protocol
+            },
+        );
     }
 
     /// Refuses commands that need the searcher or the worker while a job runs. A job that was
@@ -270,7 +327,7 @@ impl Session {
 
     /// Answers the `isready`s that wait, unless a book or tables are still being read.
     fn answer_ready(&mut self) {
-        if !self.books.is_loading() && !self.tables_loading {
+        if !self.books.is_loading() && !self.waits_for_tables() {
             self.out
                 .lines(std::iter::repeat_n("readyok", self.ready_waiting));
             self.ready_waiting = 0;
@@ -280,7 +337,7 @@ impl Session {
     /// Waits for the book or tables being read (at most `LOAD_WAIT`), keeping other input for
     /// later: a `go` sent before `readyok` answers from them.
     pub(super) fn wait_for_loading(&mut self) {
-        let loading = |s: &Session| s.books.is_loading() || s.tables_loading;
+        let loading = |s: &Session| s.books.is_loading() || s.waits_for_tables();
         let loaded = |e: &Event| matches!(e, Event::BookLoaded(..) | Event::TablesLoaded(..));
         if !self.wait_while(LOAD_WAIT, loading, loaded) {
             // The book is given up; tables still being read come into force when they are
@@ -289,6 +346,13 @@ impl Session {
             self.books.give_up();
             self.answer_ready();
         }
+    }
+
+    /// Whether `readyok` and `go` wait for tables being read. Not in GBGP: the GUI allows 5 s
+    /// for `readyok` and its clock runs during `go`, while large tables take longer to read;
+    /// they come into force once read.
+    fn waits_for_tables(&self) -> bool {
+        self.tables_loading && self.dialect == Dialect::Uci
     }
 
     /// Waits at most `limit` for a job told to stop to end (and answer).
@@ -349,11 +413,22 @@ impl Session {
                     "id author the moulin developers".to_string(),
                 ];
                 lines.extend(Settings::uci_lines());
-                lines.push("uciok".into());
+                match self.dialect {
+                    Dialect::Uci => lines.push("uciok".into()),
+                    Dialect::Gbgp => {
+                        lines.push(gbgp::twelve_option_line(&self.settings.rules));
+                        lines.push("gbgpok".into());
+                    }
+                }
                 self.out.lines(lines);
             }
             Command::Debug => {}
             Command::IsReady => {
+                if self.dialect == Dialect::Gbgp {
+                    // The GUI takes a `bestmove` after `readyok` as a move of its next game:
+                    // a stopped search answers first.
+                    self.wait_for_stopped_job(STOP_WAIT);
+                }
                 // Ready means a `go` is answered at once: not while the book is being read.
                 self.ready_waiting += 1;
                 self.answer_ready();
@@ -361,39 +436,24 @@ impl Session {
             Command::SetOption { name, value } => {
                 self.idle()?;
                 let mut settings = self.settings.clone();
-                let changed = settings
-                    .set(&name, value.as_deref())
-                    .map_err(Error::Option)?;
-                self.settings = settings;
-                if self.searcher.is_none() {
-                    self.searcher = Some(self.new_searcher());
-                }
-                let searcher = self.searcher.as_mut().expect("made just above");
-                match changed {
-                    Changed::Hash => searcher.set_hash(self.settings.hash_mb),
-                    Changed::Threads => searcher.set_threads(self.settings.threads),
-                    Changed::Search => self.settings.apply_to(searcher),
-                    Changed::Protocol => {}
-                    Changed::Rules => {
-                        self.game = Game::new(self.settings.rules);
-                        if self.settings.book_file.is_empty() {
-                            // The default book follows the variant.
-                            self.books.request(&self.settings, &self.events);
-                        }
-                        // Tables are read again when the moving phase's rules changed.
-                        let serves = self
-                            .tables
-                            .as_ref()
-                            .is_some_and(|t| t.serves(&self.settings.rules));
-                        if !serves {
-                            self.request_tables();
-                        }
+                let changed = match self.dialect {
+                    Dialect::Gbgp if gbgp::is_twelve(&name) => {
+                        let twelve = gbgp::twelve_value(value.as_deref()).map_err(Error::Option)?;
+                        settings.rules = gbgp::rules(twelve);
+                        Changed::Rules
                     }
-                    Changed::Book => self.books.request(&self.settings, &self.events),
-                    Changed::Tables => self.request_tables(),
-                }
+                    _ => settings
+                        .set(&name, value.as_deref())
+                        .map_err(Error::Option)?,
+                };
+                self.apply(settings, changed);
             }
             Command::UciNewGame => {
+                if self.dialect == Dialect::Gbgp {
+                    // A search still running ends first, and its `bestmove` comes before
+                    // anything of the new game.
+                    self.stop();
+                }
                 self.idle()?;
                 if let Some(s) = self.searcher.as_mut() {
                     s.new_game();
@@ -402,11 +462,13 @@ impl Session {
                 self.books.forget_pending();
             }
             Command::Position { start, moves } => {
+                let rules = self.settings.rules;
                 let mut game = match start {
-                    Start::StartPos => Game::new(self.settings.rules),
-                    Start::Fen(text) => {
-                        Game::from_fen(&text, self.settings.rules).map_err(Error::Fen)?
-                    }
+                    Start::StartPos => Game::new(rules),
+                    Start::Fen(text) => Game::from_fen(&text, rules).map_err(Error::Fen)?,
+                    Start::Gbgp(text) => gbgp_position::read(&text, &rules)
+                        .map(Game::from_position)
+                        .map_err(Error::Fen)?,
                 };
                 game.play_tokens(moves.iter().map(String::as_str))
                     .map_err(|(i, e)| Error::Move(i, e))?;
@@ -431,7 +493,10 @@ impl Session {
             }
             Command::Quit => {}
             Command::Display => self.out.lines(self.display()),
-            Command::Fen => self.out.line(&fen::write(self.game.position())),
+            Command::Fen => self.out.line(&match self.dialect {
+                Dialect::Uci => fen::write(self.game.position()),
+                Dialect::Gbgp => gbgp_position::write(self.game.position()),
+            }),
             Command::Moves => {
                 let moves = if self.game.outcome().is_some() {
                     Vec::new()
@@ -455,6 +520,38 @@ impl Session {
         Ok(())
     }
 
+    /// Puts changed settings in force and does what the change needs.
+    fn apply(&mut self, settings: Settings, changed: Changed) {
+        self.settings = settings;
+        if self.searcher.is_none() {
+            self.searcher = Some(self.new_searcher());
+        }
+        let searcher = self.searcher.as_mut().expect("made just above");
+        match changed {
+            Changed::Hash => searcher.set_hash(self.settings.hash_mb),
+            Changed::Threads => searcher.set_threads(self.settings.threads),
+            Changed::Search => self.settings.apply_to(searcher),
+            Changed::Protocol => {}
+            Changed::Rules => {
+                self.game = Game::new(self.settings.rules);
+                if self.settings.book_file.is_empty() {
+                    // The default book follows the variant.
+                    self.books.request(&self.settings, &self.events);
+                }
+                // Tables are read again when the moving phase's rules changed.
+                let serves = self
+                    .tables
+                    .as_ref()
+                    .is_some_and(|t| t.serves(&self.settings.rules));
+                if !serves {
+                    self.request_tables();
+                }
+            }
+            Changed::Book => self.books.request(&self.settings, &self.events),
+            Changed::Tables => self.request_tables(),
+        }
+    }
+
     /// Prints a held result once the search may answer.
     pub(super) fn release(&mut self) {
         let ready = matches!(&self.job, Some(Job::Search(j)) if j.held.is_some() && j.may_answer());
@@ -470,6 +567,12 @@ impl Session {
     /// The end of a search: the result if the game is over, then `bestmove`.
     pub(super) fn answer(&self, job: &SearchJob, result: &SearchResult) {
         let mut lines = Vec::new();
+        if self.dialect == Dialect::Gbgp {
+            // Nothing but the move: the GUI reads `info string` lines as search progress.
+            self.out
+                .line(&bestmove_line(&job.root, result, job.notation));
+            return;
+        }
         if let Some(outcome) = result.outcome {
             lines.push(format!(
                 "info string game over: {} {}",
@@ -511,10 +614,16 @@ impl Session {
             Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
             None if go.searchmoves.is_empty() => {
                 self.wait_for_loading();
+                let dialect = self.dialect;
                 self.books
                     .answer(&self.settings, &root)
                     .map(|(info, result)| {
-                        self.out.line(&info);
+                        match (dialect, result.best) {
+                            (Dialect::Gbgp, Some(mv)) => {
+                                self.out.line(&gbgp::book_line(&root, result.score, mv))
+                            }
+                            _ => self.out.line(&info),
+                        }
                         result
                     })
             }
@@ -537,6 +646,7 @@ impl Session {
             self.game.clone(),
             limits,
             notation,
+            self.dialect,
             self.reporting(),
         )?;
         self.job = Some(Job::Search(Box::new(job)));

@@ -10,11 +10,13 @@
 //! - `movegen`: legal moves in both conventions; `notation`: reading and writing moves;
 //! - `setup` and `fen`: the position string, parsed into a raw setup and then checked once into
 //!   a `Position`;
+//! - `gbgp`: the position string of the GBGP dialect (pieces in hand from the move number);
 //! - `zobrist`: position keys; `game`: a game with its history and draw rules; `perft`.
 
 pub mod board;
 pub mod fen;
 pub mod game;
+pub mod gbgp;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

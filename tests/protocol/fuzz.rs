@@ -10,6 +10,18 @@ fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
     items[rng.below(items.len())]
 }
 
+/// Lines of the GBGP dialect, for its session.
+const GBGP_SEEDS: [&str; 8] = [
+    "gbgp",
+    "newgame",
+    "setoption name TwelveMensMorris value true",
+    "setoption name TwelveMensMorris value false",
+    "position pos w:w:b:1",
+    "position pos w:w:b:1 moves d2 d6 f4 b4",
+    "position pos b:wb4,c4:bd2:2 moves a1",
+    "go wtime 1000 btime 1000",
+];
+
 const SEEDS: [&str; 48] = [
     "uci",
     "isready",
@@ -63,11 +75,12 @@ const SEEDS: [&str; 48] = [
 
 /// One fuzz line: random bytes, or a seed line mutated (bytes changed, inserted, deleted,
 /// truncated, words swapped or repeated, numbers made huge), or rarely a very long line.
-fn fuzz_line(rng: &mut Rng) -> Vec<u8> {
+fn fuzz_line(rng: &mut Rng, extra: &[&str]) -> Vec<u8> {
+    let seeds: Vec<&str> = SEEDS.iter().chain(extra).copied().collect();
     let line: Vec<u8> = match rng.below(10) {
         0 => (0..rng.below(80)).map(|_| rng.next_u64() as u8).collect(),
         1 => {
-            let words: Vec<&str> = SEEDS.iter().flat_map(|s| s.split(' ')).collect();
+            let words: Vec<&str> = seeds.iter().flat_map(|s| s.split(' ')).collect();
             (0..1 + rng.below(8))
                 .map(|_| pick(rng, &words))
                 .collect::<Vec<_>>()
@@ -75,12 +88,12 @@ fn fuzz_line(rng: &mut Rng) -> Vec<u8> {
                 .into_bytes()
         }
         2 if rng.below(500) == 0 => {
-            let mut l = pick(rng, &SEEDS).as_bytes().to_vec();
+            let mut l = pick(rng, &seeds).as_bytes().to_vec();
             l.extend((0..70_000 + rng.below(70_000)).map(|_| b"ab d6-\xff "[rng.below(8)]));
             l
         }
         _ => {
-            let mut l = pick(rng, &SEEDS).as_bytes().to_vec();
+            let mut l = pick(rng, &seeds).as_bytes().to_vec();
             for _ in 0..1 + rng.below(3) {
                 match rng.below(7) {
                     0 if !l.is_empty() => {
@@ -152,13 +165,30 @@ fn fuzz_line(rng: &mut Rng) -> Vec<u8> {
 
 #[test]
 fn fuzz_100k_lines_then_still_plays() {
+    fuzz_then_play(None);
+}
+
+#[test]
+fn fuzz_100k_lines_of_a_gbgp_session_then_still_plays() {
+    fuzz_then_play(Some("gbgp"));
+}
+
+/// The fuzz, in a session whose first line is `first` (the dialect), then a game move.
+fn fuzz_then_play(first: Option<&str>) {
     let _gate = shared();
     let mut e = Engine::start();
+    let extra: &[&str] = match first {
+        Some(line) => {
+            e.send(line);
+            &GBGP_SEEDS
+        }
+        None => &[],
+    };
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let started = Instant::now();
     let mut batch = Vec::new();
     for i in 0..100_000 {
-        batch.extend(fuzz_line(&mut rng));
+        batch.extend(fuzz_line(&mut rng, extra));
         batch.push(b'\n');
         if i % 1000 == 999 {
             e.send_bytes(&batch);
@@ -173,6 +203,11 @@ fn fuzz_100k_lines_then_still_plays() {
         "{:?}",
         lines.iter().find(|l| l.contains("internal error"))
     );
+    if first.is_some() {
+        for l in &lines {
+            crate::gbgp::gui_reads(l);
+        }
+    }
     println!(
         "fuzz: 100000 lines in {:.2} s, {} lines answered",
         started.elapsed().as_secs_f64(),
@@ -181,6 +216,9 @@ fn fuzz_100k_lines_then_still_plays() {
     // Whatever the fuzz left running ends before the setoption (which waits for a stopped job).
     e.send("stop");
     e.send("setoption name Variant value nine");
+    if first.is_some() {
+        e.send("setoption name TwelveMensMorris value false");
+    }
     e.send("fuzz-is-drained");
     e.until(|l| l.contains("fuzz-is-drained"));
     for reset in [

@@ -33,7 +33,13 @@ pub(crate) struct Engine {
 
 impl Engine {
     pub(crate) fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// Starts the engine with these command-line arguments.
+    pub(crate) fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

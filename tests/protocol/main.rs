@@ -7,6 +7,7 @@
 mod book;
 mod errors;
 mod fuzz;
+mod gbgp;
 mod handshake;
 mod harness;
 mod latency;
