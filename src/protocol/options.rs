@@ -6,7 +6,7 @@ use crate::book::Variety;
 use crate::rules::notation::Convention;
 use crate::rules::options::{self, Values, RULE_OPTIONS};
 use crate::rules::{Rules, PRESETS};
-use crate::search::{Searcher, Style};
+use crate::search::{Searcher, Strength, Style};
 use std::fmt;
 
 /// The type of an option, as `uci` announces it.
@@ -27,7 +27,7 @@ pub const MAX_THREADS: u64 = 64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 
-const ENGINE_OPTIONS: [(&str, Kind); 12] = [
+const ENGINE_OPTIONS: [(&str, Kind); 13] = [
     (
         "Hash",
         Kind::Spin {
@@ -64,6 +64,7 @@ const ENGINE_OPTIONS: [(&str, Kind); 12] = [
     ("BookFile", Kind::Text),
     ("BookVariety", Kind::Combo(&["best", "weighted"])),
     ("TablesPath", Kind::Text),
+    ("Level", Kind::Spin { min: 1, max: 20 }),
 ];
 
 impl From<Values> for Kind {
@@ -94,6 +95,8 @@ pub struct Settings {
     pub book_variety: Variety,
     /// The endgame tables directory; empty: no tables.
     pub tables_path: String,
+    /// The playing level, 1 to 20 (20: full strength).
+    pub level: u8,
 }
 
 impl Default for Settings {
@@ -111,6 +114,7 @@ impl Default for Settings {
             book_file: String::new(),
             book_variety: Variety::Best,
             tables_path: String::new(),
+            level: 20,
         }
     }
 }
@@ -289,6 +293,7 @@ impl Settings {
             "OwnBook" => self.own_book.to_string(),
             "BookFile" => self.book_file.clone(),
             "TablesPath" => self.tables_path.clone(),
+            "Level" => self.level.to_string(),
             "BookVariety" => match self.book_variety {
                 Variety::Best => "best".into(),
                 Variety::Weighted => "weighted".into(),
@@ -324,6 +329,10 @@ impl Settings {
             }
             "MoveOverhead" => {
                 self.move_overhead = number();
+                Changed::Search
+            }
+            "Level" => {
+                self.level = number() as u8;
                 Changed::Search
             }
             "Style" => {
@@ -401,6 +410,12 @@ impl Settings {
         searcher.options.multipv = self.multipv;
         searcher.options.move_overhead = self.move_overhead;
         searcher.options.style = self.style;
+        searcher.options.strength = self.strength();
+    }
+
+    /// The playing strength in force: `None` for the full engine.
+    pub fn strength(&self) -> Option<Strength> {
+        Strength::level(f64::from(self.level))
     }
 }
 

@@ -612,7 +612,8 @@ impl Session {
         let at_once = match self.game.outcome() {
             // Nothing to search.
             Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
-            None if go.searchmoves.is_empty() => {
+            // The book is the full engine's (a limited level searches every move).
+            None if go.searchmoves.is_empty() && self.settings.strength().is_none() => {
                 self.wait_for_loading();
                 let dialect = self.dialect;
                 self.books

@@ -21,6 +21,7 @@ mod ordering;
 mod placing;
 mod quiesce;
 mod score;
+pub mod strength;
 mod threads;
 pub mod tt;
 mod worker;
@@ -29,7 +30,9 @@ pub use control::Control;
 pub use features::{Features, Style};
 pub use limits::Limits;
 pub use score::{Score, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
+pub use strength::Strength;
 
+use crate::rng::Rng;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -58,6 +61,9 @@ pub struct Options {
     pub learned: bool,
     /// Endgame tables: covered positions are exact (`TablesPath`).
     pub tables: Option<Arc<Tables>>,
+    /// Play below full strength (`Level`, `UCI_LimitStrength`): fewer nodes, noisy choice among
+    /// the best root moves, no endgame tables.
+    pub strength: Option<Strength>,
 }
 
 impl Default for Options {
@@ -69,6 +75,7 @@ impl Default for Options {
             weights: eval::Weights::DEFAULT,
             learned: true,
             tables: None,
+            strength: None,
         }
     }
 }
@@ -126,6 +133,8 @@ pub struct Searcher {
     pool: rayon::ThreadPool,
     threads: usize,
     pub options: Options,
+    /// The noise of a limited strength.
+    rng: Rng,
 }
 
 impl Searcher {
@@ -135,6 +144,7 @@ impl Searcher {
             pool: build_pool(threads),
             threads: threads.max(1),
             options: Options::default(),
+            rng: Rng::from_time(),
         }
     }
 
@@ -202,11 +212,12 @@ impl Searcher {
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
         }
+        let strength = self.options.strength;
         let tables = self
             .options
             .tables
             .as_deref()
-            .filter(|t| t.serves(pos.rules()));
+            .filter(|t| strength.is_none() && t.serves(pos.rules()));
         if let Some((best, value)) = tables.and_then(|t| play::best_move(t, &pos, &root_moves)) {
             // Covered: the value-keeping move at once.
             let score = Score::from_internal(score::from_tables(value, 0));
@@ -247,7 +258,10 @@ impl Searcher {
             completed: Mutex::new(None),
             completed_depth: AtomicU64::new(0),
             deadline: limits::deadline(&pos, limits, self.options.move_overhead),
-            node_limit: limits.nodes,
+            node_limit: match strength {
+                Some(s) => Some(limits.nodes.map_or(s.nodes(), |n| n.min(s.nodes()))),
+                None => limits.nodes,
+            },
             infinite: limits.infinite,
             fixed_time: limits.movetime.is_some(),
             features: self.options.style.features(),
@@ -263,7 +277,14 @@ impl Searcher {
             .depth
             .unwrap_or(MAX_PLY as u32 - 10)
             .clamp(1, MAX_PLY as u32 - 10);
-        let multipv = self.options.multipv.clamp(1, root_moves.len());
+        let shown = self.options.multipv.clamp(1, root_moves.len());
+        // A limited strength chooses among the best few root moves: it searches them all.
+        let multipv = match strength {
+            Some(_) => shown.max(strength::CANDIDATES).min(root_moves.len()),
+            None => shown,
+        };
+        // The latest line of each root move searched: (score, exact, pv).
+        let mut candidates: Vec<Option<(i32, bool, Vec<Move>)>> = vec![None; multipv];
         let threads = self.threads;
         let start = Instant::now();
         let mut main_result = None;
@@ -280,7 +301,14 @@ impl Searcher {
             }
             let mut w = Worker::new(&shared, 0, &history);
             let r = w.iterate(&pos, root_moves.clone(), max_depth, multipv, &mut |line| {
-                report(&progress(&shared, start, line));
+                if line.multipv <= shown {
+                    report(&progress(&shared, start, line));
+                }
+                if let Some(slot) = candidates.get_mut(line.multipv - 1) {
+                    if !line.pv.is_empty() {
+                        *slot = Some((line.score, line.bound.is_none(), line.pv.clone()));
+                    }
+                }
             });
             w.flush_nodes();
             // The main thread decides: the helpers stop with it.
@@ -306,6 +334,16 @@ impl Searcher {
                     },
                 ));
                 (best, ponder, score, depth) = (c.pv[0], c.pv.get(1).copied(), c.score, c.depth);
+            }
+        }
+        if let Some(s) = strength {
+            // The candidates with an exact score (a bound says little of a move's worth).
+            let lines: Vec<&(i32, bool, Vec<Move>)> =
+                candidates.iter().flatten().filter(|c| c.1).collect();
+            if !lines.is_empty() {
+                let scores: Vec<i32> = lines.iter().map(|c| c.0).collect();
+                let chosen = lines[s.choose(&scores, &mut self.rng)];
+                (best, ponder, score) = (chosen.2[0], chosen.2.get(1).copied(), chosen.0);
             }
         }
         SearchResult {

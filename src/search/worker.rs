@@ -21,6 +21,9 @@ pub(super) struct Worker<'a> {
     pub(super) id: usize,
     pub(super) nodes: u64,
     pub(super) pending_nodes: u64,
+    /// Nodes between two checks of the stop conditions: 1024, fewer under a small node limit
+    /// (a weak `Level`) so that it is kept closely.
+    check_every: u64,
     pub(super) stopped: bool,
     pub(super) seldepth: usize,
     /// Keys of the positions at the start of each turn: the game's, then the search path's.
@@ -49,6 +52,7 @@ impl<'a> Worker<'a> {
             id,
             nodes: 0,
             pending_nodes: 0,
+            check_every: shared.node_limit.map_or(1024, |n| (n / 8).clamp(8, 1024)),
             stopped: false,
             seldepth: 0,
             keys: history.to_vec(),
@@ -104,7 +108,7 @@ impl<'a> Worker<'a> {
     pub(super) fn count_node(&mut self) {
         self.nodes += 1;
         self.pending_nodes += 1;
-        if self.pending_nodes >= 1024 {
+        if self.pending_nodes >= self.check_every {
             let total = self
                 .shared
                 .nodes
@@ -114,7 +118,9 @@ impl<'a> Worker<'a> {
             if self.shared.control.is_stopped() || self.shared.abort.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if self.id == 0 {
-                if self.shared.node_limit.is_some_and(|n| total >= n) {
+                // The first iteration always ends, so that the move played is a searched one.
+                let searched = self.shared.completed_depth.load(Ordering::Relaxed) > 0;
+                if searched && self.shared.node_limit.is_some_and(|n| total >= n) {
                     self.stopped = true;
                 }
                 if !self.shared.infinite && !self.shared.control.is_pondering() {

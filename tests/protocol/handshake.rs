@@ -39,6 +39,7 @@ fn uci_handshake_lists_every_option() {
         "BookFile",
         "BookVariety",
         "TablesPath",
+        "Level",
     ] {
         let line = options
             .iter()
@@ -49,7 +50,8 @@ fn uci_handshake_lists_every_option() {
             "{line}"
         );
     }
-    assert_eq!(options.len(), 23);
+    assert_eq!(options.len(), 24);
+    assert!(lines.contains(&"option name Level type spin default 20 min 1 max 20".into()));
     assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 1024".into()));
     assert!(lines.contains(&"option name Ponder type check default false".into()));
     assert!(lines.contains(&"option name TablesPath type string default <empty>".into()));

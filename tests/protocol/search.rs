@@ -1,7 +1,7 @@
 //! Search and time: the `info` lines, every limit of `go`, infinite and ponder searches, a
 //! finished game, and clocks.
 
-use crate::harness::{shared, word_after, Engine, MOVING, TIMEOUT};
+use crate::harness::{legal, shared, word_after, Engine, MOVING, TIMEOUT};
 use moulin::{Game, Rules};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -168,4 +168,35 @@ fn a_clock_for_the_other_side_only_still_limits_the_search() {
     let lines = e.go("go wtime 1000");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
     assert!(t.elapsed() < TIMEOUT);
+}
+
+#[test]
+fn levels_play_legal_moves_faster_than_the_full_engine() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    assert!(e
+        .ask_one("setoption name Level value 0")
+        .starts_with("info string error: "));
+    assert!(e
+        .ask_one("setoption name Level value 21")
+        .starts_with("info string error: "));
+    for level in [1, 7, 13, 19] {
+        assert!(e
+            .ask(&format!("setoption name Level value {level}"))
+            .is_empty());
+        for moves in ["", "d2 d6 f4 b4", "d7 a1 g7 d1"] {
+            e.ask(&format!("position startpos moves {moves}"));
+            let t = Instant::now();
+            let lines = e.go("go movetime 2000");
+            // The node budget ends a weak level's search long before its time.
+            assert!(t.elapsed() < Duration::from_millis(1500), "level {level}");
+            let best = lines.last().unwrap();
+            let mv = word_after(best, "bestmove").unwrap();
+            assert!(legal(Rules::nine(), moves, mv), "level {level}: {best}");
+            // No book move at a limited level: every answer is searched.
+            assert!(lines.iter().all(|l| !l.contains("book")), "{lines:?}");
+            assert!(lines.iter().all(|l| !l.contains("multipv 2")), "{lines:?}");
+        }
+    }
+    e.quit();
 }

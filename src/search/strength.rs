@@ -1,0 +1,103 @@
+//! Playing below full strength, for people: a level from 1 to 20 (20 is the full engine). A
+//! weaker level searches fewer nodes (so it misses deep tactics) and picks among the search's
+//! best few root moves by their scores plus a Gaussian noise (so it chooses plausible but worse
+//! moves now and then, more often and by more the lower the level, and never a move the search
+//! did not rank among its best). It never takes more time than the full engine would: the node
+//! budget only adds to the time limits of `go`. Levels may be fractional (`UCI_Elo` falls between
+//! two levels); the figures run smoothly between the whole ones.
+
+use crate::rng::Rng;
+
+/// The full engine's level.
+pub const FULL: f64 = 20.0;
+
+/// Root moves searched (as MultiPV lines) for a level to choose from.
+pub const CANDIDATES: usize = 4;
+
+/// A playing strength below the full engine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Strength {
+    level: f64,
+}
+
+impl Strength {
+    /// The strength of `level` (1 to 20); `None` at 20 or above: the full engine.
+    pub fn level(level: f64) -> Option<Strength> {
+        (level < FULL).then_some(Strength {
+            level: level.max(1.0),
+        })
+    }
+
+    pub fn value(self) -> f64 {
+        self.level
+    }
+
+    /// The nodes one move may search: 100 at level 1, 1.6 times more at each level up (about
+    /// 6,900 at level 10 and 475,000 at level 19).
+    pub fn nodes(self) -> u64 {
+        (100.0 * 1.6f64.powf(self.level - 1.0)) as u64
+    }
+
+    /// The standard deviation of the noise added to each candidate's score, in centi-pieces:
+    /// 250 at level 1, about 95 at level 10, 3 at level 19.
+    pub fn noise(self) -> f64 {
+        250.0 * ((FULL - self.level) / (FULL - 1.0)).powf(1.5)
+    }
+
+    /// The index of the candidate to play: the best of `scores` (internal, for the side to move)
+    /// once each has its noise.
+    pub fn choose(self, scores: &[i32], rng: &mut Rng) -> usize {
+        let sigma = self.noise();
+        let mut best = (0, f64::NEG_INFINITY);
+        for (i, &s) in scores.iter().enumerate() {
+            let noisy = f64::from(s) + sigma * gaussian(rng);
+            if noisy > best.1 {
+                best = (i, noisy);
+            }
+        }
+        best.0
+    }
+}
+
+/// A standard normal draw (Box-Muller).
+fn gaussian(rng: &mut Rng) -> f64 {
+    let u = rng.unit().max(f64::MIN_POSITIVE);
+    let v = rng.unit();
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_grow_in_nodes_and_shrink_in_noise() {
+        assert!(Strength::level(20.0).is_none());
+        let all: Vec<Strength> = (1..20)
+            .map(|l| Strength::level(f64::from(l)).unwrap())
+            .collect();
+        assert_eq!(all[0].nodes(), 100);
+        for w in all.windows(2) {
+            assert!(w[1].nodes() > w[0].nodes());
+            assert!(w[1].noise() < w[0].noise());
+        }
+        assert!((all[0].noise() - 250.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_noise_picks_worse_moves_in_proportion() {
+        let mut rng = Rng::new(3);
+        // A move 100 cp worse than the best: often at level 1, rarely at level 15, never a
+        // move not offered.
+        let picks = |level: f64, rng: &mut Rng| {
+            let s = Strength::level(level).unwrap();
+            (0..2000).filter(|_| s.choose(&[0, -100], rng) == 1).count()
+        };
+        let low = picks(1.0, &mut rng);
+        let high = picks(15.0, &mut rng);
+        assert!(low > 400 && low < 1000, "{low}");
+        assert!(high < 100, "{high}");
+        let s = Strength::level(1.0).unwrap();
+        assert!((0..100).all(|_| s.choose(&[5], &mut rng) == 0));
+    }
+}
