@@ -280,7 +280,7 @@ impl Searcher {
         let shown = self.options.multipv.clamp(1, root_moves.len());
         // A limited strength chooses among the best few root moves: it searches them all.
         let multipv = match strength {
-            Some(_) => shown.max(strength::CANDIDATES).min(root_moves.len()),
+            Some(s) => shown.max(s.candidates()).min(root_moves.len()),
             None => shown,
         };
         // The latest line of each root move searched: (score, exact, pv).

@@ -1,6 +1,6 @@
 //! Playing below full strength, for people: a level from 1 to 20 (20 is the full engine). A
 //! weaker level searches fewer nodes (so it misses deep tactics) and picks among the search's
-//! best few root moves by their scores plus a Gaussian noise (so it chooses plausible but worse
+//! best root moves (a dozen at level 1, three at level 19) by their scores plus a Gaussian noise (so it chooses plausible but worse
 //! moves now and then, more often and by more the lower the level, and never a move the search
 //! did not rank among its best). It never takes more time than the full engine would: the node
 //! budget only adds to the time limits of `go`. Levels may be fractional (`UCI_Elo` falls between
@@ -10,9 +10,6 @@ use crate::rng::Rng;
 
 /// The full engine's level.
 pub const FULL: f64 = 20.0;
-
-/// Root moves searched (as MultiPV lines) for a level to choose from.
-pub const CANDIDATES: usize = 4;
 
 /// A playing strength below the full engine.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,16 +29,26 @@ impl Strength {
         self.level
     }
 
-    /// The nodes one move may search: 100 at level 1, 1.6 times more at each level up (about
-    /// 6,900 at level 10 and 475,000 at level 19).
+    /// The root moves searched (as MultiPV lines) for the level to choose from: the best 12 at
+    /// level 1, one fewer each two levels up, 3 at level 19.
+    pub fn candidates(self) -> usize {
+        3 + ((FULL - self.level) / 2.0) as usize
+    }
+
+    /// The nodes one move may search: 100 at level 1 and 1.35 times more at each level up to
+    /// 14 (about 4,900), then 2.2 times more at each level up (about 260,000 at level 19, some
+    /// 100 ms of the full engine's search). A search of one more ply costs some 7 times more
+    /// nodes, so the levels gain about a quarter of a ply each up to 14 and one ply each above.
     pub fn nodes(self) -> u64 {
-        (100.0 * 1.6f64.powf(self.level - 1.0)) as u64
+        let low = self.level.min(14.0) - 1.0;
+        let high = (self.level - 14.0).max(0.0);
+        (100.0 * 1.35f64.powf(low) * 2.2f64.powf(high)) as u64
     }
 
     /// The standard deviation of the noise added to each candidate's score, in centi-pieces:
-    /// 250 at level 1, about 95 at level 10, 3 at level 19.
+    /// 300 at level 1, 0.82 times that at each level up (about 50 at level 10, 10 at level 19).
     pub fn noise(self) -> f64 {
-        250.0 * ((FULL - self.level) / (FULL - 1.0)).powf(1.5)
+        300.0 * 0.82f64.powf(self.level - 1.0)
     }
 
     /// The index of the candidate to play: the best of `scores` (internal, for the side to move)
@@ -81,7 +88,7 @@ mod tests {
             assert!(w[1].nodes() > w[0].nodes());
             assert!(w[1].noise() < w[0].noise());
         }
-        assert!((all[0].noise() - 250.0).abs() < 1e-9);
+        assert!((all[0].noise() - 300.0).abs() < 1e-9);
     }
 
     #[test]
