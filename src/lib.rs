@@ -31,6 +31,7 @@ pub mod durable;
 pub mod matches;
 
 pub mod protocol;
+pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod search;

@@ -88,9 +88,14 @@ pub struct MatchArgs {
     /// engines and settings must be those of its header (--games may differ).
     #[arg(long, requires = "records", conflicts_with = "force")]
     pub resume: bool,
-    /// Replace an existing --records file.
-    #[arg(long, requires = "records")]
+    /// Replace an existing --records (and --pgn) file.
+    #[arg(long)]
     pub force: bool,
+    /// Also write each game to this file as a PGN-shaped record (README, "Game records"),
+    /// readable by `moulin replay`; an existing file is refused unless --resume (which adds to
+    /// it) or --force.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
     /// Sequential test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; stops when decided.
     #[arg(long, num_args = 1..=4, value_name = "K=V")]
     pub sprt: Option<Vec<String>>,
@@ -137,6 +142,7 @@ struct Plan {
     concurrency: usize,
     sprt: Option<Sprt>,
     records: Option<PathBuf>,
+    pgn: Option<PathBuf>,
     resume: bool,
     force: bool,
     seed: u64,
@@ -291,6 +297,7 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
         concurrency: args.concurrency.min(pairs),
         sprt,
         records: args.records,
+        pgn: args.pgn,
         resume: args.resume,
         force: args.force,
         seed,
@@ -312,6 +319,10 @@ struct Shared {
     schedule: Schedule,
     recap: Recap,
     records: Option<RecordsFile>,
+    /// The `--pgn` file.
+    pgn: Option<RecordsFile>,
+    /// Its `Date` and `TimeControl` tags.
+    pgn_date: String,
     /// Start failures in a row, per engine.
     start_failures: [u32; 2],
     /// Why the match stopped before its end, when it did.
@@ -355,6 +366,10 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         )?),
         None => None,
     };
+    let pgn = match &plan.pgn {
+        Some(path) => Some(RecordsFile::open_plain(path, plan.force, plan.resume)?),
+        None => None,
+    };
     log::info!(
         "{} vs {}: {} games, variant {}, {}, seed {}",
         names[0],
@@ -378,6 +393,8 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         },
         recap,
         records,
+        pgn,
+        pgn_date: records::today(),
         start_failures: [0; 2],
         fatal: None,
         sprt: None,
@@ -466,6 +483,20 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>, stop: &AtomicBool, bar: &Progress
                 if let Err(e) = file.append(&format!("{}\n", record.to_line())) {
                     s.fatal = Some(format!(
                         "{e}: the match is stopped; game {number} is not recorded, the games before it are"
+                    ));
+                    stop.store(true, Ordering::SeqCst);
+                    break;
+                }
+            }
+            let pgn_text = s.pgn.is_some().then(|| {
+                let event = format!("moulin match: {} vs {}", names[0], names[1]);
+                let tc = plan.settings.tc.to_string();
+                crate::record::write(&record.to_pgn(&event, &s.pgn_date, &tc))
+            });
+            if let (Some(file), Some(text)) = (s.pgn.as_mut(), pgn_text) {
+                if let Err(e) = file.append(&text) {
+                    s.fatal = Some(format!(
+                        "{e}: the match is stopped; game {number} is not in the PGN file"
                     ));
                     stop.store(true, Ordering::SeqCst);
                     break;

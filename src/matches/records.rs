@@ -67,6 +67,44 @@ impl Record {
         }
     }
 
+    /// The game as a PGN-shaped record (`crate::record`): the seven tags (`Event` the match's
+    /// title, `Round` the game's number), `Variant`, `FEN` for a set-up start, `TimeControl`,
+    /// `Termination`, a comment where the opening ends and one saying how the game ended.
+    pub fn to_pgn(&self, event: &str, date: &str, time_control: &str) -> crate::record::Record {
+        let moves: Vec<String> = self
+            .opening
+            .moves
+            .iter()
+            .chain(&self.moves)
+            .cloned()
+            .collect();
+        let start = self.opening.fen.as_deref();
+        let mut r = crate::record::Record::new(&self.variant, start, &moves, &self.result);
+        r.set("Event", event);
+        r.set("Date", date);
+        r.set("Round", &self.game.to_string());
+        r.set("White", &self.white);
+        r.set("Black", &self.black);
+        r.set("TimeControl", time_control);
+        let termination = match self.end.as_str() {
+            "rules" => "normal",
+            "movelimit" => "adjudication",
+            "time" | "timeout" => "time forfeit",
+            _ => "rules infraction",
+        };
+        r.set("Termination", termination);
+        if let Some(last) = self.opening.moves.len().checked_sub(1) {
+            if let Some(ply) = r.moves.get_mut(last) {
+                ply.comments.push("end of the opening".into());
+            }
+        }
+        match r.moves.last_mut() {
+            Some(ply) => ply.comments.push(self.reason.clone()),
+            None => r.intro = Some(self.reason.clone()),
+        }
+        r
+    }
+
     /// The record's line (no line break).
     pub fn to_line(&self) -> String {
         let q = words::quote;
@@ -388,6 +426,17 @@ impl Replay {
 /// when any failed.
 pub fn replay_file(path: &Path) -> Result<(), String> {
     let source = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read records {source}: {e}"))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('%'));
+    if first.is_some_and(|l| {
+        l.starts_with(['[', '{', ';']) || l.starts_with(|c: char| c.is_ascii_digit())
+    }) {
+        return replay_pgn(&text, &source);
+    }
     let file = File::open(path).map_err(|e| format!("cannot read records {source}: {e}"))?;
     let r = replay(BufReader::new(file), &source)?;
     for (line, e) in &r.errors {
@@ -408,6 +457,78 @@ pub fn replay_file(path: &Path) -> Result<(), String> {
     } else {
         Err(format!("{} of {} records failed", r.errors.len(), r.games))
     }
+}
+
+/// `moulin replay` of a PGN-shaped file: every game read (every move checked; the first
+/// problem of the file is an error with its line and column), and each result checked against
+/// the rules: the rules' own result when the game ended on the board, and otherwise `*` or a
+/// `Termination` that says why it ended early.
+pub fn replay_pgn(text: &str, source: &str) -> Result<(), String> {
+    let games = crate::record::read(text).map_err(|e| format!("{source}: {e}"))?;
+    let mut plies = 0;
+    let mut failed = Vec::new();
+    for (i, r) in games.iter().enumerate() {
+        let (game, _) = r.game()?;
+        plies += r.moves.len();
+        let over = game.outcome();
+        let termination = r.tag("Termination").unwrap_or("normal");
+        let problem = match over {
+            Some(o) if o.score() != r.result => Some(format!(
+                "the game is over ({}), but the result is {}",
+                o.describe(),
+                r.result
+            )),
+            None if r.result != "*" && termination == "normal" => Some(format!(
+                "the result is {} but the game goes on (and no Termination says why it ended)",
+                r.result
+            )),
+            _ => None,
+        };
+        if let Some(p) = problem {
+            let name = r
+                .tag("Round")
+                .map_or(String::new(), |n| format!(", round {n}"));
+            failed.push(format!("game {}{name}: {p}", i + 1));
+        }
+    }
+    for f in &failed {
+        println!("{f}");
+    }
+    println!(
+        "replayed {} games, {plies} moves: {} consistent, {} failed",
+        games.len(),
+        games.len() - failed.len(),
+        failed.len()
+    );
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} of {} games failed", failed.len(), games.len()))
+    }
+}
+
+/// Today's date (UTC) as records write it: `2026.11.23`.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let (y, m, d) = civil(days);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The date of a day counted from 1970-01-01 (the proleptic Gregorian calendar, by eras of 400
+/// years).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
 }
 
 /// The prefix of a records file's settings line.
@@ -523,6 +644,32 @@ impl RecordsFile {
         })
     }
 
+    /// Opens a file of records written as they come, with no header: a new file, or one
+    /// replaced (`force`) or continued (`append`).
+    pub fn open_plain(path: &Path, force: bool, append: bool) -> Result<RecordsFile, String> {
+        let mut options = OpenOptions::new();
+        if append {
+            options.append(true).create(true);
+        } else if force {
+            options.write(true).create(true).truncate(true);
+        } else {
+            options.write(true).create_new(true);
+        }
+        let file = options.open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => format!(
+                "{} already exists: give --resume to add to it, or --force to replace it",
+                path.display()
+            ),
+            _ => format!("cannot write {}: {e}", path.display()),
+        })?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        Ok(RecordsFile {
+            file,
+            path: path.to_path_buf(),
+            len,
+        })
+    }
+
     /// Appends `text` whole and flushes it; on failure cuts the file back to what was whole and
     /// says why.
     pub fn append(&mut self, text: &str) -> Result<(), String> {
@@ -594,6 +741,14 @@ pub fn settings_of(path: &Path) -> Option<String> {
 mod tests {
     use super::*;
     use crate::rules::position::{Outcome, WinReason};
+
+    #[test]
+    fn dates_of_known_days() {
+        assert_eq!(civil(0), (1970, 1, 1));
+        assert_eq!(civil(11_016), (2000, 2, 29));
+        assert_eq!(civil(20_780), (2026, 11, 23));
+        assert_eq!(civil(-1), (1969, 12, 31));
+    }
 
     fn record(moves: &str, end: End) -> Record {
         let played = Played {

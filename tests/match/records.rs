@@ -190,3 +190,64 @@ fn absurd_numbers_are_refused_or_streamed() {
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert!(started.elapsed() < Duration::from_secs(60));
 }
+
+#[test]
+fn pgn_records_are_written_read_back_and_checked() {
+    let pgn = temp("games.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let p = pgn.to_str().unwrap();
+    // Forfeits too: the fake engine that answers an illegal move now and then.
+    let out = against_fake("--illegal-at 9", 6, &["--pgn", p]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = moulin::record::read(&text).unwrap();
+    assert_eq!(games.len(), 6);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.tag("Round"), Some((i + 1).to_string().as_str()));
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(&g.result.as_str()),
+            "{g:?}"
+        );
+        assert_eq!(g.tag("Result"), Some(g.result.as_str()));
+        assert!(g.tag("Termination").is_some() && g.tag("TimeControl").is_some());
+        assert_eq!(
+            moulin::record::read(&moulin::record::write(g)).unwrap()[0],
+            *g
+        );
+    }
+    assert!(
+        games
+            .iter()
+            .any(|g| g.tag("Termination") == Some("rules infraction")),
+        "{text}"
+    );
+    let stdout = run_ok(&["replay", p]);
+    assert!(
+        stdout.contains("replayed 6 games") && stdout.contains("0 failed"),
+        "{stdout}"
+    );
+    // Never overwritten by mistake; added to with --resume.
+    let out = against_fake("", 2, &["--pgn", p]);
+    assert!(!out.status.success());
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
+    // A record with an illegal move, and one whose result the board contradicts.
+    let bad = temp("bad.pgn");
+    std::fs::write(&bad, "[Event \"x\"]\n\n1. d6 f4 2. d6 *\n").unwrap();
+    let out = run(&["replay", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("line 3, column 13") && stderr.contains("'d6'"),
+        "{stderr}"
+    );
+    let wrong = temp("wrong.pgn");
+    std::fs::write(&wrong, "1. d6 f4 1-0\n").unwrap();
+    let out = run(&["replay", wrong.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("the game goes on"), "{stdout}");
+}
