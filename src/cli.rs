@@ -64,6 +64,10 @@ pub enum Command {
     Openings(crate::matches::book::OpeningsArgs),
     /// Re-check a match's records: every move and every result, under moulin's rules.
     Replay(crate::matches::ReplayArgs),
+    /// Grade every move of a game (a record file or --moves): the value before and after, the
+    /// best move and line, a label by the value lost; or, with --position, value every legal
+    /// move of one position (see README, "Analysis").
+    Analyse(crate::analyse::AnalyseArgs),
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(BookCommand),
@@ -155,6 +159,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Command::Match(args)) => crate::matches::run_match(args),
+        Some(Command::Analyse(args)) => crate::analyse::run_analyse(args),
         Some(Command::Openings(args)) => crate::matches::book::run_openings(args),
         Some(Command::Replay(args)) => crate::matches::run_replay(args),
         Some(Command::Book(BookCommand::Build(args))) => crate::book::build::run_build(args),

@@ -24,6 +24,7 @@
 //! The rules know nothing of search; the search knows nothing of protocols and never prints (it
 //! reports through a callback); only `protocol` and `cli` write to stdout. Logs go to stderr.
 
+pub mod analyse;
 pub mod book;
 pub mod cli;
 pub mod durable;
