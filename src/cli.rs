@@ -68,6 +68,9 @@ pub enum Command {
     /// best move and line, a label by the value lost; or, with --position, value every legal
     /// move of one position (see README, "Analysis").
     Analyse(crate::analyse::AnalyseArgs),
+    /// Play a game against moulin at the terminal: the board drawn, moves in either notation
+    /// with line editing, hint, undo, save and load (see README, "Playing").
+    Play(crate::play::PlayArgs),
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(BookCommand),
@@ -160,6 +163,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         }
         Some(Command::Match(args)) => crate::matches::run_match(args),
         Some(Command::Analyse(args)) => crate::analyse::run_analyse(args),
+        Some(Command::Play(args)) => crate::play::run_play(args),
         Some(Command::Openings(args)) => crate::matches::book::run_openings(args),
         Some(Command::Replay(args)) => crate::matches::run_replay(args),
         Some(Command::Book(BookCommand::Build(args))) => crate::book::build::run_build(args),

@@ -30,6 +30,7 @@ pub mod cli;
 pub mod durable;
 
 pub mod matches;
+pub mod play;
 
 pub mod protocol;
 pub mod record;

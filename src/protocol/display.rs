@@ -111,15 +111,24 @@ impl Session {
 /// The board of RULES.md §1 with the pieces (`O` white, `@` black, `.` empty), drawn from the
 /// rules' own adjacency table so that the diagonal board shows its diagonals. Files a-g run every
 /// 4 columns, ranks 7-1 every 2 rows.
-pub(super) fn board_drawing(pos: &Position) -> Vec<String> {
+pub fn board_drawing(pos: &Position) -> Vec<String> {
+    board_drawing_from(pos, false)
+}
+
+/// The board seen from White's side, or from Black's (`flipped`: turned half a turn, rank 1 at
+/// the top and file g on the left).
+pub fn board_drawing_from(pos: &Position, flipped: bool) -> Vec<String> {
     pub(super) const W: usize = 25;
     pub(super) const H: usize = 13;
     let mut grid = [[b' '; W]; H];
     let at = |p: Point| {
         let name = p.name().as_bytes();
-        let col = (name[0] - b'a') as usize * 4;
-        let row = (b'7' - name[1]) as usize * 2;
-        (row, col)
+        let (file, rank) = if flipped {
+            (b'g' - name[0], name[1] - b'1')
+        } else {
+            (name[0] - b'a', b'7' - name[1])
+        };
+        (rank as usize * 2, file as usize * 4)
     };
     let topology = pos.rules().topology();
     for p in Point::all() {
@@ -156,15 +165,19 @@ pub(super) fn board_drawing(pos: &Position) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(r, row)| {
-            let label = if r % 2 == 0 {
-                char::from(b'7' - r as u8 / 2)
-            } else {
-                ' '
+            let label = match (r % 2 == 0, flipped) {
+                (false, _) => ' ',
+                (true, false) => char::from(b'7' - r as u8 / 2),
+                (true, true) => char::from(b'1' + r as u8 / 2),
             };
             format!("{label}  {}", String::from_utf8_lossy(row).trim_end())
         })
         .collect();
-    lines.push("   a   b   c   d   e   f   g".into());
+    lines.push(if flipped {
+        "   g   f   e   d   c   b   a".into()
+    } else {
+        "   a   b   c   d   e   f   g".into()
+    });
     if pos.rules().board == BoardKind::Diagonal {
         lines.push("   (diagonal board)".into());
     }
@@ -188,5 +201,9 @@ mod tests {
         let twelve = Game::new(Rules::preset("twelve").unwrap());
         let lines = board_drawing(twelve.position());
         assert_eq!(lines[1], "   | \\         |         / |");
+        let flipped = board_drawing_from(game.position(), true);
+        assert_eq!(flipped[0], "1  @-----------.-----------.");
+        assert_eq!(flipped[12], "7  .-----------.-----------O");
+        assert_eq!(flipped[13], "   g   f   e   d   c   b   a");
     }
 }

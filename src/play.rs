@@ -1,0 +1,600 @@
+//! `moulin play`: a game against moulin for a person at a terminal (README, "Playing"). The board
+//! is drawn after each move, in colour when the terminal has it; moves are read in either
+//! notation with line editing and history (rustyline); the engine thinks on a thread of its own
+//! and the prompt stays open meanwhile (`stop` makes it move at once).
+
+use crate::book::{self, Book, Variety};
+use crate::protocol::board_drawing_from;
+use crate::record::{self, Record};
+use crate::rng::Rng;
+use crate::rules::board::{ByColor, Color};
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::notation::Convention;
+use crate::rules::Rules;
+use crate::search::{Control, Limits, Searcher, Strength};
+use crate::tables::Tables;
+use rustyline::error::ReadlineError;
+use rustyline::{DefaultEditor, ExternalPrinter};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The flags of `moulin play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The colour you play: white or black.
+    #[arg(long, default_value = "white")]
+    pub color: String,
+    /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// moulin's level, 1 (weakest) to 20 (full strength; protocol.md, option Level).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=20))]
+    pub level: u8,
+    /// moulin's time per move in milliseconds, without --clock (1 to 600000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub movetime: u64,
+    /// A clock for both sides, MINUTES[+SECONDS] (such as 5+3: five minutes, three seconds
+    /// added a move); a side whose time runs out loses.
+    #[arg(long, value_name = "M[+S]")]
+    pub clock: Option<String>,
+    /// Endgame tables for moulin's play (README, "Endgame tables").
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// No colours, even on a terminal that has them (also NO_COLOR in the environment).
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// Both clocks: milliseconds left, and the increment.
+#[derive(Clone, Copy, Debug)]
+struct Clocks {
+    left: ByColor<u64>,
+    inc: u64,
+}
+
+/// Reads `M[+S]`.
+fn parse_clock(text: &str) -> Result<Clocks, String> {
+    let bad = || format!("--clock {text}: expected MINUTES[+SECONDS], such as 5 or 5+3");
+    let (m, s) = text.split_once('+').unwrap_or((text, "0"));
+    let minutes: f64 = m.trim().parse().map_err(|_| bad())?;
+    let seconds: f64 = s.trim().parse().map_err(|_| bad())?;
+    if !(minutes > 0.0 && minutes <= 600.0 && (0.0..=600.0).contains(&seconds)) {
+        return Err(bad());
+    }
+    let ms = (minutes * 60_000.0) as u64;
+    Ok(Clocks {
+        left: ByColor::new(ms, ms),
+        inc: (seconds * 1000.0) as u64,
+    })
+}
+
+/// The game and everything about it that the prompt and the engine's thread share.
+struct Table {
+    game: Game,
+    /// The games before each move, for `undo`.
+    before: Vec<Game>,
+    human: Color,
+    flipped: bool,
+    level: u8,
+    variant: String,
+    clocks: Option<Clocks>,
+    /// When the side to move started its turn.
+    turn_started: Instant,
+    /// A side that lost on time.
+    flagged: Option<Color>,
+    /// Changed by every move, undo and new game: an engine answer for another one is dropped.
+    generation: u64,
+    /// The engine is thinking (its control, to stop it).
+    thinking: Option<Arc<Control>>,
+    colour: bool,
+}
+
+impl Table {
+    fn new_game(&mut self, rules: Rules) {
+        self.game = Game::new(rules);
+        self.before.clear();
+        self.flagged = None;
+        self.generation += 1;
+        self.turn_started = Instant::now();
+        if let Some(c) = self.clocks.as_mut() {
+            let start = c.left.white.max(c.left.black);
+            c.left = ByColor::new(start, start);
+        }
+    }
+
+    fn over(&self) -> Option<String> {
+        if let Some(c) = self.flagged {
+            return Some(format!(
+                "{} {} wins on time",
+                if c == Color::White { "0-1" } else { "1-0" },
+                (!c).name()
+            ));
+        }
+        self.game
+            .outcome()
+            .map(|o| format!("{} {}", o.score(), o.describe()))
+    }
+
+    /// Plays a move already checked legal; the clock of the mover runs out or gains its
+    /// increment.
+    fn play(&mut self, mv: crate::rules::moves::Move) {
+        let mover = self.game.position().side_to_move();
+        if let Some(c) = self.clocks.as_mut() {
+            let used = self.turn_started.elapsed().as_millis() as u64;
+            if used >= c.left[mover] {
+                c.left[mover] = 0;
+                self.flagged = Some(mover);
+                return;
+            }
+            c.left[mover] = c.left[mover] - used + c.inc;
+        }
+        self.before.push(self.game.clone());
+        self.game.play(mv);
+        self.generation += 1;
+        self.turn_started = Instant::now();
+    }
+
+    fn who(&self, c: Color) -> String {
+        if c == self.human {
+            format!("{} (you)", c.name())
+        } else {
+            format!("{} (moulin, level {})", c.name(), self.level)
+        }
+    }
+
+    /// The board and the state, as lines.
+    fn picture(&self) -> String {
+        let pos = self.game.position();
+        let mut out = String::new();
+        for line in board_drawing_from(pos, self.flipped) {
+            out.push_str(&self.paint(&line));
+            out.push('\n');
+        }
+        for c in [Color::White, Color::Black] {
+            let clock = self.clocks.map_or(String::new(), |k| {
+                let ms = k.left[c];
+                format!(", clock {}:{:02}", ms / 60_000, ms / 1000 % 60)
+            });
+            out.push_str(&format!(
+                "{}: {} on the board, {} in hand{clock}\n",
+                self.who(c),
+                pos.on_board(c),
+                pos.in_hand(c)
+            ));
+        }
+        if let (Some(last), Some(before)) = (self.game.moves().last(), self.before.last()) {
+            let text = last.written_at(before.position(), Convention::Turn);
+            let removed: Vec<String> = last.removals().map(|p| p.name().to_string()).collect();
+            let removal = if removed.is_empty() {
+                String::new()
+            } else {
+                format!(" (removed {})", removed.join(", "))
+            };
+            out.push_str(&format!(
+                "Last move: {} {text}{removal}\n",
+                before.position().side_to_move().name()
+            ));
+        }
+        match self.over() {
+            Some(end) => out.push_str(&format!(
+                "Game over: {end}. Type new, undo, save FILE or quit.\n"
+            )),
+            None => {
+                let side = pos.side_to_move();
+                let what = if pos.in_hand(side) > 0 {
+                    "place a piece"
+                } else {
+                    "move a piece"
+                };
+                out.push_str(&format!("{} to move: {what}\n", self.who(side)));
+            }
+        }
+        out
+    }
+
+    /// Pieces in colour when the terminal has it.
+    fn paint(&self, line: &str) -> String {
+        if !self.colour {
+            return line.to_string();
+        }
+        let mut out = String::new();
+        for ch in line.chars() {
+            match ch {
+                'O' => out.push_str("\x1b[1;33mO\x1b[0m"),
+                '@' => out.push_str("\x1b[1;31m@\x1b[0m"),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+}
+
+/// The searcher and what it plays from, passed to the thinking thread and back.
+struct Engine {
+    searcher: Searcher,
+    book: Option<Arc<Book>>,
+    movetime: u64,
+    rng: Rng,
+}
+
+const HELP: &str = "\
+Moves: d6 (place), d6-d5 (move or fly), d6xb4 or d6 xb4 (with a removal).
+Commands:
+  hint        moulin's suggestion for you
+  undo        take back your last move (and moulin's answer)
+  new         a new game (same colours and level)
+  flip        turn the board half a turn
+  level N     moulin's level, 1 to 20
+  stop        moulin moves at once
+  board       draw the board again
+  save FILE   write the game as a record (README, \"Game records\")
+  load FILE   play on from a record's game
+  help        this text
+  quit        leave";
+
+/// `moulin play`.
+pub fn run_play(args: PlayArgs) -> Result<(), String> {
+    let rules = Rules::preset(&args.variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{}' (one of {})",
+            args.variant,
+            crate::rules::PRESETS.join(", ")
+        )
+    })?;
+    let human = match args.color.to_ascii_lowercase().as_str() {
+        "white" | "w" => Color::White,
+        "black" | "b" => Color::Black,
+        other => return Err(format!("--color {other}: expected white or black")),
+    };
+    let clocks = args.clock.as_deref().map(parse_clock).transpose()?;
+    let mut searcher = Searcher::new(64, 1);
+    if let Some(dir) = &args.tables {
+        let t = Tables::open(dir, &rules).map_err(|e| format!("endgame tables: {e}"))?;
+        searcher.options.tables = Some(Arc::new(t));
+    }
+    let book = book::find_default(&args.variant)
+        .and_then(|p| Book::load(&p).ok())
+        .map(Arc::new);
+    let colour =
+        !args.plain && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let table = Arc::new(Mutex::new(Table {
+        game: Game::new(rules),
+        before: Vec::new(),
+        human,
+        flipped: human == Color::Black,
+        level: args.level,
+        variant: args.variant.clone(),
+        clocks,
+        turn_started: Instant::now(),
+        flagged: None,
+        generation: 0,
+        thinking: None,
+        colour,
+    }));
+    let engine = Arc::new(Mutex::new(Some(Engine {
+        searcher,
+        book,
+        movetime: args.movetime,
+        rng: Rng::from_time(),
+    })));
+    let mut rl = DefaultEditor::new().map_err(|e| format!("cannot read the terminal: {e}"))?;
+    let printer = rl
+        .create_external_printer()
+        .map_err(|e| format!("cannot write to the terminal: {e}"))?;
+    let printer: Arc<Mutex<Box<dyn ExternalPrinter + Send>>> =
+        Arc::new(Mutex::new(Box::new(printer)));
+    println!(
+        "moulin {}: you play {}; type help for the commands.",
+        env!("CARGO_PKG_VERSION"),
+        human.name()
+    );
+    print!("{}", lock(&table).picture());
+    loop {
+        start_thinking(&table, &engine, &printer, false);
+        let line = match rl.readline("> ") {
+            Ok(l) => l,
+            Err(ReadlineError::Interrupted | ReadlineError::Eof) => break,
+            Err(e) => return Err(format!("reading the terminal: {e}")),
+        };
+        let line = line.trim().to_string();
+        if line.is_empty() {
+            continue;
+        }
+        let _ = rl.add_history_entry(line.as_str());
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or("").to_ascii_lowercase();
+        let rest: Vec<&str> = words.collect();
+        let answer = match (first.as_str(), rest.as_slice()) {
+            ("quit" | "exit", []) => break,
+            ("help" | "?", []) => HELP.to_string(),
+            ("board" | "d", []) => lock(&table).picture(),
+            ("flip", []) => {
+                let mut t = lock(&table);
+                t.flipped = !t.flipped;
+                t.picture()
+            }
+            ("stop", []) => match &lock(&table).thinking {
+                Some(c) => {
+                    c.stop();
+                    "moulin moves now.".into()
+                }
+                None => "moulin is not thinking.".into(),
+            },
+            ("level", [n]) => match n.parse::<u8>() {
+                Ok(n) if (1..=20).contains(&n) => {
+                    lock(&table).level = n;
+                    format!("moulin plays at level {n} from its next move.")
+                }
+                _ => format!("level {n}: expected a whole number from 1 to 20"),
+            },
+            ("new", []) => {
+                stop_and_wait(&table, &engine);
+                let mut t = lock(&table);
+                t.new_game(rules);
+                format!("A new game.\n{}", t.picture())
+            }
+            ("undo", []) => {
+                stop_and_wait(&table, &engine);
+                let mut t = lock(&table);
+                undo(&mut t)
+            }
+            ("hint", []) => {
+                if lock(&table).thinking.is_some() {
+                    "wait: moulin is thinking (stop makes it move now)".into()
+                } else if lock(&table).over().is_some() {
+                    "the game is over".into()
+                } else {
+                    start_thinking(&table, &engine, &printer, true);
+                    "thinking about a hint...".into()
+                }
+            }
+            ("save", [file]) => save(&lock(&table), file),
+            ("load", [file]) => {
+                stop_and_wait(&table, &engine);
+                load(&mut lock(&table), file)
+            }
+            ("save" | "load", _) => format!("{first} FILE: give one file name"),
+            _ => human_move(&table, &line),
+        };
+        println!("{answer}");
+    }
+    stop_and_wait(&table, &engine);
+    Ok(())
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A move typed by the player: played, or what was wrong and the legal choices.
+fn human_move(table: &Mutex<Table>, text: &str) -> String {
+    let mut t = lock(table);
+    if t.thinking.is_some() {
+        return "wait: moulin is thinking (stop makes it move now)".into();
+    }
+    if let Some(end) = t.over() {
+        return format!("the game is over ({end}): new, undo, save FILE or quit");
+    }
+    let pos = *t.game.position();
+    if pos.side_to_move() != t.human {
+        return "it is moulin's turn".into();
+    }
+    let joined: String = text.split_whitespace().collect();
+    let mut probe = t.game.clone();
+    let legal: Vec<String> = movegen::legal_moves(&pos, Convention::Turn)
+        .into_iter()
+        .map(|m| m.written_at(&pos, Convention::Turn))
+        .collect();
+    match probe.play_token(&joined) {
+        Ok(_) if probe.position().pending_removals() > 0 => format!(
+            "{joined} closes a mill: add the piece to remove, such as {joined}x{}",
+            legal
+                .iter()
+                .find_map(|m| m.strip_prefix(&format!("{joined}x")))
+                .unwrap_or("..")
+        ),
+        Ok(mv) => {
+            t.play(mv);
+            t.picture()
+        }
+        Err(e) => format!(
+            "'{text}' is not a legal move here: {e}\nLegal moves: {}\n(type help for the commands)",
+            legal.join(" ")
+        ),
+    }
+}
+
+/// Takes back the player's last move and what moulin answered to it.
+fn undo(t: &mut Table) -> String {
+    let human = t.human;
+    let mut undone = 0;
+    while let Some(prev) = t.before.pop() {
+        t.game = prev;
+        undone += 1;
+        if t.game.position().side_to_move() == human {
+            break;
+        }
+    }
+    if undone == 0 {
+        return "nothing to undo".into();
+    }
+    t.flagged = None;
+    t.generation += 1;
+    t.turn_started = Instant::now();
+    format!("Took back {undone} move(s).\n{}", t.picture())
+}
+
+/// `save FILE`: the game as a record.
+fn save(t: &Table, file: &str) -> String {
+    let start = t.before.first().unwrap_or(&t.game).clone();
+    let mut texts = Vec::new();
+    let mut g = start;
+    for mv in t.game.moves() {
+        texts.push(mv.written_at(g.position(), Convention::Turn));
+        g.play(*mv);
+    }
+    let result = t.over().map_or("*".to_string(), |e| {
+        e.split(' ').next().unwrap_or("*").to_string()
+    });
+    let mut r = Record::new(&t.variant, None, &texts, &result);
+    r.set("Event", "moulin play");
+    r.set("Date", &crate::matches::records::today());
+    let name = |c: Color| {
+        if c == t.human {
+            "you".to_string()
+        } else {
+            format!("moulin level {}", t.level)
+        }
+    };
+    r.set("White", &name(Color::White));
+    r.set("Black", &name(Color::Black));
+    match std::fs::write(file, record::write(&r)) {
+        Ok(()) => format!("saved {} moves to {file}", texts.len()),
+        Err(e) => format!("cannot write {file}: {e}"),
+    }
+}
+
+/// `load FILE`: plays on from a record's first game.
+fn load(t: &mut Table, file: &str) -> String {
+    let text = match std::fs::read(file) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => return format!("cannot read {file}: {e}"),
+    };
+    let games = match record::read(&text) {
+        Ok(g) => g,
+        Err(e) => return format!("{file}: {e}"),
+    };
+    let Some(r) = games.into_iter().next() else {
+        return format!("{file}: no game in it");
+    };
+    if r.tag("FEN").is_some() {
+        return format!("{file}: a game from a set-up position cannot be played on here");
+    }
+    let rules = match r.rules() {
+        Ok(rules) => rules,
+        Err(e) => return format!("{file}: {e}"),
+    };
+    t.new_game(rules);
+    t.variant = r.tag("Variant").unwrap_or("nine").to_ascii_lowercase();
+    for mv in r.move_texts() {
+        let mut g = t.game.clone();
+        match g.play_token(&mv) {
+            Ok(m) => {
+                t.before.push(t.game.clone());
+                t.game.play(m);
+            }
+            Err(e) => return format!("{file}: {mv}: {e}"),
+        }
+    }
+    t.generation += 1;
+    format!(
+        "loaded {} moves from {file}\n{}",
+        r.moves.len(),
+        t.picture()
+    )
+}
+
+/// Asks a thinking engine to stop and waits for its thread to give the searcher back.
+fn stop_and_wait(table: &Mutex<Table>, engine: &Mutex<Option<Engine>>) {
+    if let Some(c) = lock(table).thinking.clone() {
+        c.stop();
+    }
+    let until = Instant::now() + Duration::from_secs(10);
+    while lock(engine).is_none() && Instant::now() < until {
+        thread::sleep(Duration::from_millis(5));
+    }
+    lock(table).generation += 1;
+}
+
+/// Starts the engine on its thread when it is moulin's turn (or for a hint): it plays its move
+/// (or gives the hint) when done, unless the game changed meanwhile.
+fn start_thinking(
+    table: &Arc<Mutex<Table>>,
+    engine: &Arc<Mutex<Option<Engine>>>,
+    printer: &Arc<Mutex<Box<dyn ExternalPrinter + Send>>>,
+    hint: bool,
+) {
+    let mut t = lock(table);
+    let to_move = t.game.position().side_to_move();
+    if t.thinking.is_some() || t.over().is_some() || (to_move == t.human) != hint {
+        return;
+    }
+    let Some(mut e) = lock(engine).take() else {
+        return;
+    };
+    let control = Arc::new(Control::new());
+    t.thinking = Some(Arc::clone(&control));
+    let game = t.game.clone();
+    let generation = t.generation;
+    let level = if hint { 20 } else { t.level };
+    let limits = match (t.clocks, hint) {
+        (Some(c), false) => Limits {
+            time: ByColor::new(Some(c.left.white), Some(c.left.black)),
+            inc: ByColor::new(c.inc, c.inc),
+            ..Limits::default()
+        },
+        _ => Limits {
+            movetime: Some(e.movetime),
+            ..Limits::default()
+        },
+    };
+    drop(t);
+    if !hint {
+        let _ = lock(printer).print("moulin is thinking... (type stop to make it move now)".into());
+    }
+    let (table, engine, printer) = (Arc::clone(table), Arc::clone(engine), Arc::clone(printer));
+    thread::spawn(move || {
+        e.searcher.options.strength = Strength::level(f64::from(level));
+        let from_book = if level == 20 {
+            e.book.as_ref().and_then(|b| {
+                b.choose(game.position(), Variety::Weighted, e.rng.unit())
+                    .map(|bm| bm.mv)
+            })
+        } else {
+            None
+        };
+        let best = from_book.or_else(|| {
+            e.searcher
+                .search(&game, &limits, &control, &mut |_| {})
+                .best
+        });
+        *lock(&engine) = Some(e);
+        let mut t = lock(&table);
+        t.thinking = None;
+        if t.generation != generation {
+            return;
+        }
+        let Some(mv) = best else {
+            return;
+        };
+        let text = mv.written_at(game.position(), Convention::Turn);
+        let message = if hint {
+            format!("hint: {text}")
+        } else {
+            t.play(mv);
+            format!("moulin plays {text}\n{}", t.picture())
+        };
+        drop(t);
+        let _ = lock(&printer).print(message);
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_read_minutes_and_seconds() {
+        let c = parse_clock("5+3").unwrap();
+        assert_eq!(c.left.white, 300_000);
+        assert_eq!(c.inc, 3000);
+        assert_eq!(parse_clock("0.5").unwrap().left.black, 30_000);
+        for bad in ["", "x", "5+", "-1", "0", "5+x", "100000"] {
+            assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! `moulin play` driven through a real terminal (tmux): a whole game typed move by move, an
+//! illegal move, undo, save, new and load, and quit.
+
+use moulin::rng::Rng;
+use moulin::rules::movegen;
+use moulin::{Convention, Game, Rules};
+use std::process::Command;
+use std::thread;
+use std::time::{Duration, Instant};
+
+struct Pane {
+    name: String,
+}
+
+impl Pane {
+    fn start(args: &str) -> Pane {
+        let name = format!("moulin-play-{}", std::process::id());
+        let cmd = format!("{} play {args}", env!("CARGO_BIN_EXE_moulin"));
+        let ok = Command::new("tmux")
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                "120",
+                "-y",
+                "50",
+                &cmd,
+            ])
+            .status()
+            .expect("tmux is installed (Debian package tmux): the play test needs a terminal");
+        assert!(ok.success());
+        let _ = Command::new("tmux")
+            .args(["set-option", "-t", &name, "history-limit", "100000"])
+            .status();
+        Pane { name }
+    }
+
+    fn keys(&self, text: &str) {
+        let ok = Command::new("tmux")
+            .args(["send-keys", "-t", &self.name, "-l", text])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        Command::new("tmux")
+            .args(["send-keys", "-t", &self.name, "Enter"])
+            .status()
+            .unwrap();
+    }
+
+    /// Everything the pane has shown.
+    fn text(&self) -> String {
+        let out = Command::new("tmux")
+            .args([
+                "capture-pane",
+                "-p",
+                "-J",
+                "-t",
+                &self.name,
+                "-S",
+                "-100000",
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Waits until the pane's text satisfies `done`.
+    fn wait(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            let t = self.text();
+            if done(&t) {
+                return t;
+            }
+            assert!(Instant::now() < until, "waited for {what}; the pane:\n{t}");
+            thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    fn alive(&self) -> bool {
+        Command::new("tmux")
+            .args(["has-session", "-t", &self.name])
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.name])
+            .status();
+    }
+}
+
+/// The moves moulin announced, in order.
+fn engine_moves(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("moulin plays "))
+        .map(|m| m.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn a_whole_game_typed_at_the_terminal_then_undo_save_load_and_quit() {
+    let pane = Pane::start("--level 1 --movetime 20 --plain");
+    pane.wait("the first board", |t| t.contains("white (you) to move"));
+    // An illegal move: what was wrong and the legal choices; nothing changes.
+    pane.keys("d9");
+    let t = pane.wait("the refusal", |t| t.contains("Legal moves:"));
+    assert!(t.contains("'d9' is not a legal move here"), "{t}");
+    let mut game = Game::new(Rules::nine());
+    let mut rng = Rng::new(17);
+    let mut seen = 0;
+    let mut typed = 0;
+    while game.outcome().is_none() && typed < 400 {
+        let legal = movegen::legal_moves(game.position(), Convention::Turn);
+        let mv = legal[rng.below(legal.len())];
+        let text = mv.written_at(game.position(), Convention::Turn);
+        game.play(mv);
+        pane.keys(&text);
+        typed += 1;
+        if game.outcome().is_some() {
+            break;
+        }
+        let t = pane.wait("moulin's answer", |t| engine_moves(t).len() > seen);
+        let answer = engine_moves(&t)[seen].clone();
+        seen += 1;
+        game.play_token(&answer)
+            .unwrap_or_else(|e| panic!("moulin played {answer}: {e}\n{t}"));
+    }
+    // At least the whole placing was typed.
+    assert!(typed >= 9, "{typed} moves typed");
+    println!(
+        "a game of {} plies typed at the terminal",
+        game.moves().len()
+    );
+    let t = pane.wait("the end of the game", |t| t.contains("Game over: "));
+    let end = game.outcome().expect("the game ended").score();
+    assert!(t.contains(&format!("Game over: {end}")), "{t}");
+    // Undo after the end: the game goes on from the player's last turn.
+    pane.keys("undo");
+    let t = pane.wait("the undo", |t| t.contains("Took back"));
+    assert!(
+        t.trim_end().ends_with('>') || t.contains("white (you) to move"),
+        "{t}"
+    );
+    // Save, start a new game, load the saved one.
+    let dir = std::env::temp_dir().join(format!("moulin-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.pgn");
+    pane.keys(&format!("save {}", file.display()));
+    pane.wait("the save", |t| t.contains("saved "));
+    let saved = moulin::record::read(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved.len(), 1);
+    let moves = saved[0].moves.len();
+    assert!(moves > 0 && saved[0].tag("White") == Some("you"));
+    pane.keys("new");
+    pane.wait("the new game", |t| t.contains("A new game."));
+    pane.keys(&format!("load {}", file.display()));
+    let t = pane.wait("the load", |t| t.contains("loaded "));
+    assert!(t.contains(&format!("loaded {moves} moves")), "{t}");
+    pane.keys("quit");
+    let until = Instant::now() + Duration::from_secs(5);
+    while pane.alive() && Instant::now() < until {
+        thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!pane.alive(), "quit ends the program");
+}
