@@ -6,6 +6,7 @@ use crate::book::Variety;
 use crate::rules::notation::Convention;
 use crate::rules::options::{self, Values, RULE_OPTIONS};
 use crate::rules::{Rules, PRESETS};
+use crate::search::strength;
 use crate::search::{Searcher, Strength, Style};
 use std::fmt;
 
@@ -27,7 +28,7 @@ pub const MAX_THREADS: u64 = 64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 
-const ENGINE_OPTIONS: [(&str, Kind); 13] = [
+const ENGINE_OPTIONS: [(&str, Kind); 15] = [
     (
         "Hash",
         Kind::Spin {
@@ -65,6 +66,14 @@ const ENGINE_OPTIONS: [(&str, Kind); 13] = [
     ("BookVariety", Kind::Combo(&["best", "weighted"])),
     ("TablesPath", Kind::Text),
     ("Level", Kind::Spin { min: 1, max: 20 }),
+    ("UCI_LimitStrength", Kind::Check),
+    (
+        "UCI_Elo",
+        Kind::Spin {
+            min: strength::ELO_MIN,
+            max: strength::ELO_MAX,
+        },
+    ),
 ];
 
 impl From<Values> for Kind {
@@ -97,6 +106,9 @@ pub struct Settings {
     pub tables_path: String,
     /// The playing level, 1 to 20 (20: full strength).
     pub level: u8,
+    /// Play at `elo` (`UCI_LimitStrength`), whatever the level.
+    pub limit_strength: bool,
+    pub elo: u64,
 }
 
 impl Default for Settings {
@@ -115,6 +127,8 @@ impl Default for Settings {
             book_variety: Variety::Best,
             tables_path: String::new(),
             level: 20,
+            limit_strength: false,
+            elo: strength::ELO_MAX,
         }
     }
 }
@@ -294,6 +308,8 @@ impl Settings {
             "BookFile" => self.book_file.clone(),
             "TablesPath" => self.tables_path.clone(),
             "Level" => self.level.to_string(),
+            "UCI_LimitStrength" => self.limit_strength.to_string(),
+            "UCI_Elo" => self.elo.to_string(),
             "BookVariety" => match self.book_variety {
                 Variety::Best => "best".into(),
                 Variety::Weighted => "weighted".into(),
@@ -333,6 +349,14 @@ impl Settings {
             }
             "Level" => {
                 self.level = number() as u8;
+                Changed::Search
+            }
+            "UCI_LimitStrength" => {
+                self.limit_strength = v == "true";
+                Changed::Search
+            }
+            "UCI_Elo" => {
+                self.elo = number();
                 Changed::Search
             }
             "Style" => {
@@ -413,15 +437,39 @@ impl Settings {
         searcher.options.strength = self.strength();
     }
 
-    /// The playing strength in force: `None` for the full engine.
+    /// The playing strength in force: `None` for the full engine. `UCI_LimitStrength` plays
+    /// at `UCI_Elo` (a level between two calibrated ones); otherwise `Level` holds.
     pub fn strength(&self) -> Option<Strength> {
-        Strength::level(f64::from(self.level))
+        if self.limit_strength {
+            Strength::level(strength::level_of_elo(
+                self.elo as f64,
+                &strength::CALIBRATION,
+            ))
+        } else {
+            Strength::level(f64::from(self.level))
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uci_elo_holds_only_with_uci_limit_strength() {
+        let mut s = Settings::default();
+        assert_eq!(s.strength(), None);
+        s.set("Level", Some("7")).unwrap();
+        assert_eq!(s.strength().map(Strength::value), Some(7.0));
+        s.set("UCI_Elo", Some(&strength::ELO_MIN.to_string()))
+            .unwrap();
+        s.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(s.strength().map(Strength::value), Some(1.0));
+        s.set("UCI_Elo", Some(&strength::ELO_MAX.to_string()))
+            .unwrap();
+        assert_eq!(s.strength(), None);
+        assert!(s.set("UCI_Elo", Some("0")).is_err());
+    }
 
     #[test]
     fn every_rule_option_is_listed_and_round_trips() {

@@ -36,13 +36,14 @@ impl Strength {
     }
 
     /// The nodes one move may search: 100 at level 1 and 1.35 times more at each level up to
-    /// 14 (about 4,900), then 2.2 times more at each level up (about 260,000 at level 19, some
-    /// 100 ms of the full engine's search). A search of one more ply costs some 7 times more
-    /// nodes, so the levels gain about a quarter of a ply each up to 14 and one ply each above.
+    /// 14 (about 4,900), then twice as many at each level up (about 157,000 at level 19, some
+    /// 60 ms of the full engine's search). A search of one more ply costs some 7 times more
+    /// nodes, so the levels gain about a quarter of a ply each up to 14 and a third of one
+    /// each above.
     pub fn nodes(self) -> u64 {
         let low = self.level.min(14.0) - 1.0;
         let high = (self.level - 14.0).max(0.0);
-        (100.0 * 1.35f64.powf(low) * 2.2f64.powf(high)) as u64
+        (100.0 * 1.35f64.powf(low) * 2f64.powf(high)) as u64
     }
 
     /// The standard deviation of the noise added to each candidate's score, in centi-pieces:
@@ -64,6 +65,33 @@ impl Strength {
         }
         best.0
     }
+}
+
+/// The Elo of each level, 1 to 20 (20: the full engine at 100 ms a move, set at 2000), measured
+/// by `book/levels/calibrate.sh` (120 games between each level and the next one up) and
+/// chained down from the full engine by `sh book/levels/table.sh 2000` (README, "Levels").
+pub const CALIBRATION: [f64; 20] = [
+    166.0, 210.0, 239.0, 306.0, 362.0, 414.0, 518.0, 591.0, 680.0, 747.0, 851.0, 940.0, 1087.0,
+    1211.0, 1406.0, 1533.0, 1660.0, 1730.0, 1750.0, 2000.0,
+];
+
+/// The lowest and highest `UCI_Elo`: the levels 1 and 20.
+pub const ELO_MIN: u64 = CALIBRATION[0] as u64;
+pub const ELO_MAX: u64 = CALIBRATION[19] as u64;
+
+/// The level (fractional between two measured ones) whose Elo is `elo` on `table` (the Elo of
+/// levels 1 to 20, rising); the ends beyond the table.
+pub fn level_of_elo(elo: f64, table: &[f64; 20]) -> f64 {
+    if elo <= table[0] {
+        return 1.0;
+    }
+    for (i, w) in table.windows(2).enumerate() {
+        if elo <= w[1] {
+            let span = (w[1] - w[0]).max(1e-9);
+            return 1.0 + i as f64 + (elo - w[0]) / span;
+        }
+    }
+    FULL
 }
 
 /// A standard normal draw (Box-Muller).
@@ -89,6 +117,20 @@ mod tests {
             assert!(w[1].noise() < w[0].noise());
         }
         assert!((all[0].noise() - 300.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn an_elo_falls_between_the_levels_around_it() {
+        let table: [f64; 20] = std::array::from_fn(|i| 500.0 + 100.0 * i as f64);
+        assert_eq!(level_of_elo(100.0, &table), 1.0);
+        assert_eq!(level_of_elo(500.0, &table), 1.0);
+        assert!((level_of_elo(550.0, &table) - 1.5).abs() < 1e-9);
+        assert!((level_of_elo(1400.0, &table) - 10.0).abs() < 1e-9);
+        assert_eq!(level_of_elo(2400.0, &table), 20.0);
+        assert_eq!(level_of_elo(9000.0, &table), 20.0);
+        for w in CALIBRATION.windows(2) {
+            assert!(w[1] > w[0], "the calibration rises: {CALIBRATION:?}");
+        }
     }
 
     #[test]

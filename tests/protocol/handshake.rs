@@ -40,6 +40,8 @@ fn uci_handshake_lists_every_option() {
         "BookVariety",
         "TablesPath",
         "Level",
+        "UCI_LimitStrength",
+        "UCI_Elo",
     ] {
         let line = options
             .iter()
@@ -50,7 +52,9 @@ fn uci_handshake_lists_every_option() {
             "{line}"
         );
     }
-    assert_eq!(options.len(), 24);
+    assert_eq!(options.len(), 26);
+    assert!(lines.contains(&"option name UCI_LimitStrength type check default false".into()));
+    assert!(lines.contains(&"option name UCI_Elo type spin default 2000 min 166 max 2000".into()));
     assert!(lines.contains(&"option name Level type spin default 20 min 1 max 20".into()));
     assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 1024".into()));
     assert!(lines.contains(&"option name Ponder type check default false".into()));

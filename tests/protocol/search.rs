@@ -200,3 +200,33 @@ fn levels_play_legal_moves_faster_than_the_full_engine() {
     }
     e.quit();
 }
+
+#[test]
+fn uci_elo_limits_the_strength_only_with_uci_limit_strength() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    for bad in [
+        "setoption name UCI_Elo value 100",
+        "setoption name UCI_Elo value 2001",
+    ] {
+        assert!(e.ask_one(bad).starts_with("info string error: "), "{bad}");
+    }
+    e.ask("position startpos");
+    // Full strength: the book answers.
+    assert!(e.go("go movetime 2000").iter().any(|l| l.contains("book")));
+    assert!(e.ask("setoption name UCI_Elo value 600").is_empty());
+    assert!(e.go("go movetime 2000").iter().any(|l| l.contains("book")));
+    assert!(e
+        .ask("setoption name UCI_LimitStrength value true")
+        .is_empty());
+    let t = Instant::now();
+    let lines = e.go("go movetime 2000");
+    // Limited: searched (no book), within its node budget, long before the time.
+    assert!(lines.iter().all(|l| !l.contains("book")), "{lines:?}");
+    assert!(t.elapsed() < Duration::from_millis(1500));
+    assert!(e
+        .ask("setoption name UCI_LimitStrength value false")
+        .is_empty());
+    assert!(e.go("go movetime 2000").iter().any(|l| l.contains("book")));
+    e.quit();
+}
