@@ -129,3 +129,92 @@ fn bad_input_is_one_message_and_a_failure() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// A game of moulin against itself at a low level, as a record file: blunders to be found.
+fn sample_game(dir: &std::path::Path) -> std::path::PathBuf {
+    let records = dir.join("sample.pgn");
+    let _ = std::fs::remove_file(&records);
+    let me = env!("CARGO_BIN_EXE_moulin");
+    let out = Command::new(me)
+        .args([
+            "match",
+            "--engine",
+            &format!("name=a cmd={me} option.Level=4"),
+        ])
+        .args(["--engine", &format!("name=b cmd={me} option.Level=2")])
+        .args(["--games", "1", "--movetime", "20", "--seed", "3"])
+        .arg("--pgn")
+        .arg(&records)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    records
+}
+
+/// The analysis page of the sample game, searched to `depth`, in `dir`.
+fn sample_page(dir: &std::path::Path, depth: &str) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let game = sample_game(dir);
+    let page = dir.join("analysis.html");
+    let (g, p) = (game.to_str().unwrap(), page.to_str().unwrap());
+    ok(&[g, "--depth", depth, "--html", p]);
+    page
+}
+
+#[test]
+fn the_html_page_draws_the_graph_and_the_critical_boards_offline() {
+    let dir = std::env::temp_dir().join(format!("moulin-html-{}", std::process::id()));
+    let page = sample_page(&dir, "4");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    assert!(html.contains("<polyline"), "the value graph");
+    assert!(
+        html.matches("<svg").count() >= 2,
+        "the graph and at least one board"
+    );
+    assert!(html.contains("class=\"blunder\"") || html.contains("class=\"mistake\""));
+    // Offline: no script, and no address but the SVG namespace.
+    assert!(!html.contains("<script"));
+    let addresses = html.matches("http").count();
+    let namespaces = html.matches("http://www.w3.org/2000/svg").count();
+    assert_eq!(addresses, namespaces);
+}
+
+/// Opens the page in headless Chromium (Debian package chromium) and takes a screenshot, the
+/// picture the README shows: `cargo test --release --test analyse -- --ignored`, then copy
+/// `$TMPDIR/moulin-html-shot/analysis.png` to `docs/analysis.png`.
+#[test]
+#[ignore]
+fn the_html_page_renders_in_headless_chromium() {
+    let dir = std::env::temp_dir().join("moulin-html-shot");
+    let page = sample_page(&dir, "6");
+    let shot = dir.join("analysis.png");
+    let _ = std::fs::remove_file(&shot);
+    let out = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1000,1400",
+        ])
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium is installed (Debian package chromium)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 20_000,
+        "{} bytes",
+        png.len()
+    );
+    println!("screenshot: {}", shot.display());
+}

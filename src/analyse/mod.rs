@@ -7,6 +7,8 @@
 //! its label follows the thresholds below. Positions the endgame tables cover (`--tables`) get
 //! their exact value.
 
+mod html;
+
 use crate::record;
 use crate::rules::fen;
 use crate::rules::game::Game;
@@ -67,6 +69,10 @@ pub struct AnalyseArgs {
     /// Print JSON (one object) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also write the analysis as one HTML page (works offline): the moves, an SVG graph of the
+    /// value, an SVG board for each blunder and mistake.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// How a move is judged.
@@ -150,6 +156,8 @@ pub struct Searched {
 #[derive(Clone, Debug)]
 pub struct Graded {
     pub ply: usize,
+    /// The position the move was played in.
+    pub pos: crate::rules::position::Position,
     pub mover: &'static str,
     pub fen: String,
     pub played: String,
@@ -313,6 +321,7 @@ pub fn run_analyse(args: AnalyseArgs) -> Result<(), String> {
         let best = now.best == Some(*mv);
         graded.push(Graded {
             ply: i + 1,
+            pos: *pos,
             mover: pos.side_to_move().name(),
             fen: fen::write(pos),
             played: mv.written_at(pos, Convention::Turn),
@@ -325,6 +334,14 @@ pub fn run_analyse(args: AnalyseArgs) -> Result<(), String> {
             label: label(now.score, after_score, best),
             exact: now.exact,
         });
+    }
+    if let Some(path) = &args.html {
+        let title = match &args.file {
+            Some(f) => format!("moulin analysis: {} game {}", f.display(), args.game),
+            None => "moulin analysis".to_string(),
+        };
+        std::fs::write(path, html::page(&graded, &game, &title))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if args.json {
         println!("{}", json_game(&graded, &game));
