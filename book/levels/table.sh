@@ -23,6 +23,8 @@ while [ $level -ge 1 ]; do
     up=$((level + 1))
     next="$dir/L$level-L$up.txt"
     full="$dir/L$level-full.txt"
+    # Level 19's next level up is the full engine.
+    [ $level -eq 19 ] && full="$next"
     [ -s "$next" ] || { echo "missing $next" >&2; exit 1; }
     set -- $(field "$next")
     pair="$1 $2 $3"
