@@ -21,11 +21,16 @@ fn scratch(name: &str) -> PathBuf {
 
 /// What `moulin train suite` prints for this engine's binary on `suite`.
 fn suite_output(suite: &std::path::Path, movetime: &str) -> String {
+    suite_output_with(suite, movetime, "")
+}
+
+/// The suite's output for the engine with these `option.` words in its spec.
+fn suite_output_with(suite: &std::path::Path, movetime: &str, options: &str) -> String {
     let o = moulin(&[
         "train",
         "suite",
         "--engine",
-        &format!("cmd={}", env!("CARGO_BIN_EXE_moulin")),
+        &format!("cmd={} {options}", env!("CARGO_BIN_EXE_moulin")),
         "--suite",
         suite.to_str().unwrap(),
         "--movetime",
@@ -144,13 +149,27 @@ fn the_shipped_suite_holds_300_critical_positions() {
     assert!(drawn >= 100, "{drawn} drawn positions");
 }
 
-/// The engine at 100 ms a move keeps the value of at least 99% of the suite, and of every drawn
-/// position (slow: about a minute; `cargo test --release --test train -- --ignored`).
+/// The engine at 100 ms a move, with its endgame tables up to 7 pieces a side (as it plays its
+/// matches), keeps the value of at least 99% of the suite, and of every drawn position (slow:
+/// about a minute, and the tables must be built: README, "Endgame tables"; their directory is
+/// `$MOULIN_TABLES`, by default `~/.cache/moulin/tables/nine`;
+/// `cargo test --release --test train -- --ignored`).
 #[test]
 #[ignore]
 fn the_engine_keeps_the_value_of_the_critical_positions() {
     let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/critical-nine.txt");
-    let out = suite_output(&suite, "100");
+    let tables = std::env::var("MOULIN_TABLES").unwrap_or_else(|_| {
+        format!(
+            "{}/.cache/moulin/tables/nine",
+            std::env::var("HOME").unwrap_or_default()
+        )
+    });
+    assert!(
+        std::path::Path::new(&tables).join("7-7.tbl").exists(),
+        "no endgame tables up to 7 a side in {tables}: build them first (moulin tables build \
+         --pieces 7 --dir {tables}) or set MOULIN_TABLES"
+    );
+    let out = suite_output_with(&suite, "100", &format!("option.TablesPath={tables}"));
     let share = |prefix: &str| -> f64 {
         let line = out
             .lines()
