@@ -9,6 +9,7 @@ use crate::rules::board;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
+use crate::search::class;
 use crate::Color;
 use rustc_hash::FxHashSet;
 use std::path::{Path, PathBuf};
@@ -57,16 +58,6 @@ pub struct ExitReport {
     /// Exits worse by a class: the ply, the position, the book's score and the deep one (both
     /// for the side that led there).
     pub worse: Vec<(u32, Position, i32, i32)>,
-}
-
-fn class(cp: i32, threshold: i32) -> i32 {
-    if cp >= threshold {
-        1
-    } else if cp <= -threshold {
-        -1
-    } else {
-        0
-    }
 }
 
 /// Searches the first `n` positions the book leaves along its main lines (`book expand`'s

@@ -29,7 +29,7 @@ mod worker;
 pub use control::Control;
 pub use features::{Features, Style};
 pub use limits::Limits;
-pub use score::{Score, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
+pub use score::{class, Score, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
 pub use strength::Strength;
 
 use crate::rng::Rng;

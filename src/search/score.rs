@@ -97,6 +97,19 @@ impl Score {
     }
 }
 
+/// The value class a score stands for under `threshold`: won (1) at or above it, lost (-1) at
+/// or below its negation, drawn (0) between. The book's exit check and the critical suite judge
+/// values by it.
+pub fn class(score: i32, threshold: i32) -> i32 {
+    if score >= threshold {
+        1
+    } else if score <= -threshold {
+        -1
+    } else {
+        0
+    }
+}
+
 /// UCI's form: `cp N` or `mate N`.
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

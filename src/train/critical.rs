@@ -126,12 +126,10 @@ impl Value {
     }
 
     fn of(score: i32, threshold: i32) -> Value {
-        if score >= threshold {
-            Value::Win
-        } else if score <= -threshold {
-            Value::Loss
-        } else {
-            Value::Draw
+        match crate::search::class(score, threshold) {
+            1 => Value::Win,
+            -1 => Value::Loss,
+            _ => Value::Draw,
         }
     }
 }
