@@ -81,6 +81,8 @@ struct Table {
     flipped: bool,
     level: u8,
     variant: String,
+    /// The rules of `variant` (a loaded game may change both).
+    rules: Rules,
     clocks: Option<Clocks>,
     /// When the side to move started its turn.
     turn_started: Instant,
@@ -95,6 +97,7 @@ struct Table {
 
 impl Table {
     fn new_game(&mut self, rules: Rules) {
+        self.rules = rules;
         self.game = Game::new(rules);
         self.before.clear();
         self.flagged = None;
@@ -119,16 +122,17 @@ impl Table {
             .map(|o| format!("{} {}", o.score(), o.describe()))
     }
 
-    /// Plays a move already checked legal; the clock of the mover runs out or gains its
-    /// increment.
-    fn play(&mut self, mv: crate::rules::moves::Move) {
+    /// Plays a move already checked legal, unless the mover's clock ran out first (then
+    /// `false`: the mover lost on time); the mover's clock gains its increment.
+    fn play(&mut self, mv: crate::rules::moves::Move) -> bool {
         let mover = self.game.position().side_to_move();
         if let Some(c) = self.clocks.as_mut() {
             let used = self.turn_started.elapsed().as_millis() as u64;
             if used >= c.left[mover] {
                 c.left[mover] = 0;
                 self.flagged = Some(mover);
-                return;
+                self.generation += 1;
+                return false;
             }
             c.left[mover] = c.left[mover] - used + c.inc;
         }
@@ -136,6 +140,7 @@ impl Table {
         self.game.play(mv);
         self.generation += 1;
         self.turn_started = Instant::now();
+        true
     }
 
     fn who(&self, c: Color) -> String {
@@ -268,6 +273,7 @@ pub fn run_play(args: PlayArgs) -> Result<(), String> {
         flipped: human == Color::Black,
         level: args.level,
         variant: args.variant.clone(),
+        rules,
         clocks,
         turn_started: Instant::now(),
         flagged: None,
@@ -334,6 +340,7 @@ pub fn run_play(args: PlayArgs) -> Result<(), String> {
             ("new", []) => {
                 stop_and_wait(&table, &engine);
                 let mut t = lock(&table);
+                let rules = t.rules;
                 t.new_game(rules);
                 format!("A new game.\n{}", t.picture())
             }
@@ -398,7 +405,9 @@ fn human_move(table: &Mutex<Table>, text: &str) -> String {
                 .unwrap_or("..")
         ),
         Ok(mv) => {
-            t.play(mv);
+            if !t.play(mv) {
+                return format!("too late: your time ran out.\n{}", t.picture());
+            }
             t.picture()
         }
         Err(e) => format!(
@@ -442,6 +451,9 @@ fn save(t: &Table, file: &str) -> String {
     });
     let mut r = Record::new(&t.variant, None, &texts, &result);
     r.set("Event", "moulin play");
+    if t.flagged.is_some() {
+        r.set("Termination", "time forfeit");
+    }
     r.set("Date", &crate::matches::records::today());
     let name = |c: Color| {
         if c == t.human {
@@ -562,24 +574,29 @@ fn start_thinking(
                 .search(&game, &limits, &control, &mut |_| {})
                 .best
         });
+        // `thinking` is cleared before the engine is given back, so that whoever waits for the
+        // engine (`stop_and_wait`) finds the table ready for the next search.
+        let message = {
+            let mut t = lock(&table);
+            t.thinking = None;
+            match best {
+                Some(mv) if t.generation == generation => {
+                    let text = mv.written_at(game.position(), Convention::Turn);
+                    if hint {
+                        Some(format!("hint: {text}"))
+                    } else if t.play(mv) {
+                        Some(format!("moulin plays {text}\n{}", t.picture()))
+                    } else {
+                        Some(format!("moulin ran out of time.\n{}", t.picture()))
+                    }
+                }
+                _ => None,
+            }
+        };
         *lock(&engine) = Some(e);
-        let mut t = lock(&table);
-        t.thinking = None;
-        if t.generation != generation {
-            return;
+        if let Some(m) = message {
+            let _ = lock(&printer).print(m);
         }
-        let Some(mv) = best else {
-            return;
-        };
-        let text = mv.written_at(game.position(), Convention::Turn);
-        let message = if hint {
-            format!("hint: {text}")
-        } else {
-            t.play(mv);
-            format!("moulin plays {text}\n{}", t.picture())
-        };
-        drop(t);
-        let _ = lock(&printer).print(message);
     });
 }
 

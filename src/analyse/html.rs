@@ -40,10 +40,10 @@ pub fn page(graded: &[Graded], game: &Game, title: &str) -> String {
     out.push_str(&format!("<p>Result: {}</p>\n", esc(&result)));
     out.push_str("<h2>Moves</h2>\n<p class=\"moves\">");
     for g in graded {
-        let number = if g.mover == "white" || g.ply == 1 {
-            format!("{}. ", g.ply.div_ceil(2))
-        } else {
-            String::new()
+        let number = match (g.mover == "white", g.ply == 1) {
+            (true, _) => format!("{}. ", g.pos.fullmove()),
+            (false, true) => format!("{}... ", g.pos.fullmove()),
+            (false, false) => String::new(),
         };
         let class = match g.label {
             Label::Blunder | Label::Mistake | Label::Inaccuracy => g.label.name(),

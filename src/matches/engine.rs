@@ -141,6 +141,14 @@ impl Engine {
             .stderr(Stdio::piped())
             // Its own process group, so that ending the engine ends its helpers too.
             .process_group(0);
+        // SAFETY: between fork and exec the child only calls `signal` and `pthread_sigmask`,
+        // which are async-signal-safe.
+        unsafe {
+            cmd.pre_exec(|| {
+                live::child_defaults();
+                Ok(())
+            });
+        }
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
@@ -481,6 +489,25 @@ mod live {
     }
 
     const ENDING_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+    /// In a child between fork and exec: the ending signals back to their default action (an
+    /// ignored one stays ignored) and unblocked, in this order, so that the engine gets them as
+    /// any program does and a signal arriving now never runs the runner's handler in the child.
+    pub fn child_defaults() {
+        // SAFETY: `signal`, `sigemptyset`, `sigaddset` and `pthread_sigmask` are
+        // async-signal-safe; the set is initialised before use.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for signal in ENDING_SIGNALS {
+                if libc::signal(signal, libc::SIG_DFL) == libc::SIG_IGN {
+                    libc::signal(signal, libc::SIG_IGN);
+                }
+                libc::sigaddset(&mut set, signal);
+            }
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        }
+    }
 
     /// Notes a running engine's group (its process id); the slot to give back, if one was free.
     pub fn add(group: libc::pid_t) -> Option<usize> {

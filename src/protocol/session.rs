@@ -439,8 +439,14 @@ impl Session {
                 let changed = match self.dialect {
                     Dialect::Gbgp if gbgp::is_twelve(&name) => {
                         let twelve = gbgp::twelve_value(value.as_deref()).map_err(Error::Option)?;
-                        settings.rules = gbgp::rules(twelve);
-                        Changed::Rules
+                        let rules = gbgp::rules(twelve);
+                        if rules == settings.rules {
+                            // The same mode again: nothing to reset (nor tables to read again).
+                            Changed::Protocol
+                        } else {
+                            settings.rules = rules;
+                            Changed::Rules
+                        }
                     }
                     _ => settings
                         .set(&name, value.as_deref())

@@ -24,13 +24,17 @@ pub fn write(record: &Record) -> String {
             .filter(|(n, _)| !ROSTER.contains(&n.as_str())),
     );
     for (name, value) in tags {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        // A tag is one line: a line break in a value becomes a space.
+        let escaped = value
+            .replace(['\r', '\n'], " ")
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
         out.push_str(&format!("[{name} \"{escaped}\"]\n"));
     }
     out.push('\n');
     let mut words = Vec::new();
     if let Some(intro) = &record.intro {
-        words.push(format!("{{{intro}}}"));
+        words.push(comment(intro));
     }
     if let Ok(start) = record.start() {
         line_words(&record.moves, &start, true, &mut words);
@@ -75,7 +79,7 @@ fn line_words(plies: &[Ply], game: &Game, first: bool, words: &mut Vec<String>) 
             words.push(format!("${n}"));
         }
         for c in &ply.comments {
-            words.push(format!("{{{c}}}"));
+            words.push(comment(c));
         }
         for v in &ply.variations {
             let mut inner = Vec::new();
@@ -93,6 +97,11 @@ fn line_words(plies: &[Ply], game: &Game, first: bool, words: &mut Vec<String>) 
             return;
         }
     }
+}
+
+/// A comment as written: `{text}`, a `}` in the text (which would end it) written `)`.
+fn comment(text: &str) -> String {
+    format!("{{{}}}", text.replace('}', ")"))
 }
 
 /// The glyph of the numbers 1 to 6.
@@ -125,6 +134,15 @@ mod tests {
         let again = read(&write(&game)).unwrap().remove(0);
         assert_eq!(again, game);
         assert!(write(&game).contains("1... d2"), "{}", write(&game));
+        // What would break the text is written so that it reads back.
+        let mut odd = game.clone();
+        odd.moves[0]
+            .comments
+            .push("an answer 'a1}' from an engine".into());
+        odd.set("Event", "two\nlines");
+        let again = read(&write(&odd)).unwrap().remove(0);
+        assert_eq!(again.moves[0].comments[0], "an answer 'a1)' from an engine");
+        assert_eq!(again.tag("Event"), Some("two lines"));
     }
 
     #[test]

@@ -305,7 +305,9 @@ impl Searcher {
                     report(&progress(&shared, start, line));
                 }
                 if let Some(slot) = candidates.get_mut(line.multipv - 1) {
-                    if !line.pv.is_empty() {
+                    // Only exact lines: a bound (a stopped iteration's "proven better" move, an
+                    // aspiration failure) would hide the exact line of its rank.
+                    if !line.pv.is_empty() && line.bound.is_none() {
                         *slot = Some((line.score, line.bound.is_none(), line.pv.clone()));
                     }
                 }
