@@ -102,22 +102,31 @@ pub(super) fn spawn_search(
     to.spawn("moulin-go", move |to| {
         let Reporting { control, out, .. } = &to;
         let root = *game.position();
-        // GBGP: the first line of each `gbgp::INFO_EVERY`, the first line of play only.
+        // GBGP: the first line of each `gbgp::INFO_EVERY`, the first line of play only; the
+        // last one held back is written when the search ends, so that the final depth shows.
         let mut last_shown: Option<Instant> = None;
+        let mut held: Option<String> = None;
         let mut report = |info: &Info| match dialect {
             Dialect::Uci => out.line(&info_line(info, &root, notation)),
-            Dialect::Gbgp => {
-                let due = last_shown.is_none_or(|t| t.elapsed() >= gbgp::INFO_EVERY);
-                if info.multipv == 1 && due {
+            Dialect::Gbgp if info.multipv == 1 => {
+                let line = gbgp::info_line(info, &root);
+                if last_shown.is_none_or(|t| t.elapsed() >= gbgp::INFO_EVERY) {
                     last_shown = Some(Instant::now());
-                    out.line(&gbgp::info_line(info, &root));
+                    held = None;
+                    out.line(&line);
+                } else {
+                    held = Some(line);
                 }
             }
+            Dialect::Gbgp => {}
         };
         let done = panic::catch_unwind(AssertUnwindSafe(|| {
             let result = searcher.search(&game, &limits, control, &mut report);
             (searcher, result)
         }));
+        if let Some(line) = held {
+            out.line(&line);
+        }
         let _ = to.events.send(match done {
             Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
             Err(p) => Event::SearchPanicked(panic_message(p)),

@@ -469,12 +469,23 @@ fn the_analysis_of_a_saved_game_reads_scores_from_whites_side() {
             gui_reads(l);
         }
     }
-    // A long analysis writes few lines: at most one each 200 ms (and the first).
+    // A long analysis writes few lines: at most one each 200 ms (and the first), and the last
+    // one held back, at the end.
     e.send("position pos w:w:b:1 moves d2 d6");
     e.send("go movetime 1000");
     let lines = until_within(&e, "bestmove", Duration::from_secs(5));
     let infos = lines.iter().filter(|l| l.starts_with("info")).count();
-    assert!((1..=6).contains(&infos), "{lines:?}");
+    assert!((1..=7).contains(&infos), "{lines:?}");
+    // The last line before `bestmove` is the deepest.
+    let depth = |l: &String| -> u32 {
+        let w: Vec<&str> = l.split(' ').collect();
+        w[w.iter().position(|x| *x == "depth").unwrap() + 1]
+            .parse()
+            .unwrap()
+    };
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+    let deepest = infos.iter().map(|l| depth(l)).max().unwrap();
+    assert_eq!(depth(infos.last().unwrap()), deepest, "{lines:?}");
     // White is a whole piece ahead (a mill closed and a piece removed) whoever is to move: the
     // score is positive for either side to move.
     for side_line in ["d2 a1 d3 g1 d1xg1", "d2 a1 d3 g1 d1xg1 a4"] {
