@@ -243,13 +243,7 @@ Commands:
 
 /// `moulin play`.
 pub fn run_play(args: PlayArgs) -> Result<(), String> {
-    let rules = Rules::preset(&args.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (one of {})",
-            args.variant,
-            crate::rules::PRESETS.join(", ")
-        )
-    })?;
+    let rules = crate::matches::rules_of(&args.variant)?;
     let human = match args.color.to_ascii_lowercase().as_str() {
         "white" | "w" => Color::White,
         "black" | "b" => Color::Black,

@@ -225,16 +225,6 @@ impl Analyst {
     }
 }
 
-/// The rules of a preset name.
-fn preset(name: &str) -> Result<Rules, String> {
-    Rules::preset(name).ok_or_else(|| {
-        format!(
-            "unknown variant '{name}' (one of {})",
-            crate::rules::PRESETS.join(", ")
-        )
-    })
-}
-
 /// The start and the moves to analyse: from the record file or the flags.
 fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
     if let Some(path) = &args.file {
@@ -255,7 +245,7 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
             })?;
         return Ok((r.start()?, r.move_texts()));
     }
-    let rules = preset(&args.variant)?;
+    let rules = crate::matches::rules_of(&args.variant)?;
     let game = match &args.fen {
         Some(text) => Game::from_fen(text, rules).map_err(|e| format!("--fen: {e}"))?,
         None => Game::new(rules),

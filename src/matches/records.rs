@@ -509,26 +509,8 @@ pub fn replay_pgn(text: &str, source: &str) -> Result<(), String> {
 
 /// Today's date (UTC) as records write it: `2026.11.23`.
 pub fn today() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (y, m, d) = civil(days);
+    let (y, m, d) = crate::book::build::today_utc();
     format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The date of a day counted from 1970-01-01 (the proleptic Gregorian calendar, by eras of 400
-/// years).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// The prefix of a records file's settings line.
@@ -741,14 +723,6 @@ pub fn settings_of(path: &Path) -> Option<String> {
 mod tests {
     use super::*;
     use crate::rules::position::{Outcome, WinReason};
-
-    #[test]
-    fn dates_of_known_days() {
-        assert_eq!(civil(0), (1970, 1, 1));
-        assert_eq!(civil(11_016), (2000, 2, 29));
-        assert_eq!(civil(20_780), (2026, 11, 23));
-        assert_eq!(civil(-1), (1969, 12, 31));
-    }
 
     fn record(moves: &str, end: End) -> Record {
         let played = Played {
