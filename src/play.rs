@@ -550,7 +550,9 @@ fn start_thinking(
     };
     drop(t);
     if !hint {
-        let _ = lock(printer).print("moulin is thinking... (type stop to make it move now)".into());
+        // Written here, on the prompt's thread before its next line is read: through the
+        // printer it could run into the engine's own message.
+        println!("moulin is thinking... (type stop to make it move now)");
     }
     let (table, engine, printer) = (Arc::clone(table), Arc::clone(engine), Arc::clone(printer));
     thread::spawn(move || {

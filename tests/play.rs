@@ -9,19 +9,25 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 struct Pane {
+    /// A tmux server of the test's own (its socket name), whose panes keep all their history.
+    socket: String,
     name: String,
 }
 
 impl Pane {
     fn start(args: &str) -> Pane {
-        let name = format!("moulin-play-{}", std::process::id());
+        let socket = format!("moulin-play-{}", std::process::id());
+        let config = std::env::temp_dir().join(format!("{socket}.conf"));
+        // The whole game's text must stay in the pane's history, where the moves are counted.
+        std::fs::write(&config, "set -g history-limit 200000\n").unwrap();
         let cmd = format!("{} play {args}", env!("CARGO_BIN_EXE_moulin"));
         let ok = Command::new("tmux")
+            .args(["-L", &socket, "-f", config.to_str().unwrap()])
             .args([
                 "new-session",
                 "-d",
                 "-s",
-                &name,
+                "play",
                 "-x",
                 "120",
                 "-y",
@@ -31,19 +37,26 @@ impl Pane {
             .status()
             .expect("tmux is installed (Debian package tmux): the play test needs a terminal");
         assert!(ok.success());
-        let _ = Command::new("tmux")
-            .args(["set-option", "-t", &name, "history-limit", "100000"])
-            .status();
-        Pane { name }
+        Pane {
+            socket,
+            name: "play".into(),
+        }
+    }
+
+    fn tmux(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket]);
+        c
     }
 
     fn keys(&self, text: &str) {
-        let ok = Command::new("tmux")
+        let ok = self
+            .tmux()
             .args(["send-keys", "-t", &self.name, "-l", text])
             .status()
             .unwrap();
         assert!(ok.success());
-        Command::new("tmux")
+        self.tmux()
             .args(["send-keys", "-t", &self.name, "Enter"])
             .status()
             .unwrap();
@@ -51,7 +64,8 @@ impl Pane {
 
     /// Everything the pane has shown.
     fn text(&self) -> String {
-        let out = Command::new("tmux")
+        let out = self
+            .tmux()
             .args([
                 "capture-pane",
                 "-p",
@@ -59,7 +73,7 @@ impl Pane {
                 "-t",
                 &self.name,
                 "-S",
-                "-100000",
+                "-200000",
             ])
             .output()
             .unwrap();
@@ -80,8 +94,9 @@ impl Pane {
     }
 
     fn alive(&self) -> bool {
-        Command::new("tmux")
+        self.tmux()
             .args(["has-session", "-t", &self.name])
+            .stderr(std::process::Stdio::null())
             .status()
             .is_ok_and(|s| s.success())
     }
@@ -89,8 +104,10 @@ impl Pane {
 
 impl Drop for Pane {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.name])
+        let _ = self
+            .tmux()
+            .arg("kill-server")
+            .stderr(std::process::Stdio::null())
             .status();
     }
 }
@@ -98,8 +115,9 @@ impl Drop for Pane {
 /// The moves moulin announced, in order.
 fn engine_moves(text: &str) -> Vec<String> {
     text.lines()
-        .filter_map(|l| l.strip_prefix("moulin plays "))
-        .map(|m| m.trim().to_string())
+        .filter_map(|l| l.split("moulin plays ").nth(1))
+        .filter_map(|m| m.split_whitespace().next())
+        .map(String::from)
         .collect()
 }
 
