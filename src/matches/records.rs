@@ -422,6 +422,43 @@ impl Replay {
     }
 }
 
+/// The games of a file of either format (match records, one per line, or PGN-shaped records):
+/// each game's start and its moves as written. An unreadable file or record is an error naming
+/// the file (and the line, for match records).
+pub fn games_of_file(path: &Path) -> Result<Vec<(Game, Vec<String>)>, String> {
+    let source = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {source}: {e}"))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('%') && !l.starts_with('#'));
+    if first.is_some_and(|l| !l.starts_with("game=")) {
+        return crate::record::read(&text)
+            .map_err(|e| format!("{source}: {e}"))?
+            .into_iter()
+            .map(|r| Ok((r.start()?, r.move_texts())))
+            .collect();
+    }
+    let mut games = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |e: String| format!("{source}:{}: {e}", n + 1);
+        let r = Record::parse(line).map_err(bad)?;
+        let rules = Rules::preset(&r.variant)
+            .ok_or_else(|| bad(format!("unknown variant '{}'", r.variant)))?;
+        let start = match &r.opening.fen {
+            Some(f) => Game::from_fen(f, rules).map_err(|e| bad(e.to_string()))?,
+            None => Game::new(rules),
+        };
+        games.push((start, r.opening.moves.into_iter().chain(r.moves).collect()));
+    }
+    Ok(games)
+}
+
 /// `moulin replay <file>`: prints a summary, the results, and every failing record; an error
 /// when any failed.
 pub fn replay_file(path: &Path) -> Result<(), String> {

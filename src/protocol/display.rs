@@ -86,10 +86,10 @@ impl Session {
         if let (Some(p), true) = (weights.placing, pos.is_placing()) {
             let by = |c| eval::inputs(pos, c, &p.by_degree);
             let (w_in, b_in) = (by(crate::Color::White), by(crate::Color::Black));
+            let (learned, late) = p.learned(pos);
             lines.push(format!(
-                "Learned placing evaluation ({}): {} for {}; hand-written: {}",
+                "Learned placing evaluation ({}): {learned} for {}, late correction {late}; hand-written: {}",
                 p.weights.variant,
-                p.learned(pos),
                 us.name(),
                 eval::hand_written(pos, &weights)
             ));

@@ -6,7 +6,8 @@
 //! `moulin train fit`), a learned evaluation takes over: the material plus a weighted sum of
 //! `INPUTS` counts of each side (`inputs`), tapered into the hand-written evaluation as the
 //! hands empty, so that it is the whole evaluation at the first turn and gone when the last
-//! piece is placed.
+//! piece is placed; and a learned correction of the same counts with its own weights, which
+//! weighs most halfway through the placing and nothing at either end (`evaluate`).
 
 use crate::rules::board::{Bitboard, Color};
 use crate::rules::position::Position;
@@ -163,7 +164,10 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             let us = pos.side_to_move();
             let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
             let all = 2 * pos.rules().pieces as i32;
-            (hands * p.learned(pos) + (all - hands) * written) / all
+            let (learned, late) = p.learned(pos);
+            // s L + (1 - s) H + 4 s (1 - s) C, with s = hands / all, over a common denominator.
+            (all * (hands * learned + (all - hands) * written) + 4 * hands * (all - hands) * late)
+                / (all * all)
         }
         _ => written,
     }
@@ -205,6 +209,13 @@ pub struct Learned {
     pub us: [i32; INPUTS],
     pub them: [i32; INPUTS],
     pub tempo: i32,
+    /// The late correction's weights (`late_us`, `late_them`, `late_tempo`), on the same inputs:
+    /// added to the tapered evaluation with the weight 4 s (1 - s), s the share of the pieces
+    /// still in hand, so that it corrects the hand-written evaluation where it has taken over
+    /// half the weight and vanishes where the placing starts and ends.
+    pub late_us: [i32; INPUTS],
+    pub late_them: [i32; INPUTS],
+    pub late_tempo: i32,
 }
 
 impl Learned {
@@ -215,7 +226,17 @@ impl Learned {
         us: [0, 0, 0, 0, 12, -25, 0, 0, 0, 0, 0, 0],
         them: [0, 0, 0, 0, -12, 25, 0, 0, 0, 0, 0, 0],
         tempo: 10,
+        late_us: [0; INPUTS],
+        late_them: [0; INPUTS],
+        late_tempo: 0,
     };
+
+    /// Whether the late correction weighs anything.
+    pub fn has_late(&self) -> bool {
+        self.late_tempo != 0
+            || self.late_us.iter().any(|&w| w != 0)
+            || self.late_them.iter().any(|&w| w != 0)
+    }
 }
 
 /// Which evaluation a search of a position under `rules` uses: 0 for the hand-written one, or a
@@ -227,8 +248,17 @@ pub fn fingerprint(rules: &Rules) -> u64 {
     };
     let w = p.weights;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let words = w.us.iter().chain(&w.them).chain(std::iter::once(&w.tempo));
-    let bytes = w.variant.bytes().chain(words.flat_map(|x| x.to_le_bytes()));
+    let mut words: Vec<i32> = w.us.iter().chain(&w.them).copied().collect();
+    words.push(w.tempo);
+    // Weights without a late correction keep the fingerprint they had before it existed.
+    if w.has_late() {
+        words.extend(w.late_us.iter().chain(&w.late_them));
+        words.push(w.late_tempo);
+    }
+    let bytes = w
+        .variant
+        .bytes()
+        .chain(words.into_iter().flat_map(|x| x.to_le_bytes()));
     for b in bytes {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     }
@@ -272,17 +302,20 @@ impl Placing {
         Some(Placing { weights, by_degree })
     }
 
-    /// The learned evaluation of `pos` for the side to move.
-    pub fn learned(&self, pos: &Position) -> i32 {
+    /// The learned evaluation of `pos` for the side to move, and its late correction (before
+    /// their weights in `evaluate`).
+    pub fn learned(&self, pos: &Position) -> (i32, i32) {
         let us = pos.side_to_move();
         let ours = inputs(pos, us, &self.by_degree);
         let theirs = inputs(pos, !us, &self.by_degree);
         let w = self.weights;
         let mut sum = w.tempo + material(pos);
+        let mut late = w.late_tempo;
         for i in 0..INPUTS {
             sum += w.us[i] * ours[i] + w.them[i] * theirs[i];
+            late += w.late_us[i] * ours[i] + w.late_them[i] * theirs[i];
         }
-        sum
+        (sum, late)
     }
 }
 
@@ -376,7 +409,8 @@ mod tests {
         for pos in random_positions(rules, 500, 30) {
             assert_eq!(evaluate(&pos, &w), hand_written(&pos, &Weights::DEFAULT));
             if pos.is_placing() {
-                assert_eq!(p.learned(&pos), hand_written(&pos, &Weights::DEFAULT));
+                let (learned, late) = p.learned(&pos);
+                assert_eq!((learned, late), (hand_written(&pos, &Weights::DEFAULT), 0));
             }
         }
     }
@@ -391,12 +425,63 @@ mod tests {
             if !pos.is_placing() {
                 assert_eq!(evaluate(&pos, &w), written);
             } else {
-                let (lo, hi) = (written.min(p.learned(&pos)), written.max(p.learned(&pos)));
-                assert!((lo..=hi).contains(&evaluate(&pos, &w)));
+                // Without the late correction, the evaluation lies between the two.
+                let (learned, late) = p.learned(&pos);
+                let us = pos.side_to_move();
+                let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
+                let bump = 4 * hands * (18 - hands) * late / (18 * 18);
+                let (lo, hi) = (written.min(learned), written.max(learned));
+                let tapered = evaluate(&pos, &w) - bump;
+                assert!(
+                    (lo - 1..=hi + 1).contains(&tapered),
+                    "{tapered} not within {lo}..={hi}"
+                );
             }
         }
         let start = Position::start(rules);
-        assert_eq!(evaluate(&start, &w), p.learned(&start));
+        assert_eq!(evaluate(&start, &w), p.learned(&start).0);
+    }
+
+    #[test]
+    fn the_late_correction_weighs_most_halfway_and_nothing_at_the_ends() {
+        let rules = Rules::nine();
+        static LATE: Learned = Learned {
+            late_tempo: 90,
+            ..Learned::HAND
+        };
+        let late = &LATE;
+        let p = Placing {
+            weights: late,
+            ..Placing::for_rules(&rules).unwrap()
+        };
+        let with = Weights {
+            placing: Some(p),
+            ..Weights::DEFAULT
+        };
+        // The HAND weights give the hand-written evaluation, so the difference is the late
+        // correction's share: 4 s (1 - s) 90 with s the share of the 18 pieces in hand.
+        for pos in random_positions(rules, 500, 30) {
+            let us = pos.side_to_move();
+            let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
+            let written = hand_written(&pos, &Weights::DEFAULT);
+            let extra = evaluate(&pos, &with) - written;
+            if !pos.is_placing() || hands == 0 {
+                assert_eq!(extra, 0);
+            } else {
+                assert!((extra - 4 * hands * (18 - hands) * 90 / 324).abs() <= 1);
+            }
+        }
+        let start = Position::start(rules);
+        assert_eq!(
+            evaluate(&start, &with),
+            hand_written(&start, &Weights::DEFAULT)
+        );
+        assert_ne!(
+            fingerprint(&rules),
+            0,
+            "the learned weights have a fingerprint"
+        );
+        assert!(!Learned::HAND.has_late() && late.has_late());
     }
 
     #[test]

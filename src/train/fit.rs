@@ -2,9 +2,11 @@
 //!
 //! The method is logistic regression in the manner of Texel tuning, against the deep search's
 //! score rather than the game's result: for each placing position (hands not empty, the first
-//! position of each class of positions only), the evaluation `e = (h L + (T - h) H) / T`, with
-//! `L` the learned evaluation (material, plus the weighted inputs of both sides, plus a bias),
-//! `H` the hand-written one, `h` the pieces in hand and `T` all pieces, is brought near the label
+//! position of each class of positions only), the evaluation `e = s L + (1 - s) H + 4 s (1 - s) C`,
+//! with `L` the learned evaluation (material, plus the weighted inputs of both sides, plus a
+//! bias), `H` the hand-written one, `C` the late correction (the same inputs with weights of its
+//! own, plus a bias; `--no-late` keeps it at zero) and `s = h / T` the share of all `T` pieces still
+//! in hand, is brought near the label
 //! `s` by minimising the mean of `(σ(e / K) - σ(s / K))²`, where `σ` is the logistic function and
 //! `K` the scale (`--scale`): an error of 50 centi-pieces weighs more in a balanced position than
 //! in one a piece up. Labels that are wins or losses count as ±`CAP`. Full-batch gradient descent
@@ -39,6 +41,9 @@ pub struct FitArgs {
     /// Pull of each weight towards its starting value (L2, per centi-piece squared).
     #[arg(long, default_value_t = 1e-9)]
     pub l2: f64,
+    /// Fit the tapered weights only, keeping the late correction at zero.
+    #[arg(long)]
+    pub no_late: bool,
     /// Where to write the weights (Rust source); default: print them only.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -76,11 +81,16 @@ pub fn label_files(variant: &str, named: &[PathBuf]) -> Result<Vec<PathBuf>, Str
 /// A win or loss label counts as this many centi-pieces.
 pub const CAP: f64 = 1500.0;
 
+/// The weights fitted: those of the learned evaluation (the inputs of the side to move, of the
+/// other side, the bias), then the late correction's in the same order.
+const PARAMS: usize = 2 * (2 * INPUTS + 1);
+
 /// One training example.
 struct Example {
     /// The inputs of the side to move, then of the other side, then 1 (the bias), each scaled by
-    /// the share of the learned evaluation `h / T`.
-    x: [f64; 2 * INPUTS + 1],
+    /// the share of the learned evaluation `s = h / T`; then the same scaled by the late
+    /// correction's weight `4 s (1 - s)`.
+    x: [f64; PARAMS],
     /// The part of the evaluation that is not learned.
     fixed: f64,
     target: f64,
@@ -101,12 +111,17 @@ fn example(l: &Labelled, placing: &Placing) -> Example {
     let share = hands / (2.0 * pos.rules().pieces as f64);
     let ours = eval::inputs(pos, us, &placing.by_degree);
     let theirs = eval::inputs(pos, !us, &placing.by_degree);
-    let mut x = [0.0; 2 * INPUTS + 1];
+    let bump = 4.0 * share * (1.0 - share);
+    let half = 2 * INPUTS + 1;
+    let mut x = [0.0; PARAMS];
     for i in 0..INPUTS {
         x[i] = share * ours[i] as f64;
         x[INPUTS + i] = share * theirs[i] as f64;
+        x[half + i] = bump * ours[i] as f64;
+        x[half + INPUTS + i] = bump * theirs[i] as f64;
     }
     x[2 * INPUTS] = share;
+    x[PARAMS - 1] = bump;
     let written = eval::hand_written(pos, &Weights::DEFAULT) as f64;
     Example {
         x,
@@ -139,12 +154,38 @@ fn loss(examples: &[&Example], w: &[f64], k: f64) -> (f64, f64) {
 fn as_vector(l: &Learned) -> Vec<f64> {
     let mut w: Vec<f64> = l.us.iter().chain(&l.them).map(|&v| v as f64).collect();
     w.push(l.tempo as f64);
+    w.extend(l.late_us.iter().chain(&l.late_them).map(|&v| v as f64));
+    w.push(l.late_tempo as f64);
     w
 }
 
+/// The weights of a fitted vector (see `PARAMS`), rounded to whole centi-pieces.
+fn as_learned(variant: &'static str, w: &[f64]) -> Learned {
+    let at = |i: usize| w[i].round() as i32;
+    let half = 2 * INPUTS + 1;
+    Learned {
+        variant,
+        us: std::array::from_fn(at),
+        them: std::array::from_fn(|i| at(INPUTS + i)),
+        tempo: at(2 * INPUTS),
+        late_us: std::array::from_fn(|i| at(half + i)),
+        late_them: std::array::from_fn(|i| at(half + INPUTS + i)),
+        late_tempo: at(PARAMS - 1),
+    }
+}
+
 /// Full-batch gradient descent with Adam from `start`: the weights that bring the examples'
-/// evaluations nearest their labels (see the module's comment).
-fn descend(train: &[&Example], start: &[f64], k: f64, steps: usize, l2: f64) -> Vec<f64> {
+/// evaluations nearest their labels (see the module's comment). Without `late`, the late
+/// correction's weights keep their starting values.
+fn descend(
+    train: &[&Example],
+    start: &[f64],
+    k: f64,
+    steps: usize,
+    l2: f64,
+    late: bool,
+) -> Vec<f64> {
+    let moving = if late { start.len() } else { 2 * INPUTS + 1 };
     let mut w = start.to_vec();
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
     let (lr, b1, b2) = (0.5, 0.9, 0.999);
@@ -158,7 +199,7 @@ fn descend(train: &[&Example], start: &[f64], k: f64, steps: usize, l2: f64) -> 
                 *gi += g * xi;
             }
         }
-        for i in 0..w.len() {
+        for i in 0..moving {
             let gi = grad[i] + 2.0 * l2 * (w[i] - start[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * gi;
             v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
@@ -211,7 +252,7 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
     let start = as_vector(&Learned::HAND);
     let k = args.scale;
     let before = (loss(&train, &start, k), loss(&held, &start, k));
-    let w = descend(&train, &start, k, args.steps, args.l2);
+    let w = descend(&train, &start, k, args.steps, args.l2, !args.no_late);
     let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
     let after = (loss(&train, &rounded, k), loss(&held, &rounded, k));
     eprintln!(
@@ -232,16 +273,21 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
         after.1 .0 * 1e4,
         after.1 .1
     );
-    let learned = Learned {
-        variant: placing.weights.variant,
-        us: std::array::from_fn(|i| rounded[i] as i32),
-        them: std::array::from_fn(|i| rounded[INPUTS + i] as i32),
-        tempo: rounded[2 * INPUTS] as i32,
-    };
+    let learned = as_learned(placing.weights.variant, &rounded);
+    eprintln!(
+        "{:<16}{:>6}{:>6}{:>10}{:>6}",
+        "", "us", "them", "late us", "them"
+    );
     for (i, name) in INPUT_NAMES.iter().enumerate() {
-        eprintln!("{name:<16}{:>6}{:>6}", learned.us[i], learned.them[i]);
+        eprintln!(
+            "{name:<16}{:>6}{:>6}{:>10}{:>6}",
+            learned.us[i], learned.them[i], learned.late_us[i], learned.late_them[i]
+        );
     }
-    eprintln!("{:<16}{:>6}", "tempo", learned.tempo);
+    eprintln!(
+        "{:<16}{:>6}{:>16}",
+        "tempo", learned.tempo, learned.late_tempo
+    );
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let about = format!(
         "{} placing positions ({} fitted, {} held out) from {} label files ({}); scale {k}; \
@@ -293,13 +339,19 @@ pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
              variant: \"{}\",\n    \
              us: [{}],\n    \
              them: [{}],\n    \
-             tempo: {},\n\
+             tempo: {},\n    \
+             late_us: [{}],\n    \
+             late_them: [{}],\n    \
+             late_tempo: {},\n\
          }};\n",
         INPUT_NAMES.join(", "),
         learned.variant,
         list(&learned.us),
         list(&learned.them),
-        learned.tempo
+        learned.tempo,
+        list(&learned.late_us),
+        list(&learned.late_them),
+        learned.late_tempo
     )
 }
 
@@ -311,18 +363,21 @@ mod tests {
     use crate::rules::notation::Convention;
     use crate::rules::position::Position;
 
-    /// Random placing positions labelled by the hand-written evaluation plus 40 a piece on a
-    /// point with four neighbours for the side to move (fading as the hands empty, as the
-    /// learned evaluation does): the fit finds that weight.
-    #[test]
-    fn recovers_a_planted_weight() {
+    /// 2,000 random placing positions (after 2 to `most` turns), each labelled by the
+    /// hand-written evaluation plus `planted(inputs of the side to move, share of the pieces
+    /// in hand)`.
+    fn planted_examples(
+        seed: u64,
+        most: usize,
+        planted: impl Fn(&[i32], f64) -> f64,
+    ) -> Vec<Example> {
         let rules = crate::Rules::nine();
         let placing = Placing::for_rules(&rules).unwrap();
-        let mut rng = Rng::new(7);
+        let mut rng = Rng::new(seed);
         let mut examples = Vec::new();
         while examples.len() < 2000 {
             let mut pos = Position::start(rules);
-            for _ in 0..2 + rng.below(14) {
+            for _ in 0..2 + rng.below(most - 1) {
                 let legal = movegen::legal_moves(&pos, Convention::Turn);
                 pos.play(legal[rng.below(legal.len())]);
             }
@@ -331,18 +386,26 @@ mod tests {
             }
             let us = pos.side_to_move();
             let x = eval::inputs(&pos, us, &placing.by_degree);
-            let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
-            let planted = eval::hand_written(&pos, &Weights::DEFAULT) + 40 * x[3] * hands / 18;
+            let share = (pos.in_hand(us) + pos.in_hand(!us)) as f64 / 18.0;
+            let extra = planted(&x, share).round() as i32;
             let l = Labelled {
                 pos,
                 plies: 0,
-                score: Score::Cp(planted),
+                score: Score::Cp(eval::hand_written(&pos, &Weights::DEFAULT) + extra),
             };
             examples.push(example(&l, &placing));
         }
+        examples
+    }
+
+    /// Labels with 40 a piece on a point with four neighbours for the side to move (fading as
+    /// the hands empty, as the learned evaluation does): the fit finds that weight.
+    #[test]
+    fn recovers_a_planted_weight() {
+        let examples = planted_examples(7, 15, |x, share| 40.0 * x[3] as f64 * share);
         let refs: Vec<&Example> = examples.iter().collect();
         let start = as_vector(&Learned::HAND);
-        let w = descend(&refs, &start, 200.0, 3000, 0.0);
+        let w = descend(&refs, &start, 200.0, 3000, 0.0, false);
         // The counts of pieces on the three kinds of point, in hand (and the bias) add up to
         // nine a side while nothing is removed: only their differences are determined.
         let planted = w[3] - w[1];
@@ -361,11 +424,43 @@ mod tests {
         assert!(error < 3.0, "mean error {error} cp");
     }
 
+    /// Labels with a late bonus of 60 a piece on a 4-point for the side to move (weighed by
+    /// 4 s (1 - s), as the late correction is): the fit with the late correction finds it, the
+    /// one without cannot.
+    #[test]
+    fn recovers_a_planted_late_weight() {
+        let examples = planted_examples(11, 16, |x, s| 4.0 * s * (1.0 - s) * 60.0 * x[3] as f64);
+        let refs: Vec<&Example> = examples.iter().collect();
+        let start = as_vector(&Learned::HAND);
+        let half = 2 * INPUTS + 1;
+        let w = descend(&refs, &start, 200.0, 3000, 0.0, true);
+        let planted = w[half + 3] - w[half + 1];
+        assert!(
+            (planted - 60.0).abs() < 6.0,
+            "late 4-points weigh {planted} more, not 60"
+        );
+        let (_, with) = loss(&refs, &w, 200.0);
+        let without = descend(&refs, &start, 200.0, 3000, 0.0, false);
+        assert!(without[half..]
+            .iter()
+            .zip(&start[half..])
+            .all(|(a, b)| a == b));
+        let (_, tapered_only) = loss(&refs, &without, 200.0);
+        assert!(
+            with < 3.0 && tapered_only > with * 2.0,
+            "{with} {tapered_only}"
+        );
+        let learned = as_learned("nine", &w);
+        assert_eq!(learned.late_us[3], w[half + 3].round() as i32);
+    }
+
     #[test]
     fn the_written_source_names_every_weight() {
         let text = source_text(&Learned::HAND, "moulin train fit", "nothing");
         assert!(text.contains("us: [0, 0, 0, 0, 12, -25, 0, 0, 0, 0, 0, 0]"));
         assert!(text.contains("tempo: 10"));
+        assert!(text.contains("late_us: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"));
+        assert!(text.contains("late_tempo: 0"));
         assert!(text.contains("Made by: `moulin train fit`"));
     }
 }

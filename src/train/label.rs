@@ -59,7 +59,14 @@ pub struct LabelArgs {
     /// Do not probe endgame tables.
     #[arg(long, conflicts_with = "tables")]
     pub no_tables: bool,
-    /// The journal to write (default: ~/.cache/moulin/train/<variant>/labels-d<depth>-s<seed>.txt).
+    /// Label the placing positions of these games (match records or PGN-shaped records, e.g.
+    /// of `moulin match`) instead of drawn ones: every position after 2 turns or more while
+    /// pieces are in hand, one per class of positions equal under the board's symmetries, in the
+    /// files' order (the first --positions of them).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub games: Vec<PathBuf>,
+    /// The journal to write (default: ~/.cache/moulin/train/<variant>/labels-d<depth>-s<seed>.txt,
+    /// or labels-d<depth>-games.txt with --games).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -72,6 +79,8 @@ pub const MAX_PLIES: usize = 26;
 pub enum Source {
     Random,
     SelfPlay,
+    /// A position of a game read from a file (`--games`).
+    Games,
 }
 
 impl Source {
@@ -79,6 +88,7 @@ impl Source {
         match self {
             Source::Random => 'r',
             Source::SelfPlay => 's',
+            Source::Games => 'g',
         }
     }
 }
@@ -122,6 +132,56 @@ pub fn draw_position(
         return None;
     }
     Some((*game.position(), source, plies))
+}
+
+/// The placing positions of `games` (see `LabelArgs::games`), each with its turn count: after
+/// 2 turns or more, pieces in hand, no removal pending, the game not over, and one per class of
+/// positions equal under the board's symmetries (the first met). A game under other rules than
+/// `rules`, or a move that is not legal, is an error naming the game.
+pub fn positions_of_games(
+    games: &[(Game, Vec<String>)],
+    rules: &Rules,
+) -> Result<Vec<(Position, usize)>, String> {
+    let mut seen = FxHashSet::default();
+    let mut out = Vec::new();
+    for (n, (start, moves)) in games.iter().enumerate() {
+        if start.rules() != rules {
+            return Err(format!("game {}: its rules are not the variant's", n + 1));
+        }
+        let mut game = start.clone();
+        for (ply, token) in moves.iter().enumerate() {
+            game.play_token(token)
+                .map_err(|e| format!("game {}, turn {}: {e}", n + 1, ply + 1))?;
+            let pos = game.position();
+            if !pos.is_placing() {
+                break;
+            }
+            if ply + 1 >= 2
+                && pos.pending_removals() == 0
+                && game.outcome().is_none()
+                && seen.insert(crate::book::fold(pos).key)
+            {
+                out.push((*pos, ply + 1));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The positions of `--games`, read from their files.
+fn read_games(files: &[PathBuf], rules: &Rules) -> Result<Vec<(Position, usize)>, String> {
+    let mut games = Vec::new();
+    for f in files {
+        games.extend(crate::matches::records::games_of_file(f)?);
+    }
+    let found = positions_of_games(&games, rules)?;
+    if found.is_empty() {
+        return Err(format!(
+            "no placing position in the {} games of --games",
+            games.len()
+        ));
+    }
+    Ok(found)
 }
 
 /// The labelling search of `pos`: its score and best move.
@@ -175,18 +235,40 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
         .as_ref()
         .and_then(|t| t.pairs().iter().map(|&(a, b)| a.max(b)).max())
         .unwrap_or(0);
+    let from_games = if args.games.is_empty() {
+        None
+    } else {
+        Some(read_games(&args.games, &rules)?)
+    };
+    let positions = from_games
+        .as_ref()
+        .map_or(args.positions, |g| g.len().min(args.positions));
     let out = args.out.clone().unwrap_or_else(|| {
-        super::cache_dir(&args.variant).join(format!("labels-d{}-s{}.txt", args.depth, args.seed))
+        let name = match from_games {
+            Some(_) => format!("labels-d{}-games.txt", args.depth),
+            None => format!("labels-d{}-s{}.txt", args.depth, args.seed),
+        };
+        super::cache_dir(&args.variant).join(name)
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
+    // The positions of games are named by how many and a digest of them, so that a journal
+    // resumes only on the same list.
+    let drawn = match &from_games {
+        Some(g) => {
+            let digest = g
+                .iter()
+                .fold(0u64, |h, (p, _)| mix(h ^ crate::book::fold(p).key));
+            format!("games {} digest {digest:016x}", g.len())
+        }
+        None => format!("seed {}", args.seed),
+    };
     let settings = format!(
-        "variant {} depth {} seed {} hash {} tables {}",
+        "variant {} depth {} {drawn} hash {} tables {}",
         args.variant,
         args.depth,
-        args.seed,
         args.hash,
         if largest == 0 {
             "none".to_string()
@@ -199,19 +281,19 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
         .iter()
         .filter_map(|l| l.split_whitespace().next()?.parse().ok())
         .collect();
-    let todo: Vec<usize> = (0..args.positions).filter(|i| !done.contains(i)).collect();
+    let todo: Vec<usize> = (0..positions).filter(|i| !done.contains(i)).collect();
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     log::info!(
         "labelling {} positions ({} done before) at depth {} with {threads} threads into {}",
         todo.len(),
-        args.positions - todo.len(),
+        positions - todo.len(),
         args.depth,
         out.display()
     );
-    let bar = ProgressBar::new(args.positions as u64);
-    bar.set_position((args.positions - todo.len()) as u64);
+    let bar = ProgressBar::new(positions as u64);
+    bar.set_position((positions - todo.len()) as u64);
     bar.set_style(
         ProgressStyle::with_template(&format!(
             "depth {} {{bar:30}} {{pos}}/{{len}} positions [{{elapsed}} < {{eta}}]",
@@ -233,7 +315,11 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
                     let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let text = match draw_position(&rules, args.seed, index as u64, &mut player) {
+                    let drawn = match &from_games {
+                        Some(g) => Some((g[index].0, Source::Games, g[index].1)),
+                        None => draw_position(&rules, args.seed, index as u64, &mut player),
+                    };
+                    let text = match drawn {
                         Some((pos, source, plies)) => {
                             let (score, best) = label(&mut searcher, &pos, args.depth);
                             line_text(index, source, plies, &pos, score, best)
@@ -259,7 +345,7 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .sync()?;
-    eprintln!("{} positions labelled in {}", args.positions, out.display());
+    eprintln!("{positions} positions labelled in {}", out.display());
     Ok(())
 }
 
@@ -331,6 +417,40 @@ mod tests {
             }
         }
         assert_eq!(sources.len(), 2, "both sources drawn");
+    }
+
+    #[test]
+    fn the_positions_of_games_are_their_placing_positions_once_each() {
+        let rules = Rules::nine();
+        let moves = |text: &str| text.split_whitespace().map(String::from).collect();
+        // The second game is the first one mirrored (d6 is d2's mirror, b4 f4's): every
+        // position it reaches is one the first reached.
+        let games = vec![
+            (Game::new(rules), moves("d2 d6 b4 f4 g4 g7 a1")),
+            (Game::new(rules), moves("d6 d2 b4 f4 g4 g1 a7")),
+        ];
+        let found = positions_of_games(&games, &rules).unwrap();
+        let plies: Vec<usize> = found.iter().map(|p| p.1).collect();
+        assert_eq!(
+            plies,
+            vec![2, 3, 4, 5, 6, 7],
+            "after 2 turns or more, once each"
+        );
+        let mut game = Game::new(rules);
+        for t in ["d2", "d6", "b4"] {
+            game.play_token(t).unwrap();
+        }
+        assert_eq!(found[1].0.key(), game.position().key());
+        // A removal pending is not a position to label; the moving phase ends the list.
+        let mill = vec![(Game::new(rules), moves("a1 b2 d1 b4 g1xb2"))];
+        let found = positions_of_games(&mill, &rules).unwrap();
+        assert!(found.iter().all(|(p, _)| p.pending_removals() == 0));
+        assert_eq!(found.last().unwrap().1, 5);
+        let bad = vec![(Game::new(rules), moves("d2 d2"))];
+        let err = positions_of_games(&bad, &rules).unwrap_err();
+        assert!(err.starts_with("game 1, turn 2:"), "{err}");
+        let twelve = vec![(Game::new(Rules::preset("twelve").unwrap()), moves("d2 d6"))];
+        assert!(positions_of_games(&twelve, &rules).is_err());
     }
 
     #[test]
