@@ -422,10 +422,13 @@ impl Replay {
     }
 }
 
-/// The games of a file of either format (match records, one per line, or PGN-shaped records):
-/// each game's start and its moves as written. An unreadable file or record is an error naming
-/// the file (and the line, for match records).
-pub fn games_of_file(path: &Path) -> Result<Vec<(Game, Vec<String>)>, String> {
+/// One game read by `games_of_file`: its start, its moves as written, and its result (`1-0`,
+/// `0-1`, `1/2-1/2`, or `*` when unknown).
+pub type GameRead = (Game, Vec<String>, String);
+
+/// The games of a file of either format (match records, one per line, or PGN-shaped records).
+/// An unreadable file or record is an error naming the file (and the line, for match records).
+pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, String> {
     let source = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {source}: {e}"))?;
     let text = String::from_utf8_lossy(&bytes);
@@ -437,7 +440,7 @@ pub fn games_of_file(path: &Path) -> Result<Vec<(Game, Vec<String>)>, String> {
         return crate::record::read(&text)
             .map_err(|e| format!("{source}: {e}"))?
             .into_iter()
-            .map(|r| Ok((r.start()?, r.move_texts())))
+            .map(|r| Ok((r.start()?, r.move_texts(), r.result.clone())))
             .collect();
     }
     let mut games = Vec::new();
@@ -454,7 +457,8 @@ pub fn games_of_file(path: &Path) -> Result<Vec<(Game, Vec<String>)>, String> {
             Some(f) => Game::from_fen(f, rules).map_err(|e| bad(e.to_string()))?,
             None => Game::new(rules),
         };
-        games.push((start, r.opening.moves.into_iter().chain(r.moves).collect()));
+        let moves = r.opening.moves.into_iter().chain(r.moves).collect();
+        games.push((start, moves, r.result));
     }
     Ok(games)
 }

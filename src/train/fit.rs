@@ -41,6 +41,14 @@ pub struct FitArgs {
     /// Pull of each weight towards its starting value (L2, per centi-piece squared).
     #[arg(long, default_value_t = 1e-9)]
     pub l2: f64,
+    /// Games (match records or PGN, e.g. those given to `train label --games`) whose results
+    /// are blended into the labels of the positions they reached: the goal of such a position is
+    /// (1 - λ) σ(label / K) + λ r, r the mean score of the side to move in those games.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub results: Vec<PathBuf>,
+    /// λ, the games' results' share of the goal where `--results` has them (0 to 1).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
     /// Fit the tapered weights only, keeping the late correction at zero.
     #[arg(long)]
     pub no_late: bool,
@@ -93,7 +101,20 @@ struct Example {
     x: [f64; PARAMS],
     /// The part of the evaluation that is not learned.
     fixed: f64,
+    /// The label, in centi-pieces.
     target: f64,
+    /// The mean score of the side to move in the games that reached the position (1 a win,
+    /// 1/2 a draw), and its share of the goal (`--lambda`; 0 without `--results`).
+    result: f64,
+    lambda: f64,
+}
+
+impl Example {
+    /// What the fit brings `σ(e / k)` near: the label's `σ(s / k)`, blended with the games'
+    /// result by `lambda`.
+    fn goal(&self, k: f64) -> f64 {
+        (1.0 - self.lambda) * sigmoid(self.target / k) + self.lambda * self.result
+    }
 }
 
 fn capped(score: Score) -> f64 {
@@ -127,7 +148,35 @@ fn example(l: &Labelled, placing: &Placing) -> Example {
         x,
         fixed: share * eval::material(pos) as f64 + (1.0 - share) * written,
         target: capped(l.score),
+        result: 0.5,
+        lambda: 0.0,
     }
+}
+
+/// For each class of placing positions (`book::fold`) the games reached, the side to move's
+/// total score in them and how many they are; games without a result (`*`) count for nothing.
+fn results_of_games(
+    games: &[crate::matches::records::GameRead],
+    rules: &crate::Rules,
+) -> Result<rustc_hash::FxHashMap<u64, (f64, usize)>, String> {
+    let mut out = rustc_hash::FxHashMap::default();
+    super::label::each_placing_position(games, rules, |n, pos, _| {
+        let white = match games[n].2.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => return,
+        };
+        let r = if pos.side_to_move() == crate::Color::White {
+            white
+        } else {
+            1.0 - white
+        };
+        let slot = out.entry(crate::book::fold(pos).key).or_insert((0.0, 0));
+        slot.0 += r;
+        slot.1 += 1;
+    })?;
+    Ok(out)
 }
 
 fn sigmoid(v: f64) -> f64 {
@@ -144,7 +193,7 @@ fn loss(examples: &[&Example], w: &[f64], k: f64) -> (f64, f64) {
     let (mut l, mut abs) = (0.0, 0.0);
     for e in examples {
         let p = predict(e, w);
-        let d = sigmoid(p / k) - sigmoid(e.target / k);
+        let d = sigmoid(p / k) - e.goal(k);
         l += d * d;
         abs += (p - e.target).abs();
     }
@@ -194,7 +243,7 @@ fn descend(
         let mut grad = vec![0.0; w.len()];
         for e in train {
             let s = sigmoid(predict(e, &w) / k);
-            let g = 2.0 * (s - sigmoid(e.target / k)) * s * (1.0 - s) / k / n;
+            let g = 2.0 * (s - e.goal(k)) * s * (1.0 - s) / k / n;
             for (gi, xi) in grad.iter_mut().zip(&e.x) {
                 *gi += g * xi;
             }
@@ -223,6 +272,13 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
     if args.scale.is_nan() || args.scale <= 0.0 {
         return Err(format!("--scale must be positive (got {})", args.scale));
     }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!(
+            "--lambda must be within 0 to 1 (got {})",
+            args.lambda
+        ));
+    }
+    let results = results_of_games(&super::label::games_of_files(&args.results)?, &rules)?;
     let files = label_files(&args.variant, &args.labels)?;
     let mut seen = FxHashSet::default();
     let mut examples = Vec::new();
@@ -232,7 +288,12 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
             read += 1;
             let canonical = crate::book::fold(&l.pos).key;
             if l.pos.is_placing() && l.pos.pending_removals() == 0 && seen.insert(canonical) {
-                examples.push(example(&l, &placing));
+                let mut e = example(&l, &placing);
+                if let Some(&(sum, n)) = results.get(&canonical) {
+                    e.result = sum / n as f64;
+                    e.lambda = args.lambda;
+                }
+                examples.push(e);
             }
         }
     }
@@ -255,6 +316,14 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
     let w = descend(&train, &start, k, args.steps, args.l2, !args.no_late);
     let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
     let after = (loss(&train, &rounded, k), loss(&held, &rounded, k));
+    let with_results = examples.iter().filter(|e| e.lambda > 0.0).count();
+    if !args.results.is_empty() {
+        eprintln!(
+            "{with_results} of them reached by the games of {} files (λ {})",
+            args.results.len(),
+            args.lambda
+        );
+    }
     eprintln!(
         "{} placing positions (of {read} labelled, in {} files): {} to fit, {} held out",
         examples.len(),
@@ -452,6 +521,48 @@ mod tests {
         );
         let learned = as_learned("nine", &w);
         assert_eq!(learned.late_us[3], w[half + 3].round() as i32);
+    }
+
+    #[test]
+    fn the_games_results_are_the_side_to_move_s_mean_score() {
+        let rules = crate::Rules::nine();
+        let game = |moves: &str, result: &str| {
+            (
+                crate::rules::game::Game::new(rules),
+                moves.split_whitespace().map(String::from).collect(),
+                result.to_string(),
+            )
+        };
+        // The second game reaches the first one's positions mirrored; the third has no result.
+        let games = vec![
+            game("d2 d6 b4", "1-0"),
+            game("d6 d2 b4", "1/2-1/2"),
+            game("d2 d6 b4", "*"),
+        ];
+        let results = results_of_games(&games, &rules).unwrap();
+        let mut pos = Position::start(rules);
+        let mut keys = Vec::new();
+        for t in ["d2", "d6", "b4"] {
+            let mv = movegen::legal_moves(&pos, Convention::Turn)
+                .into_iter()
+                .find(|m| m.written_at(&pos, Convention::Turn) == t)
+                .unwrap();
+            pos.play(mv);
+            keys.push(crate::book::fold(&pos).key);
+        }
+        // After 2 turns White is to move: a win and a draw, 0.75; after 3, Black: 0.25.
+        assert!(
+            !results.contains_key(&keys[0]),
+            "after 1 turn: not a position to label"
+        );
+        assert_eq!(results[&keys[1]], (1.5, 2));
+        assert_eq!(results[&keys[2]], (0.5, 2));
+        // The goal blends the label's probability with the result by λ.
+        let mut e = planted_examples(3, 5, |_, _| 0.0).remove(0);
+        e.target = 0.0;
+        e.result = 1.0;
+        e.lambda = 0.5;
+        assert!((e.goal(200.0) - 0.75).abs() < 1e-12);
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! settings, and a larger `--positions` extends it.
 
 use crate::durable::Journal;
+use crate::matches::records::GameRead;
 use crate::rng::{mix, Rng};
 use crate::rules::game::Game;
 use crate::rules::movegen;
@@ -139,12 +140,26 @@ pub fn draw_position(
 /// positions equal under the board's symmetries (the first met). A game under other rules than
 /// `rules`, or a move that is not legal, is an error naming the game.
 pub fn positions_of_games(
-    games: &[(Game, Vec<String>)],
+    games: &[GameRead],
     rules: &Rules,
 ) -> Result<Vec<(Position, usize)>, String> {
-    let mut seen = FxHashSet::default();
     let mut out = Vec::new();
-    for (n, (start, moves)) in games.iter().enumerate() {
+    each_placing_position(games, rules, |_, pos, ply| out.push((*pos, ply)))?;
+    let mut seen = FxHashSet::default();
+    out.retain(|(pos, _)| seen.insert(crate::book::fold(pos).key));
+    Ok(out)
+}
+
+/// Calls `each(game index, position, turns)` for every placing position of every game after
+/// 2 turns or more (pieces in hand, no removal pending, the game not over), symmetric ones
+/// included. A game under other rules than `rules`, or a move that is not legal, is an error
+/// naming the game.
+pub fn each_placing_position(
+    games: &[GameRead],
+    rules: &Rules,
+    mut each: impl FnMut(usize, &Position, usize),
+) -> Result<(), String> {
+    for (n, (start, moves, _)) in games.iter().enumerate() {
         if start.rules() != rules {
             return Err(format!("game {}: its rules are not the variant's", n + 1));
         }
@@ -156,24 +171,26 @@ pub fn positions_of_games(
             if !pos.is_placing() {
                 break;
             }
-            if ply + 1 >= 2
-                && pos.pending_removals() == 0
-                && game.outcome().is_none()
-                && seen.insert(crate::book::fold(pos).key)
-            {
-                out.push((*pos, ply + 1));
+            if ply + 1 >= 2 && pos.pending_removals() == 0 && game.outcome().is_none() {
+                each(n, pos, ply + 1);
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
-/// The positions of `--games`, read from their files.
-fn read_games(files: &[PathBuf], rules: &Rules) -> Result<Vec<(Position, usize)>, String> {
+/// The games of these files (see `games_of_file`).
+pub fn games_of_files(files: &[PathBuf]) -> Result<Vec<GameRead>, String> {
     let mut games = Vec::new();
     for f in files {
         games.extend(crate::matches::records::games_of_file(f)?);
     }
+    Ok(games)
+}
+
+/// The positions of `--games`, read from their files.
+fn read_games(files: &[PathBuf], rules: &Rules) -> Result<Vec<(Position, usize)>, String> {
+    let games = games_of_files(files)?;
     let found = positions_of_games(&games, rules)?;
     if found.is_empty() {
         return Err(format!(
@@ -426,8 +443,8 @@ mod tests {
         // The second game is the first one mirrored (d6 is d2's mirror, b4 f4's): every
         // position it reaches is one the first reached.
         let games = vec![
-            (Game::new(rules), moves("d2 d6 b4 f4 g4 g7 a1")),
-            (Game::new(rules), moves("d6 d2 b4 f4 g4 g1 a7")),
+            (Game::new(rules), moves("d2 d6 b4 f4 g4 g7 a1"), "*".into()),
+            (Game::new(rules), moves("d6 d2 b4 f4 g4 g1 a7"), "*".into()),
         ];
         let found = positions_of_games(&games, &rules).unwrap();
         let plies: Vec<usize> = found.iter().map(|p| p.1).collect();
@@ -442,14 +459,18 @@ mod tests {
         }
         assert_eq!(found[1].0.key(), game.position().key());
         // A removal pending is not a position to label; the moving phase ends the list.
-        let mill = vec![(Game::new(rules), moves("a1 b2 d1 b4 g1xb2"))];
+        let mill = vec![(Game::new(rules), moves("a1 b2 d1 b4 g1xb2"), "*".into())];
         let found = positions_of_games(&mill, &rules).unwrap();
         assert!(found.iter().all(|(p, _)| p.pending_removals() == 0));
         assert_eq!(found.last().unwrap().1, 5);
-        let bad = vec![(Game::new(rules), moves("d2 d2"))];
+        let bad = vec![(Game::new(rules), moves("d2 d2"), "*".into())];
         let err = positions_of_games(&bad, &rules).unwrap_err();
         assert!(err.starts_with("game 1, turn 2:"), "{err}");
-        let twelve = vec![(Game::new(Rules::preset("twelve").unwrap()), moves("d2 d6"))];
+        let twelve = vec![(
+            Game::new(Rules::preset("twelve").unwrap()),
+            moves("d2 d6"),
+            "*".into(),
+        )];
         assert!(positions_of_games(&twelve, &rules).is_err());
     }
 
