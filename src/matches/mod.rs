@@ -115,11 +115,88 @@ pub struct MatchArgs {
 pub struct ReplayArgs {
     /// A records file written by `moulin match --records`.
     pub file: PathBuf,
+    /// An openings file whose openings are labelled drawn (e.g. book/openings-nine-d16.txt, the
+    /// openings a depth-16 search keeps within ±50 cp): also list every game lost from one of
+    /// them (the same opening up to the board's symmetries), by the engine that lost it.
+    #[arg(long, value_name = "OPENINGS")]
+    pub drawn: Option<PathBuf>,
 }
 
 /// `moulin replay`.
 pub fn run_replay(args: ReplayArgs) -> Result<(), String> {
-    records::replay_file(&args.file)
+    // The report is made first, so that a bad openings file is the only thing printed.
+    let report = match &args.drawn {
+        Some(openings) => {
+            let text = std::fs::read_to_string(&args.file)
+                .map_err(|e| format!("cannot read records {}: {e}", args.file.display()))?;
+            Some(losses_from_drawn(&text, openings)?)
+        }
+        None => None,
+    };
+    records::replay_file(&args.file)?;
+    print!("{}", report.unwrap_or_default());
+    Ok(())
+}
+
+/// The report of `replay --drawn`: how many games began with an opening of the file `drawn`,
+/// and each of them that an engine lost (game number, loser, opening, result).
+pub fn losses_from_drawn(records_text: &str, drawn: &std::path::Path) -> Result<String, String> {
+    let mut classes = rustc_hash::FxHashSet::default();
+    let mut out = String::new();
+    let (mut from_drawn, mut lost) = (0, Vec::new());
+    for line in records_text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let r = records::Record::parse(line)?;
+        let rules = rules_of(&r.variant)?;
+        if classes.is_empty() {
+            for o in openings::read_book_file(drawn, &rules)? {
+                classes.insert(crate::book::fold(o.game(&rules)?.position()).key);
+            }
+        }
+        let start = r.opening.game(&rules)?;
+        if !classes.contains(&crate::book::fold(start.position()).key) {
+            continue;
+        }
+        from_drawn += 1;
+        let loser = match r.result.as_str() {
+            "1-0" => &r.black,
+            "0-1" => &r.white,
+            _ => continue,
+        };
+        lost.push((
+            loser.clone(),
+            format!(
+                "  game {}: {loser} lost ({} - {}, {}) from \"{}\"\n",
+                r.game,
+                r.white,
+                r.black,
+                r.result,
+                r.opening.to_line()
+            ),
+        ));
+    }
+    let mut by: Vec<(&str, usize)> = Vec::new();
+    for (name, _) in &lost {
+        match by.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 += 1,
+            None => by.push((name, 1)),
+        }
+    }
+    let tally: Vec<String> = by.iter().map(|(n, k)| format!("{n} {k}")).collect();
+    out.push_str(&format!(
+        "{from_drawn} games from openings labelled drawn in {}; {} lost{}\n",
+        drawn.display(),
+        lost.len(),
+        if lost.is_empty() {
+            String::new()
+        } else {
+            format!(" (by {}):", tally.join(", "))
+        }
+    ));
+    out.extend(lost.iter().map(|(_, l)| l.as_str()));
+    Ok(out)
 }
 
 /// The rules of a preset name, or an error listing the presets.
@@ -636,4 +713,34 @@ fn summary(plan: &Plan, recap: &Recap, secs: f64) -> String {
         n as f64 * 60.0 / secs.max(1e-9)
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn losses_from_drawn_openings_are_listed_by_loser_up_to_symmetry() {
+        let dir = std::env::temp_dir().join(format!("moulin-drawn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let drawn = dir.join("drawn.txt");
+        // `d6 d2 b4` is `d2 d6 b4` mirrored: the records' opening is in the file.
+        std::fs::write(&drawn, "# labelled drawn\nd6 d2 b4  # cp 3\n").unwrap();
+        let records = "# moulin match: a vs b\n\
+            game=1 white=a black=b variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" result=0-1 end=rules reason=x\n\
+            game=2 white=b black=a variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" result=1/2-1/2 end=rules reason=x\n\
+            game=3 white=a black=b variant=nine start=startpos opening=\"a1 a4 a7\" moves=\"\" result=1-0 end=rules reason=x\n";
+        let report = losses_from_drawn(records, &drawn).unwrap();
+        assert!(
+            report.starts_with("2 games from openings labelled drawn in "),
+            "{report}"
+        );
+        assert!(report.contains("1 lost (by a 1):"), "{report}");
+        assert!(report.contains("game 1: a lost (a - b, 0-1) from \"d2 d6 b4\""));
+        assert!(!report.contains("game 3"), "{report}");
+        std::fs::write(&drawn, "d2 d2\n").unwrap();
+        let err = losses_from_drawn(records, &drawn).unwrap_err();
+        assert!(err.contains("drawn.txt, line 1"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
