@@ -11,6 +11,9 @@
 //! <index> <source r|s> <plies> <score cp N|mate N> <best move> <position string>
 //! ```
 //!
+//! With `--games`, position `i` is instead the `i`-th distinct placing position of the games
+//! read (`positions_of_games`), source `g`: the positions strong play reaches.
+//!
 //! The journal is the data: a stopped run resumes where it stopped when given the same
 //! settings, and a larger `--positions` extends it.
 
