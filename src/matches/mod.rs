@@ -129,33 +129,58 @@ pub fn run_replay(args: ReplayArgs) -> Result<(), String> {
         Some(openings) => {
             let text = std::fs::read_to_string(&args.file)
                 .map_err(|e| format!("cannot read records {}: {e}", args.file.display()))?;
-            Some(losses_from_drawn(&text, openings)?)
+            let source = args.file.display().to_string();
+            Some(losses_from_drawn(&text, &source, openings)?)
         }
         None => None,
     };
-    records::replay_file(&args.file)?;
+    let replayed = records::replay_file(&args.file);
     print!("{}", report.unwrap_or_default());
-    Ok(())
+    replayed
 }
 
 /// The report of `replay --drawn`: how many games began with an opening of the file `drawn`,
 /// and each of them that an engine lost (game number, loser, opening, result).
-pub fn losses_from_drawn(records_text: &str, drawn: &std::path::Path) -> Result<String, String> {
-    let mut classes = rustc_hash::FxHashSet::default();
+/// Match records only (`source` names them in errors); an opening counts as the position it
+/// reaches, so the same position reached by another order of moves counts too.
+pub fn losses_from_drawn(
+    records_text: &str,
+    source: &str,
+    drawn: &std::path::Path,
+) -> Result<String, String> {
+    let mut classes: Option<(Rules, rustc_hash::FxHashSet<u64>)> = None;
     let mut out = String::new();
     let (mut from_drawn, mut lost) = (0, Vec::new());
-    for line in records_text.lines().map(str::trim) {
+    for (n, line) in records_text.lines().enumerate() {
+        let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let r = records::Record::parse(line)?;
-        let rules = rules_of(&r.variant)?;
-        if classes.is_empty() {
-            for o in openings::read_book_file(drawn, &rules)? {
-                classes.insert(crate::book::fold(o.game(&rules)?.position()).key);
+        let at = |e: String| {
+            format!(
+                "{source}:{}: {e} (--drawn reads match records, not PGN)",
+                n + 1
+            )
+        };
+        let r = records::Record::parse(line).map_err(at)?;
+        let rules = rules_of(&r.variant).map_err(at)?;
+        let (of_rules, classes) = match &mut classes {
+            Some(c) => c,
+            None => {
+                let mut keys = rustc_hash::FxHashSet::default();
+                for o in openings::read_book_file(drawn, &rules)? {
+                    keys.insert(crate::book::fold(o.game(&rules)?.position()).key);
+                }
+                classes.insert((rules, keys))
             }
+        };
+        if *of_rules != rules {
+            return Err(at(format!(
+                "variant {}: the records mix variants",
+                r.variant
+            )));
         }
-        let start = r.opening.game(&rules)?;
+        let start = r.opening.game(&rules).map_err(at)?;
         if !classes.contains(&crate::book::fold(start.position()).key) {
             continue;
         }
@@ -730,7 +755,7 @@ mod tests {
             game=1 white=a black=b variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" result=0-1 end=rules reason=x\n\
             game=2 white=b black=a variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" result=1/2-1/2 end=rules reason=x\n\
             game=3 white=a black=b variant=nine start=startpos opening=\"a1 a4 a7\" moves=\"\" result=1-0 end=rules reason=x\n";
-        let report = losses_from_drawn(records, &drawn).unwrap();
+        let report = losses_from_drawn(records, "r", &drawn).unwrap();
         assert!(
             report.starts_with("2 games from openings labelled drawn in "),
             "{report}"
@@ -739,7 +764,7 @@ mod tests {
         assert!(report.contains("game 1: a lost (a - b, 0-1) from \"d2 d6 b4\""));
         assert!(!report.contains("game 3"), "{report}");
         std::fs::write(&drawn, "d2 d2\n").unwrap();
-        let err = losses_from_drawn(records, &drawn).unwrap_err();
+        let err = losses_from_drawn(records, "r", &drawn).unwrap_err();
         assert!(err.contains("drawn.txt, line 1"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -422,6 +422,12 @@ impl Replay {
     }
 }
 
+/// Whether a file whose first line (not empty, not a `%` line) is `first` holds PGN-shaped
+/// records rather than match records.
+fn is_pgn_start(first: &str) -> bool {
+    first.starts_with(['[', '{', ';']) || first.starts_with(|c: char| c.is_ascii_digit())
+}
+
 /// One game read by `games_of_file`: its start, its moves as written, and its result (`1-0`,
 /// `0-1`, `1/2-1/2`, or `*` when unknown).
 pub type GameRead = (Game, Vec<String>, String);
@@ -436,11 +442,17 @@ pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, String> {
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('%') && !l.starts_with('#'));
-    if first.is_some_and(|l| !l.starts_with("game=")) {
+    if first.is_some_and(is_pgn_start) {
         return crate::record::read(&text)
             .map_err(|e| format!("{source}: {e}"))?
             .into_iter()
-            .map(|r| Ok((r.start()?, r.move_texts(), r.result.clone())))
+            .enumerate()
+            .map(|(i, r)| {
+                let start = r
+                    .start()
+                    .map_err(|e| format!("{source}, game {}: {e}", i + 1))?;
+                Ok((start, r.move_texts(), r.result.clone()))
+            })
             .collect();
     }
     let mut games = Vec::new();
@@ -458,7 +470,14 @@ pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, String> {
             None => Game::new(rules),
         };
         let moves = r.opening.moves.into_iter().chain(r.moves).collect();
-        games.push((start, moves, r.result));
+        // Only a result the rules gave on the board is the game's value: a forfeit or an
+        // adjudication counts as no result.
+        let result = if r.end == "rules" {
+            r.result
+        } else {
+            "*".into()
+        };
+        games.push((start, moves, result));
     }
     Ok(games)
 }
@@ -473,9 +492,7 @@ pub fn replay_file(path: &Path) -> Result<(), String> {
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('%'));
-    if first.is_some_and(|l| {
-        l.starts_with(['[', '{', ';']) || l.starts_with(|c: char| c.is_ascii_digit())
-    }) {
+    if first.is_some_and(is_pgn_start) {
         return replay_pgn(&text, &source);
     }
     let file = File::open(path).map_err(|e| format!("cannot read records {source}: {e}"))?;

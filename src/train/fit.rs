@@ -80,10 +80,29 @@ pub fn label_files(variant: &str, named: &[PathBuf]) -> Result<Vec<PathBuf>, Str
     } else {
         named.to_vec()
     };
+    // A position labelled in several journals keeps its first label (`run_fit`): the deepest
+    // journals come first, so that a deeper round supersedes a shallower one.
+    let mut files = files;
+    files.sort_by_key(|f| std::cmp::Reverse(journal_depth(f)));
     if files.is_empty() {
         return Err("no label files (run moulin train label)".to_string());
     }
     Ok(files)
+}
+
+/// The depth a label journal's header names (`depth N`), 0 when it names none or cannot be read.
+fn journal_depth(path: &std::path::Path) -> u32 {
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    let mut header = String::new();
+    let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(file), &mut header);
+    let words: Vec<&str> = header.split_whitespace().collect();
+    words
+        .windows(2)
+        .find(|w| w[0] == "depth")
+        .and_then(|w| w[1].parse().ok())
+        .unwrap_or(0)
 }
 
 /// A win or loss label counts as this many centi-pieces.
@@ -563,6 +582,25 @@ mod tests {
         e.result = 1.0;
         e.lambda = 0.5;
         assert!((e.goal(200.0) - 0.75).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_deepest_journal_comes_first_so_its_labels_are_kept() {
+        let dir = std::env::temp_dir().join(format!("moulin-fit-depth-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (
+            dir.join("labels-d13-games.txt"),
+            dir.join("labels-d15-games.txt"),
+        );
+        std::fs::write(&a, "# moulin label journal: variant nine depth 13 seed 1\n").unwrap();
+        std::fs::write(
+            &b,
+            "# moulin label journal: variant nine depth 15 games 3\n",
+        )
+        .unwrap();
+        let files = label_files("nine", &[a.clone(), b.clone()]).unwrap();
+        assert_eq!(files, vec![b, a]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -462,10 +462,15 @@ mod tests {
         }
         assert_eq!(found[1].0.key(), game.position().key());
         // A removal pending is not a position to label; the moving phase ends the list.
-        let mill = vec![(Game::new(rules), moves("a1 b2 d1 b4 g1xb2"), "*".into())];
+        let mill = vec![(Game::new(rules), moves("a1 b2 d1 b4 g1 xb2"), "*".into())];
         let found = positions_of_games(&mill, &rules).unwrap();
         assert!(found.iter().all(|(p, _)| p.pending_removals() == 0));
-        assert_eq!(found.last().unwrap().1, 5);
+        let plies: Vec<usize> = found.iter().map(|p| p.1).collect();
+        assert_eq!(
+            plies,
+            vec![2, 3, 4, 6],
+            "not after g1, with the removal pending"
+        );
         let bad = vec![(Game::new(rules), moves("d2 d2"), "*".into())];
         let err = positions_of_games(&bad, &rules).unwrap_err();
         assert!(err.starts_with("game 1, turn 2:"), "{err}");
