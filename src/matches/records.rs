@@ -422,10 +422,15 @@ impl Replay {
     }
 }
 
-/// Whether a file whose first line (not empty, not a `%` line) is `first` holds PGN-shaped
-/// records rather than match records.
-fn is_pgn_start(first: &str) -> bool {
-    first.starts_with(['[', '{', ';']) || first.starts_with(|c: char| c.is_ascii_digit())
+/// Whether a file's text holds PGN-shaped records rather than match records, by its first line
+/// that is not empty and not a `%` line.
+fn holds_pgn(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('%'))
+        .is_some_and(|l| {
+            l.starts_with(['[', '{', ';']) || l.starts_with(|c: char| c.is_ascii_digit())
+        })
 }
 
 /// One game read by `games_of_file`: its start, its moves as written, and its result (`1-0`,
@@ -438,11 +443,7 @@ pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, String> {
     let source = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {source}: {e}"))?;
     let text = String::from_utf8_lossy(&bytes);
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('%') && !l.starts_with('#'));
-    if first.is_some_and(is_pgn_start) {
+    if holds_pgn(&text) {
         return crate::record::read(&text)
             .map_err(|e| format!("{source}: {e}"))?
             .into_iter()
@@ -488,11 +489,7 @@ pub fn replay_file(path: &Path) -> Result<(), String> {
     let source = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read records {source}: {e}"))?;
     let text = String::from_utf8_lossy(&bytes);
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('%'));
-    if first.is_some_and(is_pgn_start) {
+    if holds_pgn(&text) {
         return replay_pgn(&text, &source);
     }
     let file = File::open(path).map_err(|e| format!("cannot read records {source}: {e}"))?;
