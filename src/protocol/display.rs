@@ -83,16 +83,33 @@ impl Session {
             white.total(),
             black.total()
         ));
-        if let (Some(p), true) = (weights.placing, pos.is_placing()) {
+        let flies = pos.can_fly(us) || pos.can_fly(!us);
+        let learned_part = match weights.placing {
+            Some(p) if pos.is_placing() => {
+                let (learned, late) = p.learned(pos);
+                Some((p, format!(
+                    "Learned placing evaluation ({}): {learned} for {}, late correction {late}; hand-written: {}",
+                    p.weights.variant,
+                    us.name(),
+                    eval::hand_written(pos, &weights)
+                )))
+            }
+            Some(p) if p.weights.has_moving() && !flies => Some((
+                p,
+                format!(
+                    "Learned moving correction ({}): {} for {}, added to the hand-written {}",
+                    p.weights.variant,
+                    p.moving(pos),
+                    us.name(),
+                    eval::hand_written(pos, &weights)
+                ),
+            )),
+            _ => None,
+        };
+        if let Some((p, text)) = learned_part {
             let by = |c| eval::inputs(pos, c, &p.by_degree);
             let (w_in, b_in) = (by(crate::Color::White), by(crate::Color::Black));
-            let (learned, late) = p.learned(pos);
-            lines.push(format!(
-                "Learned placing evaluation ({}): {learned} for {}, late correction {late}; hand-written: {}",
-                p.weights.variant,
-                us.name(),
-                eval::hand_written(pos, &weights)
-            ));
+            lines.push(text);
             lines.push(format!("{:<16}{:>8}{:>8}", "input", "white", "black"));
             for (i, name) in eval::INPUT_NAMES.iter().enumerate() {
                 lines.push(format!("{name:<16}{:>8}{:>8}", w_in[i], b_in[i]));

@@ -7,7 +7,9 @@
 //! `INPUTS` counts of each side (`inputs`), tapered into the hand-written evaluation as the
 //! hands empty, so that it is the whole evaluation at the first turn and gone when the last
 //! piece is placed; and a learned correction of the same counts with its own weights, which
-//! weighs most halfway through the placing and nothing at either end (`evaluate`).
+//! weighs most halfway through the placing and nothing at either end (`evaluate`). In the
+//! moving phase, while neither side flies, a learned moving correction of the same counts is
+//! added to the hand-written evaluation.
 
 use crate::rules::board::{Bitboard, Color};
 use crate::rules::position::Position;
@@ -169,6 +171,14 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             (all * (hands * learned + (all - hands) * written) + 4 * hands * (all - hands) * late)
                 / (all * all)
         }
+        Some(p) if p.weights.has_moving() => {
+            let us = pos.side_to_move();
+            if pos.can_fly(us) || pos.can_fly(!us) {
+                written
+            } else {
+                written + p.moving(pos)
+            }
+        }
         _ => written,
     }
 }
@@ -216,6 +226,11 @@ pub struct Learned {
     pub late_us: [i32; INPUTS],
     pub late_them: [i32; INPUTS],
     pub late_tempo: i32,
+    /// The moving correction's weights, on the same inputs: added to the hand-written
+    /// evaluation in the moving phase while neither side flies.
+    pub moving_us: [i32; INPUTS],
+    pub moving_them: [i32; INPUTS],
+    pub moving_tempo: i32,
 }
 
 impl Learned {
@@ -229,6 +244,9 @@ impl Learned {
         late_us: [0; INPUTS],
         late_them: [0; INPUTS],
         late_tempo: 0,
+        moving_us: [0; INPUTS],
+        moving_them: [0; INPUTS],
+        moving_tempo: 0,
     };
 
     /// Whether the late correction weighs anything.
@@ -236,6 +254,13 @@ impl Learned {
         self.late_tempo != 0
             || self.late_us.iter().any(|&w| w != 0)
             || self.late_them.iter().any(|&w| w != 0)
+    }
+
+    /// Whether the moving correction weighs anything.
+    pub fn has_moving(&self) -> bool {
+        self.moving_tempo != 0
+            || self.moving_us.iter().any(|&w| w != 0)
+            || self.moving_them.iter().any(|&w| w != 0)
     }
 }
 
@@ -250,10 +275,17 @@ pub fn fingerprint(rules: &Rules) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut words: Vec<i32> = w.us.iter().chain(&w.them).copied().collect();
     words.push(w.tempo);
-    // Weights without a late correction keep the fingerprint they had before it existed.
+    // Weights without a late or moving correction keep the fingerprint they had before the
+    // correction existed.
     if w.has_late() {
         words.extend(w.late_us.iter().chain(&w.late_them));
         words.push(w.late_tempo);
+    }
+    if w.has_moving() {
+        // A marker, so that moving weights are never read as late ones.
+        words.push(i32::MIN);
+        words.extend(w.moving_us.iter().chain(&w.moving_them));
+        words.push(w.moving_tempo);
     }
     let bytes = w
         .variant
@@ -316,6 +348,20 @@ impl Placing {
             late += w.late_us[i] * ours[i] + w.late_them[i] * theirs[i];
         }
         (sum, late)
+    }
+
+    /// The moving correction of `pos` for the side to move (added to the hand-written
+    /// evaluation in `evaluate`).
+    pub fn moving(&self, pos: &Position) -> i32 {
+        let us = pos.side_to_move();
+        let ours = inputs(pos, us, &self.by_degree);
+        let theirs = inputs(pos, !us, &self.by_degree);
+        let w = self.weights;
+        let mut sum = w.moving_tempo;
+        for i in 0..INPUTS {
+            sum += w.moving_us[i] * ours[i] + w.moving_them[i] * theirs[i];
+        }
+        sum
     }
 }
 
@@ -482,6 +528,47 @@ mod tests {
             "the learned weights have a fingerprint"
         );
         assert!(!Learned::HAND.has_late() && late.has_late());
+    }
+
+    #[test]
+    fn the_moving_correction_is_added_in_the_moving_phase_while_neither_side_flies() {
+        let rules = Rules::nine();
+        static MOVING: Learned = Learned {
+            moving_tempo: 50,
+            moving_us: [0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0],
+            ..Learned::HAND
+        };
+        let p = Placing {
+            weights: &MOVING,
+            ..Placing::for_rules(&rules).unwrap()
+        };
+        let with = Weights {
+            placing: Some(p),
+            ..Weights::DEFAULT
+        };
+        let mut seen = [0; 3];
+        for pos in random_positions(rules, 1500, 70) {
+            let written = hand_written(&pos, &Weights::DEFAULT);
+            let extra = evaluate(&pos, &with) - written;
+            let us = pos.side_to_move();
+            let flies = pos.can_fly(us) || pos.can_fly(!us);
+            if pos.is_placing() {
+                seen[0] += 1;
+                assert_eq!(
+                    extra, 0,
+                    "the HAND weights give the hand-written evaluation"
+                );
+            } else if flies {
+                seen[1] += 1;
+                assert_eq!(extra, 0);
+            } else {
+                seen[2] += 1;
+                let open = inputs(&pos, us, &p.by_degree)[6];
+                assert_eq!(extra, 50 + 7 * open);
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+        assert!(MOVING.has_moving() && !MOVING.has_late() && !Learned::HAND.has_moving());
     }
 
     #[test]

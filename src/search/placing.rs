@@ -1,7 +1,8 @@
-//! The learned weights of the placing phase (see `eval::Learned`), written by
-//! `moulin train fit`; do not edit by hand. Inputs, in order: in-hand, on-2-points, on-3-points, on-4-points, mobility, blocked, open-mills, double-threats, in-mills, lines-of-one, lines-blocked, own-empties.
+//! The learned weights of the placing phase and of the moving correction (see
+//! `eval::Learned`), written by `moulin train fit`; do not edit by hand. Inputs, in order:
+//! in-hand, on-2-points, on-3-points, on-4-points, mobility, blocked, open-mills, double-threats, in-mills, lines-of-one, lines-blocked, own-empties.
 //!
-//! Made by: `target/release/moulin train fit --out src/search/placing.rs`
+//! Made by: `target/release/moulin train fit --labels /root/.cache/moulin/train/nine/labels-d13-s1.txt --no-late --out src/search/placing.rs`
 //!
 //! From: 4978 placing positions (4480 fitted, 498 held out) from 1 label files (labels-d13-s1.txt); scale 200; held-out loss x1e4 300.370 -> 188.373, mean |error| 143.6 -> 124.8 cp.
 
@@ -15,4 +16,7 @@ pub const LEARNED: Learned = Learned {
     late_us: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     late_them: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     late_tempo: 0,
+    moving_us: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    moving_them: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    moving_tempo: 0,
 };

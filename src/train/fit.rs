@@ -52,6 +52,10 @@ pub struct FitArgs {
     /// Fit the tapered weights only, keeping the late correction at zero.
     #[arg(long)]
     pub no_late: bool,
+    /// Fit the moving correction too, from the labelled moving positions in which neither side
+    /// flies (e.g. those of `train label --games ... --moving 20`); otherwise it stays at zero.
+    #[arg(long)]
+    pub moving: bool,
     /// Where to write the weights (Rust source); default: print them only.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -172,6 +176,37 @@ fn example(l: &Labelled, placing: &Placing) -> Example {
     }
 }
 
+/// A training example of the moving correction: the inputs of the side to move, of the other
+/// side and 1 (the bias) in the first `2 INPUTS + 1` places, over the hand-written evaluation.
+fn moving_example(l: &Labelled, placing: &Placing) -> Example {
+    let pos = &l.pos;
+    let us = pos.side_to_move();
+    let ours = eval::inputs(pos, us, &placing.by_degree);
+    let theirs = eval::inputs(pos, !us, &placing.by_degree);
+    let mut x = [0.0; PARAMS];
+    for i in 0..INPUTS {
+        x[i] = ours[i] as f64;
+        x[INPUTS + i] = theirs[i] as f64;
+    }
+    x[2 * INPUTS] = 1.0;
+    Example {
+        x,
+        fixed: eval::hand_written(pos, &Weights::DEFAULT) as f64,
+        target: capped(l.score),
+        result: 0.5,
+        lambda: 0.0,
+    }
+}
+
+/// Whether `pos` is one the moving correction serves: the moving phase, no removal pending,
+/// neither side flying.
+fn is_moving(pos: &crate::Position) -> bool {
+    !pos.is_placing()
+        && pos.pending_removals() == 0
+        && !pos.can_fly(crate::Color::White)
+        && !pos.can_fly(crate::Color::Black)
+}
+
 /// For each class of placing positions (`book::fold`) the games reached, the side to move's
 /// total score in them and how many they are; games without a result (`*`) count for nothing.
 fn results_of_games(
@@ -179,7 +214,7 @@ fn results_of_games(
     rules: &crate::Rules,
 ) -> Result<rustc_hash::FxHashMap<u64, (f64, usize)>, String> {
     let mut out = rustc_hash::FxHashMap::default();
-    super::label::each_placing_position(games, rules, |n, pos, _| {
+    super::label::each_position(games, rules, super::label::Phase::Placing, |n, pos, _| {
         let white = match games[n].2.as_str() {
             "1-0" => 1.0,
             "0-1" => 0.0,
@@ -227,11 +262,29 @@ fn as_vector(l: &Learned) -> Vec<f64> {
     w
 }
 
-/// The weights of a fitted vector (see `PARAMS`), rounded to whole centi-pieces.
-fn as_learned(variant: &'static str, w: &[f64]) -> Learned {
+/// The moving correction's weights as a vector of `PARAMS` (the second half zero, unused).
+fn as_moving_vector(l: &Learned) -> Vec<f64> {
+    let mut w: Vec<f64> = l
+        .moving_us
+        .iter()
+        .chain(&l.moving_them)
+        .map(|&v| v as f64)
+        .collect();
+    w.push(l.moving_tempo as f64);
+    w.resize(PARAMS, 0.0);
+    w
+}
+
+/// The weights of a fitted vector (see `PARAMS`) and of a fitted moving vector (see
+/// `as_moving_vector`), rounded to whole centi-pieces.
+fn as_learned(variant: &'static str, w: &[f64], mw: &[f64]) -> Learned {
     let at = |i: usize| w[i].round() as i32;
+    let mat = |i: usize| mw[i].round() as i32;
     let half = 2 * INPUTS + 1;
     Learned {
+        moving_us: std::array::from_fn(mat),
+        moving_them: std::array::from_fn(|i| mat(INPUTS + i)),
+        moving_tempo: mat(2 * INPUTS),
         variant,
         us: std::array::from_fn(at),
         them: std::array::from_fn(|i| at(INPUTS + i)),
@@ -279,6 +332,17 @@ fn descend(
     w
 }
 
+/// The examples to fit (nine in ten) and those held out (every tenth, from the first).
+fn split(examples: &[Example]) -> (Vec<&Example>, Vec<&Example>) {
+    let train = examples
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 10 != 0)
+        .map(|(_, e)| e)
+        .collect();
+    (train, examples.iter().step_by(10).collect())
+}
+
 pub fn run_fit(args: FitArgs) -> Result<(), String> {
     let rules = super::preset(&args.variant)?;
     let placing = Placing::for_rules(&rules).ok_or_else(|| {
@@ -301,6 +365,7 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
     let files = label_files(&args.variant, &args.labels)?;
     let mut seen = FxHashSet::default();
     let mut examples = Vec::new();
+    let mut moving = Vec::new();
     let mut read = 0;
     for f in &files {
         for l in read_labels(f, &rules)? {
@@ -313,8 +378,17 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
                     e.lambda = args.lambda;
                 }
                 examples.push(e);
+            } else if args.moving && is_moving(&l.pos) && seen.insert(canonical) {
+                moving.push(moving_example(&l, &placing));
             }
         }
+    }
+    if args.moving && moving.len() < 100 {
+        return Err(format!(
+            "only {} moving positions (neither side flying) in the labels: too few to fit \
+             the moving correction",
+            moving.len()
+        ));
     }
     if examples.len() < 100 {
         return Err(format!(
@@ -322,19 +396,24 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
             examples.len()
         ));
     }
-    let train: Vec<&Example> = examples
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| i % 10 != 0)
-        .map(|(_, e)| e)
-        .collect();
-    let held: Vec<&Example> = examples.iter().step_by(10).collect();
+    let (train, held) = split(&examples);
     let start = as_vector(&Learned::HAND);
     let k = args.scale;
     let before = (loss(&train, &start, k), loss(&held, &start, k));
     let w = descend(&train, &start, k, args.steps, args.l2, !args.no_late);
     let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
     let after = (loss(&train, &rounded, k), loss(&held, &rounded, k));
+    // The moving correction: its own examples, its own weights (the first half of a vector).
+    let (mtrain, mheld) = split(&moving);
+    let mstart = as_moving_vector(&Learned::HAND);
+    let mw = if args.moving {
+        descend(&mtrain, &mstart, k, args.steps, args.l2, false)
+    } else {
+        mstart.clone()
+    };
+    let mrounded: Vec<f64> = mw.iter().map(|x| x.round()).collect();
+    let mbefore = loss(&mheld, &mstart, k);
+    let mafter = loss(&mheld, &mrounded, k);
     let with_results = examples.iter().filter(|e| e.lambda > 0.0).count();
     if !args.results.is_empty() {
         eprintln!(
@@ -361,23 +440,41 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
         after.1 .0 * 1e4,
         after.1 .1
     );
-    let learned = as_learned(placing.weights.variant, &rounded);
+    if args.moving {
+        eprintln!(
+            "{} moving positions: {} to fit, {} held out; held-out loss x1e4 (mean |error| cp) \
+             {:.3} ({:.1}) -> {:.3} ({:.1})",
+            moving.len(),
+            mtrain.len(),
+            mheld.len(),
+            mbefore.0 * 1e4,
+            mbefore.1,
+            mafter.0 * 1e4,
+            mafter.1
+        );
+    }
+    let learned = as_learned(placing.weights.variant, &rounded, &mrounded);
     eprintln!(
-        "{:<16}{:>6}{:>6}{:>10}{:>6}",
-        "", "us", "them", "late us", "them"
+        "{:<16}{:>6}{:>6}{:>10}{:>6}{:>10}{:>6}",
+        "", "us", "them", "late us", "them", "moving us", "them"
     );
     for (i, name) in INPUT_NAMES.iter().enumerate() {
         eprintln!(
-            "{name:<16}{:>6}{:>6}{:>10}{:>6}",
-            learned.us[i], learned.them[i], learned.late_us[i], learned.late_them[i]
+            "{name:<16}{:>6}{:>6}{:>10}{:>6}{:>10}{:>6}",
+            learned.us[i],
+            learned.them[i],
+            learned.late_us[i],
+            learned.late_them[i],
+            learned.moving_us[i],
+            learned.moving_them[i]
         );
     }
     eprintln!(
-        "{:<16}{:>6}{:>16}",
-        "tempo", learned.tempo, learned.late_tempo
+        "{:<16}{:>6}{:>16}{:>16}",
+        "tempo", learned.tempo, learned.late_tempo, learned.moving_tempo
     );
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let about = format!(
+    let mut about = format!(
         "{} placing positions ({} fitted, {} held out) from {} label files ({}); scale {k}; \
          held-out loss x1e4 {:.3} -> {:.3}, mean |error| {:.1} -> {:.1} cp",
         examples.len(),
@@ -394,6 +491,17 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
         before.1 .1,
         after.1 .1
     );
+    if args.moving {
+        about += &format!(
+            "; moving correction: {} moving positions, held-out loss x1e4 {:.3} -> {:.3}, \
+             mean |error| {:.1} -> {:.1} cp",
+            moving.len(),
+            mbefore.0 * 1e4,
+            mafter.0 * 1e4,
+            mbefore.1,
+            mafter.1
+        );
+    }
     let text = source_text(&learned, &command, &about);
     match &args.out {
         Some(path) => {
@@ -414,8 +522,9 @@ pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
             .join(", ")
     };
     format!(
-        "//! The learned weights of the placing phase (see `eval::Learned`), written by\n\
-         //! `moulin train fit`; do not edit by hand. Inputs, in order: {}.\n\
+        "//! The learned weights of the placing phase and of the moving correction (see\n\
+         //! `eval::Learned`), written by `moulin train fit`; do not edit by hand. Inputs, in order:\n\
+         //! {}.\n\
          //!\n\
          //! Made by: `{command}`\n\
          //!\n\
@@ -430,7 +539,10 @@ pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
              tempo: {},\n    \
              late_us: [{}],\n    \
              late_them: [{}],\n    \
-             late_tempo: {},\n\
+             late_tempo: {},\n    \
+             moving_us: [{}],\n    \
+             moving_them: [{}],\n    \
+             moving_tempo: {},\n\
          }};\n",
         INPUT_NAMES.join(", "),
         learned.variant,
@@ -439,7 +551,10 @@ pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
         learned.tempo,
         list(&learned.late_us),
         list(&learned.late_them),
-        learned.late_tempo
+        learned.late_tempo,
+        list(&learned.moving_us),
+        list(&learned.moving_them),
+        learned.moving_tempo
     )
 }
 
@@ -512,6 +627,51 @@ mod tests {
         assert!(error < 3.0, "mean error {error} cp");
     }
 
+    /// Moving positions of random games labelled with the hand-written evaluation plus 30 an
+    /// open mill of the side to move: the moving fit finds that weight, and no placing weight
+    /// is touched by moving examples.
+    #[test]
+    fn recovers_a_planted_moving_weight() {
+        let rules = crate::Rules::nine();
+        let placing = Placing::for_rules(&rules).unwrap();
+        let mut rng = Rng::new(13);
+        let mut examples = Vec::new();
+        while examples.len() < 2000 {
+            let mut pos = Position::start(rules);
+            for _ in 0..18 + rng.below(30) {
+                let legal = movegen::legal_moves(&pos, Convention::Turn);
+                if legal.is_empty() {
+                    break;
+                }
+                pos.play(legal[rng.below(legal.len())]);
+            }
+            if !is_moving(&pos) || pos.outcome().is_some() {
+                continue;
+            }
+            let x = eval::inputs(&pos, pos.side_to_move(), &placing.by_degree);
+            let l = Labelled {
+                pos,
+                plies: 0,
+                score: Score::Cp(eval::hand_written(&pos, &Weights::DEFAULT) + 30 * x[6]),
+            };
+            examples.push(moving_example(&l, &placing));
+        }
+        let refs: Vec<&Example> = examples.iter().collect();
+        let start = as_moving_vector(&Learned::HAND);
+        assert!(start.iter().all(|&w| w == 0.0));
+        let w = descend(&refs, &start, 200.0, 3000, 0.0, false);
+        assert!((w[6] - 30.0).abs() < 3.0, "open mills weigh {}", w[6]);
+        let (after, error) = loss(&refs, &w, 200.0);
+        assert!(after < loss(&refs, &start, 200.0).0 / 10.0);
+        assert!(error < 3.0, "mean error {error} cp");
+        let learned = as_learned("nine", &as_vector(&Learned::HAND), &w);
+        assert_eq!(learned.moving_us[6], w[6].round() as i32);
+        assert_eq!(
+            (learned.us, learned.them, learned.tempo),
+            (Learned::HAND.us, Learned::HAND.them, Learned::HAND.tempo)
+        );
+    }
+
     /// Labels with a late bonus of 60 a piece on a 4-point for the side to move (weighed by
     /// 4 s (1 - s), as the late correction is): the fit with the late correction finds it, the
     /// one without cannot.
@@ -538,7 +698,7 @@ mod tests {
             with < 3.0 && tapered_only > with * 2.0,
             "{with} {tapered_only}"
         );
-        let learned = as_learned("nine", &w);
+        let learned = as_learned("nine", &w, &as_moving_vector(&Learned::HAND));
         assert_eq!(learned.late_us[3], w[half + 3].round() as i32);
     }
 

@@ -12,7 +12,8 @@
 //! ```
 //!
 //! With `--games`, position `i` is instead the `i`-th distinct placing position of the games
-//! read (`positions_of_games`), source `g`: the positions strong play reaches.
+//! read (`positions_of_games`), source `g`: the positions strong play reaches. With `--moving`
+//! as well, they are the positions of the first turns of the moving phase instead.
 //!
 //! The journal is the data: a stopped run resumes where it stopped when given the same
 //! settings, and a larger `--positions` extends it.
@@ -20,6 +21,7 @@
 use crate::durable::Journal;
 use crate::matches::records::GameRead;
 use crate::rng::{mix, Rng};
+use crate::rules::board::Color;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
@@ -69,8 +71,13 @@ pub struct LabelArgs {
     /// files' order (the first --positions of them).
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub games: Vec<PathBuf>,
+    /// With --games: take instead the positions of the first TURNS turns of the moving phase
+    /// (1 to 200) in which neither side flies, the data of the learned moving correction.
+    #[arg(long, value_name = "TURNS", requires = "games",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=200))]
+    pub moving: Option<usize>,
     /// The journal to write (default: ~/.cache/moulin/train/<variant>/labels-d<depth>-s<seed>.txt,
-    /// or labels-d<depth>-games.txt with --games).
+    /// labels-d<depth>-games.txt with --games, labels-d<depth>-games-moving.txt with --moving).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -138,28 +145,39 @@ pub fn draw_position(
     Some((*game.position(), source, plies))
 }
 
-/// The placing positions of `games` (see `LabelArgs::games`), each with its turn count: after
-/// 2 turns or more, pieces in hand, no removal pending, the game not over, and one per class of
-/// positions equal under the board's symmetries (the first met). A game under other rules than
-/// `rules`, or a move that is not legal, is an error naming the game.
+/// Which positions of a game are taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The placing positions after 2 turns or more.
+    Placing,
+    /// The positions of the first this many turns of the moving phase in which neither side
+    /// flies.
+    Moving(usize),
+}
+
+/// The positions of `games` in `phase` (see `LabelArgs::games`), each with its turn count: no
+/// removal pending, the game not over, and one per class of positions equal under the board's
+/// symmetries (the first met). A game under other rules than `rules`, or a move that is not
+/// legal, is an error naming the game.
 pub fn positions_of_games(
     games: &[GameRead],
     rules: &Rules,
+    phase: Phase,
 ) -> Result<Vec<(Position, usize)>, String> {
     let mut out = Vec::new();
-    each_placing_position(games, rules, |_, pos, ply| out.push((*pos, ply)))?;
+    each_position(games, rules, phase, |_, pos, ply| out.push((*pos, ply)))?;
     let mut seen = FxHashSet::default();
     out.retain(|(pos, _)| seen.insert(crate::book::fold(pos).key));
     Ok(out)
 }
 
-/// Calls `each(game index, position, turns)` for every placing position of every game after
-/// 2 turns or more (pieces in hand, no removal pending, the game not over), symmetric ones
-/// included. A game under other rules than `rules`, or a move that is not legal, is an error
-/// naming the game.
-pub fn each_placing_position(
+/// Calls `each(game index, position, turns)` for every position of every game in `phase` (no
+/// removal pending, the game not over), symmetric ones included. A game under other rules than
+/// `rules`, or a move that is not legal, is an error naming the game.
+pub fn each_position(
     games: &[GameRead],
     rules: &Rules,
+    phase: Phase,
     mut each: impl FnMut(usize, &Position, usize),
 ) -> Result<(), String> {
     for (n, (start, moves, _)) in games.iter().enumerate() {
@@ -167,14 +185,25 @@ pub fn each_placing_position(
             return Err(format!("game {}: its rules are not the variant's", n + 1));
         }
         let mut game = start.clone();
+        // Turns played since the placing ended.
+        let mut moving = 0;
         for (ply, token) in moves.iter().enumerate() {
             game.play_token(token)
                 .map_err(|e| format!("game {}, turn {}: {e}", n + 1, ply + 1))?;
             let pos = game.position();
-            if !pos.is_placing() {
-                break;
-            }
-            if ply + 1 >= 2 && pos.pending_removals() == 0 && game.outcome().is_none() {
+            let taken = match phase {
+                Phase::Placing if !pos.is_placing() => break,
+                Phase::Placing => ply + 1 >= 2,
+                Phase::Moving(_) if pos.is_placing() => false,
+                Phase::Moving(turns) => {
+                    moving += 1;
+                    if moving > turns {
+                        break;
+                    }
+                    !pos.can_fly(Color::White) && !pos.can_fly(Color::Black)
+                }
+            };
+            if taken && pos.pending_removals() == 0 && game.outcome().is_none() {
                 each(n, pos, ply + 1);
             }
         }
@@ -192,12 +221,20 @@ pub fn games_of_files(files: &[PathBuf]) -> Result<Vec<GameRead>, String> {
 }
 
 /// The positions of `--games`, read from their files.
-fn read_games(files: &[PathBuf], rules: &Rules) -> Result<Vec<(Position, usize)>, String> {
+fn read_games(
+    files: &[PathBuf],
+    rules: &Rules,
+    phase: Phase,
+) -> Result<Vec<(Position, usize)>, String> {
     let games = games_of_files(files)?;
-    let found = positions_of_games(&games, rules)?;
+    let found = positions_of_games(&games, rules, phase)?;
     if found.is_empty() {
+        let what = match phase {
+            Phase::Placing => "placing",
+            Phase::Moving(_) => "moving",
+        };
         return Err(format!(
-            "no placing position in the {} games of --games",
+            "no {what} position in the {} games of --games",
             games.len()
         ));
     }
@@ -258,13 +295,15 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
     let from_games = if args.games.is_empty() {
         None
     } else {
-        Some(read_games(&args.games, &rules)?)
+        let phase = args.moving.map_or(Phase::Placing, Phase::Moving);
+        Some(read_games(&args.games, &rules, phase)?)
     };
     let positions = from_games
         .as_ref()
         .map_or(args.positions, |g| g.len().min(args.positions));
     let out = args.out.clone().unwrap_or_else(|| {
         let name = match from_games {
+            Some(_) if args.moving.is_some() => format!("labels-d{}-games-moving.txt", args.depth),
             Some(_) => format!("labels-d{}-games.txt", args.depth),
             None => format!("labels-d{}-s{}.txt", args.depth, args.seed),
         };
@@ -440,6 +479,38 @@ mod tests {
     }
 
     #[test]
+    fn the_moving_positions_of_games_are_the_first_turns_after_the_placing() {
+        let rules = Rules::nine();
+        // Random games played out to 60 turns (or their end), written as tokens.
+        let mut rng = Rng::new(5);
+        let mut games = Vec::new();
+        for _ in 0..20 {
+            let mut game = Game::new(rules);
+            let mut tokens = Vec::new();
+            while tokens.len() < 60 && game.outcome().is_none() {
+                let legal = movegen::legal_moves(game.position(), Convention::Turn);
+                let mv = legal[rng.below(legal.len())];
+                tokens.push(mv.written_at(game.position(), Convention::Turn));
+                game.play(mv);
+            }
+            games.push((Game::new(rules), tokens, "*".to_string()));
+        }
+        let mut taken = 0;
+        each_position(&games, &rules, Phase::Moving(4), |n, pos, ply| {
+            taken += 1;
+            assert!(!pos.is_placing() && pos.pending_removals() == 0, "game {n}");
+            assert!(!pos.can_fly(Color::White) && !pos.can_fly(Color::Black));
+            // The placing takes 18 turns (a removal is part of its turn): the positions taken
+            // are those before the first four moving turns.
+            assert!((18..=21).contains(&ply), "game {n} ply {ply}");
+        })
+        .unwrap();
+        assert!(taken > 20, "{taken} moving positions taken");
+        let distinct = positions_of_games(&games, &rules, Phase::Moving(4)).unwrap();
+        assert!(!distinct.is_empty() && distinct.len() <= taken);
+    }
+
+    #[test]
     fn the_positions_of_games_are_their_placing_positions_once_each() {
         let rules = Rules::nine();
         let moves = |text: &str| text.split_whitespace().map(String::from).collect();
@@ -449,7 +520,7 @@ mod tests {
             (Game::new(rules), moves("d2 d6 b4 f4 g4 g7 a1"), "*".into()),
             (Game::new(rules), moves("d6 d2 b4 f4 g4 g1 a7"), "*".into()),
         ];
-        let found = positions_of_games(&games, &rules).unwrap();
+        let found = positions_of_games(&games, &rules, Phase::Placing).unwrap();
         let plies: Vec<usize> = found.iter().map(|p| p.1).collect();
         assert_eq!(
             plies,
@@ -463,7 +534,7 @@ mod tests {
         assert_eq!(found[1].0.key(), game.position().key());
         // A removal pending is not a position to label; the moving phase ends the list.
         let mill = vec![(Game::new(rules), moves("a1 b2 d1 b4 g1 xb2"), "*".into())];
-        let found = positions_of_games(&mill, &rules).unwrap();
+        let found = positions_of_games(&mill, &rules, Phase::Placing).unwrap();
         assert!(found.iter().all(|(p, _)| p.pending_removals() == 0));
         let plies: Vec<usize> = found.iter().map(|p| p.1).collect();
         assert_eq!(
@@ -472,14 +543,14 @@ mod tests {
             "not after g1, with the removal pending"
         );
         let bad = vec![(Game::new(rules), moves("d2 d2"), "*".into())];
-        let err = positions_of_games(&bad, &rules).unwrap_err();
+        let err = positions_of_games(&bad, &rules, Phase::Placing).unwrap_err();
         assert!(err.starts_with("game 1, turn 2:"), "{err}");
         let twelve = vec![(
             Game::new(Rules::preset("twelve").unwrap()),
             moves("d2 d6"),
             "*".into(),
         )];
-        assert!(positions_of_games(&twelve, &rules).is_err());
+        assert!(positions_of_games(&twelve, &rules, Phase::Placing).is_err());
     }
 
     #[test]
