@@ -160,27 +160,40 @@ pub fn terms(pos: &Position, c: Color, w: &Weights) -> Terms {
 
 /// The static evaluation for the side to move.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    let written = hand_written(pos, w);
-    match w.placing {
-        Some(p) if pos.is_placing() => {
-            let us = pos.side_to_move();
-            let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
-            let all = 2 * pos.rules().pieces as i32;
-            let (learned, late) = p.learned(pos);
-            // s L + (1 - s) H + 4 s (1 - s) C, with s = hands / all, over a common denominator.
-            (all * (hands * learned + (all - hands) * written) + 4 * hands * (all - hands) * late)
-                / (all * all)
-        }
-        Some(p) if p.weights.has_moving() => {
-            let us = pos.side_to_move();
-            if pos.can_fly(us) || pos.can_fly(!us) {
-                written
-            } else {
-                written + p.moving(pos)
-            }
-        }
-        _ => written,
+    let Some(p) = w.placing else {
+        return hand_written(pos, w);
+    };
+    let us = pos.side_to_move();
+    let flies = pos.can_fly(us) || pos.can_fly(!us);
+    if pos.is_placing() {
+        let x = both_inputs(pos, us, &p.by_degree);
+        let written = written_from(pos, w, &x, flies);
+        let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
+        let all = 2 * pos.rules().pieces as i32;
+        let (learned, late) = p.weigh(pos, &x);
+        // s L + (1 - s) H + 4 s (1 - s) C, with s = hands / all, over a common denominator.
+        (all * (hands * learned + (all - hands) * written) + 4 * hands * (all - hands) * late)
+            / (all * all)
+    } else if p.weights.has_moving() && !flies {
+        let x = both_inputs(pos, us, &p.by_degree);
+        written_from(pos, w, &x, false) + p.weigh_moving(&x)
+    } else {
+        hand_written(pos, w)
     }
+}
+
+/// The hand-written evaluation, from the inputs of the side to move and of the other side when
+/// it is made of the material, the mobility and the blocked pieces only (the other terms'
+/// weights zero, neither side flying), as it is by default: the inputs hold those counts.
+fn written_from(pos: &Position, w: &Weights, x: &[[i32; INPUTS]; 2], flies: bool) -> i32 {
+    let others = w.open_mill != 0 || w.double_threat != 0 || w.running_mill != 0 || w.in_mill != 0;
+    if flies || others {
+        return hand_written(pos, w);
+    }
+    material(pos)
+        + w.mobility * (x[0][4] - x[1][4])
+        + w.blocked_piece * (x[0][5] - x[1][5])
+        + w.tempo
 }
 
 /// The hand-written evaluation for the side to move.
@@ -337,9 +350,12 @@ impl Placing {
     /// The learned evaluation of `pos` for the side to move, and its late correction (before
     /// their weights in `evaluate`).
     pub fn learned(&self, pos: &Position) -> (i32, i32) {
-        let us = pos.side_to_move();
-        let ours = inputs(pos, us, &self.by_degree);
-        let theirs = inputs(pos, !us, &self.by_degree);
+        self.weigh(pos, &both_inputs(pos, pos.side_to_move(), &self.by_degree))
+    }
+
+    /// `learned` from the inputs of the side to move and of the other side.
+    fn weigh(&self, pos: &Position, x: &[[i32; INPUTS]; 2]) -> (i32, i32) {
+        let [ours, theirs] = x;
         let w = self.weights;
         let mut sum = w.tempo + material(pos);
         let mut late = w.late_tempo;
@@ -353,9 +369,12 @@ impl Placing {
     /// The moving correction of `pos` for the side to move (added to the hand-written
     /// evaluation in `evaluate`).
     pub fn moving(&self, pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        let ours = inputs(pos, us, &self.by_degree);
-        let theirs = inputs(pos, !us, &self.by_degree);
+        self.weigh_moving(&both_inputs(pos, pos.side_to_move(), &self.by_degree))
+    }
+
+    /// `moving` from the inputs of the side to move and of the other side.
+    fn weigh_moving(&self, x: &[[i32; INPUTS]; 2]) -> i32 {
+        let [ours, theirs] = x;
         let w = self.weights;
         let mut sum = w.moving_tempo;
         for i in 0..INPUTS {
@@ -367,46 +386,58 @@ impl Placing {
 
 /// The counts the learned evaluation weighs, for colour `c` (see `INPUT_NAMES`).
 pub fn inputs(pos: &Position, c: Color, by_degree: &[Bitboard; 3]) -> [i32; INPUTS] {
+    both_inputs(pos, c, by_degree)[0]
+}
+
+/// The counts of `inputs` for colour `c`, then for the other colour, in one pass over the board.
+pub fn both_inputs(pos: &Position, c: Color, by_degree: &[Bitboard; 3]) -> [[i32; INPUTS]; 2] {
     let t = pos.rules().topology();
-    let ours = pos.pieces(c);
-    let theirs = pos.pieces(!c);
+    let sides = [pos.pieces(c), pos.pieces(!c)];
     let empty = pos.empty();
-    let mut x = [0; INPUTS];
-    x[0] = pos.in_hand(c) as i32;
-    x[1] = (ours & by_degree[0]).count() as i32;
-    x[2] = (ours & by_degree[1]).count() as i32;
-    x[3] = (ours & by_degree[2]).count() as i32;
-    let mut near_ours = Bitboard::EMPTY;
-    for from in ours {
-        let free = t.adjacent[from.index()] & empty;
-        near_ours |= free;
-        x[4] += free.count() as i32;
-        x[5] += free.is_empty() as i32;
-    }
-    let mut near_theirs = Bitboard::EMPTY;
-    for from in theirs {
-        near_theirs |= t.adjacent[from.index()];
-    }
-    let mut closers = Bitboard::EMPTY;
-    let mut doubles = Bitboard::EMPTY;
-    for line in &t.lines[..t.line_count] {
-        let mine = (*line & ours).count();
-        let other = (*line & theirs).count();
-        match (mine, other) {
-            (2, 0) => {
-                x[6] += 1;
-                let third = *line & empty;
-                doubles |= closers & third;
-                closers |= third;
-            }
-            (1, 0) => x[9] += 1,
-            (2, 1) => x[10] += 1,
-            _ => {}
+    let mut x = [[0; INPUTS]; 2];
+    // Empty points next to a side's pieces, and every point next to them.
+    let mut free_near = [Bitboard::EMPTY; 2];
+    let mut near = [Bitboard::EMPTY; 2];
+    for s in 0..2 {
+        let xs = &mut x[s];
+        xs[0] = pos.in_hand(if s == 0 { c } else { !c }) as i32;
+        xs[1] = (sides[s] & by_degree[0]).count() as i32;
+        xs[2] = (sides[s] & by_degree[1]).count() as i32;
+        xs[3] = (sides[s] & by_degree[2]).count() as i32;
+        for from in sides[s] {
+            let around = t.adjacent[from.index()];
+            let free = around & empty;
+            near[s] |= around;
+            free_near[s] |= free;
+            xs[4] += free.count() as i32;
+            xs[5] += free.is_empty() as i32;
         }
     }
-    x[7] = doubles.count() as i32;
-    x[8] = t.in_mills(ours).count() as i32;
-    x[11] = (near_ours & !near_theirs).count() as i32;
+    let mut closers = [Bitboard::EMPTY; 2];
+    let mut doubles = [Bitboard::EMPTY; 2];
+    let mut mills = [Bitboard::EMPTY; 2];
+    for line in &t.lines[..t.line_count] {
+        let counts = [(*line & sides[0]).count(), (*line & sides[1]).count()];
+        for s in 0..2 {
+            match (counts[s], counts[1 - s]) {
+                (2, 0) => {
+                    x[s][6] += 1;
+                    let third = *line & empty;
+                    doubles[s] |= closers[s] & third;
+                    closers[s] |= third;
+                }
+                (1, 0) => x[s][9] += 1,
+                (2, 1) => x[s][10] += 1,
+                (3, 0) => mills[s] |= *line,
+                _ => {}
+            }
+        }
+    }
+    for s in 0..2 {
+        x[s][7] = doubles[s].count() as i32;
+        x[s][8] = mills[s].count() as i32;
+        x[s][11] = (free_near[s] & !near[1 - s]).count() as i32;
+    }
     x
 }
 
@@ -469,7 +500,14 @@ mod tests {
         for pos in random_positions(rules, 500, 30) {
             let written = hand_written(&pos, &Weights::DEFAULT);
             if !pos.is_placing() {
-                assert_eq!(evaluate(&pos, &w), written);
+                // Past the placing, the moving correction is added while neither side flies.
+                let us = pos.side_to_move();
+                let moving = if pos.can_fly(us) || pos.can_fly(!us) {
+                    0
+                } else {
+                    p.moving(&pos)
+                };
+                assert_eq!(evaluate(&pos, &w), written + moving);
             } else {
                 // Without the late correction, the evaluation lies between the two.
                 let (learned, late) = p.learned(&pos);
@@ -588,6 +626,30 @@ mod tests {
                 Placing::for_rules(&Rules::preset(other).unwrap()).is_none(),
                 "{other}"
             );
+        }
+    }
+
+    #[test]
+    fn both_sides_inputs_are_each_side_s_own() {
+        let rules = Rules::nine();
+        let p = Placing::for_rules(&rules).unwrap();
+        let t = rules.topology();
+        for pos in random_positions(rules, 400, 60) {
+            for c in [Color::White, Color::Black] {
+                let [ours, theirs] = both_inputs(&pos, c, &p.by_degree);
+                assert_eq!(theirs, both_inputs(&pos, !c, &p.by_degree)[0]);
+                // Two counts worked out another way.
+                assert_eq!(ours[8], t.in_mills(pos.pieces(c)).count() as i32);
+                let lonely = crate::rules::board::Point::all()
+                    .filter(|pt| {
+                        let around = t.adjacent[pt.index()];
+                        pos.empty().has(*pt)
+                            && !(around & pos.pieces(c)).is_empty()
+                            && (around & pos.pieces(!c)).is_empty()
+                    })
+                    .count();
+                assert_eq!(ours[11], lonely as i32);
+            }
         }
     }
 
