@@ -2,9 +2,9 @@
 //! `eval::Learned`), written by `moulin train fit`; do not edit by hand. Inputs, in order:
 //! in-hand, on-2-points, on-3-points, on-4-points, mobility, blocked, open-mills, double-threats, in-mills, lines-of-one, lines-blocked, own-empties.
 //!
-//! Made by: `target/release/moulin train fit --labels /root/.cache/moulin/train/nine/labels-d13-s1.txt --no-late --out src/search/placing.rs`
+//! Made by: `target/release/moulin train fit --labels /root/.cache/moulin/train/nine/labels-d13-s1.txt /root/.cache/moulin/train/nine/labels-d13-games-moving.txt --no-late --moving --out src/search/placing.rs`
 //!
-//! From: 4978 placing positions (4480 fitted, 498 held out) from 1 label files (labels-d13-s1.txt); scale 200; held-out loss x1e4 300.370 -> 188.373, mean |error| 143.6 -> 124.8 cp.
+//! From: 4978 placing positions (4480 fitted, 498 held out) from 2 label files (labels-d13-s1.txt, labels-d13-games-moving.txt); scale 200; held-out loss x1e4 300.370 -> 188.373, mean |error| 143.6 -> 124.8 cp; moving correction: 23600 moving positions, held-out loss x1e4 452.225 -> 350.229, mean |error| 403.0 -> 364.5 cp.
 
 use super::eval::Learned;
 
@@ -16,7 +16,7 @@ pub const LEARNED: Learned = Learned {
     late_us: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     late_them: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     late_tempo: 0,
-    moving_us: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    moving_them: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    moving_tempo: 0,
+    moving_us: [0, 20, 32, 49, -6, -4, 103, 54, 23, 41, 6, -5],
+    moving_them: [0, -16, -40, -64, 17, -1, -83, -44, -10, -49, 12, 7],
+    moving_tempo: -59,
 };
