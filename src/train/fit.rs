@@ -664,12 +664,11 @@ mod tests {
         let (after, error) = loss(&refs, &w, 200.0);
         assert!(after < loss(&refs, &start, 200.0).0 / 10.0);
         assert!(error < 3.0, "mean error {error} cp");
+        // The fitted vector lands in the moving weights, in their places.
         let learned = as_learned("nine", &as_vector(&Learned::HAND), &w);
         assert_eq!(learned.moving_us[6], w[6].round() as i32);
-        assert_eq!(
-            (learned.us, learned.them, learned.tempo),
-            (Learned::HAND.us, Learned::HAND.them, Learned::HAND.tempo)
-        );
+        assert_eq!(learned.moving_tempo, w[2 * INPUTS].round() as i32);
+        assert_eq!(as_moving_vector(&learned)[6], learned.moving_us[6] as f64);
     }
 
     /// Labels with a late bonus of 60 a piece on a 4-point for the side to move (weighed by
