@@ -107,8 +107,7 @@ impl Session {
             _ => None,
         };
         if let Some((p, text)) = learned_part {
-            let by = |c| eval::inputs(pos, c, &p.by_degree);
-            let (w_in, b_in) = (by(crate::Color::White), by(crate::Color::Black));
+            let [w_in, b_in] = eval::both_inputs(pos, crate::Color::White, &p.by_degree);
             lines.push(text);
             lines.push(format!("{:<16}{:>8}{:>8}", "input", "white", "black"));
             for (i, name) in eval::INPUT_NAMES.iter().enumerate() {

@@ -153,8 +153,7 @@ fn example(l: &Labelled, placing: &Placing) -> Example {
     let us = pos.side_to_move();
     let hands = (pos.in_hand(us) + pos.in_hand(!us)) as f64;
     let share = hands / (2.0 * pos.rules().pieces as f64);
-    let ours = eval::inputs(pos, us, &placing.by_degree);
-    let theirs = eval::inputs(pos, !us, &placing.by_degree);
+    let [ours, theirs] = eval::both_inputs(pos, us, &placing.by_degree);
     let bump = 4.0 * share * (1.0 - share);
     let half = 2 * INPUTS + 1;
     let mut x = [0.0; PARAMS];
@@ -181,8 +180,7 @@ fn example(l: &Labelled, placing: &Placing) -> Example {
 fn moving_example(l: &Labelled, placing: &Placing) -> Example {
     let pos = &l.pos;
     let us = pos.side_to_move();
-    let ours = eval::inputs(pos, us, &placing.by_degree);
-    let theirs = eval::inputs(pos, !us, &placing.by_degree);
+    let [ours, theirs] = eval::both_inputs(pos, us, &placing.by_degree);
     let mut x = [0.0; PARAMS];
     for i in 0..INPUTS {
         x[i] = ours[i] as f64;
