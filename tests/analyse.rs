@@ -102,7 +102,8 @@ fn the_worst_move_is_graded_as_the_advisor_values_it() {
 
 #[test]
 fn bad_input_is_one_message_and_a_failure() {
-    let dir = std::env::temp_dir().join(format!("moulin-analyse-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-analyse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "1. d6 d6 *\n").unwrap();
@@ -167,7 +168,8 @@ fn sample_page(dir: &std::path::Path, depth: &str) -> std::path::PathBuf {
 
 #[test]
 fn the_html_page_draws_the_graph_and_the_critical_boards_offline() {
-    let dir = std::env::temp_dir().join(format!("moulin-html-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-html-{}", std::process::id()));
     let page = sample_page(&dir, "4");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));

@@ -17,7 +17,8 @@ struct Pane {
 impl Pane {
     fn start(args: &str) -> Pane {
         let socket = format!("moulin-play-{}", std::process::id());
-        let config = std::env::temp_dir().join(format!("{socket}.conf"));
+        let config =
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{socket}.conf"));
         // The whole game's text must stay in the pane's history, where the moves are counted.
         std::fs::write(&config, "set -g history-limit 200000\n").unwrap();
         let cmd = format!("{} play {args}", env!("CARGO_BIN_EXE_moulin"));
@@ -166,7 +167,8 @@ fn a_whole_game_typed_at_the_terminal_then_undo_save_load_and_quit() {
         "{t}"
     );
     // Save, start a new game, load the saved one.
-    let dir = std::env::temp_dir().join(format!("moulin-play-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-play-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.pgn");
     pane.keys(&format!("save {}", file.display()));

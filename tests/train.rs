@@ -14,7 +14,8 @@ fn moulin(args: &[&str]) -> std::process::Output {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("moulin-train-{}-{name}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-train-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -1,7 +1,7 @@
 //! The opening book: moves answered at once, `OwnBook`, missing, corrupt, slow and huge book
 //! files, and book turns in the action notation.
 
-use crate::harness::{legal, shared, word_after, Engine, START, TIMEOUT};
+use crate::harness::{legal, scratch, shared, word_after, Engine, START, TIMEOUT};
 use moulin::Rules;
 use std::process::Command;
 use std::thread;
@@ -15,7 +15,7 @@ fn shipped_book() -> String {
 
 /// A file of the test's own in the temporary folder.
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("moulin-{}-{name}", std::process::id()));
+    let path = scratch(name);
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -257,7 +257,7 @@ fn book_turns_in_the_action_notation() {
 fn readyok_waits_for_the_book_while_other_commands_are_answered() {
     let _gate = shared();
     // A named pipe as the book file: its reader waits until the test writes the book into it.
-    let pipe = std::env::temp_dir().join(format!("moulin-{}-slow.book", std::process::id()));
+    let pipe = scratch("slow.book");
     let _ = std::fs::remove_file(&pipe);
     let made = Command::new("mkfifo")
         .arg(&pipe)
@@ -292,7 +292,7 @@ fn readyok_waits_for_the_book_while_other_commands_are_answered() {
 #[test]
 fn a_book_file_too_large_is_refused_with_one_error() {
     let _gate = shared();
-    let path = std::env::temp_dir().join(format!("moulin-{}-huge.book", std::process::id()));
+    let path = scratch("huge.book");
     let file = std::fs::File::create(&path).unwrap();
     file.set_len(65 << 20).unwrap();
     let mut e = Engine::start();

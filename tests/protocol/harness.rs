@@ -223,3 +223,11 @@ pub(crate) fn legal(rules: Rules, moves: &str, answer: &str) -> bool {
     game.play_tokens(moves.split_whitespace()).unwrap();
     game.play_tokens(answer.split_whitespace()).is_ok()
 }
+
+/// A path for this run's scratch files, named after the process so that concurrent runs keep
+/// apart, under Cargo's temporary folder for tests (in `target/`, so nothing is left in the
+/// system's temporary folder).
+pub(crate) fn scratch(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-{}-{name}", std::process::id()))
+}

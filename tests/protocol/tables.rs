@@ -1,7 +1,7 @@
 //! Endgame tables through the binary: `moulin tables build|stats|verify`, and `TablesPath`,
 //! under which a covered position is answered at once with the value-keeping move.
 
-use crate::harness::{shared, Engine};
+use crate::harness::{scratch, shared, Engine};
 use moulin::tables::{file, fingerprint, Tables, Value};
 use moulin::{Game, Rules};
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ fn moulin(args: &[&str]) -> Output {
 fn three_a_side() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("moulin-{}-tables", std::process::id()));
+        let dir = scratch("tables");
         let _ = std::fs::remove_dir_all(&dir);
         let d = dir.to_str().unwrap();
         let built = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
@@ -42,7 +42,7 @@ fn stats_and_verify_of_a_build() {
     let verify = moulin(&["tables", "verify", "--dir", dir]);
     assert!(verify.status.success(), "{verify:?}");
     // A value changed (and the checksum made to match) is found by verify.
-    let copy = std::env::temp_dir().join(format!("moulin-{}-tables-bad", std::process::id()));
+    let copy = scratch("tables-bad");
     std::fs::create_dir_all(&copy).unwrap();
     let rules = Rules::nine();
     let mut values =
@@ -76,7 +76,7 @@ fn bad_table_commands_say_what_is_wrong() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected W-B with 3 to 9"));
     let out = moulin(&["tables", "build", "--pieces", "3", "--variant", "no-reform"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("Reform allowed"));
-    let dir = std::env::temp_dir().join(format!("moulin-{}-tables-missing", std::process::id()));
+    let dir = scratch("tables-missing");
     let out = moulin(&[
         "tables",
         "build",
@@ -152,7 +152,7 @@ fn sampled_positions_keep_their_value_with_the_tables() {
     assert!(sample.status.success(), "{sample:?}");
     let text = String::from_utf8(sample.stdout).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("fen ")).count(), 12);
-    let file = std::env::temp_dir().join(format!("moulin-{}-sample.txt", std::process::id()));
+    let file = scratch("sample.txt");
     std::fs::write(&file, &text).unwrap();
     let keep = moulin(&[
         "tables",
@@ -175,7 +175,7 @@ fn sampled_positions_keep_their_value_with_the_tables() {
 #[test]
 fn stray_and_inconsistent_table_files_are_refused_without_a_hang() {
     let _gate = shared();
-    let dir = std::env::temp_dir().join(format!("moulin-{}-tables-stray", std::process::id()));
+    let dir = scratch("tables-stray");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(file::path(three_a_side(), 3, 3), file::path(&dir, 3, 3)).unwrap();
     // A name outside 3 to 9 pieces is not a table: ignored.
