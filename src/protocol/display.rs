@@ -97,10 +97,14 @@ impl Session {
             Some(p) if p.weights.has_moving() && !flies => Some((
                 p,
                 format!(
-                    "Learned moving correction ({}): {} for {}, added to the hand-written {}",
+                    "Learned moving correction ({}): {} for {}{}, added to the hand-written {}",
                     p.weights.variant,
                     p.moving(pos),
                     us.name(),
+                    match eval::moving_share(pos, p.weights.moving_fade) {
+                        (share, whole) if share < whole => format!(" ({share}/{whole} of it)"),
+                        _ => String::new(),
+                    },
                     eval::hand_written(pos, &weights)
                 ),
             )),

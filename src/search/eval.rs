@@ -9,11 +9,13 @@
 //! piece is placed; and a learned correction of the same counts with its own weights, which
 //! weighs most halfway through the placing and nothing at either end (`evaluate`). In the
 //! moving phase, while neither side flies, a learned moving correction of the same counts is
-//! added to the hand-written evaluation.
+//! added to the hand-written evaluation; with a fade (`Learned::moving_fade`), it fades to
+//! nothing as the weaker side nears flying (`moving_share`), so that the evaluation does not jump
+//! where the correction is cut off.
 
 use crate::rules::board::{Bitboard, Color};
 use crate::rules::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Flying, Rules};
 
 /// One piece, on the board or in hand.
 pub const PIECE: i32 = 100;
@@ -176,9 +178,24 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             / (all * all)
     } else if p.weights.has_moving() && !flies {
         let x = both_inputs(pos, us, &p.by_degree);
-        written_from(pos, w, &x, false) + p.weigh_moving(&x)
+        let (share, whole) = moving_share(pos, p.weights.moving_fade);
+        written_from(pos, w, &x, false) + p.weigh_moving(&x) * share / whole
     } else {
         hand_written(pos, w)
+    }
+}
+
+/// How much of the moving correction counts in `pos` under the fade `fade`
+/// (`Learned::moving_fade`), as a fraction `(share, whole)`: in `fade`ths, how many pieces the
+/// side nearer to flying can lose before it flies (at most all of them; 0 once a side flies);
+/// in full without a fade or where nobody ever flies.
+pub fn moving_share(pos: &Position, fade: i32) -> (i32, i32) {
+    match pos.rules().flying {
+        Flying::AtMost(n) if fade > 0 => {
+            let least = pos.on_board(Color::White).min(pos.on_board(Color::Black)) as i32;
+            ((least - n as i32).clamp(0, fade), fade)
+        }
+        _ => (1, 1),
     }
 }
 
@@ -244,6 +261,10 @@ pub struct Learned {
     pub moving_us: [i32; INPUTS],
     pub moving_them: [i32; INPUTS],
     pub moving_tempo: i32,
+    /// The moving correction's fade: how many pieces the side nearer to flying must be able to
+    /// lose before it flies for the correction to count in full; with fewer, it counts that
+    /// many `moving_fade`ths (`moving_share`). 0: in full until a side flies.
+    pub moving_fade: i32,
 }
 
 impl Learned {
@@ -260,6 +281,7 @@ impl Learned {
         moving_us: [0; INPUTS],
         moving_them: [0; INPUTS],
         moving_tempo: 0,
+        moving_fade: 0,
     };
 
     /// Whether the late correction weighs anything.
@@ -299,6 +321,10 @@ pub fn fingerprint(rules: &Rules) -> u64 {
         words.push(i32::MIN);
         words.extend(w.moving_us.iter().chain(&w.moving_them));
         words.push(w.moving_tempo);
+        // Weights without a fade keep the fingerprint they had before the fade existed.
+        if w.moving_fade != 0 {
+            words.push(w.moving_fade);
+        }
     }
     let bytes = w
         .variant
@@ -366,10 +392,11 @@ impl Placing {
         (sum, late)
     }
 
-    /// The moving correction of `pos` for the side to move (added to the hand-written
-    /// evaluation in `evaluate`).
+    /// The moving correction of `pos` for the side to move, faded by `moving_share` (added to
+    /// the hand-written evaluation in `evaluate` while neither side flies).
     pub fn moving(&self, pos: &Position) -> i32 {
-        self.weigh_moving(&both_inputs(pos, pos.side_to_move(), &self.by_degree))
+        let (share, whole) = moving_share(pos, self.weights.moving_fade);
+        self.weigh_moving(&both_inputs(pos, pos.side_to_move(), &self.by_degree)) * share / whole
     }
 
     /// `moving` from the inputs of the side to move and of the other side.
@@ -455,6 +482,20 @@ mod tests {
     use crate::rules::movegen;
     use crate::rules::notation::Convention;
 
+    /// The learned evaluation of `rules` with the weights `learned`, and the evaluation weights
+    /// that use it.
+    fn with_learned(learned: &'static Learned, rules: &Rules) -> (Placing, Weights) {
+        let p = Placing {
+            weights: learned,
+            ..Placing::for_rules(rules).unwrap()
+        };
+        let w = Weights {
+            placing: Some(p),
+            ..Weights::DEFAULT
+        };
+        (p, w)
+    }
+
     fn random_positions(rules: Rules, n: usize, plies: usize) -> Vec<Position> {
         let mut rng = Rng::new(3);
         let mut out = Vec::new();
@@ -475,14 +516,7 @@ mod tests {
     #[test]
     fn the_hand_weights_learned_equal_the_hand_written_evaluation() {
         let rules = Rules::nine();
-        let p = Placing {
-            weights: &Learned::HAND,
-            ..Placing::for_rules(&rules).unwrap()
-        };
-        let w = Weights {
-            placing: Some(p),
-            ..Weights::DEFAULT
-        };
+        let (p, w) = with_learned(&Learned::HAND, &rules);
         for pos in random_positions(rules, 500, 30) {
             assert_eq!(evaluate(&pos, &w), hand_written(&pos, &Weights::DEFAULT));
             if pos.is_placing() {
@@ -534,14 +568,7 @@ mod tests {
             ..Learned::HAND
         };
         let late = &LATE;
-        let p = Placing {
-            weights: late,
-            ..Placing::for_rules(&rules).unwrap()
-        };
-        let with = Weights {
-            placing: Some(p),
-            ..Weights::DEFAULT
-        };
+        let (_, with) = with_learned(late, &rules);
         // The HAND weights give the hand-written evaluation, so the difference is the late
         // correction's share: 4 s (1 - s) 90 with s the share of the 18 pieces in hand.
         for pos in random_positions(rules, 500, 30) {
@@ -568,6 +595,51 @@ mod tests {
         assert!(!Learned::HAND.has_late() && late.has_late());
     }
 
+    /// White on the first `white` points of the outer square, Black on the middle and inner
+    /// squares' eight middle points, White to move.
+    fn moving_with(white: usize, rules: &Rules) -> Position {
+        let outer: String = (0..8).map(|i| if i < white { 'O' } else { '*' }).collect();
+        let fen = format!("{outer}/*@*@*@*@/*@*@*@*@ w m s {white} 0 8 0 0 0 -1 -1 -1 -1 0 0 30");
+        crate::rules::fen::read(&fen, rules).unwrap()
+    }
+
+    #[test]
+    fn the_moving_correction_fades_as_the_weaker_side_nears_flying() {
+        let nine = Rules::nine();
+        let shares: Vec<(i32, i32)> = (3..=8)
+            .map(|k| moving_share(&moving_with(k, &nine), 3))
+            .collect();
+        assert_eq!(shares, [(0, 3), (1, 3), (2, 3), (3, 3), (3, 3), (3, 3)]);
+        // Without a fade, or where nobody ever flies, the correction counts in full.
+        assert_eq!(moving_share(&moving_with(4, &nine), 0), (1, 1));
+        let never = Rules {
+            flying: Flying::Never,
+            ..nine
+        };
+        assert_eq!(moving_share(&moving_with(3, &never), 3), (1, 1));
+        // With the shipped moving weights faded over 3 pieces, the evaluation does not jump
+        // where a side starts flying: each piece White loses makes it worse, down to 3 (with 8,
+        // White fills the outer square and is blocked in).
+        static FADED: std::sync::OnceLock<Learned> = std::sync::OnceLock::new();
+        let faded = FADED.get_or_init(|| Learned {
+            moving_fade: 3,
+            ..*learned()
+        });
+        assert!(faded.has_moving());
+        let (p, w) = with_learned(faded, &nine);
+        let evals: Vec<i32> = (3..=7)
+            .map(|k| evaluate(&moving_with(k, &nine), &w))
+            .collect();
+        assert!(evals.windows(2).all(|p| p[0] < p[1]), "{evals:?}");
+        // With 4 pieces, a third of the correction counts.
+        let four = moving_with(4, &nine);
+        let whole = Placing {
+            weights: learned(),
+            ..p
+        };
+        assert_eq!(p.moving(&four), whole.moving(&four) / 3);
+    }
+
     #[test]
     fn the_moving_correction_is_added_in_the_moving_phase_while_neither_side_flies() {
         let rules = Rules::nine();
@@ -576,14 +648,7 @@ mod tests {
             moving_us: [0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0],
             ..Learned::HAND
         };
-        let p = Placing {
-            weights: &MOVING,
-            ..Placing::for_rules(&rules).unwrap()
-        };
-        let with = Weights {
-            placing: Some(p),
-            ..Weights::DEFAULT
-        };
+        let (p, with) = with_learned(&MOVING, &rules);
         let mut seen = [0; 3];
         for pos in random_positions(rules, 1500, 70) {
             let written = hand_written(&pos, &Weights::DEFAULT);

@@ -19,4 +19,5 @@ pub const LEARNED: Learned = Learned {
     moving_us: [0, 20, 32, 49, -6, -4, 103, 54, 23, 41, 6, -5],
     moving_them: [0, -16, -40, -64, 17, -1, -83, -44, -10, -49, 12, 7],
     moving_tempo: -59,
+    moving_fade: 0,
 };

@@ -56,6 +56,11 @@ pub struct FitArgs {
     /// flies (e.g. those of `train label --games ... --moving 20`); otherwise it stays at zero.
     #[arg(long)]
     pub moving: bool,
+    /// The moving correction's fade: it counts in full while the side nearer to flying can
+    /// lose this many pieces before it flies, and one such share less for each piece fewer
+    /// (0: in full until a side flies).
+    #[arg(long, default_value_t = 0, value_name = "PIECES", value_parser = clap::value_parser!(i32).range(0..=9))]
+    pub fade: i32,
     /// Where to write the weights (Rust source); default: print them only.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -176,17 +181,20 @@ fn example(l: &Labelled, placing: &Placing) -> Example {
 }
 
 /// A training example of the moving correction: the inputs of the side to move, of the other
-/// side and 1 (the bias) in the first `2 INPUTS + 1` places, over the hand-written evaluation.
-fn moving_example(l: &Labelled, placing: &Placing) -> Example {
+/// side and 1 (the bias) in the first `2 INPUTS + 1` places, faded as the evaluation fades them
+/// under the fade `fade` (`eval::moving_share`), over the hand-written evaluation.
+fn moving_example(l: &Labelled, placing: &Placing, fade: i32) -> Example {
     let pos = &l.pos;
     let us = pos.side_to_move();
     let [ours, theirs] = eval::both_inputs(pos, us, &placing.by_degree);
+    let (share, whole) = eval::moving_share(pos, fade);
+    let share = share as f64 / whole as f64;
     let mut x = [0.0; PARAMS];
     for i in 0..INPUTS {
-        x[i] = ours[i] as f64;
-        x[INPUTS + i] = theirs[i] as f64;
+        x[i] = share * ours[i] as f64;
+        x[INPUTS + i] = share * theirs[i] as f64;
     }
-    x[2 * INPUTS] = 1.0;
+    x[2 * INPUTS] = share;
     Example {
         x,
         fixed: eval::hand_written(pos, &Weights::DEFAULT) as f64,
@@ -274,8 +282,8 @@ fn as_moving_vector(l: &Learned) -> Vec<f64> {
 }
 
 /// The weights of a fitted vector (see `PARAMS`) and of a fitted moving vector (see
-/// `as_moving_vector`), rounded to whole centi-pieces.
-fn as_learned(variant: &'static str, w: &[f64], mw: &[f64]) -> Learned {
+/// `as_moving_vector`), rounded to whole centi-pieces, with the moving correction's fade.
+fn as_learned(variant: &'static str, w: &[f64], mw: &[f64], fade: i32) -> Learned {
     let at = |i: usize| w[i].round() as i32;
     let mat = |i: usize| mw[i].round() as i32;
     let half = 2 * INPUTS + 1;
@@ -283,6 +291,7 @@ fn as_learned(variant: &'static str, w: &[f64], mw: &[f64]) -> Learned {
         moving_us: std::array::from_fn(mat),
         moving_them: std::array::from_fn(|i| mat(INPUTS + i)),
         moving_tempo: mat(2 * INPUTS),
+        moving_fade: fade,
         variant,
         us: std::array::from_fn(at),
         them: std::array::from_fn(|i| at(INPUTS + i)),
@@ -353,6 +362,12 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
     if args.scale.is_nan() || args.scale <= 0.0 {
         return Err(format!("--scale must be positive (got {})", args.scale));
     }
+    if args.fade > 0 && !args.moving {
+        return Err(format!(
+            "--fade {} fades the moving correction, which only --moving fits",
+            args.fade
+        ));
+    }
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!(
             "--lambda must be within 0 to 1 (got {})",
@@ -377,7 +392,7 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
                 }
                 examples.push(e);
             } else if args.moving && is_moving(&l.pos) && seen.insert(canonical) {
-                moving.push(moving_example(&l, &placing));
+                moving.push(moving_example(&l, &placing, args.fade));
             }
         }
     }
@@ -451,7 +466,7 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
             mafter.1
         );
     }
-    let learned = as_learned(placing.weights.variant, &rounded, &mrounded);
+    let learned = as_learned(placing.weights.variant, &rounded, &mrounded, args.fade);
     eprintln!(
         "{:<16}{:>6}{:>6}{:>10}{:>6}{:>10}{:>6}",
         "", "us", "them", "late us", "them", "moving us", "them"
@@ -491,8 +506,9 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
     );
     if args.moving {
         about += &format!(
-            "; moving correction: {} moving positions, held-out loss x1e4 {:.3} -> {:.3}, \
-             mean |error| {:.1} -> {:.1} cp",
+            "; moving correction (fade {}): {} moving positions, held-out loss x1e4 {:.3} -> \
+             {:.3}, mean |error| {:.1} -> {:.1} cp",
+            args.fade,
             moving.len(),
             mbefore.0 * 1e4,
             mafter.0 * 1e4,
@@ -540,7 +556,8 @@ pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
              late_tempo: {},\n    \
              moving_us: [{}],\n    \
              moving_them: [{}],\n    \
-             moving_tempo: {},\n\
+             moving_tempo: {},\n    \
+             moving_fade: {},\n\
          }};\n",
         INPUT_NAMES.join(", "),
         learned.variant,
@@ -552,7 +569,8 @@ pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
         learned.late_tempo,
         list(&learned.moving_us),
         list(&learned.moving_them),
-        learned.moving_tempo
+        learned.moving_tempo,
+        learned.moving_fade
     )
 }
 
@@ -626,7 +644,8 @@ mod tests {
     }
 
     /// Moving positions of random games labelled with the hand-written evaluation plus 30 an
-    /// open mill of the side to move: the moving fit finds that weight, and no placing weight
+    /// open mill of the side to move, faded as the evaluation fades the moving correction: the
+    /// moving fit finds that weight, and no placing weight
     /// is touched by moving examples.
     #[test]
     fn recovers_a_planted_moving_weight() {
@@ -647,12 +666,14 @@ mod tests {
                 continue;
             }
             let x = eval::inputs(&pos, pos.side_to_move(), &placing.by_degree);
+            let (share, whole) = eval::moving_share(&pos, 3);
+            let faded = 30 * x[6] * share / whole;
             let l = Labelled {
                 pos,
                 plies: 0,
-                score: Score::Cp(eval::hand_written(&pos, &Weights::DEFAULT) + 30 * x[6]),
+                score: Score::Cp(eval::hand_written(&pos, &Weights::DEFAULT) + faded),
             };
-            examples.push(moving_example(&l, &placing));
+            examples.push(moving_example(&l, &placing, 3));
         }
         let refs: Vec<&Example> = examples.iter().collect();
         let start = as_moving_vector(&Learned::HAND);
@@ -663,10 +684,11 @@ mod tests {
         assert!(after < loss(&refs, &start, 200.0).0 / 10.0);
         assert!(error < 3.0, "mean error {error} cp");
         // The fitted vector lands in the moving weights, in their places.
-        let learned = as_learned("nine", &as_vector(&Learned::HAND), &w);
+        let learned = as_learned("nine", &as_vector(&Learned::HAND), &w, 3);
         assert_eq!(learned.moving_us[6], w[6].round() as i32);
         assert_eq!(learned.moving_tempo, w[2 * INPUTS].round() as i32);
         assert_eq!(as_moving_vector(&learned)[6], learned.moving_us[6] as f64);
+        assert_eq!(learned.moving_fade, 3);
     }
 
     /// Labels with a late bonus of 60 a piece on a 4-point for the side to move (weighed by
@@ -695,7 +717,7 @@ mod tests {
             with < 3.0 && tapered_only > with * 2.0,
             "{with} {tapered_only}"
         );
-        let learned = as_learned("nine", &w, &as_moving_vector(&Learned::HAND));
+        let learned = as_learned("nine", &w, &as_moving_vector(&Learned::HAND), 0);
         assert_eq!(learned.late_us[3], w[half + 3].round() as i32);
     }
 
@@ -767,6 +789,7 @@ mod tests {
         assert!(text.contains("tempo: 10"));
         assert!(text.contains("late_us: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"));
         assert!(text.contains("late_tempo: 0"));
+        assert!(text.contains("moving_fade: 0"));
         assert!(text.contains("Made by: `moulin train fit`"));
     }
 }
