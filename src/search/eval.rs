@@ -178,8 +178,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
             / (all * all)
     } else if p.weights.has_moving() && !flies {
         let x = both_inputs(pos, us, &p.by_degree);
-        let (share, whole) = moving_share(pos, p.weights.moving_fade);
-        written_from(pos, w, &x, false) + p.weigh_moving(&x) * share / whole
+        written_from(pos, w, &x, false) + p.weigh_moving(pos, &x)
     } else {
         hand_written(pos, w)
     }
@@ -395,19 +394,23 @@ impl Placing {
     /// The moving correction of `pos` for the side to move, faded by `moving_share` (added to
     /// the hand-written evaluation in `evaluate` while neither side flies).
     pub fn moving(&self, pos: &Position) -> i32 {
-        let (share, whole) = moving_share(pos, self.weights.moving_fade);
-        self.weigh_moving(&both_inputs(pos, pos.side_to_move(), &self.by_degree)) * share / whole
+        self.weigh_moving(pos, &both_inputs(pos, pos.side_to_move(), &self.by_degree))
     }
 
-    /// `moving` from the inputs of the side to move and of the other side.
-    fn weigh_moving(&self, x: &[[i32; INPUTS]; 2]) -> i32 {
+    /// `moving` from the inputs of the side to move and of the other side, faded by
+    /// `moving_share` (without a fade, as shipped, no division is done).
+    fn weigh_moving(&self, pos: &Position, x: &[[i32; INPUTS]; 2]) -> i32 {
         let [ours, theirs] = x;
         let w = self.weights;
         let mut sum = w.moving_tempo;
         for i in 0..INPUTS {
             sum += w.moving_us[i] * ours[i] + w.moving_them[i] * theirs[i];
         }
-        sum
+        if w.moving_fade == 0 {
+            return sum;
+        }
+        let (share, whole) = moving_share(pos, w.moving_fade);
+        sum * share / whole
     }
 }
 
