@@ -15,10 +15,12 @@
 //! all, so a stopped build keeps every finished pair.
 
 use super::index::pair_len;
+use super::mapped::Mapping;
 use super::Values;
 use crate::durable;
 use crate::rng::mix;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 const MAGIC: &[u8; 8] = b"MOULTBL1";
 const HEADER: usize = 40;
@@ -96,7 +98,7 @@ pub fn header(path: &Path) -> Result<Header, String> {
 }
 
 /// Reads the table of pair `(mover, other)` made for the rules of `fingerprint`, checking its
-/// header, size and checksum.
+/// header, size and checksum. The values stay in the file, mapped (`mapped`).
 pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result<Values, String> {
     let h = header(path)?;
     if h.fingerprint != fingerprint {
@@ -126,8 +128,8 @@ pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result
             h.width
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let data = bytes[HEADER.min(bytes.len())..].to_vec();
+    let mapping = Mapping::open(path, HEADER)?;
+    let data = mapping.bytes();
     if data.len() as u64 != h.slots * h.width as u64 {
         return Err(format!(
             "{}: {} bytes of values where the header says {} values of {}: the file is cut; \
@@ -138,13 +140,13 @@ pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result
             h.width
         ));
     }
-    if checksum(&data) != h.checksum {
+    if checksum(data) != h.checksum {
         return Err(format!(
             "{}: checksum mismatch: the file is damaged; delete it and build it again",
             path.display()
         ));
     }
-    Ok(Values::from_bytes(data, h.width))
+    Ok(Values::Mapped(Arc::new(mapping), h.width))
 }
 
 /// The table files of a directory, as (mover, other, path), in order of pieces.
@@ -170,4 +172,71 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, String> {
     }
     out.sort_by_key(|&(m, o, _)| (m + o, m, o));
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::Value;
+
+    /// A scratch folder of its own, removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn scratch(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("moulin-file-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    #[test]
+    fn a_table_read_back_is_mapped_and_holds_what_was_written() {
+        let dir = scratch("mapped");
+        let n = pair_len(3, 3) as usize;
+        // A byte a value, then two (one distance past 127 plies).
+        for longest in [100u16, 300] {
+            let codes: Vec<u16> = (0..n)
+                .map(|i| match i % 3 {
+                    0 => Value::Win(1 + (i as u16 % longest)).code(),
+                    1 => Value::Loss(i as u16 % longest).code(),
+                    _ => Value::Draw.code(),
+                })
+                .collect();
+            let values = Values::from_codes(codes);
+            write(&dir.0, 7, 3, 3, &values).unwrap();
+            let read = read(&path(&dir.0, 3, 3), 7, 3, 3).unwrap();
+            assert!(matches!(read, Values::Mapped(..)));
+            assert_eq!(read.width(), if longest > 127 { 2 } else { 1 });
+            assert_eq!(read.len(), n);
+            assert_eq!(read.longest(), values.longest());
+            for slot in (0..n).step_by(997).chain([n - 1]) {
+                assert_eq!(read.get(slot), values.get(slot), "slot {slot}");
+            }
+            assert_eq!(read, values);
+            // A value changed in memory leaves the file as it was.
+            let mut changed = read.clone();
+            changed.set(0, Value::Draw);
+            assert_eq!(changed.get(0), Value::Draw);
+            assert_eq!(read.get(0), values.get(0));
+        }
+    }
+
+    #[test]
+    fn a_cut_table_is_refused_by_name() {
+        let dir = scratch("cut");
+        let values = Values::from_codes(vec![0; pair_len(3, 3) as usize]);
+        write(&dir.0, 7, 3, 3, &values).unwrap();
+        let file = path(&dir.0, 3, 3);
+        let bytes = std::fs::read(&file).unwrap();
+        for keep in [HEADER, HEADER + 10] {
+            std::fs::write(&file, &bytes[..keep]).unwrap();
+            let e = read(&file, 7, 3, 3).unwrap_err();
+            assert!(e.contains("3-3.tbl") && e.contains("cut"), "{e}");
+        }
+    }
 }

@@ -5,7 +5,7 @@
 //! - `index`: where a position lives in its pair's table (16 symmetries folded);
 //! - `solve`: retrograde analysis of one group of pairs;
 //! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
-//!   values), written atomically;
+//!   values), written atomically; `mapped`: a file's values mapped into memory;
 //! - `build`: the `moulin tables` commands (build, stats, verify, plan);
 //! - `play`: the value-keeping move of a covered position; `sample`: positions drawn from the
 //!   tables, to measure play;
@@ -19,6 +19,7 @@
 pub mod build;
 pub mod file;
 pub mod index;
+pub mod mapped;
 pub mod play;
 pub mod sample;
 pub mod solve;
@@ -26,8 +27,10 @@ pub mod solve;
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use index::{Classes, PairIndex};
+use mapped::Mapping;
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The value of a position for its side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -99,12 +102,23 @@ impl Value {
 pub const MAX_DISTANCE: u16 = 0x7fff;
 
 /// A table's values by slot: a byte each when every distance is at most 127 plies, two bytes
-/// otherwise.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// otherwise; in memory, or mapped from the table's file (as the engine and later builds read
+/// them).
+#[derive(Clone, Debug)]
 pub enum Values {
     Narrow(Vec<u8>),
     Wide(Vec<u16>),
+    /// A file's values and their width in bytes (2: little-endian codes).
+    Mapped(Arc<Mapping>, u8),
 }
+
+impl PartialEq for Values {
+    fn eq(&self, other: &Values) -> bool {
+        self.width() == other.width() && self.to_bytes() == other.to_bytes()
+    }
+}
+
+impl Eq for Values {}
 
 impl Values {
     /// The values of `codes` (`Value::code`), in a byte each when they fit.
@@ -120,6 +134,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v.len(),
             Values::Wide(v) => v.len(),
+            Values::Mapped(m, w) => m.bytes().len() / *w as usize,
         }
     }
 
@@ -132,6 +147,16 @@ impl Values {
         match self {
             Values::Narrow(v) => v.iter().map(|&b| Value::from_byte(b).distance()).max(),
             Values::Wide(v) => v.iter().map(|&c| Value::from_code(c).distance()).max(),
+            Values::Mapped(m, 1) => m
+                .bytes()
+                .iter()
+                .map(|&b| Value::from_byte(b).distance())
+                .max(),
+            Values::Mapped(m, _) => m
+                .bytes()
+                .chunks_exact(2)
+                .map(|c| Value::from_code(u16::from_le_bytes([c[0], c[1]])).distance())
+                .max(),
         }
         .unwrap_or(0)
     }
@@ -141,6 +166,7 @@ impl Values {
         match self {
             Values::Narrow(_) => 1,
             Values::Wide(_) => 2,
+            Values::Mapped(_, w) => *w,
         }
     }
 
@@ -149,11 +175,19 @@ impl Values {
         match self {
             Values::Narrow(v) => Value::from_byte(v[slot]),
             Values::Wide(v) => Value::from_code(v[slot]),
+            Values::Mapped(m, 1) => Value::from_byte(m.bytes()[slot]),
+            Values::Mapped(m, _) => {
+                let b = &m.bytes()[2 * slot..2 * slot + 2];
+                Value::from_code(u16::from_le_bytes([b[0], b[1]]))
+            }
         }
     }
 
     /// Changes one value (widening the table if it must).
     pub fn set(&mut self, slot: usize, value: Value) {
+        if let Values::Mapped(m, w) = self {
+            *self = Values::from_bytes(m.bytes().to_vec(), *w);
+        }
         match (&mut *self, value.byte()) {
             (Values::Narrow(v), Some(b)) => v[slot] = b,
             (Values::Wide(v), _) => v[slot] = value.code(),
@@ -162,6 +196,7 @@ impl Values {
                 codes[slot] = value.code();
                 *self = Values::Wide(codes);
             }
+            (Values::Mapped(..), _) => unreachable!("copied into memory above"),
         }
     }
 
@@ -170,6 +205,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v.clone(),
             Values::Wide(v) => v.iter().flat_map(|c| c.to_le_bytes()).collect(),
+            Values::Mapped(m, _) => m.bytes().to_vec(),
         }
     }
 
