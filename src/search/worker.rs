@@ -216,7 +216,9 @@ impl<'a> Worker<'a> {
     /// they look better than the best so far).
     fn reduction(&self, depth: i32, index: usize, quiet: bool, pv: bool) -> i32 {
         if depth >= 3 && index >= 2 && quiet && self.shared.features.reductions {
-            1 + (index >= 6 && depth >= 5) as i32 + (index >= 14 && depth >= 8) as i32 - pv as i32
+            // Grows with the logarithms of both: deep nodes and late moves are reduced most.
+            let r = 0.5 + (depth as f32).ln() * (index as f32).ln() / 1.75;
+            (r as i32).clamp(1, depth - 2) - pv as i32
         } else {
             0
         }
