@@ -112,6 +112,13 @@ pub enum Values {
     Mapped(Arc<Mapping>, u8),
 }
 
+/// The code stored in the first two bytes of `bytes`, little-endian (a wide table's value in its
+/// file).
+#[inline]
+fn wide_code(bytes: &[u8]) -> u16 {
+    u16::from_le_bytes([bytes[0], bytes[1]])
+}
+
 impl PartialEq for Values {
     fn eq(&self, other: &Values) -> bool {
         self.width() == other.width() && self.to_bytes() == other.to_bytes()
@@ -155,7 +162,7 @@ impl Values {
             Values::Mapped(m, _) => m
                 .bytes()
                 .chunks_exact(2)
-                .map(|c| Value::from_code(u16::from_le_bytes([c[0], c[1]])).distance())
+                .map(|c| Value::from_code(wide_code(c)).distance())
                 .max(),
         }
         .unwrap_or(0)
@@ -176,10 +183,7 @@ impl Values {
             Values::Narrow(v) => Value::from_byte(v[slot]),
             Values::Wide(v) => Value::from_code(v[slot]),
             Values::Mapped(m, 1) => Value::from_byte(m.bytes()[slot]),
-            Values::Mapped(m, _) => {
-                let b = &m.bytes()[2 * slot..2 * slot + 2];
-                Value::from_code(u16::from_le_bytes([b[0], b[1]]))
-            }
+            Values::Mapped(m, _) => Value::from_code(wide_code(&m.bytes()[2 * slot..])),
         }
     }
 
@@ -212,12 +216,7 @@ impl Values {
     /// The inverse of `to_bytes`.
     pub fn from_bytes(bytes: Vec<u8>, width: u8) -> Values {
         if width == 2 {
-            Values::Wide(
-                bytes
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                    .collect(),
-            )
+            Values::Wide(bytes.chunks_exact(2).map(wide_code).collect())
         } else {
             Values::Narrow(bytes)
         }
