@@ -42,10 +42,18 @@ fn sync_dir(path: &Path) -> io::Result<()> {
 /// of `bytes`, whatever happens (a kill, a full disk, a power cut). The temporary file
 /// `<path>.tmp` is removed when the write fails.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_atomic_parts(path, &[bytes])
+}
+
+/// `write_atomic` of the concatenation of `parts`, without making it in memory (a table's
+/// header and its values of several gigabytes).
+pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<(), String> {
     let tmp = with_suffix(path, ".tmp");
     let written = (|| {
         let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
+        for part in parts {
+            f.write_all(part)?;
+        }
         f.sync_all()?;
         drop(f);
         fs::rename(&tmp, path)?;

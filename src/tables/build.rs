@@ -258,14 +258,16 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
             pool.install(|| solve::solve_group(&rules, classes, a, b, &exit, &progress))?;
         bar.finish_and_clear();
         let pairs = solve::group(a, b);
-        let tables: Vec<Values> = tables.into_iter().map(Values::from_codes).collect();
-        for (&(m, o), values) in pairs.iter().zip(&tables) {
-            file::write(&dir, print, m, o, values)?;
+        // One table at a time, and then read back mapped: the build keeps no copy of its own
+        // (the groups still to build read them through the file cache, as the engine does).
+        for (&(m, o), codes) in pairs.iter().zip(tables) {
+            file::write(&dir, print, m, o, &Values::from_codes(codes))?;
         }
         let secs = t.elapsed().as_secs_f64();
         eprintln!("{a}-{b}: {slots} positions in {secs:.1} s");
         log_cost(&dir, a, b, slots, secs);
-        for (&(m, o), values) in pairs.iter().zip(tables) {
+        for &(m, o) in &pairs {
+            let values = file::read(&file::path(&dir, m, o), print, m, o)?;
             loaded.tables.insert(m, o, values);
         }
         // Keep in memory only what the groups still to build need.
@@ -538,11 +540,11 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
                 .map(|&(m, o)| size(m, o))
                 .sum();
             worst_secs = worst_secs.max(own as f64 * rate / args.cpus as f64);
-            // Per position of the group: the value and count being solved (3 bytes), the table
-            // made of them and its file image (up to 4), the proven positions of a level (up to
-            // 3 on average); the tables its removals reach (up to 2 a position); the index and
-            // slack. Measured: the 6-7 group (554 million positions) peaked at 7.3 GB.
-            worst_mb = worst_mb.max((10 * own + 2 * deps) / (1 << 20) + 512);
+            // Per position of the group: the value and count being solved (3 bytes), the
+            // positions of a level (at most half a byte, `solve`), slack; the tables its
+            // removals reach, mapped (a byte a position, two for a wide table). Measured: the
+            // 6-6 group (163 million positions) peaked at 625 MB with its 5-6 tables.
+            worst_mb = worst_mb.max((4 * own + 2 * deps) / (1 << 20) + 512);
         }
         let minutes = ((worst_secs * 3.0 / 60.0).ceil() as u64).max(10);
         let dependency = if previous.is_empty() {

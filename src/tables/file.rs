@@ -50,14 +50,13 @@ pub fn write(
     values: &Values,
 ) -> Result<(), String> {
     let data = values.to_bytes();
-    let mut bytes = Vec::with_capacity(HEADER + data.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&fingerprint.to_le_bytes());
-    bytes.extend_from_slice(&[mover as u8, other as u8, values.width(), 0, 0, 0, 0, 0]);
-    bytes.extend_from_slice(&(values.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&checksum(&data).to_le_bytes());
-    bytes.extend_from_slice(&data);
-    durable::write_atomic(&path(dir, mover, other), &bytes)
+    let mut head = Vec::with_capacity(HEADER);
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&fingerprint.to_le_bytes());
+    head.extend_from_slice(&[mover as u8, other as u8, values.width(), 0, 0, 0, 0, 0]);
+    head.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    head.extend_from_slice(&checksum(&data).to_le_bytes());
+    durable::write_atomic_parts(&path(dir, mover, other), &[&head, &data])
 }
 
 /// What a table file's header says.

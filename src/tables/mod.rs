@@ -28,6 +28,7 @@ use crate::rules::position::Position;
 use crate::rules::Rules;
 use index::{Classes, PairIndex};
 use mapped::Mapping;
+use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -204,12 +205,13 @@ impl Values {
         }
     }
 
-    /// The values as stored in a file: the bytes, or each code in two bytes, little-endian.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    /// The values as stored in a file: the bytes, or each code in two bytes, little-endian
+    /// (borrowed, but for a wide table in memory).
+    pub fn to_bytes(&self) -> Cow<'_, [u8]> {
         match self {
-            Values::Narrow(v) => v.clone(),
-            Values::Wide(v) => v.iter().flat_map(|c| c.to_le_bytes()).collect(),
-            Values::Mapped(m, _) => m.bytes().to_vec(),
+            Values::Narrow(v) => Cow::Borrowed(v),
+            Values::Wide(v) => Cow::Owned(v.iter().flat_map(|c| c.to_le_bytes()).collect()),
+            Values::Mapped(m, _) => Cow::Borrowed(m.bytes()),
         }
     }
 
@@ -508,7 +510,10 @@ mod tests {
             (values.get(0), values.get(1)),
             (Value::Loss(300), Value::Win(5))
         );
-        assert_eq!(Values::from_bytes(values.to_bytes(), 2), values);
+        assert_eq!(
+            Values::from_bytes(values.to_bytes().into_owned(), 2),
+            values
+        );
         assert_ne!(
             fingerprint(&Rules::nine()),
             fingerprint(&Rules::preset("twelve").unwrap())

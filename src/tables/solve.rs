@@ -19,7 +19,7 @@ use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering};
 
 /// Bit of a count byte: the position has a removal that leads to a draw, so it is never lost.
 const DRAW_EXIT: u8 = 0x80;
@@ -177,12 +177,44 @@ struct Work<'c> {
     counts: Vec<AtomicU8>,
 }
 
-/// A position proven at the current level: (table of the group, slot).
-type Proven = (u8, u64);
+/// A position proven at the current level, packed: the table of the group in the top bit, the
+/// slot below (8 bytes a position, where a pair of fields took 16).
+type Proven = u64;
+
+const TABLE_BIT: u32 = 63;
+
+fn pack(t: usize, slot: u64) -> Proven {
+    (t as u64) << TABLE_BIT | slot
+}
+
+fn unpack(p: Proven) -> (usize, u64) {
+    ((p >> TABLE_BIT) as usize, p & !(1 << TABLE_BIT))
+}
+
+/// The positions to take at one distance.
+enum Level {
+    /// Every position whose value has this distance, found by a pass over the group's values:
+    /// the first two levels (most of a group can be settled by its removals) and any level whose
+    /// list would be too long to keep.
+    Scan,
+    /// The positions proven at the previous level, in the pieces the threads found them.
+    Listed(Vec<Vec<Proven>>),
+}
+
+/// The longest list of a level, as a share of the group's slots: 1/16, half a byte a slot.
+/// Beyond it the level is found by a pass over the values instead (a pass reads 2 bytes a slot,
+/// far less than taking the positions costs).
+const LIST_SHARE: u64 = 16;
+
+/// Slots a thread takes at a time in a pass over a table.
+const CHUNK: u64 = 4096;
 
 /// Solves the group of `(a, b)`: the tables `(a, b)` and, when `a != b`, `(b, a)`, as value
 /// codes (`Value::code`) by slot. `exit` gives values of the smaller pairs; `progress` is called with the number
 /// of positions done.
+///
+/// Memory: 3 bytes a slot (the value being solved and the count of unproven successors), and
+/// at most half a byte a slot more for the positions of a level (`LIST_SHARE`).
 pub fn solve_group(
     rules: &Rules,
     classes: &Classes,
@@ -190,6 +222,19 @@ pub fn solve_group(
     b: usize,
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Vec<u16>>, String> {
+    solve_group_listing(rules, classes, a, b, exit, progress, LIST_SHARE)
+}
+
+/// `solve_group`, with a level listed while it holds at most one slot in `share`.
+fn solve_group_listing(
+    rules: &Rules,
+    classes: &Classes,
+    a: usize,
+    b: usize,
+    exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+    share: u64,
 ) -> Result<Vec<Vec<u16>>, String> {
     let pairs = group(a, b);
     let work: Vec<Work> = pairs
@@ -204,16 +249,10 @@ pub fn solve_group(
             }
         })
         .collect();
-    let mut frontier: Vec<Vec<Proven>> = vec![Vec::new(), Vec::new()];
     for t in 0..work.len() {
-        for (l, items) in settle(rules, &work, t, exit, progress)?
-            .into_iter()
-            .enumerate()
-        {
-            frontier[l].extend(items);
-        }
+        settle(rules, &work, t, exit, progress)?;
     }
-    prove(rules, &work, frontier, progress)?;
+    prove(rules, &work, share, progress)?;
     Ok(work
         .into_iter()
         .map(|w| w.values.into_iter().map(AtomicU16::into_inner).collect())
@@ -229,27 +268,35 @@ fn other_table(work: &[Work], t: usize) -> usize {
     }
 }
 
-/// Settles the positions of table `t` that its removals decide (or that have no move), and
-/// counts the successor classes of the others in the group: the proven ones by distance.
+/// The slots of every table of the group, in pieces of `CHUNK`: (table, first, end).
+fn chunks(work: &[Work]) -> Vec<(usize, u64, u64)> {
+    work.iter()
+        .enumerate()
+        .flat_map(|(t, w)| {
+            let n = w.index.len();
+            (0..n.div_ceil(CHUNK)).map(move |c| (t, c * CHUNK, (c * CHUNK + CHUNK).min(n)))
+        })
+        .collect()
+}
+
+/// Settles the positions of table `t` that its removals decide (or that have no move), at
+/// distance 0 or 1, and counts the successor classes of the others in the group.
 fn settle(
     rules: &Rules,
     work: &[Work],
     t: usize,
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Vec<Proven>>, String> {
+) -> Result<(), String> {
     let w = &work[t];
     let next = &work[other_table(work, t)].index;
-    const CHUNK: u64 = 4096;
     let n = w.index.len();
     (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| c * CHUNK..(c * CHUNK + CHUNK).min(n))
         .map_init(
-            || Vec::with_capacity(64),
-            |succ, chunk| {
-                let mut proven: Vec<Vec<Proven>> = vec![Vec::new(), Vec::new()];
-                let mut stays: Vec<u64> = Vec::with_capacity(64);
+            || (Vec::with_capacity(64), Vec::with_capacity(64)),
+            |(succ, stays), chunk| {
                 for slot in chunk.clone() {
                     if !w.index.is_canonical(slot) {
                         continue;
@@ -279,11 +326,7 @@ fn settle(
                         None
                     };
                     match value {
-                        Some(v) => {
-                            w.values[slot as usize].store(v.code(), Ordering::Relaxed);
-                            let level = v.distance() as usize;
-                            proven[level].push((t as u8, slot));
-                        }
+                        Some(v) => w.values[slot as usize].store(v.code(), Ordering::Relaxed),
                         None => {
                             // At most 3 pieces flying to 21 points, or 9 pieces with 4 steps.
                             debug_assert!(stays.len() < DRAW_EXIT as usize);
@@ -293,19 +336,10 @@ fn settle(
                     }
                 }
                 progress(chunk.end - chunk.start);
-                Ok(proven)
+                Ok(())
             },
         )
-        .collect::<Result<Vec<_>, String>>()
-        .map(|parts| {
-            let mut levels = vec![Vec::new(), Vec::new()];
-            for p in parts {
-                for (l, items) in p.into_iter().enumerate() {
-                    levels[l].extend(items);
-                }
-            }
-            levels
-        })
+        .collect()
 }
 
 /// Proves the group level by level, from the shortest distance: each predecessor of a loss
@@ -314,92 +348,133 @@ fn settle(
 fn prove(
     rules: &Rules,
     work: &[Work],
-    mut frontier: Vec<Vec<Proven>>,
+    share: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(), String> {
-    let mut level = 0usize;
-    while level < frontier.len() {
-        let current = std::mem::take(&mut frontier[level]);
-        if current.is_empty() {
-            level += 1;
-            continue;
-        }
-        if level + 1 > MAX_DISTANCE as usize {
+    let slots: u64 = work.iter().map(|w| w.index.len()).sum();
+    let most_listed = slots / share;
+    let pieces = chunks(work);
+    // Levels 0 and 1 are what `settle` proved: found by passes.
+    let mut current = Level::Scan;
+    let mut level: u16 = 0;
+    loop {
+        if level >= MAX_DISTANCE {
             return Err(format!(
                 "a distance of more than {MAX_DISTANCE} plies: a table cannot hold it"
             ));
         }
-        let next: Vec<Proven> = current
-            .par_chunks(1024)
-            .map_init(
-                || Vec::with_capacity(128),
-                |preds, chunk| {
-                    let mut found = Vec::new();
-                    for &(t, slot) in chunk {
-                        let w = &work[t as usize];
-                        let pt = other_table(work, t as usize);
-                        let p = &work[pt];
-                        let v = Value::from_code(w.values[slot as usize].load(Ordering::Relaxed));
-                        let (ours, theirs) = w.index.position(slot);
-                        predecessors(rules, &p.index, ours, theirs, preds);
-                        for &ps in preds.iter() {
-                            let i = ps as usize;
-                            match v {
-                                Value::Loss(d) => {
-                                    let win = Value::Win(d + 1).code();
-                                    if p.values[i]
-                                        .compare_exchange(
-                                            0,
-                                            win,
-                                            Ordering::Relaxed,
-                                            Ordering::Relaxed,
-                                        )
-                                        .is_ok()
-                                    {
-                                        found.push((pt as u8, ps));
-                                    }
-                                }
-                                Value::Win(d) => {
-                                    if p.values[i].load(Ordering::Relaxed) != 0 {
-                                        continue;
-                                    }
-                                    let left = p.counts[i].fetch_update(
-                                        Ordering::Relaxed,
-                                        Ordering::Relaxed,
-                                        |c| (c & DRAW_EXIT == 0 && c > 0).then(|| c - 1),
-                                    );
-                                    if left == Ok(1) {
-                                        let loss = Value::Loss(d + 1).code();
-                                        if p.values[i]
-                                            .compare_exchange(
-                                                0,
-                                                loss,
-                                                Ordering::Relaxed,
-                                                Ordering::Relaxed,
-                                            )
-                                            .is_ok()
-                                        {
-                                            found.push((pt as u8, ps));
-                                        }
-                                    }
-                                }
-                                Value::Draw => {}
+        let listed = AtomicU64::new(0);
+        let overflow = AtomicBool::new(false);
+        // Keeps a thread's finds while the level's list stays short enough.
+        let keep = |mut found: Vec<Proven>| {
+            progress(0);
+            if found.is_empty() || overflow.load(Ordering::Relaxed) {
+                return Vec::new();
+            }
+            if listed.fetch_add(found.len() as u64, Ordering::Relaxed) + found.len() as u64
+                > most_listed
+            {
+                overflow.store(true, Ordering::Relaxed);
+                return Vec::new();
+            }
+            found.shrink_to_fit();
+            found
+        };
+        let found: Vec<Vec<Proven>> = match current {
+            Level::Scan => pieces
+                .par_iter()
+                .map_init(
+                    || Vec::with_capacity(128),
+                    |preds, &(t, first, end)| {
+                        let values = &work[t].values;
+                        let mut found = Vec::new();
+                        for slot in first..end {
+                            let code = values[slot as usize].load(Ordering::Relaxed);
+                            if code != 0 && Value::from_code(code).distance() == level {
+                                take(rules, work, t, slot, preds, &mut found);
                             }
                         }
-                    }
-                    progress(0);
-                    found
-                },
-            )
-            .flatten()
-            .collect();
-        if frontier.len() <= level + 1 {
-            frontier.resize(level + 2, Vec::new());
-        }
-        frontier[level + 1].extend(next);
+                        keep(found)
+                    },
+                )
+                .filter(|f| !f.is_empty())
+                .collect(),
+            Level::Listed(lists) => lists
+                .par_iter()
+                .flat_map(|list| list.par_chunks(1024))
+                .map_init(
+                    || Vec::with_capacity(128),
+                    |preds, chunk| {
+                        let mut found = Vec::new();
+                        for &p in chunk {
+                            let (t, slot) = unpack(p);
+                            take(rules, work, t, slot, preds, &mut found);
+                        }
+                        keep(found)
+                    },
+                )
+                .filter(|f| !f.is_empty())
+                .collect(),
+        };
         level += 1;
+        current = if level == 1 || overflow.into_inner() {
+            Level::Scan
+        } else if found.is_empty() {
+            return Ok(());
+        } else {
+            Level::Listed(found)
+        };
     }
-    Ok(())
+}
+
+/// Takes the proven position `slot` of table `t`: proves the predecessors it decides, one ply
+/// further, and adds them to `found`.
+fn take(
+    rules: &Rules,
+    work: &[Work],
+    t: usize,
+    slot: u64,
+    preds: &mut Vec<u64>,
+    found: &mut Vec<Proven>,
+) {
+    let w = &work[t];
+    let pt = other_table(work, t);
+    let p = &work[pt];
+    let v = Value::from_code(w.values[slot as usize].load(Ordering::Relaxed));
+    let (ours, theirs) = w.index.position(slot);
+    predecessors(rules, &p.index, ours, theirs, preds);
+    for &ps in preds.iter() {
+        let i = ps as usize;
+        match v {
+            Value::Loss(d) => {
+                let win = Value::Win(d + 1).code();
+                if p.values[i]
+                    .compare_exchange(0, win, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    found.push(pack(pt, ps));
+                }
+            }
+            Value::Win(d) => {
+                if p.values[i].load(Ordering::Relaxed) != 0 {
+                    continue;
+                }
+                let left = p.counts[i].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| {
+                    (c & DRAW_EXIT == 0 && c > 0).then(|| c - 1)
+                });
+                if left == Ok(1) {
+                    let loss = Value::Loss(d + 1).code();
+                    if p.values[i]
+                        .compare_exchange(0, loss, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        found.push(pack(pt, ps));
+                    }
+                }
+            }
+            Value::Draw => {}
+        }
+    }
 }
 
 /// The slots (in `index`, the table of the side that just moved) of the positions from which the
@@ -429,4 +504,34 @@ fn predecessors(rules: &Rules, index: &PairIndex, ours: u32, theirs: u32, out: &
     }
     out.sort_unstable();
     out.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::build::solve_in_memory;
+    use crate::tables::Values;
+
+    /// A level taken from its list, and found by a pass over the values, prove the same values:
+    /// solved with every level listed, with every level found by a pass, and as the build does.
+    #[test]
+    fn listed_and_scanned_levels_prove_the_same_values() {
+        let rules = Rules::preset("nine").unwrap().without_draw_rules();
+        let tables = solve_in_memory(&rules, 4).unwrap();
+        let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
+        for (a, b) in [(3, 4), (4, 4)] {
+            let solve = |share| {
+                solve_group_listing(&rules, tables.classes(), a, b, &exit, &|_| {}, share).unwrap()
+            };
+            let listed = solve(1);
+            let scanned = solve(u64::MAX);
+            assert_eq!(listed, scanned, "{a}-{b}");
+            for (&(m, o), codes) in group(a, b).iter().zip(listed) {
+                let built = tables.values(m, o).unwrap();
+                // Long enough to take levels from lists.
+                assert!(built.longest() > 5, "{m}-{o}: {}", built.longest());
+                assert_eq!(&Values::from_codes(codes), built, "{m}-{o}");
+            }
+        }
+    }
 }
