@@ -27,13 +27,46 @@ const HEADER: usize = 40;
 
 /// The checksum of a table's values: SplitMix64's mixer over 8 bytes at a time.
 pub fn checksum(values: &[u8]) -> u64 {
-    let mut h = values.len() as u64;
-    for chunk in values.chunks(8) {
+    mix_words(values.len() as u64, values)
+}
+
+/// `h` mixed with each 8 bytes of `bytes` in turn, little-endian, the last word padded with
+/// zeros.
+fn mix_words(mut h: u64, bytes: &[u8]) -> u64 {
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h = mix(h ^ u64::from_le_bytes(w.try_into().expect("8 bytes")));
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
         let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
+        word[..rest.len()].copy_from_slice(rest);
         h = mix(h ^ u64::from_le_bytes(word));
     }
     h
+}
+
+/// The checksum of a table's values (`checksum`) and the longest distance they hold, in one pass
+/// (loading the tables reads every byte once).
+fn checksum_and_longest(values: &[u8], width: u8) -> (u64, u16) {
+    let mut h = values.len() as u64;
+    let mut longest = 0u16;
+    // Blocks of a multiple of 8 bytes, small enough to stay in the cache between the two loops.
+    for block in values.chunks(1 << 15) {
+        h = mix_words(h, block);
+        // A byte's distance is its low 7 bits, a wide code's its low 15 (`Value::from_byte`,
+        // `Value::from_code`).
+        let d = if width == 1 {
+            block.iter().map(|&b| b & 0x7f).max().map(u16::from)
+        } else {
+            block
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]) & 0x7fff)
+                .max()
+        };
+        longest = longest.max(d.unwrap_or(0));
+    }
+    (h, longest)
 }
 
 /// The file of pair `(mover, other)` in `dir`.
@@ -139,13 +172,14 @@ pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result
             h.width
         ));
     }
-    if checksum(data) != h.checksum {
+    let (sum, longest) = checksum_and_longest(data, h.width);
+    if sum != h.checksum {
         return Err(format!(
             "{}: checksum mismatch: the file is damaged; delete it and build it again",
             path.display()
         ));
     }
-    Ok(Values::Mapped(Arc::new(mapping), h.width))
+    Ok(Values::Mapped(Arc::new(mapping), h.width, longest))
 }
 
 /// The table files of a directory, as (mover, other, path), in order of pieces.

@@ -28,6 +28,7 @@ use crate::rules::position::Position;
 use crate::rules::Rules;
 use index::{Classes, PairIndex};
 use mapped::Mapping;
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
@@ -109,8 +110,9 @@ pub const MAX_DISTANCE: u16 = 0x7fff;
 pub enum Values {
     Narrow(Vec<u8>),
     Wide(Vec<u16>),
-    /// A file's values and their width in bytes (2: little-endian codes).
-    Mapped(Arc<Mapping>, u8),
+    /// A file's values, their width in bytes (2: little-endian codes) and the longest distance
+    /// they hold (found when the file was read and checked).
+    Mapped(Arc<Mapping>, u8, u16),
 }
 
 /// The code stored in the first two bytes of `bytes`, little-endian (a wide table's value in its
@@ -142,7 +144,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v.len(),
             Values::Wide(v) => v.len(),
-            Values::Mapped(m, w) => m.bytes().len() / *w as usize,
+            Values::Mapped(m, w, _) => m.bytes().len() / *w as usize,
         }
     }
 
@@ -155,16 +157,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v.iter().map(|&b| Value::from_byte(b).distance()).max(),
             Values::Wide(v) => v.iter().map(|&c| Value::from_code(c).distance()).max(),
-            Values::Mapped(m, 1) => m
-                .bytes()
-                .iter()
-                .map(|&b| Value::from_byte(b).distance())
-                .max(),
-            Values::Mapped(m, _) => m
-                .bytes()
-                .chunks_exact(2)
-                .map(|c| Value::from_code(wide_code(c)).distance())
-                .max(),
+            Values::Mapped(_, _, longest) => Some(*longest),
         }
         .unwrap_or(0)
     }
@@ -174,7 +167,7 @@ impl Values {
         match self {
             Values::Narrow(_) => 1,
             Values::Wide(_) => 2,
-            Values::Mapped(_, w) => *w,
+            Values::Mapped(_, w, _) => *w,
         }
     }
 
@@ -183,14 +176,14 @@ impl Values {
         match self {
             Values::Narrow(v) => Value::from_byte(v[slot]),
             Values::Wide(v) => Value::from_code(v[slot]),
-            Values::Mapped(m, 1) => Value::from_byte(m.bytes()[slot]),
-            Values::Mapped(m, _) => Value::from_code(wide_code(&m.bytes()[2 * slot..])),
+            Values::Mapped(m, 1, _) => Value::from_byte(m.bytes()[slot]),
+            Values::Mapped(m, _, _) => Value::from_code(wide_code(&m.bytes()[2 * slot..])),
         }
     }
 
     /// Changes one value (widening the table if it must).
     pub fn set(&mut self, slot: usize, value: Value) {
-        if let Values::Mapped(m, w) = self {
+        if let Values::Mapped(m, w, _) = self {
             *self = Values::from_bytes(m.bytes().to_vec(), *w);
         }
         match (&mut *self, value.byte()) {
@@ -211,7 +204,7 @@ impl Values {
         match self {
             Values::Narrow(v) => Cow::Borrowed(v),
             Values::Wide(v) => Cow::Owned(v.iter().flat_map(|c| c.to_le_bytes()).collect()),
-            Values::Mapped(m, _) => Cow::Borrowed(m.bytes()),
+            Values::Mapped(m, _, _) => Cow::Borrowed(m.bytes()),
         }
     }
 
@@ -299,8 +292,17 @@ impl Tables {
         }
         let largest = files.iter().map(|&(m, o, _)| m.max(o)).max().unwrap_or(3);
         let mut tables = Tables::empty(rules, largest);
-        for (mover, other, path) in files {
-            tables.insert(mover, other, file::read(&path, print, mover, other)?);
+        // Each file is read once to check it, the largest first, on every thread.
+        let mut files = files;
+        files.sort_by_cached_key(|(_, _, path)| {
+            std::cmp::Reverse(std::fs::metadata(path).map_or(0, |m| m.len()))
+        });
+        let read: Vec<(usize, usize, Values)> = files
+            .par_iter()
+            .map(|(m, o, path)| file::read(path, print, *m, *o).map(|v| (*m, *o, v)))
+            .collect::<Result<_, String>>()?;
+        for (mover, other, values) in read {
+            tables.insert(mover, other, values);
         }
         Ok(tables)
     }
