@@ -106,8 +106,9 @@ pub enum TablesCommand {
     /// One line per table: `W-B wins N losses N draws N max-win D max-loss D`, counted up to
     /// symmetry.
     Stats(crate::tables::build::DirArgs),
-    /// Check every stored value against its successors; fails on any disagreement.
-    Verify(crate::tables::build::DirArgs),
+    /// Check every stored value (or an even sample of them) against its successors; fails on
+    /// any disagreement.
+    Verify(crate::tables::build::VerifyArgs),
     /// Print a shell script that submits the same build to a Slurm cluster as job arrays.
     Plan(crate::tables::build::PlanArgs),
     /// Draw positions from the tables, as match openings (`fen ...`) with their values.

@@ -41,6 +41,22 @@ fn stats_and_verify_of_a_build() {
     );
     let verify = moulin(&["tables", "verify", "--dir", dir]);
     assert!(verify.status.success(), "{verify:?}");
+    assert_eq!(String::from_utf8_lossy(&verify.stdout), "3-3: consistent\n");
+    // A sample: the canonical ones among 1000 slots spread over the table.
+    let sampled = moulin(&["tables", "verify", "--dir", dir, "--sample", "1000"]);
+    assert!(sampled.status.success(), "{sampled:?}");
+    let out = String::from_utf8_lossy(&sampled.stdout).into_owned();
+    let checked: u64 = out
+        .strip_prefix("3-3: consistent (")
+        .and_then(|r| r.strip_suffix(" positions checked)\n"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!((100..=1000).contains(&checked), "{out}");
+    let one = moulin(&["tables", "verify", "--dir", dir, "--pair", "3-3"]);
+    assert!(one.status.success(), "{one:?}");
+    let none = moulin(&["tables", "verify", "--dir", dir, "--pair", "4-3"]);
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no table 3-4 or 4-3"));
     // A value changed (and the checksum made to match) is found by verify.
     let copy = scratch("tables-bad");
     std::fs::create_dir_all(&copy).unwrap();
@@ -56,6 +72,16 @@ fn stats_and_verify_of_a_build() {
     let verify = moulin(&["tables", "verify", "--dir", copy.to_str().unwrap()]);
     assert!(!verify.status.success());
     assert!(String::from_utf8_lossy(&verify.stderr).contains("1 values disagree"));
+    // A sample as large as the table checks every position, so it finds it too.
+    let all = moulin(&[
+        "tables",
+        "verify",
+        "--dir",
+        copy.to_str().unwrap(),
+        "--sample",
+        "100000000",
+    ]);
+    assert!(String::from_utf8_lossy(&all.stderr).contains("1 values disagree"));
     // A damaged file is refused by its checksum.
     let path = file::path(&copy, 3, 3);
     let mut bytes = std::fs::read(&path).unwrap();
