@@ -1,7 +1,7 @@
 //! A table file mapped into memory, read-only. The pages are the operating system's file cache,
 //! so every process that probes the same tables (the engines of a match, a build and the engine
 //! it feeds) shares one copy, and pages not used lately can be dropped and read again instead
-//! of each process holding the whole set: the tables up to 9 pieces a side are about 14 GB.
+//! of each process holding the whole set: the tables up to 9 pieces a side are 11.9 GB.
 
 use std::fmt;
 use std::fs::File;
