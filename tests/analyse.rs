@@ -220,3 +220,62 @@ fn the_html_page_renders_in_headless_chromium() {
     );
     println!("screenshot: {}", shot.display());
 }
+
+#[test]
+fn exact_values_of_a_placing_position() {
+    // Tables up to 3 a side: a placing position that ends with 3 a side is covered.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-{}-analyse-exact", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(["tables", "build", "--pieces", "3", "--dir", d])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    // Two a side on the board, one each in hand: some moves win, one draws, the others lose.
+    let fen = "***O*O@*/****@***/******** w p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 9";
+    let text = ok(&["--position", "--exact", "--tables", d, "--fen", fen]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("white to move: "), "{text}");
+    assert!(lines.last().unwrap().starts_with("exact: "), "{text}");
+    let moves: Vec<(&str, &str)> = lines[1..lines.len() - 1]
+        .iter()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[0], w[1])
+        })
+        .collect();
+    // Every legal move once (20 empty points; the mill's removals make several turns of one).
+    let game = moulin::Game::from_fen(fen, moulin::Rules::nine()).unwrap();
+    let legal = moulin::rules::movegen::legal_moves(game.position(), moulin::Convention::Turn);
+    assert_eq!(moves.len(), legal.len(), "{text}");
+    // Best first; d3 closes a mill (taking c4 leaves Black two pieces) and wins.
+    let count = |v: &str| moves.iter().filter(|m| m.1 == v).count();
+    assert_eq!(
+        (count("win"), count("draw"), count("loss")),
+        (7, 1, 13),
+        "{text}"
+    );
+    assert!(
+        moves.iter().any(|m| m.0 == "d3xc4" && m.1 == "win"),
+        "{text}"
+    );
+    let rank = |v: &str| {
+        ["loss", "draw", "win"]
+            .iter()
+            .position(|&x| x == v)
+            .unwrap()
+    };
+    assert!(
+        moves.windows(2).all(|w| rank(w[0].1) >= rank(w[1].1)),
+        "{text}"
+    );
+    // Not a moving-phase position, and not without tables.
+    let moving = "**OO*O@*/****@**@/******** w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 9";
+    let out = moulin(&["--position", "--exact", "--tables", d, "--fen", moving]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("moving phase"));
+    let out = moulin(&["--position", "--exact", "--fen", fen]);
+    assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -83,6 +83,11 @@ impl Books {
         }
     }
 
+    /// Whether a book turn is answered in part (its rest comes from the book next).
+    pub(super) fn has_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
     /// Forgets a book turn answered in part (a new game).
     pub(super) fn forget_pending(&mut self) {
         self.pending = None;

@@ -90,11 +90,13 @@ impl Reporting {
 }
 
 /// Searches on a thread of its own, writing `info` lines as it goes; the searcher comes back
-/// with the result in `Event::SearchDone`.
+/// with the result in `Event::SearchDone`. A book answer (its line and result) is checked
+/// first: it is the result unless the exact solver proves its move loses value.
 pub(super) fn spawn_search(
     mut searcher: Searcher,
     game: Game,
     limits: Limits,
+    book: Option<(String, SearchResult)>,
     notation: Convention,
     dialect: Dialect,
     to: Reporting,
@@ -121,6 +123,19 @@ pub(super) fn spawn_search(
             Dialect::Gbgp => {}
         };
         let done = panic::catch_unwind(AssertUnwindSafe(|| {
+            if let Some((line, result)) = book {
+                let mv = result.best.unwrap_or(Move::NULL);
+                if searcher.exact_keeps(&game, mv, &limits, control) == Some(false) {
+                    let text = format!("book {} loses (exact): searching", mv.turn_notation());
+                    log::info!("{text}");
+                    if dialect == Dialect::Uci {
+                        out.line(&format!("info string {text}"));
+                    }
+                } else {
+                    out.line(&line);
+                    return (searcher, result);
+                }
+            }
             let result = searcher.search(&game, &limits, control, &mut report);
             (searcher, result)
         }));

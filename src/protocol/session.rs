@@ -615,26 +615,35 @@ impl Session {
                     .copied()
             }),
         };
-        let at_once = match self.game.outcome() {
+        let mut book = match self.game.outcome() {
             // Nothing to search.
-            Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
+            Some(_) => None,
             // The book is the full engine's (a limited level searches every move).
             None if go.searchmoves.is_empty() && self.settings.strength().is_none() => {
                 self.wait_for_loading();
                 let dialect = self.dialect;
                 self.books
                     .answer(&self.settings, &root)
-                    .map(|(info, result)| {
-                        match (dialect, result.best) {
-                            (Dialect::Gbgp, Some(mv)) => {
-                                self.out.line(&gbgp::book_line(&root, result.score, mv))
-                            }
-                            _ => self.out.line(&info),
+                    .map(|(info, result)| match (dialect, result.best) {
+                        (Dialect::Gbgp, Some(mv)) => {
+                            (gbgp::book_line(&root, result.score, mv), result)
                         }
-                        result
+                        _ => (info, result),
                     })
             }
             None => None,
+        };
+        // With endgame tables, a placing book move is played once the exact solver has not
+        // found it losing (on the search thread: the protocol keeps answering meanwhile). A
+        // book turn answered in part is finished from the book.
+        let checked = root.is_placing() && self.tables.is_some() && !self.books.has_pending();
+        let book_to_check = if checked { book.take() } else { None };
+        let at_once = match self.game.outcome() {
+            Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
+            None => book.map(|(line, result)| {
+                self.out.line(&line);
+                result
+            }),
         };
         if let Some(result) = at_once {
             // Answer now, or when released.
@@ -652,6 +661,7 @@ impl Session {
             searcher,
             self.game.clone(),
             limits,
+            book_to_check,
             notation,
             self.dialect,
             self.reporting(),

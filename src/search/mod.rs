@@ -21,6 +21,7 @@ mod ordering;
 mod placing;
 mod quiesce;
 mod score;
+pub mod solve;
 pub mod strength;
 mod threads;
 pub mod tt;
@@ -135,7 +136,17 @@ pub struct Searcher {
     pub options: Options,
     /// The noise of a limited strength.
     rng: Rng,
+    /// What the exact solver of placing positions has proven in this game.
+    exact: solve::Memory,
 }
+
+/// Positions the exact solver of placing positions remembers (about 80 MB).
+const EXACT_MEMORY: usize = 1 << 22;
+/// The exact solver's share of a timed search: it may run until this fraction of the move's
+/// time has passed.
+const EXACT_SHARE: f64 = 0.5;
+/// The exact solver's positions in a search without a clock (about a second).
+const EXACT_NODES: u64 = 4_000_000;
 
 impl Searcher {
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
@@ -145,6 +156,7 @@ impl Searcher {
             threads: threads.max(1),
             options: Options::default(),
             rng: Rng::from_time(),
+            exact: solve::Memory::new(EXACT_MEMORY),
         }
     }
 
@@ -165,6 +177,81 @@ impl Searcher {
     /// Forgets everything learnt (a new game).
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.exact.clear();
+    }
+
+    /// In the placing phase, with endgame tables for every moving position: the root moves
+    /// worth searching by their exact values, as far as the solver proves them within its share
+    /// of the search (`EXACT_SHARE` of the move's time, or `EXACT_NODES` positions without a
+    /// clock; `stop` ends it). Each move is first tested for a draw at least: those proven to
+    /// lose are dropped (unless every move loses); then, if every move is decided, the drawing
+    /// ones are tested for a win, and the winning ones kept alone when there are any. `None`
+    /// when nothing is dropped: the position is not placing, no tables serve it, a position on
+    /// the way is not covered, or there was not time.
+    fn exact_root(
+        &mut self,
+        pos: &crate::rules::position::Position,
+        moves: &[Move],
+        limits: &Limits,
+        control: &Control,
+    ) -> Option<Vec<Move>> {
+        let tables = self.exact_tables(pos)?;
+        let start = Instant::now();
+        let stop = exact_stop(pos, limits, self.options.move_overhead, control);
+        let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+        let (mut drawing, mut unknown) = (Vec::new(), Vec::new());
+        for &mv in moves {
+            match solver.move_at_least(pos, mv, 0) {
+                Some(true) => drawing.push(mv),
+                Some(false) => {}
+                None => unknown.push(mv),
+            }
+        }
+        let mut kept: Vec<Move> = drawing.iter().chain(&unknown).copied().collect();
+        if unknown.is_empty() {
+            let winning: Vec<Move> = drawing
+                .iter()
+                .copied()
+                .filter(|&mv| solver.move_at_least(pos, mv, 1) == Some(true))
+                .collect();
+            if !winning.is_empty() {
+                kept = winning;
+            }
+        }
+        log::debug!(
+            "exact solver: {} of {} moves kept ({} drawing at least, {} undecided) in {} \
+             positions, {:.3} s",
+            kept.len(),
+            moves.len(),
+            drawing.len(),
+            unknown.len(),
+            solver.nodes,
+            start.elapsed().as_secs_f64()
+        );
+        (!kept.is_empty() && kept.len() < moves.len()).then_some(kept)
+    }
+
+    /// Whether `mv` keeps at least a draw in the game's position, as far as the exact solver
+    /// proves it within its share of the search (`exact_root`): `None` when it does not know.
+    pub fn exact_keeps(
+        &mut self,
+        game: &Game,
+        mv: Move,
+        limits: &Limits,
+        control: &Control,
+    ) -> Option<bool> {
+        let pos = *game.position();
+        let tables = self.exact_tables(&pos)?;
+        let stop = exact_stop(&pos, limits, self.options.move_overhead, control);
+        solve::Solver::new(&tables, &mut self.exact, &stop).move_at_least(&pos, mv, 0)
+    }
+
+    /// The tables the exact solver may use in `pos`: a placing position, at full strength,
+    /// tables that serve its rules.
+    fn exact_tables(&self, pos: &crate::rules::position::Position) -> Option<Arc<Tables>> {
+        let tables = self.options.tables.as_ref()?;
+        let usable = self.options.strength.is_none() && pos.is_placing();
+        (usable && tables.serves(pos.rules())).then(|| Arc::clone(tables))
     }
 
     pub fn hashfull(&self) -> u32 {
@@ -211,6 +298,12 @@ impl Searcher {
         }
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
+        }
+        if self.options.multipv == 1 && root_moves.len() > 1 {
+            // The placing phase near its end: only the moves that keep the exact value.
+            if let Some(keep) = self.exact_root(&pos, &root_moves, limits, control) {
+                root_moves.retain(|m| keep.contains(m));
+            }
         }
         let strength = self.options.strength;
         let tables = self
@@ -357,6 +450,27 @@ impl Searcher {
             outcome: None,
             table: None,
         }
+    }
+}
+
+/// When the exact solver gives up: at `stop`; in a timed search once the move's clock (which
+/// starts at `go`, so that a book check and the root's solve share it) has run `EXACT_SHARE` of
+/// its time; in a search without a clock, or while pondering, after `EXACT_NODES` positions.
+fn exact_stop<'c>(
+    pos: &crate::rules::position::Position,
+    limits: &Limits,
+    overhead: u64,
+    control: &'c Control,
+) -> impl Fn(u64) -> bool + 'c {
+    let budget = limits::deadline(pos, limits, overhead)
+        .soft
+        .map(|t| t.mul_f64(EXACT_SHARE));
+    move |nodes| {
+        control.is_stopped()
+            || match budget {
+                Some(b) if !control.is_pondering() => control.elapsed() >= b,
+                _ => nodes >= EXACT_NODES,
+            }
     }
 }
 

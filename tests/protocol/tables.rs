@@ -226,3 +226,103 @@ fn stray_and_inconsistent_table_files_are_refused_without_a_hang() {
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A placing position (two pieces a side on the board, one each in hand, White to move) where
+/// `lose` loses and `keep` does not, by the exact solver over `tables`.
+fn placing_with_a_losing_move(tables: &Tables) -> (String, String, String) {
+    use moulin::search::solve::{Memory, Solver};
+    let rules = Rules::nine();
+    let never = |_: u64| false;
+    let mut memory = Memory::new(1 << 20);
+    let mut rng = moulin::rng::Rng::new(17);
+    loop {
+        let mut cells = ['*'; 24];
+        let mut free: Vec<usize> = (0..24).collect();
+        for c in ['O', 'O', '@', '@'] {
+            cells[free.swap_remove(rng.below(free.len()))] = c;
+        }
+        let rings: Vec<String> = cells.chunks(8).map(|r| r.iter().collect()).collect();
+        let fen = format!("{} w p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 9", rings.join("/"));
+        let pos = moulin::rules::fen::read(&fen, &rules).unwrap();
+        let moves = moulin::rules::movegen::legal_moves(&pos, moulin::Convention::Turn);
+        let mut solver = Solver::new(tables, &mut memory, &never);
+        let values = solver.values_of_moves(&pos, &moves).unwrap();
+        let lose = moves.iter().zip(&values).find(|(_, &v)| v < 0);
+        let keep = moves.iter().zip(&values).find(|(_, &v)| v >= 0);
+        if let (Some((l, _)), Some((k, _))) = (lose, keep) {
+            return (fen, l.turn_notation(), k.turn_notation());
+        }
+    }
+}
+
+/// A book of one position and one move, with the shipped book's header (the position written
+/// in its canonical orientation, as books hold them).
+fn one_move_book(name: &str, fen: &str, mv: &str) -> PathBuf {
+    let rules = Rules::nine();
+    let pos = moulin::rules::fen::read(fen, &rules).unwrap();
+    let s = moulin::book::fold(&pos).symmetry;
+    let mv = moulin::rules::notation::parse_move(&pos, mv).unwrap();
+    let (fen, mv) = (
+        moulin::rules::fen::write(&pos.transformed(s)),
+        mv.transformed(s).turn_notation(),
+    );
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/book/nine.book")).unwrap();
+    let mut text = String::new();
+    for line in shipped.lines() {
+        if line.starts_with("positions ") {
+            text.push_str("positions 1\n");
+            break;
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push_str(&format!("{fen} | {mv} 0 100\n"));
+    let path = scratch(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_placing_book_move_the_exact_solver_finds_losing_is_not_played() {
+    let _gate = shared();
+    let dir = three_a_side();
+    let tables = Tables::open(dir, &Rules::nine()).unwrap();
+    let (fen, lose, keep) = placing_with_a_losing_move(&tables);
+    for (mv, played) in [(&lose, false), (&keep, true)] {
+        let book = one_move_book(&format!("exact-{mv}.book"), &fen, mv);
+        let mut e = Engine::start();
+        e.ask(&format!("setoption name BookFile value {}", book.display()));
+        e.ask(&format!(
+            "setoption name TablesPath value {}",
+            dir.display()
+        ));
+        e.ask(&format!("position fen {fen}"));
+        let lines = e.go("go movetime 500");
+        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let best = best.split_whitespace().next().unwrap();
+        if played {
+            // A book move that keeps the value is played from the book.
+            assert!(
+                lines[0].starts_with(&format!("info string book {mv} ")),
+                "{lines:?}"
+            );
+            assert_eq!(best, mv.as_str(), "{lines:?}");
+        } else {
+            // The losing one is not: the search plays a move that keeps the value.
+            assert!(
+                lines.contains(&format!("info string book {mv} loses (exact): searching")),
+                "{lines:?}"
+            );
+            let mut game = Game::from_fen(&fen, Rules::nine()).unwrap();
+            game.play_token(best).unwrap();
+            let pos = *game.position();
+            let never = |_: u64| false;
+            let mut memory = moulin::search::solve::Memory::new(1 << 20);
+            let mut solver = moulin::search::solve::Solver::new(&tables, &mut memory, &never);
+            // White's move leaves Black at most a draw.
+            assert_eq!(solver.at_least(&pos, 1), Some(false), "{best}: {lines:?}");
+        }
+        let _ = std::fs::remove_file(&book);
+    }
+}

@@ -1,0 +1,458 @@
+//! Exact values of placing positions near the end of the placing: alpha-beta over the placements
+//! left, with the endgame tables' values where the placing ends. Every leaf is exact (a game
+//! over, or a moving-phase position the tables cover), so the result is the position's true
+//! value (win, draw or loss), not an estimate; there is no depth limit and no reduction.
+//!
+//! The values are the tables' under the game's draw rules (`Tables::probe_in_game`); where those
+//! do not decide a win (a later phase might outlast the no-capture rule), the win counts, as the
+//! tables give it without the rule.
+
+use super::ordering::{self, MoveOrder};
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
+use crate::tables::{Tables, Value};
+use rustc_hash::FxHashMap;
+
+/// A solved value for the side to move: -1 lost, 0 drawn, 1 won.
+pub type Wdl = i8;
+
+/// The win/draw/loss class of a table value.
+fn wdl(v: Value) -> Wdl {
+    match v {
+        Value::Win(_) => 1,
+        Value::Draw => 0,
+        Value::Loss(_) => -1,
+    }
+}
+
+/// What is known of a solved position: bounds on its value and the move that proved the lower.
+#[derive(Clone, Copy)]
+pub struct Known {
+    lower: Wdl,
+    upper: Wdl,
+    best: Move,
+}
+
+/// The positions a solver has proven something of, kept between solves (a game's successive
+/// positions share most of their subtrees).
+#[derive(Default)]
+pub struct Memory {
+    known: FxHashMap<u64, Known>,
+    /// Entries kept before the memory is cleared (about 20 bytes each).
+    limit: usize,
+}
+
+impl Memory {
+    /// A memory of at most `limit` positions.
+    pub fn new(limit: usize) -> Memory {
+        Memory {
+            known: FxHashMap::default(),
+            limit,
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.known = FxHashMap::default();
+    }
+
+    pub fn len(&self) -> usize {
+        self.known.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.known.is_empty()
+    }
+}
+
+/// The solver: what it proves is kept in its `Memory`, the move ordering between its calls.
+pub struct Solver<'a> {
+    tables: &'a Tables,
+    memory: &'a mut Memory,
+    order: MoveOrder,
+    lists: Vec<Vec<Move>>,
+    scores: Vec<Vec<i32>>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Asked every 1024 nodes whether to give up.
+    stop: &'a dyn Fn(u64) -> bool,
+    stopped: bool,
+}
+
+impl<'a> Solver<'a> {
+    /// A solver over `tables` (which must serve the positions' rules) that gives up when
+    /// `stop(nodes)` says so.
+    pub fn new(
+        tables: &'a Tables,
+        memory: &'a mut Memory,
+        stop: &'a dyn Fn(u64) -> bool,
+    ) -> Solver<'a> {
+        Solver {
+            tables,
+            memory,
+            order: MoveOrder::new(true),
+            lists: Vec::new(),
+            scores: Vec::new(),
+            nodes: 0,
+            stop,
+            stopped: false,
+        }
+    }
+
+    /// The value of `pos` for the side to move; `None` when stopped, or when a position on the
+    /// way is neither over nor covered by the tables.
+    pub fn value(&mut self, pos: &Position) -> Option<Wdl> {
+        self.window(pos, -1, 1)
+    }
+
+    /// The value of each of `moves` for the side to move in `pos`, in their order.
+    pub fn values_of_moves(&mut self, pos: &Position, moves: &[Move]) -> Option<Vec<Wdl>> {
+        let mut out = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let mut child = *pos;
+            child.play(mv);
+            let v = self.window(&child, -1, 1)?;
+            out.push(if child.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            });
+        }
+        Some(out)
+    }
+
+    /// Whether the value of `pos` is at least `v` (for the side to move).
+    pub fn at_least(&mut self, pos: &Position, v: Wdl) -> Option<bool> {
+        if v <= -1 {
+            return Some(true);
+        }
+        if v > 1 {
+            return Some(false);
+        }
+        Some(self.window(pos, v - 1, v)? >= v)
+    }
+
+    /// Whether playing `mv` in `pos` leaves its mover at least `v`.
+    pub fn move_at_least(&mut self, pos: &Position, mv: Move, v: Wdl) -> Option<bool> {
+        let mut child = *pos;
+        child.play(mv);
+        if child.side_to_move() == pos.side_to_move() {
+            self.at_least(&child, v)
+        } else {
+            // At least v for the mover: at most -v for the opponent.
+            Some(!self.at_least(&child, 1 - v)?)
+        }
+    }
+
+    /// The value of `pos` and those of `moves` that keep it: the value is found first, then each
+    /// move is tested against it with a null window (cheaper than valuing every move).
+    pub fn keeping_moves(&mut self, pos: &Position, moves: &[Move]) -> Option<(Wdl, Vec<Move>)> {
+        let v = self.value(pos)?;
+        let mut keep = Vec::new();
+        for &mv in moves {
+            if self.move_at_least(pos, mv, v)? {
+                keep.push(mv);
+            }
+        }
+        Some((v, keep))
+    }
+
+    fn window(&mut self, pos: &Position, alpha: Wdl, beta: Wdl) -> Option<Wdl> {
+        self.stopped = false;
+        if self.memory.known.len() > self.memory.limit {
+            self.memory.clear();
+        }
+        let v = self.search(pos, alpha, beta, 0);
+        (!self.stopped).then_some(v?)
+    }
+
+    /// Fail-soft alpha-beta over win/draw/loss.
+    fn search(&mut self, pos: &Position, mut alpha: Wdl, beta: Wdl, ply: usize) -> Option<Wdl> {
+        self.nodes += 1;
+        if self.nodes % 1024 == 1 && (self.stop)(self.nodes) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return Some(0);
+        }
+        if let Some(o) = pos.quick_outcome() {
+            return Some(match o.winner() {
+                Some(w) if w == pos.side_to_move() => 1,
+                Some(_) => -1,
+                None => 0,
+            });
+        }
+        if !pos.is_placing() && pos.pending_removals() == 0 {
+            let v = self
+                .tables
+                .probe_in_game(pos)
+                .or_else(|| self.tables.probe(pos))?;
+            return Some(wdl(v));
+        }
+        let key = pos.key();
+        let mut best_move = Move::NULL;
+        if let Some(k) = self.memory.known.get(&key) {
+            if k.lower >= beta || k.lower == k.upper {
+                return Some(k.lower);
+            }
+            if k.upper <= alpha {
+                return Some(k.upper);
+            }
+            alpha = alpha.max(k.lower);
+            best_move = k.best;
+        }
+        let alpha0 = alpha;
+        if self.lists.len() <= ply {
+            self.lists.push(Vec::with_capacity(32));
+            self.scores.push(Vec::with_capacity(32));
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        let mut order = std::mem::take(&mut self.scores[ply]);
+        movegen::generate(pos, Convention::Turn, &mut list);
+        let ply_index = ply.min(super::MAX_PLY);
+        self.order
+            .score_moves(pos, &list, &mut order, best_move, ply_index);
+        let us = pos.side_to_move();
+        let mut best: Wdl = -1;
+        let mut result = Some(());
+        if list.is_empty() {
+            // Blocked (the quick outcome says so first under these rules; kept for safety).
+            best = -1;
+        }
+        for next in 0..list.len() {
+            ordering::select(&mut list, &mut order, next);
+            let mv = list[next];
+            let mut child = *pos;
+            child.play(mv);
+            let s = if child.side_to_move() == us {
+                self.search(&child, alpha, beta, ply + 1)
+            } else {
+                self.search(&child, -beta, -alpha, ply + 1).map(|v| -v)
+            };
+            let Some(s) = s else {
+                result = None;
+                break;
+            };
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                best_move = mv;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        self.order.remember_cutoff(mv, 4, ply_index);
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        self.scores[ply] = order;
+        result?;
+        if self.stopped {
+            return Some(0);
+        }
+        let e = self.memory.known.entry(key).or_insert(Known {
+            lower: -1,
+            upper: 1,
+            best: Move::NULL,
+        });
+        if best >= beta {
+            e.lower = e.lower.max(best);
+            e.best = best_move;
+        } else if best > alpha0 {
+            e.lower = best;
+            e.upper = best;
+            e.best = best_move;
+        } else {
+            e.upper = e.upper.min(best);
+        }
+        Some(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+    use crate::rules::Rules;
+    use crate::search::Searcher;
+    use crate::tables::build;
+    use std::sync::Arc;
+
+    /// The tables up to 4 a side of the standard game (no draw rules), built once.
+    fn tables() -> &'static Arc<Tables> {
+        static BUILT: std::sync::OnceLock<Arc<Tables>> = std::sync::OnceLock::new();
+        BUILT.get_or_init(|| {
+            let rules = Rules::nine().without_draw_rules();
+            let mut t = Tables::empty(&rules, 4);
+            for (a, b) in [(3, 3), (3, 4), (4, 4)] {
+                build::solve_into(&mut t, &rules, a, b).unwrap();
+            }
+            Arc::new(t)
+        })
+    }
+
+    /// Plain minimax over every turn, the tables at the end of the placing: no bounds, no
+    /// memory, no ordering.
+    fn minimax(tables: &Tables, pos: &Position) -> Wdl {
+        if let Some(o) = pos.quick_outcome() {
+            return match o.winner() {
+                Some(w) if w == pos.side_to_move() => 1,
+                Some(_) => -1,
+                None => 0,
+            };
+        }
+        if !pos.is_placing() {
+            return wdl(tables.probe(pos).expect("covered"));
+        }
+        let moves = movegen::legal_moves(pos, Convention::Turn);
+        let mut best = -1;
+        for mv in moves {
+            let mut child = *pos;
+            child.play(mv);
+            let v = minimax(tables, &child);
+            best = best.max(if child.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            });
+        }
+        best
+    }
+
+    /// Placing positions whose ends fit in the tables: 3 or 4 pieces a side in all, 2 to 4 of
+    /// them still in hand, drawn at random (`count` of them).
+    fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
+        let rules = Rules::nine().without_draw_rules();
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            // 2 to 4 placements left, White's turn when they are even, as in a game.
+            let left = 2 + rng.below(3);
+            let side = if left.is_multiple_of(2) { 'w' } else { 'b' };
+            let (white_hand, black_hand) = (left / 2, left.div_ceil(2));
+            let white_on = 3 + rng.below(2) - white_hand;
+            let black_on = 3 + rng.below(2) - black_hand;
+            let mut cells = ['*'; 24];
+            let mut free: Vec<usize> = (0..24).collect();
+            for (n, c) in [(white_on, 'O'), (black_on, '@')] {
+                for _ in 0..n {
+                    let i = free.swap_remove(rng.below(free.len()));
+                    cells[i] = c;
+                }
+            }
+            let rings: Vec<String> = cells.chunks(8).map(|r| r.iter().collect()).collect();
+            let text = format!(
+                "{} {side} p p {white_on} {} {black_on} {} 0 0 -1 -1 -1 -1 0 0 5",
+                rings.join("/"),
+                white_hand,
+                black_hand
+            );
+            let Ok(pos) = crate::rules::fen::read(&text, &rules) else {
+                continue;
+            };
+            if pos.is_placing() && pos.quick_outcome().is_none() {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn solved_values_agree_with_plain_minimax() {
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut seen = [0usize; 3];
+        for pos in placing_positions(60, 11) {
+            let truth = minimax(tables, &pos);
+            seen[(truth + 1) as usize] += 1;
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            assert_eq!(
+                solver.value(&pos),
+                Some(truth),
+                "{}",
+                crate::rules::fen::write(&pos)
+            );
+            let moves = movegen::legal_moves(&pos, Convention::Turn);
+            let values = solver.values_of_moves(&pos, &moves).unwrap();
+            assert_eq!(values.iter().copied().max(), Some(truth));
+            let (v, keep) = solver.keeping_moves(&pos, &moves).unwrap();
+            assert_eq!(v, truth);
+            let expected: Vec<Move> = moves
+                .iter()
+                .zip(&values)
+                .filter(|(_, &x)| x == truth)
+                .map(|(&m, _)| m)
+                .collect();
+            assert_eq!(keep, expected);
+            for (&mv, &x) in moves.iter().zip(&values) {
+                for bar in -1..=1 {
+                    assert_eq!(solver.move_at_least(&pos, mv, bar), Some(x >= bar));
+                }
+            }
+        }
+        // The sample holds every kind of value.
+        assert!(seen.iter().all(|&n| n > 0), "wins, draws, losses: {seen:?}");
+    }
+
+    #[test]
+    fn a_stopped_solve_answers_nothing() {
+        let tables = tables();
+        let mut memory = Memory::new(1 << 20);
+        let at_once = |_: u64| true;
+        let pos = placing_positions(1, 3)[0];
+        let mut solver = Solver::new(tables, &mut memory, &at_once);
+        assert_eq!(solver.value(&pos), None);
+        // Nothing half-proven was kept.
+        assert!(memory.is_empty());
+    }
+
+    #[test]
+    fn an_uncovered_position_is_not_solved() {
+        // A placing position that ends with more pieces than the tables hold.
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let pos = Position::start(Rules::nine().without_draw_rules());
+        let mut late = pos;
+        for p in ["d6", "d2", "b4", "f4", "a7", "g7", "a1", "g1", "d7", "d1"] {
+            late.play(Move::place(crate::rules::board::Point::parse(p).unwrap()));
+        }
+        let mut solver = Solver::new(tables, &mut memory, &never);
+        assert_eq!(solver.value(&late), None);
+    }
+
+    #[test]
+    fn the_search_plays_only_moves_that_keep_the_exact_value() {
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut with = Searcher::new(4, 1);
+        with.options.tables = Some(Arc::clone(tables));
+        let mut without = Searcher::new(4, 1);
+        let mut lost_without = 0;
+        for pos in placing_positions(40, 23) {
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            let truth = solver.value(&pos).unwrap();
+            // A search of one ply keeps the value all the same.
+            let best = with.search_to_depth(&pos, 1, Vec::new()).best.unwrap();
+            assert_eq!(
+                solver.move_at_least(&pos, best, truth),
+                Some(true),
+                "{} {}",
+                crate::rules::fen::write(&pos),
+                best.turn_notation()
+            );
+            let blind = without.search_to_depth(&pos, 1, Vec::new()).best.unwrap();
+            lost_without += (solver.move_at_least(&pos, blind, truth) == Some(false)) as usize;
+        }
+        // Without the tables, one ply is often not enough.
+        assert!(lost_without > 0);
+    }
+}
