@@ -4,6 +4,9 @@
 //! whose last reported score is a centipawn score within the margin: neither won nor lost within
 //! the reach of the search. With `--out`, each score is journaled (`durable::Journal`) so that
 //! a stopped run resumes without searching again, and the file is written whole or not at all.
+//!
+//! With `--exact`, no engine is asked: the exact solver of the placing (`search::solve`) gives
+//! each opening its true value from the endgame tables, and the draws are kept.
 
 use super::engine::{Engine, Score};
 use super::openings::Opening;
@@ -25,8 +28,21 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct OpeningsArgs {
     /// The engine that scores the openings (a spec, as for `moulin match`).
-    #[arg(long)]
-    pub engine: String,
+    #[arg(long, required_unless_present = "exact", conflicts_with = "exact")]
+    pub engine: Option<String>,
+    /// Instead of an engine, value each opening exactly with the solver of the placing and the
+    /// endgame tables in this folder (which must cover every moving position: `moulin tables
+    /// build --pieces 9` for nine), and keep the drawn ones. Minutes an opening of 3 turns.
+    #[arg(long, value_name = "TABLES")]
+    pub exact: Option<PathBuf>,
+    /// Only the openings of this openings file (e.g. book/openings-nine.txt), each as its class
+    /// under the board's symmetries, instead of every opening of --plies turns.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Solver threads for --exact (each solves one opening at a time).
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    pub threads: usize,
     /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
     #[arg(long, default_value = "nine")]
     pub variant: String,
@@ -101,8 +117,15 @@ fn walk(
     }
 }
 
-/// A journaled score: `cp 12` or `mate -3`, as `Score` writes it.
+/// A journaled score: `cp 12` or `mate -3`, as `Score` writes it; or an exact value, `win`,
+/// `draw` or `loss` (kept as mate 1, cp 0 and mate -1).
 fn parse_score(text: &str) -> Option<Score> {
+    match text {
+        "win" => return Some(Score::Mate(1)),
+        "draw" => return Some(Score::Cp(0)),
+        "loss" => return Some(Score::Mate(-1)),
+        _ => {}
+    }
     match text.split_once(' ')? {
         ("cp", n) => n.parse().ok().map(Score::Cp),
         ("mate", n) => n.parse().ok().map(Score::Mate),
@@ -150,35 +173,67 @@ fn score_opening(
 /// `moulin openings`.
 pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
     let rules = rules_of(&args.variant)?;
-    let mut spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
-    // The scores must come from a search: the engine's own book (UCI's OwnBook) is turned off
-    // unless the spec says otherwise.
-    if !spec
-        .options
-        .iter()
-        .any(|(n, _)| n.eq_ignore_ascii_case("OwnBook"))
-    {
-        spec.options.push(("OwnBook".into(), "false".into()));
-    }
-    let candidates = enumerate(&rules, args.plies);
+    let candidates = match &args.from {
+        Some(file) => {
+            // One opening per class, in the file's order.
+            let mut seen = HashSet::new();
+            let mut out = Vec::new();
+            for o in super::openings::read_book_file(file, &rules)? {
+                if seen.insert(crate::book::fold(o.game(&rules)?.position()).key) {
+                    out.push(o);
+                }
+            }
+            out
+        }
+        None => enumerate(&rules, args.plies),
+    };
     log::info!(
-        "{} placement openings of {} turns, distinct under symmetry",
-        candidates.len(),
-        args.plies
+        "{} placement openings, distinct under symmetry",
+        candidates.len()
     );
+    let scorer = match (&args.exact, &args.engine) {
+        (Some(dir), _) => {
+            let tables = crate::tables::Tables::open(dir, &rules)
+                .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?;
+            Scorer::Exact(std::sync::Arc::new(tables))
+        }
+        (None, Some(engine)) => {
+            let mut spec = EngineSpec::parse(engine).map_err(|e| e.to_string())?;
+            // The scores must come from a search: the engine's own book (UCI's OwnBook) is
+            // turned off unless the spec says otherwise.
+            if !spec
+                .options
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("OwnBook"))
+            {
+                spec.options.push(("OwnBook".into(), "false".into()));
+            }
+            Scorer::Engine(Box::new(spec))
+        }
+        (None, None) => return Err("give --engine or --exact".into()),
+    };
     // Scores already journaled by an interrupted run with the same settings (the margin is
     // applied to the scores at the end, so it may change).
     let mut journal = None;
     let mut scores: HashMap<String, Score> = HashMap::new();
     if let Some(out) = &args.out {
         let path = durable::with_suffix(out, ".partial");
-        let settings = format!(
-            "variant {} plies {} depth {} engine {}",
-            args.variant,
-            args.plies,
-            args.depth,
-            args.engine.replace(['\n', '\r'], " ")
-        );
+        let source = match &args.from {
+            Some(f) => format!("from {}", f.display()),
+            None => format!("plies {}", args.plies),
+        };
+        let settings = match &scorer {
+            Scorer::Exact(_) => format!("variant {} {source} exact", args.variant),
+            Scorer::Engine(_) => format!(
+                "variant {} {source} depth {} engine {}",
+                args.variant,
+                args.depth,
+                args.engine
+                    .as_deref()
+                    .unwrap_or("")
+                    .replace(['\n', '\r'], " ")
+            ),
+        };
         let (j, lines) = Journal::open(&path, "openings", &settings)?;
         for line in &lines {
             match line
@@ -205,21 +260,9 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} openings  {msg}  [{elapsed} < {eta}]")
             .expect("valid template"),
     );
-    let mut engine: Option<Engine> = None;
     let mut kept: Vec<(Opening, i32)> = Vec::new();
     let (mut won, mut lost) = (0, 0);
-    for opening in &candidates {
-        let line = opening.to_line();
-        let score = match scores.get(&line) {
-            Some(&s) => s,
-            None => {
-                let s = score_opening(&mut engine, &spec, &rules, opening, &args)?;
-                if let Some(j) = journal.as_mut() {
-                    j.append(&format!("{s} | {line}"))?;
-                }
-                s
-            }
-        };
+    let mut tally = |opening: &Opening, score: Score, bar: &ProgressBar| {
         match score {
             Score::Cp(cp) if cp.abs() <= args.margin => kept.push((opening.clone(), cp)),
             Score::Cp(x) | Score::Mate(x) if x > 0 => won += 1,
@@ -227,29 +270,103 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         }
         bar.inc(1);
         bar.set_message(format!("kept {}", kept.len()));
+    };
+    let mut record = |line: &str, text: &str| match journal.as_mut() {
+        Some(j) => j.append(&format!("{text} | {line}")),
+        None => Ok(()),
+    };
+    let mut results: Vec<Option<Score>> = candidates
+        .iter()
+        .map(|o| scores.get(&o.to_line()).copied())
+        .collect();
+    match &scorer {
+        Scorer::Engine(spec) => {
+            let mut engine: Option<Engine> = None;
+            for (opening, result) in candidates.iter().zip(&mut results) {
+                let score = match *result {
+                    Some(s) => s,
+                    None => {
+                        let s = score_opening(&mut engine, spec, &rules, opening, &args)?;
+                        record(&opening.to_line(), &s.to_string())?;
+                        s
+                    }
+                };
+                tally(opening, score, &bar);
+            }
+            if let Some(e) = engine {
+                e.quit();
+            }
+        }
+        Scorer::Exact(tables) => {
+            for (opening, result) in candidates.iter().zip(&results) {
+                if let Some(s) = result {
+                    tally(opening, *s, &bar);
+                }
+            }
+            let todo: Vec<usize> = (0..candidates.len())
+                .filter(|&i| results[i].is_none())
+                .collect();
+            let solved = solve_openings(tables, &rules, &candidates, &todo, args.threads);
+            for got in solved {
+                let (i, value) = got?;
+                let text = ["loss", "draw", "win"][(value + 1) as usize];
+                record(&candidates[i].to_line(), text)?;
+                let score = parse_score(text).expect("an exact value");
+                results[i] = Some(score);
+                tally(&candidates[i], score, &bar);
+            }
+        }
     }
     bar.finish_and_clear();
-    if let Some(e) = engine {
-        e.quit();
-    }
+    // In the candidates' order, whatever order they were solved in.
+    let order: HashMap<String, usize> = candidates
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (o.to_line(), i))
+        .collect();
+    kept.sort_by_key(|(o, _)| order.get(&o.to_line()).copied());
     let mut text = String::new();
-    text.push_str(&format!(
-        "# moulin opening book, variant {}: placement openings of {} turns, one per class of\n\
-         # positions equal under the board's 16 symmetries ({} in all), kept when {} at depth {}\n\
-         # scores them within ±{} cp for the side to move, and no mate ({} kept, {} better and\n\
-         # {} worse for the side to move left out). Format: book/README.md.\n",
+    let how = match &scorer {
+        Scorer::Exact(_) => {
+            "exactly drawn (the solver of the placing with the endgame tables)".to_string()
+        }
+        Scorer::Engine(spec) => format!(
+            "scored within ±{} cp for the side to move by {} at depth {}, and no mate",
+            args.margin, spec.name, args.depth
+        ),
+    };
+    let source = match &args.from {
+        Some(f) => format!("the openings of {}", f.display()),
+        None => format!("placement openings of {} turns", args.plies),
+    };
+    let header = format!(
+        "moulin opening book, variant {}: {source}, one per class of positions equal under the \
+         board's 16 symmetries ({} in all), kept when {how} ({} kept, {} better and {} worse for \
+         the side to move left out). Format: book/README.md.",
         args.variant,
-        args.plies,
         candidates.len(),
-        spec.name,
-        args.depth,
-        args.margin,
         kept.len(),
         won,
         lost
-    ));
+    );
+    // As comment lines of at most about 95 characters.
+    let mut row = String::from("#");
+    for word in header.split(' ') {
+        if row.len() + 1 + word.len() > 95 {
+            text.push_str(&row);
+            text.push('\n');
+            row = String::from("#");
+        }
+        row.push(' ');
+        row.push_str(word);
+    }
+    text.push_str(&row);
+    text.push('\n');
     for (o, cp) in &kept {
-        text.push_str(&format!("{}  # cp {cp}\n", o.to_line()));
+        match &scorer {
+            Scorer::Exact(_) => text.push_str(&format!("{}  # draw\n", o.to_line())),
+            Scorer::Engine(_) => text.push_str(&format!("{}  # cp {cp}\n", o.to_line())),
+        }
     }
     match &args.out {
         Some(path) => {
@@ -267,6 +384,60 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         candidates.len()
     );
     Ok(())
+}
+
+/// What values the openings.
+enum Scorer {
+    Engine(Box<EngineSpec>),
+    Exact(std::sync::Arc<crate::tables::Tables>),
+}
+
+/// Positions each exact solve remembers (about 320 MB).
+const OPENING_MEMORY: usize = 1 << 24;
+
+/// Solves the openings `todo` (indices into `candidates`) on `threads` threads, each one opening
+/// at a time; their values come back as they finish, for the side to move after the opening.
+fn solve_openings(
+    tables: &std::sync::Arc<crate::tables::Tables>,
+    rules: &Rules,
+    candidates: &[Opening],
+    todo: &[usize],
+    threads: usize,
+) -> impl Iterator<Item = Result<(usize, i8), String>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let todo: std::sync::Arc<Vec<(usize, Opening)>> =
+        std::sync::Arc::new(todo.iter().map(|&i| (i, candidates[i].clone())).collect());
+    for _ in 0..threads.max(1) {
+        let (tx, next, todo, tables, rules) = (
+            tx.clone(),
+            std::sync::Arc::clone(&next),
+            std::sync::Arc::clone(&todo),
+            std::sync::Arc::clone(tables),
+            *rules,
+        );
+        std::thread::spawn(move || {
+            let never = |_: u64| false;
+            let mut memory = crate::search::solve::Memory::new(OPENING_MEMORY);
+            loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((i, opening)) = todo.get(k) else {
+                    return;
+                };
+                let answer = opening.game(&rules).and_then(|game| {
+                    crate::search::solve::Solver::new(&tables, &mut memory, &never)
+                        .value(game.position())
+                        .ok_or_else(|| {
+                            format!("'{opening}': a position on the way is not in the tables")
+                        })
+                });
+                if tx.send(answer.map(|v| (*i, v))).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    rx.into_iter()
 }
 
 #[cfg(test)]

@@ -284,3 +284,68 @@ fn moulin_against_moulin() {
     played_all_without_forfeits(&stdout, 20);
     replay_ok(&records, 20);
 }
+
+#[test]
+fn openings_are_labelled_exactly_from_the_tables() {
+    // Tables up to 3 a side cover the placing positions below, which end with 3 a side.
+    let tables = temp("exact-tables");
+    let built = run(&[
+        "tables",
+        "build",
+        "--pieces",
+        "3",
+        "--dir",
+        tables.to_str().unwrap(),
+    ]);
+    assert!(built.status.success(), "{built:?}");
+    // White to move wins; after d5 Black wins; after b2 the game is drawn (by the solver,
+    // tests/analyse.rs lists every move of this position).
+    let fen = "fen ***O*O@*/****@***/******** w p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 9";
+    let from = temp("exact-from.txt");
+    std::fs::write(&from, format!("{fen}\n{fen} moves d5\n{fen} moves b2\n")).unwrap();
+    let out_file = temp("exact-out.txt");
+    let out = run(&[
+        "openings",
+        "--exact",
+        tables.to_str().unwrap(),
+        "--from",
+        from.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert!(text.contains("(3 in all)"), "{text}");
+    assert!(text.contains("(1 kept, 2 better and 0"), "{text}");
+    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(kept, [format!("{fen} moves b2  # draw")], "{text}");
+    // Without the tables it needs, a solve says what is missing: an opening from the start
+    // ends with 9 a side; and no tables at all is an error too.
+    let start = temp("exact-start.txt");
+    std::fs::write(&start, "d5 e5 e4\n").unwrap();
+    let empty = temp("exact-none");
+    std::fs::create_dir_all(&empty).unwrap();
+    let none = run(&[
+        "openings",
+        "--exact",
+        empty.to_str().unwrap(),
+        "--from",
+        from.to_str().unwrap(),
+    ]);
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no endgame tables"));
+    let out = run(&[
+        "openings",
+        "--exact",
+        tables.to_str().unwrap(),
+        "--from",
+        start.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not in the tables"),
+        "{out:?}"
+    );
+}
