@@ -94,6 +94,9 @@ pub enum BookCommand {
     /// Check a book: every line parses, every position is canonical and reachable, every move
     /// is legal; errors name the line.
     Check(crate::book::check::CheckArgs),
+    /// Check every book move of the placing with the exact solver and the endgame tables: list
+    /// those that lose (resumes a stopped run; see book/README.md).
+    Exact(crate::book::exact::ExactArgs),
     /// Load a book and time its lookups.
     Bench(crate::book::BenchArgs),
 }
@@ -170,6 +173,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Book(BookCommand::Build(args))) => crate::book::build::run_build(args),
         Some(Command::Book(BookCommand::Expand(args))) => crate::book::expand::run_expand(args),
         Some(Command::Book(BookCommand::Check(args))) => crate::book::check::run_check(args),
+        Some(Command::Book(BookCommand::Exact(args))) => crate::book::exact::run_exact(args),
         Some(Command::Book(BookCommand::Bench(args))) => crate::book::run_bench(args),
         Some(Command::Tables(TablesCommand::Build(args))) => crate::tables::build::run_build(args),
         Some(Command::Tables(TablesCommand::Stats(args))) => crate::tables::build::run_stats(args),

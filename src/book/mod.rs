@@ -11,6 +11,7 @@
 
 pub mod build;
 pub mod check;
+pub mod exact;
 pub mod expand;
 pub mod format;
 

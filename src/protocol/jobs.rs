@@ -91,7 +91,7 @@ impl Reporting {
 
 /// Searches on a thread of its own, writing `info` lines as it goes; the searcher comes back
 /// with the result in `Event::SearchDone`. A book answer (its line and result) is checked
-/// first: it is the result unless the exact solver proves its move loses value.
+/// first: it is the result unless the exact solver proves its move gives value away.
 pub(super) fn spawn_search(
     mut searcher: Searcher,
     game: Game,
@@ -126,7 +126,10 @@ pub(super) fn spawn_search(
             if let Some((line, result)) = book {
                 let mv = result.best.unwrap_or(Move::NULL);
                 if searcher.exact_keeps(&game, mv, &limits, control) == Some(false) {
-                    let text = format!("book {} loses (exact): searching", mv.turn_notation());
+                    let text = format!(
+                        "book {} gives value away (exact): searching",
+                        mv.turn_notation()
+                    );
                     log::info!("{text}");
                     if dialect == Dialect::Uci {
                         out.line(&format!("info string {text}"));

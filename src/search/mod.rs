@@ -231,8 +231,9 @@ impl Searcher {
         (!kept.is_empty() && kept.len() < moves.len()).then_some(kept)
     }
 
-    /// Whether `mv` keeps at least a draw in the game's position, as far as the exact solver
-    /// proves it within its share of the search (`exact_root`): `None` when it does not know.
+    /// Whether `mv` keeps the exact value of the game's position (a draw at least, and a win
+    /// when the position is won), as far as the exact solver proves it within its share of the
+    /// search (`exact_root`): `None` when it does not know.
     pub fn exact_keeps(
         &mut self,
         game: &Game,
@@ -243,7 +244,15 @@ impl Searcher {
         let pos = *game.position();
         let tables = self.exact_tables(&pos)?;
         let stop = exact_stop(&pos, limits, self.options.move_overhead, control);
-        solve::Solver::new(&tables, &mut self.exact, &stop).move_at_least(&pos, mv, 0)
+        let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+        if !solver.move_at_least(&pos, mv, 0)? {
+            return Some(false);
+        }
+        // It draws at least: does the position hold a win the move gives away?
+        if solver.at_least(&pos, 1)? {
+            return solver.move_at_least(&pos, mv, 1);
+        }
+        Some(true)
     }
 
     /// The tables the exact solver may use in `pos`: a placing position, at full strength,

@@ -227,9 +227,9 @@ fn stray_and_inconsistent_table_files_are_refused_without_a_hang() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A placing position (two pieces a side on the board, one each in hand, White to move) where
-/// `lose` loses and `keep` does not, by the exact solver over `tables`.
-fn placing_with_a_losing_move(tables: &Tables) -> (String, String, String) {
+/// A won placing position (two pieces a side on the board, one each in hand, White to move)
+/// with a winning, a drawing and a losing move, by the exact solver over `tables`.
+fn placing_with_every_value(tables: &Tables) -> (String, [String; 3]) {
     use moulin::search::solve::{Memory, Solver};
     let rules = Rules::nine();
     let never = |_: u64| false;
@@ -247,10 +247,15 @@ fn placing_with_a_losing_move(tables: &Tables) -> (String, String, String) {
         let moves = moulin::rules::movegen::legal_moves(&pos, moulin::Convention::Turn);
         let mut solver = Solver::new(tables, &mut memory, &never);
         let values = solver.values_of_moves(&pos, &moves).unwrap();
-        let lose = moves.iter().zip(&values).find(|(_, &v)| v < 0);
-        let keep = moves.iter().zip(&values).find(|(_, &v)| v >= 0);
-        if let (Some((l, _)), Some((k, _))) = (lose, keep) {
-            return (fen, l.turn_notation(), k.turn_notation());
+        let with = |x: i8| {
+            moves
+                .iter()
+                .zip(&values)
+                .find(|(_, &v)| v == x)
+                .map(|(m, _)| m.turn_notation())
+        };
+        if let (Some(w), Some(d), Some(l)) = (with(1), with(0), with(-1)) {
+            return (fen, [w, d, l]);
         }
     }
 }
@@ -284,12 +289,12 @@ fn one_move_book(name: &str, fen: &str, mv: &str) -> PathBuf {
 }
 
 #[test]
-fn a_placing_book_move_the_exact_solver_finds_losing_is_not_played() {
+fn a_placing_book_move_that_gives_value_away_is_not_played() {
     let _gate = shared();
     let dir = three_a_side();
     let tables = Tables::open(dir, &Rules::nine()).unwrap();
-    let (fen, lose, keep) = placing_with_a_losing_move(&tables);
-    for (mv, played) in [(&lose, false), (&keep, true)] {
+    let (fen, [win, draw, loss]) = placing_with_every_value(&tables);
+    for (mv, played) in [(&win, true), (&draw, false), (&loss, false)] {
         let book = one_move_book(&format!("exact-{mv}.book"), &fen, mv);
         let mut e = Engine::start();
         e.ask(&format!("setoption name BookFile value {}", book.display()));
@@ -309,9 +314,11 @@ fn a_placing_book_move_the_exact_solver_finds_losing_is_not_played() {
             );
             assert_eq!(best, mv.as_str(), "{lines:?}");
         } else {
-            // The losing one is not: the search plays a move that keeps the value.
+            // A draw or a loss where the position is won is not: the search plays a win.
             assert!(
-                lines.contains(&format!("info string book {mv} loses (exact): searching")),
+                lines.contains(&format!(
+                    "info string book {mv} gives value away (exact): searching"
+                )),
                 "{lines:?}"
             );
             let mut game = Game::from_fen(&fen, Rules::nine()).unwrap();
@@ -320,9 +327,40 @@ fn a_placing_book_move_the_exact_solver_finds_losing_is_not_played() {
             let never = |_: u64| false;
             let mut memory = moulin::search::solve::Memory::new(1 << 20);
             let mut solver = moulin::search::solve::Solver::new(&tables, &mut memory, &never);
-            // White's move leaves Black at most a draw.
-            assert_eq!(solver.at_least(&pos, 1), Some(false), "{best}: {lines:?}");
+            // White's move leaves Black lost.
+            assert_eq!(solver.at_least(&pos, 0), Some(false), "{best}: {lines:?}");
         }
         let _ = std::fs::remove_file(&book);
+    }
+}
+
+#[test]
+fn book_exact_lists_the_book_moves_that_give_value_away() {
+    let dir = three_a_side();
+    let tables = Tables::open(dir, &Rules::nine()).unwrap();
+    let (fen, [win, draw, _]) = placing_with_every_value(&tables);
+    let d = dir.to_str().unwrap();
+    for (mv, fine) in [(&win, true), (&draw, false)] {
+        let book = one_move_book(&format!("book-exact-{mv}.book"), &fen, mv);
+        let b = book.to_str().unwrap();
+        let out = moulin(&["book", "exact", b, "--tables", d, "--min-ply", "0"]);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.success(), fine, "{out:?}");
+        assert!(
+            stdout.contains(&format!(
+                "1 book moves from ply 0 checked exactly, {} give value away",
+                if fine { 0 } else { 1 }
+            )),
+            "{stdout}"
+        );
+        if !fine {
+            assert!(stdout.contains("gives away a win"), "{stdout}");
+            // The journal keeps the answer: a second run reads it back.
+            let again = moulin(&["book", "exact", b, "--tables", d, "--min-ply", "0"]);
+            assert!(String::from_utf8_lossy(&again.stderr).contains("1 positions resumed"));
+            assert_eq!(String::from_utf8_lossy(&again.stdout), stdout);
+        }
+        let _ = std::fs::remove_file(&book);
+        let _ = std::fs::remove_file(format!("{b}.exact.partial"));
     }
 }
