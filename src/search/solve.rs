@@ -161,15 +161,12 @@ impl<'a> Solver<'a> {
 
     fn window(&mut self, pos: &Position, alpha: Wdl, beta: Wdl) -> Option<Wdl> {
         self.stopped = false;
-        if self.memory.known.len() > self.memory.limit {
-            self.memory.clear();
-        }
         let v = self.search(pos, alpha, beta, 0);
         (!self.stopped).then_some(v?)
     }
 
     /// Fail-soft alpha-beta over win/draw/loss.
-    fn search(&mut self, pos: &Position, mut alpha: Wdl, beta: Wdl, ply: usize) -> Option<Wdl> {
+    fn search(&mut self, pos: &Position, mut alpha: Wdl, mut beta: Wdl, ply: usize) -> Option<Wdl> {
         self.nodes += 1;
         if self.nodes % 1024 == 1 && (self.stop)(self.nodes) {
             self.stopped = true;
@@ -200,7 +197,9 @@ impl<'a> Solver<'a> {
             if k.upper <= alpha {
                 return Some(k.upper);
             }
+            // The window narrows to what is not yet known.
             alpha = alpha.max(k.lower);
+            beta = beta.min(k.upper);
             best_move = k.best;
         }
         let alpha0 = alpha;
@@ -215,12 +214,9 @@ impl<'a> Solver<'a> {
         self.order
             .score_moves(pos, &list, &mut order, best_move, ply_index);
         let us = pos.side_to_move();
+        // No move (blocked; the quick outcome says so first under these rules) is a loss.
         let mut best: Wdl = -1;
         let mut result = Some(());
-        if list.is_empty() {
-            // Blocked (the quick outcome says so first under these rules; kept for safety).
-            best = -1;
-        }
         for next in 0..list.len() {
             ordering::select(&mut list, &mut order, next);
             let mv = list[next];
@@ -255,6 +251,10 @@ impl<'a> Solver<'a> {
         result?;
         if self.stopped {
             return Some(0);
+        }
+        if self.memory.known.len() >= self.memory.limit {
+            // Full: start again (what is forgotten is proven again if it is met again).
+            self.memory.clear();
         }
         let e = self.memory.known.entry(key).or_insert(Known {
             lower: -1,
@@ -372,6 +372,11 @@ mod tests {
         for pos in placing_positions(60, 11) {
             let truth = minimax(tables, &pos);
             seen[(truth + 1) as usize] += 1;
+            // A memory too small for one solve is cleared on the way: the same value.
+            let mut small = Memory::new(40);
+            let v = Solver::new(tables, &mut small, &never).value(&pos);
+            assert_eq!(v, Some(truth), "{}", crate::rules::fen::write(&pos));
+            assert!(small.len() <= 40);
             let mut solver = Solver::new(tables, &mut memory, &never);
             assert_eq!(
                 solver.value(&pos),
