@@ -36,6 +36,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "CP", default_value_t = 120,
           value_parser = clap::value_parser!(i32).range(1..=5000))]
     pub threshold: i32,
+    /// Value the exits exactly instead of searching them: the exact solver of the placing and
+    /// the endgame tables in this folder (which must cover every moving position: `moulin
+    /// tables build --pieces 9` for nine); a win counts as 1000 cp, a loss as -1000, a draw 0.
+    #[arg(long, value_name = "TABLES", requires = "exits")]
+    pub exact: Option<PathBuf>,
     /// Worker threads of the exit searches; default: every core.
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
           .range(1..=super::MAX_THREADS as u64))]
@@ -71,21 +76,8 @@ pub fn check_exits(
     threads: usize,
 ) -> Result<ExitReport, BookError> {
     use rayon::prelude::*;
-    let (header, lines) = format::parse(text)?;
-    let rules = header.rules()?;
-    let spec = SearchSpec::of(&header);
-    spec.reproducible(&rules).map_err(|e| BookError::at(0, e))?;
+    let (spec, exits) = book_exits(text, n)?;
     let depth = depth.unwrap_or(spec.depth + 4);
-    let entries = super::expand::entries(lines);
-    let start = Position::start(rules);
-    let (front, _) = super::expand::frontier(
-        &start,
-        &entries,
-        &FxHashSet::default(),
-        super::expand::DEFAULT_PLY_COST,
-        u32::MAX,
-    );
-    let exits: Vec<_> = front.into_iter().filter(|f| f.ply > 0).take(n).collect();
     let bar = indicatif::ProgressBar::new(exits.len() as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -112,6 +104,88 @@ pub fn check_exits(
             .collect()
     });
     bar.finish_and_clear();
+    Ok(compare_exits(&exits, &deep, depth, spec.margin, threshold))
+}
+
+/// The exits of `check_exits` valued exactly instead of searched: a placing position by the
+/// exact solver of the placing, a moving one by the endgame tables (which must cover every
+/// moving position of the book's rules). A win counts as 1000 cp, a loss as -1000, a draw as 0,
+/// so that the value classes compare as for a search (`depth` is 0 in the report). A moving
+/// exit whose value the tables do not decide under the no-capture rule (`probe_in_game`) is
+/// left out of the report (`uncovered`); placing exits are solved as in play.
+pub fn check_exits_exact(
+    text: &str,
+    n: usize,
+    threshold: i32,
+    tables: &crate::tables::Tables,
+) -> Result<(ExitReport, usize), BookError> {
+    let (spec, exits) = book_exits(text, n)?;
+    let never = |_: u64| false;
+    let mut memory = crate::search::solve::Memory::new(1 << 22);
+    let total = exits.len();
+    let mut valued = Vec::new();
+    let mut values = Vec::new();
+    for f in exits {
+        let exact = match f.pos.quick_outcome() {
+            Some(o) => Some(match o.winner() {
+                Some(w) if w == f.pos.side_to_move() => 1,
+                Some(_) => -1,
+                None => 0,
+            }),
+            None if f.pos.is_placing() || f.pos.pending_removals() > 0 => {
+                crate::search::solve::Solver::new(tables, &mut memory, &never).value(&f.pos)
+            }
+            None => tables.probe_in_game(&f.pos).map(|v| match v {
+                crate::tables::Value::Win(_) => 1,
+                crate::tables::Value::Draw => 0,
+                crate::tables::Value::Loss(_) => -1,
+            }),
+        };
+        if let Some(v) = exact {
+            // For the side that played the move leading there.
+            values.push(-(v as i32) * 1000);
+            valued.push(f);
+        }
+    }
+    let uncovered = total - valued.len();
+    Ok((
+        compare_exits(&valued, &values, 0, spec.margin, threshold),
+        uncovered,
+    ))
+}
+
+/// The first `n` positions the book leaves along its main lines (`book expand`'s frontier,
+/// lowest priority first), with the book's search settings.
+fn book_exits(
+    text: &str,
+    n: usize,
+) -> Result<(SearchSpec, Vec<super::expand::Frontier>), BookError> {
+    let (header, lines) = format::parse(text)?;
+    let rules = header.rules()?;
+    let spec = SearchSpec::of(&header);
+    spec.reproducible(&rules).map_err(|e| BookError::at(0, e))?;
+    let entries = super::expand::entries(lines);
+    let start = Position::start(rules);
+    let (front, _) = super::expand::frontier(
+        &start,
+        &entries,
+        &FxHashSet::default(),
+        super::expand::DEFAULT_PLY_COST,
+        u32::MAX,
+    );
+    let exits = front.into_iter().filter(|f| f.ply > 0).take(n).collect();
+    Ok((spec, exits))
+}
+
+/// Compares each exit's deeper value (`deep`, for the side whose book move led there) with the
+/// book's score of that move.
+fn compare_exits(
+    exits: &[super::expand::Frontier],
+    deep: &[i32],
+    depth: u32,
+    margin: i32,
+    threshold: i32,
+) -> ExitReport {
     let mut report = ExitReport {
         depth,
         searched: exits.len(),
@@ -121,10 +195,10 @@ pub fn check_exits(
         better: 0,
         worse: Vec::new(),
     };
-    for (f, &d) in exits.iter().zip(&deep) {
+    for (f, &d) in exits.iter().zip(deep) {
         let book = f.reached_by.clamp(-1000, 1000);
         report.mean_difference += (d - book).abs() as f64 / exits.len() as f64;
-        if (d - book).abs() <= spec.margin {
+        if (d - book).abs() <= margin {
             report.within_margin += 1;
         }
         match class(d, threshold).cmp(&class(book, threshold)) {
@@ -133,7 +207,7 @@ pub fn check_exits(
             std::cmp::Ordering::Less => report.worse.push((f.ply, f.pos, book, d)),
         }
     }
-    Ok(report)
+    report
 }
 
 /// What a successful check found.
@@ -143,6 +217,36 @@ pub struct Report {
     pub moves: usize,
     /// Entries searched again (all agreed).
     pub searched: usize,
+}
+
+/// The keys of the positions a book reaches: the start, a position one ply from it (the first
+/// move of the second player's tree), or a reply to a book move of one of `entries`.
+pub(super) fn reachable_keys<'a>(
+    start: &Position,
+    entries: impl Iterator<Item = (&'a Position, &'a [super::BookMove])>,
+) -> FxHashSet<u64> {
+    let mut reachable = FxHashSet::default();
+    reachable.insert(fold(start).key);
+    for mv in movegen::legal_moves(start, Convention::Turn) {
+        let mut p = *start;
+        p.play(mv);
+        reachable.insert(fold(&p).key);
+    }
+    for (pos, moves) in entries {
+        for m in moves {
+            let mut child = *pos;
+            child.play(m.mv);
+            if child.outcome().is_some() {
+                continue;
+            }
+            for reply in movegen::legal_moves(&child, Convention::Turn) {
+                let mut p = child;
+                p.play(reply);
+                reachable.insert(fold(&p).key);
+            }
+        }
+    }
+    reachable
 }
 
 /// Whether `pos` is written in its canonical form.
@@ -185,29 +289,7 @@ pub fn check_text(text: &str, sample: usize) -> Result<Report, BookError> {
             }
         }
     }
-    // Reachable: the start, a position one ply from it (the first move of the second player's
-    // tree), or a reply to a book move of another entry.
-    let mut reachable = FxHashSet::default();
-    reachable.insert(fold(&start).key);
-    for mv in movegen::legal_moves(&start, Convention::Turn) {
-        let mut p = start;
-        p.play(mv);
-        reachable.insert(fold(&p).key);
-    }
-    for l in &lines {
-        for m in &l.moves {
-            let mut child = l.pos;
-            child.play(m.mv);
-            if child.outcome().is_some() {
-                continue;
-            }
-            for reply in movegen::legal_moves(&child, Convention::Turn) {
-                let mut p = child;
-                p.play(reply);
-                reachable.insert(fold(&p).key);
-            }
-        }
-    }
+    let reachable = reachable_keys(&start, lines.iter().map(|l| (&l.pos, l.moves.as_slice())));
     for l in &lines {
         if !reachable.contains(&fold(&l.pos).key) {
             return Err(BookError::at(
@@ -290,31 +372,62 @@ pub fn run_check(args: CheckArgs) -> Result<(), String> {
     if args.exits == 0 {
         return Ok(());
     }
-    let threads = super::default_threads(args.threads);
-    let exits = check_exits(&text, args.exits, args.exit_depth, args.threshold, threads)
-        .map_err(|e| e.in_file(Path::new(&args.file)).to_string())?;
-    println!(
-        "exits: {} positions the book leaves searched at depth {}: mean difference {:.1} cp, \
-         {} within the margin, {} in the book's value class (±{} cp), {} better and {} worse \
-         for the side whose book move led there",
-        exits.searched,
-        exits.depth,
-        exits.mean_difference,
-        exits.within_margin,
-        exits.same_class,
-        args.threshold,
-        exits.better,
-        exits.worse.len()
-    );
+    let in_file = |e: BookError| e.in_file(Path::new(&args.file)).to_string();
+    let exits = match &args.exact {
+        Some(dir) => {
+            let rules = format::parse(&text)
+                .map_err(in_file)?
+                .0
+                .rules()
+                .map_err(in_file)?;
+            let tables = crate::tables::Tables::open(dir, &rules)
+                .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?;
+            let (exits, uncovered) =
+                check_exits_exact(&text, args.exits, args.threshold, &tables).map_err(in_file)?;
+            println!(
+                "exits: {} positions the book leaves valued exactly ({uncovered} more not \
+                 decided by the tables): {} in the book's value class (±{} cp), {} better and \
+                 {} worse for the side whose book move led there",
+                exits.searched,
+                exits.same_class,
+                args.threshold,
+                exits.better,
+                exits.worse.len()
+            );
+            exits
+        }
+        None => {
+            let threads = super::default_threads(args.threads);
+            let exits = check_exits(&text, args.exits, args.exit_depth, args.threshold, threads)
+                .map_err(in_file)?;
+            println!(
+                "exits: {} positions the book leaves searched at depth {}: mean difference \
+                 {:.1} cp, {} within the margin, {} in the book's value class (±{} cp), {} \
+                 better and {} worse for the side whose book move led there",
+                exits.searched,
+                exits.depth,
+                exits.mean_difference,
+                exits.within_margin,
+                exits.same_class,
+                args.threshold,
+                exits.better,
+                exits.worse.len()
+            );
+            exits
+        }
+    };
     if exits.worse.is_empty() {
         return Ok(());
     }
+    let how = match exits.depth {
+        0 => "exactly".to_string(),
+        d => format!("at depth {d}"),
+    };
     let mut text = format!(
-        "{}: {} positions the book leaves are worse by a value class at depth {} than the book \
-         says (ply, book score, deep score, position):",
+        "{}: {} positions the book leaves are worse by a value class {how} than the book says \
+         (ply, book score, deeper value, position):",
         args.file.display(),
         exits.worse.len(),
-        exits.depth
     );
     for (ply, pos, book, deep) in exits.worse.iter().take(20) {
         text += &format!("\n  {ply} {book} {deep} {}", crate::rules::fen::write(pos));

@@ -32,7 +32,12 @@ pub struct ExactArgs {
     #[arg(long, default_value_t = 7,
           value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=40))]
     pub min_ply: u32,
-    /// Solver threads, each checking one move at a time.
+    /// Also write the book without the moves found to give value away (a position left with no
+    /// move is dropped, and so is every position no longer reached through the book's moves)
+    /// to this file, whole or not at all.
+    #[arg(long, value_name = "OUT")]
+    pub prune: Option<PathBuf>,
+    /// Solver threads, each checking one position at a time.
     #[arg(long, default_value_t = 1,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
     pub threads: usize,
@@ -195,6 +200,32 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
         );
     }
     let total: usize = by_ply.values().map(|v| v.1).sum();
+    if let Some(out) = &args.prune {
+        let mut dropping: HashMap<usize, Vec<Move>> = HashMap::new();
+        for ((number, _, moves), f) in items.iter().zip(&found) {
+            if let Some(Some((_, marks))) = f {
+                let away = moves.iter().zip(marks).filter(|(_, &k)| !k);
+                dropping.insert(*number, away.map(|(&m, _)| m).collect());
+            }
+        }
+        let (kept, moves_dropped) = prune(&lines, &dropping);
+        let mut header = header.clone();
+        header.notes.push(format!(
+            "pruned by `moulin book exact --min-ply {} --prune`: {moves_dropped} moves that give \
+             value away dropped, {} positions left out",
+            args.min_ply,
+            lines.len() - kept.len()
+        ));
+        durable::write_atomic(out, format::write(&header, &kept).as_bytes())?;
+        println!(
+            "{}: {} positions, {} moves ({moves_dropped} moves that give value away dropped, {} \
+             positions left out)",
+            out.display(),
+            kept.len(),
+            kept.iter().map(|(_, m)| m.len()).sum::<usize>(),
+            lines.len() - kept.len()
+        );
+    }
     println!(
         "{}: {} book moves from ply {} checked exactly, {total} give value away",
         args.file.display(),
@@ -202,8 +233,106 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
         args.min_ply
     );
     drop(journal);
-    if total > 0 {
+    if total > 0 && args.prune.is_none() {
         return Err(format!("{total} book moves give value away (listed above)"));
     }
     Ok(())
+}
+
+/// The book's lines without the moves of `dropping` (by line number), without the positions
+/// left with no move, and without those no longer a reply to a book move of another position
+/// (repeated until none is: `book check`'s rule of reachability); and how many moves went.
+fn prune(
+    lines: &[format::Line],
+    dropping: &HashMap<usize, Vec<Move>>,
+) -> (Vec<(Position, Vec<super::BookMove>)>, usize) {
+    let mut dropped = 0;
+    let mut kept: Vec<(Position, Vec<super::BookMove>)> = Vec::new();
+    for l in lines {
+        let away = dropping.get(&l.number);
+        let moves: Vec<super::BookMove> = l
+            .moves
+            .iter()
+            .filter(|m| !away.is_some_and(|a| a.contains(&m.mv)))
+            .copied()
+            .collect();
+        dropped += l.moves.len() - moves.len();
+        if !moves.is_empty() {
+            kept.push((l.pos, moves));
+        }
+    }
+    let Some(first) = lines.first() else {
+        return (kept, dropped);
+    };
+    let start = Position::start(*first.pos.rules());
+    loop {
+        let reachable = super::check::reachable_keys(
+            &start,
+            kept.iter().map(|(pos, moves)| (pos, moves.as_slice())),
+        );
+        let before = kept.len();
+        kept.retain(|(pos, _)| reachable.contains(&super::fold(pos).key));
+        if kept.len() == before {
+            return (kept, dropped);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::BookMove;
+    use crate::rules::board::Point;
+    use crate::rules::Rules;
+    use crate::search::Score;
+
+    fn place(name: &str) -> Move {
+        Move::place(Point::parse(name).unwrap())
+    }
+
+    fn line(number: usize, pos: Position, moves: &[&str]) -> format::Line {
+        let moves = moves
+            .iter()
+            .map(|m| BookMove {
+                mv: place(m),
+                score: Score::Cp(0),
+                weight: 100,
+            })
+            .collect();
+        format::Line { number, pos, moves }
+    }
+
+    #[test]
+    fn pruning_drops_the_moves_and_every_position_they_alone_reached() {
+        let start = Position::start(Rules::nine());
+        let after = |pos: &Position, moves: &[&str]| {
+            let mut p = *pos;
+            for m in moves {
+                p.play(place(m));
+            }
+            p
+        };
+        // The start (d6, or d7 which no symmetry maps to it), a reply to d6 (d2, then f4), a
+        // reply to that (b4, then a1).
+        let second = after(&start, &["d6", "d2"]);
+        let third = after(&second, &["f4", "b4"]);
+        let lines = vec![
+            line(1, start, &["d6", "d7"]),
+            line(2, second, &["f4"]),
+            line(3, third, &["a1"]),
+        ];
+        let none = HashMap::new();
+        let (kept, dropped) = prune(&lines, &none);
+        assert_eq!((kept.len(), dropped), (3, 0));
+        let dropping = HashMap::from([(1, vec![place("d6")])]);
+        let (kept, dropped) = prune(&lines, &dropping);
+        assert_eq!(dropped, 1);
+        assert_eq!(kept.len(), 1, "the reply to d6 and the one after it go");
+        assert_eq!(kept[0].1.len(), 1);
+        assert_eq!(kept[0].1[0].mv, place("d7"));
+        // A position left with no move goes, and what it alone reached.
+        let dropping = HashMap::from([(2, vec![place("f4")])]);
+        let (kept, dropped) = prune(&lines, &dropping);
+        assert_eq!((kept.len(), dropped), (1, 1));
+    }
 }

@@ -355,6 +355,31 @@ fn book_exact_lists_the_book_moves_that_give_value_away() {
         );
         if !fine {
             assert!(stdout.contains("gives away a win"), "{stdout}");
+            // Pruned: the move goes, and with it the position (its only move).
+            let pruned = scratch("book-exact-pruned.book");
+            let p = pruned.to_str().unwrap();
+            let out = moulin(&[
+                "book",
+                "exact",
+                b,
+                "--tables",
+                d,
+                "--min-ply",
+                "0",
+                "--prune",
+                p,
+            ]);
+            assert!(out.status.success(), "{out:?}");
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains(&format!(
+                    "{p}: 0 positions, 0 moves (1 moves that give value away dropped, 1 \
+                     positions left out)"
+                )),
+                "{out:?}"
+            );
+            let text = std::fs::read_to_string(&pruned).unwrap();
+            assert!(text.contains("positions 0"), "{text}");
+            let _ = std::fs::remove_file(&pruned);
             // The journal keeps the answer: a second run reads it back.
             let again = moulin(&["book", "exact", b, "--tables", d, "--min-ply", "0"]);
             assert!(String::from_utf8_lossy(&again.stderr).contains("1 positions resumed"));
@@ -363,4 +388,8 @@ fn book_exact_lists_the_book_moves_that_give_value_away() {
         let _ = std::fs::remove_file(&book);
         let _ = std::fs::remove_file(format!("{b}.exact.partial"));
     }
+    // The exact check of a book's exits needs --exits.
+    let out = moulin(&["book", "check", "book/nine.book", "--exact", d]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--exits"));
 }
