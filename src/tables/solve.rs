@@ -268,14 +268,16 @@ fn other_table(work: &[Work], t: usize) -> usize {
     }
 }
 
+/// The slots of a table of `n`, in pieces of `CHUNK`.
+fn ranges(n: u64) -> impl Iterator<Item = std::ops::Range<u64>> {
+    (0..n.div_ceil(CHUNK)).map(move |c| c * CHUNK..(c * CHUNK + CHUNK).min(n))
+}
+
 /// The slots of every table of the group, in pieces of `CHUNK`: (table, first, end).
 fn chunks(work: &[Work]) -> Vec<(usize, u64, u64)> {
     work.iter()
         .enumerate()
-        .flat_map(|(t, w)| {
-            let n = w.index.len();
-            (0..n.div_ceil(CHUNK)).map(move |c| (t, c * CHUNK, (c * CHUNK + CHUNK).min(n)))
-        })
+        .flat_map(|(t, w)| ranges(w.index.len()).map(move |r| (t, r.start, r.end)))
         .collect()
 }
 
@@ -290,10 +292,9 @@ fn settle(
 ) -> Result<(), String> {
     let w = &work[t];
     let next = &work[other_table(work, t)].index;
-    let n = w.index.len();
-    (0..n.div_ceil(CHUNK))
+    ranges(w.index.len())
+        .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|c| c * CHUNK..(c * CHUNK + CHUNK).min(n))
         .map_init(
             || (Vec::with_capacity(64), Vec::with_capacity(64)),
             |(succ, stays), chunk| {
