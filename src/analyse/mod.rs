@@ -515,11 +515,7 @@ fn solve_moves(analyst: &Analyst, game: &Game, json: bool) -> Result<(), String>
     )?;
     let mut valued: Vec<(Move, i8)> = moves.into_iter().zip(values).collect();
     valued.sort_by_key(|&(_, v)| -v);
-    let name = |v: i8| match v {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    };
+    let name = crate::search::solve::name;
     let secs = start.elapsed().as_secs_f64();
     let nodes = solver.nodes;
     if json {

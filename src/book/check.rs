@@ -9,7 +9,7 @@ use crate::rules::board;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::search::class;
+use crate::search::{class, solve};
 use crate::Color;
 use rustc_hash::FxHashSet;
 use std::path::{Path, PathBuf};
@@ -121,25 +121,17 @@ pub fn check_exits_exact(
 ) -> Result<(ExitReport, usize), BookError> {
     let (spec, exits) = book_exits(text, n)?;
     let never = |_: u64| false;
-    let mut memory = crate::search::solve::Memory::new(1 << 22);
+    let mut memory = solve::Memory::new(1 << 22);
     let total = exits.len();
     let mut valued = Vec::new();
     let mut values = Vec::new();
     for f in exits {
-        let exact = match f.pos.quick_outcome() {
-            Some(o) => Some(match o.winner() {
-                Some(w) if w == f.pos.side_to_move() => 1,
-                Some(_) => -1,
-                None => 0,
-            }),
+        let exact = match solve::outcome(&f.pos) {
+            Some(v) => Some(v),
             None if f.pos.is_placing() || f.pos.pending_removals() > 0 => {
-                crate::search::solve::Solver::new(tables, &mut memory, &never).value(&f.pos)
+                solve::Solver::new(tables, &mut memory, &never).value(&f.pos)
             }
-            None => tables.probe_in_game(&f.pos).map(|v| match v {
-                crate::tables::Value::Win(_) => 1,
-                crate::tables::Value::Draw => 0,
-                crate::tables::Value::Loss(_) => -1,
-            }),
+            None => tables.probe_in_game(&f.pos).map(solve::wdl),
         };
         if let Some(v) = exact {
             // For the side that played the move leading there.

@@ -10,13 +10,12 @@ use super::format::{self, BookError};
 use crate::durable::{self, Journal};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::search::solve::{Memory, Solver, Wdl};
+use crate::search::solve::{self, Wdl};
 use crate::tables::Tables;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 
 /// The flags of `moulin book exact`.
 #[derive(clap::Args, Debug)]
@@ -27,8 +26,9 @@ pub struct ExactArgs {
     /// --pieces 9` for nine).
     #[arg(long)]
     pub tables: PathBuf,
-    /// Check the moves of book positions at this ply (placements made) and later: a move at
-    /// ply 7 takes about 0.05 s, at ply 5 seconds, at ply 3 minutes.
+    /// Check the moves of book positions at this ply (placements made) and later: measured,
+    /// about 1 s a position at ply 6, a few hundredths of a second a move at ply 7 and later;
+    /// earlier plies cost far more (a position at ply 3: minutes).
     #[arg(long, default_value_t = 7,
           value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=40))]
     pub min_ply: u32,
@@ -43,7 +43,7 @@ pub struct ExactArgs {
     pub threads: usize,
 }
 
-/// Positions each thread's solver remembers (about 320 MB).
+/// Positions each thread's solver remembers (16 million, a few hundred MB).
 const MEMORY: usize = 1 << 24;
 
 /// One position to check: its line number, the position, its book moves.
@@ -52,8 +52,6 @@ type Item = (usize, Position, Vec<Move>);
 /// What the solver found of one position: its value, and whether each book move keeps it;
 /// `None` when a position on the way is not covered by the tables.
 type Found = Option<(Wdl, Vec<bool>)>;
-
-const VALUE_NAMES: [&str; 3] = ["loss", "draw", "win"];
 
 /// The ply of a placing position: the pieces placed so far.
 fn ply_of(pos: &Position) -> u32 {
@@ -85,13 +83,12 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
         let Some((head, fen)) = l.split_once(" | ") else {
             continue;
         };
-        let found = match head.split_once(' ') {
-            Some((v, marks)) => VALUE_NAMES
-                .iter()
-                .position(|n| n == &v)
-                .map(|v| (v as Wdl - 1, marks.chars().map(|c| c == 'k').collect())),
-            None => None,
-        };
+        let found = head.split_once(' ').and_then(|(v, marks)| {
+            Some((
+                solve::from_name(v)?,
+                marks.chars().map(|c| c == 'k').collect(),
+            ))
+        });
         done.insert(fen.to_string(), found);
     }
     if !done.is_empty() {
@@ -120,43 +117,31 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
         })
         .collect();
     bar.inc(found.iter().filter(|f| f.is_some()).count() as u64);
-    let todo: Vec<usize> = (0..items.len()).filter(|&i| found[i].is_none()).collect();
-    let (tx, rx) = mpsc::channel();
-    let tables = Arc::new(tables);
-    let shared = Arc::new((items.clone(), todo, AtomicUsize::new(0)));
-    for _ in 0..args.threads {
-        let (tx, shared, tables) = (tx.clone(), Arc::clone(&shared), Arc::clone(&tables));
-        std::thread::spawn(move || {
-            let never = |_: u64| false;
-            let mut memory = Memory::new(MEMORY);
-            let (items, todo, next) = &*shared;
-            loop {
-                let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    return;
-                };
-                let (_, pos, moves) = &items[i];
-                let mut solver = Solver::new(&tables, &mut memory, &never);
-                let result: Found = solver.value(pos).and_then(|v| {
-                    let marks: Option<Vec<bool>> = moves
-                        .iter()
-                        .map(|&mv| solver.move_at_least(pos, mv, v))
-                        .collect();
-                    Some((v, marks?))
-                });
-                if tx.send((i, result)).is_err() {
-                    return;
-                }
-            }
-        });
-    }
-    drop(tx);
-    let mut dropping = 0;
-    for (i, result) in rx {
+    let todo_index: Vec<usize> = (0..items.len()).filter(|&i| found[i].is_none()).collect();
+    let todo: Vec<Item> = todo_index.iter().map(|&i| items[i].clone()).collect();
+    let solved = solve::in_parallel(
+        Arc::new(tables),
+        todo,
+        args.threads,
+        MEMORY,
+        |solver, item: &Item| -> Found {
+            let (_, pos, moves) = item;
+            let v = solver.value(pos)?;
+            let marks: Option<Vec<bool>> = moves
+                .iter()
+                .map(|&mv| solver.move_at_least(pos, mv, v))
+                .collect();
+            Some((v, marks?))
+        },
+    );
+    let mut away = 0;
+    for (k, result) in solved {
+        let i = todo_index[k];
         let (_, pos, _) = &items[i];
         let head = match &result {
             Some((v, marks)) => format!(
                 "{} {}",
-                VALUE_NAMES[(*v + 1) as usize],
+                solve::name(*v),
                 marks
                     .iter()
                     .map(|&k| if k { 'k' } else { 'd' })
@@ -165,12 +150,12 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
             None => "uncovered".to_string(),
         };
         journal.append(&format!("{head} | {}", crate::rules::fen::write(pos)))?;
-        dropping += result
+        away += result
             .as_ref()
             .map_or(0, |(_, marks)| marks.iter().filter(|&&k| !k).count());
         found[i] = Some(result);
         bar.inc(1);
-        bar.set_message(format!("{dropping} book moves give value away"));
+        bar.set_message(format!("{away} book moves give value away"));
     }
     bar.finish_and_clear();
     // By ply: book moves, those that give value away, positions not covered.
@@ -186,7 +171,7 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
                         "line {number}: ply {} {} gives away a {}: {}",
                         ply_of(pos),
                         mv.turn_notation(),
-                        VALUE_NAMES[(*v + 1) as usize],
+                        solve::name(*v),
                         crate::rules::fen::write(pos)
                     );
                 }

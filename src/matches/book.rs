@@ -120,11 +120,8 @@ fn walk(
 /// A journaled score: `cp 12` or `mate -3`, as `Score` writes it; or an exact value, `win`,
 /// `draw` or `loss` (kept as mate 1, cp 0 and mate -1).
 fn parse_score(text: &str) -> Option<Score> {
-    match text {
-        "win" => return Some(Score::Mate(1)),
-        "draw" => return Some(Score::Cp(0)),
-        "loss" => return Some(Score::Mate(-1)),
-        _ => {}
+    if let Some(v) = crate::search::solve::from_name(text) {
+        return Some(exact_score(v));
     }
     match text.split_once(' ')? {
         ("cp", n) => n.parse().ok().map(Score::Cp),
@@ -168,6 +165,14 @@ fn score_opening(
         }
     }
     Err(format!("{} failed twice on '{opening}'", spec.name))
+}
+
+/// An exact value as a score: a win as mate 1, a loss as mate -1, a draw as 0 cp.
+fn exact_score(v: crate::search::solve::Wdl) -> Score {
+    match v {
+        0 => Score::Cp(0),
+        v => Score::Mate(v as i32),
+    }
 }
 
 /// `moulin openings`.
@@ -260,17 +265,6 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} openings  {msg}  [{elapsed} < {eta}]")
             .expect("valid template"),
     );
-    let mut kept: Vec<(Opening, i32)> = Vec::new();
-    let (mut won, mut lost) = (0, 0);
-    let mut tally = |opening: &Opening, score: Score, bar: &ProgressBar| {
-        match score {
-            Score::Cp(cp) if cp.abs() <= args.margin => kept.push((opening.clone(), cp)),
-            Score::Cp(x) | Score::Mate(x) if x > 0 => won += 1,
-            _ => lost += 1,
-        }
-        bar.inc(1);
-        bar.set_message(format!("kept {}", kept.len()));
-    };
     let mut record = |line: &str, text: &str| match journal.as_mut() {
         Some(j) => j.append(&format!("{text} | {line}")),
         None => Ok(()),
@@ -279,52 +273,67 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         .iter()
         .map(|o| scores.get(&o.to_line()).copied())
         .collect();
+    bar.inc(results.iter().filter(|r| r.is_some()).count() as u64);
     match &scorer {
         Scorer::Engine(spec) => {
             let mut engine: Option<Engine> = None;
             for (opening, result) in candidates.iter().zip(&mut results) {
-                let score = match *result {
-                    Some(s) => s,
-                    None => {
-                        let s = score_opening(&mut engine, spec, &rules, opening, &args)?;
-                        record(&opening.to_line(), &s.to_string())?;
-                        s
-                    }
-                };
-                tally(opening, score, &bar);
+                if result.is_none() {
+                    let s = score_opening(&mut engine, spec, &rules, opening, &args)?;
+                    record(&opening.to_line(), &s.to_string())?;
+                    *result = Some(s);
+                    bar.inc(1);
+                }
             }
             if let Some(e) = engine {
                 e.quit();
             }
         }
         Scorer::Exact(tables) => {
-            for (opening, result) in candidates.iter().zip(&results) {
-                if let Some(s) = result {
-                    tally(opening, *s, &bar);
-                }
-            }
             let todo: Vec<usize> = (0..candidates.len())
                 .filter(|&i| results[i].is_none())
                 .collect();
-            let solved = solve_openings(tables, &rules, &candidates, &todo, args.threads);
-            for got in solved {
-                let (i, value) = got?;
-                let text = ["loss", "draw", "win"][(value + 1) as usize];
-                record(&candidates[i].to_line(), text)?;
-                let score = parse_score(text).expect("an exact value");
-                results[i] = Some(score);
-                tally(&candidates[i], score, &bar);
+            let positions = todo
+                .iter()
+                .map(|&i| Ok(*candidates[i].game(&rules)?.position()))
+                .collect::<Result<Vec<_>, String>>()?;
+            let solved = crate::search::solve::in_parallel(
+                std::sync::Arc::clone(tables),
+                positions,
+                args.threads,
+                OPENING_MEMORY,
+                |solver, pos| solver.value(pos),
+            );
+            for (k, value) in solved {
+                let i = todo[k];
+                let value = value.ok_or_else(|| {
+                    format!(
+                        "'{}': a position on the way is not in the tables",
+                        candidates[i]
+                    )
+                })?;
+                record(&candidates[i].to_line(), crate::search::solve::name(value))?;
+                results[i] = Some(exact_score(value));
+                bar.inc(1);
             }
         }
     }
     bar.finish_and_clear();
-    // In the candidates' order, whatever order they were solved in.
-    let order: HashMap<String, usize> = candidates
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (o.to_line(), i))
-        .collect();
-    kept.sort_by_key(|(o, _)| order.get(&o.to_line()).copied());
+    let mut kept: Vec<(Opening, i32)> = Vec::new();
+    let (mut won, mut lost) = (0, 0);
+    let missing = results.iter().filter(|r| r.is_none()).count();
+    if missing > 0 {
+        return Err(format!(
+            "{missing} openings were not scored (a solver thread failed)"
+        ));
+    }
+    for (opening, score) in candidates.iter().zip(results.iter().flatten()) {
+        match *score {
+            Score::Cp(cp) if cp.abs() <= args.margin => kept.push((opening.clone(), cp)),
+            Score::Cp(x) | Score::Mate(x) if x > 0 => won += 1,
+            _ => lost += 1,
+        }
+    }
     let mut text = String::new();
     let how = match &scorer {
         Scorer::Exact(_) => {
@@ -394,51 +403,6 @@ enum Scorer {
 
 /// Positions each exact solve remembers (about 320 MB).
 const OPENING_MEMORY: usize = 1 << 24;
-
-/// Solves the openings `todo` (indices into `candidates`) on `threads` threads, each one opening
-/// at a time; their values come back as they finish, for the side to move after the opening.
-fn solve_openings(
-    tables: &std::sync::Arc<crate::tables::Tables>,
-    rules: &Rules,
-    candidates: &[Opening],
-    todo: &[usize],
-    threads: usize,
-) -> impl Iterator<Item = Result<(usize, i8), String>> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let todo: std::sync::Arc<Vec<(usize, Opening)>> =
-        std::sync::Arc::new(todo.iter().map(|&i| (i, candidates[i].clone())).collect());
-    for _ in 0..threads.max(1) {
-        let (tx, next, todo, tables, rules) = (
-            tx.clone(),
-            std::sync::Arc::clone(&next),
-            std::sync::Arc::clone(&todo),
-            std::sync::Arc::clone(tables),
-            *rules,
-        );
-        std::thread::spawn(move || {
-            let never = |_: u64| false;
-            let mut memory = crate::search::solve::Memory::new(OPENING_MEMORY);
-            loop {
-                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((i, opening)) = todo.get(k) else {
-                    return;
-                };
-                let answer = opening.game(&rules).and_then(|game| {
-                    crate::search::solve::Solver::new(&tables, &mut memory, &never)
-                        .value(game.position())
-                        .ok_or_else(|| {
-                            format!("'{opening}': a position on the way is not in the tables")
-                        })
-                });
-                if tx.send(answer.map(|v| (*i, v))).is_err() {
-                    return;
-                }
-            }
-        });
-    }
-    rx.into_iter()
-}
 
 #[cfg(test)]
 mod tests {

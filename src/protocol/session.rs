@@ -615,32 +615,32 @@ impl Session {
                     .copied()
             }),
         };
-        let mut book = match self.game.outcome() {
-            // Nothing to search.
-            Some(_) => None,
-            // The book is the full engine's (a limited level searches every move).
-            None if go.searchmoves.is_empty() && self.settings.strength().is_none() => {
-                self.wait_for_loading();
-                let dialect = self.dialect;
-                self.books
-                    .answer(&self.settings, &root)
-                    .map(|(info, result)| match (dialect, result.best) {
-                        (Dialect::Gbgp, Some(mv)) => {
-                            (gbgp::book_line(&root, result.score, mv), result)
-                        }
-                        _ => (info, result),
-                    })
-            }
-            None => None,
+        let outcome = self.game.outcome();
+        // The book is the full engine's (a limited level searches every move).
+        let book = if outcome.is_none()
+            && go.searchmoves.is_empty()
+            && self.settings.strength().is_none()
+        {
+            self.wait_for_loading();
+            let dialect = self.dialect;
+            self.books
+                .answer(&self.settings, &root)
+                .map(|(info, result)| match (dialect, result.best) {
+                    (Dialect::Gbgp, Some(mv)) => (gbgp::book_line(&root, result.score, mv), result),
+                    _ => (info, result),
+                })
+        } else {
+            None
         };
         // With endgame tables, a placing book move is played once the exact solver has not
-        // found it losing (on the search thread: the protocol keeps answering meanwhile). A
-        // book turn answered in part is finished from the book.
+        // found it giving value away (on the search thread: the protocol keeps answering
+        // meanwhile). A book turn answered in part is finished from the book.
         let checked = root.is_placing() && self.tables.is_some() && !self.books.has_pending();
-        let book_to_check = if checked { book.take() } else { None };
-        let at_once = match self.game.outcome() {
+        let (book_to_check, book_now) = if checked { (book, None) } else { (None, book) };
+        let at_once = match outcome {
+            // Nothing to search.
             Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
-            None => book.map(|(line, result)| {
+            None => book_now.map(|(line, result)| {
                 self.out.line(&line);
                 result
             }),

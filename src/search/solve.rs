@@ -14,12 +14,74 @@ use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::tables::{Tables, Value};
 use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 
 /// A solved value for the side to move: -1 lost, 0 drawn, 1 won.
 pub type Wdl = i8;
 
+/// How a value is written: `loss`, `draw`, `win`.
+pub fn name(v: Wdl) -> &'static str {
+    ["loss", "draw", "win"][(v.clamp(-1, 1) + 1) as usize]
+}
+
+/// The value `name` writes.
+pub fn from_name(text: &str) -> Option<Wdl> {
+    ["loss", "draw", "win"]
+        .iter()
+        .position(|n| *n == text)
+        .map(|i| i as Wdl - 1)
+}
+
+/// The value of a game that is over, for the side to move (`None` while it goes on).
+pub fn outcome(pos: &Position) -> Option<Wdl> {
+    pos.quick_outcome().map(|o| match o.winner() {
+        Some(w) if w == pos.side_to_move() => 1,
+        Some(_) => -1,
+        None => 0,
+    })
+}
+
+/// Runs `work` on each of `jobs` on `threads` threads, each with a solver of its own (a memory
+/// of `memory` positions, never stopped): the answers come back as they finish, with their
+/// job's index.
+pub fn in_parallel<J, R, F>(
+    tables: Arc<Tables>,
+    jobs: Vec<J>,
+    threads: usize,
+    memory: usize,
+    work: F,
+) -> impl Iterator<Item = (usize, R)>
+where
+    J: Send + Sync + 'static,
+    R: Send + 'static,
+    F: Fn(&mut Solver, &J) -> R + Send + Sync + 'static,
+{
+    let (tx, rx) = mpsc::channel();
+    let shared = Arc::new((jobs, AtomicUsize::new(0), work));
+    for _ in 0..threads.max(1) {
+        let (tx, shared, tables) = (tx.clone(), Arc::clone(&shared), Arc::clone(&tables));
+        std::thread::spawn(move || {
+            let never = |_: u64| false;
+            let mut memory = Memory::new(memory);
+            let (jobs, next, work) = &*shared;
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(k) else {
+                    return;
+                };
+                let answer = work(&mut Solver::new(&tables, &mut memory, &never), job);
+                if tx.send((k, answer)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    rx.into_iter()
+}
+
 /// The win/draw/loss class of a table value.
-fn wdl(v: Value) -> Wdl {
+pub fn wdl(v: Value) -> Wdl {
     match v {
         Value::Win(_) => 1,
         Value::Draw => 0,
@@ -174,12 +236,8 @@ impl<'a> Solver<'a> {
         if self.stopped {
             return Some(0);
         }
-        if let Some(o) = pos.quick_outcome() {
-            return Some(match o.winner() {
-                Some(w) if w == pos.side_to_move() => 1,
-                Some(_) => -1,
-                None => 0,
-            });
+        if let Some(v) = outcome(pos) {
+            return Some(v);
         }
         if !pos.is_placing() && pos.pending_removals() == 0 {
             let v = self
