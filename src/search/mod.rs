@@ -143,8 +143,16 @@ pub struct Searcher {
 /// Positions the exact solver of placing positions remembers (about 20 bytes each).
 const EXACT_MEMORY: usize = 1 << 22;
 /// The exact solver's share of a timed search: it may run until this fraction of the move's
-/// time has passed.
+/// time has passed, ...
 const EXACT_SHARE: f64 = 0.5;
+/// ... or this one when the search's choice is verified after it (`verify_choice`): then the
+/// search ends at `VERIFY_SEARCH_END` of the move's time, the solver tests its choice until
+/// `VERIFY_END`, and a search again without a refuted move gets `VERIFY_RESEARCH` of the time
+/// left.
+const EXACT_SHARE_VERIFIED: f64 = 0.2;
+const VERIFY_SEARCH_END: f64 = 0.6;
+const VERIFY_END: f64 = 0.92;
+const VERIFY_RESEARCH: f64 = 0.5;
 /// The exact solver's positions in a search without a clock (about a second).
 const EXACT_NODES: u64 = 4_000_000;
 
@@ -187,17 +195,24 @@ impl Searcher {
     /// lose are dropped (unless every move loses); then, if every move is decided, the drawing
     /// ones are tested for a win, and the winning ones kept alone when there are any. `None`
     /// when nothing is dropped: the position is not placing, no tables serve it, a position on
-    /// the way is not covered, or there was not time.
+    /// the way is not covered, or there was not time. With it, whether every move was decided.
     fn exact_root(
         &mut self,
         pos: &crate::rules::position::Position,
         moves: &[Move],
         limits: &Limits,
         control: &Control,
-    ) -> Option<Vec<Move>> {
-        let tables = self.exact_tables(pos)?;
+        verified: Option<std::time::Duration>,
+    ) -> (Option<Vec<Move>>, bool) {
+        let Some(tables) = self.exact_tables(pos) else {
+            return (None, false);
+        };
         let start = Instant::now();
-        let stop = exact_stop(pos, limits, self.options.move_overhead, control);
+        let share = match verified {
+            Some(_) => EXACT_SHARE_VERIFIED,
+            None => EXACT_SHARE,
+        };
+        let stop = exact_stop(pos, limits, self.options.move_overhead, control, share);
         let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
         let (mut drawing, mut unknown) = (Vec::new(), Vec::new());
         for &mv in moves {
@@ -228,7 +243,11 @@ impl Searcher {
             solver.nodes,
             start.elapsed().as_secs_f64()
         );
-        (!kept.is_empty() && kept.len() < moves.len()).then_some(kept)
+        let decided = unknown.is_empty();
+        (
+            (!kept.is_empty() && kept.len() < moves.len()).then_some(kept),
+            decided,
+        )
     }
 
     /// Whether `mv` keeps the exact value of the game's position (a draw at least, and a win
@@ -243,7 +262,13 @@ impl Searcher {
     ) -> Option<bool> {
         let pos = *game.position();
         let tables = self.exact_tables(&pos)?;
-        let stop = exact_stop(&pos, limits, self.options.move_overhead, control);
+        let stop = exact_stop(
+            &pos,
+            limits,
+            self.options.move_overhead,
+            control,
+            EXACT_SHARE,
+        );
         let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
         if !solver.move_at_least(&pos, mv, 0)? {
             return Some(false);
@@ -255,12 +280,19 @@ impl Searcher {
         Some(true)
     }
 
+    /// The tables the search plays by in `pos`: at full strength, tables that serve its rules.
+    fn playing_tables(&self, pos: &crate::rules::position::Position) -> Option<Arc<Tables>> {
+        let strength = self.options.strength;
+        self.options
+            .tables
+            .clone()
+            .filter(|t| strength.is_none() && t.serves(pos.rules()))
+    }
+
     /// The tables the exact solver may use in `pos`: a placing position, at full strength,
     /// tables that serve its rules.
     fn exact_tables(&self, pos: &crate::rules::position::Position) -> Option<Arc<Tables>> {
-        let tables = self.options.tables.as_ref()?;
-        let usable = self.options.strength.is_none() && pos.is_placing();
-        (usable && tables.serves(pos.rules())).then(|| Arc::clone(tables))
+        self.playing_tables(pos).filter(|_| pos.is_placing())
     }
 
     pub fn hashfull(&self) -> u32 {
@@ -308,19 +340,24 @@ impl Searcher {
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
         }
+        // The time of a timed placing search that the exact solver verifies (`verify_choice`).
+        let mut verified = self.verified_time(&pos, limits, control);
         if self.options.multipv == 1 && root_moves.len() > 1 {
             // The placing phase near its end: only the moves that keep the exact value.
-            if let Some(keep) = self.exact_root(&pos, &root_moves, limits, control) {
+            let (keep, decided) = self.exact_root(&pos, &root_moves, limits, control, verified);
+            if let Some(keep) = keep {
                 root_moves.retain(|m| keep.contains(m));
             }
+            if decided {
+                // Every move left is proven: nothing for the solver to check after the search.
+                verified = None;
+            }
         }
-        let strength = self.options.strength;
-        let tables = self
-            .options
-            .tables
-            .as_deref()
-            .filter(|t| strength.is_none() && t.serves(pos.rules()));
-        if let Some((best, value)) = tables.and_then(|t| play::best_move(t, &pos, &root_moves)) {
+        if root_moves.len() == 1 {
+            verified = None;
+        }
+        let tables = self.playing_tables(&pos);
+        if let Some((best, value)) = tables.and_then(|t| play::best_move(&t, &pos, &root_moves)) {
             // Covered: the value-keeping move at once.
             let score = Score::from_internal(score::from_tables(value, 0));
             report(&Info {
@@ -345,6 +382,113 @@ impl Searcher {
                 table: Some(value),
             };
         }
+        let deadline = match verified {
+            Some(t) => {
+                let end = Some(t.mul_f64(VERIFY_SEARCH_END));
+                limits::Deadline {
+                    soft: end,
+                    hard: end,
+                }
+            }
+            None => limits::deadline(&pos, limits, self.options.move_overhead),
+        };
+        let result = self.search_root(game, &root_moves, limits, control, deadline, report);
+        match verified {
+            Some(t) => self.verify_choice(game, &root_moves, result, t, limits, control, report),
+            None => result,
+        }
+    }
+
+    /// The time of the move when the search's choice is to be verified by the exact solver: a
+    /// placing position the tables serve, a timed search (not pondering, not infinite), one line
+    /// at full strength. The search then ends at `VERIFY_SEARCH_END` of it and the solver tests
+    /// its choice until `VERIFY_END` (`verify_choice`).
+    fn verified_time(
+        &self,
+        pos: &crate::rules::position::Position,
+        limits: &Limits,
+        control: &Control,
+    ) -> Option<std::time::Duration> {
+        if self.options.multipv != 1 || limits.infinite || limits.ponder || control.is_pondering() {
+            return None;
+        }
+        self.exact_tables(pos)?;
+        limits::deadline(pos, limits, self.options.move_overhead).soft
+    }
+
+    /// The exact solver's check of the search's choice in the placing phase: a move it proves
+    /// losing (below a draw) is not played; the root is searched again without it, as long as
+    /// the move's time allows (`VERIFY_END` of `time`), and the new choice tested in turn. A
+    /// move the solver cannot decide in time is played as the search chose it.
+    #[allow(clippy::too_many_arguments)]
+    fn verify_choice(
+        &mut self,
+        game: &Game,
+        root_moves: &[Move],
+        mut result: SearchResult,
+        time: std::time::Duration,
+        limits: &Limits,
+        control: &Control,
+        report: &mut (dyn FnMut(&Info) + Send),
+    ) -> SearchResult {
+        let pos = *game.position();
+        let Some(tables) = self.exact_tables(&pos) else {
+            return result;
+        };
+        let end = time.mul_f64(VERIFY_END);
+        let mut refuted: Vec<Move> = Vec::new();
+        while let Some(best) = result.best {
+            let stop = |_: u64| control.is_stopped() || control.elapsed() >= end;
+            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+            let verdict = solver.move_at_least(&pos, best, 0);
+            log::debug!(
+                "exact solver: the search's choice {best} {} ({} positions, at {:.3} s)",
+                match verdict {
+                    Some(true) => "draws at least",
+                    Some(false) => "loses",
+                    None => "is undecided",
+                },
+                solver.nodes,
+                control.elapsed().as_secs_f64()
+            );
+            if verdict != Some(false) {
+                break;
+            }
+            refuted.push(best);
+            let rest: Vec<Move> = root_moves
+                .iter()
+                .copied()
+                .filter(|m| !refuted.contains(m))
+                .collect();
+            if rest.is_empty() || control.is_stopped() {
+                break;
+            }
+            // Searched again without the losing moves, until a share of what is left.
+            let now = control.elapsed();
+            let until = Some(now + time.saturating_sub(now).mul_f64(VERIFY_RESEARCH));
+            let deadline = limits::Deadline {
+                soft: until,
+                hard: until,
+            };
+            result = self.search_root(game, &rest, limits, control, deadline, report);
+        }
+        result
+    }
+
+    /// The iterative-deepening search of `root_moves` until `deadline`.
+    fn search_root(
+        &mut self,
+        game: &Game,
+        root_moves: &[Move],
+        limits: &Limits,
+        control: &Control,
+        deadline: limits::Deadline,
+        report: &mut (dyn FnMut(&Info) + Send),
+    ) -> SearchResult {
+        let pos = *game.position();
+        let strength = self.options.strength;
+        let playing = self.playing_tables(&pos);
+        let tables = playing.as_deref();
         self.tt.new_search();
         let shared = Shared {
             tt: &self.tt,
@@ -359,7 +503,7 @@ impl Searcher {
             threads: self.threads,
             completed: Mutex::new(None),
             completed_depth: AtomicU64::new(0),
-            deadline: limits::deadline(&pos, limits, self.options.move_overhead),
+            deadline,
             node_limit: match strength {
                 Some(s) => Some(limits.nodes.map_or(s.nodes(), |n| n.min(s.nodes()))),
                 None => limits.nodes,
@@ -393,7 +537,7 @@ impl Searcher {
         self.pool.in_place_scope(|scope| {
             for id in 1..threads {
                 let shared = &shared;
-                let root_moves = root_moves.clone();
+                let root_moves = root_moves.to_vec();
                 let history = history.clone();
                 scope.spawn(move |_| {
                     let mut w = Worker::new(shared, id, &history);
@@ -402,7 +546,7 @@ impl Searcher {
                 });
             }
             let mut w = Worker::new(&shared, 0, &history);
-            let r = w.iterate(&pos, root_moves.clone(), max_depth, multipv, &mut |line| {
+            let r = w.iterate(&pos, root_moves.to_vec(), max_depth, multipv, &mut |line| {
                 if line.multipv <= shown {
                     report(&progress(&shared, start, line));
                 }
@@ -463,17 +607,18 @@ impl Searcher {
 }
 
 /// When the exact solver gives up: at `stop`; in a timed search once the move's clock (which
-/// starts at `go`, so that a book check and the root's solve share it) has run `EXACT_SHARE` of
-/// its time; in a search without a clock, or while pondering, after `EXACT_NODES` positions.
+/// starts at `go`, so that a book check and the root's solve share it) has run `share` of its
+/// time; in a search without a clock, or while pondering, after `EXACT_NODES` positions.
 fn exact_stop<'c>(
     pos: &crate::rules::position::Position,
     limits: &Limits,
     overhead: u64,
     control: &'c Control,
+    share: f64,
 ) -> impl Fn(u64) -> bool + 'c {
     let budget = limits::deadline(pos, limits, overhead)
         .soft
-        .map(|t| t.mul_f64(EXACT_SHARE));
+        .map(|t| t.mul_f64(share));
     move |nodes| {
         control.is_stopped()
             || match budget {

@@ -518,4 +518,54 @@ mod tests {
         // Without the tables, one ply is often not enough.
         assert!(lost_without > 0);
     }
+
+    #[test]
+    fn a_losing_choice_of_the_search_is_refuted_and_searched_again() {
+        use crate::rules::game::Game;
+        use crate::search::{Control, Limits, SearchResult};
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut searcher = Searcher::new(4, 1);
+        searcher.options.tables = Some(Arc::clone(tables));
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let mut mended = 0;
+        for pos in placing_positions(40, 31) {
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            let moves = movegen::legal_moves(&pos, Convention::Turn);
+            let values = solver.values_of_moves(&pos, &moves).unwrap();
+            // A position that draws at least, and a move of it that loses, as the choice.
+            let Some(bad) = moves.iter().zip(&values).find(|(_, &v)| v < 0) else {
+                continue;
+            };
+            if values.iter().all(|&v| v < 0) {
+                continue;
+            }
+            let choice = SearchResult {
+                best: Some(*bad.0),
+                ..SearchResult::nothing(None)
+            };
+            searcher.new_game();
+            let game = Game::from_position(pos);
+            let time = std::time::Duration::from_secs(60);
+            let control = Control::new();
+            let r =
+                searcher.verify_choice(&game, &moves, choice, time, &limits, &control, &mut |_| {});
+            let best = r.best.unwrap();
+            assert_ne!(best, *bad.0);
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            assert_eq!(
+                solver.move_at_least(&pos, best, 0),
+                Some(true),
+                "{} {}",
+                crate::rules::fen::write(&pos),
+                best.turn_notation()
+            );
+            mended += 1;
+        }
+        assert!(mended >= 5, "{mended} positions with a losing choice");
+    }
 }
