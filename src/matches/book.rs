@@ -39,6 +39,11 @@ pub struct OpeningsArgs {
     /// under the board's symmetries, instead of every opening of --plies turns.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
+    /// Only the first N openings (of --from's file, or of the enumeration): e.g. those a match
+    /// of 2N games plays. The journal of a run with every opening serves this one, and back.
+    #[arg(long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub first: Option<usize>,
     /// Solver threads for --exact (each solves one opening at a time).
     #[arg(long, default_value_t = 1,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
@@ -192,6 +197,10 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         }
         None => enumerate(&rules, args.plies),
     };
+    let candidates: Vec<_> = candidates
+        .into_iter()
+        .take(args.first.unwrap_or(usize::MAX))
+        .collect();
     log::info!(
         "{} placement openings, distinct under symmetry",
         candidates.len()
@@ -344,10 +353,13 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
             args.margin, spec.name, args.depth
         ),
     };
-    let source = match &args.from {
+    let mut source = match &args.from {
         Some(f) => format!("the openings of {}", f.display()),
         None => format!("placement openings of {} turns", args.plies),
     };
+    if let Some(n) = args.first {
+        source = format!("the first {n} of {source}");
+    }
     let header = format!(
         "moulin opening book, variant {}: {source}, one per class of positions equal under the \
          board's 16 symmetries ({} in all), kept when {how} ({} kept, {} better and {} worse for \

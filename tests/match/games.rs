@@ -303,24 +303,32 @@ fn openings_are_labelled_exactly_from_the_tables() {
     let fen = "fen ***O*O@*/****@***/******** w p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 9";
     let from = temp("exact-from.txt");
     std::fs::write(&from, format!("{fen}\n{fen} moves d5\n{fen} moves b2\n")).unwrap();
-    let out_file = temp("exact-out.txt");
-    let out = run(&[
-        "openings",
-        "--exact",
-        tables.to_str().unwrap(),
-        "--from",
-        from.to_str().unwrap(),
-        "--threads",
-        "2",
-        "--out",
-        out_file.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{out:?}");
-    let text = std::fs::read_to_string(&out_file).unwrap();
+    // The openings of `from` labelled into `out`, with `extra` flags; the file written.
+    let label = |extra: &[&str], out: &std::path::Path| -> String {
+        let mut args = vec![
+            "openings",
+            "--exact",
+            tables.to_str().unwrap(),
+            "--from",
+            from.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let done = run(&args);
+        assert!(done.status.success(), "{done:?}");
+        std::fs::read_to_string(out).unwrap()
+    };
+    let text = label(&["--threads", "2"], &temp("exact-out.txt"));
     assert!(text.contains("(3 in all)"), "{text}");
     assert!(text.contains("(1 kept, 2 better and 0"), "{text}");
     let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(kept, [format!("{fen} moves b2  # draw")], "{text}");
+    // The first two only: both won for the side to move, none kept.
+    let text = label(&["--first", "2"], &temp("exact-first.txt"));
+    assert!(text.contains("the first 2 of the openings of"), "{text}");
+    assert!(text.contains("(2 in all)"), "{text}");
+    assert!(text.contains("(0 kept, 2 better and 0"), "{text}");
     // Without the tables it needs, a solve says what is missing: an opening from the start
     // ends with 9 a side; and no tables at all is an error too.
     let start = temp("exact-start.txt");
