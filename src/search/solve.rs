@@ -333,17 +333,18 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// What the tests of the solver and of its users share: small tables and placing positions
+/// they cover.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testing {
     use super::*;
     use crate::rng::Rng;
     use crate::rules::Rules;
-    use crate::search::Searcher;
     use crate::tables::build;
     use std::sync::Arc;
 
     /// The tables up to 4 a side of the standard game (no draw rules), built once.
-    fn tables() -> &'static Arc<Tables> {
+    pub(crate) fn tables() -> &'static Arc<Tables> {
         static BUILT: std::sync::OnceLock<Arc<Tables>> = std::sync::OnceLock::new();
         BUILT.get_or_init(|| {
             let rules = Rules::nine().without_draw_rules();
@@ -355,37 +356,9 @@ mod tests {
         })
     }
 
-    /// Plain minimax over every turn, the tables at the end of the placing: no bounds, no
-    /// memory, no ordering.
-    fn minimax(tables: &Tables, pos: &Position) -> Wdl {
-        if let Some(o) = pos.quick_outcome() {
-            return match o.winner() {
-                Some(w) if w == pos.side_to_move() => 1,
-                Some(_) => -1,
-                None => 0,
-            };
-        }
-        if !pos.is_placing() {
-            return wdl(tables.probe(pos).expect("covered"));
-        }
-        let moves = movegen::legal_moves(pos, Convention::Turn);
-        let mut best = -1;
-        for mv in moves {
-            let mut child = *pos;
-            child.play(mv);
-            let v = minimax(tables, &child);
-            best = best.max(if child.side_to_move() == pos.side_to_move() {
-                v
-            } else {
-                -v
-            });
-        }
-        best
-    }
-
     /// Placing positions whose ends fit in the tables: 3 or 4 pieces a side in all, 2 to 4 of
     /// them still in hand, drawn at random (`count` of them).
-    fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
+    pub(crate) fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
         let rules = Rules::nine().without_draw_rules();
         let mut rng = Rng::new(seed);
         let mut out = Vec::new();
@@ -419,6 +392,43 @@ mod tests {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{placing_positions, tables};
+    use super::*;
+    use crate::rules::Rules;
+    use crate::search::Searcher;
+    use std::sync::Arc;
+
+    /// Plain minimax over every turn, the tables at the end of the placing: no bounds, no
+    /// memory, no ordering.
+    fn minimax(tables: &Tables, pos: &Position) -> Wdl {
+        if let Some(o) = pos.quick_outcome() {
+            return match o.winner() {
+                Some(w) if w == pos.side_to_move() => 1,
+                Some(_) => -1,
+                None => 0,
+            };
+        }
+        if !pos.is_placing() {
+            return wdl(tables.probe(pos).expect("covered"));
+        }
+        let moves = movegen::legal_moves(pos, Convention::Turn);
+        let mut best = -1;
+        for mv in moves {
+            let mut child = *pos;
+            child.play(mv);
+            let v = minimax(tables, &child);
+            best = best.max(if child.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            });
+        }
+        best
     }
 
     #[test]

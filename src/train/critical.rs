@@ -36,6 +36,7 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::{fen, Rules};
+use crate::search::solve::{Memory, Solver};
 use crate::search::Searcher;
 use indicatif::{ProgressBar, ProgressStyle};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -94,9 +95,48 @@ pub struct CriticalArgs {
     /// Endgame tables to probe (default: ~/.cache/moulin/tables/<variant>, when it holds any).
     #[arg(long)]
     pub tables: Option<PathBuf>,
+    /// Value the moves exactly instead of by search: the solver of the placing with the endgame
+    /// tables in this folder (every moving position: `moulin tables build --pieces 9` for
+    /// nine). A win is written +1000, a loss -1000, a draw 0. A candidate the solver cannot
+    /// value within --exact-nodes positions is passed over.
+    #[arg(long, value_name = "TABLES", conflicts_with = "confirm")]
+    pub exact: Option<PathBuf>,
+    /// The solver's positions for one candidate under --exact (about 5 million a second).
+    #[arg(long, value_name = "N", default_value_t = 4_000_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub exact_nodes: u64,
     /// The suite to write, whole, once --count positions are found.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// The score an exact value is written with in a suite: ±1000 for a win or a loss, 0 a draw.
+const EXACT_SCORE: i32 = 1000;
+
+/// Each move class of `pos` valued exactly (win +1000, draw 0, loss -1000), best first; `None`
+/// when the solver needs more than `nodes` positions or the tables do not cover the end.
+fn exact_scores(
+    tables: &crate::tables::Tables,
+    memory: &mut Memory,
+    pos: &Position,
+    nodes: u64,
+) -> Option<Vec<Scored>> {
+    memory.clear();
+    let stop = move |n: u64| n >= nodes;
+    let mut solver = Solver::new(tables, memory, &stop);
+    let mut seen = FxHashSet::default();
+    let moves: Vec<Move> = movegen::legal_moves(pos, Convention::Turn)
+        .into_iter()
+        .filter(|&mv| seen.insert(child_key(pos, mv)))
+        .collect();
+    let values = solver.values_of_moves(pos, &moves)?;
+    let mut out: Vec<Scored> = moves
+        .into_iter()
+        .zip(values)
+        .map(|(mv, v)| (mv, v as i32 * EXACT_SCORE))
+        .collect();
+    out.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+    Some(out)
 }
 
 /// A value class.
@@ -299,6 +339,28 @@ fn draw_candidates(rules: &Rules, seed: u64, n: usize) -> Vec<(Position, usize)>
     out
 }
 
+/// The verdict of the searches on a candidate: screened at --screen-depth, decided at --depth,
+/// confirmed by the learned evaluation with --confirm.
+fn searched_verdict(
+    searcher: &mut Searcher,
+    pos: &Position,
+    args: &CriticalArgs,
+) -> Option<Critical> {
+    let screened = move_scores(searcher, pos, args.screen_depth);
+    let verdict = judge(pos, &screened, args.threshold, 0).and_then(|_| {
+        let deep = move_scores(searcher, pos, args.depth);
+        judge(pos, &deep, args.threshold, args.gap)
+    });
+    verdict.filter(|found| {
+        !args.confirm || {
+            searcher.options.learned = true;
+            let other = move_scores(searcher, pos, args.depth);
+            searcher.options.learned = false;
+            judge(pos, &other, args.threshold, args.gap).is_some_and(|again| agree(found, &again))
+        }
+    })
+}
+
 pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
     let rules = super::preset(&args.variant)?;
     let tables = open_tables(&args.variant, &rules, args.tables.clone(), false)?;
@@ -334,11 +396,29 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
         })
         .map(|(pos, _)| pos)
         .collect();
-    let mut name = format!("critical-d{}-s{}", args.depth, args.screen_depth);
-    let mut settings = format!(
-        "variant {} depth {} screen {} threshold {}",
-        args.variant, args.depth, args.screen_depth, args.threshold
-    );
+    let exact = match &args.exact {
+        Some(dir) => Some(
+            crate::tables::Tables::open(dir, &rules)
+                .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?,
+        ),
+        None => None,
+    };
+    let (mut name, mut settings) = match &exact {
+        Some(_) => (
+            format!("critical-exact-n{}", args.exact_nodes),
+            format!(
+                "variant {} exact nodes {} threshold {}",
+                args.variant, args.exact_nodes, args.threshold
+            ),
+        ),
+        None => (
+            format!("critical-d{}-s{}", args.depth, args.screen_depth),
+            format!(
+                "variant {} depth {} screen {} threshold {}",
+                args.variant, args.depth, args.screen_depth, args.threshold
+            ),
+        ),
+    };
     if args.gap > 0 {
         name += &format!("-g{}", args.gap);
         settings += &format!(" gap {}", args.gap);
@@ -402,25 +482,17 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
                 // The hand-written evaluation, so that the suite does not favour the learned
                 // one it measures.
                 searcher.options.learned = false;
+                let mut memory = Memory::new(1 << 22);
                 while !stop.load(Ordering::Relaxed) && found.load(Ordering::Relaxed) < args.count {
                     let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
                     let pos = &candidates[index];
-                    let screened = move_scores(&mut searcher, pos, args.screen_depth);
-                    let verdict = judge(pos, &screened, args.threshold, 0).and_then(|_| {
-                        let deep = move_scores(&mut searcher, pos, args.depth);
-                        judge(pos, &deep, args.threshold, args.gap)
-                    });
-                    let verdict = verdict.filter(|found| {
-                        !args.confirm || {
-                            searcher.options.learned = true;
-                            let other = move_scores(&mut searcher, pos, args.depth);
-                            searcher.options.learned = false;
-                            judge(pos, &other, args.threshold, args.gap)
-                                .is_some_and(|again| agree(found, &again))
-                        }
-                    });
+                    let verdict = match &exact {
+                        Some(t) => exact_scores(t, &mut memory, pos, args.exact_nodes)
+                            .and_then(|scores| judge(pos, &scores, args.threshold, args.gap)),
+                        None => searched_verdict(&mut searcher, pos, &args),
+                    };
                     let text = verdict.as_ref().map(Critical::line);
                     let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
                     let line = format!("{index} {}", text.as_deref().unwrap_or("none"));
@@ -465,15 +537,21 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
         ));
     }
     let drawn = all.iter().filter(|(_, t)| t.starts_with("draw ")).count();
+    let how = match &exact {
+        Some(_) => "the exact value (win/draw/loss by the solver of the placing with the \
+                    endgame tables; scores ±1000 and 0)"
+            .to_string(),
+        None => format!(
+            "the value (win/draw/loss at ±{} cp) of a depth-{} search",
+            args.threshold, args.depth
+        ),
+    };
     let mut text = format!(
         "# moulin critical positions, variant {}: {} positions ({drawn} drawn), placing phase \
-         after 2 to 16 turns,\n# where one or two moves keep the value (win/draw/loss at \
-         ±{} cp) of a depth-{} search and at least half the others lose it.\n# Made by: {}\n\
-         # <value> <best score> <kept moves> <position string>\n",
+         after 2 to 16 turns,\n# where one or two moves keep {how} and at least half the others \
+         lose it.\n# Made by: {}\n# <value> <best score> <kept moves> <position string>\n",
         args.variant,
         all.len(),
-        args.threshold,
-        args.depth,
         std::env::args().collect::<Vec<_>>().join(" ")
     );
     for (_, t) in &all {
@@ -507,6 +585,45 @@ pub struct SuiteArgs {
     /// Print each position whose value was lost.
     #[arg(long)]
     pub verbose: bool,
+    /// Judge by the truth instead of the labels: the exact solver of the placing with the
+    /// endgame tables in this folder (every moving position: `moulin tables build --pieces 9`
+    /// for nine) values each position and the move played. Positions whose label the solver
+    /// contradicts (another value, or a "kept" move that does not keep it) are counted apart
+    /// and listed with --verbose.
+    #[arg(long, value_name = "TABLES")]
+    pub exact: Option<PathBuf>,
+}
+
+/// What the exact solver says of a suite position: its value, whether the label agrees (the
+/// same value, kept by every kept move), whether the move played keeps it.
+struct Truth {
+    value: Value,
+    label_agrees: bool,
+    kept: bool,
+}
+
+/// The exact truth of `c` with `played` (`None` when the answer was not a legal move);
+/// `None` when the tables do not cover the position's end.
+fn truth_of(solver: &mut Solver, c: &Critical, played: Option<Move>) -> Option<Truth> {
+    let v = solver.value(&c.pos)?;
+    let value = match v {
+        1 => Value::Win,
+        0 => Value::Draw,
+        _ => Value::Loss,
+    };
+    let mut label_agrees = value == c.value;
+    for &k in &c.keep {
+        label_agrees &= solver.move_at_least(&c.pos, k, v)?;
+    }
+    let kept = match played {
+        Some(mv) => solver.move_at_least(&c.pos, mv, v)?,
+        None => false,
+    };
+    Some(Truth {
+        value,
+        label_agrees,
+        kept,
+    })
 }
 
 /// `moulin train suite`: how many positions of a suite an engine keeps the value of.
@@ -521,6 +638,17 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} positions [{elapsed} < {eta}]")
             .expect("valid template"),
     );
+    let tables = match &args.exact {
+        Some(dir) => Some(
+            crate::tables::Tables::open(dir, &rules)
+                .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?,
+        ),
+        None => None,
+    };
+    let never = |_: u64| false;
+    let mut memory = Memory::new(1 << 22);
+    // Under --exact: positions whose label the solver contradicts, by exact value (and kept).
+    let mut contradicted: FxHashMap<Value, (usize, usize)> = FxHashMap::default();
     let mut tally: FxHashMap<Value, (usize, usize)> = FxHashMap::default();
     for c in &suite {
         engine.new_game(timeout).map_err(|e| e.to_string())?;
@@ -533,15 +661,49 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         let mut game = Game::from_position(c.pos);
         let played = game.play_tokens(answer.tokens.iter().map(String::as_str));
-        let kept = match (played, game.moves().first()) {
-            (Ok(_), Some(&mv)) => c.keeps(mv),
-            _ => false,
+        let played = match (played, game.moves().first()) {
+            (Ok(_), Some(&mv)) => Some(mv),
+            _ => None,
         };
-        let entry = tally.entry(c.value).or_default();
+        let (value, kept, agrees) = match &tables {
+            Some(t) => {
+                let mut solver = Solver::new(t, &mut memory, &never);
+                let truth = truth_of(&mut solver, c, played).ok_or_else(|| {
+                    format!(
+                        "the tables {} do not cover the end of {}",
+                        args.exact
+                            .as_ref()
+                            .map_or(String::new(), |d| d.display().to_string()),
+                        fen::write(&c.pos)
+                    )
+                })?;
+                (truth.value, truth.kept, truth.label_agrees)
+            }
+            None => (c.value, played.is_some_and(|mv| c.keeps(mv)), true),
+        };
+        let entry = if agrees {
+            tally.entry(value).or_default()
+        } else {
+            contradicted.entry(value).or_default()
+        };
         entry.0 += 1;
         entry.1 += kept as usize;
-        if !kept && args.verbose {
-            bar.suspend(|| eprintln!("lost: played {} in: {}", answer.tokens.join(" "), c.line()));
+        if args.verbose && (!kept || !agrees) {
+            let what = match (agrees, kept) {
+                (true, _) => "lost".to_string(),
+                (false, k) => format!(
+                    "label contradicted (exact: {}, the move played {})",
+                    value.name(),
+                    if k { "keeps it" } else { "loses it" }
+                ),
+            };
+            bar.suspend(|| {
+                eprintln!(
+                    "{what}: played {} in: {}",
+                    answer.tokens.join(" "),
+                    c.line()
+                )
+            });
         }
         bar.inc(1);
     }
@@ -561,6 +723,21 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
                 v.name(),
                 100.0 * k as f64 / n.max(1) as f64
             );
+        }
+    }
+    if tables.is_some() {
+        let n: usize = contradicted.values().map(|t| t.0).sum();
+        println!(
+            "judged by the exact solver; {n} positions whose label it contradicts are left out \
+             of the figures above"
+        );
+        for v in [Value::Win, Value::Draw, Value::Loss] {
+            if let Some(&(n, k)) = contradicted.get(&v) {
+                println!(
+                    "  {n} exactly {}: the move played keeps it in {k}",
+                    v.name()
+                );
+            }
         }
     }
     Ok(())
@@ -653,5 +830,71 @@ mod tests {
         let err = read_suite(&path, &rules).unwrap_err();
         assert!(err.contains("suite.txt:2: kept move 'z9'"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn exact_critical_positions_and_exact_judging_of_a_suite() {
+        use crate::search::solve::testing::{placing_positions, tables};
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let (mut critical, mut contradicted) = (0, 0);
+        for pos in placing_positions(200, 41) {
+            let scores = exact_scores(tables, &mut memory, &pos, u64::MAX).unwrap();
+            // One entry per class of symmetric moves, each the solver's value, best first.
+            let classes: FxHashSet<u64> = movegen::legal_moves(&pos, Convention::Turn)
+                .into_iter()
+                .map(|mv| child_key(&pos, mv))
+                .collect();
+            assert_eq!(scores.len(), classes.len());
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            let truth = solver.value(&pos).unwrap();
+            assert_eq!(scores[0].1, truth as i32 * EXACT_SCORE);
+            for &(mv, score) in &scores {
+                let v = solver.values_of_moves(&pos, &[mv]).unwrap()[0];
+                assert_eq!(score, v as i32 * EXACT_SCORE);
+            }
+            let Some(c) = judge(&pos, &scores, 120, 40) else {
+                continue;
+            };
+            critical += 1;
+            assert!(c.keep.len() <= 2 && c.value != Value::Loss);
+            let lost = scores.iter().filter(|s| s.1 < scores[0].1).count();
+            assert!(2 * lost >= scores.len());
+            // The suite's exact judge: the label agrees, a kept move keeps, a lost one does not.
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            let lost_move = scores.last().unwrap().0;
+            let t = truth_of(&mut solver, &c, Some(c.keep[0])).unwrap();
+            assert!(t.label_agrees && t.kept && t.value == c.value);
+            let t = truth_of(&mut solver, &c, Some(lost_move)).unwrap();
+            assert!(t.label_agrees && !t.kept);
+            assert!(!truth_of(&mut solver, &c, None).unwrap().kept);
+            // A wrong label: the other value, or a lost move given as kept.
+            let wrong = Critical {
+                value: if c.value == Value::Win {
+                    Value::Draw
+                } else {
+                    Value::Win
+                },
+                ..c.clone()
+            };
+            assert!(
+                !truth_of(&mut solver, &wrong, Some(c.keep[0]))
+                    .unwrap()
+                    .label_agrees
+            );
+            let wrong = Critical {
+                keep: vec![lost_move],
+                ..c.clone()
+            };
+            let t = truth_of(&mut solver, &wrong, Some(c.keep[0])).unwrap();
+            assert!(!t.label_agrees && t.kept);
+            contradicted += 1;
+        }
+        assert!(critical >= 5, "{critical} critical positions of 200");
+        assert_eq!(contradicted, critical);
+        // Too few positions for the solver: passed over.
+        let any = placing_positions(1, 5)[0];
+        assert!(exact_scores(tables, &mut memory, &any, 10).is_none());
     }
 }
