@@ -149,9 +149,9 @@ const EXACT_SHARE: f64 = 0.5;
 /// search ends at `VERIFY_SEARCH_END` of the move's time, the solver tests its choice until
 /// `VERIFY_END`, and a search again without a refuted move gets `VERIFY_RESEARCH` of the time
 /// left.
-const EXACT_SHARE_VERIFIED: f64 = 0.2;
-const VERIFY_SEARCH_END: f64 = 0.6;
-const VERIFY_END: f64 = 0.92;
+const EXACT_SHARE_VERIFIED: f64 = 0.1;
+const VERIFY_SEARCH_END: f64 = 0.5;
+const VERIFY_END: f64 = 0.95;
 const VERIFY_RESEARCH: f64 = 0.5;
 /// The exact solver's positions in a search without a clock (about a second).
 const EXACT_NODES: u64 = 4_000_000;
