@@ -585,6 +585,12 @@ pub struct SuiteArgs {
     /// Print each position whose value was lost.
     #[arg(long)]
     pub verbose: bool,
+    /// Time allowed for the handshake, each isready and each answer beyond the move's time, in
+    /// milliseconds (an engine loading every endgame table may need a minute when they are not
+    /// in the file cache; at most an hour, 3600000).
+    #[arg(long, value_name = "MS", default_value_t = 120_000,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub ready_timeout: u64,
     /// Judge by the truth instead of the labels: the exact solver of the placing with the
     /// endgame tables in this folder (every moving position: `moulin tables build --pieces 9`
     /// for nine) values each position and the move played. Positions whose label the solver
@@ -631,7 +637,7 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
     let rules = super::preset(&args.variant)?;
     let suite = read_suite(&args.suite, &rules)?;
     let spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
-    let timeout = Duration::from_secs(10);
+    let timeout = Duration::from_millis(args.ready_timeout);
     let mut engine = Engine::start(&spec, &rules, timeout).map_err(|e| e.to_string())?;
     let bar = ProgressBar::new(suite.len() as u64);
     bar.set_style(
