@@ -190,7 +190,7 @@ impl Searcher {
 
     /// In the placing phase, with endgame tables for every moving position: the root moves
     /// worth searching by their exact values, as far as the solver proves them within its share
-    /// of the search (`EXACT_SHARE` of the move's time, or `EXACT_NODES` positions without a
+    /// of the search (`share` of the move's time, or `EXACT_NODES` positions without a
     /// clock; `stop` ends it). Each move is first tested for a draw at least: those proven to
     /// lose are dropped (unless every move loses); then, if every move is decided, the drawing
     /// ones are tested for a win, and the winning ones kept alone when there are any. `None`
@@ -202,16 +202,12 @@ impl Searcher {
         moves: &[Move],
         limits: &Limits,
         control: &Control,
-        verified: Option<std::time::Duration>,
+        share: f64,
     ) -> (Option<Vec<Move>>, bool) {
         let Some(tables) = self.exact_tables(pos) else {
             return (None, false);
         };
         let start = Instant::now();
-        let share = match verified {
-            Some(_) => EXACT_SHARE_VERIFIED,
-            None => EXACT_SHARE,
-        };
         let stop = exact_stop(pos, limits, self.options.move_overhead, control, share);
         let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
         let (mut drawing, mut unknown) = (Vec::new(), Vec::new());
@@ -344,7 +340,11 @@ impl Searcher {
         let mut verified = self.verified_time(&pos, limits, control);
         if self.options.multipv == 1 && root_moves.len() > 1 {
             // The placing phase near its end: only the moves that keep the exact value.
-            let (keep, decided) = self.exact_root(&pos, &root_moves, limits, control, verified);
+            let share = match verified {
+                Some(_) => EXACT_SHARE_VERIFIED,
+                None => EXACT_SHARE,
+            };
+            let (keep, decided) = self.exact_root(&pos, &root_moves, limits, control, share);
             if let Some(keep) = keep {
                 root_moves.retain(|m| keep.contains(m));
             }
