@@ -97,6 +97,10 @@ pub enum BookCommand {
     /// Check every book move of the placing with the exact solver and the endgame tables: list
     /// those that lose (resumes a stopped run; see book/README.md).
     Exact(crate::book::exact::ExactArgs),
+    /// Add proven lines where match openings end: the engine's move at each of its turns up to
+    /// a ply, proven by the exact solver to keep the draw, every reply followed (resumes a
+    /// stopped run; see book/README.md).
+    Cover(crate::book::cover::CoverArgs),
     /// Load a book and time its lookups.
     Bench(crate::book::BenchArgs),
 }
@@ -174,6 +178,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Book(BookCommand::Expand(args))) => crate::book::expand::run_expand(args),
         Some(Command::Book(BookCommand::Check(args))) => crate::book::check::run_check(args),
         Some(Command::Book(BookCommand::Exact(args))) => crate::book::exact::run_exact(args),
+        Some(Command::Book(BookCommand::Cover(args))) => crate::book::cover::run_cover(args),
         Some(Command::Book(BookCommand::Bench(args))) => crate::book::run_bench(args),
         Some(Command::Tables(TablesCommand::Build(args))) => crate::tables::build::run_build(args),
         Some(Command::Tables(TablesCommand::Stats(args))) => crate::tables::build::run_stats(args),

@@ -430,6 +430,12 @@ fn check_names_the_line() {
     let last = lines.iter().rposition(|l| l.contains('|')).unwrap();
     let e = with(last, &line);
     assert!(e.line == last + 1 && e.message.contains("reachable"), "{e}");
+    // The same line proven (`book cover`: it starts where a match opening ends) is reachable
+    // by itself, and no fresh search is compared with it (one would disagree).
+    let mut proven: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    proven[last] = line.replace(" 0 100", " >=draw 100");
+    let report = check_text(&proven.join("\n"), usize::MAX).unwrap();
+    assert_eq!(report.searched, report.positions - 1);
     // The same position twice.
     let e = with(first + 1, lines[first]);
     assert!(e.line == n + 1 && e.message.contains("already"), "{e}");

@@ -54,7 +54,7 @@ type Item = (usize, Position, Vec<Move>);
 type Found = Option<(Wdl, Vec<bool>)>;
 
 /// The ply of a placing position: the pieces placed so far.
-fn ply_of(pos: &Position) -> u32 {
+pub(super) fn ply_of(pos: &Position) -> u32 {
     let rules = pos.rules();
     2 * rules.pieces as u32
         - pos.in_hand(crate::Color::White) as u32
@@ -71,7 +71,11 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
         .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?;
     let items: Vec<Item> = lines
         .iter()
-        .filter(|l| l.pos.is_placing() && ply_of(&l.pos) >= args.min_ply)
+        .filter(|l| {
+            l.pos.is_placing()
+                && ply_of(&l.pos) >= args.min_ply
+                && !super::check::is_proven(&l.moves)
+        })
         .map(|l| (l.number, l.pos, l.moves.iter().map(|m| m.mv).collect()))
         .collect();
     let journal_path = durable::with_suffix(&args.file, ".exact.partial");
@@ -282,6 +286,7 @@ mod tests {
                 mv: place(m),
                 score: Score::Cp(0),
                 weight: 100,
+                exact: None,
             })
             .collect();
         format::Line { number, pos, moves }

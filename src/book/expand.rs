@@ -341,7 +341,7 @@ fn search_batch(
 }
 
 /// Writes the book whole, sorted by pieces placed and key, as `book build` does.
-fn write(
+pub(super) fn write(
     path: &std::path::Path,
     header: &Header,
     entries: Entries,

@@ -5,8 +5,9 @@
 //! <17-field position string, canonical> | <move> <score> <weight> | <move> <score> <weight> ...
 //! ```
 //!
-//! with moves in the turn notation of RULES.md §4, best first; a score is centi-pieces (`-12`)
-//! or a win or loss in so many of the side to move's turns (`M3`, `M-2`). `#` starts a comment
+//! with moves in the turn notation of RULES.md §4, best first; a score is centi-pieces (`-12`),
+//! a win or loss in so many of the side to move's turns (`M3`, `M-2`), or a value the exact
+//! solver proved the move keeps at least (`>=draw`, `>=win`: `moulin book cover`). `#` starts a comment
 //! line; blank lines are skipped. Reading is parse-then-check: every error names its line.
 
 use super::{weight, BookMove, FORMAT_VERSION};
@@ -16,6 +17,7 @@ use crate::rules::notation;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
+use crate::search::solve::{self, Wdl};
 use crate::search::Score;
 use std::fmt;
 use std::path::Path;
@@ -152,16 +154,22 @@ fn parse_score(text: &str) -> Option<Score> {
     }
 }
 
+/// A proven value as the book writes it: `>=draw`, `>=win`.
+fn exact_text(v: Wdl) -> String {
+    format!(">={}", solve::name(v))
+}
+
+/// The score of a move proven to keep at least `v`: 0 for a draw, ±1000 for a win or a loss.
+pub fn exact_score(v: Wdl) -> Score {
+    Score::Cp(1000 * v as i32)
+}
+
 /// One position line of the book.
 pub fn line_text(pos: &Position, moves: &[BookMove]) -> String {
     let mut s = fen::write(pos);
     for m in moves {
-        s.push_str(&format!(
-            " | {} {} {}",
-            m.mv.turn_notation(),
-            score_text(m.score),
-            m.weight
-        ));
+        let score = m.exact.map_or_else(|| score_text(m.score), exact_text);
+        s.push_str(&format!(" | {} {score} {}", m.mv.turn_notation(), m.weight));
     }
     s
 }
@@ -193,14 +201,29 @@ pub fn parse_line(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>)
         if moves.iter().any(|m| m.mv == mv) {
             return Err(format!("'{mv_text}' is given twice"));
         }
-        let score = parse_score(score_text)
-            .ok_or_else(|| format!("'{score_text}' is not a score (such as -12 or M3)"))?;
+        let exact = match score_text.strip_prefix(">=") {
+            Some(v) => Some(solve::from_name(v).filter(|&v| v >= 0).ok_or_else(|| {
+                format!("'{score_text}' is not a proven value (>=draw or >=win)")
+            })?),
+            None => None,
+        };
+        let score = match exact {
+            Some(v) => exact_score(v),
+            None => parse_score(score_text).ok_or_else(|| {
+                format!("'{score_text}' is not a score (such as -12, M3 or >=draw)")
+            })?,
+        };
         let weight = weight_text
             .parse::<u32>()
             .ok()
             .filter(|w| (1..=100).contains(w))
             .ok_or_else(|| format!("'{weight_text}' is not a weight (1 to 100)"))?;
-        moves.push(BookMove { mv, score, weight });
+        moves.push(BookMove {
+            mv,
+            score,
+            weight,
+            exact,
+        });
     }
     if moves.is_empty() {
         return Err("no move for this position".into());
@@ -376,6 +399,7 @@ pub fn weighted(moves: &[(crate::rules::moves::Move, Score)], margin: i32) -> Ve
             mv,
             score,
             weight: weight(best - super::score_value(score), margin),
+            exact: None,
         })
         .collect()
 }
@@ -416,6 +440,7 @@ mod tests {
                     mv: d6,
                     score: Score::Cp(-5),
                     weight: 100,
+                    exact: None,
                 }],
             ),
             (
@@ -425,12 +450,14 @@ mod tests {
                         mv: a7,
                         score: Score::Mate(7),
                         weight: 100,
+                        exact: None,
                     },
                     BookMove {
                         mv: Move::place(crate::Point::parse("a7").unwrap())
                             .with_removal(crate::Point::parse("a1").unwrap()),
-                        score: Score::Cp(250),
+                        score: exact_score(0),
                         weight: 3,
+                        exact: Some(0),
                     },
                 ],
             ),
@@ -447,7 +474,7 @@ mod tests {
             assert_eq!(fen::write(&line.pos), fen::write(&pos));
             assert_eq!(line.moves, moves);
         }
-        assert!(text.contains("| a7xd1 M7 100 | a7xa1 250 3"), "{text}");
+        assert!(text.contains("| a7xd1 M7 100 | a7xa1 >=draw 3"), "{text}");
         // Written again, the same text.
         let again: Vec<_> = lines.into_iter().map(|l| (l.pos, l.moves)).collect();
         assert_eq!(write(&h, &again), text);
@@ -483,6 +510,16 @@ mod tests {
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 | d6 x 1",
         );
         assert!(e.line == 12 && e.message.contains("not a score"), "{e}");
+        for proven in [">=loss", ">=", ">=drawn"] {
+            let e = with(
+                12,
+                &format!("********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 | d6 {proven} 1"),
+            );
+            assert!(
+                e.line == 12 && e.message.contains("not a proven value"),
+                "{e}"
+            );
+        }
         let e = with(
             12,
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 | d6 1 0",

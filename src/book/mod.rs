@@ -11,6 +11,7 @@
 
 pub mod build;
 pub mod check;
+pub mod cover;
 pub mod exact;
 pub mod expand;
 pub mod format;
@@ -114,6 +115,10 @@ pub struct BookMove {
     pub score: Score,
     /// The weight of the move in a weighted choice (1 to 100, 100 for the best).
     pub weight: u32,
+    /// Set when the exact solver proved the move keeps at least this value (-1 loss, 0 draw, 1
+    /// win) for its mover (`moulin book cover`): written `>=draw` or `>=win` in place of a
+    /// score, scored 0 or 1000 cp. Played without the check of protocol.md §6.
+    pub exact: Option<crate::search::solve::Wdl>,
 }
 
 /// The weight of a move `diff` below the best, with margin `margin`: 100 for the best, falling

@@ -173,13 +173,14 @@ impl Books {
         matches!(self.slot, BookSlot::Loading(_))
     }
 
-    /// The book's answer in the current position, if it has one: the `info string book` line
-    /// and the result to give as `bestmove`.
+    /// The book's answer in the current position, if it has one: the `info string book` line,
+    /// the result to give as `bestmove`, and whether the exact solver proved the move (`book
+    /// cover`: no need to check it again).
     pub(super) fn answer(
         &mut self,
         settings: &Settings,
         pos: &Position,
-    ) -> Option<(String, SearchResult)> {
+    ) -> Option<(String, SearchResult, bool)> {
         let BookSlot::Ready(book) = &self.slot else {
             return None;
         };
@@ -220,8 +221,11 @@ impl Books {
             .probe(&after)
             .and_then(|moves| moves.first().map(|m| m.mv));
         let score = bm.score.to_string();
+        let proven = bm.exact.map_or(String::new(), |v| {
+            format!(" proven {}", crate::search::solve::name(v))
+        });
         let info = format!(
-            "info string book {} score {score} weight {}",
+            "info string book {} score {score} weight {}{proven}",
             bm.mv.turn_notation(),
             bm.weight
         );
@@ -236,6 +240,7 @@ impl Books {
                 outcome: None,
                 table: None,
             },
+            bm.exact.is_some(),
         ))
     }
 }

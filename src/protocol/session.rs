@@ -617,25 +617,30 @@ impl Session {
         };
         let outcome = self.game.outcome();
         // The book is the full engine's (a limited level searches every move).
-        let book = if outcome.is_none()
-            && go.searchmoves.is_empty()
-            && self.settings.strength().is_none()
-        {
-            self.wait_for_loading();
-            let dialect = self.dialect;
-            self.books
-                .answer(&self.settings, &root)
-                .map(|(info, result)| match (dialect, result.best) {
-                    (Dialect::Gbgp, Some(mv)) => (gbgp::book_line(&root, result.score, mv), result),
-                    _ => (info, result),
-                })
-        } else {
-            None
-        };
+        let book =
+            if outcome.is_none() && go.searchmoves.is_empty() && self.settings.strength().is_none()
+            {
+                self.wait_for_loading();
+                let dialect = self.dialect;
+                self.books
+                    .answer(&self.settings, &root)
+                    .map(|(info, result, proven)| match (dialect, result.best) {
+                        (Dialect::Gbgp, Some(mv)) => {
+                            (gbgp::book_line(&root, result.score, mv), result, proven)
+                        }
+                        _ => (info, result, proven),
+                    })
+            } else {
+                None
+            };
         // With endgame tables, a placing book move is played once the exact solver has not
         // found it giving value away (on the search thread: the protocol keeps answering
-        // meanwhile). A book turn answered in part is finished from the book.
-        let checked = root.is_placing() && self.tables.is_some() && !self.books.has_pending();
+        // meanwhile), unless the solver proved it offline (`book cover`). A book turn answered
+        // in part is finished from the book.
+        let proven = book.as_ref().is_some_and(|b| b.2);
+        let book = book.map(|(info, result, _)| (info, result));
+        let checked =
+            root.is_placing() && self.tables.is_some() && !self.books.has_pending() && !proven;
         let (book_to_check, book_now) = if checked { (book, None) } else { (None, book) };
         let at_once = match outcome {
             // Nothing to search.

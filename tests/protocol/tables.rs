@@ -263,6 +263,11 @@ fn placing_with_every_value(tables: &Tables) -> (String, [String; 3]) {
 /// A book of one position and one move, with the shipped book's header (the position written
 /// in its canonical orientation, as books hold them).
 fn one_move_book(name: &str, fen: &str, mv: &str) -> PathBuf {
+    scored_move_book(name, fen, mv, "0")
+}
+
+/// `one_move_book` with the move's score written `score` (`>=draw` for a proven move).
+fn scored_move_book(name: &str, fen: &str, mv: &str, score: &str) -> PathBuf {
     let rules = Rules::nine();
     let pos = moulin::rules::fen::read(fen, &rules).unwrap();
     let s = moulin::book::fold(&pos).symmetry;
@@ -282,10 +287,23 @@ fn one_move_book(name: &str, fen: &str, mv: &str) -> PathBuf {
         text.push_str(line);
         text.push('\n');
     }
-    text.push_str(&format!("{fen} | {mv} 0 100\n"));
+    text.push_str(&format!("{fen} | {mv} {score} 100\n"));
     let path = scratch(name);
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// An engine with `book` and the tables of `dir`, asked for a move at 500 ms in `fen`: its
+/// lines up to `bestmove`.
+fn go_with_book(book: &Path, dir: &Path, fen: &str) -> Vec<String> {
+    let mut e = Engine::start();
+    e.ask(&format!("setoption name BookFile value {}", book.display()));
+    e.ask(&format!(
+        "setoption name TablesPath value {}",
+        dir.display()
+    ));
+    e.ask(&format!("position fen {fen}"));
+    e.go("go movetime 500")
 }
 
 #[test]
@@ -296,14 +314,7 @@ fn a_placing_book_move_that_gives_value_away_is_not_played() {
     let (fen, [win, draw, loss]) = placing_with_every_value(&tables);
     for (mv, played) in [(&win, true), (&draw, false), (&loss, false)] {
         let book = one_move_book(&format!("exact-{mv}.book"), &fen, mv);
-        let mut e = Engine::start();
-        e.ask(&format!("setoption name BookFile value {}", book.display()));
-        e.ask(&format!(
-            "setoption name TablesPath value {}",
-            dir.display()
-        ));
-        e.ask(&format!("position fen {fen}"));
-        let lines = e.go("go movetime 500");
+        let lines = go_with_book(&book, dir, &fen);
         let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
         let best = best.split_whitespace().next().unwrap();
         if played {
@@ -332,6 +343,28 @@ fn a_placing_book_move_that_gives_value_away_is_not_played() {
         }
         let _ = std::fs::remove_file(&book);
     }
+}
+
+#[test]
+fn a_proven_book_move_is_played_without_the_check() {
+    let _gate = shared();
+    let dir = three_a_side();
+    let tables = Tables::open(dir, &Rules::nine()).unwrap();
+    let (fen, [_, draw, _]) = placing_with_every_value(&tables);
+    // `book cover` proves a move keeps at least a draw and no more: the engine trusts the
+    // mark (the same move unmarked is refused where the position is won, above).
+    let book = scored_move_book("exact-proven.book", &fen, &draw, ">=draw");
+    let lines = go_with_book(&book, dir, &fen);
+    assert_eq!(
+        lines[0],
+        format!("info string book {draw} score cp 0 weight 100 proven draw"),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().nth(1),
+        Some(draw.as_str())
+    );
+    let _ = std::fs::remove_file(&book);
 }
 
 #[test]

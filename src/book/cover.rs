@@ -1,0 +1,543 @@
+//! `moulin book cover`: proven book lines where match openings end. A match opening (a few
+//! placements) leaves the book at once, and the first turns after it are the dearest to get
+//! right and the hardest for the exact solver within a move's time (a ply 5 move takes seconds
+//! to prove). This walks, for each opening and each colour the engine may play, the engine's
+//! turns up to `--to-ply`: at each, the engine's choice (the book's first move, else a search's
+//! best) is tested by the exact solver of the placing, and replaced by the search's next choice
+//! while it is proven to lose, until one is proven to keep at least a draw; then every reply of
+//! the opponent (or the best `--replies` of them by a search) is followed to the engine's next
+//! turn. The proven moves go into the book as lines of one `>=draw` move (book/README.md), which
+//! the engine plays without checking them again (protocol.md §6).
+//!
+//! Each decided position is journaled in `<out>.cover.partial`, so a stopped run resumes.
+
+use super::exact::ply_of;
+use super::expand::{self, Entries};
+use super::format::{self, BookError};
+use super::{fold, BookMove};
+use crate::durable::{self, Journal};
+use crate::matches::openings;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
+use crate::search::solve::{self, Solver};
+use crate::search::Searcher;
+use crate::tables::Tables;
+use crate::Color;
+use indicatif::{ProgressBar, ProgressStyle};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The flags of `moulin book cover`.
+#[derive(clap::Args, Debug)]
+pub struct CoverArgs {
+    /// The book to add the proven lines to (its line of a covered position is replaced).
+    pub file: PathBuf,
+    /// Endgame tables of every moving position of the book's rules (`moulin tables build
+    /// --pieces 9` for nine).
+    #[arg(long)]
+    pub tables: PathBuf,
+    /// Match openings (one a line, moves from the start, as `moulin match --openings` reads
+    /// them), each exactly drawn (`moulin openings --exact`, such as
+    /// book/openings-nine-exact50.txt).
+    #[arg(long)]
+    pub openings: PathBuf,
+    /// Cover the first N openings of the file only.
+    #[arg(long, value_name = "N")]
+    pub first: Option<usize>,
+    /// Cover the engine's turns up to this ply (placements made; a 3-ply opening: Black's turns
+    /// at plies 3 and 5 and White's at ply 4 with the default). Measured: about a minute to
+    /// prove a move at ply 3, 20 s at ply 4, a few seconds at ply 5.
+    #[arg(long, default_value_t = 5,
+          value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=17))]
+    pub to_ply: u32,
+    /// At each turn of the opponent, follow the N replies a search ranks best; 0 follows every
+    /// reply (up to symmetry).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub replies: usize,
+    /// Depth of the searches that choose the engine's moves and rank the replies.
+    #[arg(long, default_value_t = 10,
+          value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=30))]
+    pub depth: u32,
+    /// Solver threads, each deciding one position at a time (each remembers up to 16 million
+    /// positions, a few hundred MB).
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    pub threads: usize,
+    /// Write the book with the proven lines to this file (whole or not at all; it may be the
+    /// book itself).
+    #[arg(long, value_name = "OUT")]
+    pub out: PathBuf,
+}
+
+/// Positions each thread's solver remembers.
+const MEMORY: usize = 1 << 24;
+
+/// Hash table of the searches that choose and rank moves, in MB.
+const HASH_MB: usize = 16;
+
+/// What the walk found at one of the engine's turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// This move is proven to keep at least a draw (`refuted` choices before it were proven to
+    /// lose).
+    Keeps { mv: Move, refuted: u32 },
+    /// Every move loses: the position is lost (the opening was not drawn for this side).
+    Lost,
+    /// A position on the way is not covered by the tables.
+    Uncovered,
+}
+
+impl Decision {
+    fn text(&self) -> String {
+        match self {
+            Decision::Keeps { mv, refuted } => format!("{} {refuted}", mv.turn_notation()),
+            Decision::Lost => "lost".into(),
+            Decision::Uncovered => "uncovered".into(),
+        }
+    }
+
+    fn parse(text: &str, pos: &Position) -> Option<Decision> {
+        match text {
+            "lost" => Some(Decision::Lost),
+            "uncovered" => Some(Decision::Uncovered),
+            _ => {
+                let (mv, refuted) = text.split_once(' ')?;
+                let mv = crate::rules::notation::parse_move(pos, mv).ok()?;
+                Some(Decision::Keeps {
+                    mv,
+                    refuted: refuted.parse().ok()?,
+                })
+            }
+        }
+    }
+}
+
+/// A position in its canonical form (the book's), with its key.
+fn canonical(pos: &Position) -> (u64, Position) {
+    let f = fold(pos);
+    (f.key, pos.transformed(f.symmetry))
+}
+
+/// The engine's move in `pos` (the side to move's): `first` if given (the book's move), else
+/// the search's best; while the solver proves the move loses, the search's best of the moves
+/// not yet refuted.
+pub fn decide(
+    solver: &mut Solver,
+    searcher: &mut Searcher,
+    pos: &Position,
+    first: Option<Move>,
+    depth: u32,
+) -> Decision {
+    let legal = movegen::legal_moves(pos, Convention::Turn);
+    let mut refuted: Vec<Move> = Vec::new();
+    let mut candidate = first.filter(|m| legal.contains(m));
+    loop {
+        let mv = match candidate.take() {
+            Some(mv) => mv,
+            None => {
+                let rest: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|m| !refuted.contains(m))
+                    .collect();
+                if rest.is_empty() {
+                    return Decision::Lost;
+                }
+                searcher.new_game();
+                let only = if refuted.is_empty() { Vec::new() } else { rest };
+                match searcher.search_to_depth(pos, depth, only).best {
+                    Some(mv) => mv,
+                    None => return Decision::Lost,
+                }
+            }
+        };
+        match solver.move_at_least(pos, mv, 0) {
+            None => return Decision::Uncovered,
+            Some(true) => {
+                return Decision::Keeps {
+                    mv,
+                    refuted: refuted.len() as u32,
+                }
+            }
+            Some(false) => refuted.push(mv),
+        }
+    }
+}
+
+/// The replies to follow in `pos` (the opponent's turn): every legal move, one per class of
+/// moves equal under the board's symmetries (the positions they lead to are equal), or the best
+/// `n` by searches at `depth` (each searched alone among the rest).
+pub fn replies(pos: &Position, n: usize, depth: u32, searcher: &mut Searcher) -> Vec<Move> {
+    let legal = movegen::legal_moves(pos, Convention::Turn);
+    let mut seen = FxHashSet::default();
+    let distinct: Vec<Move> = legal
+        .into_iter()
+        .filter(|&m| {
+            let mut child = *pos;
+            child.play(m);
+            seen.insert(fold(&child).key)
+        })
+        .collect();
+    if n == 0 || n >= distinct.len() {
+        return distinct;
+    }
+    let mut out = Vec::new();
+    while out.len() < n {
+        let rest: Vec<Move> = distinct
+            .iter()
+            .copied()
+            .filter(|m| !out.contains(m))
+            .collect();
+        searcher.new_game();
+        match searcher.search_to_depth(pos, depth, rest).best {
+            Some(mv) => out.push(mv),
+            None => break,
+        }
+    }
+    out
+}
+
+/// The engine's turns still to decide, by ply: canonical position by key.
+#[derive(Default)]
+pub struct Walk {
+    pending: BTreeMap<u32, FxHashMap<u64, Position>>,
+    seen: FxHashSet<u64>,
+    to_ply: u32,
+}
+
+impl Walk {
+    pub fn new(to_ply: u32) -> Walk {
+        Walk {
+            to_ply,
+            ..Walk::default()
+        }
+    }
+
+    /// Follows `pos` for `engine`, the colour the engine plays: an engine's turn is recorded
+    /// to decide, an opponent's turn is followed through `replies` of it.
+    pub fn visit(
+        &mut self,
+        pos: &Position,
+        engine: Color,
+        replies: &mut dyn FnMut(&Position) -> Vec<Move>,
+    ) {
+        if !pos.is_placing() || pos.outcome().is_some() || ply_of(pos) > self.to_ply {
+            return;
+        }
+        if pos.side_to_move() == engine {
+            let (key, canon) = canonical(pos);
+            if self.seen.insert(key) {
+                self.pending
+                    .entry(ply_of(pos))
+                    .or_default()
+                    .insert(key, canon);
+            }
+            return;
+        }
+        for mv in replies(pos) {
+            let mut child = *pos;
+            child.play(mv);
+            self.visit(&child, engine, replies);
+        }
+    }
+
+    /// The engine's turns of the lowest ply left, taken out of the walk.
+    pub fn next_ply(&mut self) -> Option<(u32, Vec<Position>)> {
+        let (ply, positions) = self.pending.pop_first()?;
+        let mut list: Vec<(u64, Position)> = positions.into_iter().collect();
+        list.sort_by_key(|&(k, _)| k);
+        Some((ply, list.into_iter().map(|(_, p)| p).collect()))
+    }
+}
+
+/// What a run found at one ply: the engine's turns, those whose first choice was kept, those
+/// mended (a refuted choice replaced), lost, uncovered.
+#[derive(Default, Debug)]
+struct PlyReport {
+    turns: usize,
+    kept: usize,
+    mended: usize,
+    lost: usize,
+    uncovered: usize,
+}
+
+/// `moulin book cover`.
+pub fn run_cover(args: CoverArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| BookError::io(&args.file, &e).to_string())?;
+    let (mut header, lines) =
+        format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;
+    let rules = header.rules().map_err(|e| e.to_string())?;
+    let deepest = header.plies.max(header.expanded);
+    if args.to_ply >= deepest {
+        return Err(format!(
+            "--to-ply {}: the book gives moves for {deepest} plies only (its header); cover \
+             plies below it",
+            args.to_ply
+        ));
+    }
+    let mut list = openings::read_book_file(&args.openings, &rules)?;
+    if let Some(n) = args.first {
+        list.truncate(n);
+    }
+    let tables = Arc::new(
+        Tables::open(&args.tables, &rules)
+            .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?,
+    );
+    let mut entries: Entries = expand::entries(lines);
+    let journal_path = durable::with_suffix(&args.out, ".cover.partial");
+    let settings = format!("variant {} depth {}", header.variant, args.depth);
+    let (mut journal, done_lines) = Journal::open(&journal_path, "book cover", &settings)?;
+    // Journal lines: `<move> <refuted> | <position>`, `lost | <position>` or `uncovered | ...`.
+    let mut done: FxHashMap<u64, Decision> = FxHashMap::default();
+    for l in &done_lines {
+        let Some((head, fen)) = l.split_once(" | ") else {
+            continue;
+        };
+        let Ok(pos) = crate::rules::fen::read(fen, &rules) else {
+            continue;
+        };
+        if let Some(d) = Decision::parse(head, &pos) {
+            done.insert(fold(&pos).key, d);
+        }
+    }
+    if !done.is_empty() {
+        eprintln!(
+            "{}: {} positions resumed",
+            journal_path.display(),
+            done.len()
+        );
+    }
+    let mut ranker = Searcher::new(HASH_MB, 1);
+    let mut follow = |pos: &Position| replies(pos, args.replies, args.depth, &mut ranker);
+    let mut walk = Walk::new(args.to_ply);
+    for opening in &list {
+        let game = opening.game(&rules)?;
+        for engine in [Color::White, Color::Black] {
+            walk.visit(game.position(), engine, &mut follow);
+        }
+    }
+    let mut reports: BTreeMap<u32, PlyReport> = BTreeMap::new();
+    let mut proven: Vec<(u64, Position, Move)> = Vec::new();
+    while let Some((ply, turns)) = walk.next_ply() {
+        let bar = ProgressBar::new(turns.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{bar:30}} {{pos}}/{{len}} turns of ply {ply}  {{msg}}  [{{elapsed}} < {{eta}}]"
+            ))
+            .expect("valid template"),
+        );
+        let mut decided: Vec<Option<Decision>> = turns
+            .iter()
+            .map(|p| done.get(&fold(p).key).copied())
+            .collect();
+        bar.inc(decided.iter().filter(|d| d.is_some()).count() as u64);
+        let todo_index: Vec<usize> = (0..turns.len()).filter(|&i| decided[i].is_none()).collect();
+        let todo: Vec<(Position, Option<Move>)> = todo_index
+            .iter()
+            .map(|&i| {
+                let first = entries
+                    .get(&fold(&turns[i]).key)
+                    .and_then(|(_, moves)| moves.first().map(|m| m.mv));
+                (turns[i], first)
+            })
+            .collect();
+        let depth = args.depth;
+        let solved = solve::in_parallel(
+            Arc::clone(&tables),
+            todo,
+            args.threads,
+            MEMORY,
+            move |solver, (pos, first): &(Position, Option<Move>)| {
+                let mut searcher = Searcher::new(HASH_MB, 1);
+                decide(solver, &mut searcher, pos, *first, depth)
+            },
+        );
+        for (k, d) in solved {
+            let i = todo_index[k];
+            journal.append(&format!(
+                "{} | {}",
+                d.text(),
+                crate::rules::fen::write(&turns[i])
+            ))?;
+            decided[i] = Some(d);
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        let report = reports.entry(ply).or_default();
+        for (pos, d) in turns.iter().zip(&decided) {
+            report.turns += 1;
+            match d.expect("every turn decided") {
+                Decision::Keeps { mv, refuted } => {
+                    if refuted == 0 {
+                        report.kept += 1;
+                    } else {
+                        report.mended += 1;
+                    }
+                    proven.push((fold(pos).key, *pos, mv));
+                    let mut child = *pos;
+                    child.play(mv);
+                    walk.visit(&child, pos.side_to_move(), &mut follow);
+                }
+                Decision::Lost => {
+                    report.lost += 1;
+                    println!(
+                        "ply {ply}: every move loses: {}",
+                        crate::rules::fen::write(pos)
+                    );
+                }
+                Decision::Uncovered => {
+                    report.uncovered += 1;
+                    println!(
+                        "ply {ply}: a position on the way is not covered by the tables: {}",
+                        crate::rules::fen::write(pos)
+                    );
+                }
+            }
+        }
+        println!(
+            "ply {ply}: {} turns of the engine, {} choices proven, {} mended (a losing choice \
+             replaced), {} lost, {} not covered",
+            report.turns, report.kept, report.mended, report.lost, report.uncovered
+        );
+    }
+    let mut replaced = 0;
+    for &(key, pos, mv) in &proven {
+        let line = vec![BookMove {
+            mv,
+            score: format::exact_score(0),
+            weight: 100,
+            exact: Some(0),
+        }];
+        replaced += entries.insert(key, (pos, line)).is_some() as usize;
+    }
+    header.notes.push(format!(
+        "covered by `moulin book cover --openings {}{} --to-ply {} --replies {} --depth {}`: {} \
+         positions proven (>=draw), {replaced} of them replacing the book's line",
+        args.openings.display(),
+        args.first
+            .map_or(String::new(), |n| format!(" --first {n}")),
+        args.to_ply,
+        args.replies,
+        args.depth,
+        proven.len()
+    ));
+    expand::write(&args.out, &header, entries, &rules)?;
+    println!(
+        "{}: {} proven positions ({replaced} replacing book lines) in {:.0} s",
+        args.out.display(),
+        proven.len(),
+        started.elapsed().as_secs_f64()
+    );
+    drop(journal);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::solve::testing::{placing_positions, tables};
+    use crate::search::solve::Memory;
+
+    #[test]
+    fn a_decided_move_is_proven_to_keep_the_draw_and_a_lost_position_is_named() {
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut searcher = Searcher::new(4, 1);
+        let (mut kept, mut mended, mut lost) = (0, 0, 0);
+        for pos in placing_positions(40, 41) {
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            let truth = solver.value(&pos).unwrap();
+            let moves = movegen::legal_moves(&pos, Convention::Turn);
+            let values = solver.values_of_moves(&pos, &moves).unwrap();
+            // The book's move, when a losing one is given, is refuted and replaced.
+            let losing = moves
+                .iter()
+                .zip(&values)
+                .find(|(_, &v)| v < 0)
+                .map(|p| *p.0);
+            match decide(&mut solver, &mut searcher, &pos, losing, 3) {
+                Decision::Keeps { mv, refuted } => {
+                    assert!(truth >= 0);
+                    let i = moves.iter().position(|&m| m == mv).unwrap();
+                    assert!(values[i] >= 0, "{}", crate::rules::fen::write(&pos));
+                    assert!(refuted >= losing.is_some() as u32);
+                    if refuted > 0 {
+                        mended += 1;
+                    } else {
+                        kept += 1;
+                    }
+                }
+                Decision::Lost => {
+                    assert_eq!(truth, -1, "{}", crate::rules::fen::write(&pos));
+                    lost += 1;
+                }
+                Decision::Uncovered => panic!("covered"),
+            }
+        }
+        assert!(
+            mended > 0 && lost > 0,
+            "{kept} kept {mended} mended {lost} lost"
+        );
+    }
+
+    #[test]
+    fn the_walk_follows_every_reply_to_the_engines_turns_up_to_the_last_ply() {
+        let rules = crate::Rules::nine();
+        let start = Position::start(rules);
+        let mut all = |pos: &Position| movegen::legal_moves(pos, Convention::Turn);
+        // White's turns at plies 0 and 2: the start, then after a reply to its move.
+        let mut walk = Walk::new(2);
+        walk.visit(&start, Color::White, &mut all);
+        let (ply, turns) = walk.next_ply().unwrap();
+        assert_eq!((ply, turns.len()), (0, 1));
+        let mut d6 = start;
+        d6.play(Move::place(
+            crate::rules::board::Point::parse("d6").unwrap(),
+        ));
+        walk.visit(&d6, Color::White, &mut all);
+        let (ply, turns) = walk.next_ply().unwrap();
+        // The 23 replies to d6 lead to 9 positions up to the 4 symmetries that keep d6 (the
+        // mirror through d6, the swap of the inner and outer rings, both): d2, b6 f6, b4 f4,
+        // b2 f2, d7 d5, d1 d3, and the three classes of four of a7, a4 and a1.
+        assert_eq!(ply, 2);
+        assert_eq!(turns.len(), 9);
+        assert!(turns.iter().all(|p| canonical(p).1 == *p));
+        // Black's turns after each of White's 24 first moves (4 up to symmetry); none past
+        // the last ply, none twice.
+        let mut walk = Walk::new(1);
+        walk.visit(&start, Color::Black, &mut all);
+        walk.visit(&start, Color::Black, &mut all);
+        let (ply, turns) = walk.next_ply().unwrap();
+        assert_eq!((ply, turns.len()), (1, 4));
+        walk.visit(&d6, Color::White, &mut all);
+        assert!(walk.next_ply().is_none());
+    }
+
+    #[test]
+    fn replies_are_one_per_symmetry_class_or_the_best_few() {
+        let start = Position::start(crate::Rules::nine());
+        let mut searcher = Searcher::new(4, 1);
+        assert_eq!(replies(&start, 0, 2, &mut searcher).len(), 4);
+        let two = replies(&start, 2, 2, &mut searcher);
+        assert_eq!(two.len(), 2);
+        assert_ne!(two[0], two[1]);
+        let after = |mv: Move| {
+            let mut p = start;
+            p.play(mv);
+            fold(&p).key
+        };
+        let best = searcher
+            .search_to_depth(&start, 2, Vec::new())
+            .best
+            .unwrap();
+        assert_eq!(after(two[0]), after(best));
+    }
+}
