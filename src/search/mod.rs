@@ -140,7 +140,7 @@ pub struct Searcher {
     exact: solve::Memory,
 }
 
-/// Positions the exact solver of placing positions remembers (about 20 bytes each).
+/// Positions the exact solver of placing positions remembers (16 bytes each).
 const EXACT_MEMORY: usize = 1 << 22;
 /// The exact solver's share of a timed search: it may run until this fraction of the move's
 /// time has passed, ...

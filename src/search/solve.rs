@@ -13,7 +13,7 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::tables::{Tables, Value};
-use rustc_hash::FxHashMap;
+use crate::Color;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
@@ -97,35 +97,129 @@ pub struct Known {
     best: Move,
 }
 
+impl Known {
+    const NOTHING: Known = Known {
+        lower: -1,
+        upper: 1,
+        best: Move::NULL,
+    };
+
+    /// The second word of a slot: the move's bits, the bounds (plus one), the placements left
+    /// and a mark that the slot is used.
+    fn pack(self, placements: u32) -> u64 {
+        self.best.bits() as u64
+            | ((self.lower + 1) as u64) << 32
+            | ((self.upper + 1) as u64) << 40
+            | (placements.min(255) as u64) << 48
+            | USED
+    }
+
+    fn unpack(word: u64) -> Known {
+        Known {
+            lower: (word >> 32 & 0xff) as Wdl - 1,
+            upper: (word >> 40 & 0xff) as Wdl - 1,
+            best: Move::from_bits(word as u32).unwrap_or(Move::NULL),
+        }
+    }
+}
+
+/// The mark of a used slot.
+const USED: u64 = 1 << 63;
+
+/// Slots a bucket holds: four of 16 bytes, one cache line.
+const BUCKET: usize = 4;
+
 /// The positions a solver has proven something of, kept between solves (a game's successive
-/// positions share most of their subtrees).
-#[derive(Default)]
+/// positions share most of their subtrees): a table of a fixed size, four slots of 16 bytes (the
+/// key, then the bounds, the move and the placements left) to a bucket, so that a lookup and the
+/// store after it touch one cache line. A full bucket gives up the slot with the fewest
+/// placements left (the smallest subtree to prove again).
 pub struct Memory {
-    known: FxHashMap<u64, Known>,
-    /// Entries kept before the memory is cleared (about 20 bytes each).
-    limit: usize,
+    /// Two words a slot.
+    words: Vec<u64>,
+    /// Buckets less one (their number is a power of two).
+    mask: usize,
+    used: usize,
 }
 
 impl Memory {
-    /// A memory of at most `limit` positions.
+    /// A memory of at most `limit` positions (16 bytes each; at least one bucket of 4).
     pub fn new(limit: usize) -> Memory {
+        let buckets = (limit / BUCKET).max(1);
+        let buckets = if buckets.is_power_of_two() {
+            buckets
+        } else {
+            buckets.next_power_of_two() / 2
+        };
         Memory {
-            known: FxHashMap::default(),
-            limit,
+            words: vec![0; 2 * BUCKET * buckets],
+            mask: buckets - 1,
+            used: 0,
         }
     }
 
-    /// Forgets everything.
+    /// Forgets everything (fresh zeroed memory, which the system gives lazily).
     pub fn clear(&mut self) {
-        self.known = FxHashMap::default();
+        if self.used > 0 {
+            self.words = vec![0; self.words.len()];
+            self.used = 0;
+        }
     }
 
+    /// Positions held.
     pub fn len(&self) -> usize {
-        self.known.len()
+        self.used
     }
 
     pub fn is_empty(&self) -> bool {
-        self.known.is_empty()
+        self.used == 0
+    }
+
+    /// The first word of the bucket of `key`.
+    fn bucket(&self, key: u64) -> usize {
+        ((key as usize) & self.mask) * 2 * BUCKET
+    }
+
+    fn get(&self, key: u64) -> Option<Known> {
+        let b = self.bucket(key);
+        self.words[b..b + 2 * BUCKET]
+            .chunks_exact(2)
+            .find(|slot| slot[0] == key && slot[1] & USED != 0)
+            .map(|slot| Known::unpack(slot[1]))
+    }
+
+    /// Updates what is known of `key` (a position with `placements` left) by `update`: in its
+    /// slot, else in an empty one, else in the one of fewest placements left of its bucket.
+    fn store(&mut self, key: u64, placements: u32, update: impl FnOnce(&mut Known)) {
+        let b = self.bucket(key);
+        let bucket = &mut self.words[b..b + 2 * BUCKET];
+        let mut victim = 0;
+        let mut victim_left = u64::MAX;
+        for (i, slot) in bucket.chunks_exact(2).enumerate() {
+            if slot[1] & USED == 0 {
+                if victim_left > 0 {
+                    (victim, victim_left) = (i, 0);
+                }
+                continue;
+            }
+            if slot[0] == key {
+                let mut known = Known::unpack(slot[1]);
+                update(&mut known);
+                bucket[2 * i + 1] = known.pack(placements);
+                return;
+            }
+            let left = slot[1] >> 48 & 0xff;
+            if left + 1 < victim_left {
+                (victim, victim_left) = (i, left + 1);
+            }
+        }
+        if victim_left == 0 {
+            self.used += 1;
+        }
+        let mut known = Known::NOTHING;
+        update(&mut known);
+        bucket[2 * victim] = key;
+        bucket[2 * victim + 1] = known.pack(placements);
     }
 }
 
@@ -248,7 +342,7 @@ impl<'a> Solver<'a> {
         }
         let key = pos.key();
         let mut best_move = Move::NULL;
-        if let Some(k) = self.memory.known.get(&key) {
+        if let Some(k) = self.memory.get(key) {
             if k.lower >= beta || k.lower == k.upper {
                 return Some(k.lower);
             }
@@ -310,25 +404,19 @@ impl<'a> Solver<'a> {
         if self.stopped {
             return Some(0);
         }
-        if self.memory.known.len() >= self.memory.limit {
-            // Full: start again (what is forgotten is proven again if it is met again).
-            self.memory.clear();
-        }
-        let e = self.memory.known.entry(key).or_insert(Known {
-            lower: -1,
-            upper: 1,
-            best: Move::NULL,
+        let placements = (pos.in_hand(Color::White) + pos.in_hand(Color::Black)) as u32;
+        self.memory.store(key, placements, |e| {
+            if best >= beta {
+                e.lower = e.lower.max(best);
+                e.best = best_move;
+            } else if best > alpha0 {
+                e.lower = best;
+                e.upper = best;
+                e.best = best_move;
+            } else {
+                e.upper = e.upper.min(best);
+            }
         });
-        if best >= beta {
-            e.lower = e.lower.max(best);
-            e.best = best_move;
-        } else if best > alpha0 {
-            e.lower = best;
-            e.upper = best;
-            e.best = best_move;
-        } else {
-            e.upper = e.upper.min(best);
-        }
         Some(best)
     }
 }
