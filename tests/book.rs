@@ -451,12 +451,16 @@ fn shipped() -> (String, PathBuf) {
     (std::fs::read_to_string(&path).unwrap(), path)
 }
 
-/// Checks `n` entries of the shipped book (spread over it) against fresh searches at the book's
-/// depth: no book move scores below the best score of a search of the position, less the
-/// book's margin.
+/// Checks `n` entries of the shipped book (spread over it, leaving out the lines `book cover`
+/// proved, which no search made) against fresh searches at the book's depth: no book move
+/// scores below the best score of a search of the position, less the book's margin.
 fn quality(n: usize) {
     let (text, _) = shipped();
     let (header, lines) = format::parse(&text).unwrap();
+    let lines: Vec<_> = lines
+        .into_iter()
+        .filter(|l| l.moves.iter().all(|m| m.exact.is_none()))
+        .collect();
     let spec = SearchSpec::of(&header);
     let mut searcher = book_searcher(spec);
     let mut search = |game: &Game, only: Vec<moulin::Move>| {
@@ -510,6 +514,54 @@ fn shipped_book_agrees_with_its_own_procedure() {
     let (text, _) = shipped();
     let report = check_text(&text, 200).unwrap();
     assert_eq!(report.searched, 200);
+}
+
+/// The proven moves of the shipped book (`book cover`, scored `>=draw`) keep at least a draw:
+/// every tenth proven again by the exact solver with the endgame tables up to 9 a side
+/// (`$MOULIN_TABLES`, by default `~/.cache/moulin/tables/nine`; slow: seconds to a minute a
+/// move; `cargo test --release --test book -- --ignored proven`).
+#[test]
+#[ignore]
+fn shipped_proven_moves_keep_the_draw() {
+    let tables = std::env::var("MOULIN_TABLES").unwrap_or_else(|_| {
+        format!(
+            "{}/.cache/moulin/tables/nine",
+            std::env::var("HOME").unwrap_or_default()
+        )
+    });
+    assert!(
+        Path::new(&tables).join("9-9.tbl").exists(),
+        "no endgame tables up to 9 a side in {tables}: build them first (moulin tables build \
+         --pieces 9 --dir {tables}) or set MOULIN_TABLES"
+    );
+    let tables = moulin::tables::Tables::open(Path::new(&tables), &Rules::nine()).unwrap();
+    let (text, _) = shipped();
+    let (_, lines) = format::parse(&text).unwrap();
+    let never = |_: u64| false;
+    let mut memory = moulin::search::solve::Memory::new(1 << 24);
+    let all: Vec<(&format::Line, &book::BookMove)> = lines
+        .iter()
+        .flat_map(|l| l.moves.iter().map(move |m| (l, m)))
+        .filter(|(_, m)| m.exact.is_some())
+        .collect();
+    assert!(!all.is_empty(), "the shipped book has no proven move");
+    // Every tenth, deepest first (the earlier proofs share their subtrees).
+    let sample: Vec<_> = all.iter().rev().step_by(10).collect();
+    for (l, m) in &sample {
+        let mut solver = moulin::search::solve::Solver::new(&tables, &mut memory, &never);
+        assert_eq!(
+            solver.move_at_least(&l.pos, m.mv, m.exact.unwrap()),
+            Some(true),
+            "line {}: {}",
+            l.number,
+            m.mv
+        );
+    }
+    eprintln!(
+        "{} of the {} proven moves proven again: each keeps its value",
+        sample.len(),
+        all.len()
+    );
 }
 
 #[test]

@@ -245,6 +245,26 @@ pub(super) fn reachable_keys<'a>(
     reachable
 }
 
+/// Keeps of `lines` the positions `reachable_keys` reaches from `start`, again until none is
+/// dropped (a position dropped may have been the only way to others); returns how many went.
+pub(super) fn retain_reachable(
+    lines: &mut Vec<(Position, Vec<super::BookMove>)>,
+    start: &Position,
+) -> usize {
+    let total = lines.len();
+    loop {
+        let reachable = reachable_keys(
+            start,
+            lines.iter().map(|(pos, moves)| (pos, moves.as_slice())),
+        );
+        let before = lines.len();
+        lines.retain(|(pos, _)| reachable.contains(&fold(pos).key));
+        if lines.len() == before {
+            return total - lines.len();
+        }
+    }
+}
+
 /// Whether every move of a position is proven by the exact solver (`book cover`): such a line
 /// is not a search's, so a fresh search has nothing to compare with it.
 pub(super) fn is_proven(moves: &[super::BookMove]) -> bool {

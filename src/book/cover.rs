@@ -255,6 +255,30 @@ impl Walk {
     }
 }
 
+/// The book's entries with `proven` moves (key, canonical position, move) in place of their
+/// positions' lines, less the positions no longer reached (a replaced line's other moves are
+/// gone, and what only they reached); with the count of lines replaced and of positions left out.
+fn merge(
+    mut entries: Entries,
+    proven: &[(u64, Position, Move)],
+    start: &Position,
+) -> (Entries, usize, usize) {
+    let mut replaced = 0;
+    for &(key, pos, mv) in proven {
+        let line = vec![BookMove {
+            mv,
+            score: format::exact_score(0),
+            weight: 100,
+            exact: Some(0),
+        }];
+        replaced += entries.insert(key, (pos, line)).is_some() as usize;
+    }
+    let mut lines: Vec<_> = entries.into_values().collect();
+    let unreached = super::check::retain_reachable(&mut lines, start);
+    let entries = lines.into_iter().map(|l| (fold(&l.0).key, l)).collect();
+    (entries, replaced, unreached)
+}
+
 /// What a run found at one ply: the engine's turns, those whose first choice was kept, those
 /// mended (a refuted choice replaced), lost, uncovered.
 #[derive(Default, Debug)]
@@ -290,7 +314,7 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
         Tables::open(&args.tables, &rules)
             .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?,
     );
-    let mut entries: Entries = expand::entries(lines);
+    let entries: Entries = expand::entries(lines);
     let journal_path = durable::with_suffix(&args.out, ".cover.partial");
     let settings = format!("variant {} depth {}", header.variant, args.depth);
     let (mut journal, done_lines) = Journal::open(&journal_path, "book cover", &settings)?;
@@ -407,19 +431,11 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
             report.turns, report.kept, report.mended, report.lost, report.uncovered
         );
     }
-    let mut replaced = 0;
-    for &(key, pos, mv) in &proven {
-        let line = vec![BookMove {
-            mv,
-            score: format::exact_score(0),
-            weight: 100,
-            exact: Some(0),
-        }];
-        replaced += entries.insert(key, (pos, line)).is_some() as usize;
-    }
+    let (entries, replaced, unreached) = merge(entries, &proven, &Position::start(rules));
     header.notes.push(format!(
         "covered by `moulin book cover --openings {}{} --to-ply {} --replies {} --depth {}`: {} \
-         positions proven (>=draw), {replaced} of them replacing the book's line",
+         positions proven (>=draw), {replaced} of them replacing the book's line ({unreached} \
+         positions no longer reached left out)",
         args.openings.display(),
         args.first
             .map_or(String::new(), |n| format!(" --first {n}")),
@@ -430,7 +446,8 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
     ));
     expand::write(&args.out, &header, entries, &rules)?;
     println!(
-        "{}: {} proven positions ({replaced} replacing book lines) in {:.0} s",
+        "{}: {} proven positions ({replaced} replacing book lines, {unreached} positions no \
+         longer reached left out) in {:.0} s",
         args.out.display(),
         proven.len(),
         started.elapsed().as_secs_f64()
@@ -519,6 +536,55 @@ mod tests {
         assert_eq!((ply, turns.len()), (1, 4));
         walk.visit(&d6, Color::White, &mut all);
         assert!(walk.next_ply().is_none());
+    }
+
+    #[test]
+    fn a_proven_line_replaces_the_books_and_what_only_its_other_moves_reached_goes() {
+        let start = Position::start(crate::Rules::nine());
+        let place = |p: &str| Move::place(crate::rules::board::Point::parse(p).unwrap());
+        let after = |pos: &Position, moves: &[&str]| {
+            let mut p = *pos;
+            for m in moves {
+                p.play(place(m));
+            }
+            canonical(&p)
+        };
+        let book_move = |m: &str| BookMove {
+            mv: place(m),
+            score: crate::search::Score::Cp(0),
+            weight: 100,
+            exact: None,
+        };
+        // The start (d6 or d7), the reply d2 to d6, then b4 after f4.
+        let (k0, p0) = canonical(&start);
+        let (k1, p1) = after(&start, &["d6", "d2"]);
+        let (k2, p2) = after(&p1, &["f4", "b4"]);
+        let book: Entries = [
+            (k0, (p0, vec![book_move("d6"), book_move("d7")])),
+            (k1, (p1, vec![book_move("f4")])),
+            (k2, (p2, vec![book_move("a1")])),
+        ]
+        .into_iter()
+        .collect();
+        // The book's f4 after d2 proven: the line replaced, nothing lost.
+        let (merged, replaced, unreached) = merge(book.clone(), &[(k1, p1, place("f4"))], &start);
+        assert_eq!((merged.len(), replaced, unreached), (3, 1, 0));
+        assert_eq!(merged[&k1].1[0].exact, Some(0));
+        // A proven a1 in its place: b4 after f4 is no longer reached.
+        let (merged, replaced, unreached) = merge(book.clone(), &[(k1, p1, place("a1"))], &start);
+        assert_eq!((merged.len(), replaced, unreached), (2, 1, 1));
+        assert!(!merged.contains_key(&k2));
+        // A proven d7 at the start: d6's reply and what it reached go; a new proven line where
+        // an opening ends stays.
+        let (k3, p3) = after(&start, &["a7", "g7", "a1"]);
+        let (merged, replaced, unreached) = merge(
+            book,
+            &[(k0, p0, place("d7")), (k3, p3, place("a4"))],
+            &start,
+        );
+        assert_eq!((replaced, unreached), (1, 2));
+        assert_eq!(merged.len(), 2);
+        assert!(merged.contains_key(&k0) && merged.contains_key(&k3));
     }
 
     #[test]

@@ -250,21 +250,10 @@ fn prune(
             kept.push((l.pos, moves));
         }
     }
-    let Some(first) = lines.first() else {
-        return (kept, dropped);
-    };
-    let start = Position::start(*first.pos.rules());
-    loop {
-        let reachable = super::check::reachable_keys(
-            &start,
-            kept.iter().map(|(pos, moves)| (pos, moves.as_slice())),
-        );
-        let before = kept.len();
-        kept.retain(|(pos, _)| reachable.contains(&super::fold(pos).key));
-        if kept.len() == before {
-            return (kept, dropped);
-        }
+    if let Some(first) = lines.first() {
+        super::check::retain_reachable(&mut kept, &Position::start(*first.pos.rules()));
     }
+    (kept, dropped)
 }
 
 #[cfg(test)]
