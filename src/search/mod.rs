@@ -419,7 +419,9 @@ impl Searcher {
     /// The exact solver's check of the search's choice in the placing phase: a move it proves
     /// losing (below a draw) is not played; the root is searched again without it, as long as
     /// the move's time allows (`VERIFY_END` of `time`), and the new choice tested in turn. A
-    /// move the solver cannot decide in time is played as the search chose it.
+    /// choice proven to draw at least is then tested for a win where the position is proven
+    /// won, and replaced by the move that proved the win if it gives the win away. A move the
+    /// solver cannot decide in time is played as the search chose it.
     #[allow(clippy::too_many_arguments)]
     fn verify_choice(
         &mut self,
@@ -451,7 +453,24 @@ impl Searcher {
                 solver.nodes,
                 control.elapsed().as_secs_f64()
             );
-            if verdict != Some(false) {
+            if verdict == Some(true) {
+                // It draws at least: does the position hold a win the choice gives away? Then
+                // the move that proved the win is played instead.
+                if solver.at_least(&pos, 1) == Some(true)
+                    && solver.move_at_least(&pos, best, 1) == Some(false)
+                {
+                    if let Some(win) = solver.proving_move(&pos, 1) {
+                        log::debug!(
+                            "exact solver: {best} gives a win away; {win} wins (at {:.3} s)",
+                            control.elapsed().as_secs_f64()
+                        );
+                        result.best = Some(win);
+                        result.ponder = None;
+                    }
+                }
+                break;
+            }
+            if verdict.is_none() {
                 break;
             }
             refuted.push(best);

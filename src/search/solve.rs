@@ -290,6 +290,15 @@ impl<'a> Solver<'a> {
         Some(self.window(pos, v - 1, v)? >= v)
     }
 
+    /// The move that proved `pos` worth at least `v` (for the side to move), if the memory
+    /// still holds it: after `at_least(pos, v)` answered yes.
+    pub fn proving_move(&self, pos: &Position, v: Wdl) -> Option<Move> {
+        self.memory
+            .get(pos.key())
+            .filter(|k| k.lower >= v && !k.best.is_null())
+            .map(|k| k.best)
+    }
+
     /// Whether playing `mv` in `pos` leaves its mover at least `v`.
     pub fn move_at_least(&mut self, pos: &Position, mv: Move, v: Wdl) -> Option<bool> {
         let mut child = *pos;
@@ -407,8 +416,11 @@ impl<'a> Solver<'a> {
         let placements = (pos.in_hand(Color::White) + pos.in_hand(Color::Black)) as u32;
         self.memory.store(key, placements, |e| {
             if best >= beta {
-                e.lower = e.lower.max(best);
-                e.best = best_move;
+                // The move kept is the one that proved the best lower bound.
+                if best >= e.lower {
+                    e.lower = best;
+                    e.best = best_move;
+                }
             } else if best > alpha0 {
                 e.lower = best;
                 e.upper = best;
@@ -618,7 +630,7 @@ mod tests {
     }
 
     #[test]
-    fn a_losing_choice_of_the_search_is_refuted_and_searched_again() {
+    fn a_choice_of_the_search_that_gives_value_away_is_replaced() {
         use crate::rules::game::Game;
         use crate::search::{Control, Limits, SearchResult};
         let tables = tables();
@@ -630,20 +642,20 @@ mod tests {
             depth: Some(3),
             ..Limits::default()
         };
-        let mut mended = 0;
-        for pos in placing_positions(40, 31) {
+        // Choices that lose where the position draws or wins, and that draw where it wins.
+        let (mut losing, mut drawing) = (0, 0);
+        for pos in placing_positions(60, 31) {
             let mut solver = Solver::new(tables, &mut memory, &never);
             let moves = movegen::legal_moves(&pos, Convention::Turn);
             let values = solver.values_of_moves(&pos, &moves).unwrap();
-            // A position that draws at least, and a move of it that loses, as the choice.
-            let Some(bad) = moves.iter().zip(&values).find(|(_, &v)| v < 0) else {
+            let truth = values.iter().copied().max().unwrap();
+            // A move below the position's value, as the choice.
+            let Some((&bad, &bad_value)) = moves.iter().zip(&values).find(|(_, &v)| v < truth)
+            else {
                 continue;
             };
-            if values.iter().all(|&v| v < 0) {
-                continue;
-            }
             let choice = SearchResult {
-                best: Some(*bad.0),
+                best: Some(bad),
                 ..SearchResult::nothing(None)
             };
             searcher.new_game();
@@ -653,17 +665,24 @@ mod tests {
             let r =
                 searcher.verify_choice(&game, &moves, choice, time, &limits, &control, &mut |_| {});
             let best = r.best.unwrap();
-            assert_ne!(best, *bad.0);
+            assert_ne!(best, bad);
             let mut solver = Solver::new(tables, &mut memory, &never);
             assert_eq!(
-                solver.move_at_least(&pos, best, 0),
+                solver.move_at_least(&pos, best, truth),
                 Some(true),
                 "{} {}",
                 crate::rules::fen::write(&pos),
                 best.turn_notation()
             );
-            mended += 1;
+            if bad_value < 0 {
+                losing += 1;
+            } else {
+                drawing += 1;
+            }
         }
-        assert!(mended >= 5, "{mended} positions with a losing choice");
+        assert!(
+            losing >= 5 && drawing >= 3,
+            "{losing} losing choices, {drawing} drawing ones in won positions"
+        );
     }
 }
