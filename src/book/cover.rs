@@ -588,6 +588,29 @@ mod tests {
     }
 
     #[test]
+    fn decisions_are_journaled_and_read_back() {
+        let mut pos = Position::start(crate::Rules::nine());
+        for m in ["d7", "a1", "g7", "b2"] {
+            pos.play(Move::place(crate::rules::board::Point::parse(m).unwrap()));
+        }
+        // A mill to close: the move is written with its removal.
+        let mv = movegen::legal_moves(&pos, Convention::Turn)
+            .into_iter()
+            .find(|m| m.removal_count() > 0)
+            .unwrap();
+        for d in [
+            Decision::Keeps { mv, refuted: 3 },
+            Decision::Lost,
+            Decision::Uncovered,
+        ] {
+            assert_eq!(Decision::parse(&d.text(), &pos), Some(d), "{}", d.text());
+        }
+        for bad in ["", "won", "d7", "q9 0", "a4 x"] {
+            assert_eq!(Decision::parse(bad, &pos), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn replies_are_one_per_symmetry_class_or_the_best_few() {
         let start = Position::start(crate::Rules::nine());
         let mut searcher = Searcher::new(4, 1);
