@@ -9,7 +9,9 @@ use crate::rng::Rng;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::search::SearchResult;
+use crate::search::eval::{self, Weights};
+use crate::search::solve::Wdl;
+use crate::search::{Score, SearchResult};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
@@ -220,7 +222,10 @@ impl Books {
         let ponder = book
             .probe(&after)
             .and_then(|moves| moves.first().map(|m| m.mv));
-        let score = bm.score.to_string();
+        let score = match bm.exact {
+            Some(v) => proven_score(&pos, v),
+            None => bm.score,
+        };
         let proven = bm.exact.map_or(String::new(), |v| {
             format!(" proven {}", crate::search::solve::name(v))
         });
@@ -234,7 +239,7 @@ impl Books {
             SearchResult {
                 best: Some(chosen),
                 ponder,
-                score: bm.score,
+                score,
                 depth: 0,
                 nodes: 0,
                 outcome: None,
@@ -243,4 +248,17 @@ impl Books {
             bm.exact.is_some(),
         ))
     }
+}
+
+/// The score shown for a book move the exact solver proved to keep at least `proven` (`book
+/// cover`): a proven win is scored as one (1000 cp); a proven draw at least is the static
+/// evaluation of the position for the side to move, floored at 0 (the position may be won; the
+/// proof says only that it is not lost), and below a win's 1000.
+pub fn proven_score(pos: &Position, proven: Wdl) -> Score {
+    if proven >= 1 {
+        return Score::Cp(1000);
+    }
+    let floor = if proven == 0 { 0 } else { -999 };
+    let weights = Weights::DEFAULT.for_rules(pos.rules());
+    Score::Cp(eval::evaluate(pos, &weights).clamp(floor, 999))
 }

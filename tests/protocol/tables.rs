@@ -355,9 +355,16 @@ fn a_proven_book_move_is_played_without_the_check() {
     // mark (the same move unmarked is refused where the position is won, above).
     let book = scored_move_book("exact-proven.book", &fen, &draw, ">=draw");
     let lines = go_with_book(&book, dir, &fen);
+    // Scored by the evaluation floored at the proven draw: the position is won.
+    let pos = *Game::from_fen(&fen, Rules::nine()).unwrap().position();
+    let weights = moulin::search::eval::Weights::DEFAULT.for_rules(&Rules::nine());
+    let eval = moulin::search::eval::evaluate(&pos, &weights);
     assert_eq!(
         lines[0],
-        format!("info string book {draw} score cp 0 weight 100 proven draw"),
+        format!(
+            "info string book {draw} score cp {} weight 100 proven draw",
+            eval.clamp(0, 999)
+        ),
         "{lines:?}"
     );
     assert_eq!(
