@@ -7,6 +7,7 @@
 //! do not decide a win (a later phase might outlast the no-capture rule), the win counts, as the
 //! tables give it without the rule.
 
+use super::eval::{self, Weights};
 use super::ordering::{self, MoveOrder};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -16,6 +17,16 @@ use crate::tables::{Tables, Value};
 use crate::Color;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
+
+/// The placements left (both sides) from which the moves are ordered by the evaluation:
+/// nearer the end, where a subtree is a few table probes, evaluating every move costs more than
+/// it saves.
+const EVAL_ORDER_FROM: u32 = 4;
+
+/// The placements left in `pos`, both sides together.
+fn placements_left(pos: &Position) -> u32 {
+    (pos.in_hand(Color::White) + pos.in_hand(Color::Black)) as u32
+}
 
 /// A solved value for the side to move: -1 lost, 0 drawn, 1 won.
 pub type Wdl = i8;
@@ -228,6 +239,9 @@ pub struct Solver<'a> {
     tables: &'a Tables,
     memory: &'a mut Memory,
     order: MoveOrder,
+    /// The evaluation that orders the moves far from the end of the placing (that of the
+    /// positions' rules, set at the first one).
+    weights: Option<Weights>,
     lists: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
     /// Positions visited.
@@ -249,6 +263,7 @@ impl<'a> Solver<'a> {
             tables,
             memory,
             order: MoveOrder::new(true),
+            weights: None,
             lists: Vec::new(),
             scores: Vec::new(),
             nodes: 0,
@@ -330,6 +345,36 @@ impl<'a> Solver<'a> {
         (!self.stopped).then_some(v?)
     }
 
+    /// Orders the moves other than `first` by the static evaluation of the position each leads
+    /// to, for the mover: far from the end of the placing, where a subtree is large, the
+    /// evaluation finds the move that proves the value first more often than the search's
+    /// rules of thumb (README, "The end of the placing, exact": 37% fewer positions on the
+    /// exact critical suite's plies 7 to 10).
+    fn order_by_evaluation(
+        &mut self,
+        pos: &Position,
+        list: &[Move],
+        order: &mut [i32],
+        first: Move,
+    ) {
+        let weights = self
+            .weights
+            .get_or_insert_with(|| Weights::DEFAULT.for_rules(pos.rules()));
+        for (k, &mv) in list.iter().enumerate() {
+            if mv == first {
+                continue;
+            }
+            let mut child = *pos;
+            child.play(mv);
+            let e = eval::evaluate(&child, weights);
+            order[k] = if child.side_to_move() == pos.side_to_move() {
+                e
+            } else {
+                -e
+            };
+        }
+    }
+
     /// Fail-soft alpha-beta over win/draw/loss.
     fn search(&mut self, pos: &Position, mut alpha: Wdl, mut beta: Wdl, ply: usize) -> Option<Wdl> {
         self.nodes += 1;
@@ -374,6 +419,9 @@ impl<'a> Solver<'a> {
         let ply_index = ply.min(super::MAX_PLY);
         self.order
             .score_moves(pos, &list, &mut order, best_move, ply_index);
+        if placements_left(pos) >= EVAL_ORDER_FROM {
+            self.order_by_evaluation(pos, &list, &mut order, best_move);
+        }
         let us = pos.side_to_move();
         // No move (blocked; the quick outcome says so first under these rules) is a loss.
         let mut best: Wdl = -1;
@@ -413,8 +461,7 @@ impl<'a> Solver<'a> {
         if self.stopped {
             return Some(0);
         }
-        let placements = (pos.in_hand(Color::White) + pos.in_hand(Color::Black)) as u32;
-        self.memory.store(key, placements, |e| {
+        self.memory.store(key, placements_left(pos), |e| {
             if best >= beta {
                 // The move kept is the one that proved the best lower bound.
                 if best >= e.lower {
