@@ -340,6 +340,12 @@ impl<'a> Solver<'a> {
     }
 
     fn window(&mut self, pos: &Position, alpha: Wdl, beta: Wdl) -> Option<Wdl> {
+        // Asked at once, not after the next 1,024 positions: the root's moves are tested one
+        // by one, and each would otherwise run on past the end of the solver's time.
+        if (self.stop)(self.nodes) {
+            self.stopped = true;
+            return None;
+        }
         self.stopped = false;
         let v = self.search(pos, alpha, beta, 0);
         (!self.stopped).then_some(v?)
@@ -631,6 +637,28 @@ mod tests {
         assert_eq!(solver.value(&pos), None);
         // Nothing half-proven was kept.
         assert!(memory.is_empty());
+    }
+
+    #[test]
+    fn solves_after_the_stop_visit_nothing() {
+        let tables = tables();
+        let mut memory = Memory::new(1 << 20);
+        // The time runs out after 10 positions: the solve under way ends at the next check,
+        // and the solves after it do not start.
+        let after_ten = |nodes: u64| nodes >= 10;
+        let positions = placing_positions(20, 5);
+        let mut solver = Solver::new(tables, &mut memory, &after_ten);
+        let mut answered = 0;
+        for pos in &positions {
+            let before = solver.nodes;
+            match solver.value(pos) {
+                Some(_) => answered += 1,
+                None if before >= 10 => assert_eq!(solver.nodes, before),
+                None => {}
+            }
+        }
+        assert!(solver.nodes <= 1025 + 10, "{} positions", solver.nodes);
+        assert!(answered < positions.len());
     }
 
     #[test]
