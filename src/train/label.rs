@@ -15,6 +15,10 @@
 //! read (`positions_of_games`), source `g`: the positions strong play reaches. With `--moving`
 //! as well, they are the positions of the first turns of the moving phase instead.
 //!
+//! With `--exact`, each label is instead the position's exact value (±1500 cp for a win or a
+//! loss, 0 for a draw) by the exact solver of the placing with the endgame tables (`exact_label`),
+//! within a budget of positions; a position it does not value in time is journaled `unsolved`.
+//!
 //! The journal is the data: a stopped run resumes where it stopped when given the same
 //! settings, and a larger `--positions` extends it.
 
@@ -27,6 +31,7 @@ use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::{fen, Rules};
+use crate::search::solve::{self, Memory, Solver, Wdl};
 use crate::search::{Score, Searcher};
 use crate::tables::Tables;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -76,11 +81,36 @@ pub struct LabelArgs {
     #[arg(long, value_name = "TURNS", requires = "games",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=200))]
     pub moving: Option<usize>,
+    /// Label each position with its exact value instead of a search's score: a win +1500 cp
+    /// (what `train fit` counts a win as), a draw 0, a loss -1500, by the exact solver of the
+    /// placing with the endgame tables (--tables, or the default directory; they must cover
+    /// every moving position: `moulin tables build --pieces 9` for nine), or by the tables
+    /// themselves in the moving phase. A position not valued within --exact-nodes positions is
+    /// journaled as `unsolved` and left out of the fit. The journal's header names depth 99, so
+    /// that `train fit` prefers these labels to any search's.
+    #[arg(long, conflicts_with_all = ["no_tables", "moving"])]
+    pub exact: bool,
+    /// With --exact: the most positions the solver may visit for one label.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 4_000_000,
+        requires = "exact"
+    )]
+    pub exact_nodes: u64,
     /// The journal to write (default: ~/.cache/moulin/train/<variant>/labels-d<depth>-s<seed>.txt,
-    /// labels-d<depth>-games.txt with --games, labels-d<depth>-games-moving.txt with --moving).
+    /// labels-d<depth>-games.txt with --games, labels-d<depth>-games-moving.txt with --moving;
+    /// with --exact, labels-exact-s<seed>.txt or labels-exact-games.txt).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
+
+/// The depth an exact journal's header names: above any search's (`train fit` prefers the
+/// labels of the deepest journal).
+pub const EXACT_DEPTH: u32 = 99;
+
+/// Positions each thread's exact solver remembers (16 bytes each) with --exact.
+const EXACT_MEMORY: usize = 1 << 22;
 
 /// The most turns before a position is taken.
 pub const MAX_PLIES: usize = 26;
@@ -248,6 +278,31 @@ pub fn label(searcher: &mut Searcher, pos: &Position, depth: u32) -> (Score, Opt
     (r.score, r.best)
 }
 
+/// The exact label of `pos`: its value for the side to move (-1, 0, 1) and the move that proved
+/// it, by the tables in the moving phase (no move named) and by the exact solver of the placing
+/// (within `budget` positions) before (no move named where every move loses); `None` when it is not valued (out of budget, or a position on the
+/// way the tables do not cover).
+pub fn exact_label(
+    tables: &Tables,
+    memory: &mut Memory,
+    pos: &Position,
+    budget: u64,
+) -> Option<(Wdl, Option<crate::Move>)> {
+    if !pos.is_placing() && pos.pending_removals() == 0 {
+        let v = tables.probe_in_game(pos).or_else(|| tables.probe(pos))?;
+        return Some((solve::wdl(v), None));
+    }
+    let stop = move |nodes: u64| nodes >= budget;
+    let mut solver = Solver::new(tables, memory, &stop);
+    let v = solver.value(pos)?;
+    Some((v, solver.proving_move(pos, v)))
+}
+
+/// The score an exact label is written with: a win or a loss as `train fit` counts one.
+fn exact_score(v: Wdl) -> Score {
+    Score::Cp(v as i32 * super::fit::CAP as i32)
+}
+
 /// One journal line.
 fn line_text(
     index: usize,
@@ -303,6 +358,8 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
         .map_or(args.positions, |g| g.len().min(args.positions));
     let out = args.out.clone().unwrap_or_else(|| {
         let name = match from_games {
+            Some(_) if args.exact => "labels-exact-games.txt".to_string(),
+            None if args.exact => format!("labels-exact-s{}.txt", args.seed),
             Some(_) if args.moving.is_some() => format!("labels-d{}-games-moving.txt", args.depth),
             Some(_) => format!("labels-d{}-games.txt", args.depth),
             None => format!("labels-d{}-s{}.txt", args.depth, args.seed),
@@ -324,17 +381,33 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
         }
         None => format!("seed {}", args.seed),
     };
-    let settings = format!(
-        "variant {} depth {} {drawn} hash {} tables {}",
-        args.variant,
-        args.depth,
-        args.hash,
-        if largest == 0 {
-            "none".to_string()
-        } else {
-            format!("up to {largest}")
+    let tables_text = if largest == 0 {
+        "none".to_string()
+    } else {
+        format!("up to {largest}")
+    };
+    let settings = if args.exact {
+        if largest < rules.pieces as usize {
+            return Err(format!(
+                "--exact needs endgame tables for every moving position ({} a side): {}",
+                rules.pieces,
+                if largest == 0 {
+                    "none found (--tables, or moulin tables build)".to_string()
+                } else {
+                    format!("those found go up to {largest} a side")
+                }
+            ));
         }
-    );
+        format!(
+            "variant {} depth {EXACT_DEPTH} exact nodes {} {drawn} tables {tables_text}",
+            args.variant, args.exact_nodes
+        )
+    } else {
+        format!(
+            "variant {} depth {} {drawn} hash {} tables {tables_text}",
+            args.variant, args.depth, args.hash
+        )
+    };
     let (journal, lines) = Journal::open(&out, "label", &settings)?;
     let done: FxHashSet<usize> = lines
         .iter()
@@ -344,19 +417,22 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let how = if args.exact {
+        "exact".to_string()
+    } else {
+        format!("depth {}", args.depth)
+    };
     log::info!(
-        "labelling {} positions ({} done before) at depth {} with {threads} threads into {}",
+        "labelling {} positions ({} done before), {how}, with {threads} threads into {}",
         todo.len(),
         positions - todo.len(),
-        args.depth,
         out.display()
     );
     let bar = ProgressBar::new(positions as u64);
     bar.set_position((positions - todo.len()) as u64);
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "depth {} {{bar:30}} {{pos}}/{{len}} positions [{{elapsed}} < {{eta}}]",
-            args.depth
+            "{how} {{bar:30}} {{pos}}/{{len}} positions [{{elapsed}} < {{eta}}]"
         ))
         .expect("valid template"),
     );
@@ -370,6 +446,7 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
                 let mut player = Searcher::new(1, 1);
                 let mut searcher = Searcher::new(args.hash as usize, 1);
                 searcher.options.tables = tables.clone();
+                let mut memory = Memory::new(if args.exact { EXACT_MEMORY } else { 1 });
                 while !stop.load(Ordering::Relaxed) {
                     let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
@@ -378,12 +455,20 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
                         Some(g) => Some((g[index].0, Source::Games, g[index].1)),
                         None => draw_position(&rules, args.seed, index as u64, &mut player),
                     };
-                    let text = match drawn {
-                        Some((pos, source, plies)) => {
+                    let text = match (drawn, &tables) {
+                        (Some((pos, source, plies)), Some(t)) if args.exact => {
+                            match exact_label(t, &mut memory, &pos, args.exact_nodes) {
+                                Some((v, best)) => {
+                                    line_text(index, source, plies, &pos, exact_score(v), best)
+                                }
+                                None => format!("{index} unsolved"),
+                            }
+                        }
+                        (Some((pos, source, plies)), _) => {
                             let (score, best) = label(&mut searcher, &pos, args.depth);
                             line_text(index, source, plies, &pos, score, best)
                         }
-                        None => format!("{index} over"),
+                        (None, _) => format!("{index} over"),
                     };
                     let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
                     if let Err(e) = j.append(&text) {
@@ -416,7 +501,8 @@ pub struct Labelled {
     pub score: Score,
 }
 
-/// Reads the labelled positions of journals (lines of games that ended are skipped); an
+/// Reads the labelled positions of journals (lines of games that ended, and of positions an
+/// exact run did not value, are skipped); an
 /// unreadable line is an error naming the file and the line.
 pub fn read_labels(path: &std::path::Path, rules: &Rules) -> Result<Vec<Labelled>, String> {
     let text = std::fs::read_to_string(path)
@@ -428,7 +514,7 @@ pub fn read_labels(path: &std::path::Path, rules: &Rules) -> Result<Vec<Labelled
         }
         let bad = |what: &str| format!("{}:{}: {what}: {line}", path.display(), n + 1);
         let words: Vec<&str> = line.splitn(7, ' ').collect();
-        if words.len() == 2 && words[1] == "over" {
+        if words.len() == 2 && (words[1] == "over" || words[1] == "unsolved") {
             continue;
         }
         if words.len() != 7 {
@@ -452,6 +538,67 @@ pub fn read_labels(path: &std::path::Path, rules: &Rules) -> Result<Vec<Labelled
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_labels_are_the_solvers_values_and_their_moves_keep_them() {
+        use crate::search::solve::testing::{placing_positions, tables};
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut check = Memory::new(1 << 20);
+        let mut seen = [0; 3];
+        for pos in placing_positions(30, 41) {
+            let (v, best) = exact_label(tables, &mut memory, &pos, u64::MAX).unwrap();
+            let mut solver = Solver::new(tables, &mut check, &never);
+            assert_eq!(solver.value(&pos), Some(v), "{}", fen::write(&pos));
+            // Every move keeps a loss: the solver names none there.
+            if v > -1 {
+                let best = best.unwrap();
+                assert_eq!(solver.move_at_least(&pos, best, v), Some(true));
+            }
+            seen[(v + 1) as usize] += 1;
+            // The moving position after the last placement is labelled by the tables.
+            let mut end = pos;
+            while (end.is_placing() || end.pending_removals() > 0) && end.quick_outcome().is_none()
+            {
+                let Some(&first) = movegen::legal_moves(&end, Convention::Turn).first() else {
+                    break;
+                };
+                end.play(first);
+            }
+            if !end.is_placing() && end.pending_removals() == 0 && end.quick_outcome().is_none() {
+                let (w, _) = exact_label(tables, &mut memory, &end, u64::MAX).unwrap();
+                let t = tables.probe_in_game(&end).or_else(|| tables.probe(&end));
+                assert_eq!(Some(w), t.map(solve::wdl));
+            }
+            // Too small a budget values nothing.
+            let mut fresh = Memory::new(1 << 10);
+            assert_eq!(exact_label(tables, &mut fresh, &pos, 1), None);
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+        assert_eq!(exact_score(1), Score::Cp(1500));
+        assert_eq!(exact_score(-1), Score::Cp(-1500));
+    }
+
+    #[test]
+    fn unsolved_lines_are_left_out_of_the_labels() {
+        let dir = std::env::temp_dir().join(format!("moulin-exact-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("labels-exact-s1.txt");
+        let fen = "O*OO@*@*/@****O*O/*****@** b p p 5 4 4 5 0 0 -1 -1 -1 -1 0 0 5";
+        std::fs::write(
+            &file,
+            format!(
+                "# moulin label journal: variant nine depth 99 exact nodes 10 seed 1\n\
+                 0 unsolved\n1 over\n2 r 9 cp 1500 b4 {fen}\n"
+            ),
+        )
+        .unwrap();
+        let labels = read_labels(&file, &Rules::nine()).unwrap();
+        assert_eq!(labels.len(), 1);
+        assert_eq!(labels[0].score, Score::Cp(1500));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn a_position_depends_on_its_seed_and_index_only() {
