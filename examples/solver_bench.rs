@@ -1,7 +1,8 @@
-//! Measures the exact solver of the placing on the positions of a critical suite: for each, a
-//! fresh memory, the position's value within a budget of positions, and whether the move that
-//! proved it keeps the suite's value. Prints each position's figures and the totals, so that two
-//! versions of the solver can be compared on the same positions (`farm-bench` for the times).
+//! Measures the exact solver of the placing on the positions of a critical suite of the standard
+//! rules (`nine`): for each, a fresh memory, the position's value within a budget of positions,
+//! and whether the move that proved it keeps the suite's value. Prints each position's figures
+//! and the totals, so that two versions of the solver can be compared on the same positions
+//! (`farm-bench` for the times).
 //!
 //! `cargo run --release --example solver_bench -- TABLES SUITE [BUDGET] [MIN_PLY] [MAX_PLY]`
 //! (BUDGET in positions a solve may visit, 2,000,000 by default; the plies of the positions
