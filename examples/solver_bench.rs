@@ -8,10 +8,11 @@
 //! (BUDGET in positions a solve may visit, 2,000,000 by default; the plies of the positions
 //! taken, 0 to 99 by default).
 
+use moulin::book::exact::ply_of;
 use moulin::search::solve::{Memory, Solver};
 use moulin::tables::Tables;
 use moulin::train::critical::read_suite;
-use moulin::{Color, Rules};
+use moulin::Rules;
 use std::path::Path;
 use std::time::Instant;
 
@@ -44,9 +45,7 @@ fn main() {
     let (mut count, mut solved, mut kept, mut nodes) = (0, 0, 0, 0u64);
     let start = Instant::now();
     for c in &suite {
-        // The ply: pieces placed so far.
-        let hands = c.pos.in_hand(Color::White) + c.pos.in_hand(Color::Black);
-        let ply = 2 * rules.pieces as u64 - hands as u64;
+        let ply = ply_of(&c.pos) as u64;
         if ply < min_ply || ply > max_ply {
             continue;
         }

@@ -599,13 +599,7 @@ fn write_book(
         seconds,
     } = *tally;
     let reused = (book.len() + left_out).saturating_sub(searched);
-    let pieces = 2 * plan.rules.pieces as u32;
-    book.sort_by_cached_key(|(pos, _)| {
-        let placed = pieces
-            - pos.in_hand(crate::Color::White) as u32
-            - pos.in_hand(crate::Color::Black) as u32;
-        (placed, fold(pos).key)
-    });
+    book.sort_by_cached_key(|(pos, _)| (super::exact::ply_of(pos), fold(pos).key));
     let spec = plan.spec;
     let command = format!(
         "moulin book build --variant {} --plies {} --depth {} --margin {} --hash {} --out {}",

@@ -446,7 +446,7 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
         args.depth,
         proven.len()
     ));
-    expand::write(&args.out, &header, entries, &rules)?;
+    expand::write(&args.out, &header, entries)?;
     println!(
         "{}: {} proven positions ({replaced} replacing book lines, {unreached} positions no \
          longer reached left out) in {:.0} s",

@@ -54,11 +54,8 @@ type Item = (usize, Position, Vec<Move>);
 type Found = Option<(Wdl, Vec<bool>)>;
 
 /// The ply of a placing position: the pieces placed so far.
-pub(super) fn ply_of(pos: &Position) -> u32 {
-    let rules = pos.rules();
-    2 * rules.pieces as u32
-        - pos.in_hand(crate::Color::White) as u32
-        - pos.in_hand(crate::Color::Black) as u32
+pub fn ply_of(pos: &Position) -> u32 {
+    2 * pos.rules().pieces as u32 - pos.placements_left()
 }
 
 /// `moulin book exact`.

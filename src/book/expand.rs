@@ -278,7 +278,7 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
             .join(" "),
         principal
     ));
-    write(&args.book, &header, entries, &rules)?;
+    write(&args.book, &header, entries)?;
     journal
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
@@ -345,16 +345,9 @@ pub(super) fn write(
     path: &std::path::Path,
     header: &Header,
     entries: Entries,
-    rules: &crate::Rules,
 ) -> Result<(), String> {
-    let pieces = 2 * rules.pieces as u32;
     let mut book: Vec<(Position, Vec<BookMove>)> = entries.into_values().collect();
-    book.sort_by_cached_key(|(pos, _)| {
-        let placed = pieces
-            - pos.in_hand(crate::Color::White) as u32
-            - pos.in_hand(crate::Color::Black) as u32;
-        (placed, fold(pos).key)
-    });
+    book.sort_by_cached_key(|(pos, _)| (super::exact::ply_of(pos), fold(pos).key));
     let text = format::write(header, &book);
     if text.len() as u64 > super::MAX_FILE_BYTES {
         return Err(format!(

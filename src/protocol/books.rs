@@ -250,15 +250,15 @@ impl Books {
     }
 }
 
-/// The score shown for a book move the exact solver proved to keep at least `proven` (`book
-/// cover`): a proven win is scored as one (1000 cp); a proven draw at least is the static
-/// evaluation of the position for the side to move, floored at 0 (the position may be won; the
-/// proof says only that it is not lost), and below a win's 1000.
-pub fn proven_score(pos: &Position, proven: Wdl) -> Score {
+/// The score shown for a book move the exact solver proved to keep at least `proven` (`>=draw`
+/// or `>=win`, the only marks the book format takes): a proven win is scored as one (1000 cp); a
+/// proven draw at least is the static evaluation of the position for the side to move (the
+/// `eval` command's), floored at 0 (the position may be won; the proof says only that it is not
+/// lost), and below a win's 1000.
+fn proven_score(pos: &Position, proven: Wdl) -> Score {
     if proven >= 1 {
         return Score::Cp(1000);
     }
-    let floor = if proven == 0 { 0 } else { -999 };
     let weights = Weights::DEFAULT.for_rules(pos.rules());
-    Score::Cp(eval::evaluate(pos, &weights).clamp(floor, 999))
+    Score::Cp(eval::evaluate(pos, &weights).clamp(0, 999))
 }

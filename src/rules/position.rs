@@ -291,6 +291,11 @@ impl Position {
         self.key
     }
 
+    /// The pieces still in hand, both sides together: the placements left.
+    pub fn placements_left(&self) -> u32 {
+        (self.hand.white + self.hand.black) as u32
+    }
+
     /// Whether anyone still has pieces in hand (the placing phase).
     pub fn is_placing(&self) -> bool {
         self.hand.white + self.hand.black > 0

@@ -14,7 +14,6 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::tables::{Tables, Value};
-use crate::Color;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
@@ -22,11 +21,6 @@ use std::sync::{mpsc, Arc};
 /// nearer the end, where a subtree is a few table probes, evaluating every move costs more than
 /// it saves.
 const EVAL_ORDER_FROM: u32 = 4;
-
-/// The placements left in `pos`, both sides together.
-fn placements_left(pos: &Position) -> u32 {
-    (pos.in_hand(Color::White) + pos.in_hand(Color::Black)) as u32
-}
 
 /// A solved value for the side to move: -1 lost, 0 drawn, 1 won.
 pub type Wdl = i8;
@@ -425,7 +419,7 @@ impl<'a> Solver<'a> {
         let ply_index = ply.min(super::MAX_PLY);
         self.order
             .score_moves(pos, &list, &mut order, best_move, ply_index);
-        if placements_left(pos) >= EVAL_ORDER_FROM {
+        if pos.placements_left() >= EVAL_ORDER_FROM {
             self.order_by_evaluation(pos, &list, &mut order, best_move);
         }
         let us = pos.side_to_move();
@@ -467,7 +461,7 @@ impl<'a> Solver<'a> {
         if self.stopped {
             return Some(0);
         }
-        self.memory.store(key, placements_left(pos), |e| {
+        self.memory.store(key, pos.placements_left(), |e| {
             if best >= beta {
                 // The move kept is the one that proved the best lower bound.
                 if best >= e.lower {

@@ -280,8 +280,8 @@ pub fn label(searcher: &mut Searcher, pos: &Position, depth: u32) -> (Score, Opt
 
 /// The exact label of `pos`: its value for the side to move (-1, 0, 1) and the move that proved
 /// it, by the tables in the moving phase (no move named) and by the exact solver of the placing
-/// (within `budget` positions) before (no move named where every move loses); `None` when it is not valued (out of budget, or a position on the
-/// way the tables do not cover).
+/// (within `budget` positions) before (no move named where every move loses); `None` when it is
+/// not valued (out of budget, or a position on the way the tables do not cover).
 pub fn exact_label(
     tables: &Tables,
     memory: &mut Memory,
@@ -446,7 +446,7 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
                 let mut player = Searcher::new(1, 1);
                 let mut searcher = Searcher::new(args.hash as usize, 1);
                 searcher.options.tables = tables.clone();
-                let mut memory = Memory::new(if args.exact { EXACT_MEMORY } else { 1 });
+                let mut memory = args.exact.then(|| Memory::new(EXACT_MEMORY));
                 while !stop.load(Ordering::Relaxed) {
                     let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
@@ -455,20 +455,20 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
                         Some(g) => Some((g[index].0, Source::Games, g[index].1)),
                         None => draw_position(&rules, args.seed, index as u64, &mut player),
                     };
-                    let text = match (drawn, &tables) {
-                        (Some((pos, source, plies)), Some(t)) if args.exact => {
-                            match exact_label(t, &mut memory, &pos, args.exact_nodes) {
+                    let text = match (drawn, &tables, &mut memory) {
+                        (Some((pos, source, plies)), Some(t), Some(memory)) => {
+                            match exact_label(t, memory, &pos, args.exact_nodes) {
                                 Some((v, best)) => {
                                     line_text(index, source, plies, &pos, exact_score(v), best)
                                 }
                                 None => format!("{index} unsolved"),
                             }
                         }
-                        (Some((pos, source, plies)), _) => {
+                        (Some((pos, source, plies)), _, _) => {
                             let (score, best) = label(&mut searcher, &pos, args.depth);
                             line_text(index, source, plies, &pos, score, best)
                         }
-                        (None, _) => format!("{index} over"),
+                        (None, _, _) => format!("{index} over"),
                     };
                     let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
                     if let Err(e) = j.append(&text) {
@@ -502,8 +502,8 @@ pub struct Labelled {
 }
 
 /// Reads the labelled positions of journals (lines of games that ended, and of positions an
-/// exact run did not value, are skipped); an
-/// unreadable line is an error naming the file and the line.
+/// exact run did not value, are skipped); an unreadable line is an error naming the file and
+/// the line.
 pub fn read_labels(path: &std::path::Path, rules: &Rules) -> Result<Vec<Labelled>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
