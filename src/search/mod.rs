@@ -191,11 +191,10 @@ impl Searcher {
     /// In the placing phase, with endgame tables for every moving position: the root moves
     /// worth searching by their exact values, as far as the solver proves them within its share
     /// of the search (`share` of the move's time, or `EXACT_NODES` positions without a
-    /// clock; `stop` ends it). Each move is first tested for a draw at least: those proven to
-    /// lose are dropped (unless every move loses); then, if every move is decided, the drawing
-    /// ones are tested for a win, and the winning ones kept alone when there are any. `None`
-    /// when nothing is dropped: the position is not placing, no tables serve it, a position on
-    /// the way is not covered, or there was not time. With it, whether every move was decided.
+    /// clock; `stop` ends it), as `Solver::root_moves` tests them. `None` when nothing is
+    /// dropped: the position is not placing, no tables serve it, a position on the way is not
+    /// covered, or there was not time. With it, whether every move left is proven to keep the
+    /// position's value (then the search's choice needs no check).
     fn exact_root(
         &mut self,
         pos: &crate::rules::position::Position,
@@ -210,39 +209,21 @@ impl Searcher {
         let start = Instant::now();
         let stop = exact_stop(pos, limits, self.options.move_overhead, control, share);
         let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
-        let (mut drawing, mut unknown) = (Vec::new(), Vec::new());
-        for &mv in moves {
-            match solver.move_at_least(pos, mv, 0) {
-                Some(true) => drawing.push(mv),
-                Some(false) => {}
-                None => unknown.push(mv),
-            }
-        }
-        let mut kept: Vec<Move> = drawing.iter().chain(&unknown).copied().collect();
-        if unknown.is_empty() {
-            let winning: Vec<Move> = drawing
-                .iter()
-                .copied()
-                .filter(|&mv| solver.move_at_least(pos, mv, 1) == Some(true))
-                .collect();
-            if !winning.is_empty() {
-                kept = winning;
-            }
-        }
+        let root = solver.root_moves(pos, moves);
         log::debug!(
             "exact solver: {} of {} moves kept ({} drawing at least, {} undecided) in {} \
              positions, {:.3} s",
-            kept.len(),
+            root.kept.len(),
             moves.len(),
-            drawing.len(),
-            unknown.len(),
+            root.drawing,
+            root.undecided,
             solver.nodes,
             start.elapsed().as_secs_f64()
         );
-        let decided = unknown.is_empty();
+        let kept = root.kept;
         (
             (!kept.is_empty() && kept.len() < moves.len()).then_some(kept),
-            decided,
+            root.decided,
         )
     }
 

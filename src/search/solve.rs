@@ -163,10 +163,12 @@ impl Memory {
         }
     }
 
-    /// Forgets everything (fresh zeroed memory, which the system gives lazily).
+    /// Forgets everything. The words are zeroed where they are, not given back for fresh ones:
+    /// the system maps fresh memory page by page as it is first written, and a solve that
+    /// scatters its positions over the table would pay for a page at each of its first stores.
     pub fn clear(&mut self) {
         if self.used > 0 {
-            self.words = vec![0; self.words.len()];
+            self.words.fill(0);
             self.used = 0;
         }
     }
@@ -226,6 +228,20 @@ impl Memory {
         bucket[2 * victim] = key;
         bucket[2 * victim + 1] = known.pack(placements);
     }
+}
+
+/// What the solver's test of the root's moves found (`Solver::root_moves`).
+pub struct RootMoves {
+    /// The moves worth searching: the winning ones when some are proven, else those not
+    /// proven to lose (every move when all lose).
+    pub kept: Vec<Move>,
+    /// Moves proven to draw at least.
+    pub drawing: usize,
+    /// Moves the test for a draw did not decide.
+    pub undecided: usize,
+    /// Whether every kept move is proven to keep the position's value: each move was decided
+    /// for a draw at least, and either a win is proven or no drawing move wins.
+    pub decided: bool,
 }
 
 /// The solver: what it proves is kept in its `Memory`, the move ordering between its calls.
@@ -318,6 +334,45 @@ impl<'a> Solver<'a> {
             // At least v for the mover: at most -v for the opponent.
             Some(!self.at_least(&child, 1 - v)?)
         }
+    }
+
+    /// The root's moves worth searching (`Searcher::search`, before the search): each move is
+    /// first tested for a draw at least, and those proven to lose are dropped; then, if every
+    /// move is decided, the drawing ones are tested for a win, and the winning ones kept alone
+    /// when there are any. A stop on the way leaves the moves not yet tested in.
+    pub fn root_moves(&mut self, pos: &Position, moves: &[Move]) -> RootMoves {
+        let (mut drawing, mut unknown) = (Vec::new(), Vec::new());
+        for &mv in moves {
+            match self.move_at_least(pos, mv, 0) {
+                Some(true) => drawing.push(mv),
+                Some(false) => {}
+                None => unknown.push(mv),
+            }
+        }
+        let mut root = RootMoves {
+            kept: drawing.iter().chain(&unknown).copied().collect(),
+            drawing: drawing.len(),
+            undecided: unknown.len(),
+            decided: unknown.is_empty(),
+        };
+        if root.decided {
+            let mut winning = Vec::new();
+            for &mv in &drawing {
+                match self.move_at_least(pos, mv, 1) {
+                    Some(true) => winning.push(mv),
+                    Some(false) => {}
+                    // Cut short: a win may be there still, for the search's choice to be
+                    // checked against (`Searcher::verify_choice`).
+                    None => root.decided = false,
+                }
+            }
+            if !winning.is_empty() {
+                // Only proven wins are left: nothing to check.
+                root.kept = winning;
+                root.decided = true;
+            }
+        }
+        root
     }
 
     /// The value of `pos` and those of `moves` that keep it: the value is found first, then each
@@ -619,6 +674,67 @@ mod tests {
         }
         // The sample holds every kind of value.
         assert!(seen.iter().all(|&n| n > 0), "wins, draws, losses: {seen:?}");
+    }
+
+    #[test]
+    fn root_moves_decided_only_when_every_kept_move_keeps_the_value() {
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut truth_memory = Memory::new(1 << 20);
+        let (mut cut_wins, mut decided_wins) = (0, 0);
+        for pos in placing_positions(40, 41) {
+            let moves = movegen::legal_moves(&pos, Convention::Turn);
+            let mut truth = Solver::new(tables, &mut truth_memory, &never);
+            let values = truth.values_of_moves(&pos, &moves).unwrap();
+            let best = values.iter().copied().max().unwrap();
+            // Stops after every count of positions up to the whole test: some cut the test
+            // for a draw, some the test for a win after it.
+            let whole = {
+                let mut memory = Memory::new(1 << 16);
+                let mut solver = Solver::new(tables, &mut memory, &never);
+                solver.root_moves(&pos, &moves);
+                solver.nodes
+            };
+            for budget in (1..=whole + 1).step_by((whole as usize / 25).max(1)) {
+                let stop = move |nodes: u64| nodes >= budget;
+                let mut memory = Memory::new(1 << 16);
+                let root = Solver::new(tables, &mut memory, &stop).root_moves(&pos, &moves);
+                // Nothing kept only when every move is proven to lose.
+                assert!(!root.kept.is_empty() || best < 0);
+                let keeps = |mv: &Move| values[moves.iter().position(|m| m == mv).unwrap()];
+                // A move that keeps a draw or a win is dropped only for proven wins.
+                for (mv, &v) in moves.iter().zip(&values) {
+                    if !root.kept.contains(mv) && v == best && best >= 0 {
+                        assert!(
+                            root.kept.iter().all(|k| keeps(k) == 1),
+                            "{} budget {budget}: {} dropped",
+                            crate::rules::fen::write(&pos),
+                            mv.turn_notation()
+                        );
+                    }
+                }
+                if root.decided {
+                    // Decided: the search may play any kept move.
+                    for mv in &root.kept {
+                        assert_eq!(
+                            keeps(mv),
+                            best,
+                            "{} budget {budget}: {} kept",
+                            crate::rules::fen::write(&pos),
+                            mv.turn_notation()
+                        );
+                    }
+                    decided_wins += (best == 1) as usize;
+                } else if best == 1 && root.undecided == 0 {
+                    // Every draw test done, the win test cut short.
+                    cut_wins += 1;
+                }
+            }
+        }
+        assert!(
+            cut_wins > 0 && decided_wins > 0,
+            "{cut_wins} {decided_wins}"
+        );
     }
 
     #[test]
