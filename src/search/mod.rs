@@ -142,19 +142,40 @@ pub struct Searcher {
 
 /// Positions the exact solver of placing positions remembers (16 bytes each).
 const EXACT_MEMORY: usize = 1 << 22;
-/// The exact solver's share of a timed search: it may run until this fraction of the move's
-/// time has passed, ...
+/// The exact solver's share of a search that no check follows (no clock, pondering, several
+/// lines, or moves to search given): it may run until this fraction of the move's time has
+/// passed.
 const EXACT_SHARE: f64 = 0.5;
-/// ... or this one when the search's choice is verified after it (`verify_choice`): then the
-/// search ends at `VERIFY_SEARCH_END` of the move's time, the solver tests its choice until
-/// `VERIFY_END`, and a search again without a refuted move gets `VERIFY_RESEARCH` of the time
-/// left.
-const EXACT_SHARE_VERIFIED: f64 = 0.1;
-const VERIFY_SEARCH_END: f64 = 0.5;
+/// In a timed search whose choice the solver checks (`verify_choice`), the root's value is
+/// proven first (`prove_root`): a draw at least until `PROVE_DRAW_END` of the move's time, a
+/// win until `PROVE_WIN_END`; the search ends at `VERIFY_SEARCH_END`, the solver tests its
+/// choice until `VERIFY_END`, and a search again without a refuted move gets `VERIFY_RESEARCH`
+/// of the time left.
+const PROVE_DRAW_END: f64 = 0.25;
+const PROVE_WIN_END: f64 = 0.45;
+const VERIFY_SEARCH_END: f64 = 0.7;
 const VERIFY_END: f64 = 0.95;
 const VERIFY_RESEARCH: f64 = 0.5;
 /// The exact solver's positions in a search without a clock (about a second).
 const EXACT_NODES: u64 = 4_000_000;
+
+/// What the exact solver proved of the root before a timed search (`Searcher::prove_root`):
+/// bounds on its value for the side to move, and the move that proved the lower one when it is
+/// a draw or a win.
+#[derive(Clone, Copy)]
+struct RootProof {
+    lower: solve::Wdl,
+    upper: solve::Wdl,
+    best: Option<Move>,
+}
+
+impl RootProof {
+    const NOTHING: RootProof = RootProof {
+        lower: -1,
+        upper: 1,
+        best: None,
+    };
+}
 
 impl Searcher {
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
@@ -225,6 +246,51 @@ impl Searcher {
             (!kept.is_empty() && kept.len() < moves.len()).then_some(kept),
             root.decided,
         )
+    }
+
+    /// The root's value, as far as the solver proves it before a timed search whose choice it
+    /// checks: a draw at least first (until `PROVE_DRAW_END` of the move's time), the surest
+    /// step away from a loss, then a win (until `PROVE_WIN_END`). Proving the value (one move
+    /// that keeps it) costs less than testing every move, which the search's choice and its
+    /// check then make up for.
+    fn prove_root(
+        &mut self,
+        pos: &crate::rules::position::Position,
+        limits: &Limits,
+        control: &Control,
+    ) -> RootProof {
+        let mut proof = RootProof::NOTHING;
+        let Some(tables) = self.exact_tables(pos) else {
+            return proof;
+        };
+        let overhead = self.options.move_overhead;
+        let start = Instant::now();
+        let mut nodes = 0;
+        for (v, end) in [(0, PROVE_DRAW_END), (1, PROVE_WIN_END)] {
+            let stop = exact_stop(pos, limits, overhead, control, end);
+            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+            let answer = solver.at_least(pos, v);
+            nodes += solver.nodes;
+            match answer {
+                Some(true) => {
+                    proof.lower = v;
+                    proof.best = solver.proving_move(pos, v);
+                }
+                Some(false) => {
+                    proof.upper = v - 1;
+                    break;
+                }
+                None => {}
+            }
+        }
+        log::debug!(
+            "exact solver: the root is worth {} to {} (by {}) in {nodes} positions, {:.3} s",
+            solve::name(proof.lower),
+            solve::name(proof.upper),
+            proof.best.map_or("-".to_string(), |m| m.to_string()),
+            start.elapsed().as_secs_f64()
+        );
+        proof
     }
 
     /// Whether `mv` keeps the exact value of the game's position (a draw at least, and a win
@@ -319,19 +385,29 @@ impl Searcher {
         }
         // The time of a timed placing search that the exact solver verifies (`verify_choice`).
         let mut verified = self.verified_time(&pos, limits, control);
+        let mut proof = RootProof::NOTHING;
         if self.options.multipv == 1 && root_moves.len() > 1 {
             // The placing phase near its end: only the moves that keep the exact value.
-            let share = match verified {
-                Some(_) => EXACT_SHARE_VERIFIED,
-                None => EXACT_SHARE,
-            };
-            let (keep, decided) = self.exact_root(&pos, &root_moves, limits, control, share);
-            if let Some(keep) = keep {
-                root_moves.retain(|m| keep.contains(m));
-            }
-            if decided {
-                // Every move left is proven: nothing for the solver to check after the search.
-                verified = None;
+            if verified.is_some() && limits.searchmoves.is_empty() {
+                proof = self.prove_root(&pos, limits, control);
+                if let (1, Some(win)) = (proof.lower, proof.best) {
+                    // A proven win: its move alone.
+                    root_moves = vec![win];
+                } else if proof.upper < 0 {
+                    // Lost whatever is played: the search picks the stoutest resistance.
+                    verified = None;
+                }
+            } else {
+                let (keep, decided) =
+                    self.exact_root(&pos, &root_moves, limits, control, EXACT_SHARE);
+                if let Some(keep) = keep {
+                    root_moves.retain(|m| keep.contains(m));
+                }
+                if decided {
+                    // Every move left is proven: nothing for the solver to check after the
+                    // search.
+                    verified = None;
+                }
             }
         }
         if root_moves.len() == 1 {
@@ -375,7 +451,9 @@ impl Searcher {
         };
         let result = self.search_root(game, &root_moves, limits, control, deadline, report);
         match verified {
-            Some(t) => self.verify_choice(game, &root_moves, result, t, limits, control, report),
+            Some(t) => {
+                self.verify_choice(game, &root_moves, result, proof, t, limits, control, report)
+            }
             None => result,
         }
     }
@@ -397,18 +475,21 @@ impl Searcher {
         limits::deadline(pos, limits, self.options.move_overhead).soft
     }
 
-    /// The exact solver's check of the search's choice in the placing phase: a move it proves
-    /// losing (below a draw) is not played; the root is searched again without it, as long as
-    /// the move's time allows (`VERIFY_END` of `time`), and the new choice tested in turn. A
-    /// choice proven to draw at least is then tested for a win where the position is proven
-    /// won, and replaced by the move that proved the win if it gives the win away. A move the
-    /// solver cannot decide in time is played as the search chose it.
+    /// The exact solver's check of the search's choice in the placing phase, after its proof of
+    /// the root (`proof`): a choice it proves losing (below a draw) is not played: the move
+    /// that proved a draw is played instead when there is one, else the root is searched again
+    /// without it, as long as the move's time allows (`VERIFY_END` of `time`), and the new
+    /// choice tested in turn. A choice proven to draw at least is then tested for a win where
+    /// a win is not ruled out, and replaced by the move that proved the win if it gives the
+    /// win away. A choice the solver cannot decide in time gives way to the move that proved a
+    /// draw, or is played as the search chose it when there is none.
     #[allow(clippy::too_many_arguments)]
     fn verify_choice(
         &mut self,
         game: &Game,
         root_moves: &[Move],
         mut result: SearchResult,
+        proof: RootProof,
         time: std::time::Duration,
         limits: &Limits,
         control: &Control,
@@ -419,6 +500,9 @@ impl Searcher {
             return result;
         };
         let end = time.mul_f64(VERIFY_END);
+        let drawing = proof
+            .best
+            .filter(|m| proof.lower == 0 && root_moves.contains(m));
         let mut refuted: Vec<Move> = Vec::new();
         while let Some(best) = result.best {
             let stop = |_: u64| control.is_stopped() || control.elapsed() >= end;
@@ -437,7 +521,8 @@ impl Searcher {
             if verdict == Some(true) {
                 // It draws at least: does the position hold a win the choice gives away? Then
                 // the move that proved the win is played instead.
-                if solver.at_least(&pos, 1) == Some(true)
+                if proof.upper > 0
+                    && solver.at_least(&pos, 1) == Some(true)
                     && solver.move_at_least(&pos, best, 1) == Some(false)
                 {
                     if let Some(win) = solver.proving_move(&pos, 1) {
@@ -449,6 +534,13 @@ impl Searcher {
                         result.ponder = None;
                     }
                 }
+                break;
+            }
+            if let Some(draw) = drawing {
+                // Refuted or undecided: the move proven to draw.
+                log::debug!("exact solver: {draw} draws at least, played instead");
+                result.best = Some(draw);
+                result.ponder = None;
                 break;
             }
             if verdict.is_none() {

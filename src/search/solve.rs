@@ -847,8 +847,16 @@ mod tests {
             let game = Game::from_position(pos);
             let time = std::time::Duration::from_secs(60);
             let control = Control::new();
-            let r =
-                searcher.verify_choice(&game, &moves, choice, time, &limits, &control, &mut |_| {});
+            let r = searcher.verify_choice(
+                &game,
+                &moves,
+                choice,
+                crate::search::RootProof::NOTHING,
+                time,
+                &limits,
+                &control,
+                &mut |_| {},
+            );
             let best = r.best.unwrap();
             assert_ne!(best, bad);
             let mut solver = Solver::new(tables, &mut memory, &never);
@@ -869,5 +877,96 @@ mod tests {
             losing >= 5 && drawing >= 3,
             "{losing} losing choices, {drawing} drawing ones in won positions"
         );
+    }
+
+    #[test]
+    fn the_root_proof_bounds_the_value_and_its_move_keeps_it() {
+        use crate::search::{Control, Limits};
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut searcher = Searcher::new(4, 1);
+        searcher.options.tables = Some(Arc::clone(tables));
+        let limits = Limits {
+            movetime: Some(60_000),
+            ..Limits::default()
+        };
+        let mut seen = [0usize; 3];
+        for pos in placing_positions(40, 43) {
+            let truth = Solver::new(tables, &mut memory, &never)
+                .value(&pos)
+                .unwrap();
+            searcher.new_game();
+            let proof = searcher.prove_root(&pos, &limits, &Control::new());
+            // With time enough, the value itself, and a move that keeps it unless lost.
+            assert_eq!((proof.lower, proof.upper), (truth, truth));
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            match proof.best {
+                Some(mv) => assert_eq!(solver.move_at_least(&pos, mv, truth), Some(true)),
+                None => assert_eq!(truth, -1),
+            }
+            seen[(truth + 1) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
+
+    #[test]
+    fn a_refuted_choice_gives_way_to_the_move_that_proved_the_draw() {
+        use crate::rules::game::Game;
+        use crate::search::{Control, Limits, RootProof, SearchResult};
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut searcher = Searcher::new(4, 1);
+        searcher.options.tables = Some(Arc::clone(tables));
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let mut tried = 0;
+        for pos in placing_positions(60, 37) {
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            let moves = movegen::legal_moves(&pos, Convention::Turn);
+            let values = solver.values_of_moves(&pos, &moves).unwrap();
+            if values.iter().copied().max() != Some(0) {
+                continue;
+            }
+            // A drawn position: a losing choice, and the last drawing move as the proof's.
+            let Some(bad) = moves.iter().zip(&values).find(|(_, &v)| v < 0) else {
+                continue;
+            };
+            let draw = moves
+                .iter()
+                .zip(&values)
+                .rev()
+                .find(|(_, &v)| v == 0)
+                .unwrap();
+            let choice = SearchResult {
+                best: Some(*bad.0),
+                ..SearchResult::nothing(None)
+            };
+            let proof = RootProof {
+                lower: 0,
+                upper: 0,
+                best: Some(*draw.0),
+            };
+            searcher.new_game();
+            let game = Game::from_position(pos);
+            let time = std::time::Duration::from_secs(60);
+            let control = Control::new();
+            let r = searcher.verify_choice(
+                &game,
+                &moves,
+                choice,
+                proof,
+                time,
+                &limits,
+                &control,
+                &mut |_| {},
+            );
+            assert_eq!(r.best, Some(*draw.0), "{}", crate::rules::fen::write(&pos));
+            tried += 1;
+        }
+        assert!(tried >= 5, "{tried} drawn positions with a losing move");
     }
 }
