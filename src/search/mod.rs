@@ -148,12 +148,14 @@ const EXACT_MEMORY: usize = 1 << 22;
 const EXACT_SHARE: f64 = 0.5;
 /// In a timed search whose choice the solver checks (`verify_choice`), the root's value is
 /// proven first (`prove_root`): a draw at least until `PROVE_DRAW_END` of the move's time, a
-/// win until `PROVE_WIN_END`; the search ends at `VERIFY_SEARCH_END`, the solver tests its
-/// choice until `VERIFY_END`, and a search again without a refuted move gets `VERIFY_RESEARCH`
-/// of the time left.
+/// win until `PROVE_WIN_END`; the search ends at `VERIFY_SEARCH_END` (`WIN_OPEN_SEARCH_END`
+/// when a draw is proven and a win not ruled out: the proof of the win goes on after it), the
+/// solver tests its choice until `VERIFY_END`, and a search again without a refuted move gets
+/// `VERIFY_RESEARCH` of the time left.
 const PROVE_DRAW_END: f64 = 0.25;
 const PROVE_WIN_END: f64 = 0.45;
 const VERIFY_SEARCH_END: f64 = 0.7;
+const WIN_OPEN_SEARCH_END: f64 = 0.5;
 const VERIFY_END: f64 = 0.95;
 const VERIFY_RESEARCH: f64 = 0.5;
 /// The exact solver's positions in a search without a clock (about a second).
@@ -441,7 +443,13 @@ impl Searcher {
         }
         let deadline = match verified {
             Some(t) => {
-                let end = Some(t.mul_f64(VERIFY_SEARCH_END));
+                // With a draw proven and a win still open, the proof of the win gets more.
+                let share = if proof.lower == 0 && proof.upper > 0 {
+                    WIN_OPEN_SEARCH_END
+                } else {
+                    VERIFY_SEARCH_END
+                };
+                let end = Some(t.mul_f64(share));
                 limits::Deadline {
                     soft: end,
                     hard: end,
@@ -476,13 +484,15 @@ impl Searcher {
     }
 
     /// The exact solver's check of the search's choice in the placing phase, after its proof of
-    /// the root (`proof`): a choice it proves losing (below a draw) is not played: the move
-    /// that proved a draw is played instead when there is one, else the root is searched again
-    /// without it, as long as the move's time allows (`VERIFY_END` of `time`), and the new
-    /// choice tested in turn. A choice proven to draw at least is then tested for a win where
-    /// a win is not ruled out, and replaced by the move that proved the win if it gives the
-    /// win away. A choice the solver cannot decide in time gives way to the move that proved a
-    /// draw, or is played as the search chose it when there is none.
+    /// the root (`proof`). Where a draw is proven and a win not ruled out, the proof of the win
+    /// goes on first: a proven win is played (the search's choice if it is proven to win too,
+    /// else the move that proved it). Then a choice the solver proves losing (below a draw) is
+    /// not played: the move that proved a draw is played instead when there is one, else the
+    /// root is searched again without it, as long as the move's time allows (`VERIFY_END` of
+    /// `time`), and the new choice tested in turn. A choice proven to draw at least is then
+    /// tested for a win where a win is not ruled out, and replaced by the move that proved the
+    /// win if it gives the win away. A choice the solver cannot decide in time gives way to the
+    /// move that proved a draw, or is played as the search chose it when there is none.
     #[allow(clippy::too_many_arguments)]
     fn verify_choice(
         &mut self,
@@ -503,6 +513,35 @@ impl Searcher {
         let drawing = proof
             .best
             .filter(|m| proof.lower == 0 && root_moves.contains(m));
+        let mut win_open = proof.upper > 0;
+        if let (Some(_), true, Some(choice)) = (drawing, win_open, result.best) {
+            // A draw is proven, a win not ruled out: the proof of the win goes on first (the
+            // move that proved the draw is there to fall back on).
+            let stop = |_: u64| control.is_stopped() || control.elapsed() >= end;
+            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+            let won = solver.at_least(&pos, 1);
+            log::debug!(
+                "exact solver: the root {} ({} positions, at {:.3} s)",
+                match won {
+                    Some(true) => "wins",
+                    Some(false) => "does not win",
+                    None => "is not proven to win",
+                },
+                solver.nodes,
+                control.elapsed().as_secs_f64()
+            );
+            if won == Some(true) {
+                if solver.move_at_least(&pos, choice, 1) != Some(true) {
+                    if let Some(win) = solver.proving_move(&pos, 1) {
+                        log::debug!("exact solver: {win} wins, played instead of {choice}");
+                        result.best = Some(win);
+                        result.ponder = None;
+                    }
+                }
+                return result;
+            }
+            win_open = won.is_none();
+        }
         let mut refuted: Vec<Move> = Vec::new();
         while let Some(best) = result.best {
             let stop = |_: u64| control.is_stopped() || control.elapsed() >= end;
@@ -521,7 +560,7 @@ impl Searcher {
             if verdict == Some(true) {
                 // It draws at least: does the position hold a win the choice gives away? Then
                 // the move that proved the win is played instead.
-                if proof.upper > 0
+                if win_open
                     && solver.at_least(&pos, 1) == Some(true)
                     && solver.move_at_least(&pos, best, 1) == Some(false)
                 {

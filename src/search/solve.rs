@@ -814,19 +814,47 @@ mod tests {
         assert!(lost_without > 0);
     }
 
-    #[test]
-    fn a_choice_of_the_search_that_gives_value_away_is_replaced() {
+    /// What the search plays when the solver checks `choice` in `pos` after its proof of the
+    /// root (`proof`), with a minute to spare (a searcher with the small tables, a depth-3
+    /// search again where it must).
+    fn checked(
+        pos: &Position,
+        moves: &[Move],
+        choice: Move,
+        proof: crate::search::RootProof,
+    ) -> Move {
         use crate::rules::game::Game;
         use crate::search::{Control, Limits, SearchResult};
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
         let mut searcher = Searcher::new(4, 1);
-        searcher.options.tables = Some(Arc::clone(tables));
+        searcher.options.tables = Some(Arc::clone(tables()));
         let limits = Limits {
             depth: Some(3),
             ..Limits::default()
         };
+        let choice = SearchResult {
+            best: Some(choice),
+            ..SearchResult::nothing(None)
+        };
+        searcher
+            .verify_choice(
+                &Game::from_position(*pos),
+                moves,
+                choice,
+                proof,
+                std::time::Duration::from_secs(60),
+                &limits,
+                &Control::new(),
+                &mut |_| {},
+            )
+            .best
+            .unwrap()
+    }
+
+    #[test]
+    fn a_choice_of_the_search_that_gives_value_away_is_replaced() {
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
         // Choices that lose where the position draws or wins, and that draw where it wins.
         let (mut losing, mut drawing) = (0, 0);
         for pos in placing_positions(60, 31) {
@@ -839,25 +867,7 @@ mod tests {
             else {
                 continue;
             };
-            let choice = SearchResult {
-                best: Some(bad),
-                ..SearchResult::nothing(None)
-            };
-            searcher.new_game();
-            let game = Game::from_position(pos);
-            let time = std::time::Duration::from_secs(60);
-            let control = Control::new();
-            let r = searcher.verify_choice(
-                &game,
-                &moves,
-                choice,
-                crate::search::RootProof::NOTHING,
-                time,
-                &limits,
-                &control,
-                &mut |_| {},
-            );
-            let best = r.best.unwrap();
+            let best = checked(&pos, &moves, bad, crate::search::RootProof::NOTHING);
             assert_ne!(best, bad);
             let mut solver = Solver::new(tables, &mut memory, &never);
             assert_eq!(
@@ -877,6 +887,43 @@ mod tests {
             losing >= 5 && drawing >= 3,
             "{losing} losing choices, {drawing} drawing ones in won positions"
         );
+    }
+
+    #[test]
+    fn with_a_draw_proven_and_a_win_open_a_win_is_played() {
+        use crate::search::RootProof;
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut tried = 0;
+        for pos in placing_positions(80, 47) {
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            let moves = movegen::legal_moves(&pos, Convention::Turn);
+            let values = solver.values_of_moves(&pos, &moves).unwrap();
+            // A won position with a drawing move: the search's choice, and the proof's.
+            let Some((&draw, _)) = moves.iter().zip(&values).find(|(_, &v)| v == 0) else {
+                continue;
+            };
+            if !values.contains(&1) {
+                continue;
+            }
+            let proof = RootProof {
+                lower: 0,
+                upper: 1,
+                best: Some(draw),
+            };
+            let best = checked(&pos, &moves, draw, proof);
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            assert_eq!(
+                solver.move_at_least(&pos, best, 1),
+                Some(true),
+                "{} {}",
+                crate::rules::fen::write(&pos),
+                best.turn_notation()
+            );
+            tried += 1;
+        }
+        assert!(tried >= 5, "{tried} won positions with a drawing move");
     }
 
     #[test]
@@ -912,17 +959,10 @@ mod tests {
 
     #[test]
     fn a_refuted_choice_gives_way_to_the_move_that_proved_the_draw() {
-        use crate::rules::game::Game;
-        use crate::search::{Control, Limits, RootProof, SearchResult};
+        use crate::search::RootProof;
         let tables = tables();
         let never = |_: u64| false;
         let mut memory = Memory::new(1 << 20);
-        let mut searcher = Searcher::new(4, 1);
-        searcher.options.tables = Some(Arc::clone(tables));
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
         let mut tried = 0;
         for pos in placing_positions(60, 37) {
             let mut solver = Solver::new(tables, &mut memory, &never);
@@ -941,30 +981,13 @@ mod tests {
                 .rev()
                 .find(|(_, &v)| v == 0)
                 .unwrap();
-            let choice = SearchResult {
-                best: Some(*bad.0),
-                ..SearchResult::nothing(None)
-            };
             let proof = RootProof {
                 lower: 0,
                 upper: 0,
                 best: Some(*draw.0),
             };
-            searcher.new_game();
-            let game = Game::from_position(pos);
-            let time = std::time::Duration::from_secs(60);
-            let control = Control::new();
-            let r = searcher.verify_choice(
-                &game,
-                &moves,
-                choice,
-                proof,
-                time,
-                &limits,
-                &control,
-                &mut |_| {},
-            );
-            assert_eq!(r.best, Some(*draw.0), "{}", crate::rules::fen::write(&pos));
+            let best = checked(&pos, &moves, *bad.0, proof);
+            assert_eq!(best, *draw.0, "{}", crate::rules::fen::write(&pos));
             tried += 1;
         }
         assert!(tried >= 5, "{tried} drawn positions with a losing move");
