@@ -404,30 +404,41 @@ impl<'a> Solver<'a> {
     /// to, for the mover: far from the end of the placing, where a subtree is large, the
     /// evaluation finds the move that proves the value first more often than the search's
     /// rules of thumb (README, "The end of the placing, exact": 37% fewer positions on the
-    /// exact critical suite's plies 7 to 10).
+    /// exact critical suite's plies 7 to 10). On the way, each child is looked up in the
+    /// memory (an enhanced transposition cut-off): a move whose position is already proven
+    /// worth `beta` or more to the mover is returned with that value, and nothing is searched.
     fn order_by_evaluation(
         &mut self,
         pos: &Position,
         list: &[Move],
         order: &mut [i32],
         first: Move,
-    ) {
-        let weights = self
-            .weights
-            .get_or_insert_with(|| Weights::DEFAULT.for_rules(pos.rules()));
+        beta: Wdl,
+    ) -> Option<(Wdl, Move)> {
+        let us = pos.side_to_move();
         for (k, &mv) in list.iter().enumerate() {
+            let mut child = *pos;
+            child.play(mv);
+            if let Some(known) = self.memory.get(child.key()) {
+                let v = if child.side_to_move() == us {
+                    known.lower
+                } else {
+                    -known.upper
+                };
+                if v >= beta {
+                    return Some((v, mv));
+                }
+            }
             if mv == first {
                 continue;
             }
-            let mut child = *pos;
-            child.play(mv);
+            let weights = self
+                .weights
+                .get_or_insert_with(|| Weights::DEFAULT.for_rules(pos.rules()));
             let e = eval::evaluate(&child, weights);
-            order[k] = if child.side_to_move() == pos.side_to_move() {
-                e
-            } else {
-                -e
-            };
+            order[k] = if child.side_to_move() == us { e } else { -e };
         }
+        None
     }
 
     /// Fail-soft alpha-beta over win/draw/loss.
@@ -474,8 +485,21 @@ impl<'a> Solver<'a> {
         let ply_index = ply.min(super::MAX_PLY);
         self.order
             .score_moves(pos, &list, &mut order, best_move, ply_index);
-        if pos.placements_left() >= EVAL_ORDER_FROM {
-            self.order_by_evaluation(pos, &list, &mut order, best_move);
+        let cut = if pos.placements_left() >= EVAL_ORDER_FROM {
+            self.order_by_evaluation(pos, &list, &mut order, best_move, beta)
+        } else {
+            None
+        };
+        if let Some((v, mv)) = cut {
+            self.lists[ply] = list;
+            self.scores[ply] = order;
+            self.memory.store(key, pos.placements_left(), |e| {
+                if v >= e.lower {
+                    e.lower = v;
+                    e.best = mv;
+                }
+            });
+            return Some(v);
         }
         let us = pos.side_to_move();
         // No move (blocked; the quick outcome says so first under these rules) is a loss.
@@ -561,12 +585,22 @@ pub(crate) mod testing {
     /// Placing positions whose ends fit in the tables: 3 or 4 pieces a side in all, 2 to 4 of
     /// them still in hand, drawn at random (`count` of them).
     pub(crate) fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
+        placing_positions_left(count, seed, 2, 4)
+    }
+
+    /// The same with `fewest` to `most` placements left (at most 6).
+    pub(crate) fn placing_positions_left(
+        count: usize,
+        seed: u64,
+        fewest: usize,
+        most: usize,
+    ) -> Vec<Position> {
         let rules = Rules::nine().without_draw_rules();
         let mut rng = Rng::new(seed);
         let mut out = Vec::new();
         while out.len() < count {
-            // 2 to 4 placements left, White's turn when they are even, as in a game.
-            let left = 2 + rng.below(3);
+            // White's turn when the placements left are even, as in a game.
+            let left = fewest + rng.below(most - fewest + 1);
             let side = if left.is_multiple_of(2) { 'w' } else { 'b' };
             let (white_hand, black_hand) = (left / 2, left.div_ceil(2));
             let white_on = 3 + rng.below(2) - white_hand;
@@ -606,8 +640,15 @@ mod tests {
     use std::sync::Arc;
 
     /// Plain minimax over every turn, the tables at the end of the placing: no bounds, no
-    /// memory, no ordering.
-    fn minimax(tables: &Tables, pos: &Position) -> Wdl {
+    /// ordering, and a memory of exact values only when `memo` is given.
+    fn minimax(
+        tables: &Tables,
+        pos: &Position,
+        memo: &mut Option<rustc_hash::FxHashMap<u64, Wdl>>,
+    ) -> Wdl {
+        if let Some(&v) = memo.as_ref().and_then(|m| m.get(&pos.key())) {
+            return v;
+        }
         if let Some(o) = pos.quick_outcome() {
             return match o.winner() {
                 Some(w) if w == pos.side_to_move() => 1,
@@ -623,12 +664,15 @@ mod tests {
         for mv in moves {
             let mut child = *pos;
             child.play(mv);
-            let v = minimax(tables, &child);
+            let v = minimax(tables, &child, memo);
             best = best.max(if child.side_to_move() == pos.side_to_move() {
                 v
             } else {
                 -v
             });
+        }
+        if let Some(m) = memo.as_mut() {
+            m.insert(pos.key(), best);
         }
         best
     }
@@ -640,7 +684,7 @@ mod tests {
         let mut memory = Memory::new(1 << 20);
         let mut seen = [0usize; 3];
         for pos in placing_positions(60, 11) {
-            let truth = minimax(tables, &pos);
+            let truth = minimax(tables, &pos, &mut None);
             seen[(truth + 1) as usize] += 1;
             // A memory too small for one solve is cleared on the way: the same value.
             let mut small = Memory::new(40);
@@ -735,6 +779,41 @@ mod tests {
             cut_wins > 0 && decided_wins > 0,
             "{cut_wins} {decided_wins}"
         );
+    }
+
+    #[test]
+    fn solved_values_agree_with_minimax_further_from_the_end() {
+        // Far enough from the end for the evaluation's ordering and the memory's cut-offs, with
+        // one memory for every solve so that the cut-offs find proven children.
+        let tables = tables();
+        let never = |_: u64| false;
+        let mut memory = Memory::new(1 << 20);
+        let mut memo = Some(rustc_hash::FxHashMap::default());
+        for pos in super::testing::placing_positions_left(12, 13, 5, 6) {
+            let moves = movegen::legal_moves(&pos, Convention::Turn);
+            let truths: Vec<Wdl> = moves
+                .iter()
+                .map(|&mv| {
+                    let mut child = pos;
+                    child.play(mv);
+                    let v = minimax(tables, &child, &mut memo);
+                    if child.side_to_move() == pos.side_to_move() {
+                        v
+                    } else {
+                        -v
+                    }
+                })
+                .collect();
+            let mut solver = Solver::new(tables, &mut memory, &never);
+            // The moves first, then the position from their proven values, then each bound.
+            let values = solver.values_of_moves(&pos, &moves).unwrap();
+            assert_eq!(values, truths, "{}", crate::rules::fen::write(&pos));
+            let truth = truths.iter().copied().max().unwrap();
+            assert_eq!(solver.value(&pos), Some(truth));
+            for bar in -1..=1 {
+                assert_eq!(solver.at_least(&pos, bar), Some(truth >= bar));
+            }
+        }
     }
 
     #[test]
