@@ -233,7 +233,7 @@ impl Memory {
 /// What the solver's test of the root's moves found (`Solver::root_moves`).
 pub struct RootMoves {
     /// The moves worth searching: the winning ones when some are proven, else those not
-    /// proven to lose (every move when all lose).
+    /// proven to lose (none when every move is proven to lose: the search then takes them all).
     pub kept: Vec<Move>,
     /// Moves proven to draw at least.
     pub drawing: usize,
