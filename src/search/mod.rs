@@ -513,11 +513,11 @@ impl Searcher {
         let drawing = proof
             .best
             .filter(|m| proof.lower == 0 && root_moves.contains(m));
+        let stop = |_: u64| control.is_stopped() || control.elapsed() >= end;
         let mut win_open = proof.upper > 0;
         if let (Some(_), true, Some(choice)) = (drawing, win_open, result.best) {
             // A draw is proven, a win not ruled out: the proof of the win goes on first (the
             // move that proved the draw is there to fall back on).
-            let stop = |_: u64| control.is_stopped() || control.elapsed() >= end;
             let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
             let won = solver.at_least(&pos, 1);
             log::debug!(
@@ -544,7 +544,6 @@ impl Searcher {
         }
         let mut refuted: Vec<Move> = Vec::new();
         while let Some(best) = result.best {
-            let stop = |_: u64| control.is_stopped() || control.elapsed() >= end;
             let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
             let verdict = solver.move_at_least(&pos, best, 0);
             log::debug!(
