@@ -310,7 +310,7 @@ fn position(words: &[&str], rules: Rules) -> Result<Game, String> {
 fn go(f: &Flags, game: &Game, notation: Convention, gos: u64, rng: &mut Rng) -> Vec<String> {
     let pos = game.position();
     let us = pos.side_to_move();
-    let material = |c: Color| pos.on_board(c) as i32 + pos.in_hand(c) as i32;
+    let material = |c: Color| pos.on_board(c) as i32 + i32::from(pos.in_hand(c));
     let score = if f.hash_scores {
         let k = pos.key();
         if k.is_multiple_of(13) {

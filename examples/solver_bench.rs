@@ -45,7 +45,7 @@ fn main() {
     let (mut count, mut solved, mut kept, mut nodes) = (0, 0, 0, 0u64);
     let start = Instant::now();
     for c in &suite {
-        let ply = ply_of(&c.pos) as u64;
+        let ply = u64::from(ply_of(&c.pos));
         if ply < min_ply || ply > max_ply {
             continue;
         }
@@ -57,8 +57,8 @@ fn main() {
         let proving = value.and_then(|v| solver.proving_move(&c.pos, v));
         nodes += solver.nodes;
         let keeps = proving.is_some_and(|mv| c.keeps(mv));
-        solved += value.is_some() as usize;
-        kept += keeps as usize;
+        solved += usize::from(value.is_some());
+        kept += usize::from(keeps);
         println!(
             "ply {ply:2} {:<4} {:>9} positions {:>7.3} s  {}",
             c.value.name(),

@@ -231,7 +231,7 @@ impl Journal {
                     );
                     let f = OpenOptions::new().write(true).open(path).map_err(cannot)?;
                     f.set_len(end as u64)
-                        .and_then(|_| f.sync_all())
+                        .and_then(|()| f.sync_all())
                         .map_err(cannot)?;
                 }
                 lines = String::from_utf8_lossy(&bytes[body_start..end.max(body_start)])
@@ -280,7 +280,7 @@ impl Journal {
     /// with `write_atomic`, and not before.
     pub fn finish(self) -> Result<(), String> {
         fs::remove_file(&self.path)
-            .and_then(|_| sync_dir(&self.path))
+            .and_then(|()| sync_dir(&self.path))
             .map_err(|e| format!("cannot remove the journal {}: {e}", self.path.display()))
     }
 }

@@ -44,7 +44,7 @@ pub struct PlayArgs {
     /// Endgame tables for moulin's play (README, "Endgame tables").
     #[arg(long)]
     pub tables: Option<PathBuf>,
-    /// No colours, even on a terminal that has them (also NO_COLOR in the environment).
+    /// No colours, even on a terminal that has them (also `NO_COLOR` in the environment).
     #[arg(long)]
     pub plain: bool,
 }
@@ -368,7 +368,7 @@ pub fn run_play(args: PlayArgs) -> Result<(), String> {
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A move typed by the player: played, or what was wrong and the legal choices.

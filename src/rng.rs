@@ -1,9 +1,9 @@
-//! The one small random generator of the project: SplitMix64 (Steele, Lea and Flood, "Fast
+//! The one small random generator of the project: `SplitMix64` (Steele, Lea and Flood, "Fast
 //! splittable pseudorandom number generators", 2014). Deterministic from its seed, so that
 //! anything drawn with it (Zobrist keys, openings, fuzz input, a book move) can be replayed. It
 //! is not for cryptography.
 
-/// One step of SplitMix64's output function on `state` advanced by the golden gamma: a well mixed
+/// One step of `SplitMix64`'s output function on `state` advanced by the golden gamma: a well mixed
 /// 64-bit value. `const`, so that tables (the Zobrist keys) are built at compile time.
 pub const fn mix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -12,7 +12,7 @@ pub const fn mix(state: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A SplitMix64 stream.
+/// A `SplitMix64` stream.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 

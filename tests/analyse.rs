@@ -1,6 +1,8 @@
 //! `moulin analyse`: a game graded move by move (text and JSON), the advisor's list of every
 //! legal move, and bad input refused with one message.
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 use std::process::{Command, Output};
 
 fn moulin(args: &[&str]) -> Output {

@@ -1,6 +1,8 @@
 //! The opening book: building (and resuming) a small book, `book check` on good and corrupt
 //! books, the quality of the shipped book against fresh searches, and the cost of a lookup.
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 use moulin::book::build::{book_searcher, run_build, BuildArgs, SearchSpec};
 use moulin::book::check::check_text;
 use moulin::book::{self, format, score_value, Book};
@@ -379,7 +381,7 @@ fn check_names_the_line() {
     let first = lines.iter().position(|l| l.contains('|')).unwrap();
     let n = first + 1; // the start position's line number
     let with = |i: usize, line: &str| {
-        let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        let mut l: Vec<String> = lines.iter().map(std::string::ToString::to_string).collect();
         l[i] = line.to_string();
         check_text(&l.join("\n"), 0).unwrap_err()
     };
@@ -432,7 +434,7 @@ fn check_names_the_line() {
     assert!(e.line == last + 1 && e.message.contains("reachable"), "{e}");
     // The same line proven (`book cover`: it starts where a match opening ends) is reachable
     // by itself, and no fresh search is compared with it (one would disagree).
-    let mut proven: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    let mut proven: Vec<String> = lines.iter().map(std::string::ToString::to_string).collect();
     proven[last] = line.replace(" 0 100", " >=draw 100");
     let report = check_text(&proven.join("\n"), usize::MAX).unwrap();
     assert_eq!(report.searched, report.positions - 1);

@@ -1,6 +1,8 @@
 //! Perft suites as data (`tests/data/perft.txt`, format described in its header), run through
 //! `moulin::rules::perft::perft`; and the `moulin perft` command line.
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 use moulin::rules::notation::Convention;
 use moulin::rules::{fen, perft};
 use moulin::{Game, Position, Rules};

@@ -1,6 +1,8 @@
 //! `moulin play` driven through a real terminal (tmux): a whole game typed move by move, an
 //! illegal move, undo, save, new and load, and quit.
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 use moulin::rng::Rng;
 use moulin::rules::movegen;
 use moulin::{Convention, Game, Rules};

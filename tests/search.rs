@@ -1,6 +1,8 @@
 //! The search through its library interface: the answer under a stop agrees with what was last
 //! reported, and the quiescence answers mill threats (forks).
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 use moulin::rules::board::Point;
 use moulin::rules::game::Game;
 use moulin::search::bench::POSITIONS;
@@ -18,7 +20,7 @@ fn points(names: &str) -> Bitboard {
     names
         .split_whitespace()
         .map(|n| Point::parse(n).unwrap())
-        .fold(Bitboard::EMPTY, |b, p| b.with(p))
+        .fold(Bitboard::EMPTY, moulin::Bitboard::with)
 }
 
 /// Stopped anywhere (here by a node limit, which stops as a `stop` would, but reproducibly), the

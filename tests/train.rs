@@ -2,6 +2,8 @@
 //! journal, the fit refuses too little data, and the suite runner counts the moves that keep a
 //! position's value.
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -115,7 +117,7 @@ fn labelling_resumes_and_extends_its_journal() {
         .iter()
         .map(|l| l.split(' ').next().unwrap().parse().unwrap())
         .collect();
-    indices.sort();
+    indices.sort_unstable();
     assert_eq!(indices, (0..7).collect::<Vec<_>>());
     // Other settings are refused, naming both.
     let o = moulin(&[

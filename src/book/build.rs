@@ -415,10 +415,30 @@ impl Plan {
         };
         let threads = super::default_threads(args.threads);
         // The flags' parsers check these too; a caller of this function may not have used them.
-        super::check_setting("plies", args.plies as i64, 1, super::MAX_PLIES as i64)?;
-        super::check_setting("depth", spec.depth as i64, 1, super::MAX_DEPTH as i64)?;
-        super::check_setting("margin", spec.margin as i64, 0, super::MAX_MARGIN as i64)?;
-        super::check_setting("hash", spec.hash_mb as i64, 1, super::MAX_HASH_MB as i64)?;
+        super::check_setting(
+            "plies",
+            i64::from(args.plies),
+            1,
+            i64::from(super::MAX_PLIES),
+        )?;
+        super::check_setting(
+            "depth",
+            i64::from(spec.depth),
+            1,
+            i64::from(super::MAX_DEPTH),
+        )?;
+        super::check_setting(
+            "margin",
+            i64::from(spec.margin),
+            0,
+            i64::from(super::MAX_MARGIN),
+        )?;
+        super::check_setting(
+            "hash",
+            i64::from(spec.hash_mb),
+            1,
+            i64::from(super::MAX_HASH_MB),
+        )?;
         super::check_setting("threads", threads as i64, 1, super::MAX_THREADS as i64)?;
         let out = args
             .out
@@ -513,16 +533,20 @@ fn search_level(
                     // it again, with the same result).
                     if !moves.is_empty() {
                         let line = format::line_text(&pos, &moves);
-                        let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
+                        let mut j = journal
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
                         if let Err(e) = j.append(&line) {
                             stop.store(true, Ordering::Relaxed);
-                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                            *failed
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
                             break;
                         }
                     }
                     results
                         .lock()
-                        .unwrap_or_else(|e| e.into_inner())
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .push((key, pos, moves));
                     bar.inc(1);
                 }
@@ -530,10 +554,15 @@ fn search_level(
         }
     });
     bar.finish_and_clear();
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(e) = failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
         return Err(e);
     }
-    Ok(results.into_inner().unwrap_or_else(|e| e.into_inner()))
+    Ok(results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner))
 }
 
 /// Adds the entries of this ply to `book` and makes the next ply: every reply in the trees where
@@ -632,7 +661,7 @@ fn write_book(
     durable::write_atomic(&plan.out, text.as_bytes())?;
     journal
         .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .finish()?;
     eprintln!(
         "{}: {} positions ({searched} searched in {seconds:.0} s)",

@@ -135,7 +135,7 @@ pub fn check_exits_exact(
         };
         if let Some(v) = exact {
             // For the side that played the move leading there.
-            values.push(-(v as i32) * 1000);
+            values.push(-i32::from(v) * 1000);
             valued.push(f);
         }
     }
@@ -189,7 +189,7 @@ fn compare_exits(
     };
     for (f, &d) in exits.iter().zip(deep) {
         let book = f.reached_by.clamp(-1000, 1000);
-        report.mean_difference += (d - book).abs() as f64 / exits.len() as f64;
+        report.mean_difference += f64::from((d - book).abs()) / exits.len() as f64;
         if (d - book).abs() <= margin {
             report.within_margin += 1;
         }
@@ -297,9 +297,9 @@ pub fn check_text(text: &str, sample: usize) -> Result<Report, BookError> {
             ));
         }
         if l.pos.is_placing() {
-            let placed = 2 * rules.pieces as u32
-                - l.pos.in_hand(Color::White) as u32
-                - l.pos.in_hand(Color::Black) as u32;
+            let placed = 2 * u32::from(rules.pieces)
+                - u32::from(l.pos.in_hand(Color::White))
+                - u32::from(l.pos.in_hand(Color::Black));
             if placed >= header.plies.max(header.expanded).max(1) {
                 return Err(BookError::at(
                     l.number,

@@ -273,7 +273,7 @@ fn merge(
             weight: 100,
             exact: Some(0),
         }];
-        replaced += entries.insert(key, (pos, line)).is_some() as usize;
+        replaced += usize::from(entries.insert(key, (pos, line)).is_some());
     }
     let mut lines: Vec<_> = entries.into_values().collect();
     let unreached = super::check::retain_reachable(&mut lines, start);
@@ -487,7 +487,7 @@ mod tests {
                     assert!(truth >= 0);
                     let i = moves.iter().position(|&m| m == mv).unwrap();
                     assert!(values[i] >= 0, "{}", crate::rules::fen::write(&pos));
-                    assert!(refuted >= losing.is_some() as u32);
+                    assert!(refuted >= u32::from(losing.is_some()));
                     if refuted > 0 {
                         mended += 1;
                     } else {

@@ -55,7 +55,7 @@ type Found = Option<(Wdl, Vec<bool>)>;
 
 /// The ply of a placing position: the pieces placed so far.
 pub fn ply_of(pos: &Position) -> u32 {
-    2 * pos.rules().pieces as u32 - pos.placements_left()
+    2 * u32::from(pos.rules().pieces) - pos.placements_left()
 }
 
 /// `moulin book exact`.

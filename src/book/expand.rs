@@ -281,7 +281,7 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
     write(&args.book, &header, entries)?;
     journal
         .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .finish()?;
     eprintln!("{}", header.notes.last().map_or("", String::as_str));
     Ok(())
@@ -315,26 +315,33 @@ fn search_batch(
                     };
                     let appended = journal
                         .lock()
-                        .unwrap_or_else(|e| e.into_inner())
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .append(&line);
                     if let Err(e) = appended {
                         stop.store(true, Ordering::Relaxed);
-                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        *failed
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
                         break;
                     }
                     results
                         .lock()
-                        .unwrap_or_else(|e| e.into_inner())
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .push((f.pos, moves));
                     bar.inc(1);
                 }
             });
         }
     });
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(e) = failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
         return Err(e);
     }
-    let mut out = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut out = results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     // In the batch's order, whatever the threads' timing.
     out.sort_by_key(|(p, _)| fold(p).key);
     Ok(out)

@@ -161,7 +161,7 @@ fn exact_text(v: Wdl) -> String {
 
 /// The score of a move proven to keep at least `v`: 0 for a draw, ±1000 for a win or a loss.
 pub fn exact_score(v: Wdl) -> Score {
-    Score::Cp(1000 * v as i32)
+    Score::Cp(1000 * i32::from(v))
 }
 
 /// One position line of the book.
@@ -271,7 +271,7 @@ pub fn parse(text: &str) -> Result<(Header, Vec<Line>), BookError> {
                 match key {
                     "variant" | "plies" | "expanded" | "depth" | "margin" | "hash"
                     | "evaluation" | "date" | "command" | "note" => {
-                        fields.push((key, value, number))
+                        fields.push((key, value, number));
                     }
                     _ => {
                         return Err(BookError::at(
@@ -335,7 +335,7 @@ fn header_of(
         let x = v
             .parse()
             .map_err(|_| BookError::at(n, format!("{key}: '{v}' is not a number")))?;
-        let min = (key != "margin") as i64;
+        let min = i64::from(key != "margin");
         super::check_setting(key, x, min, max).map_err(|e| BookError::at(n, e))?;
         Ok(x)
     };
@@ -349,14 +349,14 @@ fn header_of(
     Ok(Header {
         version,
         variant: variant.to_string(),
-        plies: number("plies", super::MAX_PLIES as i64)? as u32,
+        plies: number("plies", i64::from(super::MAX_PLIES))? as u32,
         expanded: match get("expanded") {
-            Ok(_) => number("expanded", super::MAX_EXPANDED as i64)? as u32,
+            Ok(_) => number("expanded", i64::from(super::MAX_EXPANDED))? as u32,
             Err(_) => 0,
         },
-        depth: number("depth", super::MAX_DEPTH as i64)? as u32,
-        margin: number("margin", super::MAX_MARGIN as i64)? as i32,
-        hash_mb: number("hash", super::MAX_HASH_MB as i64)? as u32,
+        depth: number("depth", i64::from(super::MAX_DEPTH))? as u32,
+        margin: number("margin", i64::from(super::MAX_MARGIN))? as i32,
+        hash_mb: number("hash", i64::from(super::MAX_HASH_MB))? as u32,
         evaluation: match get("evaluation") {
             Ok(("hand", _)) | Err(_) => 0,
             Ok((v, n)) => u64::from_str_radix(v, 16).map_err(|_| {
@@ -389,10 +389,7 @@ pub fn write(header: &Header, lines: &[(Position, Vec<BookMove>)]) -> String {
 
 /// Book moves from a search's results (best first, within the margin), with their weights.
 pub fn weighted(moves: &[(crate::rules::moves::Move, Score)], margin: i32) -> Vec<BookMove> {
-    let best = moves
-        .first()
-        .map(|&(_, s)| super::score_value(s))
-        .unwrap_or(0);
+    let best = moves.first().map_or(0, |&(_, s)| super::score_value(s));
     moves
         .iter()
         .map(|&(mv, score)| BookMove {

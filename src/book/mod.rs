@@ -79,12 +79,12 @@ pub struct Folded {
 #[inline]
 pub fn fold(pos: &Position) -> Folded {
     let (w, b, symmetry) = board::canonical(pos.pieces(Color::White), pos.pieces(Color::Black));
-    let key = b.0 as u64
-        | (w.0 as u64) << 24
-        | (pos.in_hand(Color::White) as u64) << 48
-        | (pos.in_hand(Color::Black) as u64) << 52
-        | ((pos.side_to_move() == Color::Black) as u64) << 56
-        | (pos.pending_removals() as u64) << 57;
+    let key = u64::from(b.0)
+        | u64::from(w.0) << 24
+        | u64::from(pos.in_hand(Color::White)) << 48
+        | u64::from(pos.in_hand(Color::Black)) << 52
+        | u64::from(pos.side_to_move() == Color::Black) << 56
+        | u64::from(pos.pending_removals()) << 57;
     Folded { key, symmetry }
 }
 
@@ -127,7 +127,7 @@ pub fn weight(diff: i32, margin: i32) -> u32 {
     if margin <= 0 || diff <= 0 {
         return 100;
     }
-    (100 - (99 * diff.min(margin) as i64 / margin as i64)) as u32
+    (100 - (99 * i64::from(diff.min(margin)) / i64::from(margin))) as u32
 }
 
 /// How the engine picks among a position's book moves.
@@ -241,7 +241,7 @@ impl Book {
             Variety::Best => moves.first().copied(),
             Variety::Weighted => {
                 let total: u32 = moves.iter().map(|m| m.weight).sum();
-                let mut pick = (random.clamp(0.0, 1.0) * total as f64) as u32;
+                let mut pick = (random.clamp(0.0, 1.0) * f64::from(total)) as u32;
                 for m in &moves {
                     if pick < m.weight {
                         return Some(*m);

@@ -154,7 +154,7 @@ fn score_opening(
                 Some(Engine::start(spec, rules, ready).map_err(|e| format!("{}: {e}", spec.name))?);
         }
         let e = engine.as_mut().expect("started above");
-        match e.new_game(ready).and_then(|_| e.go(&position, &go, limit)) {
+        match e.new_game(ready).and_then(|()| e.go(&position, &go, limit)) {
             Ok(answer) => {
                 return answer.score.ok_or_else(|| {
                     format!(
@@ -176,7 +176,7 @@ fn score_opening(
 fn exact_score(v: crate::search::solve::Wdl) -> Score {
     match v {
         0 => Score::Cp(0),
-        v => Score::Mate(v as i32),
+        v => Score::Mate(i32::from(v)),
     }
 }
 
@@ -306,6 +306,8 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
                 .iter()
                 .map(|&i| Ok(*candidates[i].game(&rules)?.position()))
                 .collect::<Result<Vec<_>, String>>()?;
+            // A closure, not the method path: the path is not general over the solver's lifetimes.
+            #[allow(clippy::redundant_closure_for_method_calls)]
             let solved = crate::search::solve::in_parallel(
                 std::sync::Arc::clone(tables),
                 positions,

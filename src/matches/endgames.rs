@@ -85,11 +85,11 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
             .entry((pos.on_board(us), pos.on_board(!us)))
             .or_default();
         k.positions += 1;
-        k.kept += same_kind(played, value) as u32;
-        k.optimal += (played == value) as u32;
+        k.kept += u32::from(same_kind(played, value));
+        k.optimal += u32::from(played == value);
         if value != Value::Draw {
             k.decisive += 1;
-            k.decisive_kept += same_kind(played, value) as u32;
+            k.decisive_kept += u32::from(same_kind(played, value));
         }
         bar.inc(1);
     }
@@ -115,7 +115,7 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
         total.decisive += k.decisive;
         total.decisive_kept += k.decisive_kept;
     }
-    let share = |a: u32, b: u32| 100.0 * a as f64 / b.max(1) as f64;
+    let share = |a: u32, b: u32| 100.0 * f64::from(a) / f64::from(b.max(1));
     println!(
         "all positions {} kept {} ({:.1}%) optimal {} ({:.1}%); decisive {} kept {} ({:.1}%)",
         total.positions,

@@ -280,7 +280,7 @@ impl Engine {
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineFault> {
         log::trace!("{} < {line}", self.spec.name);
-        let result = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
+        let result = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         result.map_err(|e| match self.exit_fault() {
             Some(f) => f,
             None => EngineFault::Pipe(e.to_string()),
@@ -369,7 +369,7 @@ impl Engine {
             let done = libc::waitid(
                 libc::P_PID,
                 self.child.id(),
-                &mut info,
+                &raw mut info,
                 libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
             );
             done == 0 && info.si_pid() != 0
@@ -460,12 +460,12 @@ mod live {
             // concerns only this thread; `Drop` restores it.
             let blocked = unsafe {
                 let mut set: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
+                libc::sigemptyset(&raw mut set);
                 for signal in ENDING_SIGNALS {
-                    libc::sigaddset(&mut set, signal);
+                    libc::sigaddset(&raw mut set, signal);
                 }
                 let mut old: libc::sigset_t = std::mem::zeroed();
-                libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+                libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, &raw mut old);
                 old
             };
             let section = Spawning { blocked };
@@ -483,7 +483,11 @@ mod live {
             SPAWNING.fetch_sub(1, Ordering::SeqCst);
             // SAFETY: restores the mask `enter` saved, for this thread only.
             unsafe {
-                libc::pthread_sigmask(libc::SIG_SETMASK, &self.blocked, std::ptr::null_mut());
+                libc::pthread_sigmask(
+                    libc::SIG_SETMASK,
+                    &raw const self.blocked,
+                    std::ptr::null_mut(),
+                );
             }
         }
     }
@@ -498,14 +502,14 @@ mod live {
         // async-signal-safe; the set is initialised before use.
         unsafe {
             let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
+            libc::sigemptyset(&raw mut set);
             for signal in ENDING_SIGNALS {
                 if libc::signal(signal, libc::SIG_DFL) == libc::SIG_IGN {
                     libc::signal(signal, libc::SIG_IGN);
                 }
-                libc::sigaddset(&mut set, signal);
+                libc::sigaddset(&raw mut set, signal);
             }
-            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &raw const set, std::ptr::null_mut());
         }
     }
 
@@ -538,7 +542,7 @@ mod live {
             }
             // SAFETY: `nanosleep` is a plain system call, safe in a handler.
             unsafe {
-                libc::nanosleep(&pause, std::ptr::null_mut());
+                libc::nanosleep(&raw const pause, std::ptr::null_mut());
             }
         }
         for group in &GROUPS {
@@ -725,7 +729,7 @@ mod tests {
         let input: &[u8] = b"uciok\r\nbad \xff byte\nxxxxxxxxxxxxxx\nok\nend";
         let mut seen = Vec::new();
         read_lines(input, 12, |l| {
-            seen.push(l.map(|b| String::from_utf8_lossy(b).into_owned()))
+            seen.push(l.map(|b| String::from_utf8_lossy(b).into_owned()));
         });
         assert_eq!(
             seen,

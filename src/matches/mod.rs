@@ -340,8 +340,7 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
     let seed = given_seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
+            .map_or(0, |d| d.as_nanos() as u64)
     });
     let pairs = args.games.div_ceil(2);
     let (openings, openings_setting) = match &args.openings {
@@ -524,7 +523,9 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
     });
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
-    let shared = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    let shared = shared
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if shared.recap.tally.games() > 0 {
         print!("{}", summary(&plan, &shared.recap, secs));
     }
@@ -535,7 +536,9 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
 }
 
 fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
-    shared.lock().unwrap_or_else(|p| p.into_inner())
+    shared
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn worker(plan: &Plan, shared: &Mutex<Shared>, stop: &AtomicBool, bar: &ProgressBar) {
@@ -735,7 +738,7 @@ fn summary(plan: &Plan, recap: &Recap, secs: f64) -> String {
     }
     out.push_str(&format!(
         "Time: {secs:.1} s, {:.1} games/min\n",
-        n as f64 * 60.0 / secs.max(1e-9)
+        f64::from(n) * 60.0 / secs.max(1e-9)
     ));
     out
 }

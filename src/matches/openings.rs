@@ -66,7 +66,7 @@ impl Opening {
         };
         let opening = Opening {
             fen: fen_text,
-            moves: moves.iter().map(|m| m.to_string()).collect(),
+            moves: moves.iter().map(std::string::ToString::to_string).collect(),
         };
         let game = opening.game(rules)?;
         if game.outcome().is_some() {

@@ -699,7 +699,7 @@ impl RecordsFile {
             ),
             _ => format!("cannot write {}: {e}", path.display()),
         })?;
-        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let len = file.metadata().map_or(0, |m| m.len());
         Ok(RecordsFile {
             file,
             path: path.to_path_buf(),
@@ -713,7 +713,7 @@ impl RecordsFile {
         match self
             .file
             .write_all(text.as_bytes())
-            .and_then(|_| self.file.flush())
+            .and_then(|()| self.file.flush())
         {
             Ok(()) => {
                 self.len += text.len() as u64;

@@ -152,7 +152,9 @@ pub fn turns(moves: &[Move]) -> Vec<Move> {
     for &mv in moves {
         match out.last_mut() {
             Some(last) if mv.is_removal_only() && !last.is_removal_only() => {
-                *last = mv.removals().fold(*last, |m, r| m.with_removal(r));
+                *last = mv
+                    .removals()
+                    .fold(*last, super::super::rules::moves::Move::with_removal);
             }
             _ => out.push(mv),
         }

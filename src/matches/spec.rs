@@ -98,13 +98,13 @@ impl EngineSpec {
                         if value.trim().is_empty() {
                             return Err(err("empty name".into()));
                         }
-                        name = Some(value.trim().to_string())
+                        name = Some(value.trim().to_string());
                     }
                     "dir" => dir = Some(PathBuf::from(value)),
                     "notation" => {
                         notation = Convention::parse(value).ok_or_else(|| {
                             err(format!("notation '{value}': expected turn or action"))
-                        })?
+                        })?;
                     }
                     "rules" => {
                         rules_by = match value {
@@ -121,7 +121,7 @@ impl EngineSpec {
                     }
                     k => match k.strip_prefix("option.") {
                         Some(opt) if !opt.is_empty() => {
-                            options.push((opt.to_string(), value.to_string()))
+                            options.push((opt.to_string(), value.to_string()));
                         }
                         _ => {
                             return Err(err(format!(
@@ -140,8 +140,7 @@ impl EngineSpec {
         let name = name.unwrap_or_else(|| {
             std::path::Path::new(&program)
                 .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_else(|| program.clone())
+                .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned())
         });
         Ok(EngineSpec {
             name,

@@ -91,7 +91,7 @@ impl Tally {
     /// The first engine's score (0 to 1), if any game was played.
     pub fn score(&self) -> Option<f64> {
         let n = self.games();
-        (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
+        (n > 0).then(|| (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(n))
     }
 
     /// Sample counts and values of the model: pairs (score/2) when any pair is complete, else
@@ -104,16 +104,16 @@ impl Tally {
                 self.pairs
                     .iter()
                     .zip(values)
-                    .map(|(&c, v)| (c as f64, v))
+                    .map(|(&c, v)| (f64::from(c), v))
                     .collect(),
             )
         } else {
             (
                 Model::Trinomial,
                 vec![
-                    (self.losses as f64, 0.0),
-                    (self.draws as f64, 0.5),
-                    (self.wins as f64, 1.0),
+                    (f64::from(self.losses), 0.0),
+                    (f64::from(self.draws), 0.5),
+                    (f64::from(self.wins), 1.0),
                 ],
             )
         }

@@ -246,7 +246,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
             what: "an option name",
         });
     }
-    if value.is_some_and(|v| v.is_empty()) {
+    if value.is_some_and(<[&str]>::is_empty) {
         return Err(CommandError::Missing {
             command,
             what: "a value after 'value'",
@@ -301,7 +301,7 @@ pub(super) fn parse_position_with(
     };
     Ok(Command::Position {
         start,
-        moves: moves.iter().map(|m| m.to_string()).collect(),
+        moves: moves.iter().map(std::string::ToString::to_string).collect(),
     })
 }
 
@@ -309,7 +309,9 @@ pub(super) fn parse_position_with(
 pub(super) fn unexpected_start(head: &[&str]) -> Result<Start, CommandError> {
     Err(CommandError::Unexpected {
         command: "position",
-        token: head.first().map_or(String::new(), |w| w.to_string()),
+        token: head
+            .first()
+            .map_or(String::new(), std::string::ToString::to_string),
     })
 }
 
@@ -341,14 +343,16 @@ fn parse_go(rest: &[&str]) -> Result<Go, CommandError> {
             number(after, token)
         };
         match word.as_str() {
-            "depth" => go.depth = Some(value("go depth")?.clamp(1, MAX_DEPTH as u64) as u32),
+            "depth" => go.depth = Some(value("go depth")?.clamp(1, u64::from(MAX_DEPTH)) as u32),
             "nodes" => go.nodes = Some(value("go nodes")?),
             "movetime" => go.movetime = Some(value("go movetime")?.min(MAX_MS)),
             "wtime" => go.wtime = Some(value("go wtime")?.min(MAX_MS)),
             "btime" => go.btime = Some(value("go btime")?.min(MAX_MS)),
             "winc" => go.winc = Some(value("go winc")?.min(MAX_MS)),
             "binc" => go.binc = Some(value("go binc")?.min(MAX_MS)),
-            "movestogo" => go.movestogo = Some(value("go movestogo")?.min(u32::MAX as u64) as u32),
+            "movestogo" => {
+                go.movestogo = Some(value("go movestogo")?.min(u64::from(u32::MAX)) as u32)
+            }
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
             "perft" => {
@@ -375,7 +379,10 @@ fn parse_go(rest: &[&str]) -> Result<Go, CommandError> {
                         what: "a move",
                     });
                 }
-                go.searchmoves = rest[start..i].iter().map(|m| m.to_string()).collect();
+                go.searchmoves = rest[start..i]
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect();
             }
             _ => {
                 return Err(CommandError::Unexpected {
@@ -413,13 +420,13 @@ pub fn number(after: &'static str, token: Option<&str>) -> Result<u64, CommandEr
         return Ok(0);
     }
     Ok(digits.bytes().fold(0u64, |n, b| {
-        n.saturating_mul(10).saturating_add((b - b'0') as u64)
+        n.saturating_mul(10).saturating_add(u64::from(b - b'0'))
     }))
 }
 
 fn perft_depth(command: &'static str, token: &str) -> Result<u32, CommandError> {
     let d = number(command, Some(token))?;
-    if token.starts_with('-') || d > MAX_PERFT as u64 {
+    if token.starts_with('-') || d > u64::from(MAX_PERFT) {
         return Err(CommandError::OutOfRange {
             what: "perft depth",
             token: token.to_string(),

@@ -138,16 +138,16 @@ impl Default for Settings {
 pub enum Changed {
     Hash,
     Threads,
-    /// MultiPV, MoveOverhead or Style: copied into the searcher's options.
+    /// `MultiPV`, `MoveOverhead` or Style: copied into the searcher's options.
     Search,
-    /// Ponder or MoveNotation: nothing more to do.
+    /// Ponder or `MoveNotation`: nothing more to do.
     Protocol,
     /// The rules: the position goes back to the start of the new rules (and the default book
     /// follows the variant).
     Rules,
-    /// OwnBook or BookFile: the book is loaded again.
+    /// `OwnBook` or `BookFile`: the book is loaded again.
     Book,
-    /// TablesPath: the endgame tables are loaded again.
+    /// `TablesPath`: the endgame tables are loaded again.
     Tables,
 }
 
@@ -257,7 +257,7 @@ fn check_value(name: &'static str, kind: Kind, value: &str) -> Result<String, Op
                 return Err(bad());
             }
             let n = v.bytes().fold(0u64, |n, b| {
-                n.saturating_mul(10).saturating_add((b - b'0') as u64)
+                n.saturating_mul(10).saturating_add(u64::from(b - b'0'))
             });
             if (min..=max).contains(&n) {
                 Ok(n.to_string())
@@ -268,7 +268,7 @@ fn check_value(name: &'static str, kind: Kind, value: &str) -> Result<String, Op
         Kind::Combo(vars) => vars
             .iter()
             .find(|var| var.eq_ignore_ascii_case(&v))
-            .map(|var| var.to_string())
+            .map(std::string::ToString::to_string)
             .ok_or_else(bad),
     }
 }

@@ -28,7 +28,7 @@ impl Out {
             let line = line.as_ref();
             log::trace!(">> {line}");
             // A closed stdout is not worth dying for: the next read will see the end of input.
-            let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+            let _ = writeln!(out, "{line}").and_then(|()| out.flush());
         }
     }
 }
@@ -79,7 +79,7 @@ pub(super) fn one_line(text: &str) -> String {
 
 pub(super) fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
+        .map(std::string::ToString::to_string)
         .or_else(|| p.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "panic".into())
 }

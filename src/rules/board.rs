@@ -505,9 +505,9 @@ pub fn transform_fast(s: usize, set: Bitboard) -> Bitboard {
     let map = &RING_MAP[s % 8];
     let v = set.0;
     let (inner, middle, outer) = (
-        map[(v & 0xff) as usize] as u32,
-        map[(v >> 8 & 0xff) as usize] as u32,
-        map[(v >> 16 & 0xff) as usize] as u32,
+        u32::from(map[(v & 0xff) as usize]),
+        u32::from(map[(v >> 8 & 0xff) as usize]),
+        u32::from(map[(v >> 16 & 0xff) as usize]),
     );
     Bitboard(if s < 8 {
         inner | middle << 8 | outer << 16
@@ -525,7 +525,8 @@ pub fn canonical(white: Bitboard, black: Bitboard) -> (Bitboard, Bitboard, usize
     let mut best = u64::MAX;
     let mut best_s = 0;
     for s in 0..SYMMETRIES {
-        let packed = (transform_fast(s, white).0 as u64) << 32 | transform_fast(s, black).0 as u64;
+        let packed =
+            u64::from(transform_fast(s, white).0) << 32 | u64::from(transform_fast(s, black).0);
         if packed < best {
             best = packed;
             best_s = s;

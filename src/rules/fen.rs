@@ -126,8 +126,8 @@ pub fn write(pos: &Position) -> String {
             0
         }
     };
-    let mills =
-        pos.standing_spent(Color::White) as u64 | (pos.standing_spent(Color::Black) as u64) << 32;
+    let mills = u64::from(pos.standing_spent(Color::White))
+        | u64::from(pos.standing_spent(Color::Black)) << 32;
     format!(
         "{board} {} {phase} {action} {} {} {} {} {} {} -1 -1 -1 -1 {mills} {} {}",
         if side == Color::White { 'w' } else { 'b' },
@@ -229,8 +229,8 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
         in_hand: ByColor::new(counts[1], counts[3]),
         pending: ByColor::new(pending[0], pending[1]),
         mills: ByColor::new(mills as u32, (mills >> 32) as u32),
-        no_capture: number(16, 0, u16::MAX as i64)? as u16,
-        fullmove: number(17, 1, u16::MAX as i64)? as u16,
+        no_capture: number(16, 0, i64::from(u16::MAX))? as u16,
+        fullmove: number(17, 1, i64::from(u16::MAX))? as u16,
     })
 }
 

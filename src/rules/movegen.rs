@@ -96,7 +96,7 @@ fn push_with_removals(pos: &Position, step: Move, due: u8, out: &mut Vec<Move>) 
         return;
     }
     for set in removal_sets(pos, due) {
-        out.push(set.iter().fold(step, |mv, r| mv.with_removal(r)));
+        out.push(set.iter().fold(step, super::moves::Move::with_removal));
     }
 }
 
@@ -136,7 +136,7 @@ fn removal_choices(pos: &Position, due: u8) -> u64 {
     let removable = pos.removable();
     match (due, removable.count()) {
         (0, _) | (_, 0) => 1,
-        (1, n) => n as u64,
+        (1, n) => u64::from(n),
         _ => removal_sets(pos, due).len() as u64,
     }
 }
@@ -148,7 +148,7 @@ pub fn count(pos: &Position, conv: Convention) -> u64 {
         return 0;
     }
     if pos.pending_removals() > 0 {
-        return pos.removable().count() as u64;
+        return u64::from(pos.removable().count());
     }
     let us = pos.side_to_move();
     let t = pos.rules().topology();
@@ -158,7 +158,7 @@ pub fn count(pos: &Position, conv: Convention) -> u64 {
     // Placements: every empty point is one move, except where a mill forms.
     if pos.in_hand(us) > 0 {
         let closers = t.completing_points(ours, empty);
-        total += (empty.count() - closers.count()) as u64;
+        total += u64::from(empty.count() - closers.count());
         for to in closers {
             total += step_moves(pos, None, to, conv);
         }
@@ -167,7 +167,7 @@ pub fn count(pos: &Position, conv: Convention) -> u64 {
         for from in ours {
             let targets = pos.targets(from);
             let closers = t.completing_points(ours.without(from), targets);
-            total += (targets.count() - closers.count()) as u64;
+            total += u64::from(targets.count() - closers.count());
             for to in closers {
                 total += step_moves(pos, Some(from), to, conv);
             }

@@ -303,7 +303,9 @@ mod tests {
             let listed: Vec<String> = match o.values {
                 Values::Check => vec!["true".into(), "false".into()],
                 Values::Spin { min, max } => vec![min.to_string(), max.to_string()],
-                Values::Choice(words) => words.iter().map(|w| w.to_string()).collect(),
+                Values::Choice(words) => {
+                    words.iter().map(std::string::ToString::to_string).collect()
+                }
             };
             for v in listed {
                 let mut r = Rules::nine();

@@ -15,7 +15,7 @@ pub const MAX_DEPTH: u32 = 40;
 /// Reads a depth given on the command line: a whole number from 0 to `MAX_DEPTH`.
 pub fn parse_depth(text: &str) -> Result<u32, String> {
     match text.parse::<u64>() {
-        Ok(d) if d <= MAX_DEPTH as u64 => Ok(d as u32),
+        Ok(d) if d <= u64::from(MAX_DEPTH) => Ok(d as u32),
         Ok(_) => Err(format!("{text} plies is past the limit of {MAX_DEPTH}")),
         Err(_) => Err(format!("'{text}' is not a depth (0 to {MAX_DEPTH} plies)")),
     }

@@ -293,7 +293,7 @@ impl Position {
 
     /// The pieces still in hand, both sides together: the placements left.
     pub fn placements_left(&self) -> u32 {
-        (self.hand.white + self.hand.black) as u32
+        u32::from(self.hand.white + self.hand.black)
     }
 
     /// Whether anyone still has pieces in hand (the placing phase).
@@ -347,7 +347,7 @@ impl Position {
     #[inline]
     pub fn flies(rules: &Rules, on_board: u32, in_hand: u8) -> bool {
         match rules.flying {
-            Flying::AtMost(n) => in_hand == 0 && on_board <= n as u32,
+            Flying::AtMost(n) => in_hand == 0 && on_board <= u32::from(n),
             Flying::Never => false,
         }
     }
@@ -473,7 +473,7 @@ impl Position {
     /// Whether the side to move has fewer than three pieces (board plus hand) at a turn's start.
     #[inline]
     pub fn lost_on_material(&self) -> bool {
-        self.pending == 0 && self.pieces[self.side].count() + (self.hand[self.side] as u32) < 3
+        self.pending == 0 && self.pieces[self.side].count() + u32::from(self.hand[self.side]) < 3
     }
 
     /// Where a piece of the side to move on `from` may go.
@@ -573,7 +573,7 @@ impl Position {
             ids[n] = e;
         }
         ids.sort_unstable();
-        0x8000 | (ids[0] as u16) << 8 | (ids[1] as u16) << 4 | ids[2] as u16
+        0x8000 | u16::from(ids[0]) << 8 | u16::from(ids[1]) << 4 | u16::from(ids[2])
     }
 
     // ---- Making moves. ----
@@ -676,7 +676,7 @@ impl Position {
         if self.tracks_identity() {
             // A record that names the removed piece can never match again: drop it, so that
             // equal futures have equal keys.
-            let id = self.ids[at.index()] as u16;
+            let id = u16::from(self.ids[at.index()]);
             let mut dropped = false;
             for k in 0..SPENT_SLOTS {
                 let e = self.spent[them][k];

@@ -1,4 +1,4 @@
-//! Zobrist keys, built at compile time by a fixed pseudo-random sequence (SplitMix64, Steele,
+//! Zobrist keys, built at compile time by a fixed pseudo-random sequence (`SplitMix64`, Steele,
 //! Lea and Flood 2014), so that keys are the same on every run and every machine.
 
 use crate::rng::mix as splitmix;

@@ -97,7 +97,10 @@ pub fn run(depth: Option<u32>, threads: usize, mut each: impl FnMut(&BenchLine))
             fen,
             depth: depth.unwrap_or(d),
             nodes: r.nodes,
-            best: r.best.map_or("none".into(), |m| m.turn_notation()),
+            best: r.best.map_or(
+                "none".into(),
+                super::super::rules::moves::Move::turn_notation,
+            ),
             time: started.elapsed(),
         };
         each(&line);

@@ -32,7 +32,10 @@ impl Control {
     pub fn reset(&self, pondering: bool) {
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(pondering, Ordering::SeqCst);
-        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        *self
+            .start
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
     }
 
     /// Asks the search to stop as soon as it can.
@@ -47,7 +50,10 @@ impl Control {
     /// The opponent played the expected move: the ponder search becomes the real one, its clock
     /// starting now.
     pub fn ponderhit(&self) {
-        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        *self
+            .start
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
         self.pondering.store(false, Ordering::SeqCst);
     }
 
@@ -58,7 +64,7 @@ impl Control {
     pub(super) fn elapsed(&self) -> Duration {
         self.start
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .elapsed()
     }
 }

@@ -114,7 +114,7 @@ pub fn terms(pos: &Position, c: Color, w: &Weights) -> Terms {
     let theirs = pos.pieces(!c);
     let empty = pos.empty();
     let mut out = Terms {
-        material: PIECE * (ours.count() as i32 + pos.in_hand(c) as i32),
+        material: PIECE * (ours.count() as i32 + i32::from(pos.in_hand(c))),
         ..Terms::default()
     };
     let flies = pos.can_fly(c);
@@ -170,8 +170,8 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     if pos.is_placing() {
         let x = both_inputs(pos, us, &p.by_degree);
         let written = written_from(pos, w, &x, flies);
-        let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
-        let all = 2 * pos.rules().pieces as i32;
+        let hands = i32::from(pos.in_hand(us) + pos.in_hand(!us));
+        let all = 2 * i32::from(pos.rules().pieces);
         let (learned, late) = p.weigh(pos, &x);
         // s L + (1 - s) H + 4 s (1 - s) C, with s = hands / all, over a common denominator.
         (all * (hands * learned + (all - hands) * written) + 4 * hands * (all - hands) * late)
@@ -192,7 +192,7 @@ pub fn moving_share(pos: &Position, fade: i32) -> (i32, i32) {
     match pos.rules().flying {
         Flying::AtMost(n) if fade > 0 => {
             let least = pos.on_board(Color::White).min(pos.on_board(Color::Black)) as i32;
-            ((least - n as i32).clamp(0, fade), fade)
+            ((least - i32::from(n)).clamp(0, fade), fade)
         }
         _ => (1, 1),
     }
@@ -328,9 +328,9 @@ pub fn fingerprint(rules: &Rules) -> u64 {
     let bytes = w
         .variant
         .bytes()
-        .chain(words.into_iter().flat_map(|x| x.to_le_bytes()));
+        .chain(words.into_iter().flat_map(i32::to_le_bytes));
     for b in bytes {
-        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
     h.max(1)
 }
@@ -430,7 +430,7 @@ pub fn both_inputs(pos: &Position, c: Color, by_degree: &[Bitboard; 3]) -> [[i32
     let mut near = [Bitboard::EMPTY; 2];
     for s in 0..2 {
         let xs = &mut x[s];
-        xs[0] = pos.in_hand(if s == 0 { c } else { !c }) as i32;
+        xs[0] = i32::from(pos.in_hand(if s == 0 { c } else { !c }));
         xs[1] = (sides[s] & by_degree[0]).count() as i32;
         xs[2] = (sides[s] & by_degree[1]).count() as i32;
         xs[3] = (sides[s] & by_degree[2]).count() as i32;
@@ -440,7 +440,7 @@ pub fn both_inputs(pos: &Position, c: Color, by_degree: &[Bitboard; 3]) -> [[i32
             near[s] |= around;
             free_near[s] |= free;
             xs[4] += free.count() as i32;
-            xs[5] += free.is_empty() as i32;
+            xs[5] += i32::from(free.is_empty());
         }
     }
     let mut closers = [Bitboard::EMPTY; 2];
@@ -474,7 +474,7 @@ pub fn both_inputs(pos: &Position, c: Color, by_degree: &[Bitboard; 3]) -> [[i32
 /// Material only: the evaluation of the plain baseline searcher.
 pub fn material(pos: &Position) -> i32 {
     let us = pos.side_to_move();
-    let count = |c: Color| pos.on_board(c) as i32 + pos.in_hand(c) as i32;
+    let count = |c: Color| pos.on_board(c) as i32 + i32::from(pos.in_hand(c));
     PIECE * (count(us) - count(!us))
 }
 
@@ -549,7 +549,7 @@ mod tests {
                 // Without the late correction, the evaluation lies between the two.
                 let (learned, late) = p.learned(&pos);
                 let us = pos.side_to_move();
-                let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
+                let hands = i32::from(pos.in_hand(us) + pos.in_hand(!us));
                 let bump = 4 * hands * (18 - hands) * late / (18 * 18);
                 let (lo, hi) = (written.min(learned), written.max(learned));
                 let tapered = evaluate(&pos, &w) - bump;
@@ -576,7 +576,7 @@ mod tests {
         // correction's share: 4 s (1 - s) 90 with s the share of the 18 pieces in hand.
         for pos in random_positions(rules, 500, 30) {
             let us = pos.side_to_move();
-            let hands = (pos.in_hand(us) + pos.in_hand(!us)) as i32;
+            let hands = i32::from(pos.in_hand(us) + pos.in_hand(!us));
             let written = hand_written(&pos, &Weights::DEFAULT);
             let extra = evaluate(&pos, &with) - written;
             if !pos.is_placing() || hands == 0 {

@@ -1,6 +1,6 @@
 //! Iterative deepening at the root: one depth after another, each root search in an aspiration
 //! window around the previous score that widens on failure, the root moves kept sorted best
-//! first, MultiPV lines one after another, and the decision when to stop between iterations.
+//! first, `MultiPV` lines one after another, and the decision when to stop between iterations.
 
 use super::score::{is_decisive, INF, MATE};
 use super::threads::Line;
@@ -104,12 +104,12 @@ impl Worker<'_> {
             .shared
             .completed
             .lock()
-            .unwrap_or_else(|e| e.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if slot.as_ref().is_none_or(|c| line.depth > c.depth) {
             *slot = Some(line.clone());
             self.shared
                 .completed_depth
-                .store(line.depth as u64, Ordering::Relaxed);
+                .store(u64::from(line.depth), Ordering::Relaxed);
         }
         if line.depth >= max_depth {
             self.shared.abort.store(true, Ordering::SeqCst);

@@ -57,7 +57,7 @@ pub(super) fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadli
     let inc = limits.inc[clock];
     let usable = left.saturating_sub(overhead).max(1);
     // Spread the time over the moves to go (or an estimate of them), plus most of the increment.
-    let moves = limits.movestogo.unwrap_or(35).clamp(1, 60) as u64;
+    let moves = u64::from(limits.movestogo.unwrap_or(35).clamp(1, 60));
     let soft = (usable / moves)
         .saturating_add(inc / 4 * 3)
         .min(usable / 2)

@@ -700,7 +700,7 @@ impl Searcher {
             let deeper = shared
                 .completed
                 .lock()
-                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .take();
             if let Some(c) = deeper.filter(|c| c.depth > depth && !c.pv.is_empty()) {
                 report(&progress(

@@ -65,7 +65,7 @@ impl Worker<'_> {
             list.sort_by_key(|m| std::cmp::Reverse(m.removal_count()));
         }
         let mut best = stand;
-        for &mv in list.iter() {
+        for &mv in &list {
             let mut child = *pos;
             child.play(mv);
             self.count_node();

@@ -35,7 +35,7 @@ pub fn from_tables(v: crate::tables::Value, ply: usize) -> i32 {
 }
 
 fn d_clamped(v: crate::tables::Value) -> i32 {
-    v.distance().min(800) as i32
+    i32::from(v.distance().min(800))
 }
 
 /// The score of the side to move that has lost, `ply` plies from the root.

@@ -112,10 +112,10 @@ impl Known {
     /// The second word of a slot: the move's bits, the bounds (plus one), the placements left
     /// and a mark that the slot is used.
     fn pack(self, placements: u32) -> u64 {
-        self.best.bits() as u64
+        u64::from(self.best.bits())
             | ((self.lower + 1) as u64) << 32
             | ((self.upper + 1) as u64) << 40
-            | (placements.min(255) as u64) << 48
+            | u64::from(placements.min(255)) << 48
             | USED
     }
 
@@ -763,7 +763,7 @@ mod tests {
                             mv.turn_notation()
                         );
                     }
-                    decided_wins += (best == 1) as usize;
+                    decided_wins += usize::from(best == 1);
                 } else if best == 1 && root.undecided == 0 {
                     // Every draw test done, the win test cut short.
                     cut_wins += 1;
@@ -882,7 +882,7 @@ mod tests {
                 best.turn_notation()
             );
             let blind = without.search_to_depth(&pos, 1, Vec::new()).best.unwrap();
-            lost_without += (solver.move_at_least(&pos, blind, truth) == Some(false)) as usize;
+            lost_without += usize::from(solver.move_at_least(&pos, blind, truth) == Some(false));
         }
         // Without the tables, one ply is often not enough.
         assert!(lost_without > 0);

@@ -29,7 +29,7 @@ impl Strength {
         self.level
     }
 
-    /// The root moves searched (as MultiPV lines) for the level to choose from: the best 12 at
+    /// The root moves searched (as `MultiPV` lines) for the level to choose from: the best 12 at
     /// level 1, one fewer each two levels up, 3 at level 19.
     pub fn candidates(self) -> usize {
         3 + ((FULL - self.level) / 2.0) as usize

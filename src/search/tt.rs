@@ -90,7 +90,7 @@ impl TranspositionTable {
     #[inline]
     fn slot(&self, key: u64) -> &Slot {
         // Multiply-shift maps the key onto the table without a division.
-        let i = ((key as u128 * self.slots.len() as u128) >> 64) as usize;
+        let i = ((u128::from(key) * self.slots.len() as u128) >> 64) as usize;
         &self.slots[i]
     }
 
@@ -111,7 +111,7 @@ impl TranspositionTable {
         };
         Some(Entry {
             mv: Move::from_bits((data & MOVE_MASK) as u32).unwrap_or(Move::NULL),
-            score: (data >> SCORE_SHIFT) as u16 as i16 as i32,
+            score: i32::from((data >> SCORE_SHIFT) as u16 as i16),
             depth: (data >> DEPTH_SHIFT & 127) as i32,
             bound,
         })
@@ -136,10 +136,10 @@ impl TranspositionTable {
         let mv = if e.mv.is_null() && old_key == key && old != 0 {
             old & MOVE_MASK
         } else {
-            e.mv.bits() as u64
+            u64::from(e.mv.bits())
         };
         let data = mv
-            | (e.score.clamp(-32000, 32000) as i16 as u16 as u64) << SCORE_SHIFT
+            | u64::from(e.score.clamp(-32000, 32000) as i16 as u16) << SCORE_SHIFT
             | (e.depth.clamp(0, 127) as u64) << DEPTH_SHIFT
             | (e.bound as u64) << BOUND_SHIFT
             | gen << GEN_SHIFT;

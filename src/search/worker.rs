@@ -226,7 +226,7 @@ impl<'a> Worker<'a> {
         if depth >= 3 && index >= 2 && quiet && self.shared.features.reductions {
             // Grows with the logarithms of both: deep nodes and late moves are reduced most.
             let r = 0.5 + ln(depth as usize) * ln(index) / 1.75;
-            (r as i32).clamp(1, depth - 2) - pv as i32
+            (r as i32).clamp(1, depth - 2) - i32::from(pv)
         } else {
             0
         }

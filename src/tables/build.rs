@@ -192,7 +192,7 @@ fn present(dir: &Path, print: u64, mover: usize, other: usize) -> bool {
         (Ok(h), Ok(m)) => {
             h.fingerprint == print
                 && (h.mover, h.other) == (mover, other)
-                && h.slots.checked_mul(h.width as u64).map(|n| n + 40) == Some(m.len())
+                && h.slots.checked_mul(u64::from(h.width)).map(|n| n + 40) == Some(m.len())
         }
         _ => false,
     }
@@ -433,7 +433,7 @@ fn check_table(
     let n = sample.map_or(len, |s| s.min(len));
     (0..n)
         .into_par_iter()
-        .map(|i| (i as u128 * len as u128 / n as u128) as u64)
+        .map(|i| (u128::from(i) * u128::from(len) / u128::from(n)) as u64)
         .filter(|&slot| index.is_canonical(slot))
         .map_init(Vec::new, |succ, slot| {
             let (ours, theirs) = index.position(slot);
@@ -452,7 +452,7 @@ fn check_table(
                     "{m}-{o} slot {slot} ({ours:06x} {theirs:06x}): stored {stored:?}, successors give {expected:?}"
                 );
             }
-            Ok((1, (stored != expected) as u64))
+            Ok((1, u64::from(stored != expected)))
         })
         .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1)))
 }
@@ -573,7 +573,7 @@ pub fn run_plan(args: PlanArgs) -> Result<(), String> {
                 .iter()
                 .map(|&(m, o)| size(m, o))
                 .sum();
-            worst_secs = worst_secs.max(own as f64 * rate / args.cpus as f64);
+            worst_secs = worst_secs.max(own as f64 * rate / f64::from(args.cpus));
             // Per position of the group: the value and count being solved (3 bytes), the
             // positions of a level (at most half a byte, `solve`), slack; the tables its
             // removals reach, mapped (a byte a position, two for a wide table). Measured: the

@@ -25,7 +25,7 @@ use std::sync::Arc;
 const MAGIC: &[u8; 8] = b"MOULTBL1";
 const HEADER: usize = 40;
 
-/// The checksum of a table's values: SplitMix64's mixer over 8 bytes at a time.
+/// The checksum of a table's values: `SplitMix64`'s mixer over 8 bytes at a time.
 pub fn checksum(values: &[u8]) -> u64 {
     mix_words(values.len() as u64, values)
 }
@@ -162,7 +162,7 @@ pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result
     }
     let mapping = Mapping::open(path, HEADER)?;
     let data = mapping.bytes();
-    if data.len() as u64 != h.slots * h.width as u64 {
+    if data.len() as u64 != h.slots * u64::from(h.width) {
         return Err(format!(
             "{}: {} bytes of values where the header says {} values of {}: the file is cut; \
              build it again",
@@ -198,7 +198,7 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, String> {
         let pieces = 3..=super::build::MAX_PIECES as usize;
         match (m.parse::<usize>(), o.parse::<usize>()) {
             (Ok(m), Ok(o)) if pieces.contains(&m) && pieces.contains(&o) => {
-                out.push((m, o, entry.path()))
+                out.push((m, o, entry.path()));
             }
             _ => log::warn!("{}: not a table's name: ignored", entry.path().display()),
         }

@@ -125,7 +125,7 @@ pub fn subsets(n: usize, k: usize) -> impl Iterator<Item = u32> {
             Some(next_combination(x))
         }
     })
-    .take_while(move |&x| (x as u64) < 1u64 << n)
+    .take_while(move |&x| u64::from(x) < 1u64 << n)
 }
 
 /// The least image of a set under the 16 symmetries, with a symmetry that makes it.

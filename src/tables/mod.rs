@@ -94,8 +94,8 @@ impl Value {
     fn from_byte(b: u8) -> Value {
         match b {
             0 => Value::Draw,
-            1..=127 => Value::Win(b as u16),
-            _ => Value::Loss(b as u16 - 128),
+            1..=127 => Value::Win(u16::from(b)),
+            _ => Value::Loss(u16::from(b) - 128),
         }
     }
 }
@@ -255,8 +255,9 @@ pub fn fingerprint(rules: &Rules) -> u64 {
         .filter(|(name, _)| MOVING.contains(name))
         .map(|(name, value)| format!("{name}={value};"))
         .collect();
-    text.bytes()
-        .fold(0x6d6f_756c_696e_7462, |h, b| crate::rng::mix(h ^ b as u64))
+    text.bytes().fold(0x6d6f_756c_696e_7462, |h, b| {
+        crate::rng::mix(h ^ u64::from(b))
+    })
 }
 
 /// The tables of one directory, loaded for the rules in force.

@@ -38,9 +38,9 @@ pub fn best_move(tables: &Tables, pos: &Position, moves: &[Move]) -> Option<(Mov
     }
     let rank = |&(mv, v): &(Move, Value)| -> (u8, i64) {
         match v {
-            Value::Win(d) => (2, -(d as i64)),
+            Value::Win(d) => (2, -i64::from(d)),
             Value::Draw => (1, -(drawing_replies(tables, pos, mv) as i64)),
-            Value::Loss(d) => (0, d as i64),
+            Value::Loss(d) => (0, i64::from(d)),
         }
     };
     // The first of the best, so that the choice is the same on every run.

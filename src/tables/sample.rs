@@ -45,7 +45,7 @@ pub fn sample(
         let values = tables.values(m, o).expect("a loaded pair");
         let mut found = 0;
         // Give up on a pair with too few positions of the kind asked for.
-        for _ in 0..per_pair as u64 * 1000 {
+        for _ in 0..u64::from(per_pair) * 1000 {
             if found == per_pair {
                 break;
             }

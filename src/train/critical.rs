@@ -133,7 +133,7 @@ fn exact_scores(
     let mut out: Vec<Scored> = moves
         .into_iter()
         .zip(values)
-        .map(|(mv, v)| (mv, v as i32 * EXACT_SCORE))
+        .map(|(mv, v)| (mv, i32::from(v) * EXACT_SCORE))
         .collect();
     out.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
     Some(out)
@@ -452,7 +452,7 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
         .collect();
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     log::info!(
         "{} candidates ({} done before, {} critical); journal {}",
         candidates.len(),
@@ -494,11 +494,15 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
                         None => searched_verdict(&mut searcher, pos, &args),
                     };
                     let text = verdict.as_ref().map(Critical::line);
-                    let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut j = journal
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                     let line = format!("{index} {}", text.as_deref().unwrap_or("none"));
                     if let Err(e) = j.append(&line) {
                         stop.store(true, Ordering::Relaxed);
-                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        *failed
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
                         break;
                     }
                     drop(j);
@@ -509,7 +513,7 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
                         bar.inc(1);
                         results
                             .lock()
-                            .unwrap_or_else(|e| e.into_inner())
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
                             .push((index, t));
                     }
                 }
@@ -517,13 +521,20 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
         }
     });
     bar.finish_and_clear();
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(e) = failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
         return Err(e);
     }
     let mut all: Vec<(usize, String)> = done
         .into_iter()
         .filter_map(|(i, t)| t.map(|t| (i, t)))
-        .chain(results.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .chain(
+            results
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
         .collect();
     all.sort();
     all.truncate(args.count);
@@ -668,7 +679,7 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
         let mut game = Game::from_position(c.pos);
         let played = game.play_tokens(answer.tokens.iter().map(String::as_str));
         let played = match (played, game.moves().first()) {
-            (Ok(_), Some(&mv)) => Some(mv),
+            (Ok(()), Some(&mv)) => Some(mv),
             _ => None,
         };
         let (value, kept, agrees) = match &tables {
@@ -693,7 +704,7 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
             contradicted.entry(value).or_default()
         };
         entry.0 += 1;
-        entry.1 += kept as usize;
+        entry.1 += usize::from(kept);
         if args.verbose && (!kept || !agrees) {
             let what = match (agrees, kept) {
                 (true, _) => "lost".to_string(),
@@ -708,7 +719,7 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
                     "{what}: played {} in: {}",
                     answer.tokens.join(" "),
                     c.line()
-                )
+                );
             });
         }
         bar.inc(1);
@@ -855,10 +866,10 @@ mod tests {
             assert_eq!(scores.len(), classes.len());
             let mut solver = Solver::new(tables, &mut memory, &never);
             let truth = solver.value(&pos).unwrap();
-            assert_eq!(scores[0].1, truth as i32 * EXACT_SCORE);
+            assert_eq!(scores[0].1, i32::from(truth) * EXACT_SCORE);
             for &(mv, score) in &scores {
                 let v = solver.values_of_moves(&pos, &[mv]).unwrap()[0];
-                assert_eq!(score, v as i32 * EXACT_SCORE);
+                assert_eq!(score, i32::from(v) * EXACT_SCORE);
             }
             let Some(c) = judge(&pos, &scores, 120, 40) else {
                 continue;

@@ -147,7 +147,7 @@ impl Example {
 
 fn capped(score: Score) -> f64 {
     match score {
-        Score::Cp(x) => (x as f64).clamp(-CAP, CAP),
+        Score::Cp(x) => f64::from(x).clamp(-CAP, CAP),
         Score::Mate(n) if n > 0 => CAP,
         Score::Mate(_) => -CAP,
     }
@@ -156,24 +156,24 @@ fn capped(score: Score) -> f64 {
 fn example(l: &Labelled, placing: &Placing) -> Example {
     let pos = &l.pos;
     let us = pos.side_to_move();
-    let hands = (pos.in_hand(us) + pos.in_hand(!us)) as f64;
-    let share = hands / (2.0 * pos.rules().pieces as f64);
+    let hands = f64::from(pos.in_hand(us) + pos.in_hand(!us));
+    let share = hands / (2.0 * f64::from(pos.rules().pieces));
     let [ours, theirs] = eval::both_inputs(pos, us, &placing.by_degree);
     let bump = 4.0 * share * (1.0 - share);
     let half = 2 * INPUTS + 1;
     let mut x = [0.0; PARAMS];
     for i in 0..INPUTS {
-        x[i] = share * ours[i] as f64;
-        x[INPUTS + i] = share * theirs[i] as f64;
-        x[half + i] = bump * ours[i] as f64;
-        x[half + INPUTS + i] = bump * theirs[i] as f64;
+        x[i] = share * f64::from(ours[i]);
+        x[INPUTS + i] = share * f64::from(theirs[i]);
+        x[half + i] = bump * f64::from(ours[i]);
+        x[half + INPUTS + i] = bump * f64::from(theirs[i]);
     }
     x[2 * INPUTS] = share;
     x[PARAMS - 1] = bump;
-    let written = eval::hand_written(pos, &Weights::DEFAULT) as f64;
+    let written = f64::from(eval::hand_written(pos, &Weights::DEFAULT));
     Example {
         x,
-        fixed: share * eval::material(pos) as f64 + (1.0 - share) * written,
+        fixed: share * f64::from(eval::material(pos)) + (1.0 - share) * written,
         target: capped(l.score),
         result: 0.5,
         lambda: 0.0,
@@ -188,16 +188,16 @@ fn moving_example(l: &Labelled, placing: &Placing, fade: i32) -> Example {
     let us = pos.side_to_move();
     let [ours, theirs] = eval::both_inputs(pos, us, &placing.by_degree);
     let (share, whole) = eval::moving_share(pos, fade);
-    let share = share as f64 / whole as f64;
+    let share = f64::from(share) / f64::from(whole);
     let mut x = [0.0; PARAMS];
     for i in 0..INPUTS {
-        x[i] = share * ours[i] as f64;
-        x[INPUTS + i] = share * theirs[i] as f64;
+        x[i] = share * f64::from(ours[i]);
+        x[INPUTS + i] = share * f64::from(theirs[i]);
     }
     x[2 * INPUTS] = share;
     Example {
         x,
-        fixed: eval::hand_written(pos, &Weights::DEFAULT) as f64,
+        fixed: f64::from(eval::hand_written(pos, &Weights::DEFAULT)),
         target: capped(l.score),
         result: 0.5,
         lambda: 0.0,
@@ -261,10 +261,10 @@ fn loss(examples: &[&Example], w: &[f64], k: f64) -> (f64, f64) {
 }
 
 fn as_vector(l: &Learned) -> Vec<f64> {
-    let mut w: Vec<f64> = l.us.iter().chain(&l.them).map(|&v| v as f64).collect();
-    w.push(l.tempo as f64);
-    w.extend(l.late_us.iter().chain(&l.late_them).map(|&v| v as f64));
-    w.push(l.late_tempo as f64);
+    let mut w: Vec<f64> = l.us.iter().chain(&l.them).map(|&v| f64::from(v)).collect();
+    w.push(f64::from(l.tempo));
+    w.extend(l.late_us.iter().chain(&l.late_them).map(|&v| f64::from(v)));
+    w.push(f64::from(l.late_tempo));
     w
 }
 
@@ -274,9 +274,9 @@ fn as_moving_vector(l: &Learned) -> Vec<f64> {
         .moving_us
         .iter()
         .chain(&l.moving_them)
-        .map(|&v| v as f64)
+        .map(|&v| f64::from(v))
         .collect();
-    w.push(l.moving_tempo as f64);
+    w.push(f64::from(l.moving_tempo));
     w.resize(PARAMS, 0.0);
     w
 }
@@ -531,7 +531,7 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
 pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
     let list = |v: &[i32; INPUTS]| {
         v.iter()
-            .map(|x| x.to_string())
+            .map(std::string::ToString::to_string)
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -605,7 +605,7 @@ mod tests {
             }
             let us = pos.side_to_move();
             let x = eval::inputs(&pos, us, &placing.by_degree);
-            let share = (pos.in_hand(us) + pos.in_hand(!us)) as f64 / 18.0;
+            let share = f64::from(pos.in_hand(us) + pos.in_hand(!us)) / 18.0;
             let extra = planted(&x, share).round() as i32;
             let l = Labelled {
                 pos,
@@ -621,7 +621,7 @@ mod tests {
     /// the hands empty, as the learned evaluation does): the fit finds that weight.
     #[test]
     fn recovers_a_planted_weight() {
-        let examples = planted_examples(7, 15, |x, share| 40.0 * x[3] as f64 * share);
+        let examples = planted_examples(7, 15, |x, share| 40.0 * f64::from(x[3]) * share);
         let refs: Vec<&Example> = examples.iter().collect();
         let start = as_vector(&Learned::HAND);
         let w = descend(&refs, &start, 200.0, 3000, 0.0, false);
@@ -687,7 +687,10 @@ mod tests {
         let learned = as_learned("nine", &as_vector(&Learned::HAND), &w, 3);
         assert_eq!(learned.moving_us[6], w[6].round() as i32);
         assert_eq!(learned.moving_tempo, w[2 * INPUTS].round() as i32);
-        assert_eq!(as_moving_vector(&learned)[6], learned.moving_us[6] as f64);
+        assert_eq!(
+            as_moving_vector(&learned)[6],
+            f64::from(learned.moving_us[6])
+        );
         assert_eq!(learned.moving_fade, 3);
     }
 
@@ -696,7 +699,8 @@ mod tests {
     /// one without cannot.
     #[test]
     fn recovers_a_planted_late_weight() {
-        let examples = planted_examples(11, 16, |x, s| 4.0 * s * (1.0 - s) * 60.0 * x[3] as f64);
+        let examples =
+            planted_examples(11, 16, |x, s| 4.0 * s * (1.0 - s) * 60.0 * f64::from(x[3]));
         let refs: Vec<&Example> = examples.iter().collect();
         let start = as_vector(&Learned::HAND);
         let half = 2 * INPUTS + 1;

@@ -300,7 +300,7 @@ pub fn exact_label(
 
 /// The score an exact label is written with: a win or a loss as `train fit` counts one.
 fn exact_score(v: Wdl) -> Score {
-    Score::Cp(v as i32 * super::fit::CAP as i32)
+    Score::Cp(i32::from(v) * super::fit::CAP as i32)
 }
 
 /// One journal line.
@@ -416,7 +416,7 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
     let todo: Vec<usize> = (0..positions).filter(|i| !done.contains(i)).collect();
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     let how = if args.exact {
         "exact".to_string()
     } else {
@@ -470,10 +470,14 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
                         }
                         (None, _, _) => format!("{index} over"),
                     };
-                    let mut j = journal.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut j = journal
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                     if let Err(e) = j.append(&text) {
                         stop.store(true, Ordering::Relaxed);
-                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        *failed
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
                         break;
                     }
                     bar.inc(1);
@@ -482,12 +486,15 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
         }
     });
     bar.finish_and_clear();
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(e) = failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
         return Err(e);
     }
     journal
         .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .sync()?;
     eprintln!("{positions} positions labelled in {}", out.display());
     Ok(())

@@ -5,6 +5,8 @@
 //!
 //! `harness` runs the programs; `games`, `hostile` and `records` are the three concerns.
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 mod games;
 mod harness;
 mod hostile;

@@ -188,7 +188,7 @@ fn absurd_numbers_are_refused_or_streamed() {
         "elo1=50",
     ]);
     assert!(stdout.contains("H1 accepted"), "{stdout}");
-    assert!(started.elapsed() < Duration::from_secs(60));
+    assert!(started.elapsed() < Duration::from_mins(1));
 }
 
 #[test]

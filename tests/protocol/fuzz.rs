@@ -81,7 +81,7 @@ fn fuzz_line(rng: &mut Rng, extra: &[&str]) -> Vec<u8> {
         0 => (0..rng.below(80)).map(|_| rng.next_u64() as u8).collect(),
         1 => {
             let words: Vec<&str> = seeds.iter().flat_map(|s| s.split(' ')).collect();
-            (0..1 + rng.below(8))
+            (0..=rng.below(8))
                 .map(|_| pick(rng, &words))
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -94,7 +94,7 @@ fn fuzz_line(rng: &mut Rng, extra: &[&str]) -> Vec<u8> {
         }
         _ => {
             let mut l = pick(rng, &seeds).as_bytes().to_vec();
-            for _ in 0..1 + rng.below(3) {
+            for _ in 0..=rng.below(3) {
                 match rng.below(7) {
                     0 if !l.is_empty() => {
                         let i = rng.below(l.len());

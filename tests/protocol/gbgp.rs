@@ -105,7 +105,7 @@ impl Referee {
     fn legal(&self) -> Vec<String> {
         movegen::legal_moves(self.game.position(), Convention::Turn)
             .into_iter()
-            .map(|m| m.turn_notation())
+            .map(moulin::Move::turn_notation)
             .collect()
     }
 }
@@ -226,7 +226,7 @@ fn engine_turn(e: &mut Engine, r: &Referee, clock: [u64; 2]) -> (String, Duratio
     e.send(&r.position_command());
     let started = Instant::now();
     e.send(&format!("go wtime {} btime {}", clock[0], clock[1]));
-    let lines = until_within(e, "bestmove", Duration::from_secs(60));
+    let lines = until_within(e, "bestmove", Duration::from_mins(1));
     let took = started.elapsed();
     let mut infos = 0;
     for l in &lines {

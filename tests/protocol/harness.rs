@@ -16,11 +16,13 @@ pub(crate) const TIMEOUT: Duration = Duration::from_secs(20);
 static GATE: RwLock<()> = RwLock::new(());
 
 pub(crate) fn shared() -> RwLockReadGuard<'static, ()> {
-    GATE.read().unwrap_or_else(|e| e.into_inner())
+    GATE.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 pub(crate) fn alone() -> RwLockWriteGuard<'static, ()> {
-    GATE.write().unwrap_or_else(|e| e.into_inner())
+    GATE.write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A running engine and its output, line by line.

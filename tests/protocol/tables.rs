@@ -389,7 +389,7 @@ fn book_exact_lists_the_book_moves_that_give_value_away() {
         assert!(
             stdout.contains(&format!(
                 "1 book moves from ply 0 checked exactly, {} give value away",
-                if fine { 0 } else { 1 }
+                i32::from(!fine)
             )),
             "{stdout}"
         );

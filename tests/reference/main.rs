@@ -12,6 +12,8 @@
 //! `board` and `naive` are the reference generator, `naive_play` plays it; `games` compares it
 //! with the crate over random games, `perft` over the perft figures.
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 mod board;
 mod games;
 mod naive;

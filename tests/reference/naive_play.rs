@@ -117,7 +117,7 @@ impl Naive {
         if self.lost_on_material(s) {
             return Some(NOutcome::Wins(winner, "fewer than three"));
         }
-        if s.board.iter().all(|c| c.is_some()) {
+        if s.board.iter().all(std::option::Option::is_some) {
             return Some(if self.r.full_board_draws {
                 NOutcome::Draw("full board")
             } else {

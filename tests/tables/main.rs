@@ -2,6 +2,8 @@
 //! hand-checked positions, and a check of sampled values against their successors through the
 //! rules layer alone.
 
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
 mod agree;
 mod naive;
 
@@ -175,7 +177,7 @@ fn sampled_values_agree_with_their_successors() {
         };
         let white = pick(3);
         let black = pick(3);
-        let names = |s: Bitboard| s.iter().map(|p| p.name()).collect::<Vec<_>>();
+        let names = |s: Bitboard| s.iter().map(moulin::Point::name).collect::<Vec<_>>();
         let pos = position(&names(white), &names(black), &rules);
         assert_eq!(
             value_of(naive, &pos),

@@ -420,7 +420,7 @@ fn recompute(k: u16, flags: u8, succ: &[u32], theirs: &[u16]) -> Option<u16> {
     // Only values of distance below k are known in pass k.
     let known = |c: u16| c != UNKNOWN && c & KIND != DRAW && c & DIST < k;
     let mut all_lose = flags & CAPTURE_DRAWS == 0;
-    let mut longest = if flags & CAPTURES != 0 { 1 } else { 0 };
+    let mut longest = u16::from(flags & CAPTURES != 0);
     for &s in succ {
         let c = theirs[s as usize];
         if known(c) && c & KIND == LOSS {
