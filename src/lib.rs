@@ -27,11 +27,13 @@
 pub mod analyse;
 pub mod book;
 pub mod cli;
+pub mod date;
 pub mod durable;
 
 pub mod matches;
 pub mod play;
 
+pub mod progress;
 pub mod protocol;
 pub mod record;
 pub mod rng;

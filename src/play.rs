@@ -4,10 +4,10 @@
 //! and the prompt stays open meanwhile (`stop` makes it move at once).
 
 use crate::book::{self, Book, Variety};
-use crate::protocol::board_drawing_from;
 use crate::record::{self, Record};
 use crate::rng::Rng;
 use crate::rules::board::{ByColor, Color};
+use crate::rules::diagram::board_drawing_from;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
@@ -243,7 +243,7 @@ Commands:
 
 /// `moulin play`.
 pub fn run_play(args: PlayArgs) -> Result<(), String> {
-    let rules = crate::matches::rules_of(&args.variant)?;
+    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let human = match args.color.to_ascii_lowercase().as_str() {
         "white" | "w" => Color::White,
         "black" | "b" => Color::Black,
@@ -448,7 +448,7 @@ fn save(t: &Table, file: &str) -> String {
     if t.flagged.is_some() {
         r.set("Termination", "time forfeit");
     }
-    r.set("Date", &crate::matches::records::today());
+    r.set("Date", &crate::date::Date::today().pgn());
     let name = |c: Color| {
         if c == t.human {
             "you".to_string()

@@ -142,7 +142,7 @@ fn expansion_deepens_the_main_lines_and_resumes() {
         let (h, lines) = format::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         let e = lines
             .into_iter()
-            .map(|l| (book::fold(&l.pos).key, (l.pos, l.moves)))
+            .map(|l| (moulin::rules::symmetry::fold(&l.pos).key, (l.pos, l.moves)))
             .collect();
         (h, e)
     };
@@ -170,7 +170,7 @@ fn expansion_deepens_the_main_lines_and_resumes() {
     let deep = lines
         .iter()
         .rev()
-        .find(|l| !small.contains_key(&book::fold(&l.pos).key));
+        .find(|l| !small.contains_key(&moulin::rules::symmetry::fold(&l.pos).key));
     let deep = deep.expect("an entry added");
     let journal = moulin::durable::with_suffix(&path, ".expand.partial");
     let mut remade = Vec::new();
@@ -407,7 +407,7 @@ fn check_names_the_line() {
         .map(|m| {
             let mut p = *start.position();
             p.play(m.mv);
-            book::fold(&p).key
+            moulin::rules::symmetry::fold(&p).key
         })
         .collect();
     let off = movegen::legal_moves(start.position(), Convention::Turn)
@@ -415,14 +415,16 @@ fn check_names_the_line() {
         .find(|&m| {
             let mut p = *start.position();
             p.play(m);
-            !start_moves.contains(&book::fold(&p).key)
+            !start_moves.contains(&moulin::rules::symmetry::fold(&p).key)
         })
         .unwrap();
     let mut g = start.clone();
     g.play(off);
     let reply = movegen::legal_moves(g.position(), Convention::Turn)[0];
     g.play(reply);
-    let canon = g.position().transformed(book::fold(g.position()).symmetry);
+    let canon = g
+        .position()
+        .transformed(moulin::rules::symmetry::fold(g.position()).symmetry);
     let mv = movegen::legal_moves(&canon, Convention::Turn)[0];
     let line = format!(
         "{} | {} 0 100",

@@ -17,7 +17,6 @@ use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use crate::search::{Control, Info, Limits, Score, Searcher};
 use crate::tables::Tables;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -251,7 +250,7 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
             })?;
         return Ok((r.start()?, r.move_texts()));
     }
-    let rules = crate::matches::rules_of(&args.variant)?;
+    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let game = match &args.fen {
         Some(text) => Game::from_fen(text, rules).map_err(|e| format!("--fen: {e}"))?,
         None => Game::new(rules),
@@ -290,13 +289,7 @@ pub fn run_analyse(args: AnalyseArgs) -> Result<(), String> {
     if args.position {
         return advise(&mut analyst, &game, args.json);
     }
-    let bar = ProgressBar::new(played.len() as u64 + 1);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "analysing {bar:30} {pos}/{len} positions [{elapsed} < {eta}]",
-        )
-        .expect("valid template"),
-    );
+    let bar = crate::progress::bar(played.len() as u64 + 1, 0, "analysing ", "positions");
     let mut searched = Vec::new();
     for (before, _) in &played {
         searched.push(analyst.search(before, false).0);

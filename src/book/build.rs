@@ -15,15 +15,15 @@
 //! parallel, one searcher (one thread) per worker.
 
 use super::format::{self, Header};
-use super::{fold, BookMove, FORMAT_VERSION};
+use super::{BookMove, FORMAT_VERSION};
 use crate::durable::{self, Journal};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
+use crate::rules::symmetry::fold;
 use crate::rules::Rules;
 use crate::search::{Score, Searcher};
-use indicatif::{ProgressBar, ProgressStyle};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -291,48 +291,6 @@ fn existing_book(
     Ok(done)
 }
 
-/// Today's date (UTC), `YYYY-MM-DD`.
-pub fn today() -> String {
-    let (y, m, d) = today_utc();
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Today's date (UTC): year, month, day.
-pub fn today_utc() -> (i64, u32, u32) {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    civil(days)
-}
-
-/// The date of a day counted from 1970-01-01 (the proleptic Gregorian calendar, by eras of 400
-/// years: Hinnant's algorithm).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-#[cfg(test)]
-mod date_tests {
-    use super::civil;
-
-    #[test]
-    fn dates_of_known_days() {
-        assert_eq!(civil(0), (1970, 1, 1));
-        assert_eq!(civil(11_016), (2000, 2, 29));
-        assert_eq!(civil(20_780), (2026, 11, 23));
-        assert_eq!(civil(-1), (1969, 12, 31));
-    }
-}
-
 /// `moulin book build`.
 pub fn run_build(args: BuildArgs) -> Result<(), String> {
     let plan = Plan::from_args(&args)?;
@@ -399,13 +357,7 @@ struct Plan {
 
 impl Plan {
     fn from_args(args: &BuildArgs) -> Result<Plan, String> {
-        let rules = Rules::preset(&args.variant).ok_or_else(|| {
-            format!(
-                "unknown variant '{}' (expected one of {})",
-                args.variant,
-                crate::rules::PRESETS.join(", ")
-            )
-        })?;
+        let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
         let variant = rules.preset_name().unwrap_or("nine").to_string();
         let spec = SearchSpec {
             depth: args.depth,
@@ -507,13 +459,11 @@ fn search_level(
     todo: &[(u64, Position)],
     journal: &Mutex<Journal>,
 ) -> Result<Vec<(u64, Position, Vec<BookMove>)>, String> {
-    let bar = ProgressBar::new(todo.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "ply {ply}/{} {{bar:30}} {{pos}}/{{len}} positions [{{elapsed}} < {{eta}}]",
-            plan.plies
-        ))
-        .expect("valid template"),
+    let bar = crate::progress::bar(
+        todo.len() as u64,
+        0,
+        &format!("ply {ply}/{} ", plan.plies),
+        "positions",
     );
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -648,7 +598,7 @@ fn write_book(
         margin: spec.margin,
         hash_mb: spec.hash_mb,
         evaluation: spec.evaluation,
-        date: today(),
+        date: crate::date::Date::today().iso(),
         command,
         notes: vec![format!(
             "the last run searched {searched} positions in {seconds:.0} s on {} threads \

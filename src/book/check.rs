@@ -4,11 +4,12 @@
 
 use super::build::{book_searcher, fresh_search, search_entry, SearchSpec};
 use super::format::{self, Line};
-use super::{fold, score_value, BookError};
-use crate::rules::board;
+use super::{score_value, BookError};
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
+use crate::rules::symmetry;
+use crate::rules::symmetry::fold;
 use crate::search::{class, solve};
 use crate::Color;
 use rustc_hash::FxHashSet;
@@ -78,13 +79,7 @@ pub fn check_exits(
     use rayon::prelude::*;
     let (spec, exits) = book_exits(text, n)?;
     let depth = depth.unwrap_or(spec.depth + 4);
-    let bar = indicatif::ProgressBar::new(exits.len() as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} exits searched [{elapsed} < {eta}]",
-        )
-        .expect("valid template"),
-    );
+    let bar = crate::progress::bar(exits.len() as u64, 0, "", "exits searched");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -273,7 +268,7 @@ pub(super) fn is_proven(moves: &[super::BookMove]) -> bool {
 
 /// Whether `pos` is written in its canonical form.
 fn is_canonical(pos: &Position) -> bool {
-    let (w, b, _) = board::canonical(pos.pieces(Color::White), pos.pieces(Color::Black));
+    let (w, b, _) = symmetry::canonical(pos.pieces(Color::White), pos.pieces(Color::Black));
     (w, b) == (pos.pieces(Color::White), pos.pieces(Color::Black))
 }
 

@@ -14,18 +14,18 @@
 use super::exact::ply_of;
 use super::expand::{self, Entries};
 use super::format::{self, BookError};
-use super::{fold, BookMove};
+use super::BookMove;
 use crate::durable::{self, Journal};
-use crate::matches::openings;
+use crate::record::openings;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
+use crate::rules::symmetry::fold;
 use crate::search::solve::{self, Solver};
 use crate::search::Searcher;
 use crate::tables::Tables;
 use crate::Color;
-use indicatif::{ProgressBar, ProgressStyle};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -352,13 +352,7 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
     let mut reports: BTreeMap<u32, PlyReport> = BTreeMap::new();
     let mut proven: Vec<(u64, Position, Move)> = Vec::new();
     while let Some((ply, turns)) = walk.next_ply() {
-        let bar = ProgressBar::new(turns.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template(&format!(
-                "{{bar:30}} {{pos}}/{{len}} turns of ply {ply}  {{msg}}  [{{elapsed}} < {{eta}}]"
-            ))
-            .expect("valid template"),
-        );
+        let bar = crate::progress::bar(turns.len() as u64, 0, "", &format!("turns of ply {ply}"));
         let mut decided: Vec<Option<Decision>> = turns
             .iter()
             .map(|p| done.get(&fold(p).key).copied())

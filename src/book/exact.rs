@@ -12,7 +12,6 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::solve::{self, Wdl};
 use crate::tables::Tables;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -99,13 +98,7 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
             done.len()
         );
     }
-    let bar = ProgressBar::new(items.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} book positions  {msg}  [{elapsed} < {eta}]",
-        )
-        .expect("valid template"),
-    );
+    let bar = crate::progress::bar(items.len() as u64, 0, "", "book positions");
     let mut found: Vec<Option<Found>> = items
         .iter()
         .map(|(_, p, moves)| {

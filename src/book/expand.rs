@@ -19,11 +19,12 @@
 
 use super::build::{book_searcher, search_entry, SearchSpec};
 use super::format::{self, Header};
-use super::{fold, score_value, BookMove};
+use super::{score_value, BookMove};
 use crate::durable::{self, Journal};
 use crate::rules::fen;
 use crate::rules::position::Position;
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::rules::symmetry::fold;
+use indicatif::ProgressBar;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -214,13 +215,11 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
     let threads = super::default_threads(args.threads);
     let budget = args.positions;
     let mut searched = journaled.len();
-    let bar = ProgressBar::new(budget as u64);
-    bar.set_position(searched.min(budget) as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} positions searched, {msg} [{elapsed} < {eta}]",
-        )
-        .expect("valid template"),
+    let bar = crate::progress::bar(
+        budget as u64,
+        searched.min(budget) as u64,
+        "",
+        "positions searched",
     );
     let started = Instant::now();
     let journal = Mutex::new(journal);
@@ -257,7 +256,7 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
     }
     let seconds = started.elapsed().as_secs_f64();
     header.expanded = header.expanded.max(deepest);
-    header.date = super::build::today();
+    header.date = crate::date::Date::today().iso();
     header.notes.push(format!(
         "expanded by `moulin book expand {} --positions {} --ply-cost {} --max-ply {}`: {} \
          positions searched ({} left out), {} new entries, in {seconds:.0} s on {threads} \

@@ -4,7 +4,7 @@
 //! and writes the text file of `book/README.md`, `build` makes a book by search, `check` checks
 //! one.
 //!
-//! Lookup: the key of a position is its canonical board (`board::canonical`) with the hands,
+//! Lookup: the key of a position is its canonical board (`symmetry::canonical`) with the hands,
 //! the side to move and the pending removals, packed exactly into 64 bits, so equal keys are
 //! equal positions up to symmetry (no hash collisions). Moves are stored in the canonical frame
 //! and mapped back through the inverse of the symmetry that folded the position.
@@ -18,10 +18,10 @@ pub mod format;
 
 pub use format::{BookError, Header, Line};
 
-use crate::rules::board::{self, Color};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::{PlacingMoves, Reform, Rules};
+use crate::rules::symmetry::{self, fold, keyable};
+use crate::rules::Rules;
 use crate::search::{Score, MATE};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
@@ -62,38 +62,6 @@ pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), S
     } else {
         Err(format!("{name} {value} is out of bounds ({min} to {max})"))
     }
-}
-
-/// A position folded to its canonical form: the packed key and the symmetry that folds it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Folded {
-    /// Bits 0..24 Black's canonical points, 24..48 White's, 48..52 White's hand, 52..56
-    /// Black's hand, 56 the side to move (1: Black), 57..59 the pending removals.
-    pub key: u64,
-    /// The symmetry that maps the position to its canonical form.
-    pub symmetry: usize,
-}
-
-/// Folds a position to its canonical form (the one canonicalisation the book and the openings
-/// enumerator share, built on `board::canonical`).
-#[inline]
-pub fn fold(pos: &Position) -> Folded {
-    let (w, b, symmetry) = board::canonical(pos.pieces(Color::White), pos.pieces(Color::Black));
-    let key = u64::from(b.0)
-        | u64::from(w.0) << 24
-        | u64::from(pos.in_hand(Color::White)) << 48
-        | u64::from(pos.in_hand(Color::Black)) << 52
-        | u64::from(pos.side_to_move() == Color::Black) << 56
-        | u64::from(pos.pending_removals()) << 57;
-    Folded { key, symmetry }
-}
-
-/// Whether the key describes the position exactly: the key leaves out the spent-mill records
-/// of the re-forming rules, which follow from the board while no piece has moved.
-pub fn keyable(pos: &Position) -> bool {
-    let rules = pos.rules();
-    rules.reform == Reform::Allowed
-        || (pos.is_placing() && rules.placing_moves == PlacingMoves::PlaceOnly)
 }
 
 /// A score on one scale for comparisons: centi-pieces, and wins or losses beyond them (the
@@ -215,7 +183,7 @@ impl Book {
         }
         let folded = fold(pos);
         let moves = self.entries.get(&folded.key)?;
-        let back = board::inverse(folded.symmetry);
+        let back = symmetry::inverse(folded.symmetry);
         Some(
             moves
                 .iter()
@@ -289,7 +257,7 @@ pub fn find_default(variant: &str) -> Option<PathBuf> {
 pub fn lookup_ns(book: &Book, lines: &[Line], rounds: usize) -> f64 {
     let positions: Vec<Position> = lines
         .iter()
-        .flat_map(|l| (0..board::SYMMETRIES).map(move |s| l.pos.transformed(s)))
+        .flat_map(|l| (0..symmetry::SYMMETRIES).map(move |s| l.pos.transformed(s)))
         .collect();
     let started = std::time::Instant::now();
     let mut found = 0usize;
@@ -333,8 +301,8 @@ pub fn run_bench(args: BenchArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::SYMMETRIES;
     use crate::rules::game::Game;
+    use crate::rules::symmetry::SYMMETRIES;
 
     #[test]
     fn fold_is_the_same_for_symmetric_positions_and_maps_moves_back() {
@@ -351,7 +319,7 @@ mod tests {
         assert_eq!(fold(&canon).symmetry, 0);
         let mv = Move::place(crate::Point::parse("g7").unwrap());
         let there = mv.transformed(folded.symmetry);
-        assert_eq!(there.transformed(board::inverse(folded.symmetry)), mv);
+        assert_eq!(there.transformed(symmetry::inverse(folded.symmetry)), mv);
     }
 
     #[test]

@@ -9,16 +9,14 @@
 //! each opening its true value from the endgame tables, and the draws are kept.
 
 use super::engine::{Engine, Score};
-use super::openings::Opening;
 use super::referee;
-use super::rules_of;
 use super::spec::EngineSpec;
 use crate::durable::{self, Journal};
+use crate::record::openings::Opening;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
@@ -102,7 +100,7 @@ fn walk(
         return;
     }
     if left == 0 {
-        if seen.insert(crate::book::fold(game.position()).key) {
+        if seen.insert(crate::rules::symmetry::fold(game.position()).key) {
             out.push(Opening {
                 fen: None,
                 moves: line.clone(),
@@ -182,14 +180,14 @@ fn exact_score(v: crate::search::solve::Wdl) -> Score {
 
 /// `moulin openings`.
 pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
-    let rules = rules_of(&args.variant)?;
+    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let candidates = match &args.from {
         Some(file) => {
             // One opening per class, in the file's order.
             let mut seen = HashSet::new();
             let mut out = Vec::new();
-            for o in super::openings::read_book_file(file, &rules)? {
-                if seen.insert(crate::book::fold(o.game(&rules)?.position()).key) {
+            for o in crate::record::openings::read_book_file(file, &rules)? {
+                if seen.insert(crate::rules::symmetry::fold(o.game(&rules)?.position()).key) {
                     out.push(o);
                 }
             }
@@ -260,7 +258,7 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
                 None => log::warn!(
                     "{}: unreadable line '{}'; searched again",
                     path.display(),
-                    super::openings::excerpt(line)
+                    crate::record::openings::excerpt(line)
                 ),
             }
         }
@@ -269,11 +267,7 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
         }
         journal = Some(j);
     }
-    let bar = ProgressBar::new(candidates.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} openings  {msg}  [{elapsed} < {eta}]")
-            .expect("valid template"),
-    );
+    let bar = crate::progress::bar(candidates.len() as u64, 0, "", "openings");
     let mut record = |line: &str, text: &str| match journal.as_mut() {
         Some(j) => j.append(&format!("{text} | {line}")),
         None => Ok(()),

@@ -4,13 +4,12 @@
 //! (a win stays a win, a draw a draw, a loss a loss), optimal when it also has the best
 //! distance. Draw rules are off, as in the tables.
 
-use super::openings::read_book_file;
+use crate::record::openings::read_book_file;
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::{Control, Limits, Searcher};
 use crate::tables::build::{default_dir, DirArgs};
 use crate::tables::{play, Tables, Value};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -60,11 +59,7 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
     if !args.without_tables {
         searcher.options.tables = Some(Arc::clone(&tables));
     }
-    let bar = ProgressBar::new(openings.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} positions [{elapsed} < {eta}]")
-            .expect("valid template"),
-    );
+    let bar = crate::progress::bar(openings.len() as u64, 0, "", "positions");
     let mut by_pair: BTreeMap<(u32, u32), Kept> = BTreeMap::new();
     for opening in &openings {
         let game = opening.game(&rules)?;

@@ -13,19 +13,18 @@
 pub mod book;
 pub mod endgames;
 pub mod engine;
-pub mod openings;
 pub mod records;
 pub mod referee;
 pub mod spec;
 pub mod stats;
 pub mod words;
 
+use crate::record::openings::{self, Opening};
 use crate::rng::Rng;
 use crate::rules::board::{ByColor, Color};
-use crate::rules::{Rules, PRESETS};
+use crate::rules::Rules;
 use engine::Engine;
-use indicatif::{ProgressBar, ProgressStyle};
-use openings::Opening;
+use indicatif::ProgressBar;
 use records::{Recap, Record, RecordsFile};
 use referee::{GameSettings, Seat, TimeControl};
 use spec::EngineSpec;
@@ -163,13 +162,13 @@ pub fn losses_from_drawn(
             )
         };
         let r = records::Record::parse(line).map_err(at)?;
-        let rules = rules_of(&r.variant).map_err(at)?;
+        let rules = Rules::named(&r.variant).map_err(|e| at(e.to_string()))?;
         let (of_rules, classes) = match &mut classes {
             Some(c) => c,
             None => {
                 let mut keys = rustc_hash::FxHashSet::default();
                 for o in openings::read_book_file(drawn, &rules)? {
-                    keys.insert(crate::book::fold(o.game(&rules)?.position()).key);
+                    keys.insert(crate::rules::symmetry::fold(o.game(&rules)?.position()).key);
                 }
                 classes.insert((rules, keys))
             }
@@ -181,7 +180,7 @@ pub fn losses_from_drawn(
             )));
         }
         let start = r.opening.game(&rules).map_err(at)?;
-        if !classes.contains(&crate::book::fold(start.position()).key) {
+        if !classes.contains(&crate::rules::symmetry::fold(start.position()).key) {
             continue;
         }
         from_drawn += 1;
@@ -222,16 +221,6 @@ pub fn losses_from_drawn(
     ));
     out.extend(lost.iter().map(|(_, l)| l.as_str()));
     Ok(out)
-}
-
-/// The rules of a preset name, or an error listing the presets.
-pub fn rules_of(variant: &str) -> Result<Rules, String> {
-    Rules::preset(variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{variant}' (expected one of {})",
-            PRESETS.join(", ")
-        )
-    })
 }
 
 /// Everything a match needs, checked.
@@ -309,7 +298,7 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
         .map(|s| EngineSpec::parse(s).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     spec::distinct_names(&mut specs);
-    let rules = rules_of(&args.variant)?;
+    let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let tc = match (args.movetime, &args.tc) {
         (Some(0), _) => return Err("--movetime must be at least 1 ms".into()),
         (Some(ms), _) => TimeControl::MoveTime(Duration::from_millis(ms)),
@@ -480,12 +469,12 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         plan.settings.tc,
         plan.seed
     );
-    let bar = ProgressBar::new(plan.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
-            .expect("valid template"),
+    let bar = crate::progress::bar(
+        plan.games as u64,
+        u64::from(recap.tally.games()),
+        "",
+        "games",
     );
-    bar.set_position(u64::from(recap.tally.games()));
     let shared = Mutex::new(Shared {
         schedule: Schedule {
             next_pair: 0,
@@ -495,7 +484,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), String> {
         recap,
         records,
         pgn,
-        pgn_date: records::today(),
+        pgn_date: crate::date::Date::today().pgn(),
         start_failures: [0; 2],
         fatal: None,
         sprt: None,

@@ -17,10 +17,10 @@
 //! A records file is written line by line: each game is one `write` of its whole line, flushed;
 //! a write that fails is cut back, so the file always ends with a complete record.
 
-use super::openings::Opening;
 use super::referee::{End, Played};
 use super::stats::Tally;
 use super::words;
+use crate::record::openings::Opening;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
 use crate::rules::Rules;
@@ -560,12 +560,6 @@ pub fn replay_pgn(text: &str, source: &str) -> Result<(), String> {
     } else {
         Err(format!("{} of {} games failed", failed.len(), games.len()))
     }
-}
-
-/// Today's date (UTC) as records write it: `2026.11.23`.
-pub fn today() -> String {
-    let (y, m, d) = crate::book::build::today_utc();
-    format!("{y:04}.{m:02}.{d:02}")
 }
 
 /// The prefix of a records file's settings line.

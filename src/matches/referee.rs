@@ -3,8 +3,8 @@
 //! engines, decide when the game ends. Any fault of an engine loses it the game.
 
 use super::engine::{Engine, EngineFault};
-use super::openings::Opening;
 use super::spec::EngineSpec;
+use crate::record::openings::Opening;
 use crate::rules::board::{ByColor, Color};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;

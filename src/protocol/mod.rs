@@ -29,7 +29,6 @@ mod reply;
 mod session;
 
 pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
-pub use display::{board_drawing, board_drawing_from};
 pub use options::{Changed, OptionError, Settings};
 
 use crate::book::Book;

@@ -1,6 +1,7 @@
 //! Game records in a PGN-shaped text format (README, "Game records"): tag pairs, then the moves
 //! in the turn notation of RULES.md §4 numbered by full moves, with `{comments}`,
-//! `(variations)`, annotation glyphs (`$n`, `!`, `?`, `!!`, `??`, `!?`, `?!`) and the result.
+//! `(variations)`, annotation glyphs (`$n`, `!`, `?`, `!!`, `??`, `!?`, `?!`) and the result;
+//! and (`openings`) the openings files that say where the games of a match or a book cover start.
 //!
 //! ```text
 //! [Event "moulin match"]
@@ -20,6 +21,7 @@
 //! gives; the first problem is an error with its line and column. `write` makes the text that
 //! `read` reads back to the same game.
 
+pub mod openings;
 mod read;
 mod write;
 
@@ -110,12 +112,7 @@ impl Record {
     /// The rules of the `Variant` tag (the standard game without one).
     pub fn rules(&self) -> Result<Rules, String> {
         let name = self.tag("Variant").unwrap_or("nine");
-        Rules::preset(&name.to_ascii_lowercase()).ok_or_else(|| {
-            format!(
-                "unknown variant '{name}' (one of {})",
-                crate::rules::PRESETS.join(", ")
-            )
-        })
+        Rules::named(name).map_err(|e| e.to_string())
     }
 
     /// The game at its start: the `FEN` tag's position, or the rules' start.

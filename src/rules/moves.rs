@@ -1,7 +1,8 @@
 //! The move: one compact value for a whole turn (a placement or a step, with its removals), or
 //! for a lone removal when a removal is pending (the two-token form of RULES.md §4).
 
-use crate::rules::board::{transform_point, Point};
+use crate::rules::board::Point;
+use crate::rules::symmetry::transform_point;
 
 /// A move, packed in 32 bits:
 ///
@@ -114,7 +115,7 @@ impl Move {
         self.0 == Move::NULL.0
     }
 
-    /// The image of this move under symmetry `s` of the board (`board::transform_point`).
+    /// The image of this move under symmetry `s` of the board (`symmetry::transform_point`).
     pub fn transformed(self, s: usize) -> Move {
         let map = |shift: u32| match self.field(shift) {
             Some(p) => transform_point(s, p).index() as u32,

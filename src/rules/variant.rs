@@ -159,6 +159,12 @@ impl Rules {
         })
     }
 
+    /// The rules of a preset name (as `preset`), or an error that lists the presets: the one
+    /// reader of a `--variant` flag or a spec's variant.
+    pub fn named(name: &str) -> Result<Rules, RuleError> {
+        Rules::preset(name).ok_or_else(|| RuleError::UnknownPreset(name.to_string()))
+    }
+
     /// The name of the preset these rules equal, if any.
     pub fn preset_name(&self) -> Option<&'static str> {
         PRESETS
@@ -187,7 +193,11 @@ impl Rules {
 /// A rule option that could not be set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuleError {
+    /// No preset has this name.
+    UnknownPreset(String),
+    /// No rule option has this name.
     UnknownOption(String),
+    /// The option does not take this value.
     BadValue {
         option: String,
         value: String,
@@ -198,6 +208,11 @@ pub enum RuleError {
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            RuleError::UnknownPreset(name) => write!(
+                f,
+                "unknown variant '{name}' (expected one of {})",
+                PRESETS.join(", ")
+            ),
             RuleError::UnknownOption(o) => write!(f, "unknown rule option '{o}'"),
             RuleError::BadValue {
                 option,

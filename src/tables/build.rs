@@ -7,7 +7,6 @@ use super::index::{Classes, PairIndex};
 use super::solve::{self, Successor};
 use super::{fingerprint, unsupported, Tables, Value, Values};
 use crate::rules::Rules;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -66,12 +65,7 @@ pub struct DirArgs {
 
 /// The rules of a preset, refused when tables cannot serve them.
 fn rules_of(variant: &str) -> Result<Rules, String> {
-    let rules = Rules::preset(variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{variant}' (expected one of {})",
-            crate::rules::PRESETS.join(", ")
-        )
-    })?;
+    let rules = Rules::named(variant).map_err(|e| e.to_string())?;
     match unsupported(&rules) {
         Some(why) => Err(format!("variant {variant}: {why}")),
         None => Ok(rules.without_draw_rules()),
@@ -233,13 +227,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
             .iter()
             .map(|&(m, o)| PairIndex::new(m, o, loaded.tables.classes()).len())
             .sum();
-        let bar = ProgressBar::new(slots);
-        bar.set_style(
-            ProgressStyle::with_template(&format!(
-                "{a}-{b} {{bar:30}} {{pos}}/{{len}} positions {{msg}} [{{elapsed}} < {{eta}}]"
-            ))
-            .expect("valid template"),
-        );
+        let bar = crate::progress::bar(slots, 0, &format!("{a}-{b} "), "positions");
         let t = Instant::now();
         let levels = AtomicU64::new(0);
         let exit = |ours: u32, theirs: u32| loaded.tables.value(ours, theirs);

@@ -9,7 +9,8 @@
 //! points). When the representative is fixed by some symmetries, the other set is brought to the
 //! least of its images under those too; the other slots of such a class are never used.
 
-use crate::rules::board::{transform_fast, Bitboard, SYMMETRIES};
+use crate::rules::board::Bitboard;
+use crate::rules::symmetry::{transform_fast, SYMMETRIES};
 
 /// The number of points.
 const POINTS: usize = 24;

@@ -26,7 +26,6 @@
 //! too).
 
 use super::label::{draw_position, open_tables, read_labels};
-use crate::book::fold;
 use crate::durable::Journal;
 use crate::matches::engine::Engine;
 use crate::matches::spec::EngineSpec;
@@ -35,10 +34,10 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
+use crate::rules::symmetry::fold;
 use crate::rules::{fen, Rules};
 use crate::search::solve::{Memory, Solver};
 use crate::search::Searcher;
-use indicatif::{ProgressBar, ProgressStyle};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -317,11 +316,7 @@ fn agree(a: &Critical, b: &Critical) -> bool {
 /// so that a run and its resumption see the same candidates.
 fn draw_candidates(rules: &Rules, seed: u64, n: usize) -> Vec<(Position, usize)> {
     use rayon::prelude::*;
-    let bar = ProgressBar::new(n as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} candidates drawn [{elapsed} < {eta}]")
-            .expect("valid template"),
-    );
+    let bar = crate::progress::bar(n as u64, 0, "", "candidates drawn");
     let out: Vec<(Position, usize)> = (0..n as u64)
         .into_par_iter()
         .map_init(
@@ -362,7 +357,7 @@ fn searched_verdict(
 }
 
 pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
-    let rules = super::preset(&args.variant)?;
+    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let tables = open_tables(&args.variant, &rules, args.tables.clone(), false)?;
     let (drawn, source) = match args.draw {
         Some(n) => (
@@ -460,13 +455,11 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
         found.load(Ordering::Relaxed),
         journal_path.display()
     );
-    let bar = ProgressBar::new(args.count as u64);
-    bar.set_position(found.load(Ordering::Relaxed) as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} critical positions, {msg} [{elapsed} < {eta}]",
-        )
-        .expect("valid template"),
+    let bar = crate::progress::bar(
+        args.count as u64,
+        found.load(Ordering::Relaxed) as u64,
+        "",
+        "critical positions",
     );
     let journal = Mutex::new(journal);
     let results: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
@@ -645,16 +638,12 @@ fn truth_of(solver: &mut Solver, c: &Critical, played: Option<Move>) -> Option<T
 
 /// `moulin train suite`: how many positions of a suite an engine keeps the value of.
 pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
-    let rules = super::preset(&args.variant)?;
+    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let suite = read_suite(&args.suite, &rules)?;
     let spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
     let timeout = Duration::from_millis(args.ready_timeout);
     let mut engine = Engine::start(&spec, &rules, timeout).map_err(|e| e.to_string())?;
-    let bar = ProgressBar::new(suite.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} positions [{elapsed} < {eta}]")
-            .expect("valid template"),
-    );
+    let bar = crate::progress::bar(suite.len() as u64, 0, "", "positions");
     let tables = match &args.exact {
         Some(dir) => Some(
             crate::tables::Tables::open(dir, &rules)

@@ -232,7 +232,9 @@ fn results_of_games(
         } else {
             1.0 - white
         };
-        let slot = out.entry(crate::book::fold(pos).key).or_insert((0.0, 0));
+        let slot = out
+            .entry(crate::rules::symmetry::fold(pos).key)
+            .or_insert((0.0, 0));
         slot.0 += r;
         slot.1 += 1;
     })?;
@@ -351,7 +353,7 @@ fn split(examples: &[Example]) -> (Vec<&Example>, Vec<&Example>) {
 }
 
 pub fn run_fit(args: FitArgs) -> Result<(), String> {
-    let rules = super::preset(&args.variant)?;
+    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let placing = Placing::for_rules(&rules).ok_or_else(|| {
         format!(
             "the learned placing weights are for {}; variant {} has other rules",
@@ -383,7 +385,7 @@ pub fn run_fit(args: FitArgs) -> Result<(), String> {
     for f in &files {
         for l in read_labels(f, &rules)? {
             read += 1;
-            let canonical = crate::book::fold(&l.pos).key;
+            let canonical = crate::rules::symmetry::fold(&l.pos).key;
             if l.pos.is_placing() && l.pos.pending_removals() == 0 && seen.insert(canonical) {
                 let mut e = example(&l, &placing);
                 if let Some(&(sum, n)) = results.get(&canonical) {
@@ -750,7 +752,7 @@ mod tests {
                 .find(|m| m.written_at(&pos, Convention::Turn) == t)
                 .unwrap();
             pos.play(mv);
-            keys.push(crate::book::fold(&pos).key);
+            keys.push(crate::rules::symmetry::fold(&pos).key);
         }
         // After 2 turns White is to move: a win and a draw, 0.75; after 3, Black: 0.25.
         assert!(

@@ -34,7 +34,6 @@ use crate::rules::{fen, Rules};
 use crate::search::solve::{self, Memory, Solver, Wdl};
 use crate::search::{Score, Searcher};
 use crate::tables::Tables;
-use indicatif::{ProgressBar, ProgressStyle};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -197,7 +196,7 @@ pub fn positions_of_games(
     let mut out = Vec::new();
     each_position(games, rules, phase, |_, pos, ply| out.push((*pos, ply)))?;
     let mut seen = FxHashSet::default();
-    out.retain(|(pos, _)| seen.insert(crate::book::fold(pos).key));
+    out.retain(|(pos, _)| seen.insert(crate::rules::symmetry::fold(pos).key));
     Ok(out)
 }
 
@@ -341,7 +340,7 @@ pub fn open_tables(
 }
 
 pub fn run_label(args: LabelArgs) -> Result<(), String> {
-    let rules = super::preset(&args.variant)?;
+    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let tables = open_tables(&args.variant, &rules, args.tables.clone(), args.no_tables)?;
     let largest = tables
         .as_ref()
@@ -374,9 +373,9 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
     // resumes only on the same list.
     let drawn = match &from_games {
         Some(g) => {
-            let digest = g
-                .iter()
-                .fold(0u64, |h, (p, _)| mix(h ^ crate::book::fold(p).key));
+            let digest = g.iter().fold(0u64, |h, (p, _)| {
+                mix(h ^ crate::rules::symmetry::fold(p).key)
+            });
             format!("games {} digest {digest:016x}", g.len())
         }
         None => format!("seed {}", args.seed),
@@ -428,13 +427,11 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
         positions - todo.len(),
         out.display()
     );
-    let bar = ProgressBar::new(positions as u64);
-    bar.set_position((positions - todo.len()) as u64);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{how} {{bar:30}} {{pos}}/{{len}} positions [{{elapsed}} < {{eta}}]"
-        ))
-        .expect("valid template"),
+    let bar = crate::progress::bar(
+        positions as u64,
+        (positions - todo.len()) as u64,
+        &format!("{how} "),
+        "positions",
     );
     let journal = Mutex::new(journal);
     let next = AtomicUsize::new(0);

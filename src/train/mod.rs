@@ -10,7 +10,6 @@ pub mod critical;
 pub mod fit;
 pub mod label;
 
-use crate::rules::Rules;
 use std::path::PathBuf;
 
 /// The directory of the training data of a variant: `$XDG_CACHE_HOME/moulin/train/<variant>`,
@@ -19,14 +18,4 @@ pub fn cache_dir(variant: &str) -> PathBuf {
     crate::tables::build::cache_root()
         .join("train")
         .join(variant)
-}
-
-/// The rules of a preset, or an error naming the presets.
-pub fn preset(variant: &str) -> Result<Rules, String> {
-    Rules::preset(variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{variant}' (expected one of {})",
-            crate::rules::PRESETS.join(", ")
-        )
-    })
 }

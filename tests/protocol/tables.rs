@@ -270,7 +270,7 @@ fn one_move_book(name: &str, fen: &str, mv: &str) -> PathBuf {
 fn scored_move_book(name: &str, fen: &str, mv: &str, score: &str) -> PathBuf {
     let rules = Rules::nine();
     let pos = moulin::rules::fen::read(fen, &rules).unwrap();
-    let s = moulin::book::fold(&pos).symmetry;
+    let s = moulin::rules::symmetry::fold(&pos).symmetry;
     let mv = moulin::rules::notation::parse_move(&pos, mv).unwrap();
     let (fen, mv) = (
         moulin::rules::fen::write(&pos.transformed(s)),

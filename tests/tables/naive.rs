@@ -47,10 +47,11 @@
 //! A position is treated as its two point sets only, so the rules must let mills be re-formed
 //! freely (`Reform::Allowed`, as in `nine` and `twelve`); other rules are refused.
 
-use moulin::rules::board::{transform, Bitboard, ByColor, Color, SYMMETRIES};
+use moulin::rules::board::{Bitboard, ByColor, Color};
 use moulin::rules::movegen;
 use moulin::rules::notation::Convention;
 use moulin::rules::setup::{Action, Phase, Setup};
+use moulin::rules::symmetry::{transform, SYMMETRIES};
 use moulin::rules::{Reform, Rules};
 use moulin::Move;
 use rayon::prelude::*;

@@ -1,12 +1,12 @@
-//! The command line: every subcommand of the `moulin` binary, parsed by clap, and the small
-//! runners of those that have no module of their own (perft, bench). With no subcommand the
-//! binary speaks the protocol.
+//! The command line: every subcommand of the `moulin` binary, parsed by clap, each run by a
+//! file of its own here (`<command>_cmd.rs`, or `<command>_<subcommand>.rs`), a thin handler over
+//! the library layers below. With no subcommand the binary speaks the protocol.
 
-use crate::rules::notation::Convention;
-use crate::rules::{fen, perft};
-use crate::{Game, Rules};
+mod bench_cmd;
+mod perft_cmd;
+
+use crate::rules::perft;
 use clap::{Parser, Subcommand};
-use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -165,9 +165,9 @@ pub fn run(cli: Cli) -> Result<(), String> {
             variant,
             convention,
             divide,
-        }) => run_perft(depth, fen, moves, &variant, &convention, divide),
+        }) => perft_cmd::run(depth, fen, moves, &variant, &convention, divide),
         Some(Command::Bench { depth, threads }) => {
-            run_bench(depth, threads);
+            bench_cmd::run(depth, threads);
             Ok(())
         }
         Some(Command::Match(args)) => crate::matches::run_match(args),
@@ -200,66 +200,4 @@ pub fn run(cli: Cli) -> Result<(), String> {
         }
         Some(Command::Train(TrainCommand::Suite(args))) => crate::train::critical::run_suite(args),
     }
-}
-
-fn run_perft(
-    depth: u32,
-    fen_text: Option<String>,
-    moves: Vec<String>,
-    variant: &str,
-    convention: &str,
-    divide: bool,
-) -> Result<(), String> {
-    let rules = Rules::preset(variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{variant}' (expected one of {})",
-            crate::rules::PRESETS.join(", ")
-        )
-    })?;
-    let conv = Convention::parse(convention)
-        .ok_or_else(|| format!("unknown convention '{convention}' (expected turn or action)"))?;
-    let mut game = match fen_text {
-        Some(text) => Game::from_fen(&text, rules).map_err(|e| e.to_string())?,
-        None => Game::new(rules),
-    };
-    let tokens: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
-    game.play_tokens(tokens).map_err(|(_, e)| e.to_string())?;
-    let pos = *game.position();
-    let started = Instant::now();
-    let nodes = if divide {
-        let mut each = |mv: crate::Move, n| println!("{} {n}", mv.written_at(&pos, conv));
-        perft::divide(&pos, depth, conv, &|| false, &mut each).unwrap_or(0)
-    } else {
-        perft::perft(&pos, depth, conv)
-    };
-    let secs = started.elapsed().as_secs_f64();
-    log::info!(
-        "perft {depth} of {}: {nodes} in {secs:.3} s",
-        fen::write(&pos)
-    );
-    eprintln!(
-        "{:.3} s, {:.0} leaves/s",
-        secs,
-        nodes as f64 / secs.max(1e-9)
-    );
-    println!("nodes {nodes}");
-    Ok(())
-}
-
-fn run_bench(depth: Option<u32>, threads: usize) {
-    let mut index = 0;
-    let lines = crate::search::bench::run(depth, threads.clamp(1, 256), |l| {
-        index += 1;
-        println!(
-            "{index:>2} depth {:>2} nodes {:>10} time {:>6} ms best {:<10} {}",
-            l.depth,
-            l.nodes,
-            l.time.as_millis(),
-            l.best,
-            l.fen
-        );
-    });
-    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
-    let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
-    println!("{nodes} nodes {:.0} nps", nodes as f64 / secs.max(1e-9));
 }
