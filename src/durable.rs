@@ -38,16 +38,108 @@ fn sync_dir(path: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// What went wrong with a file written to survive a kill: each names the file and, where the
+/// system gave one, its error.
+#[derive(Debug, thiserror::Error)]
+pub enum DurableError {
+    /// A file could not be written (the disk is full, the folder is missing or read-only...).
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A lock file could not be made or locked.
+    #[error("cannot take the lock {}: {source}", path.display())]
+    Lock {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// Another running process holds the lock (its process id, as written in the file).
+    #[error(
+        "{} is held by process {holder}: another run is using the same files; wait for it to \
+         end or stop it, then run again",
+        path.display()
+    )]
+    Held {
+        /// The lock file.
+        path: PathBuf,
+        /// The process id written in it.
+        holder: String,
+    },
+    /// A journal could not be read.
+    #[error("cannot read the journal {}: {source}", path.display())]
+    JournalRead {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A journal could not be written or flushed.
+    #[error("cannot write the journal {}: {source}", path.display())]
+    JournalWrite {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A finished job's journal could not be removed.
+    #[error("cannot remove the journal {}: {source}", path.display())]
+    JournalRemove {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// The journal was made by a run with other settings.
+    #[error(
+        "{} was made with other settings ({theirs}; this run: {ours}): run again with its \
+         settings to resume it, or delete it to start anew",
+        path.display()
+    )]
+    OtherSettings {
+        /// The journal.
+        path: PathBuf,
+        /// The settings in its header.
+        theirs: String,
+        /// This run's settings.
+        ours: String,
+    },
+    /// The journal's first line is not the header of a journal of this kind of job.
+    #[error(
+        "{}: the journal's header is unreadable (cut short, or not a moulin {kind} journal), so \
+         none of its entries can be trusted: delete it and run again",
+        path.display()
+    )]
+    Unreadable {
+        /// The journal.
+        path: PathBuf,
+        /// The kind of job this run is.
+        kind: String,
+    },
+}
+
+/// TEMPORARY while the layers above still carry their errors as text (issue 32): lets `?` turn
+/// a `DurableError` into such a message.
+impl From<DurableError> for String {
+    fn from(e: DurableError) -> String {
+        e.to_string()
+    }
+}
+
 /// Writes `bytes` as the whole content of `path`: the file holds either its old content or all
 /// of `bytes`, whatever happens (a kill, a full disk, a power cut). The temporary file
 /// `<path>.tmp` is removed when the write fails.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DurableError> {
     write_atomic_parts(path, &[bytes])
 }
 
 /// `write_atomic` of the concatenation of `parts`, without making it in memory (a table's
 /// header and its values of several gigabytes).
-pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<(), String> {
+pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<(), DurableError> {
     let tmp = with_suffix(path, ".tmp");
     let written = (|| {
         let mut f = File::create(&tmp)?;
@@ -61,7 +153,10 @@ pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<(), String> {
     })();
     written.map_err(|e| {
         let _ = fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
+        DurableError::Write {
+            path: path.to_path_buf(),
+            source: e,
+        }
     })
 }
 
@@ -78,8 +173,11 @@ pub struct Lock {
 impl Lock {
     /// Takes the lock file `path`. A lock held by a running process is an error naming it; a
     /// lock left by a process that no longer runs (killed, crashed) is taken over.
-    pub fn take(path: &Path) -> Result<Lock, String> {
-        let fail = |e: io::Error| format!("cannot take the lock {}: {e}", path.display());
+    pub fn take(path: &Path) -> Result<Lock, DurableError> {
+        let fail = |e: io::Error| DurableError::Lock {
+            path: path.to_path_buf(),
+            source: e,
+        };
         // Another process may create or remove the file between two steps: try again then.
         loop {
             let (mut file, fresh) = match OpenOptions::new()
@@ -103,12 +201,10 @@ impl Lock {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
                     let _ = file.read_to_string(&mut holder);
-                    return Err(format!(
-                        "{} is held by process {}: another run is using the same files; wait \
-                         for it to end or stop it, then run again",
-                        path.display(),
-                        holder.trim()
-                    ));
+                    return Err(DurableError::Held {
+                        path: path.to_path_buf(),
+                        holder: holder.trim().to_string(),
+                    });
                 }
                 Err(TryLockError::Error(e)) => return Err(fail(e)),
             }
@@ -184,16 +280,28 @@ impl Journal {
     /// by an earlier run). Takes the lock `<path>.lock` first. A journal whose header cannot be
     /// read, or which names other settings, is an error saying what to do; a last line cut short
     /// (by a kill or a full disk) is cut off the file.
-    pub fn open(path: &Path, kind: &str, settings: &str) -> Result<(Journal, Vec<String>), String> {
+    pub fn open(
+        path: &Path,
+        kind: &str,
+        settings: &str,
+    ) -> Result<(Journal, Vec<String>), DurableError> {
         let lock = Lock::take(&with_suffix(path, ".lock"))?;
         let header = format!("# moulin {kind} journal: {settings}\n");
-        let cannot = |e: io::Error| format!("cannot write the journal {}: {e}", path.display());
+        let cannot = |e: io::Error| DurableError::JournalWrite {
+            path: path.to_path_buf(),
+            source: e,
+        };
         let mut lines = Vec::new();
         match fs::read(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 write_atomic(path, header.as_bytes())?;
             }
-            Err(e) => return Err(format!("cannot read the journal {}: {e}", path.display())),
+            Err(e) => {
+                return Err(DurableError::JournalRead {
+                    path: path.to_path_buf(),
+                    source: e,
+                })
+            }
             Ok(bytes) => {
                 let prefix = format!("# moulin {kind} journal: ");
                 let first_end = bytes.iter().position(|&b| b == b'\n');
@@ -201,22 +309,18 @@ impl Journal {
                 match first {
                     Some(line) if line.starts_with(&prefix) => {
                         if line != header.trim_end() {
-                            return Err(format!(
-                                "{} was made with other settings ({}; this run: {settings}): \
-                                 run again with its settings to resume it, or delete it to \
-                                 start anew",
-                                path.display(),
-                                &line[prefix.len()..]
-                            ));
+                            return Err(DurableError::OtherSettings {
+                                path: path.to_path_buf(),
+                                theirs: line[prefix.len()..].to_string(),
+                                ours: settings.to_string(),
+                            });
                         }
                     }
                     _ => {
-                        return Err(format!(
-                            "{}: the journal's header is unreadable (cut short, or not a moulin \
-                             {kind} journal), so none of its entries can be trusted: delete it \
-                             and run again",
-                            path.display()
-                        ))
+                        return Err(DurableError::Unreadable {
+                            path: path.to_path_buf(),
+                            kind: kind.to_string(),
+                        })
                     }
                 }
                 let body_start = first_end.map_or(bytes.len(), |n| n + 1);
@@ -255,13 +359,16 @@ impl Journal {
     /// Appends one line, and flushes the journal to disk if the last flush is a second old. An
     /// error (such as a full disk) must stop the job: the line may be cut short, which the next
     /// `open` repairs.
-    pub fn append(&mut self, line: &str) -> Result<(), String> {
+    pub fn append(&mut self, line: &str) -> Result<(), DurableError> {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
         self.file
             .write_all(&bytes)
-            .map_err(|e| format!("cannot write the journal {}: {e}", self.path.display()))?;
+            .map_err(|e| DurableError::JournalWrite {
+                path: self.path.clone(),
+                source: e,
+            })?;
         if self.synced.elapsed() >= Duration::from_secs(1) {
             self.sync()?;
         }
@@ -269,19 +376,25 @@ impl Journal {
     }
 
     /// Flushes the journal to disk.
-    pub fn sync(&mut self) -> Result<(), String> {
+    pub fn sync(&mut self) -> Result<(), DurableError> {
         self.synced = Instant::now();
         self.file
             .sync_data()
-            .map_err(|e| format!("cannot write the journal {}: {e}", self.path.display()))
+            .map_err(|e| DurableError::JournalWrite {
+                path: self.path.clone(),
+                source: e,
+            })
     }
 
     /// Removes the journal (and then its lock): to be called once the job's output is written
     /// with `write_atomic`, and not before.
-    pub fn finish(self) -> Result<(), String> {
+    pub fn finish(self) -> Result<(), DurableError> {
         fs::remove_file(&self.path)
             .and_then(|()| sync_dir(&self.path))
-            .map_err(|e| format!("cannot remove the journal {}: {e}", self.path.display()))
+            .map_err(|e| DurableError::JournalRemove {
+                path: self.path.clone(),
+                source: e,
+            })
     }
 }
 
@@ -305,7 +418,7 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"new\n");
         assert!(!with_suffix(&p, ".tmp").exists());
         let e = write_atomic(&d.join("missing/out.txt"), b"x").unwrap_err();
-        assert!(e.contains("cannot write"), "{e}");
+        assert!(e.to_string().contains("cannot write"), "{e}");
         let _ = fs::remove_dir_all(&d);
     }
 
@@ -317,7 +430,7 @@ mod tests {
         assert!(lines.is_empty());
         // Held: a second opener is refused while the first runs.
         let e = Journal::open(&p, "test", "a 1").unwrap_err();
-        assert!(e.contains("held by process"), "{e}");
+        assert!(e.to_string().contains("held by process"), "{e}");
         j.append("one").unwrap();
         j.append("two").unwrap();
         drop(j);
@@ -337,17 +450,21 @@ mod tests {
         assert_eq!(lines, ["one", "two", "three"]);
         drop(j);
         let e = Journal::open(&p, "test", "a 2").unwrap_err();
-        assert!(e.contains("other settings (a 1; this run: a 2)"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("other settings (a 1; this run: a 2)"),
+            "{e}"
+        );
         // A header cut short is reported as unreadable, not as other settings.
         fs::write(&p, "# moulin test jou").unwrap();
-        let e = Journal::open(&p, "test", "a 1").unwrap_err();
+        let e = Journal::open(&p, "test", "a 1").unwrap_err().to_string();
         assert!(
             e.contains("header is unreadable") && e.contains("delete it"),
             "{e}"
         );
         fs::write(&p, "").unwrap();
         let e = Journal::open(&p, "test", "a 1").unwrap_err();
-        assert!(e.contains("header is unreadable"), "{e}");
+        assert!(e.to_string().contains("header is unreadable"), "{e}");
         // Finished: the journal and its lock are gone.
         fs::remove_file(&p).unwrap();
         let (j, _) = Journal::open(&p, "test", "a 1").unwrap();

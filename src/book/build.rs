@@ -490,7 +490,8 @@ fn search_level(
                             stop.store(true, Ordering::Relaxed);
                             *failed
                                 .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                                .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                                Some(e.into());
                             break;
                         }
                     }

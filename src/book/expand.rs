@@ -320,7 +320,7 @@ fn search_batch(
                         stop.store(true, Ordering::Relaxed);
                         *failed
                             .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.into());
                         break;
                     }
                     results
@@ -362,5 +362,5 @@ pub(super) fn write(
             super::MAX_FILE_BYTES
         ));
     }
-    durable::write_atomic(path, text.as_bytes())
+    Ok(durable::write_atomic(path, text.as_bytes())?)
 }

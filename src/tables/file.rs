@@ -89,7 +89,10 @@ pub fn write(
     head.extend_from_slice(&[mover as u8, other as u8, values.width(), 0, 0, 0, 0, 0]);
     head.extend_from_slice(&(values.len() as u64).to_le_bytes());
     head.extend_from_slice(&checksum(&data).to_le_bytes());
-    durable::write_atomic_parts(&path(dir, mover, other), &[&head, &data])
+    Ok(durable::write_atomic_parts(
+        &path(dir, mover, other),
+        &[&head, &data],
+    )?)
 }
 
 /// What a table file's header says.

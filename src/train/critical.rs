@@ -495,7 +495,7 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
                         stop.store(true, Ordering::Relaxed);
                         *failed
                             .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.into());
                         break;
                     }
                     drop(j);

@@ -474,7 +474,7 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
                         stop.store(true, Ordering::Relaxed);
                         *failed
                             .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.into());
                         break;
                     }
                     bar.inc(1);
