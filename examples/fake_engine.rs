@@ -37,6 +37,8 @@ const SWITCHES: [&str; 12] = [
 /// Bytes that are not UTF-8.
 const BAD: &[u8] = b"\xff\xfe\xc3(\x80";
 
+// One flag a misbehaviour, each set from the command line.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Default)]
 struct Flags {
     seed: u64,
@@ -180,51 +182,16 @@ fn main() {
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         let reply: Vec<String> = match words.first().copied() {
-            Some("uci") => {
-                if f.bad_stdout {
-                    raw(&mut out, b"id name bad ");
-                    raw(&mut out, BAD);
-                    raw(&mut out, b"\n");
-                }
-                let mut r = vec![
-                    format!("id name {}", f.name),
-                    "id author moulin tests".into(),
-                    "option name Variant type combo default nine var nine var twelve var lasker var morabaraba var no-reform var protected-mills".into(),
-                    "option name MoveNotation type combo default turn var turn var action".into(),
-                ];
-                if !f.no_uciok {
-                    r.push("uciok".into());
-                }
-                r
-            }
+            Some("uci") => uci_lines(&f, &mut out),
             Some("isready") => vec!["readyok".into()],
             Some("ucinewgame") => {
                 game = Game::new(rules);
                 vec![]
             }
             Some("setoption") => {
-                let at = |w: &str| words.iter().position(|&x| x == w);
-                match (at("name"), at("value")) {
-                    (Some(n), Some(v)) if n < v => {
-                        let name = words[n + 1..v].join(" ");
-                        let value = words[v + 1..].join(" ");
-                        let result = match name.to_ascii_lowercase().as_str() {
-                            "variant" => Rules::preset(&value)
-                                .map(|r| rules = r)
-                                .ok_or_else(|| format!("unknown variant {value}")),
-                            "movenotation" => Convention::parse(&value)
-                                .map(|c| notation = c)
-                                .ok_or_else(|| format!("bad notation {value}")),
-                            _ => rules.set(&name, &value).map_err(|e| e.to_string()),
-                        };
-                        game = Game::new(rules);
-                        match result {
-                            Ok(()) => vec![],
-                            Err(e) => vec![format!("info string error: {e}")],
-                        }
-                    }
-                    _ => vec!["info string error: setoption name <n> value <v>".into()],
-                }
+                let reply = set_option(&words, &mut rules, &mut notation);
+                game = Game::new(rules);
+                reply
             }
             Some("position") => match position(&words, rules) {
                 Ok(g) => {
@@ -235,44 +202,7 @@ fn main() {
             },
             Some("go") => {
                 gos += 1;
-                if f.delay > 0 {
-                    std::thread::sleep(Duration::from_millis(f.delay));
-                }
-                if f.crash_at == Some(gos) {
-                    std::process::abort();
-                }
-                if f.exit_at == Some(gos) {
-                    std::process::exit(0);
-                }
-                if f.hang_at == Some(gos) {
-                    sleep_forever();
-                }
-                if f.flood_at == Some(gos) {
-                    raw(&mut out, b"info string ");
-                    let chunk = vec![b'x'; 1 << 16];
-                    while out.write_all(&chunk).is_ok() {}
-                    std::process::exit(1);
-                }
-                if f.bad_stdout {
-                    raw(&mut out, b"info string ");
-                    raw(&mut out, BAD);
-                    raw(&mut out, b" bad bytes\n");
-                }
-                if f.stray_bestmove {
-                    let stray = [
-                        "info string nobestmove here",
-                        "info string bestmove will follow",
-                        "info depth 1 string see bestmove d1",
-                    ];
-                    for s in stray {
-                        let _ = writeln!(out, "{s}");
-                    }
-                }
-                let mut answer = go(&f, &game, notation, gos, &mut rng);
-                if f.duplicate_bestmove {
-                    answer.extend(answer.clone());
-                }
-                answer
+                answer_go(&f, &mut out, &game, notation, gos, &mut rng)
             }
             Some("quit") if f.ignore_quit => vec![],
             Some("quit") => break,
@@ -350,4 +280,97 @@ fn go(f: &Flags, game: &Game, notation: Convention, gos: u64, rng: &mut Rng) -> 
     } else {
         vec![info, format!("bestmove {chosen}")]
     }
+}
+
+/// The answer to `uci`: the engine's name and options, and `uciok` unless told otherwise.
+fn uci_lines(f: &Flags, out: &mut impl Write) -> Vec<String> {
+    if f.bad_stdout {
+        raw(out, b"id name bad ");
+        raw(out, BAD);
+        raw(out, b"\n");
+    }
+    let mut r = vec![
+            format!("id name {}", f.name),
+            "id author moulin tests".into(),
+            "option name Variant type combo default nine var nine var twelve var lasker var morabaraba var no-reform var protected-mills".into(),
+            "option name MoveNotation type combo default turn var turn var action".into(),
+        ];
+    if !f.no_uciok {
+        r.push("uciok".into());
+    }
+    r
+}
+
+/// `setoption`: the rules and the notation, or an error line.
+fn set_option(words: &[&str], rules: &mut Rules, notation: &mut Convention) -> Vec<String> {
+    let at = |w: &str| words.iter().position(|&x| x == w);
+    match (at("name"), at("value")) {
+        (Some(n), Some(v)) if n < v => {
+            let name = words[n + 1..v].join(" ");
+            let value = words[v + 1..].join(" ");
+            let result = match name.to_ascii_lowercase().as_str() {
+                "variant" => Rules::preset(&value)
+                    .map(|r| *rules = r)
+                    .ok_or_else(|| format!("unknown variant {value}")),
+                "movenotation" => Convention::parse(&value)
+                    .map(|c| *notation = c)
+                    .ok_or_else(|| format!("bad notation {value}")),
+                _ => rules.set(&name, &value).map_err(|e| e.to_string()),
+            };
+            match result {
+                Ok(()) => vec![],
+                Err(e) => vec![format!("info string error: {e}")],
+            }
+        }
+        _ => vec!["info string error: setoption name <n> value <v>".into()],
+    }
+}
+
+/// `go`: the misbehaviour the flags ask for at this `go`, else a move.
+fn answer_go(
+    f: &Flags,
+    out: &mut impl Write,
+    game: &Game,
+    notation: Convention,
+    gos: u64,
+    rng: &mut Rng,
+) -> Vec<String> {
+    if f.delay > 0 {
+        std::thread::sleep(Duration::from_millis(f.delay));
+    }
+    if f.crash_at == Some(gos) {
+        std::process::abort();
+    }
+    if f.exit_at == Some(gos) {
+        std::process::exit(0);
+    }
+    if f.hang_at == Some(gos) {
+        sleep_forever();
+    }
+    if f.flood_at == Some(gos) {
+        raw(out, b"info string ");
+        let chunk = vec![b'x'; 1 << 16];
+        while out.write_all(&chunk).is_ok() {}
+        std::process::exit(1);
+    }
+    if f.bad_stdout {
+        raw(out, b"info string ");
+        raw(out, BAD);
+        raw(out, b" bad bytes\n");
+    }
+    if f.stray_bestmove {
+        let stray = [
+            "info string nobestmove here",
+            "info string bestmove will follow",
+            "info depth 1 string see bestmove d1",
+        ];
+        for s in stray {
+            let _ = writeln!(out, "{s}");
+        }
+    }
+    let mut answer = go(f, game, notation, gos, rng);
+    if f.duplicate_bestmove {
+        answer.extend(answer.clone());
+    }
+    answer
 }

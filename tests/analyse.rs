@@ -192,7 +192,7 @@ fn the_html_page_draws_the_graph_and_the_critical_boards_offline() {
 /// picture the README shows: `cargo test --release --test analyse -- --ignored`, then copy
 /// `$TMPDIR/moulin-html-shot/analysis.png` to `docs/analysis.png`.
 #[test]
-#[ignore]
+#[ignore = "needs Debian's chromium; makes the README's picture"]
 fn the_html_page_renders_in_headless_chromium() {
     let dir = std::env::temp_dir().join("moulin-html-shot");
     let page = sample_page(&dir, "6");

@@ -151,7 +151,7 @@ fn expansion_deepens_the_main_lines_and_resumes() {
     let before = principal_length(&start, &small);
     assert_eq!(before, 3, "a 3-ply book's principal line");
     // The frontier is sorted by priority, and its first position is on the principal line.
-    let (front, _) = frontier(&start, &small, &Default::default(), 4, 12);
+    let (front, _) = frontier(&start, &small, &std::collections::HashSet::default(), 4, 12);
     assert!(front.windows(2).all(|w| w[0].priority <= w[1].priority));
     assert_eq!((front[0].priority, front[0].ply), (12, 3));
     run_expand(args(12)).unwrap();
@@ -507,13 +507,13 @@ fn shipped_book_moves_are_within_the_margin_of_a_fresh_search() {
 }
 
 #[test]
-#[ignore]
+#[ignore = "slow: searches a large sample of the shipped book"]
 fn shipped_book_quality_large_sample() {
     quality(300);
 }
 
 #[test]
-#[ignore]
+#[ignore = "slow: rebuilds part of the shipped book"]
 fn shipped_book_agrees_with_its_own_procedure() {
     let (text, _) = shipped();
     let report = check_text(&text, 200).unwrap();
@@ -525,7 +525,7 @@ fn shipped_book_agrees_with_its_own_procedure() {
 /// (`$MOULIN_TABLES`, by default `~/.cache/moulin/tables/nine`; slow: 177 moves in 159 s on the
 /// 2-core machine; `cargo test --release --test book -- --ignored proven`).
 #[test]
-#[ignore]
+#[ignore = "needs the endgame tables 3-9; slow (minutes)"]
 fn shipped_proven_moves_keep_the_draw() {
     let tables = std::env::var("MOULIN_TABLES").unwrap_or_else(|_| {
         format!(

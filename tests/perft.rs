@@ -142,7 +142,7 @@ fn perft_fast() {
 }
 
 #[test]
-#[ignore]
+#[ignore = "slow: deep perft figures"]
 fn perft_slow() {
     run(true);
 }
@@ -231,14 +231,14 @@ fn divide(args: &[&str]) -> (u64, Vec<(String, u64)>) {
 
 #[test]
 fn binary_perft() {
-    assert_eq!(nodes(&moulin_perft(&["4"])), 255024);
+    assert_eq!(nodes(&moulin_perft(&["4"])), 255_024);
     let (total, rows) = divide(&["3"]);
     assert_eq!(total, 12144);
     assert_eq!(rows.len(), 24);
     assert!(rows.iter().all(|(_, n)| *n == 506));
     assert_eq!(
         nodes(&moulin_perft(&["5", "--convention", "action"])),
-        5100480
+        5_100_480
     );
     assert_eq!(nodes(&moulin_perft(&["3", "--variant", "lasker"])), 13552);
     // From a position string, with a removal pending: in the action convention the root moves

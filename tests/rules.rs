@@ -285,7 +285,7 @@ fn a_mill_never_gives_twice_with_the_same_pieces() {
         play(&mut g, "d7-a7 a1-a4 g7-d7xb2 d1-g1 d7-g7 g1-d1");
         let back = with_step(&g, "a7-d7");
         if reform == Reform::NoRemoval {
-            assert_eq!(back, ["a7-d7"])
+            assert_eq!(back, ["a7-d7"]);
         } else {
             assert!(back.is_empty());
             assert_eq!(illegal(&g, "a7-d7"), Illegal::ReformForbidden);

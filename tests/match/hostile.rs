@@ -186,7 +186,7 @@ fn engines_that_cannot_start_stop_the_match() {
 /// ignores everything). No forfeit, no process left, and records that replay. About 4 minutes:
 /// `cargo test --release --test match -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "slow: 200 games, about 4 minutes"]
 fn hostile_match_of_200_games() {
     let tag = format!("moulin-hostile-tag-{}", std::process::id());
     let healthy = format!("name=moulin cmd={} option.Hash=16", moulin().display());

@@ -387,12 +387,14 @@ fn repeat(r: &Referee, rng: &mut Rng) -> String {
     }
 }
 
+/// Picks the next move of a scripted game.
+type Chooser = fn(&Referee, &mut Rng) -> String;
+
 #[test]
 fn the_engine_says_the_game_is_over_exactly_when_the_gui_does() {
     let _gate = shared();
     let mut rng = Rng::new(11);
     let mut cases: Vec<(bool, &str, Referee)> = Vec::new();
-    type Chooser = fn(&Referee, &mut Rng) -> String;
     let wanted: [(bool, &str, Chooser); 6] = [
         (false, "threefold", repeat),
         (false, "quiet", shuffle),

@@ -4,7 +4,7 @@
 use moulin::{Game, Rules};
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -52,7 +52,7 @@ impl Engine {
         let (tx, lines) = mpsc::channel();
         thread::spawn(move || {
             let mut pending = Vec::new();
-            let mut buf = [0u8; 65536];
+            let mut buf = vec![0u8; 65536];
             loop {
                 match stdout.read(&mut buf) {
                     Ok(0) | Err(_) => break,
@@ -96,11 +96,7 @@ impl Engine {
     }
 
     pub(crate) fn next_line(&self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => Some(l),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => None,
-        }
+        self.lines.recv_timeout(timeout).ok()
     }
 
     /// Lines up to and including the first that satisfies `done`.

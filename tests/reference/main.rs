@@ -12,7 +12,10 @@
 //! `board` and `naive` are the reference generator, `naive_play` plays it; `games` compares it
 //! with the crate over random games, `perft` over the perft figures.
 
-#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+#![allow(clippy::unwrap_used)]
+// a test may unwrap: a failure is its report
+// The reference is written plainly on purpose (methods that need no state, flags as bools).
+#![allow(clippy::unused_self, clippy::struct_excessive_bools)]
 
 mod board;
 mod games;

@@ -237,7 +237,6 @@ impl Naive {
         victim: Side,
         due: usize,
     ) -> Vec<Vec<usize>> {
-        let mut out: Vec<Vec<usize>> = Vec::new();
         fn rec(
             n: &Naive,
             board: &mut [Option<Piece>; 24],
@@ -267,6 +266,7 @@ impl Naive {
                 board[p] = keep;
             }
         }
+        let mut out: Vec<Vec<usize>> = Vec::new();
         let mut b = *board;
         rec(self, &mut b, victim, due, &mut Vec::new(), &mut out);
         out

@@ -8,7 +8,7 @@ use moulin::Rules;
 fn naive_perft_agrees_with_rules_md() {
     let n = Naive::new(&Rules::nine());
     let s = n.start();
-    let turn = [24, 552, 12144, 255024];
+    let turn = [24, 552, 12_144, 255_024];
     for (d, &want) in turn.iter().enumerate() {
         assert_eq!(n.perft(&s, d as u32 + 1, true), want, "turn {}", d + 1);
         assert_eq!(n.perft(&s, d as u32 + 1, false), want, "action {}", d + 1);
@@ -107,7 +107,7 @@ fn naive_perft_agrees_with_data_file() {
 
 /// Every figure, the slow ones too (minutes).
 #[test]
-#[ignore]
+#[ignore = "slow: every figure, minutes"]
 fn naive_perft_agrees_with_data_file_all() {
     let checked = naive_data_file(u64::MAX);
     assert_eq!(checked, data_figures().len());
