@@ -55,7 +55,7 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
         .clone()
         .unwrap_or_else(|| default_dir(&args.tables.variant));
     let tables = Arc::new(Tables::open(&dir, &rules).map_err(|e| e.to_string())?);
-    let openings = read_book_file(&args.positions, &rules)?;
+    let openings = read_book_file(&args.positions, &rules).map_err(|e| e.to_string())?;
     let mut searcher = Searcher::new(16, 1);
     if !args.without_tables {
         searcher.options.tables = Some(Arc::clone(&tables));
@@ -63,7 +63,7 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
     let bar = crate::progress::bar(openings.len() as u64, 0, "", "positions");
     let mut by_pair: BTreeMap<(u32, u32), Kept> = BTreeMap::new();
     for opening in &openings {
-        let game = opening.game(&rules)?;
+        let game = opening.game(&rules).map_err(|e| e.to_string())?;
         let pos: Position = *game.position();
         let us = pos.side_to_move();
         let Some(value) = tables.probe(&pos) else {

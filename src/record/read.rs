@@ -2,32 +2,9 @@
 //! by game, every move (and every variation) played on the rules so that an illegal one is an
 //! error where it stands.
 
-use super::{Ply, Record, RESULTS};
+use super::{Ply, Record, RecordError, RESULTS};
 use crate::rules::game::Game;
 use crate::rules::notation::Convention;
-use std::fmt;
-
-/// The first problem of a record file: where, and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordError {
-    /// From 1.
-    pub line: usize,
-    /// From 1, in characters.
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for RecordError {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Kind {
@@ -49,7 +26,7 @@ struct Token {
 }
 
 fn error(line: usize, column: usize, message: impl Into<String>) -> RecordError {
-    RecordError {
+    RecordError::At {
         line,
         column,
         message: message.into(),
@@ -286,7 +263,9 @@ fn read_game(toks: &[Token], start: usize) -> Result<(Record, usize), RecordErro
             .or(toks.last())
             .map_or((1, 1), |t| (t.line, t.column))
     };
-    let start_game = record.start().map_err(|e| error(fen_at.0, fen_at.1, e))?;
+    let start_game = record
+        .start()
+        .map_err(|e| error(fen_at.0, fen_at.1, e.to_string()))?;
     let mut stack = vec![Frame {
         before_last: None,
         game: start_game,
@@ -465,9 +444,13 @@ mod tests {
 
     #[test]
     fn the_first_problem_is_named_with_its_place() {
-        let at = |text: &str| {
-            let e = read(text).unwrap_err();
-            (e.line, e.column, e.message)
+        let at = |text: &str| match read(text).unwrap_err() {
+            RecordError::At {
+                line,
+                column,
+                message,
+            } => (line, column, message),
+            e => panic!("not a place in the file: {e}"),
         };
         assert_eq!(at("1. d6 d6 *").0, 1);
         assert_eq!(at("1. d6 d6 *").1, 7);
