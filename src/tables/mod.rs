@@ -37,7 +37,7 @@ use index::{Classes, PairIndex};
 use mapped::Mapping;
 use rayon::prelude::*;
 use std::borrow::Cow;
-use std::fmt;
+use std::fmt::{self, Write};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -232,6 +232,7 @@ pub enum Value {
     Win(u16),
     /// Lost, the next removal (or the end) this many plies away at most.
     Loss(u16),
+    /// Neither side can force a win.
     Draw,
 }
 
@@ -263,6 +264,7 @@ impl Value {
         }
     }
 
+    /// The value of a stored code (`Value::code`).
     pub fn from_code(c: u16) -> Value {
         match c {
             0 => Value::Draw,
@@ -299,7 +301,9 @@ pub const MAX_DISTANCE: u16 = 0x7fff;
 /// them).
 #[derive(Clone, Debug)]
 pub enum Values {
+    /// A byte a value (`Value::byte`), in memory.
     Narrow(Vec<u8>),
+    /// A code a value (`Value::code`), in memory.
     Wide(Vec<u16>),
     /// A file's values, their width in bytes (2: little-endian codes) and the longest distance
     /// they hold (found when the file was read and checked).
@@ -331,6 +335,7 @@ impl Values {
         }
     }
 
+    /// The number of values (slots).
     pub fn len(&self) -> usize {
         match self {
             Values::Narrow(v) => v.len(),
@@ -339,6 +344,7 @@ impl Values {
         }
     }
 
+    /// Whether there is no value.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -362,6 +368,7 @@ impl Values {
         }
     }
 
+    /// The value in `slot`.
     #[inline]
     pub fn get(&self, slot: usize) -> Value {
         match self {
@@ -436,12 +443,14 @@ pub fn fingerprint(rules: &Rules) -> u64 {
         "Reform",
         "FullBoard",
     ];
-    let text: String = rules
+    let text = rules
         .options()
         .into_iter()
         .filter(|(name, _)| MOVING.contains(name))
-        .map(|(name, value)| format!("{name}={value};"))
-        .collect();
+        .fold(String::new(), |mut text, (name, value)| {
+            let _ = write!(text, "{name}={value};");
+            text
+        });
     text.bytes().fold(0x6d6f_756c_696e_7462, |h, b| {
         crate::rng::mix(h ^ u64::from(b))
     })

@@ -45,7 +45,12 @@ pub enum Successor {
     /// is left with fewer than three pieces).
     Exit(Value),
     /// It removes nothing: the result, with the other side to move, in the group.
-    Stay { ours: u32, theirs: u32 },
+    Stay {
+        /// The pieces of the side to move after the move (the side that did not move).
+        ours: u32,
+        /// The pieces of the other side (the side that moved).
+        theirs: u32,
+    },
 }
 
 /// Whether the mover, holding `ours` without the piece that left, closes a mill by arriving
@@ -323,14 +328,13 @@ fn settle(
                     } else {
                         None
                     };
-                    match value {
-                        Some(v) => w.values[slot as usize].store(v.code(), Ordering::Relaxed),
-                        None => {
-                            // At most 3 pieces flying to 21 points, or 9 pieces with 4 steps.
-                            debug_assert!(stays.len() < DRAW_EXIT as usize);
-                            let c = stays.len() as u8 | if draw { DRAW_EXIT } else { 0 };
-                            w.counts[slot as usize].store(c, Ordering::Relaxed);
-                        }
+                    if let Some(v) = value {
+                        w.values[slot as usize].store(v.code(), Ordering::Relaxed);
+                    } else {
+                        // At most 3 pieces flying to 21 points, or 9 pieces with 4 steps.
+                        debug_assert!(stays.len() < DRAW_EXIT as usize);
+                        let c = stays.len() as u8 | if draw { DRAW_EXIT } else { 0 };
+                        w.counts[slot as usize].store(c, Ordering::Relaxed);
                     }
                 }
                 progress(chunk.end - chunk.start);
