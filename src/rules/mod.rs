@@ -2,8 +2,9 @@
 //! nothing above it.
 //!
 //! - `board`: points, bitboards, colours and the board topologies (adjacency, mill lines) as
-//!   compile-time tables; `symmetry`: the board's 16 symmetries, canonical forms and the
-//!   symmetry key of a position (`fold`);
+//!   compile-time tables; `board_symmetry`: the board's 16 symmetries as maps of points and
+//!   sets, and the canonical form of a board; `symmetry`: the symmetry key of a position
+//!   (`fold`), with the maps of `board_symmetry` re-exported;
 //! - `variant`: the `Rules` value (every rule option of RULES.md §3) and its named presets;
 //!   `rule_options`: the one table of rule options by name (values, parser, writer) that the
 //!   protocol, the match runner and the book read;
@@ -16,6 +17,7 @@
 //! - `zobrist`: position keys; `game`: a game with its history and draw rules; `perft`.
 
 pub mod board;
+pub mod board_symmetry;
 pub mod diagram;
 pub mod fen;
 pub mod game;

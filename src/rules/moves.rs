@@ -2,7 +2,7 @@
 //! for a lone removal when a removal is pending (the two-token form of RULES.md §4).
 
 use crate::rules::board::Point;
-use crate::rules::symmetry::transform_point;
+use crate::rules::board_symmetry::transform_point;
 
 /// A move, packed in 32 bits:
 ///
@@ -121,7 +121,7 @@ impl Move {
         self.0 == Move::NULL.0
     }
 
-    /// The image of this move under symmetry `s` of the board (`symmetry::transform_point`).
+    /// The image of this move under symmetry `s` of the board (`board_symmetry::transform_point`).
     pub fn transformed(self, s: usize) -> Move {
         let map = |shift: u32| match self.field(shift) {
             Some(p) => transform_point(s, p).index() as u32,

@@ -8,8 +8,8 @@
 //! generation (`movegen`) only combines these.
 
 use crate::rules::board::{Bitboard, ByColor, Color, Point, POINTS};
+use crate::rules::board_symmetry::transform;
 use crate::rules::moves::Move;
-use crate::rules::symmetry::transform;
 use crate::rules::zobrist;
 use crate::rules::{Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform, Rules};
 
@@ -215,7 +215,7 @@ impl Position {
         pos
     }
 
-    /// The image of this position under symmetry `s` of the board (`symmetry::transform`): the
+    /// The image of this position under symmetry `s` of the board (`board_symmetry::transform`): the
     /// same hands, side, pending removals and counters. Piece identities are numbered afresh and
     /// only the standing mills keep their spent records, which is exact while no piece has moved
     /// (the placing phase) and whenever mills may be re-formed freely.
