@@ -293,7 +293,7 @@ pub enum BoardKind {
 }
 
 /// Index of the padding line: its bitboard holds a bit no point has, so it never forms a mill.
-pub const NO_LINE: u8 = 20;
+const NO_LINE: u8 = 20;
 
 /// The fixed tables of one board shape.
 pub struct Topology {

@@ -10,7 +10,7 @@ use std::fmt;
 
 /// A move token split into its parts, not yet checked against any position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RawMove {
+struct RawMove {
     /// The point a stepping piece leaves; `None` for a placement or a lone removal.
     pub from: Option<Point>,
     /// `None` for a lone removal (`xb4`).
@@ -120,7 +120,7 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 /// Splits a token such as `d6`, `d6-d5`, `d6xb4`, `d6-d5xb4xf2` or `xb4` into its parts.
-pub fn parse_raw(token: &str) -> Result<RawMove, MoveError> {
+fn parse_raw(token: &str) -> Result<RawMove, MoveError> {
     let malformed = |why: String| MoveError::Malformed {
         token: token.to_string(),
         why,
@@ -288,7 +288,7 @@ fn orders(n: usize) -> impl Iterator<Item = &'static [usize]> {
 /// order: with one removal per mill closed, a piece that stands in a mill may become removable
 /// only once the last piece outside a mill is gone. Written as tokens of their own
 /// (`d6 xb4 xf2`), the removals must come in this order to be read back one at a time.
-pub fn removal_order(pos: &Position, mv: Move) -> Vec<Point> {
+fn removal_order(pos: &Position, mv: Move) -> Vec<Point> {
     let removals: Vec<Point> = mv.removals().collect();
     let theirs = pos.pieces(!pos.side_to_move());
     orders(removals.len())

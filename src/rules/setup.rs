@@ -204,7 +204,7 @@ impl Setup {
 }
 
 /// The letter of a phase in the position string.
-pub fn phase_letter(p: Phase) -> char {
+fn phase_letter(p: Phase) -> char {
     match p {
         Phase::Placing => 'p',
         Phase::Moving => 'm',
@@ -213,7 +213,7 @@ pub fn phase_letter(p: Phase) -> char {
 }
 
 /// The letter of an action in the position string.
-pub fn action_letter(a: Action) -> char {
+fn action_letter(a: Action) -> char {
     match a {
         Action::Place => 'p',
         Action::Step => 's',

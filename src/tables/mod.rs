@@ -407,7 +407,7 @@ impl Values {
     }
 
     /// The inverse of `to_bytes`.
-    pub fn from_bytes(bytes: Vec<u8>, width: u8) -> Values {
+    fn from_bytes(bytes: Vec<u8>, width: u8) -> Values {
         if width == 2 {
             Values::Wide(bytes.chunks_exact(2).map(wide_code).collect())
         } else {

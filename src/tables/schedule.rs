@@ -44,7 +44,7 @@ pub fn most_removals(rules: &Rules) -> usize {
 }
 
 /// The pairs a group's removals lead to (one to `most` pieces removed), as (mover, other).
-pub fn dependencies(a: usize, b: usize, most: usize) -> Vec<(usize, usize)> {
+fn dependencies(a: usize, b: usize, most: usize) -> Vec<(usize, usize)> {
     let mut d = Vec::new();
     for (m, o) in [(a, b), (b, a)] {
         for k in 1..=most {
@@ -125,7 +125,7 @@ impl Store {
     }
 
     /// The pairs the removals of group `(a, b)` lead to.
-    pub fn dependencies(&self, a: usize, b: usize) -> Vec<(usize, usize)> {
+    fn dependencies(&self, a: usize, b: usize) -> Vec<(usize, usize)> {
         dependencies(a, b, self.most)
     }
 
