@@ -24,7 +24,7 @@ impl Date {
     }
 
     /// The date of a day counted from 1970-01-01, by eras of 400 years (Hinnant's algorithm).
-    pub fn from_days(days: i64) -> Date {
+    fn from_days(days: i64) -> Date {
         let z = days + 719_468;
         let era = z.div_euclid(146_097);
         let doe = z.rem_euclid(146_097);

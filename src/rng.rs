@@ -17,6 +17,7 @@ pub const fn mix(state: u64) -> u64 {
 pub struct Rng(u64);
 
 impl Rng {
+    /// A stream seeded with `seed`: the same seed gives the same stream.
     pub const fn new(seed: u64) -> Rng {
         Rng(seed)
     }
@@ -28,6 +29,7 @@ impl Rng {
             .map_or(0x5eed, |d| d.as_nanos() as u64))
     }
 
+    /// The next number of the stream.
     pub fn next_u64(&mut self) -> u64 {
         let z = mix(self.0);
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);

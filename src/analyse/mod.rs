@@ -248,7 +248,7 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
                     args.game
                 )
             })?;
-        return Ok((r.start()?, r.move_texts()));
+        return Ok((r.start().map_err(|e| e.to_string())?, r.move_texts()));
     }
     let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let game = match &args.fen {

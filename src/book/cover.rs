@@ -308,7 +308,7 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
             args.to_ply
         ));
     }
-    let mut list = openings::read_book_file(&args.openings, &rules)?;
+    let mut list = openings::read_book_file(&args.openings, &rules).map_err(|e| e.to_string())?;
     if let Some(n) = args.first {
         list.truncate(n);
     }
@@ -344,7 +344,7 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
     let mut follow = |pos: &Position| replies(pos, args.replies, args.depth, &mut ranker);
     let mut walk = Walk::new(args.to_ply);
     for opening in &list {
-        let game = opening.game(&rules)?;
+        let game = opening.game(&rules).map_err(|e| e.to_string())?;
         for engine in [Color::White, Color::Black] {
             walk.visit(game.position(), engine, &mut follow);
         }

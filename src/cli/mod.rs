@@ -4,6 +4,11 @@
 
 mod bench_cmd;
 mod perft_cmd;
+mod tables_build;
+mod tables_plan;
+mod tables_sample;
+pub(crate) mod tables_stats;
+mod tables_verify;
 
 use crate::rules::perft;
 use clap::{Parser, Subcommand};
@@ -110,17 +115,17 @@ pub enum BookCommand {
 pub enum TablesCommand {
     /// Compute every moving-phase position with 3 to N pieces a side (or one pair), resuming
     /// where a stopped build was.
-    Build(crate::tables::build::BuildArgs),
+    Build(tables_build::BuildArgs),
     /// One line per table: `W-B wins N losses N draws N max-win D max-loss D`, counted up to
     /// symmetry.
-    Stats(crate::tables::build::DirArgs),
+    Stats(tables_stats::DirArgs),
     /// Check every stored value (or an even sample of them) against its successors; fails on
     /// any disagreement.
-    Verify(crate::tables::build::VerifyArgs),
+    Verify(tables_verify::VerifyArgs),
     /// Print a shell script that submits the same build to a Slurm cluster as job arrays.
-    Plan(crate::tables::build::PlanArgs),
+    Plan(tables_plan::PlanArgs),
     /// Draw positions from the tables, as match openings (`fen ...`) with their values.
-    Sample(crate::tables::sample::SampleArgs),
+    Sample(tables_sample::SampleArgs),
     /// Search sampled positions and count the moves that keep the tables' value.
     Keep(crate::matches::endgames::KeepArgs),
 }
@@ -181,15 +186,11 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Book(BookCommand::Exact(args))) => crate::book::exact::run_exact(args),
         Some(Command::Book(BookCommand::Cover(args))) => crate::book::cover::run_cover(args),
         Some(Command::Book(BookCommand::Bench(args))) => crate::book::run_bench(args),
-        Some(Command::Tables(TablesCommand::Build(args))) => crate::tables::build::run_build(args),
-        Some(Command::Tables(TablesCommand::Stats(args))) => crate::tables::build::run_stats(args),
-        Some(Command::Tables(TablesCommand::Verify(args))) => {
-            crate::tables::build::run_verify(args)
-        }
-        Some(Command::Tables(TablesCommand::Plan(args))) => crate::tables::build::run_plan(args),
-        Some(Command::Tables(TablesCommand::Sample(args))) => {
-            crate::tables::sample::run_sample(args)
-        }
+        Some(Command::Tables(TablesCommand::Build(args))) => tables_build::run(&args),
+        Some(Command::Tables(TablesCommand::Stats(args))) => tables_stats::run(&args),
+        Some(Command::Tables(TablesCommand::Verify(args))) => tables_verify::run(&args),
+        Some(Command::Tables(TablesCommand::Plan(args))) => tables_plan::run(&args),
+        Some(Command::Tables(TablesCommand::Sample(args))) => tables_sample::run(&args),
         Some(Command::Tables(TablesCommand::Keep(args))) => {
             crate::matches::endgames::run_keep(args)
         }

@@ -143,7 +143,7 @@ fn score_opening(
 ) -> Result<Score, String> {
     let ready = Duration::from_millis(args.ready_timeout);
     let limit = Duration::from_millis(args.search_timeout);
-    let game = opening.game(rules)?;
+    let game = opening.game(rules).map_err(|e| e.to_string())?;
     let position = referee::position_command(&game, &Opening::startpos(), spec.notation);
     let go = format!("go depth {}", args.depth);
     for _attempt in 0..2 {
@@ -186,8 +186,15 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
             // One opening per class, in the file's order.
             let mut seen = HashSet::new();
             let mut out = Vec::new();
-            for o in crate::record::openings::read_book_file(file, &rules)? {
-                if seen.insert(crate::rules::symmetry::fold(o.game(&rules)?.position()).key) {
+            for o in
+                crate::record::openings::read_book_file(file, &rules).map_err(|e| e.to_string())?
+            {
+                if seen.insert(
+                    crate::rules::symmetry::fold(
+                        o.game(&rules).map_err(|e| e.to_string())?.position(),
+                    )
+                    .key,
+                ) {
                     out.push(o);
                 }
             }
@@ -298,7 +305,12 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
                 .collect();
             let positions = todo
                 .iter()
-                .map(|&i| Ok(*candidates[i].game(&rules)?.position()))
+                .map(|&i| {
+                    Ok(*candidates[i]
+                        .game(&rules)
+                        .map_err(|e| e.to_string())?
+                        .position())
+                })
                 .collect::<Result<Vec<_>, String>>()?;
             // A closure, not the method path: the path is not general over the solver's lifetimes.
             #[allow(clippy::redundant_closure_for_method_calls)]

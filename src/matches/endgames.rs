@@ -4,12 +4,13 @@
 //! (a win stays a win, a draw a draw, a loss a loss), optimal when it also has the best
 //! distance. Draw rules are off, as in the tables.
 
+use crate::cli::tables_stats::DirArgs;
 use crate::record::openings::read_book_file;
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::{Control, Limits, Searcher};
-use crate::tables::build::{default_dir, DirArgs};
-use crate::tables::{play, Tables, Value};
+use crate::tables::default_dir;
+use crate::tables::{perfect_play, Tables, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,8 +54,8 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.tables.variant));
-    let tables = Arc::new(Tables::open(&dir, &rules)?);
-    let openings = read_book_file(&args.positions, &rules)?;
+    let tables = Arc::new(Tables::open(&dir, &rules).map_err(|e| e.to_string())?);
+    let openings = read_book_file(&args.positions, &rules).map_err(|e| e.to_string())?;
     let mut searcher = Searcher::new(16, 1);
     if !args.without_tables {
         searcher.options.tables = Some(Arc::clone(&tables));
@@ -62,7 +63,7 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
     let bar = crate::progress::bar(openings.len() as u64, 0, "", "positions");
     let mut by_pair: BTreeMap<(u32, u32), Kept> = BTreeMap::new();
     for opening in &openings {
-        let game = opening.game(&rules)?;
+        let game = opening.game(&rules).map_err(|e| e.to_string())?;
         let pos: Position = *game.position();
         let us = pos.side_to_move();
         let Some(value) = tables.probe(&pos) else {
@@ -75,7 +76,8 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
         };
         let result = searcher.search(&game, &limits, &Control::new(), &mut |_| {});
         let best = result.best.ok_or("a covered position with no move")?;
-        let played = play::value_of_move(&tables, &pos, best).ok_or("a move out of the tables")?;
+        let played =
+            perfect_play::value_of_move(&tables, &pos, best).ok_or("a move out of the tables")?;
         let k = by_pair
             .entry((pos.on_board(us), pos.on_board(!us)))
             .or_default();

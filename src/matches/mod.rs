@@ -167,8 +167,13 @@ pub fn losses_from_drawn(
             Some(c) => c,
             None => {
                 let mut keys = rustc_hash::FxHashSet::default();
-                for o in openings::read_book_file(drawn, &rules)? {
-                    keys.insert(crate::rules::symmetry::fold(o.game(&rules)?.position()).key);
+                for o in openings::read_book_file(drawn, &rules).map_err(|e| e.to_string())? {
+                    keys.insert(
+                        crate::rules::symmetry::fold(
+                            o.game(&rules).map_err(|e| e.to_string())?.position(),
+                        )
+                        .key,
+                    );
                 }
                 classes.insert((rules, keys))
             }
@@ -179,7 +184,7 @@ pub fn losses_from_drawn(
                 r.variant
             )));
         }
-        let start = r.opening.game(&rules).map_err(at)?;
+        let start = r.opening.game(&rules).map_err(|e| at(e.to_string()))?;
         if !classes.contains(&crate::rules::symmetry::fold(start.position()).key) {
             continue;
         }
@@ -342,7 +347,7 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
                     ));
                 }
             }
-            let book = openings::read_book_file(path, &rules)?;
+            let book = openings::read_book_file(path, &rules).map_err(|e| e.to_string())?;
             (OpeningSource::Book(book), path.display().to_string())
         }
         None => {

@@ -523,7 +523,7 @@ pub fn replay_pgn(text: &str, source: &str) -> Result<(), String> {
     let mut plies = 0;
     let mut failed = Vec::new();
     for (i, r) in games.iter().enumerate() {
-        let (game, _) = r.game()?;
+        let (game, _) = r.game().map_err(|e| e.to_string())?;
         plies += r.moves.len();
         let over = game.outcome();
         let termination = r.tag("Termination").unwrap_or("normal");

@@ -3,7 +3,7 @@
 //! search and the options are the same.
 //!
 //! Input: `gbgp` is the handshake, `newgame` starts a game, `position pos <gbgp position>`
-//! states the position in the GUI's string (`crate::rules::gbgp`); every other command reads as
+//! states the position in the GUI's string (`crate::rules::gbgp_position`); every other command reads as
 //! in UCI. Output: `gbgpok` ends the handshake; `info` lines carry `score eval N` (centi-pieces)
 //! or `score win N` (turns to the end), both from White's side as the GUI draws them, with `pv`
 //! last (the GUI takes the rest of the line as the line of play), and at most one each

@@ -1,10 +1,10 @@
 //! The protocol's options: the engine's own table, and the rule options of
-//! `rules::options::RULE_OPTIONS` (the one table of their names, values, reader and writer). `uci`
+//! `rules::rule_options::RULE_OPTIONS` (the one table of their names, values, reader and writer). `uci`
 //! lists both; `setoption` checks a value against them before anything changes.
 
 use crate::book::Variety;
 use crate::rules::notation::Convention;
-use crate::rules::options::{self, Values, RULE_OPTIONS};
+use crate::rules::rule_options::{self as options, Values, RULE_OPTIONS};
 use crate::rules::{Rules, PRESETS};
 use crate::search::strength;
 use crate::search::{Searcher, Strength, Style};

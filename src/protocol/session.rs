@@ -12,7 +12,7 @@ use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
 use super::Event;
 use crate::rules::fen;
 use crate::rules::game::Game;
-use crate::rules::gbgp as gbgp_position;
+use crate::rules::gbgp_position;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
@@ -278,8 +278,12 @@ impl Session {
             .name("moulin-tables".into())
             .spawn(move || {
                 // A panic while reading (a bug) still answers, so that `readyok` comes.
-                let read = panic::catch_unwind(|| Tables::open(&dir, &rules).map(Box::new))
-                    .unwrap_or_else(|p| Err(format!("internal error: {}", panic_message(p))));
+                let read = panic::catch_unwind(|| {
+                    Tables::open(&dir, &rules)
+                        .map(Box::new)
+                        .map_err(|e| e.to_string())
+                })
+                .unwrap_or_else(|p| Err(format!("internal error: {}", panic_message(p))));
                 let _ = tx.send(Event::TablesLoaded(request, read));
             });
         match spawned {

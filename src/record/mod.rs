@@ -25,13 +25,92 @@ pub mod openings;
 mod read;
 mod write;
 
-pub use read::{read, RecordError};
+pub use read::read;
 pub use write::write;
 
-use crate::rules::fen;
+use crate::rules::fen::{self, FenError};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
-use crate::rules::Rules;
+use crate::rules::notation::MoveError;
+use crate::rules::{RuleError, Rules};
+
+/// What is wrong with a record: the first problem of a record file, where it stands; or, in a
+/// record read, the rules its `Variant` tag names, its `FEN` tag or a move of its main line.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// A problem of a record file at a line and a column.
+    #[error("line {line}, column {column}: {message}")]
+    At {
+        /// From 1.
+        line: usize,
+        /// From 1, in characters.
+        column: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// The `Variant` tag names no preset.
+    #[error(transparent)]
+    Rules(#[from] RuleError),
+    /// The `FEN` tag is not a position under the rules.
+    #[error("FEN tag: {0}")]
+    Fen(#[from] FenError),
+    /// A move of the main line cannot be played.
+    #[error("move {number}: {source}")]
+    Move {
+        /// The move's number in the line, from 1.
+        number: usize,
+        /// Why it cannot be played.
+        source: MoveError,
+    },
+    /// A word of an opening line too long to be a move or a position-string field.
+    #[error(
+        "'{word}' is too long to be a move or a field (at most {} bytes)",
+        openings::MAX_WORD
+    )]
+    LongWord {
+        /// The word, quoted with `openings::excerpt`.
+        word: String,
+    },
+    /// An opening line's position string has fewer than 17 fields.
+    #[error("a position string has 17 fields")]
+    FenFields,
+    /// An opening's position string is not a position under the rules.
+    #[error(transparent)]
+    OpeningFen(FenError),
+    /// An opening's move cannot be played.
+    #[error(transparent)]
+    OpeningMove(MoveError),
+    /// An opening ends the game.
+    #[error("the game is already over after these moves")]
+    Over,
+    /// A line of an openings file that is not an opening.
+    #[error("{file}, line {line}: '{text}': {error}")]
+    OpeningLine {
+        /// The file's name.
+        file: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The line, quoted with `openings::excerpt`.
+        text: String,
+        /// What is wrong with it.
+        #[source]
+        error: Box<RecordError>,
+    },
+    /// An openings file without an opening.
+    #[error("{file}: no opening in the file")]
+    NoOpening {
+        /// The file's name.
+        file: String,
+    },
+    /// An openings file that cannot be read.
+    #[error("cannot read openings file {}: {source}", path.display())]
+    ReadOpenings {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+}
 
 /// One game.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -110,30 +189,31 @@ impl Record {
     }
 
     /// The rules of the `Variant` tag (the standard game without one).
-    pub fn rules(&self) -> Result<Rules, String> {
+    pub fn rules(&self) -> Result<Rules, RecordError> {
         let name = self.tag("Variant").unwrap_or("nine");
-        Rules::named(name).map_err(|e| e.to_string())
+        Ok(Rules::named(name)?)
     }
 
     /// The game at its start: the `FEN` tag's position, or the rules' start.
-    pub fn start(&self) -> Result<Game, String> {
+    pub fn start(&self) -> Result<Game, RecordError> {
         let rules = self.rules()?;
         match self.tag("FEN") {
-            Some(text) => fen::read(text, &rules)
-                .map(Game::from_position)
-                .map_err(|e| format!("FEN tag: {e}")),
+            Some(text) => Ok(fen::read(text, &rules).map(Game::from_position)?),
             None => Ok(Game::new(rules)),
         }
     }
 
     /// The main line's moves, played from the start (the record was checked when read).
-    pub fn game(&self) -> Result<(Game, Vec<Move>), String> {
+    pub fn game(&self) -> Result<(Game, Vec<Move>), RecordError> {
         let mut game = self.start()?;
         let mut played = Vec::new();
         for (i, ply) in self.moves.iter().enumerate() {
             let mv = game
                 .play_token(&ply.mv)
-                .map_err(|e| format!("move {}: {e}", i + 1))?;
+                .map_err(|source| RecordError::Move {
+                    number: i + 1,
+                    source,
+                })?;
             played.push(mv);
         }
         Ok((game, played))

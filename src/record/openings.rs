@@ -6,6 +6,7 @@
 //! `#` to the end of a line is a comment; blank lines are skipped. Every line is checked against
 //! the rules when the file is read; a bad line is an error naming the file and line.
 
+use super::RecordError;
 use crate::rng::Rng;
 use crate::rules::game::Game;
 use crate::rules::movegen;
@@ -33,19 +34,16 @@ impl Opening {
     }
 
     /// Reads one line of a book (without its comment). Errors say what is wrong.
-    pub fn parse(line: &str, rules: &Rules) -> Result<Opening, String> {
+    pub fn parse(line: &str, rules: &Rules) -> Result<Opening, RecordError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         // The longest field is a position string's board (26 bytes): a longer word is no move
         // and no field, and quoting it whole could flood the error.
         if let Some(w) = words.iter().find(|w| w.len() > MAX_WORD) {
-            return Err(format!(
-                "'{}' is too long to be a move or a field (at most {MAX_WORD} bytes)",
-                excerpt(w)
-            ));
+            return Err(RecordError::LongWord { word: excerpt(w) });
         }
         let (fen_text, moves) = if words.first() == Some(&"fen") {
             if words.len() < 18 {
-                return Err("a position string has 17 fields".into());
+                return Err(RecordError::FenFields);
             }
             let rest = &words[18..];
             let rest = match rest.first() {
@@ -70,19 +68,19 @@ impl Opening {
         };
         let game = opening.game(rules)?;
         if game.outcome().is_some() {
-            return Err("the game is already over after these moves".into());
+            return Err(RecordError::Over);
         }
         Ok(opening)
     }
 
     /// The game after the opening's moves.
-    pub fn game(&self, rules: &Rules) -> Result<Game, String> {
+    pub fn game(&self, rules: &Rules) -> Result<Game, RecordError> {
         let mut game = match &self.fen {
-            Some(f) => Game::from_fen(f, *rules).map_err(|e| e.to_string())?,
+            Some(f) => Game::from_fen(f, *rules).map_err(RecordError::OpeningFen)?,
             None => Game::new(*rules),
         };
         game.play_tokens(self.moves.iter().map(String::as_str))
-            .map_err(|(_, e)| e.to_string())?;
+            .map_err(|(_, e)| RecordError::OpeningMove(e))?;
         Ok(game)
     }
 
@@ -108,7 +106,7 @@ impl fmt::Display for Opening {
 }
 
 /// The longest word (move or position-string field) an opening line may hold, in bytes.
-const MAX_WORD: usize = 64;
+pub(super) const MAX_WORD: usize = 64;
 
 /// A bounded quote of `text` for an error message: the whole of it when short, else its first 80
 /// characters and its length, so that a huge line cannot flood the error output.
@@ -120,27 +118,35 @@ pub fn excerpt(text: &str) -> String {
 }
 
 /// Reads a book: every opening line, checked under `rules`.
-pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, String> {
+pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, RecordError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let opening = Opening::parse(line, rules)
-            .map_err(|e| format!("{source}, line {}: '{}': {e}", i + 1, excerpt(line)))?;
+        let opening = Opening::parse(line, rules).map_err(|e| RecordError::OpeningLine {
+            file: source.to_string(),
+            line: i + 1,
+            text: excerpt(line),
+            error: Box::new(e),
+        })?;
         out.push(opening);
     }
     if out.is_empty() {
-        return Err(format!("{source}: no opening in the file"));
+        return Err(RecordError::NoOpening {
+            file: source.to_string(),
+        });
     }
     Ok(out)
 }
 
 /// Reads a book file.
-pub fn read_book_file(path: &Path, rules: &Rules) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
+pub fn read_book_file(path: &Path, rules: &Rules) -> Result<Vec<Opening>, RecordError> {
+    let text = std::fs::read_to_string(path).map_err(|source| RecordError::ReadOpenings {
+        path: path.to_path_buf(),
+        source,
+    })?;
     read_book(&text, rules, &path.display().to_string())
 }
 
@@ -189,14 +195,18 @@ mod tests {
     #[test]
     fn bad_lines_name_the_line() {
         let rules = Rules::nine();
-        let e = read_book("d6\nd6 d6\n", &rules, "book.txt").unwrap_err();
+        let e = read_book("d6\nd6 d6\n", &rules, "book.txt")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("book.txt, line 2") && e.contains("occupied"),
             "{e}"
         );
-        let e = read_book("fen 1 2 3\n", &rules, "b").unwrap_err();
+        let e = read_book("fen 1 2 3\n", &rules, "b")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("line 1") && e.contains("17 fields"), "{e}");
-        let e = read_book("d9\n", &rules, "b").unwrap_err();
+        let e = read_book("d9\n", &rules, "b").unwrap_err().to_string();
         assert!(e.contains("'d9' is not a point"), "{e}");
         assert!(read_book("# nothing\n", &rules, "b").is_err());
     }
@@ -205,7 +215,9 @@ mod tests {
     fn a_huge_bad_line_is_quoted_once_and_bounded() {
         let rules = Rules::nine();
         let word = "x".repeat(1 << 20);
-        let e = read_book(&format!("d6\n{word}\n"), &rules, "b").unwrap_err();
+        let e = read_book(&format!("d6\n{word}\n"), &rules, "b")
+            .unwrap_err()
+            .to_string();
         assert!(e.len() < 400, "{} bytes: {}", e.len(), excerpt(&e));
         assert!(
             e.contains("line 2") && e.contains(&format!("({} bytes)", 1 << 20)),
@@ -216,7 +228,7 @@ mod tests {
             "{e}"
         );
         let moves = "d6 ".repeat(1 << 18);
-        let e = read_book(&moves, &rules, "b").unwrap_err();
+        let e = read_book(&moves, &rules, "b").unwrap_err().to_string();
         assert!(e.len() < 400 && e.contains("occupied"), "{e}");
         assert_eq!(excerpt("d6 f4"), "d6 f4");
     }

@@ -2,32 +2,9 @@
 //! by game, every move (and every variation) played on the rules so that an illegal one is an
 //! error where it stands.
 
-use super::{Ply, Record, RESULTS};
+use super::{Ply, Record, RecordError, RESULTS};
 use crate::rules::game::Game;
 use crate::rules::notation::Convention;
-use std::fmt;
-
-/// The first problem of a record file: where, and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordError {
-    /// From 1.
-    pub line: usize,
-    /// From 1, in characters.
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for RecordError {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Kind {
@@ -49,7 +26,7 @@ struct Token {
 }
 
 fn error(line: usize, column: usize, message: impl Into<String>) -> RecordError {
-    RecordError {
+    RecordError::At {
         line,
         column,
         message: message.into(),
@@ -259,34 +236,15 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
 
 /// Reads the game whose first token is `toks[start]`; the record and the index after it.
 fn read_game(toks: &[Token], start: usize) -> Result<(Record, usize), RecordError> {
-    let mut record = Record::default();
-    let mut i = start;
-    let mut fen_at = (toks[start].line, toks[start].column);
-    while let Some(Token {
-        kind: Kind::Tag(name, value),
-        line,
-        column,
-    }) = toks.get(i)
-    {
-        if record.tag(name).is_some() {
-            return Err(error(
-                *line,
-                *column,
-                format!("the tag {name} is given twice"),
-            ));
-        }
-        if name == "FEN" || name == "Variant" {
-            fen_at = (*line, *column);
-        }
-        record.tags.push((name.clone(), value.clone()));
-        i += 1;
-    }
+    let (mut record, mut i, fen_at) = read_tags(toks, start)?;
     let here = |i: usize| {
         toks.get(i)
             .or(toks.last())
             .map_or((1, 1), |t| (t.line, t.column))
     };
-    let start_game = record.start().map_err(|e| error(fen_at.0, fen_at.1, e))?;
+    let start_game = record
+        .start()
+        .map_err(|e| error(fen_at.0, fen_at.1, e.to_string()))?;
     let mut stack = vec![Frame {
         before_last: None,
         game: start_game,
@@ -315,22 +273,7 @@ fn read_game(toks: &[Token], start: usize) -> Result<(Record, usize), RecordErro
                     ),
                 ))
             }
-            Kind::Comment(text) => match frame.plies.last_mut() {
-                Some(ply) => ply.comments.push(text.clone()),
-                None if top && record.intro.is_none() => record.intro = Some(text.clone()),
-                None if top => {
-                    let intro = record.intro.get_or_insert_with(String::new);
-                    intro.push(' ');
-                    intro.push_str(text);
-                }
-                None => {
-                    return Err(error(
-                        l,
-                        c,
-                        "a comment before a variation's first move: put it after that move",
-                    ))
-                }
-            },
+            Kind::Comment(text) => comment(&mut record, frame, top, text, (l, c))?,
             Kind::Nag(n) => match frame.plies.last_mut() {
                 Some(ply) => ply.nags.push(*n),
                 None => return Err(error(l, c, "an annotation glyph before any move")),
@@ -346,93 +289,174 @@ fn read_game(toks: &[Token], start: usize) -> Result<(Record, usize), RecordErro
                     opened: (l, c),
                 });
             }
-            Kind::Close => {
-                if top {
-                    return Err(error(l, c, "')' closes no variation"));
-                }
-                let done = stack.pop().expect("not the main line");
-                if done.plies.is_empty() {
-                    return Err(error(l, c, "an empty variation"));
-                }
-                let parent = stack.last_mut().expect("the main line");
-                let last = parent.plies.last_mut().expect("a variation follows a move");
-                last.variations.push(done.plies);
-            }
+            Kind::Close => close_variation(&mut stack, (l, c))?,
             Kind::Symbol(word) if RESULTS.contains(&word.as_str()) => {
-                if !top {
-                    let (ol, oc) = frame.opened;
-                    return Err(error(
-                        l,
-                        c,
-                        format!("the result {word} inside the variation opened at line {ol}, column {oc}"),
-                    ));
-                }
-                if let Some(tagged) = record.tag("Result") {
-                    if tagged != word && tagged != "?" {
-                        return Err(error(
-                            l,
-                            c,
-                            format!("the result {word} disagrees with the Result tag \"{tagged}\""),
-                        ));
-                    }
-                }
-                record.result = word.clone();
-                record.set("Result", word);
-                record.moves = stack.pop().expect("the main line").plies;
-                return Ok((record, i + 1));
+                return finish(record, &mut stack, word, (l, c)).map(|r| (r, i + 1));
             }
-            Kind::Symbol(word) => {
-                let mv_text = match move_number(word) {
-                    Some("") => {
-                        i += 1;
-                        continue;
-                    }
-                    Some(rest) => rest,
-                    None => word.as_str(),
-                };
-                // Glyphs after the move.
-                let mut body = mv_text;
-                let mut nags = Vec::new();
-                while let Some((g, n)) = GLYPHS.iter().find(|(g, _)| body.ends_with(g)) {
-                    body = &body[..body.len() - g.len()];
-                    nags.insert(0, *n);
-                }
-                // A removal written as a token of its own (`d6 xb4`) belongs to the move.
-                let mut text = body.to_string();
-                while let Some(Token {
-                    kind: Kind::Symbol(next),
-                    ..
-                }) = toks.get(i + 1)
-                {
-                    if !next.starts_with(['x', 'X']) {
-                        break;
-                    }
-                    text.push_str(next);
-                    i += 1;
-                }
-                let before = frame.game.clone();
-                let mv = frame
-                    .game
-                    .play_token(&text)
-                    .map_err(|e| error(l, c, format!("'{text}': {e}")))?;
-                if frame.game.position().pending_removals() > 0 {
-                    return Err(error(
-                        l,
-                        c,
-                        format!("'{text}' closes a mill: its removal is missing ('{text}x..')"),
-                    ));
-                }
-                frame.plies.push(Ply {
-                    mv: mv.written_at(before.position(), Convention::Turn),
-                    nags,
-                    comments: Vec::new(),
-                    variations: Vec::new(),
-                });
-                frame.before_last = Some(before);
-            }
+            Kind::Symbol(word) => i = read_move(toks, i, frame, word, (l, c))?,
         }
         i += 1;
     }
+}
+
+/// Reads the tag pairs from `toks[start]` on: the record holding them, the index of the first
+/// token after them, and where an error of the game's start is reported (the `FEN` or
+/// `Variant` tag, or the game's first token).
+fn read_tags(toks: &[Token], start: usize) -> Result<(Record, usize, (usize, usize)), RecordError> {
+    let mut record = Record::default();
+    let mut i = start;
+    let mut fen_at = (toks[start].line, toks[start].column);
+    while let Some(Token {
+        kind: Kind::Tag(name, value),
+        line,
+        column,
+    }) = toks.get(i)
+    {
+        if record.tag(name).is_some() {
+            return Err(error(
+                *line,
+                *column,
+                format!("the tag {name} is given twice"),
+            ));
+        }
+        if name == "FEN" || name == "Variant" {
+            fen_at = (*line, *column);
+        }
+        record.tags.push((name.clone(), value.clone()));
+        i += 1;
+    }
+    Ok((record, i, fen_at))
+}
+
+/// Adds a comment at `(l, c)` to the last move of `frame`, or to the record's introduction
+/// before the main line's first move (`top`: `frame` is the main line).
+fn comment(
+    record: &mut Record,
+    frame: &mut Frame,
+    top: bool,
+    text: &str,
+    (l, c): (usize, usize),
+) -> Result<(), RecordError> {
+    match frame.plies.last_mut() {
+        Some(ply) => ply.comments.push(text.to_string()),
+        None if top && record.intro.is_none() => record.intro = Some(text.to_string()),
+        None if top => {
+            let intro = record.intro.get_or_insert_with(String::new);
+            intro.push(' ');
+            intro.push_str(text);
+        }
+        None => {
+            return Err(error(
+                l,
+                c,
+                "a comment before a variation's first move: put it after that move",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// Closes the variation on top of `stack` at `(l, c)`: it joins the last move of the line
+/// below it.
+fn close_variation(stack: &mut Vec<Frame>, (l, c): (usize, usize)) -> Result<(), RecordError> {
+    if stack.len() == 1 {
+        return Err(error(l, c, "')' closes no variation"));
+    }
+    let done = stack.pop().expect("not the main line");
+    if done.plies.is_empty() {
+        return Err(error(l, c, "an empty variation"));
+    }
+    let parent = stack.last_mut().expect("the main line");
+    let last = parent.plies.last_mut().expect("a variation follows a move");
+    last.variations.push(done.plies);
+    Ok(())
+}
+
+/// Ends the game with the result `word` at `(l, c)`: the record with its result and main line.
+fn finish(
+    mut record: Record,
+    stack: &mut Vec<Frame>,
+    word: &str,
+    (l, c): (usize, usize),
+) -> Result<Record, RecordError> {
+    if stack.len() != 1 {
+        let (ol, oc) = stack.last().expect("the main line is never popped").opened;
+        return Err(error(
+            l,
+            c,
+            format!("the result {word} inside the variation opened at line {ol}, column {oc}"),
+        ));
+    }
+    if let Some(tagged) = record.tag("Result") {
+        if tagged != word && tagged != "?" {
+            return Err(error(
+                l,
+                c,
+                format!("the result {word} disagrees with the Result tag \"{tagged}\""),
+            ));
+        }
+    }
+    record.result = word.to_string();
+    record.set("Result", word);
+    record.moves = stack.pop().expect("the main line").plies;
+    Ok(record)
+}
+
+/// Reads the move (or bare move number) `word`, the token `toks[i]` at `(l, c)`, with the
+/// removals written as tokens of their own after it, and plays it in `frame`; the index of the
+/// last token read.
+fn read_move(
+    toks: &[Token],
+    mut i: usize,
+    frame: &mut Frame,
+    word: &str,
+    (l, c): (usize, usize),
+) -> Result<usize, RecordError> {
+    let mv_text = match move_number(word) {
+        Some("") => return Ok(i),
+        Some(rest) => rest,
+        None => word,
+    };
+    // Glyphs after the move.
+    let mut body = mv_text;
+    let mut nags = Vec::new();
+    while let Some((g, n)) = GLYPHS.iter().find(|(g, _)| body.ends_with(g)) {
+        body = &body[..body.len() - g.len()];
+        nags.insert(0, *n);
+    }
+    // A removal written as a token of its own (`d6 xb4`) belongs to the move.
+    let mut text = body.to_string();
+    while let Some(Token {
+        kind: Kind::Symbol(next),
+        ..
+    }) = toks.get(i + 1)
+    {
+        if !next.starts_with(['x', 'X']) {
+            break;
+        }
+        text.push_str(next);
+        i += 1;
+    }
+    let before = frame.game.clone();
+    let mv = frame
+        .game
+        .play_token(&text)
+        .map_err(|e| error(l, c, format!("'{text}': {e}")))?;
+    if frame.game.position().pending_removals() > 0 {
+        return Err(error(
+            l,
+            c,
+            format!("'{text}' closes a mill: its removal is missing ('{text}x..')"),
+        ));
+    }
+    frame.plies.push(Ply {
+        mv: mv.written_at(before.position(), Convention::Turn),
+        nags,
+        comments: Vec::new(),
+        variations: Vec::new(),
+    });
+    frame.before_last = Some(before);
+    Ok(i)
 }
 
 #[cfg(test)]
@@ -465,9 +489,13 @@ mod tests {
 
     #[test]
     fn the_first_problem_is_named_with_its_place() {
-        let at = |text: &str| {
-            let e = read(text).unwrap_err();
-            (e.line, e.column, e.message)
+        let at = |text: &str| match read(text).unwrap_err() {
+            RecordError::At {
+                line,
+                column,
+                message,
+            } => (line, column, message),
+            e => panic!("not a place in the file: {e}"),
         };
         assert_eq!(at("1. d6 d6 *").0, 1);
         assert_eq!(at("1. d6 d6 *").1, 7);

@@ -39,6 +39,7 @@ impl Point {
         Point(index as u8)
     }
 
+    /// The point's number, 0 to 23 (its bit in a `Bitboard`).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -53,6 +54,7 @@ impl Point {
         self.0 as usize % 8
     }
 
+    /// The set holding only this point.
     pub const fn bb(self) -> Bitboard {
         Bitboard(1 << self.0)
     }
@@ -88,25 +90,32 @@ impl fmt::Display for Point {
 pub struct Bitboard(pub u32);
 
 impl Bitboard {
+    /// No point.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every point of the board.
     pub const ALL: Bitboard = Bitboard((1 << POINTS) - 1);
 
+    /// The number of points in the set.
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether the set holds no point.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set holds `p`.
     pub const fn has(self, p: Point) -> bool {
         self.0 & (1 << p.0) != 0
     }
 
+    /// The set with `p` added.
     pub const fn with(self, p: Point) -> Bitboard {
         Bitboard(self.0 | 1 << p.0)
     }
 
+    /// The set with `p` taken out.
     pub const fn without(self, p: Point) -> Bitboard {
         Bitboard(self.0 & !(1 << p.0))
     }
@@ -125,6 +134,7 @@ impl Bitboard {
         }
     }
 
+    /// The points of the set, from the lowest number.
     pub fn iter(self) -> BitIter {
         BitIter(self.0)
     }
@@ -196,17 +206,22 @@ impl ExactSizeIterator for BitIter {}
 /// A side: White (`O` in position strings) or Black (`@`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Color {
+    /// White, who starts in the standard game.
     White = 0,
+    /// Black.
     Black = 1,
 }
 
 impl Color {
+    /// Both colours, White first.
     pub const BOTH: [Color; 2] = [Color::White, Color::Black];
 
+    /// 0 for White, 1 for Black: the colour's place in a `ByColor`.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The other colour.
     pub const fn opponent(self) -> Color {
         match self {
             Color::White => Color::Black,
@@ -214,6 +229,7 @@ impl Color {
         }
     }
 
+    /// `white` or `black`.
     pub fn name(self) -> &'static str {
         match self {
             Color::White => "white",
@@ -232,11 +248,14 @@ impl std::ops::Not for Color {
 /// A pair of values, one per colour.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ByColor<T> {
+    /// White's value.
     pub white: T,
+    /// Black's value.
     pub black: T,
 }
 
 impl<T> ByColor<T> {
+    /// The pair of White's value and Black's.
     pub const fn new(white: T, black: T) -> ByColor<T> {
         ByColor { white, black }
     }
@@ -267,12 +286,14 @@ impl<T> std::ops::IndexMut<Color> for ByColor<T> {
 /// corner lines a7-b6-c5, g7-f6-e5, g1-f2-e3, a1-b2-c3 as edges and as mills.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BoardKind {
+    /// The standard board: three squares joined at the middles of their sides.
     Standard,
+    /// The standard board with diagonals joining the squares' corners (twelve men's morris).
     Diagonal,
 }
 
 /// Index of the padding line: its bitboard holds a bit no point has, so it never forms a mill.
-pub const NO_LINE: u8 = 20;
+const NO_LINE: u8 = 20;
 
 /// The fixed tables of one board shape.
 pub struct Topology {
@@ -280,6 +301,7 @@ pub struct Topology {
     pub adjacent: [Bitboard; POINTS],
     /// The mill lines; entries from `line_count` on hold `NEVER_LINE`.
     pub lines: [Bitboard; 21],
+    /// The number of mill lines (16 on the standard board, 20 with diagonals).
     pub line_count: usize,
     /// The (up to three) lines through each point, padded with `NO_LINE`.
     pub lines_at: [[u8; 3]; POINTS],
@@ -389,7 +411,7 @@ impl Topology {
         let mut out = 0;
         for line in &self.lines[..self.line_count] {
             let missing = line.0 & !set.0;
-            if missing.count_ones() == 1 {
+            if missing.is_power_of_two() {
                 out |= missing;
             }
         }

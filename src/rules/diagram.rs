@@ -43,7 +43,7 @@ pub fn board_drawing_from(pos: &Position, flipped: bool) -> Vec<String> {
                 }
             } else {
                 // A diagonal: one stroke halfway.
-                let (r, c) = ((r1 + r2) / 2, (c1 + c2) / 2);
+                let (r, c) = (usize::midpoint(r1, r2), usize::midpoint(c1, c2));
                 let falling = (r2 > r1) == (c2 > c1);
                 grid[r][c] = if falling { b'\\' } else { b'/' };
             }

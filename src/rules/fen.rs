@@ -22,9 +22,11 @@ pub enum FenErrorKind {
 /// A position string that could not be read: which field, of which kind, and what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
+    /// A syntax error or an illegal position.
     pub kind: FenErrorKind,
     /// The field's number (1 to 17), or 0 for the string as a whole.
     pub field: usize,
+    /// What was wrong.
     pub message: String,
 }
 
@@ -144,7 +146,7 @@ pub fn write(pos: &Position) -> String {
 
 /// The field number of a setup's fact.
 fn field_number(field: Field) -> usize {
-    let side = |c: Color| if c == Color::White { 0 } else { 1 };
+    let side = |c: Color| usize::from(c != Color::White);
     match field {
         Field::Board => 1,
         Field::Phase => 3,

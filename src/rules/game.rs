@@ -44,18 +44,22 @@ impl Game {
         fen::read(text, &rules).map(Game::from_position)
     }
 
+    /// The position now.
     pub fn position(&self) -> &Position {
         &self.pos
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &Position {
         &self.start
     }
 
+    /// The rules of the game.
     pub fn rules(&self) -> &Rules {
         self.pos.rules()
     }
 
+    /// The moves played since the start, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }

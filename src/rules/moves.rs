@@ -2,7 +2,7 @@
 //! for a lone removal when a removal is pending (the two-token form of RULES.md §4).
 
 use crate::rules::board::Point;
-use crate::rules::symmetry::transform_point;
+use crate::rules::board_symmetry::transform_point;
 
 /// A move, packed in 32 bits:
 ///
@@ -82,10 +82,12 @@ impl Move {
         }
     }
 
+    /// The point a piece is placed or stepped on; `None` for a lone removal.
     pub const fn to(self) -> Option<Point> {
         self.field(0)
     }
 
+    /// The point a stepping piece leaves; `None` for a placement or a lone removal.
     pub const fn from(self) -> Option<Point> {
         self.field(5)
     }
@@ -97,25 +99,29 @@ impl Move {
             .flatten()
     }
 
+    /// The number of pieces the move removes.
     pub const fn removal_count(self) -> usize {
         (self.0 >> 10 & MASK != NONE) as usize
             + (self.0 >> 15 & MASK != NONE) as usize
             + (self.0 >> 20 & MASK != NONE) as usize
     }
 
+    /// Whether the move is a lone removal (a removal pending in the action convention).
     pub const fn is_removal_only(self) -> bool {
         self.0 & MASK == NONE && self.0 >> 10 & MASK != NONE
     }
 
+    /// Whether the move places a piece from the hand.
     pub const fn is_placement(self) -> bool {
         self.0 & MASK != NONE && self.0 >> 5 & MASK == NONE
     }
 
+    /// Whether this is the null move (no move at all).
     pub const fn is_null(self) -> bool {
         self.0 == Move::NULL.0
     }
 
-    /// The image of this move under symmetry `s` of the board (`symmetry::transform_point`).
+    /// The image of this move under symmetry `s` of the board (`board_symmetry::transform_point`).
     pub fn transformed(self, s: usize) -> Move {
         let map = |shift: u32| match self.field(shift) {
             Some(p) => transform_point(s, p).index() as u32,

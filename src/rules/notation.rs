@@ -10,29 +10,45 @@ use std::fmt;
 
 /// A move token split into its parts, not yet checked against any position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RawMove {
+struct RawMove {
+    /// The point a stepping piece leaves; `None` for a placement or a lone removal.
     pub from: Option<Point>,
     /// `None` for a lone removal (`xb4`).
     pub to: Option<Point>,
+    /// The points whose pieces are removed, in the order written.
     pub removals: Vec<Point>,
 }
 
 /// Why a legal-looking token cannot be played here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Illegal {
+    /// The game is already over.
     GameOver,
+    /// The target point holds a piece.
     Occupied(Point),
+    /// No piece stands on the point a step leaves.
     NoPieceThere(Point),
+    /// The piece on the point a step leaves is the opponent's.
     NotYourPiece(Point),
+    /// The step's target is not next to its start, and the piece cannot fly.
     NotAdjacent(Point, Point),
+    /// A piece moved while pieces are still in hand (and the rules let none move then).
     MustPlace,
+    /// A placement with nothing left in hand.
     NothingInHand,
+    /// A move while removals are pending (this many); only a removal may be played.
     RemovalPending(u8),
+    /// A removal with none due.
     NoRemovalDue,
+    /// The move closes mills but gives fewer removals than are due (this many).
     RemovalMissing(u8),
+    /// More removals than are due (this many).
     TooManyRemovals(u8),
+    /// A removal of a point without an opponent piece.
     NotOpponentPiece(Point),
+    /// A removal of a piece the rules protect because it stands in a mill.
     Protected(Point),
+    /// A move that re-forms the same mill with the same pieces, where the rules forbid it.
     ReformForbidden,
 }
 
@@ -77,9 +93,19 @@ impl fmt::Display for Illegal {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     /// The token is not a move at all.
-    Malformed { token: String, why: String },
+    Malformed {
+        /// The token.
+        token: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The token is a move, but not a legal one here.
-    Illegal { token: String, why: Illegal },
+    Illegal {
+        /// The token.
+        token: String,
+        /// Why the move cannot be played here.
+        why: Illegal,
+    },
 }
 
 impl fmt::Display for MoveError {
@@ -94,7 +120,7 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 /// Splits a token such as `d6`, `d6-d5`, `d6xb4`, `d6-d5xb4xf2` or `xb4` into its parts.
-pub fn parse_raw(token: &str) -> Result<RawMove, MoveError> {
+fn parse_raw(token: &str) -> Result<RawMove, MoveError> {
     let malformed = |why: String| MoveError::Malformed {
         token: token.to_string(),
         why,
@@ -262,7 +288,7 @@ fn orders(n: usize) -> impl Iterator<Item = &'static [usize]> {
 /// order: with one removal per mill closed, a piece that stands in a mill may become removable
 /// only once the last piece outside a mill is gone. Written as tokens of their own
 /// (`d6 xb4 xf2`), the removals must come in this order to be read back one at a time.
-pub fn removal_order(pos: &Position, mv: Move) -> Vec<Point> {
+fn removal_order(pos: &Position, mv: Move) -> Vec<Point> {
     let removals: Vec<Point> = mv.removals().collect();
     let theirs = pos.pieces(!pos.side_to_move());
     orders(removals.len())
@@ -304,6 +330,7 @@ pub enum Convention {
 }
 
 impl Convention {
+    /// Reads `turn` or `action` (any case).
     pub fn parse(s: &str) -> Option<Convention> {
         match s.to_ascii_lowercase().as_str() {
             "turn" => Some(Convention::Turn),
@@ -312,6 +339,7 @@ impl Convention {
         }
     }
 
+    /// `turn` or `action`.
     pub fn name(self) -> &'static str {
         match self {
             Convention::Turn => "turn",

@@ -28,7 +28,7 @@ pub fn perft(pos: &Position, depth: u32, conv: Convention) -> u64 {
 
 /// Like `perft`, but gives up (returning `None`) soon after `stopped()` turns true: for callers
 /// that count while they must stay responsive, such as the protocol's `perft` command.
-pub fn perft_until(
+fn perft_until(
     pos: &Position,
     depth: u32,
     conv: Convention,

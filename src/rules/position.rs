@@ -8,18 +8,21 @@
 //! generation (`movegen`) only combines these.
 
 use crate::rules::board::{Bitboard, ByColor, Color, Point, POINTS};
+use crate::rules::board_symmetry::transform;
 use crate::rules::moves::Move;
-use crate::rules::symmetry::transform;
 use crate::rules::zobrist;
 use crate::rules::{Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform, Rules};
 
 /// Why a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Outcome {
+    /// The colour won, for this reason.
     Win(Color, WinReason),
+    /// Drawn, for this reason.
     Draw(DrawReason),
 }
 
+/// Why a game was won.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum WinReason {
     /// The loser had fewer than three pieces (board plus hand) at the start of a turn.
@@ -28,10 +31,14 @@ pub enum WinReason {
     Blocked,
 }
 
+/// Why a game was drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum DrawReason {
+    /// The same position stood a third time (RULES.md §6).
     Repetition,
+    /// The no-capture limit of plies without a removal was reached.
     NoCapture,
+    /// The board was full at the start of a turn, under rules where that is a draw.
     FullBoard,
 }
 
@@ -208,7 +215,7 @@ impl Position {
         pos
     }
 
-    /// The image of this position under symmetry `s` of the board (`symmetry::transform`): the
+    /// The image of this position under symmetry `s` of the board (`board_symmetry::transform`): the
     /// same hands, side, pending removals and counters. Piece identities are numbered afresh and
     /// only the standing mills keep their spent records, which is exact while no piece has moved
     /// (the placing phase) and whenever mills may be re-formed freely.
@@ -244,30 +251,37 @@ impl Position {
         )
     }
 
+    /// The rules the position is played under.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
+    /// The side to move.
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The points a colour's pieces stand on.
     pub fn pieces(&self, c: Color) -> Bitboard {
         self.pieces[c]
     }
 
+    /// The points holding a piece of either colour.
     pub fn occupied(&self) -> Bitboard {
         self.pieces.white | self.pieces.black
     }
 
+    /// The points without a piece.
     pub fn empty(&self) -> Bitboard {
         !self.occupied()
     }
 
+    /// The pieces a colour still has to place.
     pub fn in_hand(&self, c: Color) -> u8 {
         self.hand[c]
     }
 
+    /// The pieces a colour has on the board.
     pub fn on_board(&self, c: Color) -> u32 {
         self.pieces[c].count()
     }
@@ -282,6 +296,7 @@ impl Position {
         self.no_capture
     }
 
+    /// The move number (starting at 1, increased after Black's turn).
     pub fn fullmove(&self) -> u16 {
         self.fullmove
     }
@@ -601,20 +616,17 @@ impl Position {
         let from = mv.from();
         let formed = self.mills_formed(from, to);
         let id = self.mover_id(from);
-        match from {
-            Some(f) => {
-                self.pieces[us] = self.pieces[us].without(f).with(to);
-                self.key ^= zobrist::PIECE[24 * us.index() + f.index()];
-                self.ids[to.index()] = self.ids[f.index()];
-            }
-            None => {
-                self.pieces[us] = self.pieces[us].with(to);
-                let h = self.hand[us];
-                self.key ^= zobrist::HAND[13 * us.index() + h as usize]
-                    ^ zobrist::HAND[13 * us.index() + h as usize - 1];
-                self.hand[us] = h - 1;
-                self.ids[to.index()] = id;
-            }
+        if let Some(f) = from {
+            self.pieces[us] = self.pieces[us].without(f).with(to);
+            self.key ^= zobrist::PIECE[24 * us.index() + f.index()];
+            self.ids[to.index()] = self.ids[f.index()];
+        } else {
+            self.pieces[us] = self.pieces[us].with(to);
+            let h = self.hand[us];
+            self.key ^= zobrist::HAND[13 * us.index() + h as usize]
+                ^ zobrist::HAND[13 * us.index() + h as usize - 1];
+            self.hand[us] = h - 1;
+            self.ids[to.index()] = id;
         }
         self.key ^= zobrist::PIECE[24 * us.index() + to.index()];
         let mut due = self.removals_due(formed.count);

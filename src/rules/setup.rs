@@ -11,35 +11,50 @@ use std::fmt;
 /// The phase a setup states.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Phase {
+    /// Pieces are still to be placed.
     Placing,
+    /// Every piece is placed; pieces step (or fly).
     Moving,
+    /// The game is over.
     Over,
 }
 
 /// What the side to move is to do, as a setup states it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Action {
+    /// Place a piece from the hand.
     Place,
+    /// Step (or fly) a piece on the board.
     Step,
+    /// Remove an opponent piece (a removal is pending).
     Remove,
 }
 
 /// The facts of a setup, to name the one that is wrong.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Field {
+    /// The pieces on the board.
     Board,
+    /// The phase.
     Phase,
+    /// The action of the side to move.
     Action,
+    /// The count of a side's pieces on the board.
     OnBoard(Color),
+    /// The count of a side's pieces in hand.
     InHand(Color),
+    /// The removals a side has pending.
     Pending(Color),
+    /// The recorded mills.
     Mills,
 }
 
 /// Why a setup is not a position under the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupError {
+    /// The fact that is wrong.
     pub field: Field,
+    /// What is wrong with it.
     pub message: String,
 }
 
@@ -61,16 +76,25 @@ fn err(field: Field, message: impl Into<String>) -> SetupError {
 /// A position as stated, unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
+    /// The points each side's pieces stand on.
     pub pieces: ByColor<Bitboard>,
+    /// The side to move.
     pub side: Color,
+    /// The phase stated.
     pub phase: Phase,
+    /// What the side to move is to do.
     pub action: Action,
+    /// The pieces each side has on the board, as stated.
     pub on_board: ByColor<u8>,
+    /// The pieces each side has in hand.
     pub in_hand: ByColor<u8>,
+    /// The removals each side has pending.
     pub pending: ByColor<u8>,
     /// The formed mills recorded for each side, by line number.
     pub mills: ByColor<u32>,
+    /// Plies since the last removal (for the no-capture rule).
     pub no_capture: u16,
+    /// The move number, from 1.
     pub fullmove: u16,
 }
 
@@ -180,7 +204,7 @@ impl Setup {
 }
 
 /// The letter of a phase in the position string.
-pub fn phase_letter(p: Phase) -> char {
+fn phase_letter(p: Phase) -> char {
     match p {
         Phase::Placing => 'p',
         Phase::Moving => 'm',
@@ -189,7 +213,7 @@ pub fn phase_letter(p: Phase) -> char {
 }
 
 /// The letter of an action in the position string.
-pub fn action_letter(a: Action) -> char {
+fn action_letter(a: Action) -> char {
     match a {
         Action::Place => 'p',
         Action::Step => 's',

@@ -10,6 +10,7 @@ use std::fmt;
 pub enum Flying {
     /// With this many pieces on the board or fewer (3 in the standard game).
     AtMost(u8),
+    /// Nobody flies.
     Never,
 }
 
@@ -27,7 +28,9 @@ pub enum MillProtection {
 /// How many removals a turn that closes two mills at once earns.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum MultiMill {
+    /// One removal, however many mills the turn closes.
     OneRemoval,
+    /// One removal per mill closed.
     OnePerMill,
 }
 
@@ -45,13 +48,16 @@ pub enum Reform {
 /// Whether a player with pieces in hand may also move a piece on the board (Lasker morris).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum PlacingMoves {
+    /// Pieces in hand must be placed before any piece moves.
     PlaceOnly,
+    /// A player with pieces in hand may place one or move one (Lasker).
     PlaceOrMove,
 }
 
 /// What a full board (no empty point) at the start of a turn means.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum FullBoard {
+    /// The game is a draw.
     Draw,
     /// The side to move has no move and loses as blocked.
     Blocked,
@@ -60,7 +66,9 @@ pub enum FullBoard {
 /// The threefold-repetition draw.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Repetition {
+    /// The third time the same position stands, the game is a draw.
     Threefold,
+    /// Repetitions do not end the game.
     Off,
 }
 
@@ -199,8 +207,11 @@ pub enum RuleError {
     UnknownOption(String),
     /// The option does not take this value.
     BadValue {
+        /// The option's name.
         option: String,
+        /// The value given.
         value: String,
+        /// What the option takes, in words.
         expected: String,
     },
 }

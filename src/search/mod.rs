@@ -39,7 +39,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Outcome;
-use crate::tables::{play, Tables, Value as TableValue};
+use crate::tables::{perfect_play, Tables, Value as TableValue};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -416,7 +416,9 @@ impl Searcher {
             verified = None;
         }
         let tables = self.playing_tables(&pos);
-        if let Some((best, value)) = tables.and_then(|t| play::best_move(&t, &pos, &root_moves)) {
+        if let Some((best, value)) =
+            tables.and_then(|t| perfect_play::best_move(&t, &pos, &root_moves))
+        {
             // Covered: the value-keeping move at once.
             let score = Score::from_internal(score::from_tables(value, 0));
             report(&Info {

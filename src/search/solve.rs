@@ -561,7 +561,7 @@ pub(crate) mod testing {
     use super::*;
     use crate::rng::Rng;
     use crate::rules::Rules;
-    use crate::tables::build;
+    use crate::tables::schedule;
     use std::sync::Arc;
 
     /// The tables up to 4 a side of the standard game (no draw rules), built once.
@@ -571,7 +571,7 @@ pub(crate) mod testing {
             let rules = Rules::nine().without_draw_rules();
             let mut t = Tables::empty(&rules, 4);
             for (a, b) in [(3, 3), (3, 4), (4, 4)] {
-                build::solve_into(&mut t, &rules, a, b).unwrap();
+                schedule::solve_into(&mut t, &rules, a, b).unwrap();
             }
             Arc::new(t)
         })

@@ -16,7 +16,7 @@
 
 use super::index::pair_len;
 use super::mapped::Mapping;
-use super::Values;
+use super::{TablesError, Values, MAX_PIECES};
 use crate::durable;
 use crate::rng::mix;
 use std::path::{Path, PathBuf};
@@ -81,7 +81,7 @@ pub fn write(
     mover: usize,
     other: usize,
     values: &Values,
-) -> Result<(), String> {
+) -> Result<(), TablesError> {
     let data = values.to_bytes();
     let mut head = Vec::with_capacity(HEADER);
     head.extend_from_slice(MAGIC);
@@ -97,12 +97,17 @@ pub fn write(
 
 /// What a table file's header says.
 pub struct Header {
+    /// The fingerprint of the rules the table was made for (`tables::fingerprint`).
     pub fingerprint: u64,
+    /// The pieces of the side to move.
     pub mover: usize,
+    /// The pieces of the other side.
     pub other: usize,
     /// Bytes per value.
     pub width: u8,
+    /// The number of values (slots of the pair's index).
     pub slots: u64,
+    /// The checksum of the values (`checksum`).
     pub checksum: u64,
 }
 
@@ -113,14 +118,19 @@ fn word(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// Reads a header; the error names the file and what is wrong.
-pub fn header(path: &Path) -> Result<Header, String> {
+pub fn header(path: &Path) -> Result<Header, TablesError> {
     use std::io::Read;
     let mut bytes = [0u8; HEADER];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut bytes))
-        .map_err(|e| format!("{}: cannot read a table header: {e}", path.display()))?;
+        .map_err(|source| TablesError::Header {
+            path: path.to_path_buf(),
+            source,
+        })?;
     if &bytes[..8] != MAGIC {
-        return Err(format!("{}: not a moulin table file", path.display()));
+        return Err(TablesError::NotATable {
+            path: path.to_path_buf(),
+        });
     }
     Ok(Header {
         fingerprint: word(&bytes, 8),
@@ -134,61 +144,64 @@ pub fn header(path: &Path) -> Result<Header, String> {
 
 /// Reads the table of pair `(mover, other)` made for the rules of `fingerprint`, checking its
 /// header, size and checksum. The values stay in the file, mapped (`mapped`).
-pub fn read(path: &Path, fingerprint: u64, mover: usize, other: usize) -> Result<Values, String> {
+pub fn read(
+    path: &Path,
+    fingerprint: u64,
+    mover: usize,
+    other: usize,
+) -> Result<Values, TablesError> {
     let h = header(path)?;
+    let path = path.to_path_buf();
     if h.fingerprint != fingerprint {
-        return Err(format!(
-            "{}: made for other rules (fingerprint {:016x}, the rules in force have {:016x}): \
-             build tables for these rules in another directory",
-            path.display(),
-            h.fingerprint,
-            fingerprint
-        ));
+        return Err(TablesError::Fingerprint {
+            path,
+            found: h.fingerprint,
+            expected: fingerprint,
+        });
     }
     if (h.mover, h.other) != (mover, other) {
-        return Err(format!(
-            "{}: holds pair {}-{}, its name says {mover}-{other}",
-            path.display(),
-            h.mover,
-            h.other
-        ));
+        return Err(TablesError::WrongPair {
+            path,
+            held_mover: h.mover,
+            held_other: h.other,
+            mover,
+            other,
+        });
     }
     let expected = pair_len(mover, other);
     if h.slots != expected || !(1..=2).contains(&h.width) {
-        return Err(format!(
-            "{}: the header says {} values of {} bytes; a {mover}-{other} table has {expected} \
-             values of 1 or 2 bytes: the file is damaged; delete it and build it again",
-            path.display(),
-            h.slots,
-            h.width
-        ));
+        return Err(TablesError::BadHeader {
+            path,
+            slots: h.slots,
+            width: h.width,
+            mover,
+            other,
+            expected,
+        });
     }
-    let mapping = Mapping::open(path, HEADER)?;
+    let mapping = Mapping::open(&path, HEADER)?;
     let data = mapping.bytes();
     if data.len() as u64 != h.slots * u64::from(h.width) {
-        return Err(format!(
-            "{}: {} bytes of values where the header says {} values of {}: the file is cut; \
-             build it again",
-            path.display(),
-            data.len(),
-            h.slots,
-            h.width
-        ));
+        return Err(TablesError::Cut {
+            path,
+            bytes: data.len(),
+            slots: h.slots,
+            width: h.width,
+        });
     }
     let (sum, longest) = checksum_and_longest(data, h.width);
     if sum != h.checksum {
-        return Err(format!(
-            "{}: checksum mismatch: the file is damaged; delete it and build it again",
-            path.display()
-        ));
+        return Err(TablesError::Checksum { path });
     }
     Ok(Values::Mapped(Arc::new(mapping), h.width, longest))
 }
 
 /// The table files of a directory, as (mover, other, path), in order of pieces.
-pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, String> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read the tables directory {}: {e}", dir.display()))?;
+pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, TablesError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| TablesError::ReadDir {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     let mut out = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -198,7 +211,7 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, String> {
         let Some((m, o)) = stem.split_once('-') else {
             continue;
         };
-        let pieces = 3..=super::build::MAX_PIECES as usize;
+        let pieces = 3..=MAX_PIECES as usize;
         match (m.parse::<usize>(), o.parse::<usize>()) {
             (Ok(m), Ok(o)) if pieces.contains(&m) && pieces.contains(&o) => {
                 out.push((m, o, entry.path()));
@@ -271,7 +284,7 @@ mod tests {
         let bytes = std::fs::read(&file).unwrap();
         for keep in [HEADER, HEADER + 10] {
             std::fs::write(&file, &bytes[..keep]).unwrap();
-            let e = read(&file, 7, 3, 3).unwrap_err();
+            let e = read(&file, 7, 3, 3).unwrap_err().to_string();
             assert!(e.contains("3-3.tbl") && e.contains("cut"), "{e}");
         }
     }

@@ -34,7 +34,7 @@ const fn binomials() -> [[u64; POINTS + 1]; POINTS + 1] {
 }
 
 /// C(n, k).
-pub fn binomial(n: usize, k: usize) -> u64 {
+fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
         0
     } else {
@@ -205,7 +205,9 @@ fn unrank(mut r: u64, k: usize) -> u32 {
 
 /// The slots of one pair.
 pub struct PairIndex<'c> {
+    /// The pieces of the side to move.
     pub mover: usize,
+    /// The pieces of the other side.
     pub other: usize,
     classes: &'c Classes,
     /// Slots per class: C(24 - mover, other).
@@ -229,6 +231,7 @@ impl<'c> PairIndex<'c> {
         self.classes.count(self.mover) as u64 * self.per_class
     }
 
+    /// Whether the pair has no slot.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -3,6 +3,7 @@
 //! it feeds) shares one copy, and pages not used lately can be dropped and read again instead
 //! of each process holding the whole set: the tables up to 9 pieces a side are 11.9 GB.
 
+use super::TablesError;
 use std::fmt;
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -23,17 +24,19 @@ unsafe impl Sync for Mapping {}
 
 impl Mapping {
     /// Maps `path` from byte `start` on; the error names the file and the cause.
-    pub fn open(path: &Path, start: usize) -> Result<Mapping, String> {
-        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let len = file
-            .metadata()
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .len() as usize;
+    pub fn open(path: &Path, start: usize) -> Result<Mapping, TablesError> {
+        let opened = |source| TablesError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(opened)?;
+        let len = file.metadata().map_err(opened)?.len() as usize;
         if len <= start {
-            return Err(format!(
-                "{}: {len} bytes, no values after the {start}-byte header: the file is cut; build it again",
-                path.display()
-            ));
+            return Err(TablesError::NoValues {
+                path: path.to_path_buf(),
+                len,
+                start,
+            });
         }
         // SAFETY: a fresh read-only shared mapping of an open file, of the file's length; the
         // result is checked before use. The tables are only ever replaced by renaming a new
@@ -50,11 +53,10 @@ impl Mapping {
             )
         };
         if base == libc::MAP_FAILED {
-            return Err(format!(
-                "{}: cannot map the table into memory: {}",
-                path.display(),
-                std::io::Error::last_os_error()
-            ));
+            return Err(TablesError::Map {
+                path: path.to_path_buf(),
+                source: std::io::Error::last_os_error(),
+            });
         }
         // SAFETY: advice on the mapping just made; probes land anywhere, so reading ahead
         // would only fill the cache with values nobody asked for. A failure is harmless.

@@ -3,26 +3,33 @@
 //! the board's symmetries, and probed by the engine.
 //!
 //! - `index`: where a position lives in its pair's table (16 symmetries folded);
-//! - `solve`: retrograde analysis of one group of pairs;
+//! - `retrograde`: retrograde analysis of one group of pairs;
 //! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
 //!   values), written atomically; `mapped`: a file's values mapped into memory;
-//! - `build`: the `moulin tables` commands (build, stats, verify, plan);
-//! - `play`: the value-keeping move of a covered position; `sample`: positions drawn from the
-//!   tables, to measure play;
-//! - this file: values, and `Tables`, the tables of one directory loaded for probing.
+//! - `schedule`: the order of the groups and what each needs, solving a group into the tables
+//!   (in memory, or into a directory, as `moulin tables build` does), and the cost estimates of
+//!   a cluster build;
+//! - `tally`: the count of a table's values; `consistency`: a table's values checked against
+//!   their successors;
+//! - `perfect_play`: the value-keeping move of a covered position; `sample`: positions drawn
+//!   from the tables, to measure play;
+//! - this file: values, `Tables` (the tables of one directory loaded for probing), where the
+//!   tables live, and `TablesError`.
 //!
 //! A value is for the side to move, with the distance in plies to the next removal or the end
 //! of the game (DTC), under the rules without draw rules (a game nobody can force to a win is a
 //! draw). Positions with a removal pending are not stored: a move is a whole turn (a step with
 //! its removals), so they are resolved through their removals.
 
-pub mod build;
+pub mod consistency;
 pub mod file;
 pub mod index;
 pub mod mapped;
-pub mod play;
+pub mod perfect_play;
+pub mod retrograde;
 pub mod sample;
-pub mod solve;
+pub mod schedule;
+pub mod tally;
 
 use crate::rules::position::Position;
 use crate::rules::Rules;
@@ -30,9 +37,193 @@ use index::{Classes, PairIndex};
 use mapped::Mapping;
 use rayon::prelude::*;
 use std::borrow::Cow;
-use std::fmt;
-use std::path::Path;
+use std::fmt::{self, Write};
+use std::io;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The most pieces a side the tables go to (the standard game's nine).
+pub const MAX_PIECES: u8 = 9;
+
+/// The default directory of the tables of a variant: `$XDG_CACHE_HOME/moulin/tables/<variant>`,
+/// or `~/.cache/moulin/tables/<variant>`.
+pub fn default_dir(variant: &str) -> PathBuf {
+    cache_root().join("tables").join(variant)
+}
+
+/// Where moulin keeps its large outputs: `$XDG_CACHE_HOME/moulin`, or `~/.cache/moulin`.
+pub fn cache_root() -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from(".cache"));
+    cache.join("moulin")
+}
+
+/// What goes wrong with endgame tables: rules they cannot serve, a directory or a file that
+/// cannot be read, a file that is damaged or made for other rules, a table missing.
+#[derive(Debug, thiserror::Error)]
+pub enum TablesError {
+    /// The rules make a position's value depend on its history (`unsupported`).
+    #[error(
+        "endgame tables need rules where a re-formed mill is an ordinary mill (Reform allowed): \
+         under the others a position's value depends on its history"
+    )]
+    Unsupported,
+    /// The tables directory cannot be listed.
+    #[error("cannot read the tables directory {}: {source}", dir.display())]
+    ReadDir {
+        /// The directory.
+        dir: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A directory holds no table.
+    #[error("no endgame tables in {}", dir.display())]
+    NoTables {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A table file cannot be opened, or its size read.
+    #[error("{}: {source}", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A table file's header cannot be read.
+    #[error("{}: cannot read a table header: {source}", path.display())]
+    Header {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A file does not start as a table file does.
+    #[error("{}: not a moulin table file", path.display())]
+    NotATable {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A table made for rules with another fingerprint (`fingerprint`).
+    #[error(
+        "{}: made for other rules (fingerprint {found:016x}, the rules in force have \
+         {expected:016x}): build tables for these rules in another directory",
+        path.display()
+    )]
+    Fingerprint {
+        /// The file.
+        path: PathBuf,
+        /// The fingerprint in its header.
+        found: u64,
+        /// The fingerprint of the rules in force.
+        expected: u64,
+    },
+    /// A file whose header names another pair than its name.
+    #[error("{}: holds pair {held_mover}-{held_other}, its name says {mover}-{other}", path.display())]
+    WrongPair {
+        /// The file.
+        path: PathBuf,
+        /// The mover's pieces in the header.
+        held_mover: usize,
+        /// The other side's pieces in the header.
+        held_other: usize,
+        /// The mover's pieces in the file's name.
+        mover: usize,
+        /// The other side's pieces in the file's name.
+        other: usize,
+    },
+    /// A header whose count or width of values cannot be the pair's.
+    #[error(
+        "{}: the header says {slots} values of {width} bytes; a {mover}-{other} table has \
+         {expected} values of 1 or 2 bytes: the file is damaged; delete it and build it again",
+        path.display()
+    )]
+    BadHeader {
+        /// The file.
+        path: PathBuf,
+        /// The values the header counts.
+        slots: u64,
+        /// The bytes per value the header says.
+        width: u8,
+        /// The mover's pieces.
+        mover: usize,
+        /// The other side's pieces.
+        other: usize,
+        /// The values a table of the pair has.
+        expected: u64,
+    },
+    /// A file that ends at or before the end of its header.
+    #[error(
+        "{}: {len} bytes, no values after the {start}-byte header: the file is cut; build it again",
+        path.display()
+    )]
+    NoValues {
+        /// The file.
+        path: PathBuf,
+        /// Its length in bytes.
+        len: usize,
+        /// The header's length in bytes.
+        start: usize,
+    },
+    /// The system refuses to map a file into memory.
+    #[error("{}: cannot map the table into memory: {source}", path.display())]
+    Map {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A file with fewer or more bytes of values than its header says.
+    #[error(
+        "{}: {bytes} bytes of values where the header says {slots} values of {width}: the file \
+         is cut; build it again",
+        path.display()
+    )]
+    Cut {
+        /// The file.
+        path: PathBuf,
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values the header counts.
+        slots: u64,
+        /// The bytes per value the header says.
+        width: u8,
+    },
+    /// A file whose values do not give the checksum of its header.
+    #[error(
+        "{}: checksum mismatch: the file is damaged; delete it and build it again",
+        path.display()
+    )]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A table file cannot be written.
+    #[error(transparent)]
+    Write(#[from] crate::durable::DurableError),
+    /// A removal leads to a pair whose table is not loaded.
+    #[error("the table {mover}-{other} is needed first")]
+    Missing {
+        /// The mover's pieces.
+        mover: usize,
+        /// The other side's pieces.
+        other: usize,
+    },
+    /// A build needs a pair whose table is not in the directory.
+    #[error("the table {mover}-{other} is needed first (build it, or build with --pieces)")]
+    NotBuilt {
+        /// The mover's pieces.
+        mover: usize,
+        /// The other side's pieces.
+        other: usize,
+    },
+    /// A distance too long for a table's codes.
+    #[error("a distance of more than {MAX_DISTANCE} plies: a table cannot hold it")]
+    TooLong,
+}
 
 /// The value of a position for its side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -41,6 +232,7 @@ pub enum Value {
     Win(u16),
     /// Lost, the next removal (or the end) this many plies away at most.
     Loss(u16),
+    /// Neither side can force a win.
     Draw,
 }
 
@@ -72,6 +264,7 @@ impl Value {
         }
     }
 
+    /// The value of a stored code (`Value::code`).
     pub fn from_code(c: u16) -> Value {
         match c {
             0 => Value::Draw,
@@ -108,7 +301,9 @@ pub const MAX_DISTANCE: u16 = 0x7fff;
 /// them).
 #[derive(Clone, Debug)]
 pub enum Values {
+    /// A byte a value (`Value::byte`), in memory.
     Narrow(Vec<u8>),
+    /// A code a value (`Value::code`), in memory.
     Wide(Vec<u16>),
     /// A file's values, their width in bytes (2: little-endian codes) and the longest distance
     /// they hold (found when the file was read and checked).
@@ -140,6 +335,7 @@ impl Values {
         }
     }
 
+    /// The number of values (slots).
     pub fn len(&self) -> usize {
         match self {
             Values::Narrow(v) => v.len(),
@@ -148,6 +344,7 @@ impl Values {
         }
     }
 
+    /// Whether there is no value.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -171,6 +368,7 @@ impl Values {
         }
     }
 
+    /// The value in `slot`.
     #[inline]
     pub fn get(&self, slot: usize) -> Value {
         match self {
@@ -209,7 +407,7 @@ impl Values {
     }
 
     /// The inverse of `to_bytes`.
-    pub fn from_bytes(bytes: Vec<u8>, width: u8) -> Values {
+    fn from_bytes(bytes: Vec<u8>, width: u8) -> Values {
         if width == 2 {
             Values::Wide(bytes.chunks_exact(2).map(wide_code).collect())
         } else {
@@ -228,13 +426,9 @@ impl fmt::Display for Value {
     }
 }
 
-/// Why tables cannot serve the rules in force.
-pub fn unsupported(rules: &Rules) -> Option<String> {
-    (rules.reform != crate::rules::Reform::Allowed).then(|| {
-        "endgame tables need rules where a re-formed mill is an ordinary mill (Reform allowed): \
-         under the others a position's value depends on its history"
-            .to_string()
-    })
+/// Why tables cannot serve the rules in force, if they cannot.
+pub fn unsupported(rules: &Rules) -> Option<TablesError> {
+    (rules.reform != crate::rules::Reform::Allowed).then_some(TablesError::Unsupported)
 }
 
 /// The fingerprint of the rules a table is built for: the rule options that change the moving
@@ -249,12 +443,14 @@ pub fn fingerprint(rules: &Rules) -> u64 {
         "Reform",
         "FullBoard",
     ];
-    let text: String = rules
+    let text = rules
         .options()
         .into_iter()
         .filter(|(name, _)| MOVING.contains(name))
-        .map(|(name, value)| format!("{name}={value};"))
-        .collect();
+        .fold(String::new(), |mut text, (name, value)| {
+            let _ = write!(text, "{name}={value};");
+            text
+        });
     text.bytes().fold(0x6d6f_756c_696e_7462, |h, b| {
         crate::rng::mix(h ^ u64::from(b))
     })
@@ -282,14 +478,16 @@ impl fmt::Debug for Tables {
 impl Tables {
     /// Loads every table in `dir` made for `rules`. A table made for other rules, or one whose
     /// checksum fails, is an error naming the file; a directory without tables is an error.
-    pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, String> {
+    pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
         if let Some(why) = unsupported(rules) {
             return Err(why);
         }
         let print = fingerprint(rules);
         let files = file::list(dir)?;
         if files.is_empty() {
-            return Err(format!("no endgame tables in {}", dir.display()));
+            return Err(TablesError::NoTables {
+                dir: dir.to_path_buf(),
+            });
         }
         let largest = files.iter().map(|&(m, o, _)| m.max(o)).max().unwrap_or(3);
         let mut tables = Tables::empty(rules, largest);
@@ -301,7 +499,7 @@ impl Tables {
         let read: Vec<(usize, usize, Values)> = files
             .par_iter()
             .map(|(m, o, path)| file::read(path, print, *m, *o).map(|v| (*m, *o, v)))
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, TablesError>>()?;
         for (mover, other, values) in read {
             tables.insert(mover, other, values);
         }
@@ -434,7 +632,7 @@ impl Tables {
 
 #[cfg(test)]
 mod tests {
-    use super::build::tally;
+    use super::tally::tally;
     use super::*;
 
     #[test]
@@ -442,7 +640,7 @@ mod tests {
         let rules = Rules::nine().without_draw_rules();
         let classes = Classes::new(3);
         let no_smaller = |_: u32, _: u32| None;
-        let tables = solve::solve_group(&rules, &classes, 3, 3, &no_smaller, &|_| {}).unwrap();
+        let tables = retrograde::solve_group(&rules, &classes, 3, 3, &no_smaller, &|_| {}).unwrap();
         let t = tally(&classes, 3, 3, &Values::from_codes(tables[0].clone()));
         // RULES.md §7 (a public re-solve): wins, losses, draws for the side to move, up to
         // symmetry, no draw rules.
@@ -455,7 +653,7 @@ mod tests {
         let rules = Rules::nine().without_draw_rules();
         let mut tables = Tables::empty(&rules, 4);
         for (a, b) in [(3, 3), (3, 4)] {
-            build::solve_into(&mut tables, &rules, a, b).unwrap();
+            schedule::solve_into(&mut tables, &rules, a, b).unwrap();
         }
         let with = |no_capture: u16, plies: u16, fen: &str| {
             let mut fields: Vec<String> = fen.split(' ').map(String::from).collect();

@@ -2,32 +2,18 @@
 //! stored positions, written as match openings (`fen <position string>`, book/README.md) with
 //! their value, to measure play in covered endgames.
 
-use super::build::{default_dir, DirArgs};
 use super::index::PairIndex;
-use super::solve::position;
+use super::retrograde::position;
 use super::{Tables, Value};
 use crate::rng::Rng;
 use crate::rules::fen;
 use crate::rules::Rules;
 
-#[derive(clap::Args, Debug)]
-pub struct SampleArgs {
-    #[command(flatten)]
-    pub tables: DirArgs,
-    /// Positions per pair.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub per_pair: u32,
-    /// Only positions won or lost for the side to move.
-    #[arg(long)]
-    pub decisive: bool,
-    /// Seed of the draw.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-}
-
 /// One sampled position: its position string (White to move) and its value.
 pub struct Sampled {
+    /// The position string.
     pub fen: String,
+    /// Its value for White, to move, without draw rules.
     pub value: Value,
 }
 
@@ -63,29 +49,4 @@ pub fn sample(
         }
     }
     out
-}
-
-/// `moulin tables sample`: positions as match openings, one per line, the value as a comment.
-pub fn run_sample(args: SampleArgs) -> Result<(), String> {
-    let rules = Rules::preset(&args.tables.variant)
-        .ok_or_else(|| format!("unknown variant '{}'", args.tables.variant))?;
-    let dir = args
-        .tables
-        .dir
-        .clone()
-        .unwrap_or_else(|| default_dir(&args.tables.variant));
-    let tables = Tables::open(&dir, &rules)?;
-    let mut rng = Rng::new(args.seed);
-    println!(
-        "# moulin tables sample --per-pair {} --seed {}{}: positions of {} drawn at random, \
-         White to move; the comment is the value without draw rules",
-        args.per_pair,
-        args.seed,
-        if args.decisive { " --decisive" } else { "" },
-        dir.display()
-    );
-    for s in sample(&tables, &rules, args.per_pair, args.decisive, &mut rng) {
-        println!("fen {}  # {} dtc {}", s.fen, s.value, s.value.distance());
-    }
-    Ok(())
 }

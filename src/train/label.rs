@@ -331,9 +331,11 @@ pub fn open_tables(
         return Ok(None);
     }
     match dir {
-        Some(d) => Tables::open(&d, rules).map(|t| Some(Arc::new(t))),
+        Some(d) => Tables::open(&d, rules)
+            .map(|t| Some(Arc::new(t)))
+            .map_err(|e| e.to_string()),
         None => {
-            let d = crate::tables::build::default_dir(variant);
+            let d = crate::tables::default_dir(variant);
             Ok(Tables::open(&d, rules).ok().map(Arc::new))
         }
     }

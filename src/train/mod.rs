@@ -15,7 +15,5 @@ use std::path::PathBuf;
 /// The directory of the training data of a variant: `$XDG_CACHE_HOME/moulin/train/<variant>`,
 /// or `~/.cache/moulin/train/<variant>`.
 pub fn cache_dir(variant: &str) -> PathBuf {
-    crate::tables::build::cache_root()
-        .join("train")
-        .join(variant)
+    crate::tables::cache_root().join("train").join(variant)
 }

@@ -3,8 +3,8 @@
 //! tables' index over all 16 images of each position).
 
 use crate::naive::{self, Naive, Value};
-use moulin::tables::build::solve_in_memory;
 use moulin::tables::index::{expand, subsets};
+use moulin::tables::schedule::solve_in_memory;
 use moulin::tables::{Tables, Value as TableValue};
 use moulin::{Bitboard, Rules};
 

@@ -117,9 +117,8 @@ fn placed(rules: &Rules, side: Color, fullmove: u16) -> Option<ByColor<u8>> {
     // The move number goes up after Black's turn, whoever begins.
     let before = 2 * u32::from(fullmove - 1);
     let plies = match (rules.first, side) {
-        (Color::White, Color::White) => before,
+        (Color::White, Color::White) | (Color::Black, Color::Black) => before,
         (Color::White, Color::Black) => before + 1,
-        (Color::Black, Color::Black) => before,
         (Color::Black, Color::White) => before.checked_sub(1)?,
     };
     let first = plies.div_ceil(2);

@@ -11,7 +11,7 @@
 //! it could have made without removing anything.
 
 use super::index::{Classes, PairIndex};
-use super::{Value, MAX_DISTANCE};
+use super::{TablesError, Value, MAX_DISTANCE};
 use crate::rules::board::{Bitboard, ByColor, Color};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -45,7 +45,12 @@ pub enum Successor {
     /// is left with fewer than three pieces).
     Exit(Value),
     /// It removes nothing: the result, with the other side to move, in the group.
-    Stay { ours: u32, theirs: u32 },
+    Stay {
+        /// The pieces of the side to move after the move (the side that did not move).
+        ours: u32,
+        /// The pieces of the other side (the side that moved).
+        theirs: u32,
+    },
 }
 
 /// Whether the mover, holding `ours` without the piece that left, closes a mill by arriving
@@ -67,7 +72,7 @@ pub fn successors(
     theirs: u32,
     exit: &dyn Fn(u32, u32) -> Option<Value>,
     out: &mut Vec<Successor>,
-) -> Result<(), String> {
+) -> Result<(), TablesError> {
     out.clear();
     let topology = rules.topology();
     let empty = !(ours | theirs) & Bitboard::ALL.0;
@@ -116,12 +121,9 @@ pub fn successors(
         } else if next_ours.count_ones() < 3 {
             out.push(Successor::Exit(Value::Loss(0)));
         } else {
-            let v = exit(next_ours, next_theirs).ok_or_else(|| {
-                format!(
-                    "the table {}-{} is needed first",
-                    next_ours.count_ones(),
-                    next_theirs.count_ones()
-                )
+            let v = exit(next_ours, next_theirs).ok_or_else(|| TablesError::Missing {
+                mover: next_ours.count_ones() as usize,
+                other: next_theirs.count_ones() as usize,
             })?;
             // The removal is one ply; the distance beyond it is not counted.
             out.push(Successor::Exit(v.at_once()));
@@ -222,7 +224,7 @@ pub fn solve_group(
     b: usize,
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Vec<u16>>, String> {
+) -> Result<Vec<Vec<u16>>, TablesError> {
     solve_group_listing(rules, classes, a, b, exit, progress, LIST_SHARE)
 }
 
@@ -235,7 +237,7 @@ fn solve_group_listing(
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
     share: u64,
-) -> Result<Vec<Vec<u16>>, String> {
+) -> Result<Vec<Vec<u16>>, TablesError> {
     let pairs = group(a, b);
     let work: Vec<Work> = pairs
         .iter()
@@ -289,7 +291,7 @@ fn settle(
     t: usize,
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(), String> {
+) -> Result<(), TablesError> {
     let w = &work[t];
     let next = &work[other_table(work, t)].index;
     ranges(w.index.len())
@@ -326,14 +328,13 @@ fn settle(
                     } else {
                         None
                     };
-                    match value {
-                        Some(v) => w.values[slot as usize].store(v.code(), Ordering::Relaxed),
-                        None => {
-                            // At most 3 pieces flying to 21 points, or 9 pieces with 4 steps.
-                            debug_assert!(stays.len() < DRAW_EXIT as usize);
-                            let c = stays.len() as u8 | if draw { DRAW_EXIT } else { 0 };
-                            w.counts[slot as usize].store(c, Ordering::Relaxed);
-                        }
+                    if let Some(v) = value {
+                        w.values[slot as usize].store(v.code(), Ordering::Relaxed);
+                    } else {
+                        // At most 3 pieces flying to 21 points, or 9 pieces with 4 steps.
+                        debug_assert!(stays.len() < DRAW_EXIT as usize);
+                        let c = stays.len() as u8 | if draw { DRAW_EXIT } else { 0 };
+                        w.counts[slot as usize].store(c, Ordering::Relaxed);
                     }
                 }
                 progress(chunk.end - chunk.start);
@@ -351,7 +352,7 @@ fn prove(
     work: &[Work],
     share: u64,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(), String> {
+) -> Result<(), TablesError> {
     let slots: u64 = work.iter().map(|w| w.index.len()).sum();
     let most_listed = slots / share;
     let pieces = chunks(work);
@@ -360,9 +361,7 @@ fn prove(
     let mut level: u16 = 0;
     loop {
         if level >= MAX_DISTANCE {
-            return Err(format!(
-                "a distance of more than {MAX_DISTANCE} plies: a table cannot hold it"
-            ));
+            return Err(TablesError::TooLong);
         }
         let listed = AtomicU64::new(0);
         let overflow = AtomicBool::new(false);
@@ -510,15 +509,24 @@ fn predecessors(rules: &Rules, index: &PairIndex, ours: u32, theirs: u32, out: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::build::solve_in_memory;
-    use crate::tables::Values;
+    use crate::tables::{Tables, Values};
 
     /// A level taken from its list, and found by a pass over the values, prove the same values:
     /// solved with every level listed, with every level found by a pass, and as the build does.
     #[test]
     fn listed_and_scanned_levels_prove_the_same_values() {
         let rules = Rules::preset("nine").unwrap().without_draw_rules();
-        let tables = solve_in_memory(&rules, 4).unwrap();
+        // Every pair up to 4 a side, group by group, as the build solves them.
+        let mut tables = Tables::empty(&rules, 4);
+        for (a, b) in [(3, 3), (3, 4), (4, 4)] {
+            let solved = {
+                let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
+                solve_group(&rules, tables.classes(), a, b, &exit, &|_| {}).unwrap()
+            };
+            for (&(m, o), codes) in group(a, b).iter().zip(solved) {
+                tables.insert(m, o, Values::from_codes(codes));
+            }
+        }
         let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
         for (a, b) in [(3, 4), (4, 4)] {
             let solve = |share| {

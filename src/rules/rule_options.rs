@@ -15,7 +15,12 @@ pub enum Values {
     /// `true` or `false`.
     Check,
     /// A whole number in `min..=max`.
-    Spin { min: u64, max: u64 },
+    Spin {
+        /// The least value.
+        min: u64,
+        /// The greatest value.
+        max: u64,
+    },
     /// One of these words.
     Choice(&'static [&'static str]),
 }
@@ -35,6 +40,7 @@ impl Values {
 pub struct RuleOption {
     /// The name, as `setoption` and the command line give it (any case).
     pub name: &'static str,
+    /// The values it takes.
     pub values: Values,
     /// Reads a value (trimmed, in lower case) into the rules; `false` when it is not a value of
     /// the option, and then the rules are unchanged.
@@ -103,7 +109,7 @@ fn boolean(v: &str) -> Option<bool> {
 }
 
 /// A number in `lo..=hi`.
-fn number<T: std::str::FromStr + PartialOrd>(v: &str, lo: T, hi: T) -> Option<T> {
+fn number<T: std::str::FromStr + PartialOrd + Copy>(v: &str, lo: T, hi: T) -> Option<T> {
     v.parse::<T>().ok().filter(|n| *n >= lo && *n <= hi)
 }
 

@@ -1,0 +1,133 @@
+//! `moulin tables build`: every pair up to N pieces a side, or one pair, into a tables
+//! directory, resuming where a stopped build was. Also what the other `tables` commands share:
+//! the rules of a preset the tables can serve, a pair read from the command line, the threads.
+
+use crate::rules::Rules;
+use crate::tables::schedule::{self, Store};
+use crate::tables::{default_dir, unsupported, MAX_PIECES};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// The arguments of `moulin tables build`.
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// Build every pair with 3 to N pieces a side (3 to 9).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=i64::from(MAX_PIECES)))]
+    pub pieces: Option<u8>,
+    /// Build one pair `W-B` (with its mirror `B-W`) once the pairs it depends on exist.
+    #[arg(long)]
+    pub pair: Option<String>,
+    /// The tables directory (default: ~/.cache/moulin/tables/<variant>).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// Rule preset: nine, twelve, lasker, morabaraba, protected-mills (not no-reform).
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+}
+
+/// The rules of a preset, without draw rules, refused when tables cannot serve them.
+pub(super) fn rules_of(variant: &str) -> Result<Rules, String> {
+    let rules = Rules::named(variant).map_err(|e| e.to_string())?;
+    match unsupported(&rules) {
+        Some(why) => Err(format!("variant {variant}: {why}")),
+        None => Ok(rules.without_draw_rules()),
+    }
+}
+
+/// Parses `W-B`, as the group `(a, b)` with `a <= b`.
+pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--pair '{text}': expected W-B with 3 to {MAX_PIECES} pieces a side");
+    let (w, b) = text.split_once('-').ok_or_else(bad)?;
+    let (w, b) = (
+        w.parse::<usize>().map_err(|_| bad())?,
+        b.parse::<usize>().map_err(|_| bad())?,
+    );
+    if !(3..=MAX_PIECES as usize).contains(&w) || !(3..=MAX_PIECES as usize).contains(&b) {
+        return Err(bad());
+    }
+    Ok((w.min(b), w.max(b)))
+}
+
+/// A pool of `threads` threads (default: one per core).
+pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t as usize);
+    }
+    b.build()
+        .map_err(|e| format!("cannot start the threads: {e}"))
+}
+
+/// Runs `moulin tables build`.
+pub(super) fn run(args: &BuildArgs) -> Result<(), String> {
+    let rules = rules_of(&args.variant)?;
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| default_dir(&args.variant));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let todo: Vec<(usize, usize)> = match (&args.pair, args.pieces) {
+        (Some(p), None) => vec![parse_pair(p)?],
+        (None, Some(n)) => schedule::groups(n as usize),
+        _ => return Err("give --pieces N, or --pair W-B".into()),
+    };
+    let largest = todo.iter().map(|&(_, b)| b).max().unwrap_or(3);
+    let pool = pool(args.threads)?;
+    let mut store = Store::new(&dir, &rules, largest);
+    let started = Instant::now();
+    for (i, &(a, b)) in todo.iter().enumerate() {
+        if store.is_built(a, b) {
+            eprintln!("{a}-{b}: already built");
+            continue;
+        }
+        build_group(&mut store, &pool, a, b)?;
+        // Keep in memory only what the groups still to build need.
+        store.keep_for(&todo[i + 1..]);
+    }
+    eprintln!(
+        "tables in {}: done in {:.1} s",
+        dir.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Builds group `(a, b)` into the store's directory with a progress bar, prints and logs its
+/// cost, and loads its tables back, mapped.
+fn build_group(
+    store: &mut Store,
+    pool: &rayon::ThreadPool,
+    a: usize,
+    b: usize,
+) -> Result<(), String> {
+    store.load_dependencies(a, b).map_err(|e| e.to_string())?;
+    let slots = schedule::group_size(store.tables().classes(), a, b);
+    let bar = crate::progress::bar(slots, 0, &format!("{a}-{b} "), "positions");
+    let t = Instant::now();
+    let levels = AtomicU64::new(0);
+    let progress = |n: u64| {
+        if n == 0 {
+            let l = levels.fetch_add(1, Ordering::Relaxed);
+            if l.is_multiple_of(64) {
+                bar.set_message("(proving)");
+            }
+        } else {
+            bar.inc(n);
+        }
+    };
+    let solved = pool
+        .install(|| store.solve(a, b, &progress))
+        .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    // One table at a time, and then read back mapped: the build keeps no copy of its own (the
+    // groups still to build read them through the file cache, as the engine does).
+    store.write(a, b, solved).map_err(|e| e.to_string())?;
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!("{a}-{b}: {slots} positions in {secs:.1} s");
+    store.log_cost(a, b, slots, secs);
+    store.load_group(a, b).map_err(|e| e.to_string())
+}

@@ -1,0 +1,257 @@
+//! The schedule of a build: the groups of pairs in the order they are solved, the pairs each
+//! needs first (those its removals lead to), and solving a group into the tables: in memory
+//! (`solve_in_memory`), or into a tables directory (`Store`, as `moulin tables build` does,
+//! resuming where a stopped build was). Also the cost estimates a cluster plan is made from.
+
+use super::file;
+use super::index::{Classes, PairIndex};
+use super::retrograde;
+use super::{fingerprint, unsupported, Tables, TablesError, Values};
+use crate::rules::Rules;
+use std::path::{Path, PathBuf};
+
+/// A group of pairs solved together: `(a, b)` and `(b, a)`, `a <= b`.
+pub fn groups(pieces: usize) -> Vec<(usize, usize)> {
+    let mut g: Vec<(usize, usize)> = (3..=pieces)
+        .flat_map(|a| (a..=pieces).map(move |b| (a, b)))
+        .collect();
+    g.sort_by_key(|&(a, b)| (a + b, a));
+    g
+}
+
+/// The groups of up to `pieces` a side by level (pieces on the board, both sides), in order:
+/// the groups of a level need only those of the levels before it.
+pub fn levels(pieces: usize) -> Vec<(usize, Vec<(usize, usize)>)> {
+    let mut levels: Vec<(usize, Vec<(usize, usize)>)> = Vec::new();
+    for (a, b) in groups(pieces) {
+        match levels.last_mut() {
+            Some((l, g)) if *l == a + b => g.push((a, b)),
+            _ => levels.push((a + b, vec![(a, b)])),
+        }
+    }
+    levels
+}
+
+/// The most pieces one turn removes under `rules`: one, or one per mill closed at once (as many
+/// as there are lines through a point).
+pub fn most_removals(rules: &Rules) -> usize {
+    let t = rules.topology();
+    let lines_at_a_point = (0..24)
+        .map(|p| t.partners[p].iter().filter(|l| l.0 >> 24 == 0).count())
+        .max()
+        .unwrap_or(1);
+    retrograde::position(rules, 0, 0).removals_due(lines_at_a_point as u8) as usize
+}
+
+/// The pairs a group's removals lead to (one to `most` pieces removed), as (mover, other).
+fn dependencies(a: usize, b: usize, most: usize) -> Vec<(usize, usize)> {
+    let mut d = Vec::new();
+    for (m, o) in [(a, b), (b, a)] {
+        for k in 1..=most {
+            if o >= 3 + k {
+                d.push((o - k, m));
+            }
+        }
+    }
+    d.sort_unstable();
+    d.dedup();
+    d
+}
+
+/// The positions (slots) of the tables of group `(a, b)`.
+pub fn group_size(classes: &Classes, a: usize, b: usize) -> u64 {
+    retrograde::group(a, b)
+        .iter()
+        .map(|&(m, o)| PairIndex::new(m, o, classes).len())
+        .sum()
+}
+
+/// Solves the group of `(a, b)` into `tables`, which hold the pairs its removals lead to.
+pub fn solve_into(
+    tables: &mut Tables,
+    rules: &Rules,
+    a: usize,
+    b: usize,
+) -> Result<(), TablesError> {
+    let solved = {
+        let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
+        retrograde::solve_group(rules, tables.classes(), a, b, &exit, &|_| {})?
+    };
+    for (&(m, o), codes) in retrograde::group(a, b).iter().zip(solved) {
+        tables.insert(m, o, Values::from_codes(codes));
+    }
+    Ok(())
+}
+
+/// Solves every pair of up to `pieces` a side in memory (no files): for tests and small uses.
+pub fn solve_in_memory(rules: &Rules, pieces: usize) -> Result<Tables, TablesError> {
+    if let Some(why) = unsupported(rules) {
+        return Err(why);
+    }
+    let rules = rules.without_draw_rules();
+    let mut tables = Tables::empty(&rules, pieces);
+    for (a, b) in groups(pieces) {
+        solve_into(&mut tables, &rules, a, b)?;
+    }
+    Ok(tables)
+}
+
+/// The tables of a directory as a build or a check goes through them: read from their files
+/// when first needed (mapped, so the build keeps no copy of its own), written there when solved.
+pub struct Store {
+    dir: PathBuf,
+    rules: Rules,
+    print: u64,
+    most: usize,
+    tables: Tables,
+}
+
+impl Store {
+    /// The tables of `dir` for `rules` (without draw rules), up to `largest` pieces a side; none
+    /// loaded yet.
+    pub fn new(dir: &Path, rules: &Rules, largest: usize) -> Store {
+        Store {
+            dir: dir.to_path_buf(),
+            rules: *rules,
+            print: fingerprint(rules),
+            most: most_removals(rules),
+            tables: Tables::empty(rules, largest),
+        }
+    }
+
+    /// The tables loaded.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The pairs the removals of group `(a, b)` lead to.
+    fn dependencies(&self, a: usize, b: usize) -> Vec<(usize, usize)> {
+        dependencies(a, b, self.most)
+    }
+
+    /// Loads the table of `pair` from its file, if it is not loaded; a table not in the
+    /// directory is an error that says to build it first.
+    pub fn ensure(&mut self, pair: (usize, usize)) -> Result<(), TablesError> {
+        if !self.tables.has(pair.0, pair.1) {
+            let path = file::path(&self.dir, pair.0, pair.1);
+            if !path.exists() {
+                return Err(TablesError::NotBuilt {
+                    mover: pair.0,
+                    other: pair.1,
+                });
+            }
+            let v = file::read(&path, self.print, pair.0, pair.1)?;
+            self.tables.insert(pair.0, pair.1, v);
+        }
+        Ok(())
+    }
+
+    /// Whether both tables of group `(a, b)` are on disk, whole and for these rules.
+    pub fn is_built(&self, a: usize, b: usize) -> bool {
+        self.present(a, b) && self.present(b, a)
+    }
+
+    /// Whether the table of a pair is on disk, whole and for these rules (its header and size).
+    fn present(&self, mover: usize, other: usize) -> bool {
+        let path = file::path(&self.dir, mover, other);
+        match (file::header(&path), std::fs::metadata(&path)) {
+            (Ok(h), Ok(m)) => {
+                h.fingerprint == self.print
+                    && (h.mover, h.other) == (mover, other)
+                    && h.slots.checked_mul(u64::from(h.width)).map(|n| n + 40) == Some(m.len())
+            }
+            _ => false,
+        }
+    }
+
+    /// Loads the tables group `(a, b)`'s removals lead to (all must be built).
+    pub fn load_dependencies(&mut self, a: usize, b: usize) -> Result<(), TablesError> {
+        for dep in self.dependencies(a, b) {
+            self.ensure(dep)?;
+        }
+        Ok(())
+    }
+
+    /// Solves group `(a, b)`, its dependencies loaded, calling `progress` as
+    /// `retrograde::solve_group` does; the codes of each of its pairs (`retrograde::group`).
+    pub fn solve(
+        &self,
+        a: usize,
+        b: usize,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<Vec<Vec<u16>>, TablesError> {
+        let exit = |ours: u32, theirs: u32| self.tables.value(ours, theirs);
+        retrograde::solve_group(&self.rules, self.tables.classes(), a, b, &exit, progress)
+    }
+
+    /// Writes the solved codes of group `(a, b)` to their files, one table at a time.
+    pub fn write(&self, a: usize, b: usize, solved: Vec<Vec<u16>>) -> Result<(), TablesError> {
+        for (&(m, o), codes) in retrograde::group(a, b).iter().zip(solved) {
+            file::write(&self.dir, self.print, m, o, &Values::from_codes(codes))?;
+        }
+        Ok(())
+    }
+
+    /// Reads the tables of group `(a, b)` back from their files, mapped (the groups still to
+    /// build read them through the file cache, as the engine does).
+    pub fn load_group(&mut self, a: usize, b: usize) -> Result<(), TablesError> {
+        for (m, o) in retrograde::group(a, b) {
+            let values = file::read(&file::path(&self.dir, m, o), self.print, m, o)?;
+            self.tables.insert(m, o, values);
+        }
+        Ok(())
+    }
+
+    /// Keeps loaded only what the groups still to build (`rest`) need.
+    pub fn keep_for(&mut self, rest: &[(usize, usize)]) {
+        let keep: Vec<(usize, usize)> = rest
+            .iter()
+            .flat_map(|&(x, y)| self.dependencies(x, y))
+            .collect();
+        self.tables.retain(&keep);
+    }
+
+    /// Appends a group's cost to `costs.txt` in the tables directory (for planning); a failure
+    /// to write it is ignored.
+    pub fn log_cost(&self, a: usize, b: usize, slots: u64, secs: f64) {
+        use std::io::Write;
+        let line = format!("{a}-{b} positions {slots} seconds {secs:.1}\n");
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.join("costs.txt"))
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+    }
+}
+
+/// Seconds per position and thread when the directory has no measured costs (measured here:
+/// 5-5, 32.9 million positions, 16.4 s on 2 threads).
+pub const DEFAULT_SECONDS_PER_POSITION: f64 = 1.0e-6;
+
+/// The seconds per position of the slowest group measured in `costs.txt` (times its threads,
+/// taken as 2), if any.
+pub fn measured_rate(dir: &Path) -> Option<f64> {
+    let text = std::fs::read_to_string(dir.join("costs.txt")).ok()?;
+    text.lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let positions: f64 = w.get(2)?.parse().ok()?;
+            let secs: f64 = w.get(4)?.parse().ok()?;
+            (positions >= 1e6).then_some(secs * 2.0 / positions)
+        })
+        .reduce(f64::max)
+}
+
+/// The memory in MB a node needs to build group `(a, b)`: per position of the group, the value
+/// and count being solved (3 bytes), the positions of a level (at most half a byte,
+/// `retrograde`), slack; the tables its removals reach, mapped (a byte a position, two for a
+/// wide table). Measured: the 6-6 group (163 million positions) peaked at 625 MB with its 5-6
+/// tables.
+pub fn memory_mb(classes: &Classes, a: usize, b: usize, most: usize) -> u64 {
+    let own = group_size(classes, a, b);
+    let deps: u64 = dependencies(a, b, most)
+        .iter()
+        .map(|&(m, o)| PairIndex::new(m, o, classes).len())
+        .sum();
+    (4 * own + 2 * deps) / (1 << 20) + 512
+}
