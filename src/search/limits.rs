@@ -6,6 +6,9 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use std::time::Duration;
 
+/// The deepest ply the search goes.
+pub const MAX_PLY: usize = 120;
+
 /// What limits a search. All fields default to "no limit".
 #[derive(Clone, Debug, Default)]
 pub struct Limits {

@@ -6,8 +6,9 @@
 //! One concept a file: `Searcher` here drives a search and gathers its result; `limits` and
 //! `control` bound it (time, nodes, `stop`); `threads` is what the threads share; `iterate` is
 //! iterative deepening at the root; `worker` is one thread's negamax; `quiesce` the horizon;
-//! `ordering` move ordering; `tt` the shared table; `eval` the evaluation; `score` the encoding of
-//! scores; `features` the styles of play as data; `bench` the node-count signature.
+//! `ordering` move ordering; `tt` the shared table; `eval` the evaluation, `learned` the shape
+//! of its learned weights and `placing` their values; `score` the encoding of scores;
+//! `features` the styles of play as data; `bench` the node-count signature.
 //!
 //! The search never prints: it reports through a callback that the protocol formats.
 
@@ -16,6 +17,7 @@ mod control;
 pub mod eval;
 mod features;
 mod iterate;
+mod learned;
 mod limits;
 mod ordering;
 mod placing;
@@ -29,7 +31,7 @@ mod worker;
 
 pub use control::Control;
 pub use features::{Features, Style};
-pub use limits::Limits;
+pub use limits::{Limits, MAX_PLY};
 pub use score::{class, Score, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
 pub use strength::Strength;
 
@@ -46,9 +48,6 @@ use std::time::Instant;
 use threads::{build_pool, Line, Shared, BUSY_SLOTS};
 use tt::{Bound, TranspositionTable};
 use worker::Worker;
-
-/// The deepest ply the search goes.
-pub const MAX_PLY: usize = 120;
 
 /// Settings that outlive one search.
 #[derive(Clone, Debug)]

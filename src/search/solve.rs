@@ -482,7 +482,7 @@ impl<'a> Solver<'a> {
         let mut list = std::mem::take(&mut self.lists[ply]);
         let mut order = std::mem::take(&mut self.scores[ply]);
         movegen::generate(pos, Convention::Turn, &mut list);
-        let ply_index = ply.min(super::MAX_PLY);
+        let ply_index = ply.min(super::limits::MAX_PLY);
         self.order
             .score_moves(pos, &list, &mut order, best_move, ply_index);
         let cut = if pos.placements_left() >= EVAL_ORDER_FROM {

@@ -3,11 +3,11 @@
 //! late move reductions and ABDADA deferral. Iterative deepening at the root is in `iterate`,
 //! the horizon in `quiesce`, move ordering in `ordering`.
 
+use super::limits::MAX_PLY;
 use super::ordering::{self, MoveOrder};
 use super::score::{self, INF, MATE};
 use super::threads::Shared;
 use super::tt::{Bound, Entry};
-use super::MAX_PLY;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
