@@ -15,6 +15,7 @@
 pub mod bench;
 mod control;
 pub mod eval;
+pub mod exact;
 mod features;
 mod iterate;
 mod learned;
@@ -23,7 +24,6 @@ mod ordering;
 mod placing;
 mod quiesce;
 mod score;
-pub mod solve;
 pub mod strength;
 mod threads;
 pub mod tt;
@@ -136,7 +136,7 @@ pub struct Searcher {
     /// The noise of a limited strength.
     rng: Rng,
     /// What the exact solver of placing positions has proven in this game.
-    exact: solve::Memory,
+    exact: exact::Memory,
 }
 
 /// Positions the exact solver of placing positions remembers (16 bytes each).
@@ -165,8 +165,8 @@ const EXACT_NODES: u64 = 4_000_000;
 /// a draw or a win.
 #[derive(Clone, Copy)]
 struct RootProof {
-    lower: solve::Wdl,
-    upper: solve::Wdl,
+    lower: exact::Wdl,
+    upper: exact::Wdl,
     best: Option<Move>,
 }
 
@@ -186,7 +186,7 @@ impl Searcher {
             threads: threads.max(1),
             options: Options::default(),
             rng: Rng::from_time(),
-            exact: solve::Memory::new(EXACT_MEMORY),
+            exact: exact::Memory::new(EXACT_MEMORY),
         }
     }
 
@@ -230,7 +230,7 @@ impl Searcher {
         };
         let start = Instant::now();
         let stop = exact_stop(pos, limits, self.options.move_overhead, control, share);
-        let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+        let mut solver = exact::Solver::new(&tables, &mut self.exact, &stop);
         let root = solver.root_moves(pos, moves);
         log::debug!(
             "exact solver: {} of {} moves kept ({} drawing at least, {} undecided) in {} \
@@ -269,7 +269,7 @@ impl Searcher {
         let mut nodes = 0;
         for (v, end) in [(0, PROVE_DRAW_END), (1, PROVE_WIN_END)] {
             let stop = exact_stop(pos, limits, overhead, control, end);
-            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+            let mut solver = exact::Solver::new(&tables, &mut self.exact, &stop);
             let answer = solver.at_least(pos, v);
             nodes += solver.nodes;
             match answer {
@@ -286,8 +286,8 @@ impl Searcher {
         }
         log::debug!(
             "exact solver: the root is worth {} to {} (by {}) in {nodes} positions, {:.3} s",
-            solve::name(proof.lower),
-            solve::name(proof.upper),
+            exact::name(proof.lower),
+            exact::name(proof.upper),
             proof.best.map_or("-".to_string(), |m| m.to_string()),
             start.elapsed().as_secs_f64()
         );
@@ -313,7 +313,7 @@ impl Searcher {
             control,
             EXACT_SHARE,
         );
-        let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+        let mut solver = exact::Solver::new(&tables, &mut self.exact, &stop);
         if !solver.move_at_least(&pos, mv, 0)? {
             return Some(false);
         }
@@ -517,7 +517,7 @@ impl Searcher {
         if let (Some(_), true, Some(choice)) = (drawing, win_open, result.best) {
             // A draw is proven, a win not ruled out: the proof of the win goes on first (the
             // move that proved the draw is there to fall back on).
-            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+            let mut solver = exact::Solver::new(&tables, &mut self.exact, &stop);
             let won = solver.at_least(&pos, 1);
             log::debug!(
                 "exact solver: the root {} ({} positions, at {:.3} s)",
@@ -543,7 +543,7 @@ impl Searcher {
         }
         let mut refuted: Vec<Move> = Vec::new();
         while let Some(best) = result.best {
-            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
+            let mut solver = exact::Solver::new(&tables, &mut self.exact, &stop);
             let verdict = solver.move_at_least(&pos, best, 0);
             log::debug!(
                 "exact solver: the search's choice {best} {} ({} positions, at {:.3} s)",

@@ -7,13 +7,16 @@
 //! do not decide a win (a later phase might outlast the no-capture rule), the win counts, as the
 //! tables give it without the rule.
 
-use super::eval::{self, Weights};
-use super::ordering::{self, MoveOrder};
+use super::memory::Memory;
+use super::wdl::{outcome, wdl, Wdl};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::tables::{Tables, Value};
+use crate::search::eval::{self, Weights};
+use crate::search::limits::MAX_PLY;
+use crate::search::ordering::{self, MoveOrder};
+use crate::tables::Tables;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
@@ -21,31 +24,6 @@ use std::sync::{mpsc, Arc};
 /// nearer the end, where a subtree is a few table probes, evaluating every move costs more than
 /// it saves.
 const EVAL_ORDER_FROM: u32 = 4;
-
-/// A solved value for the side to move: -1 lost, 0 drawn, 1 won.
-pub type Wdl = i8;
-
-/// How a value is written: `loss`, `draw`, `win`.
-pub fn name(v: Wdl) -> &'static str {
-    ["loss", "draw", "win"][(v.clamp(-1, 1) + 1) as usize]
-}
-
-/// The value `name` writes.
-pub fn from_name(text: &str) -> Option<Wdl> {
-    ["loss", "draw", "win"]
-        .iter()
-        .position(|n| *n == text)
-        .map(|i| i as Wdl - 1)
-}
-
-/// The value of a game that is over, for the side to move (`None` while it goes on).
-pub fn outcome(pos: &Position) -> Option<Wdl> {
-    pos.quick_outcome().map(|o| match o.winner() {
-        Some(w) if w == pos.side_to_move() => 1,
-        Some(_) => -1,
-        None => 0,
-    })
-}
 
 /// Runs `work` on each of `jobs` on `threads` threads, each with a solver of its own (a memory
 /// of `memory` positions, never stopped): the answers come back as they finish, with their
@@ -83,151 +61,6 @@ where
         });
     }
     rx.into_iter()
-}
-
-/// The win/draw/loss class of a table value.
-pub fn wdl(v: Value) -> Wdl {
-    match v {
-        Value::Win(_) => 1,
-        Value::Draw => 0,
-        Value::Loss(_) => -1,
-    }
-}
-
-/// What is known of a solved position: bounds on its value and the move that proved the lower.
-#[derive(Clone, Copy)]
-pub struct Known {
-    lower: Wdl,
-    upper: Wdl,
-    best: Move,
-}
-
-impl Known {
-    const NOTHING: Known = Known {
-        lower: -1,
-        upper: 1,
-        best: Move::NULL,
-    };
-
-    /// The second word of a slot: the move's bits, the bounds (plus one), the placements left
-    /// and a mark that the slot is used.
-    fn pack(self, placements: u32) -> u64 {
-        u64::from(self.best.bits())
-            | ((self.lower + 1) as u64) << 32
-            | ((self.upper + 1) as u64) << 40
-            | u64::from(placements.min(255)) << 48
-            | USED
-    }
-
-    fn unpack(word: u64) -> Known {
-        Known {
-            lower: (word >> 32 & 0xff) as Wdl - 1,
-            upper: (word >> 40 & 0xff) as Wdl - 1,
-            best: Move::from_bits(word as u32).unwrap_or(Move::NULL),
-        }
-    }
-}
-
-/// The mark of a used slot.
-const USED: u64 = 1 << 63;
-
-/// Slots a bucket holds: four of 16 bytes, one cache line.
-const BUCKET: usize = 4;
-
-/// The positions a solver has proven something of, kept between solves (a game's successive
-/// positions share most of their subtrees): a table of a fixed size, four slots of 16 bytes (the
-/// key, then the bounds, the move and the placements left) to a bucket, so that a lookup and the
-/// store after it touch one cache line. A full bucket gives up the slot with the fewest
-/// placements left (the smallest subtree to prove again).
-pub struct Memory {
-    /// Two words a slot.
-    words: Vec<u64>,
-    /// Buckets less one (their number is a power of two).
-    mask: usize,
-    used: usize,
-}
-
-impl Memory {
-    /// A memory of at most `limit` positions (16 bytes each; at least one bucket of 4).
-    pub fn new(limit: usize) -> Memory {
-        let buckets = (limit / BUCKET).max(1);
-        let buckets = if buckets.is_power_of_two() {
-            buckets
-        } else {
-            buckets.next_power_of_two() / 2
-        };
-        Memory {
-            words: vec![0; 2 * BUCKET * buckets],
-            mask: buckets - 1,
-            used: 0,
-        }
-    }
-
-    /// Forgets everything. The words are zeroed where they are, not given back for fresh ones:
-    /// the system maps fresh memory page by page as it is first written, and a solve that
-    /// scatters its positions over the table would pay for a page at each of its first stores.
-    pub fn clear(&mut self) {
-        if self.used > 0 {
-            self.words.fill(0);
-            self.used = 0;
-        }
-    }
-
-    /// Positions held.
-    pub fn len(&self) -> usize {
-        self.used
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.used == 0
-    }
-
-    /// The first word of the bucket of `key`.
-    fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.mask) * 2 * BUCKET
-    }
-
-    fn get(&self, key: u64) -> Option<Known> {
-        let b = self.bucket(key);
-        self.words[b..b + 2 * BUCKET]
-            .chunks_exact(2)
-            .find(|slot| slot[0] == key && slot[1] & USED != 0)
-            .map(|slot| Known::unpack(slot[1]))
-    }
-
-    /// Updates what is known of `key` (a position with `placements` left) by `update`: in its
-    /// slot, else in an empty one, else in the one of fewest placements left of its bucket.
-    fn store(&mut self, key: u64, placements: u32, update: impl FnOnce(&mut Known)) {
-        let b = self.bucket(key);
-        let bucket = &mut self.words[b..b + 2 * BUCKET];
-        let mut victim = 0;
-        let mut victim_left = u64::MAX;
-        for (i, slot) in bucket.chunks_exact(2).enumerate() {
-            if slot[1] & USED == 0 {
-                if victim_left > 0 {
-                    (victim, victim_left) = (i, 0);
-                }
-                continue;
-            }
-            if slot[0] == key {
-                let mut known = Known::unpack(slot[1]);
-                update(&mut known);
-                bucket[2 * i + 1] = known.pack(placements);
-                return;
-            }
-            let left = slot[1] >> 48 & 0xff;
-            if left + 1 < victim_left {
-                (victim, victim_left) = (i, left + 1);
-            }
-        }
-        if victim_left == 0 {
-            self.used += 1;
-        }
-        let mut known = Known::NOTHING;
-        update(&mut known);
-        bucket[2 * victim] = key;
-        bucket[2 * victim + 1] = known.pack(placements);
-    }
 }
 
 /// What the solver's test of the root's moves found (`Solver::root_moves`).
@@ -482,7 +315,7 @@ impl<'a> Solver<'a> {
         let mut list = std::mem::take(&mut self.lists[ply]);
         let mut order = std::mem::take(&mut self.scores[ply]);
         movegen::generate(pos, Convention::Turn, &mut list);
-        let ply_index = ply.min(super::limits::MAX_PLY);
+        let ply_index = ply.min(MAX_PLY);
         self.order
             .score_moves(pos, &list, &mut order, best_move, ply_index);
         let cut = if pos.placements_left() >= EVAL_ORDER_FROM {
@@ -554,83 +387,11 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// What the tests of the solver and of its users share: small tables and placing positions
-/// they cover.
-#[cfg(test)]
-pub(crate) mod testing {
-    use super::*;
-    use crate::rng::Rng;
-    use crate::rules::Rules;
-    use crate::tables::build;
-    use std::sync::Arc;
-
-    /// The tables up to 4 a side of the standard game (no draw rules), built once.
-    pub(crate) fn tables() -> &'static Arc<Tables> {
-        static BUILT: std::sync::OnceLock<Arc<Tables>> = std::sync::OnceLock::new();
-        BUILT.get_or_init(|| {
-            let rules = Rules::nine().without_draw_rules();
-            let mut t = Tables::empty(&rules, 4);
-            for (a, b) in [(3, 3), (3, 4), (4, 4)] {
-                build::solve_into(&mut t, &rules, a, b).unwrap();
-            }
-            Arc::new(t)
-        })
-    }
-
-    /// Placing positions whose ends fit in the tables: 3 or 4 pieces a side in all, 2 to 4 of
-    /// them still in hand, drawn at random (`count` of them).
-    pub(crate) fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
-        placing_positions_left(count, seed, 2, 4)
-    }
-
-    /// The same with `fewest` to `most` placements left (at most 6).
-    pub(crate) fn placing_positions_left(
-        count: usize,
-        seed: u64,
-        fewest: usize,
-        most: usize,
-    ) -> Vec<Position> {
-        let rules = Rules::nine().without_draw_rules();
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        while out.len() < count {
-            // White's turn when the placements left are even, as in a game.
-            let left = fewest + rng.below(most - fewest + 1);
-            let side = if left.is_multiple_of(2) { 'w' } else { 'b' };
-            let (white_hand, black_hand) = (left / 2, left.div_ceil(2));
-            let white_on = 3 + rng.below(2) - white_hand;
-            let black_on = 3 + rng.below(2) - black_hand;
-            let mut cells = ['*'; 24];
-            let mut free: Vec<usize> = (0..24).collect();
-            for (n, c) in [(white_on, 'O'), (black_on, '@')] {
-                for _ in 0..n {
-                    let i = free.swap_remove(rng.below(free.len()));
-                    cells[i] = c;
-                }
-            }
-            let rings: Vec<String> = cells.chunks(8).map(|r| r.iter().collect()).collect();
-            let text = format!(
-                "{} {side} p p {white_on} {} {black_on} {} 0 0 -1 -1 -1 -1 0 0 5",
-                rings.join("/"),
-                white_hand,
-                black_hand
-            );
-            let Ok(pos) = crate::rules::fen::read(&text, &rules) else {
-                continue;
-            };
-            if pos.is_placing() && pos.quick_outcome().is_none() {
-                out.push(pos);
-            }
-        }
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::testing::{placing_positions, tables};
     use super::*;
     use crate::rules::Rules;
+    use crate::search::exact::testing::{placing_positions, tables};
     use crate::search::Searcher;
     use std::sync::Arc;
 
@@ -784,7 +545,7 @@ mod tests {
         let never = |_: u64| false;
         let mut memory = Memory::new(1 << 20);
         let mut memo = Some(rustc_hash::FxHashMap::default());
-        for pos in super::testing::placing_positions_left(12, 13, 5, 6) {
+        for pos in crate::search::exact::testing::placing_positions_left(12, 13, 5, 6) {
             let moves = movegen::legal_moves(&pos, Convention::Turn);
             let truths: Vec<Wdl> = moves
                 .iter()
