@@ -63,8 +63,8 @@ where
     rx.into_iter()
 }
 
-/// What the solver's test of the root's moves found (`Solver::root_moves`).
-pub struct RootMoves {
+/// What the solver's test of the root's moves found (`Solver::sift_root_moves`).
+pub struct SiftedMoves {
     /// The moves worth searching: the winning ones when some are proven, else those not
     /// proven to lose (none when every move is proven to lose: the search then takes them all).
     pub kept: Vec<Move>,
@@ -169,11 +169,11 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The root's moves worth searching (`Searcher::search`, before the search): each move is
+    /// The root's moves worth searching (`Searcher::sift_root_moves`, before the search): each move is
     /// first tested for a draw at least, and those proven to lose are dropped; then, if every
     /// move is decided, the drawing ones are tested for a win, and the winning ones kept alone
     /// when there are any. A stop on the way leaves the moves not yet tested in.
-    pub fn root_moves(&mut self, pos: &Position, moves: &[Move]) -> RootMoves {
+    pub fn sift_root_moves(&mut self, pos: &Position, moves: &[Move]) -> SiftedMoves {
         let (mut drawing, mut unknown) = (Vec::new(), Vec::new());
         for &mv in moves {
             match self.move_at_least(pos, mv, 0) {
@@ -182,7 +182,7 @@ impl<'a> Solver<'a> {
                 None => unknown.push(mv),
             }
         }
-        let mut root = RootMoves {
+        let mut root = SiftedMoves {
             kept: drawing.iter().chain(&unknown).copied().collect(),
             drawing: drawing.len(),
             undecided: unknown.len(),
@@ -195,7 +195,7 @@ impl<'a> Solver<'a> {
                     Some(true) => winning.push(mv),
                     Some(false) => {}
                     // Cut short: a win may be there still, for the search's choice to be
-                    // checked against (`Searcher::verify_choice`).
+                    // checked against (`Searcher::check_choice`).
                     None => root.decided = false,
                 }
             }
@@ -392,8 +392,6 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
     use crate::search::exact::testing::{placing_positions, tables};
-    use crate::search::Searcher;
-    use std::sync::Arc;
 
     /// Plain minimax over every turn, the tables at the end of the placing: no bounds, no
     /// ordering, and a memory of exact values only when `memo` is given.
@@ -477,7 +475,7 @@ mod tests {
     }
 
     #[test]
-    fn root_moves_decided_only_when_every_kept_move_keeps_the_value() {
+    fn sifted_moves_decided_only_when_every_kept_move_keeps_the_value() {
         let tables = tables();
         let never = |_: u64| false;
         let mut truth_memory = Memory::new(1 << 20);
@@ -492,13 +490,13 @@ mod tests {
             let whole = {
                 let mut memory = Memory::new(1 << 16);
                 let mut solver = Solver::new(tables, &mut memory, &never);
-                solver.root_moves(&pos, &moves);
+                solver.sift_root_moves(&pos, &moves);
                 solver.nodes
             };
             for budget in (1..=whole + 1).step_by((whole as usize / 25).max(1)) {
                 let stop = move |nodes: u64| nodes >= budget;
                 let mut memory = Memory::new(1 << 16);
-                let root = Solver::new(tables, &mut memory, &stop).root_moves(&pos, &moves);
+                let root = Solver::new(tables, &mut memory, &stop).sift_root_moves(&pos, &moves);
                 // Nothing kept only when every move is proven to lose.
                 assert!(!root.kept.is_empty() || best < 0);
                 let keeps = |mv: &Move| values[moves.iter().position(|m| m == mv).unwrap()];
@@ -619,212 +617,5 @@ mod tests {
         }
         let mut solver = Solver::new(tables, &mut memory, &never);
         assert_eq!(solver.value(&late), None);
-    }
-
-    #[test]
-    fn the_search_plays_only_moves_that_keep_the_exact_value() {
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let mut with = Searcher::new(4, 1);
-        with.options.tables = Some(Arc::clone(tables));
-        let mut without = Searcher::new(4, 1);
-        let mut lost_without = 0;
-        for pos in placing_positions(40, 23) {
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let truth = solver.value(&pos).unwrap();
-            // A search of one ply keeps the value all the same.
-            let best = with.search_to_depth(&pos, 1, Vec::new()).best.unwrap();
-            assert_eq!(
-                solver.move_at_least(&pos, best, truth),
-                Some(true),
-                "{} {}",
-                crate::rules::fen::write(&pos),
-                best.turn_notation()
-            );
-            let blind = without.search_to_depth(&pos, 1, Vec::new()).best.unwrap();
-            lost_without += usize::from(solver.move_at_least(&pos, blind, truth) == Some(false));
-        }
-        // Without the tables, one ply is often not enough.
-        assert!(lost_without > 0);
-    }
-
-    /// What the search plays when the solver checks `choice` in `pos` after its proof of the
-    /// root (`proof`), with a minute to spare (a searcher with the small tables, a depth-3
-    /// search again where it must).
-    fn checked(
-        pos: &Position,
-        moves: &[Move],
-        choice: Move,
-        proof: crate::search::RootProof,
-    ) -> Move {
-        use crate::rules::game::Game;
-        use crate::search::{Control, Limits, SearchResult};
-        let mut searcher = Searcher::new(4, 1);
-        searcher.options.tables = Some(Arc::clone(tables()));
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        let choice = SearchResult {
-            best: Some(choice),
-            ..SearchResult::nothing(None)
-        };
-        searcher
-            .verify_choice(
-                &Game::from_position(*pos),
-                moves,
-                choice,
-                proof,
-                std::time::Duration::from_secs(60),
-                &limits,
-                &Control::new(),
-                &mut |_| {},
-            )
-            .best
-            .unwrap()
-    }
-
-    #[test]
-    fn a_choice_of_the_search_that_gives_value_away_is_replaced() {
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        // Choices that lose where the position draws or wins, and that draw where it wins.
-        let (mut losing, mut drawing) = (0, 0);
-        for pos in placing_positions(60, 31) {
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let moves = movegen::legal_moves(&pos, Convention::Turn);
-            let values = solver.values_of_moves(&pos, &moves).unwrap();
-            let truth = values.iter().copied().max().unwrap();
-            // A move below the position's value, as the choice.
-            let Some((&bad, &bad_value)) = moves.iter().zip(&values).find(|(_, &v)| v < truth)
-            else {
-                continue;
-            };
-            let best = checked(&pos, &moves, bad, crate::search::RootProof::NOTHING);
-            assert_ne!(best, bad);
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            assert_eq!(
-                solver.move_at_least(&pos, best, truth),
-                Some(true),
-                "{} {}",
-                crate::rules::fen::write(&pos),
-                best.turn_notation()
-            );
-            if bad_value < 0 {
-                losing += 1;
-            } else {
-                drawing += 1;
-            }
-        }
-        assert!(
-            losing >= 5 && drawing >= 3,
-            "{losing} losing choices, {drawing} drawing ones in won positions"
-        );
-    }
-
-    #[test]
-    fn with_a_draw_proven_and_a_win_open_a_win_is_played() {
-        use crate::search::RootProof;
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let mut tried = 0;
-        for pos in placing_positions(80, 47) {
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let moves = movegen::legal_moves(&pos, Convention::Turn);
-            let values = solver.values_of_moves(&pos, &moves).unwrap();
-            // A won position with a drawing move: the search's choice, and the proof's.
-            let Some((&draw, _)) = moves.iter().zip(&values).find(|(_, &v)| v == 0) else {
-                continue;
-            };
-            if !values.contains(&1) {
-                continue;
-            }
-            let proof = RootProof {
-                lower: 0,
-                upper: 1,
-                best: Some(draw),
-            };
-            let best = checked(&pos, &moves, draw, proof);
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            assert_eq!(
-                solver.move_at_least(&pos, best, 1),
-                Some(true),
-                "{} {}",
-                crate::rules::fen::write(&pos),
-                best.turn_notation()
-            );
-            tried += 1;
-        }
-        assert!(tried >= 5, "{tried} won positions with a drawing move");
-    }
-
-    #[test]
-    fn the_root_proof_bounds_the_value_and_its_move_keeps_it() {
-        use crate::search::{Control, Limits};
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let mut searcher = Searcher::new(4, 1);
-        searcher.options.tables = Some(Arc::clone(tables));
-        let limits = Limits {
-            movetime: Some(60_000),
-            ..Limits::default()
-        };
-        let mut seen = [0usize; 3];
-        for pos in placing_positions(40, 43) {
-            let truth = Solver::new(tables, &mut memory, &never)
-                .value(&pos)
-                .unwrap();
-            searcher.new_game();
-            let proof = searcher.prove_root(&pos, &limits, &Control::new());
-            // With time enough, the value itself, and a move that keeps it unless lost.
-            assert_eq!((proof.lower, proof.upper), (truth, truth));
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            match proof.best {
-                Some(mv) => assert_eq!(solver.move_at_least(&pos, mv, truth), Some(true)),
-                None => assert_eq!(truth, -1),
-            }
-            seen[(truth + 1) as usize] += 1;
-        }
-        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
-    }
-
-    #[test]
-    fn a_refuted_choice_gives_way_to_the_move_that_proved_the_draw() {
-        use crate::search::RootProof;
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let mut tried = 0;
-        for pos in placing_positions(60, 37) {
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let moves = movegen::legal_moves(&pos, Convention::Turn);
-            let values = solver.values_of_moves(&pos, &moves).unwrap();
-            if values.iter().copied().max() != Some(0) {
-                continue;
-            }
-            // A drawn position: a losing choice, and the last drawing move as the proof's.
-            let Some(bad) = moves.iter().zip(&values).find(|(_, &v)| v < 0) else {
-                continue;
-            };
-            let draw = moves
-                .iter()
-                .zip(&values)
-                .rev()
-                .find(|(_, &v)| v == 0)
-                .unwrap();
-            let proof = RootProof {
-                lower: 0,
-                upper: 0,
-                best: Some(*draw.0),
-            };
-            let best = checked(&pos, &moves, *bad.0, proof);
-            assert_eq!(best, *draw.0, "{}", crate::rules::fen::write(&pos));
-            tried += 1;
-        }
-        assert!(tried >= 5, "{tried} drawn positions with a losing move");
     }
 }
