@@ -56,6 +56,7 @@ impl Weights {
         }
     }
 
+    /// The weights the engine plays with, tuned by matches.
     pub const DEFAULT: Weights = Weights {
         mobility: 12,
         blocked_piece: -25,
@@ -78,17 +79,26 @@ impl Default for Weights {
 /// The evaluation terms of one side, already weighted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Terms {
+    /// The pieces on the board and in hand (`PIECE` each).
     pub material: i32,
+    /// The empty points next to the side's pieces (`Weights::mobility`).
     pub mobility: i32,
+    /// The pieces that cannot move (`Weights::blocked_piece`).
     pub blocked: i32,
+    /// The lines of two pieces and an empty point (`Weights::open_mill`).
     pub open_mills: i32,
+    /// The points that would close two mills at once (`Weights::double_threat`).
     pub double_threats: i32,
+    /// The running mills (`Weights::running_mill`).
     pub running_mills: i32,
+    /// The pieces in standing mills (`Weights::in_mill`).
     pub in_mills: i32,
+    /// Flying while the other side does not (`Weights::flying`).
     pub flying: i32,
 }
 
 impl Terms {
+    /// The side's evaluation: the sum of its terms.
     pub fn total(&self) -> i32 {
         self.named().iter().map(|(_, v)| v).sum()
     }
@@ -265,7 +275,9 @@ pub fn learned() -> &'static Learned {
 /// many neighbours they have (2 or fewer, 3, 4 or more).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placing {
+    /// The learned weights.
     pub weights: &'static Learned,
+    /// The board's points with 2 or fewer neighbours, with 3, and with 4 or more.
     pub by_degree: [Bitboard; 3],
 }
 
@@ -425,7 +437,7 @@ mod tests {
         let mut out = Vec::new();
         while out.len() < n {
             let mut pos = Position::start(rules);
-            for _ in 0..1 + rng.below(plies) {
+            for _ in 0..=rng.below(plies) {
                 let legal = movegen::legal_moves(&pos, Convention::Turn);
                 if legal.is_empty() {
                     break;
@@ -457,16 +469,7 @@ mod tests {
         let p = w.placing.unwrap();
         for pos in random_positions(rules, 500, 30) {
             let written = hand_written(&pos, &Weights::DEFAULT);
-            if !pos.is_placing() {
-                // Past the placing, the moving correction is added while neither side flies.
-                let us = pos.side_to_move();
-                let moving = if pos.can_fly(us) || pos.can_fly(!us) {
-                    0
-                } else {
-                    p.moving(&pos)
-                };
-                assert_eq!(evaluate(&pos, &w), written + moving);
-            } else {
+            if pos.is_placing() {
                 // Without the late correction, the evaluation lies between the two.
                 let (learned, late) = p.learned(&pos);
                 let us = pos.side_to_move();
@@ -478,6 +481,15 @@ mod tests {
                     (lo - 1..=hi + 1).contains(&tapered),
                     "{tapered} not within {lo}..={hi}"
                 );
+            } else {
+                // Past the placing, the moving correction is added while neither side flies.
+                let us = pos.side_to_move();
+                let moving = if pos.can_fly(us) || pos.can_fly(!us) {
+                    0
+                } else {
+                    p.moving(&pos)
+                };
+                assert_eq!(evaluate(&pos, &w), written + moving);
             }
         }
         let start = Position::start(rules);
@@ -486,11 +498,11 @@ mod tests {
 
     #[test]
     fn the_late_correction_weighs_most_halfway_and_nothing_at_the_ends() {
-        let rules = Rules::nine();
         static LATE: Learned = Learned {
             late_tempo: 90,
             ..Learned::HAND
         };
+        let rules = Rules::nine();
         let late = &LATE;
         let (_, with) = with_learned(late, &rules);
         // The HAND weights give the hand-written evaluation, so the difference is the late
@@ -529,6 +541,7 @@ mod tests {
 
     #[test]
     fn the_moving_correction_fades_as_the_weaker_side_nears_flying() {
+        static FADED: std::sync::OnceLock<Learned> = std::sync::OnceLock::new();
         let nine = Rules::nine();
         let shares: Vec<(i32, i32)> = (3..=8)
             .map(|k| moving_share(&moving_with(k, &nine), 3))
@@ -544,7 +557,6 @@ mod tests {
         // With the shipped moving weights faded over 3 pieces, the evaluation does not jump
         // where a side starts flying: each piece White loses makes it worse, down to 3 (with 8,
         // White fills the outer square and is blocked in).
-        static FADED: std::sync::OnceLock<Learned> = std::sync::OnceLock::new();
         let faded = FADED.get_or_init(|| Learned {
             moving_fade: 3,
             ..*learned()
@@ -566,12 +578,12 @@ mod tests {
 
     #[test]
     fn the_moving_correction_is_added_in_the_moving_phase_while_neither_side_flies() {
-        let rules = Rules::nine();
         static MOVING: Learned = Learned {
             moving_tempo: 50,
             moving_us: [0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0],
             ..Learned::HAND
         };
+        let rules = Rules::nine();
         let (p, with) = with_learned(&MOVING, &rules);
         let mut seen = [0; 3];
         for pos in random_positions(rules, 1500, 70) {

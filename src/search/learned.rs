@@ -29,20 +29,27 @@ pub struct Learned {
     /// The preset the weights were learned for; they serve its rules, whatever the draw rules
     /// and the side that starts.
     pub variant: &'static str,
+    /// The weight of each input of the side to move.
     pub us: [i32; INPUTS],
+    /// The weight of each input of the other side.
     pub them: [i32; INPUTS],
+    /// The bias for having the move.
     pub tempo: i32,
     /// The late correction's weights (`late_us`, `late_them`, `late_tempo`), on the same inputs:
     /// added to the tapered evaluation with the weight 4 s (1 - s), s the share of the pieces
     /// still in hand, so that it corrects the hand-written evaluation where it has taken over
     /// half the weight and vanishes where the placing starts and ends.
     pub late_us: [i32; INPUTS],
+    /// The late correction's weight of each input of the other side.
     pub late_them: [i32; INPUTS],
+    /// The late correction's bias for having the move.
     pub late_tempo: i32,
     /// The moving correction's weights, on the same inputs: added to the hand-written
     /// evaluation in the moving phase while neither side flies.
     pub moving_us: [i32; INPUTS],
+    /// The moving correction's weight of each input of the other side.
     pub moving_them: [i32; INPUTS],
+    /// The moving correction's bias for having the move.
     pub moving_tempo: i32,
     /// The moving correction's fade: how many pieces the side nearer to flying must be able to
     /// lose before it flies for the correction to count in full; with fewer, it counts that

@@ -46,7 +46,9 @@ pub(super) const SEARCH_AGAIN_SHARE: f64 = 0.5;
 /// What limits a search. All fields default to "no limit".
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// The deepest iteration.
     pub depth: Option<u32>,
+    /// The positions the search may visit.
     pub nodes: Option<u64>,
     /// Milliseconds for this move.
     pub movetime: Option<u64>,
@@ -54,6 +56,7 @@ pub struct Limits {
     pub time: ByColor<Option<u64>>,
     /// Milliseconds added per move.
     pub inc: ByColor<u64>,
+    /// The moves until the clocks get more time.
     pub movestogo: Option<u32>,
     /// Search until `stop`.
     pub infinite: bool,
@@ -202,7 +205,7 @@ mod tests {
             ..Limits::default()
         };
         let d = deadline(&pos, &limits, 30);
-        assert!(d.hard.is_some_and(|h| h <= Duration::from_millis(1000)));
+        assert!(d.hard.is_some_and(|h| h <= Duration::from_secs(1)));
         assert!(deadline(&pos, &Limits::default(), 30).hard.is_none());
     }
 }

@@ -61,10 +61,13 @@ use worker::Worker;
 /// Settings that outlive one search.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// The best root moves reported, each with its line (`MultiPV`).
     pub multipv: usize,
     /// Milliseconds kept in reserve for the communication with the GUI.
     pub move_overhead: u64,
+    /// How the search plays (`Style`).
     pub style: Style,
+    /// The weights of the hand-written evaluation.
     pub weights: eval::Weights,
     /// Use the learned placing evaluation where it serves the rules (`eval::Placing`).
     pub learned: bool,
@@ -92,16 +95,25 @@ impl Default for Options {
 /// One line of search progress.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// The iteration's depth.
     pub depth: u32,
+    /// The deepest ply reached.
     pub seldepth: u32,
+    /// The rank of the line among the best root moves (1: the best).
     pub multipv: usize,
+    /// The line's score, for the side to move.
     pub score: Score,
     /// `Some` when the score is only a bound (the aspiration window failed).
     pub bound: Option<Bound>,
+    /// The positions visited so far, by every thread.
     pub nodes: u64,
+    /// Positions visited a second.
     pub nps: u64,
+    /// How full the transposition table is, in permille.
     pub hashfull: u32,
+    /// Milliseconds since the search started.
     pub time_ms: u64,
+    /// The principal line.
     pub pv: Vec<Move>,
 }
 
@@ -110,9 +122,13 @@ pub struct Info {
 pub struct SearchResult {
     /// `None` when the game is over (or no root move was allowed).
     pub best: Option<Move>,
+    /// The expected answer to `best`, when the line has one.
     pub ponder: Option<Move>,
+    /// The score of `best`, for the side to move.
     pub score: Score,
+    /// The depth of the iteration that chose `best`.
     pub depth: u32,
+    /// The positions visited, by every thread.
     pub nodes: u64,
     /// The game's outcome when it is already over.
     pub outcome: Option<Outcome>,
@@ -141,6 +157,7 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     pool: rayon::ThreadPool,
     threads: usize,
+    /// The settings of its searches.
     pub options: Options,
     /// The noise of a limited strength.
     rng: Rng,
@@ -164,6 +181,8 @@ struct RootSearch<'a> {
 const EXACT_MEMORY: usize = 1 << 22;
 
 impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes and `threads` threads, with the default
+    /// options.
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
@@ -180,11 +199,13 @@ impl Searcher {
         self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
+    /// Sets the number of search threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         self.pool = build_pool(self.threads);
     }
 
+    /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.threads
     }
@@ -195,6 +216,7 @@ impl Searcher {
         self.exact.clear();
     }
 
+    /// How full the transposition table is, in permille.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
     }

@@ -91,6 +91,7 @@ impl Memory {
         self.used
     }
 
+    /// Whether no position is held.
     pub fn is_empty(&self) -> bool {
         self.used == 0
     }

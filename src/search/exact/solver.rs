@@ -41,19 +41,20 @@ where
     F: Fn(&mut Solver, &J) -> R + Send + Sync + 'static,
 {
     let (tx, rx) = mpsc::channel();
-    let shared = Arc::new((jobs, AtomicUsize::new(0), work));
+    // What the threads share: the jobs, the index of the next one, the work and the tables.
+    let shared = Arc::new((jobs, AtomicUsize::new(0), work, tables));
     for _ in 0..threads.max(1) {
-        let (tx, shared, tables) = (tx.clone(), Arc::clone(&shared), Arc::clone(&tables));
+        let (tx, shared) = (tx.clone(), Arc::clone(&shared));
         std::thread::spawn(move || {
             let never = |_: u64| false;
             let mut memory = Memory::new(memory);
-            let (jobs, next, work) = &*shared;
+            let (jobs, next, work, tables) = &*shared;
             loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(k) else {
                     return;
                 };
-                let answer = work(&mut Solver::new(&tables, &mut memory, &never), job);
+                let answer = work(&mut Solver::new(tables, &mut memory, &never), job);
                 if tx.send((k, answer)).is_err() {
                     return;
                 }
@@ -368,7 +369,15 @@ impl<'a> Solver<'a> {
         if self.stopped {
             return Some(0);
         }
-        self.memory.store(key, pos.placements_left(), |e| {
+        self.remember(pos, best, best_move, alpha0, beta);
+        Some(best)
+    }
+
+    /// Stores in the memory what the search of `pos` in the window (`alpha0`, `beta`) proved:
+    /// its value `best`, a lower bound at `beta` or above (with `best_move`, when it raises the
+    /// one known), an upper bound at `alpha0` or below, else exact.
+    fn remember(&mut self, pos: &Position, best: Wdl, best_move: Move, alpha0: Wdl, beta: Wdl) {
+        self.memory.store(pos.key(), pos.placements_left(), |e| {
             if best >= beta {
                 // The move kept is the one that proved the best lower bound.
                 if best >= e.lower {
@@ -383,7 +392,6 @@ impl<'a> Solver<'a> {
                 e.upper = e.upper.min(best);
             }
         });
-        Some(best)
     }
 }
 
