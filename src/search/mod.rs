@@ -264,30 +264,24 @@ impl Searcher {
             return SearchResult::nothing(None);
         }
         let budget = Budget::new(&pos, limits, self.options.move_overhead);
-        let check = self.solve_root(&pos, &mut root_moves, limits, control, budget);
+        let proof = self.solve_root(&pos, &mut root_moves, limits, control, budget);
         if let Some(played) = self.play_from_tables(&pos, &root_moves, report) {
             return played;
         }
-        let deadline = match check {
-            Some(proof) if proof.win_open() => budget.search_until(WIN_OPEN_SEARCH_END),
-            Some(_) => budget.search_until(CHECKED_SEARCH_END),
-            None => budget.whole(),
-        };
+        let deadline = search_deadline(proof, budget);
         let result = self.search_root(game, &root_moves, limits, control, deadline, report);
-        match check {
-            Some(proof) => {
-                let mut check = RootSearch {
-                    game,
-                    root_moves: &root_moves,
-                    limits,
-                    control,
-                    budget,
-                    report,
-                };
-                self.check_choice(&mut check, result, proof)
-            }
-            None => result,
-        }
+        let Some(proof) = proof else {
+            return result;
+        };
+        let mut search = RootSearch {
+            game,
+            root_moves: &root_moves,
+            limits,
+            control,
+            budget,
+            report,
+        };
+        self.check_choice(&mut search, result, proof)
     }
 
     /// The exact solver's step before the search, in the placing phase with tables for every
@@ -417,50 +411,56 @@ impl Searcher {
     /// choice judged in turn.
     fn check_choice(
         &mut self,
-        check: &mut RootSearch<'_>,
+        search: &mut RootSearch<'_>,
         mut result: SearchResult,
         proof: RootProof,
     ) -> SearchResult {
-        let pos = *check.game.position();
+        let pos = *search.game.position();
         let Some(tables) = self.exact_tables(&pos) else {
             return result;
         };
-        let stop = check.budget.check_stop(check.control);
-        let mut judge =
-            ChoiceCheck::new(&tables, &stop, check.control, pos, proof, check.root_moves);
+        let stop = search.budget.check_stop(search.control);
+        let mut check = ChoiceCheck::new(
+            &tables,
+            &stop,
+            search.control,
+            pos,
+            proof,
+            search.root_moves,
+        );
         if let Some(choice) = result.best {
-            if let Some(verdict) = judge.prove_win_first(&mut self.exact, choice) {
+            if let Some(verdict) = check.prove_win_first(&mut self.exact, choice) {
                 play(&mut result, verdict);
                 return result;
             }
         }
         let mut refuted: Vec<Move> = Vec::new();
         while let Some(best) = result.best {
-            let verdict = judge.judge(&mut self.exact, best);
+            let verdict = check.judge(&mut self.exact, best);
             if verdict != Verdict::Refuted {
                 play(&mut result, verdict);
                 break;
             }
             refuted.push(best);
-            let rest: Vec<Move> = check
+            let rest: Vec<Move> = search
                 .root_moves
                 .iter()
                 .copied()
                 .filter(|m| !refuted.contains(m))
                 .collect();
-            if rest.is_empty() || check.control.is_stopped() {
+            if rest.is_empty() || search.control.is_stopped() {
                 break;
             }
             // Searched again without the losing moves, until a share of what is left.
-            let now = check.control.elapsed();
-            let deadline = check.budget.search_again_until(now, SEARCH_AGAIN_SHARE);
+            let now = search.control.elapsed();
+            let deadline = search.budget.search_again_until(now, SEARCH_AGAIN_SHARE);
             result = self.search_root(
-                check.game,
+                search.game,
                 &rest,
-                check.limits,
-                check.control,
+                search.limits,
+                search.control,
                 deadline,
-                check.report,
+                search.report,
             );
         }
         result
@@ -633,6 +633,17 @@ impl Searcher {
             outcome: None,
             table: None,
         }
+    }
+}
+
+/// The deadline of the iterative-deepening search: the move's own, or, when the exact solver
+/// checks its choice after (`proof`), `CHECKED_SEARCH_END` of the move's time
+/// (`WIN_OPEN_SEARCH_END` when a draw is proven and a win not ruled out).
+fn search_deadline(proof: Option<RootProof>, budget: Budget) -> Deadline {
+    match proof {
+        Some(proof) if proof.win_open() => budget.search_until(WIN_OPEN_SEARCH_END),
+        Some(_) => budget.search_until(CHECKED_SEARCH_END),
+        None => budget.whole(),
     }
 }
 
