@@ -9,7 +9,7 @@
 //! taken, 0 to 99 by default).
 
 use moulin::book::exact::ply_of;
-use moulin::search::solve::{Memory, Solver};
+use moulin::search::exact::{Memory, Solver};
 use moulin::tables::Tables;
 use moulin::train::critical::read_suite;
 use moulin::Rules;

@@ -542,7 +542,7 @@ fn shipped_proven_moves_keep_the_draw() {
     let (text, _) = shipped();
     let (_, lines) = format::parse(&text).unwrap();
     let never = |_: u64| false;
-    let mut memory = moulin::search::solve::Memory::new(1 << 24);
+    let mut memory = moulin::search::exact::Memory::new(1 << 24);
     let all: Vec<(&format::Line, &book::BookMove)> = lines
         .iter()
         .flat_map(|l| l.moves.iter().map(move |m| (l, m)))
@@ -552,7 +552,7 @@ fn shipped_proven_moves_keep_the_draw() {
     // Every tenth, deepest first (the earlier proofs share their subtrees).
     let sample: Vec<_> = all.iter().rev().step_by(10).collect();
     for (l, m) in &sample {
-        let mut solver = moulin::search::solve::Solver::new(&tables, &mut memory, &never);
+        let mut solver = moulin::search::exact::Solver::new(&tables, &mut memory, &never);
         assert_eq!(
             solver.move_at_least(&l.pos, m.mv, m.exact.unwrap()),
             Some(true),

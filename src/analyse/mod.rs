@@ -500,15 +500,15 @@ fn solve_moves(analyst: &Analyst, game: &Game, json: bool) -> Result<(), String>
     let moves = crate::rules::movegen::legal_moves(&pos, Convention::Turn);
     let start = std::time::Instant::now();
     let never = |_: u64| false;
-    let mut memory = crate::search::solve::Memory::new(1 << 24);
-    let mut solver = crate::search::solve::Solver::new(&tables, &mut memory, &never);
+    let mut memory = crate::search::exact::Memory::new(1 << 24);
+    let mut solver = crate::search::exact::Solver::new(&tables, &mut memory, &never);
     let values = solver.values_of_moves(&pos, &moves);
     let values = values.ok_or(
         "a position on the way is not covered by the tables: give tables for every piece count",
     )?;
     let mut valued: Vec<(Move, i8)> = moves.into_iter().zip(values).collect();
     valued.sort_by_key(|&(_, v)| -v);
-    let name = crate::search::solve::name;
+    let name = crate::search::exact::name;
     let secs = start.elapsed().as_secs_f64();
     let nodes = solver.nodes;
     if json {

@@ -10,7 +10,7 @@ use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::symmetry;
 use crate::rules::symmetry::fold;
-use crate::search::{class, solve};
+use crate::search::{class, exact};
 use crate::Color;
 use rustc_hash::FxHashSet;
 use std::path::{Path, PathBuf};
@@ -116,17 +116,17 @@ pub fn check_exits_exact(
 ) -> Result<(ExitReport, usize), BookError> {
     let (spec, exits) = book_exits(text, n)?;
     let never = |_: u64| false;
-    let mut memory = solve::Memory::new(1 << 22);
+    let mut memory = exact::Memory::new(1 << 22);
     let total = exits.len();
     let mut valued = Vec::new();
     let mut values = Vec::new();
     for f in exits {
-        let exact = match solve::outcome(&f.pos) {
+        let exact = match exact::outcome(&f.pos) {
             Some(v) => Some(v),
             None if f.pos.is_placing() || f.pos.pending_removals() > 0 => {
-                solve::Solver::new(tables, &mut memory, &never).value(&f.pos)
+                exact::Solver::new(tables, &mut memory, &never).value(&f.pos)
             }
-            None => tables.probe_in_game(&f.pos).map(solve::wdl),
+            None => tables.probe_in_game(&f.pos).map(exact::wdl),
         };
         if let Some(v) = exact {
             // For the side that played the move leading there.

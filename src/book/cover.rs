@@ -22,7 +22,7 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::symmetry::fold;
-use crate::search::solve::{self, Solver};
+use crate::search::exact::{self, Solver};
 use crate::search::Searcher;
 use crate::tables::Tables;
 use crate::Color;
@@ -369,7 +369,7 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
             })
             .collect();
         let depth = args.depth;
-        let solved = solve::in_parallel(
+        let solved = exact::in_parallel(
             Arc::clone(&tables),
             todo,
             args.threads,
@@ -455,8 +455,8 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::solve::testing::{placing_positions, tables};
-    use crate::search::solve::Memory;
+    use crate::search::exact::testing::{placing_positions, tables};
+    use crate::search::exact::Memory;
 
     #[test]
     fn a_decided_move_is_proven_to_keep_the_draw_and_a_lost_position_is_named() {

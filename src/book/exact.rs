@@ -1,5 +1,5 @@
 //! `moulin book exact`: every book move of the placing checked by the exact solver of the
-//! placing (`search::solve`) with the endgame tables: does it keep its position's exact value
+//! placing (`search::exact`) with the endgame tables: does it keep its position's exact value
 //! (a win, a draw or a loss) for the side that plays it? The moves that give value away are
 //! listed (in play the engine does not follow a book move it can prove losing in time,
 //! protocol.md §6; this finds them all, offline). Each checked move is
@@ -10,7 +10,7 @@ use super::format::{self, BookError};
 use crate::durable::{self, Journal};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::search::solve::{self, Wdl};
+use crate::search::exact::{self, Wdl};
 use crate::tables::Tables;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -85,7 +85,7 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
         };
         let found = head.split_once(' ').and_then(|(v, marks)| {
             Some((
-                solve::from_name(v)?,
+                exact::from_name(v)?,
                 marks.chars().map(|c| c == 'k').collect(),
             ))
         });
@@ -113,7 +113,7 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
     bar.inc(found.iter().filter(|f| f.is_some()).count() as u64);
     let todo_index: Vec<usize> = (0..items.len()).filter(|&i| found[i].is_none()).collect();
     let todo: Vec<Item> = todo_index.iter().map(|&i| items[i].clone()).collect();
-    let solved = solve::in_parallel(
+    let solved = exact::in_parallel(
         Arc::new(tables),
         todo,
         args.threads,
@@ -135,7 +135,7 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
         let head = match &result {
             Some((v, marks)) => format!(
                 "{} {}",
-                solve::name(*v),
+                exact::name(*v),
                 marks
                     .iter()
                     .map(|&k| if k { 'k' } else { 'd' })
@@ -165,7 +165,7 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
                         "line {number}: ply {} {} gives away a {}: {}",
                         ply_of(pos),
                         mv.turn_notation(),
-                        solve::name(*v),
+                        exact::name(*v),
                         crate::rules::fen::write(pos)
                     );
                 }

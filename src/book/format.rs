@@ -17,7 +17,7 @@ use crate::rules::notation;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::search::solve::{self, Wdl};
+use crate::search::exact::{self, Wdl};
 use crate::search::Score;
 use std::fmt;
 use std::path::Path;
@@ -156,7 +156,7 @@ fn parse_score(text: &str) -> Option<Score> {
 
 /// A proven value as the book writes it: `>=draw`, `>=win`.
 fn exact_text(v: Wdl) -> String {
-    format!(">={}", solve::name(v))
+    format!(">={}", exact::name(v))
 }
 
 /// The score of a move proven to keep at least `v`: 0 for a draw, ±1000 for a win or a loss.
@@ -202,7 +202,7 @@ pub fn parse_line(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>)
             return Err(format!("'{mv_text}' is given twice"));
         }
         let exact = match score_text.strip_prefix(">=") {
-            Some(v) => Some(solve::from_name(v).filter(|&v| v >= 0).ok_or_else(|| {
+            Some(v) => Some(exact::from_name(v).filter(|&v| v >= 0).ok_or_else(|| {
                 format!("'{score_text}' is not a proven value (>=draw or >=win)")
             })?),
             None => None,

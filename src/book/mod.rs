@@ -86,7 +86,7 @@ pub struct BookMove {
     /// Set when the exact solver proved the move keeps at least this value (-1 loss, 0 draw, 1
     /// win) for its mover (`moulin book cover`): written `>=draw` or `>=win` in place of a
     /// score, scored 0 or 1000 cp. Played without the check of protocol.md §6.
-    pub exact: Option<crate::search::solve::Wdl>,
+    pub exact: Option<crate::search::exact::Wdl>,
 }
 
 /// The weight of a move `diff` below the best, with margin `margin`: 100 for the best, falling

@@ -5,7 +5,7 @@
 //! the reach of the search. With `--out`, each score is journaled (`durable::Journal`) so that
 //! a stopped run resumes without searching again, and the file is written whole or not at all.
 //!
-//! With `--exact`, no engine is asked: the exact solver of the placing (`search::solve`) gives
+//! With `--exact`, no engine is asked: the exact solver of the placing (`search::exact`) gives
 //! each opening its true value from the endgame tables, and the draws are kept.
 
 use super::engine::{Engine, Score};
@@ -123,7 +123,7 @@ fn walk(
 /// A journaled score: `cp 12` or `mate -3`, as `Score` writes it; or an exact value, `win`,
 /// `draw` or `loss` (kept as mate 1, cp 0 and mate -1).
 fn parse_score(text: &str) -> Option<Score> {
-    if let Some(v) = crate::search::solve::from_name(text) {
+    if let Some(v) = crate::search::exact::from_name(text) {
         return Some(exact_score(v));
     }
     match text.split_once(' ')? {
@@ -171,7 +171,7 @@ fn score_opening(
 }
 
 /// An exact value as a score: a win as mate 1, a loss as mate -1, a draw as 0 cp.
-fn exact_score(v: crate::search::solve::Wdl) -> Score {
+fn exact_score(v: crate::search::exact::Wdl) -> Score {
     match v {
         0 => Score::Cp(0),
         v => Score::Mate(i32::from(v)),
@@ -314,7 +314,7 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
                 .collect::<Result<Vec<_>, String>>()?;
             // A closure, not the method path: the path is not general over the solver's lifetimes.
             #[allow(clippy::redundant_closure_for_method_calls)]
-            let solved = crate::search::solve::in_parallel(
+            let solved = crate::search::exact::in_parallel(
                 std::sync::Arc::clone(tables),
                 positions,
                 args.threads,
@@ -329,7 +329,7 @@ pub fn run_openings(args: OpeningsArgs) -> Result<(), String> {
                         candidates[i]
                     )
                 })?;
-                record(&candidates[i].to_line(), crate::search::solve::name(value))?;
+                record(&candidates[i].to_line(), crate::search::exact::name(value))?;
                 results[i] = Some(exact_score(value));
                 bar.inc(1);
             }

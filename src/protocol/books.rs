@@ -10,7 +10,7 @@ use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::eval::{self, Weights};
-use crate::search::solve::Wdl;
+use crate::search::exact::Wdl;
 use crate::search::{Score, SearchResult};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::SyncSender;
@@ -227,7 +227,7 @@ impl Books {
             None => bm.score,
         };
         let proven = bm.exact.map_or(String::new(), |v| {
-            format!(" proven {}", crate::search::solve::name(v))
+            format!(" proven {}", crate::search::exact::name(v))
         });
         let info = format!(
             "info string book {} score {score} weight {}{proven}",

@@ -125,7 +125,7 @@ pub(super) fn spawn_search(
         let done = panic::catch_unwind(AssertUnwindSafe(|| {
             if let Some((line, result)) = book {
                 let mv = result.best.unwrap_or(Move::NULL);
-                if searcher.exact_keeps(&game, mv, &limits, control) == Some(false) {
+                if searcher.move_keeps_value(&game, mv, &limits, control) == Some(false) {
                     let text = format!(
                         "book {} gives value away (exact): searching",
                         mv.turn_notation()

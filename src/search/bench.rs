@@ -70,10 +70,15 @@ pub const POSITIONS: [(&str, u32); 14] = [
 /// The result of searching one bench position.
 #[derive(Clone, Debug)]
 pub struct BenchLine {
+    /// The position searched.
     pub fen: &'static str,
+    /// The depth it was searched to.
     pub depth: u32,
+    /// The positions the search visited.
     pub nodes: u64,
+    /// The move the search chose, in turn notation (`-` when none).
     pub best: String,
+    /// How long the search took.
     pub time: Duration,
 }
 

@@ -20,6 +20,7 @@ impl Default for Control {
 }
 
 impl Control {
+    /// Controls for a search that is neither stopped nor pondering, its clock starting now.
     pub fn new() -> Control {
         Control {
             stop: AtomicBool::new(false),
@@ -43,6 +44,7 @@ impl Control {
         self.stop.store(true, Ordering::SeqCst);
     }
 
+    /// Whether the search is asked to stop.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -57,6 +59,7 @@ impl Control {
         self.pondering.store(false, Ordering::SeqCst);
     }
 
+    /// Whether the search ponders (until `ponderhit`, no time limit applies).
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
     }

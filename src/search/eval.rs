@@ -13,6 +13,7 @@
 //! nothing as the weaker side nears flying (`moving_share`), so that the evaluation does not jump
 //! where the correction is cut off.
 
+pub use super::learned::{Learned, INPUTS, INPUT_NAMES};
 use crate::rules::board::{Bitboard, Color};
 use crate::rules::position::Position;
 use crate::rules::{Flying, Rules};
@@ -55,6 +56,7 @@ impl Weights {
         }
     }
 
+    /// The weights the engine plays with, tuned by matches.
     pub const DEFAULT: Weights = Weights {
         mobility: 12,
         blocked_piece: -25,
@@ -77,17 +79,26 @@ impl Default for Weights {
 /// The evaluation terms of one side, already weighted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Terms {
+    /// The pieces on the board and in hand (`PIECE` each).
     pub material: i32,
+    /// The empty points next to the side's pieces (`Weights::mobility`).
     pub mobility: i32,
+    /// The pieces that cannot move (`Weights::blocked_piece`).
     pub blocked: i32,
+    /// The lines of two pieces and an empty point (`Weights::open_mill`).
     pub open_mills: i32,
+    /// The points that would close two mills at once (`Weights::double_threat`).
     pub double_threats: i32,
+    /// The running mills (`Weights::running_mill`).
     pub running_mills: i32,
+    /// The pieces in standing mills (`Weights::in_mill`).
     pub in_mills: i32,
+    /// Flying while the other side does not (`Weights::flying`).
     pub flying: i32,
 }
 
 impl Terms {
+    /// The side's evaluation: the sum of its terms.
     pub fn total(&self) -> i32 {
         self.named().iter().map(|(_, v)| v).sum()
     }
@@ -218,86 +229,6 @@ pub fn hand_written(pos: &Position, w: &Weights) -> i32 {
     terms(pos, us, w).total() - terms(pos, !us, w).total() + w.tempo
 }
 
-/// How many counts `inputs` gives for each side.
-pub const INPUTS: usize = 12;
-
-/// The names of the inputs, in order.
-pub const INPUT_NAMES: [&str; INPUTS] = [
-    "in-hand",
-    "on-2-points",
-    "on-3-points",
-    "on-4-points",
-    "mobility",
-    "blocked",
-    "open-mills",
-    "double-threats",
-    "in-mills",
-    "lines-of-one",
-    "lines-blocked",
-    "own-empties",
-];
-
-/// Learned weights for the placing phase: each input of the side to move (`us`) and of the other
-/// side (`them`), and a bias for having the move, in centi-pieces; the material (`PIECE` a piece
-/// on the board or in hand) is not learned. Written by `moulin train fit` into `placing.rs`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Learned {
-    /// The preset the weights were learned for; they serve its rules, whatever the draw rules
-    /// and the side that starts.
-    pub variant: &'static str,
-    pub us: [i32; INPUTS],
-    pub them: [i32; INPUTS],
-    pub tempo: i32,
-    /// The late correction's weights (`late_us`, `late_them`, `late_tempo`), on the same inputs:
-    /// added to the tapered evaluation with the weight 4 s (1 - s), s the share of the pieces
-    /// still in hand, so that it corrects the hand-written evaluation where it has taken over
-    /// half the weight and vanishes where the placing starts and ends.
-    pub late_us: [i32; INPUTS],
-    pub late_them: [i32; INPUTS],
-    pub late_tempo: i32,
-    /// The moving correction's weights, on the same inputs: added to the hand-written
-    /// evaluation in the moving phase while neither side flies.
-    pub moving_us: [i32; INPUTS],
-    pub moving_them: [i32; INPUTS],
-    pub moving_tempo: i32,
-    /// The moving correction's fade: how many pieces the side nearer to flying must be able to
-    /// lose before it flies for the correction to count in full; with fewer, it counts that
-    /// many `moving_fade`ths (`moving_share`). 0: in full until a side flies.
-    pub moving_fade: i32,
-}
-
-impl Learned {
-    /// The weights that make the learned evaluation equal the hand-written one (with
-    /// `Weights::DEFAULT`) in the placing phase: where `moulin train fit` starts.
-    pub const HAND: Learned = Learned {
-        variant: "nine",
-        us: [0, 0, 0, 0, 12, -25, 0, 0, 0, 0, 0, 0],
-        them: [0, 0, 0, 0, -12, 25, 0, 0, 0, 0, 0, 0],
-        tempo: 10,
-        late_us: [0; INPUTS],
-        late_them: [0; INPUTS],
-        late_tempo: 0,
-        moving_us: [0; INPUTS],
-        moving_them: [0; INPUTS],
-        moving_tempo: 0,
-        moving_fade: 0,
-    };
-
-    /// Whether the late correction weighs anything.
-    pub fn has_late(&self) -> bool {
-        self.late_tempo != 0
-            || self.late_us.iter().any(|&w| w != 0)
-            || self.late_them.iter().any(|&w| w != 0)
-    }
-
-    /// Whether the moving correction weighs anything.
-    pub fn has_moving(&self) -> bool {
-        self.moving_tempo != 0
-            || self.moving_us.iter().any(|&w| w != 0)
-            || self.moving_them.iter().any(|&w| w != 0)
-    }
-}
-
 /// Which evaluation a search of a position under `rules` uses: 0 for the hand-written one, or a
 /// fingerprint (FNV-1a) of the learned placing weights that serve these rules. Books record it,
 /// since a book's searches can be repeated only with the same evaluation.
@@ -344,7 +275,9 @@ pub fn learned() -> &'static Learned {
 /// many neighbours they have (2 or fewer, 3, 4 or more).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placing {
+    /// The learned weights.
     pub weights: &'static Learned,
+    /// The board's points with 2 or fewer neighbours, with 3, and with 4 or more.
     pub by_degree: [Bitboard; 3],
 }
 
@@ -504,7 +437,7 @@ mod tests {
         let mut out = Vec::new();
         while out.len() < n {
             let mut pos = Position::start(rules);
-            for _ in 0..1 + rng.below(plies) {
+            for _ in 0..=rng.below(plies) {
                 let legal = movegen::legal_moves(&pos, Convention::Turn);
                 if legal.is_empty() {
                     break;
@@ -536,16 +469,7 @@ mod tests {
         let p = w.placing.unwrap();
         for pos in random_positions(rules, 500, 30) {
             let written = hand_written(&pos, &Weights::DEFAULT);
-            if !pos.is_placing() {
-                // Past the placing, the moving correction is added while neither side flies.
-                let us = pos.side_to_move();
-                let moving = if pos.can_fly(us) || pos.can_fly(!us) {
-                    0
-                } else {
-                    p.moving(&pos)
-                };
-                assert_eq!(evaluate(&pos, &w), written + moving);
-            } else {
+            if pos.is_placing() {
                 // Without the late correction, the evaluation lies between the two.
                 let (learned, late) = p.learned(&pos);
                 let us = pos.side_to_move();
@@ -557,6 +481,15 @@ mod tests {
                     (lo - 1..=hi + 1).contains(&tapered),
                     "{tapered} not within {lo}..={hi}"
                 );
+            } else {
+                // Past the placing, the moving correction is added while neither side flies.
+                let us = pos.side_to_move();
+                let moving = if pos.can_fly(us) || pos.can_fly(!us) {
+                    0
+                } else {
+                    p.moving(&pos)
+                };
+                assert_eq!(evaluate(&pos, &w), written + moving);
             }
         }
         let start = Position::start(rules);
@@ -565,11 +498,11 @@ mod tests {
 
     #[test]
     fn the_late_correction_weighs_most_halfway_and_nothing_at_the_ends() {
-        let rules = Rules::nine();
         static LATE: Learned = Learned {
             late_tempo: 90,
             ..Learned::HAND
         };
+        let rules = Rules::nine();
         let late = &LATE;
         let (_, with) = with_learned(late, &rules);
         // The HAND weights give the hand-written evaluation, so the difference is the late
@@ -608,6 +541,7 @@ mod tests {
 
     #[test]
     fn the_moving_correction_fades_as_the_weaker_side_nears_flying() {
+        static FADED: std::sync::OnceLock<Learned> = std::sync::OnceLock::new();
         let nine = Rules::nine();
         let shares: Vec<(i32, i32)> = (3..=8)
             .map(|k| moving_share(&moving_with(k, &nine), 3))
@@ -623,7 +557,6 @@ mod tests {
         // With the shipped moving weights faded over 3 pieces, the evaluation does not jump
         // where a side starts flying: each piece White loses makes it worse, down to 3 (with 8,
         // White fills the outer square and is blocked in).
-        static FADED: std::sync::OnceLock<Learned> = std::sync::OnceLock::new();
         let faded = FADED.get_or_init(|| Learned {
             moving_fade: 3,
             ..*learned()
@@ -645,12 +578,12 @@ mod tests {
 
     #[test]
     fn the_moving_correction_is_added_in_the_moving_phase_while_neither_side_flies() {
-        let rules = Rules::nine();
         static MOVING: Learned = Learned {
             moving_tempo: 50,
             moving_us: [0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0],
             ..Learned::HAND
         };
+        let rules = Rules::nine();
         let (p, with) = with_learned(&MOVING, &rules);
         let mut seen = [0; 3];
         for pos in random_positions(rules, 1500, 70) {

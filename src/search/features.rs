@@ -6,12 +6,15 @@
 /// A named way of playing.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Style {
+    /// The engine: every feature.
     Full,
+    /// The baseline: plain alpha-beta on material.
     Plain,
 }
 
 /// The parts of the search that are switched on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[allow(clippy::struct_excessive_bools)] // Independent switches, each read on its own.
 pub struct Features {
     /// Probe the shared transposition table, and store in it.
     pub table: bool,

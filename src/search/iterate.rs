@@ -144,7 +144,7 @@ impl Worker<'_> {
             }
             let bound = if s <= alpha {
                 alpha = (alpha - delta).max(-INF);
-                beta = (alpha + beta) / 2 + delta / 2;
+                beta = i32::midpoint(alpha, beta) + delta / 2;
                 Bound::Upper
             } else if s >= beta {
                 beta = (beta + delta).min(INF);

@@ -1,15 +1,54 @@
-//! What bounds one search: the limits `go` gives (depth, nodes, time, clocks), and the time
-//! for this move that follows from them (a soft limit between iterations, a hard one anywhere).
+//! What bounds one search: the deepest ply (`MAX_PLY`), the limits `go` gives (depth, nodes,
+//! time, clocks), and the time for this move that follows from them (`Budget`, made once a
+//! search): a soft limit between iterations and a hard one anywhere (`Deadline`), and the
+//! shares of the move's time that the exact solver of the placing and the search it checks
+//! take in turn (the `*_END` constants and `SEARCH_AGAIN_SHARE`).
+//!
+//! A timed placing search whose choice the exact solver checks runs: the proof of the root's
+//! value (a draw at least until `PROVE_DRAW_END`, a win until `PROVE_WIN_END`), the search (until
+//! `CHECKED_SEARCH_END`, or `WIN_OPEN_SEARCH_END` when a draw is proven and a win not ruled
+//! out), the check of its choice (until `CHECK_END`), with a search again without a refuted
+//! move in `SEARCH_AGAIN_SHARE` of the time left. Any other search with the exact solver gives
+//! it until `SOLVER_END` (or `SOLVER_NODES` positions without a clock), then searches until the
+//! move's own deadline.
 
+use super::control::Control;
 use crate::rules::board::ByColor;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use std::time::Duration;
 
+/// The deepest ply the search goes.
+pub const MAX_PLY: usize = 120;
+
+/// The exact solver's share of a search that no check follows (no clock, pondering, several
+/// lines, or moves to search given), and of the check of one move (`Searcher::move_keeps_value`):
+/// it may run until this fraction of the move's time has passed.
+pub(super) const SOLVER_END: f64 = 0.5;
+/// The exact solver's positions in a search without a clock, or while pondering (about a
+/// second).
+pub(super) const SOLVER_NODES: u64 = 4_000_000;
+/// The proof of the root's value tests for a draw at least until this fraction of the move's
+/// time.
+pub(super) const PROVE_DRAW_END: f64 = 0.25;
+/// The proof of the root's value tests for a win until this fraction of the move's time.
+pub(super) const PROVE_WIN_END: f64 = 0.45;
+/// A search whose choice the exact solver checks ends at this fraction of the move's time.
+pub(super) const CHECKED_SEARCH_END: f64 = 0.7;
+/// A search whose choice the exact solver checks, where a draw is proven and a win not ruled
+/// out, ends at this fraction of the move's time: the proof of the win goes on after it.
+pub(super) const WIN_OPEN_SEARCH_END: f64 = 0.5;
+/// The check of the search's choice ends at this fraction of the move's time.
+pub(super) const CHECK_END: f64 = 0.95;
+/// A search again without a refuted choice gets this fraction of the move's time left.
+pub(super) const SEARCH_AGAIN_SHARE: f64 = 0.5;
+
 /// What limits a search. All fields default to "no limit".
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// The deepest iteration.
     pub depth: Option<u32>,
+    /// The positions the search may visit.
     pub nodes: Option<u64>,
     /// Milliseconds for this move.
     pub movetime: Option<u64>,
@@ -17,6 +56,7 @@ pub struct Limits {
     pub time: ByColor<Option<u64>>,
     /// Milliseconds added per move.
     pub inc: ByColor<u64>,
+    /// The moves until the clocks get more time.
     pub movestogo: Option<u32>,
     /// Search until `stop`.
     pub infinite: bool,
@@ -26,7 +66,7 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
 }
 
-/// Time limits for this move: (soft, hard). The soft limit ends iterative deepening between
+/// Time limits for a search: (soft, hard), counted from the start of the move's clock. The soft limit ends iterative deepening between
 /// iterations; the hard one stops the search wherever it is.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Deadline {
@@ -36,7 +76,7 @@ pub(super) struct Deadline {
 
 /// The time for this move: all of `movetime`, or a share of the side to move's clock (the other
 /// side's, when only that one is given); no limit without either.
-pub(super) fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadline {
+fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadline {
     if let Some(mt) = limits.movetime {
         let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
         return Deadline {
@@ -69,6 +109,85 @@ pub(super) fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadli
     }
 }
 
+/// The time of one move, computed once a search from its limits (`Budget::new`): the deadline
+/// of a search that has the whole move, and the instants at which the shares of the move's time
+/// end, counted from the move's clock (which starts at `go`, so that a book check, the exact
+/// solver and the search share it).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Budget {
+    /// The move's limits: the soft one is the move's time that the shares divide.
+    whole: Deadline,
+}
+
+impl Budget {
+    /// The budget of a search of `pos` within `limits`, keeping `overhead` milliseconds for the
+    /// communication with the GUI.
+    pub(super) fn new(pos: &Position, limits: &Limits, overhead: u64) -> Budget {
+        Budget {
+            whole: deadline(pos, limits, overhead),
+        }
+    }
+
+    /// The deadline of a search that has the whole move.
+    pub(super) fn whole(self) -> Deadline {
+        self.whole
+    }
+
+    /// Whether the move is timed (it has a soft limit).
+    pub(super) fn is_timed(self) -> bool {
+        self.whole.soft.is_some()
+    }
+
+    /// When `share` of the move's time has run (`None` without a clock).
+    fn share_end(self, share: f64) -> Option<Duration> {
+        self.whole.soft.map(|t| t.mul_f64(share))
+    }
+
+    /// The deadline of a search that ends at `share` of the move's time, soft and hard alike.
+    pub(super) fn search_until(self, share: f64) -> Deadline {
+        let end = self.share_end(share);
+        Deadline {
+            soft: end,
+            hard: end,
+        }
+    }
+
+    /// The deadline of a search again that starts at `now` (on the move's clock) and may take
+    /// `share` of the move's time left, soft and hard alike.
+    pub(super) fn search_again_until(self, now: Duration, share: f64) -> Deadline {
+        let until = self
+            .whole
+            .soft
+            .map(|t| now + t.saturating_sub(now).mul_f64(share));
+        Deadline {
+            soft: until,
+            hard: until,
+        }
+    }
+
+    /// When the exact solver gives up in a step that ends at `share` of the move's time: at
+    /// `stop`; in a timed search once the move's clock has run `share` of its time; in a search
+    /// without a clock, or while pondering, after `SOLVER_NODES` positions.
+    pub(super) fn solver_stop(self, control: &Control, share: f64) -> impl Fn(u64) -> bool + '_ {
+        let end = self.share_end(share);
+        move |nodes| {
+            control.is_stopped()
+                || match end {
+                    Some(b) if !control.is_pondering() => control.elapsed() >= b,
+                    _ => nodes >= SOLVER_NODES,
+                }
+        }
+    }
+
+    /// When the check of the search's choice gives up: at `stop`, or once the move's clock has
+    /// run `CHECK_END` of its time (never, on the clock, in an untimed search: a search whose
+    /// choice is checked is timed).
+    pub(super) fn check_stop(self, control: &Control) -> impl Fn(u64) -> bool + '_ {
+        let end = self.share_end(CHECK_END);
+        move |_| control.is_stopped() || end.is_some_and(|end| control.elapsed() >= end)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,7 +205,7 @@ mod tests {
             ..Limits::default()
         };
         let d = deadline(&pos, &limits, 30);
-        assert!(d.hard.is_some_and(|h| h <= Duration::from_millis(1000)));
+        assert!(d.hard.is_some_and(|h| h <= Duration::from_secs(1)));
         assert!(deadline(&pos, &Limits::default(), 30).hard.is_none());
     }
 }

@@ -3,25 +3,31 @@
 //! pool). Moves are whole turns (a step with its removals); at a root with a removal pending they
 //! are lone removals. The search imports the rules layer only.
 //!
-//! One concept a file: `Searcher` here drives a search and gathers its result; `limits` and
-//! `control` bound it (time, nodes, `stop`); `threads` is what the threads share; `iterate` is
-//! iterative deepening at the root; `worker` is one thread's negamax; `quiesce` the horizon;
-//! `ordering` move ordering; `tt` the shared table; `eval` the evaluation; `score` the encoding of
-//! scores; `features` the styles of play as data; `bench` the node-count signature.
+//! One concept a file: `Searcher` here drives a search (the root's moves, the exact solver's
+//! proof of the root, the endgame tables' move, iterative deepening, the check of its choice)
+//! and gathers its result; `limits` and `control` bound it (time, nodes, `stop`, and the shares
+//! of the move's time); `threads` is what the threads share; `iterate` is iterative deepening
+//! at the root; `worker` is one thread's negamax; `quiesce` the horizon; `ordering` move
+//! ordering; `tt` the shared table; `eval` the evaluation, `learned` the shape of its learned
+//! weights and `placing` their values; `score` the encoding of scores; `features` the styles of
+//! play as data; `bench` the node-count signature. `exact/` is the exact solver of the placing
+//! near its end: the solver and its memory, its proof of the root before the search and its
+//! check of the search's choice after.
 //!
 //! The search never prints: it reports through a callback that the protocol formats.
 
 pub mod bench;
 mod control;
 pub mod eval;
+pub mod exact;
 mod features;
 mod iterate;
+mod learned;
 mod limits;
 mod ordering;
 mod placing;
 mod quiesce;
 mod score;
-pub mod solve;
 pub mod strength;
 mod threads;
 pub mod tt;
@@ -29,7 +35,7 @@ mod worker;
 
 pub use control::Control;
 pub use features::{Features, Style};
-pub use limits::Limits;
+pub use limits::{Limits, MAX_PLY};
 pub use score::{class, Score, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
 pub use strength::Strength;
 
@@ -38,8 +44,13 @@ use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
-use crate::rules::position::Outcome;
+use crate::rules::position::{Outcome, Position};
 use crate::tables::{perfect_play, Tables, Value as TableValue};
+use exact::{choice_check, root_proof, ChoiceCheck, RootProof, Verdict};
+use limits::{
+    Budget, Deadline, CHECKED_SEARCH_END, PROVE_DRAW_END, PROVE_WIN_END, SEARCH_AGAIN_SHARE,
+    SOLVER_END, WIN_OPEN_SEARCH_END,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -47,16 +58,16 @@ use threads::{build_pool, Line, Shared, BUSY_SLOTS};
 use tt::{Bound, TranspositionTable};
 use worker::Worker;
 
-/// The deepest ply the search goes.
-pub const MAX_PLY: usize = 120;
-
 /// Settings that outlive one search.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// The best root moves reported, each with its line (`MultiPV`).
     pub multipv: usize,
     /// Milliseconds kept in reserve for the communication with the GUI.
     pub move_overhead: u64,
+    /// How the search plays (`Style`).
     pub style: Style,
+    /// The weights of the hand-written evaluation.
     pub weights: eval::Weights,
     /// Use the learned placing evaluation where it serves the rules (`eval::Placing`).
     pub learned: bool,
@@ -84,16 +95,25 @@ impl Default for Options {
 /// One line of search progress.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// The iteration's depth.
     pub depth: u32,
+    /// The deepest ply reached.
     pub seldepth: u32,
+    /// The rank of the line among the best root moves (1: the best).
     pub multipv: usize,
+    /// The line's score, for the side to move.
     pub score: Score,
     /// `Some` when the score is only a bound (the aspiration window failed).
     pub bound: Option<Bound>,
+    /// The positions visited so far, by every thread.
     pub nodes: u64,
+    /// Positions visited a second.
     pub nps: u64,
+    /// How full the transposition table is, in permille.
     pub hashfull: u32,
+    /// Milliseconds since the search started.
     pub time_ms: u64,
+    /// The principal line.
     pub pv: Vec<Move>,
 }
 
@@ -102,9 +122,13 @@ pub struct Info {
 pub struct SearchResult {
     /// `None` when the game is over (or no root move was allowed).
     pub best: Option<Move>,
+    /// The expected answer to `best`, when the line has one.
     pub ponder: Option<Move>,
+    /// The score of `best`, for the side to move.
     pub score: Score,
+    /// The depth of the iteration that chose `best`.
     pub depth: u32,
+    /// The positions visited, by every thread.
     pub nodes: u64,
     /// The game's outcome when it is already over.
     pub outcome: Option<Outcome>,
@@ -133,53 +157,32 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     pool: rayon::ThreadPool,
     threads: usize,
+    /// The settings of its searches.
     pub options: Options,
     /// The noise of a limited strength.
     rng: Rng,
     /// What the exact solver of placing positions has proven in this game.
-    exact: solve::Memory,
+    exact: exact::Memory,
+}
+
+/// One search of the root (`Searcher::search`): the game, its limits, control and progress
+/// report, the root's moves and the move's time; what the check of the search's choice needs
+/// to search the root again.
+struct RootSearch<'a> {
+    game: &'a Game,
+    root_moves: &'a [Move],
+    limits: &'a Limits,
+    control: &'a Control,
+    budget: Budget,
+    report: &'a mut (dyn FnMut(&Info) + Send),
 }
 
 /// Positions the exact solver of placing positions remembers (16 bytes each).
 const EXACT_MEMORY: usize = 1 << 22;
-/// The exact solver's share of a search that no check follows (no clock, pondering, several
-/// lines, or moves to search given): it may run until this fraction of the move's time has
-/// passed.
-const EXACT_SHARE: f64 = 0.5;
-/// In a timed search whose choice the solver checks (`verify_choice`), the root's value is
-/// proven first (`prove_root`): a draw at least until `PROVE_DRAW_END` of the move's time, a
-/// win until `PROVE_WIN_END`; the search ends at `VERIFY_SEARCH_END` (`WIN_OPEN_SEARCH_END`
-/// when a draw is proven and a win not ruled out: the proof of the win goes on after it), the
-/// solver tests its choice until `VERIFY_END`, and a search again without a refuted move gets
-/// `VERIFY_RESEARCH` of the time left.
-const PROVE_DRAW_END: f64 = 0.25;
-const PROVE_WIN_END: f64 = 0.45;
-const VERIFY_SEARCH_END: f64 = 0.7;
-const WIN_OPEN_SEARCH_END: f64 = 0.5;
-const VERIFY_END: f64 = 0.95;
-const VERIFY_RESEARCH: f64 = 0.5;
-/// The exact solver's positions in a search without a clock (about a second).
-const EXACT_NODES: u64 = 4_000_000;
-
-/// What the exact solver proved of the root before a timed search (`Searcher::prove_root`):
-/// bounds on its value for the side to move, and the move that proved the lower one when it is
-/// a draw or a win.
-#[derive(Clone, Copy)]
-struct RootProof {
-    lower: solve::Wdl,
-    upper: solve::Wdl,
-    best: Option<Move>,
-}
-
-impl RootProof {
-    const NOTHING: RootProof = RootProof {
-        lower: -1,
-        upper: 1,
-        best: None,
-    };
-}
 
 impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes and `threads` threads, with the default
+    /// options.
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
         Searcher {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
@@ -187,7 +190,7 @@ impl Searcher {
             threads: threads.max(1),
             options: Options::default(),
             rng: Rng::from_time(),
-            exact: solve::Memory::new(EXACT_MEMORY),
+            exact: exact::Memory::new(EXACT_MEMORY),
         }
     }
 
@@ -196,11 +199,13 @@ impl Searcher {
         self.tt = Arc::new(TranspositionTable::new(mb));
     }
 
+    /// Sets the number of search threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         self.pool = build_pool(self.threads);
     }
 
+    /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.threads
     }
@@ -211,135 +216,7 @@ impl Searcher {
         self.exact.clear();
     }
 
-    /// In the placing phase, with endgame tables for every moving position: the root moves
-    /// worth searching by their exact values, as far as the solver proves them within its share
-    /// of the search (`share` of the move's time, or `EXACT_NODES` positions without a
-    /// clock; `stop` ends it), as `Solver::root_moves` tests them. `None` when nothing is
-    /// dropped: the position is not placing, no tables serve it, a position on the way is not
-    /// covered, or there was not time. With it, whether every move left is proven to keep the
-    /// position's value (then the search's choice needs no check).
-    fn exact_root(
-        &mut self,
-        pos: &crate::rules::position::Position,
-        moves: &[Move],
-        limits: &Limits,
-        control: &Control,
-        share: f64,
-    ) -> (Option<Vec<Move>>, bool) {
-        let Some(tables) = self.exact_tables(pos) else {
-            return (None, false);
-        };
-        let start = Instant::now();
-        let stop = exact_stop(pos, limits, self.options.move_overhead, control, share);
-        let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
-        let root = solver.root_moves(pos, moves);
-        log::debug!(
-            "exact solver: {} of {} moves kept ({} drawing at least, {} undecided) in {} \
-             positions, {:.3} s",
-            root.kept.len(),
-            moves.len(),
-            root.drawing,
-            root.undecided,
-            solver.nodes,
-            start.elapsed().as_secs_f64()
-        );
-        let kept = root.kept;
-        (
-            (!kept.is_empty() && kept.len() < moves.len()).then_some(kept),
-            root.decided,
-        )
-    }
-
-    /// The root's value, as far as the solver proves it before a timed search whose choice it
-    /// checks: a draw at least first (until `PROVE_DRAW_END` of the move's time), the surest
-    /// step away from a loss, then a win (until `PROVE_WIN_END`). Proving the value (one move
-    /// that keeps it) costs less than testing every move, which the search's choice and its
-    /// check then make up for.
-    fn prove_root(
-        &mut self,
-        pos: &crate::rules::position::Position,
-        limits: &Limits,
-        control: &Control,
-    ) -> RootProof {
-        let mut proof = RootProof::NOTHING;
-        let Some(tables) = self.exact_tables(pos) else {
-            return proof;
-        };
-        let overhead = self.options.move_overhead;
-        let start = Instant::now();
-        let mut nodes = 0;
-        for (v, end) in [(0, PROVE_DRAW_END), (1, PROVE_WIN_END)] {
-            let stop = exact_stop(pos, limits, overhead, control, end);
-            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
-            let answer = solver.at_least(pos, v);
-            nodes += solver.nodes;
-            match answer {
-                Some(true) => {
-                    proof.lower = v;
-                    proof.best = solver.proving_move(pos, v);
-                }
-                Some(false) => {
-                    proof.upper = v - 1;
-                    break;
-                }
-                None => {}
-            }
-        }
-        log::debug!(
-            "exact solver: the root is worth {} to {} (by {}) in {nodes} positions, {:.3} s",
-            solve::name(proof.lower),
-            solve::name(proof.upper),
-            proof.best.map_or("-".to_string(), |m| m.to_string()),
-            start.elapsed().as_secs_f64()
-        );
-        proof
-    }
-
-    /// Whether `mv` keeps the exact value of the game's position (a draw at least, and a win
-    /// when the position is won), as far as the exact solver proves it within its share of the
-    /// search (`exact_root`): `None` when it does not know.
-    pub fn exact_keeps(
-        &mut self,
-        game: &Game,
-        mv: Move,
-        limits: &Limits,
-        control: &Control,
-    ) -> Option<bool> {
-        let pos = *game.position();
-        let tables = self.exact_tables(&pos)?;
-        let stop = exact_stop(
-            &pos,
-            limits,
-            self.options.move_overhead,
-            control,
-            EXACT_SHARE,
-        );
-        let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
-        if !solver.move_at_least(&pos, mv, 0)? {
-            return Some(false);
-        }
-        // It draws at least: does the position hold a win the move gives away?
-        if solver.at_least(&pos, 1)? {
-            return solver.move_at_least(&pos, mv, 1);
-        }
-        Some(true)
-    }
-
-    /// The tables the search plays by in `pos`: at full strength, tables that serve its rules.
-    fn playing_tables(&self, pos: &crate::rules::position::Position) -> Option<Arc<Tables>> {
-        let strength = self.options.strength;
-        self.options
-            .tables
-            .clone()
-            .filter(|t| strength.is_none() && t.serves(pos.rules()))
-    }
-
-    /// The tables the exact solver may use in `pos`: a placing position, at full strength,
-    /// tables that serve its rules.
-    fn exact_tables(&self, pos: &crate::rules::position::Position) -> Option<Arc<Tables>> {
-        self.playing_tables(pos).filter(|_| pos.is_placing())
-    }
-
+    /// How full the transposition table is, in permille.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
     }
@@ -349,7 +226,7 @@ impl Searcher {
     /// book, the labels and the critical positions.
     pub fn search_to_depth(
         &mut self,
-        pos: &crate::rules::position::Position,
+        pos: &Position,
         depth: u32,
         searchmoves: Vec<Move>,
     ) -> SearchResult {
@@ -366,7 +243,11 @@ impl Searcher {
         )
     }
 
-    /// Searches the game's current position within `limits`, reporting progress to `report`.
+    /// Searches the game's current position within `limits`, reporting progress to `report`:
+    /// the root's moves; in the placing phase, what the exact solver proves of them; the endgame
+    /// tables' move where they cover the root; else the iterative-deepening search, and the
+    /// solver's check of its choice. The move's time is counted once (`Budget`), and each step
+    /// takes its share of it.
     pub fn search(
         &mut self,
         game: &Game,
@@ -378,251 +259,259 @@ impl Searcher {
         if let Some(outcome) = game.outcome() {
             return SearchResult::nothing(Some(outcome));
         }
-        let mut root_moves = movegen::legal_moves(&pos, Convention::Turn);
-        if !limits.searchmoves.is_empty() {
-            root_moves.retain(|m| limits.searchmoves.contains(m));
-        }
+        let mut root_moves = allowed_root_moves(&pos, limits);
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
         }
-        // The time of a timed placing search that the exact solver verifies (`verify_choice`).
-        let mut verified = self.verified_time(&pos, limits, control);
+        let budget = Budget::new(&pos, limits, self.options.move_overhead);
+        let proof = self.solve_root(&pos, &mut root_moves, limits, control, budget);
+        if let Some(played) = self.play_from_tables(&pos, &root_moves, report) {
+            return played;
+        }
+        let deadline = search_deadline(proof, budget);
+        let result = self.search_root(game, &root_moves, limits, control, deadline, report);
+        let Some(proof) = proof else {
+            return result;
+        };
+        let mut search = RootSearch {
+            game,
+            root_moves: &root_moves,
+            limits,
+            control,
+            budget,
+            report,
+        };
+        self.check_choice(&mut search, result, proof)
+    }
+
+    /// The exact solver's step before the search, in the placing phase with tables for every
+    /// moving position, for one line: in a timed search whose choice it is to check, the proof
+    /// of the root's value (`prove_root_value`; a proven win leaves its move alone to search);
+    /// in any other, the root's moves sifted by their values (`sift_root_moves`). The proof to
+    /// check the search's choice against, when it is to be checked: not when a loss is proven
+    /// (the search then picks the stoutest resistance), nor when every move left is proven to
+    /// keep the value, nor when one move is left.
+    fn solve_root(
+        &mut self,
+        pos: &Position,
+        root_moves: &mut Vec<Move>,
+        limits: &Limits,
+        control: &Control,
+        budget: Budget,
+    ) -> Option<RootProof> {
+        let mut checked = self.choice_is_checked(pos, limits, control, budget);
         let mut proof = RootProof::NOTHING;
         if self.options.multipv == 1 && root_moves.len() > 1 {
-            // The placing phase near its end: only the moves that keep the exact value.
-            if verified.is_some() && limits.searchmoves.is_empty() {
-                proof = self.prove_root(&pos, limits, control);
-                if let (1, Some(win)) = (proof.lower, proof.best) {
-                    // A proven win: its move alone.
-                    root_moves = vec![win];
+            if checked && limits.searchmoves.is_empty() {
+                proof = self.prove_root_value(pos, control, budget);
+                if let Some(win) = proof.win() {
+                    *root_moves = vec![win];
                 } else if proof.upper < 0 {
-                    // Lost whatever is played: the search picks the stoutest resistance.
-                    verified = None;
+                    checked = false;
                 }
-            } else {
-                let (keep, decided) =
-                    self.exact_root(&pos, &root_moves, limits, control, EXACT_SHARE);
-                if let Some(keep) = keep {
-                    root_moves.retain(|m| keep.contains(m));
-                }
-                if decided {
-                    // Every move left is proven: nothing for the solver to check after the
-                    // search.
-                    verified = None;
-                }
+            } else if self.sift_root_moves(pos, root_moves, control, budget) {
+                // Every move left is proven: nothing for the solver to check after the search.
+                checked = false;
             }
         }
-        if root_moves.len() == 1 {
-            verified = None;
-        }
-        let tables = self.playing_tables(&pos);
-        if let Some((best, value)) =
-            tables.and_then(|t| perfect_play::best_move(&t, &pos, &root_moves))
-        {
-            // Covered: the value-keeping move at once.
-            let score = Score::from_internal(score::from_tables(value, 0));
-            report(&Info {
-                depth: 1,
-                seldepth: 1,
-                multipv: 1,
-                score,
-                bound: None,
-                nodes: 0,
-                nps: 0,
-                hashfull: self.tt.hashfull(),
-                time_ms: 0,
-                pv: vec![best],
-            });
-            return SearchResult {
-                best: Some(best),
-                ponder: None,
-                score,
-                depth: 0,
-                nodes: 0,
-                outcome: None,
-                table: Some(value),
-            };
-        }
-        let deadline = match verified {
-            Some(t) => {
-                // With a draw proven and a win still open, the proof of the win gets more.
-                let share = if proof.lower == 0 && proof.upper > 0 {
-                    WIN_OPEN_SEARCH_END
-                } else {
-                    VERIFY_SEARCH_END
-                };
-                let end = Some(t.mul_f64(share));
-                limits::Deadline {
-                    soft: end,
-                    hard: end,
-                }
-            }
-            None => limits::deadline(&pos, limits, self.options.move_overhead),
-        };
-        let result = self.search_root(game, &root_moves, limits, control, deadline, report);
-        match verified {
-            Some(t) => {
-                self.verify_choice(game, &root_moves, result, proof, t, limits, control, report)
-            }
-            None => result,
-        }
+        (checked && root_moves.len() > 1).then_some(proof)
     }
 
-    /// The time of the move when the search's choice is to be verified by the exact solver: a
-    /// placing position the tables serve, a timed search (not pondering, not infinite), one line
-    /// at full strength. The search then ends at `VERIFY_SEARCH_END` of it and the solver tests
-    /// its choice until `VERIFY_END` (`verify_choice`).
-    fn verified_time(
+    /// Whether the exact solver checks the search's choice (`check_choice`): a placing position
+    /// the tables serve, a timed search (not pondering, not infinite), one line at full
+    /// strength.
+    fn choice_is_checked(
         &self,
-        pos: &crate::rules::position::Position,
+        pos: &Position,
         limits: &Limits,
         control: &Control,
-    ) -> Option<std::time::Duration> {
-        if self.options.multipv != 1 || limits.infinite || limits.ponder || control.is_pondering() {
-            return None;
-        }
-        self.exact_tables(pos)?;
-        limits::deadline(pos, limits, self.options.move_overhead).soft
+        budget: Budget,
+    ) -> bool {
+        self.options.multipv == 1
+            && !limits.infinite
+            && !limits.ponder
+            && !control.is_pondering()
+            && self.exact_tables(pos).is_some()
+            && budget.is_timed()
     }
 
-    /// The exact solver's check of the search's choice in the placing phase, after its proof of
-    /// the root (`proof`). Where a draw is proven and a win not ruled out, the proof of the win
-    /// goes on first: a proven win is played (the search's choice if it is proven to win too,
-    /// else the move that proved it). Then a choice the solver proves losing (below a draw) is
-    /// not played: the move that proved a draw is played instead when there is one, else the
-    /// root is searched again without it, as long as the move's time allows (`VERIFY_END` of
-    /// `time`), and the new choice tested in turn. A choice proven to draw at least is then
-    /// tested for a win where a win is not ruled out, and replaced by the move that proved the
-    /// win if it gives the win away. A choice the solver cannot decide in time gives way to the
-    /// move that proved a draw, or is played as the search chose it when there is none.
-    #[allow(clippy::too_many_arguments)]
-    fn verify_choice(
+    /// The root's value, as far as the solver proves it before a timed search whose choice it
+    /// checks (`RootProof::prove`): a draw at least until `PROVE_DRAW_END` of the move's time,
+    /// a win until `PROVE_WIN_END`.
+    fn prove_root_value(&mut self, pos: &Position, control: &Control, budget: Budget) -> RootProof {
+        let Some(tables) = self.exact_tables(pos) else {
+            return RootProof::NOTHING;
+        };
+        let draw_stop = budget.solver_stop(control, PROVE_DRAW_END);
+        let win_stop = budget.solver_stop(control, PROVE_WIN_END);
+        RootProof::prove(&tables, &mut self.exact, pos, &draw_stop, &win_stop)
+    }
+
+    /// Keeps the root moves worth searching by their exact values, as far as the solver proves
+    /// them until `SOLVER_END` of the move's time (`SOLVER_NODES` positions without a clock;
+    /// `stop` ends it): `exact::root_proof::sift_root_moves`. Whether every move left is proven
+    /// to keep the position's value (then the search's choice needs no check).
+    fn sift_root_moves(
         &mut self,
-        game: &Game,
+        pos: &Position,
+        root_moves: &mut Vec<Move>,
+        control: &Control,
+        budget: Budget,
+    ) -> bool {
+        let Some(tables) = self.exact_tables(pos) else {
+            return false;
+        };
+        let stop = budget.solver_stop(control, SOLVER_END);
+        let (keep, decided) =
+            root_proof::sift_root_moves(&tables, &mut self.exact, &stop, pos, root_moves);
+        if let Some(keep) = keep {
+            root_moves.retain(|m| keep.contains(m));
+        }
+        decided
+    }
+
+    /// Where the endgame tables cover the root: their value-keeping move at once, reported as a
+    /// line of one ply.
+    fn play_from_tables(
+        &self,
+        pos: &Position,
         root_moves: &[Move],
+        report: &mut (dyn FnMut(&Info) + Send),
+    ) -> Option<SearchResult> {
+        let tables = self.playing_tables(pos)?;
+        let (best, value) = perfect_play::best_move(&tables, pos, root_moves)?;
+        let score = Score::from_internal(score::from_tables(value, 0));
+        report(&Info {
+            depth: 1,
+            seldepth: 1,
+            multipv: 1,
+            score,
+            bound: None,
+            nodes: 0,
+            nps: 0,
+            hashfull: self.tt.hashfull(),
+            time_ms: 0,
+            pv: vec![best],
+        });
+        Some(SearchResult {
+            best: Some(best),
+            ponder: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            outcome: None,
+            table: Some(value),
+        })
+    }
+
+    /// The exact solver's check of the search's choice (`exact::ChoiceCheck`), after its proof
+    /// of the root (`proof`), until `CHECK_END` of the move's time: the proof of a win first
+    /// where one is open, then the choice judged; a refuted choice is searched again without,
+    /// as long as the move's time allows (`SEARCH_AGAIN_SHARE` of the time left), and the new
+    /// choice judged in turn.
+    fn check_choice(
+        &mut self,
+        search: &mut RootSearch<'_>,
         mut result: SearchResult,
         proof: RootProof,
-        time: std::time::Duration,
-        limits: &Limits,
-        control: &Control,
-        report: &mut (dyn FnMut(&Info) + Send),
     ) -> SearchResult {
-        let pos = *game.position();
+        let pos = *search.game.position();
         let Some(tables) = self.exact_tables(&pos) else {
             return result;
         };
-        let end = time.mul_f64(VERIFY_END);
-        let drawing = proof
-            .best
-            .filter(|m| proof.lower == 0 && root_moves.contains(m));
-        let stop = |_: u64| control.is_stopped() || control.elapsed() >= end;
-        let mut win_open = proof.upper > 0;
-        if let (Some(_), true, Some(choice)) = (drawing, win_open, result.best) {
-            // A draw is proven, a win not ruled out: the proof of the win goes on first (the
-            // move that proved the draw is there to fall back on).
-            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
-            let won = solver.at_least(&pos, 1);
-            log::debug!(
-                "exact solver: the root {} ({} positions, at {:.3} s)",
-                match won {
-                    Some(true) => "wins",
-                    Some(false) => "does not win",
-                    None => "is not proven to win",
-                },
-                solver.nodes,
-                control.elapsed().as_secs_f64()
-            );
-            if won == Some(true) {
-                if solver.move_at_least(&pos, choice, 1) != Some(true) {
-                    if let Some(win) = solver.proving_move(&pos, 1) {
-                        log::debug!("exact solver: {win} wins, played instead of {choice}");
-                        result.best = Some(win);
-                        result.ponder = None;
-                    }
-                }
+        let stop = search.budget.check_stop(search.control);
+        let mut check = ChoiceCheck::new(
+            &tables,
+            &stop,
+            search.control,
+            pos,
+            proof,
+            search.root_moves,
+        );
+        if let Some(choice) = result.best {
+            if let Some(verdict) = check.prove_win_first(&mut self.exact, choice) {
+                play(&mut result, verdict);
                 return result;
             }
-            win_open = won.is_none();
         }
         let mut refuted: Vec<Move> = Vec::new();
         while let Some(best) = result.best {
-            let mut solver = solve::Solver::new(&tables, &mut self.exact, &stop);
-            let verdict = solver.move_at_least(&pos, best, 0);
-            log::debug!(
-                "exact solver: the search's choice {best} {} ({} positions, at {:.3} s)",
-                match verdict {
-                    Some(true) => "draws at least",
-                    Some(false) => "loses",
-                    None => "is undecided",
-                },
-                solver.nodes,
-                control.elapsed().as_secs_f64()
-            );
-            if verdict == Some(true) {
-                // It draws at least: does the position hold a win the choice gives away? Then
-                // the move that proved the win is played instead.
-                if win_open
-                    && solver.at_least(&pos, 1) == Some(true)
-                    && solver.move_at_least(&pos, best, 1) == Some(false)
-                {
-                    if let Some(win) = solver.proving_move(&pos, 1) {
-                        log::debug!(
-                            "exact solver: {best} gives a win away; {win} wins (at {:.3} s)",
-                            control.elapsed().as_secs_f64()
-                        );
-                        result.best = Some(win);
-                        result.ponder = None;
-                    }
-                }
-                break;
-            }
-            if let Some(draw) = drawing {
-                // Refuted or undecided: the move proven to draw.
-                log::debug!("exact solver: {draw} draws at least, played instead");
-                result.best = Some(draw);
-                result.ponder = None;
-                break;
-            }
-            if verdict.is_none() {
+            let verdict = check.judge(&mut self.exact, best);
+            if verdict != Verdict::Refuted {
+                play(&mut result, verdict);
                 break;
             }
             refuted.push(best);
-            let rest: Vec<Move> = root_moves
+            let rest: Vec<Move> = search
+                .root_moves
                 .iter()
                 .copied()
                 .filter(|m| !refuted.contains(m))
                 .collect();
-            if rest.is_empty() || control.is_stopped() {
+            if rest.is_empty() || search.control.is_stopped() {
                 break;
             }
             // Searched again without the losing moves, until a share of what is left.
-            let now = control.elapsed();
-            let until = Some(now + time.saturating_sub(now).mul_f64(VERIFY_RESEARCH));
-            let deadline = limits::Deadline {
-                soft: until,
-                hard: until,
-            };
-            result = self.search_root(game, &rest, limits, control, deadline, report);
+            let now = search.control.elapsed();
+            let deadline = search.budget.search_again_until(now, SEARCH_AGAIN_SHARE);
+            result = self.search_root(
+                search.game,
+                &rest,
+                search.limits,
+                search.control,
+                deadline,
+                search.report,
+            );
         }
         result
     }
 
-    /// The iterative-deepening search of `root_moves` until `deadline`.
-    fn search_root(
+    /// Whether `mv` keeps the exact value of the game's position (a draw at least, and a win
+    /// when the position is won), as far as the exact solver proves it until `SOLVER_END` of the
+    /// move's time (`SOLVER_NODES` positions without a clock): `None` when it does not know, or
+    /// when the solver does not serve the position (not placing, no tables for its rules, a
+    /// limited strength). The protocol checks the book's move with it.
+    pub fn move_keeps_value(
         &mut self,
         game: &Game,
-        root_moves: &[Move],
+        mv: Move,
         limits: &Limits,
         control: &Control,
-        deadline: limits::Deadline,
-        report: &mut (dyn FnMut(&Info) + Send),
-    ) -> SearchResult {
+    ) -> Option<bool> {
         let pos = *game.position();
+        let tables = self.exact_tables(&pos)?;
+        let budget = Budget::new(&pos, limits, self.options.move_overhead);
+        let stop = budget.solver_stop(control, SOLVER_END);
+        choice_check::keeps_value(&tables, &mut self.exact, &stop, &pos, mv)
+    }
+
+    /// The tables the search plays by in `pos`: at full strength, tables that serve its rules.
+    fn playing_tables(&self, pos: &Position) -> Option<Arc<Tables>> {
         let strength = self.options.strength;
-        let playing = self.playing_tables(&pos);
-        let tables = playing.as_deref();
-        self.tt.new_search();
-        let shared = Shared {
+        self.options
+            .tables
+            .clone()
+            .filter(|t| strength.is_none() && t.serves(pos.rules()))
+    }
+
+    /// The tables the exact solver may use in `pos`: a placing position, at full strength,
+    /// tables that serve its rules.
+    fn exact_tables(&self, pos: &Position) -> Option<Arc<Tables>> {
+        self.playing_tables(pos).filter(|_| pos.is_placing())
+    }
+
+    /// What the threads of a search of `pos` share: the searcher's table, the limits of the
+    /// search (`limits`, `deadline`; a limited strength's nodes), the style and evaluation of
+    /// its options, and the endgame tables it plays by.
+    fn shared<'a>(
+        &'a self,
+        pos: &Position,
+        limits: &Limits,
+        control: &'a Control,
+        deadline: Deadline,
+        tables: Option<&'a Tables>,
+    ) -> Shared<'a> {
+        Shared {
             tt: &self.tt,
             control,
             nodes: AtomicU64::new(0),
@@ -636,7 +525,7 @@ impl Searcher {
             completed: Mutex::new(None),
             completed_depth: AtomicU64::new(0),
             deadline,
-            node_limit: match strength {
+            node_limit: match self.options.strength {
                 Some(s) => Some(limits.nodes.map_or(s.nodes(), |n| n.min(s.nodes()))),
                 None => limits.nodes,
             },
@@ -649,7 +538,25 @@ impl Searcher {
             } else {
                 self.options.weights
             },
-        };
+        }
+    }
+
+    /// The iterative-deepening search of `root_moves` until `deadline`.
+    fn search_root(
+        &mut self,
+        game: &Game,
+        root_moves: &[Move],
+        limits: &Limits,
+        control: &Control,
+        deadline: Deadline,
+        report: &mut (dyn FnMut(&Info) + Send),
+    ) -> SearchResult {
+        let pos = *game.position();
+        let strength = self.options.strength;
+        let playing = self.playing_tables(&pos);
+        let tables = playing.as_deref();
+        self.tt.new_search();
+        let shared = self.shared(&pos, limits, control, deadline, tables);
         let history = game.history().to_vec();
         let max_depth = limits
             .depth
@@ -699,12 +606,7 @@ impl Searcher {
             main_result.expect("the main worker ran");
         // A helper that completed a deeper iteration than the main thread has the better answer.
         if multipv == 1 {
-            let deeper = shared
-                .completed
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .take();
-            if let Some(c) = deeper.filter(|c| c.depth > depth && !c.pv.is_empty()) {
+            if let Some(c) = deeper_line(&shared, depth) {
                 report(&progress(
                     &shared,
                     start,
@@ -716,14 +618,10 @@ impl Searcher {
                 (best, ponder, score, depth) = (c.pv[0], c.pv.get(1).copied(), c.score, c.depth);
             }
         }
+        let nodes = shared.nodes.load(Ordering::Relaxed);
         if let Some(s) = strength {
-            // The candidates with an exact score (a bound says little of a move's worth).
-            let lines: Vec<&(i32, bool, Vec<Move>)> =
-                candidates.iter().flatten().filter(|c| c.1).collect();
-            if !lines.is_empty() {
-                let scores: Vec<i32> = lines.iter().map(|c| c.0).collect();
-                let chosen = lines[s.choose(&scores, &mut self.rng)];
-                (best, ponder, score) = (chosen.2[0], chosen.2.get(1).copied(), chosen.0);
+            if let Some(chosen) = strength_choice(s, &candidates, &mut self.rng) {
+                (best, ponder, score) = chosen;
             }
         }
         SearchResult {
@@ -731,33 +629,68 @@ impl Searcher {
             ponder,
             score: Score::from_internal(score),
             depth,
-            nodes: shared.nodes.load(Ordering::Relaxed),
+            nodes,
             outcome: None,
             table: None,
         }
     }
 }
 
-/// When the exact solver gives up: at `stop`; in a timed search once the move's clock (which
-/// starts at `go`, so that a book check and the root's solve share it) has run `share` of its
-/// time; in a search without a clock, or while pondering, after `EXACT_NODES` positions.
-fn exact_stop<'c>(
-    pos: &crate::rules::position::Position,
-    limits: &Limits,
-    overhead: u64,
-    control: &'c Control,
-    share: f64,
-) -> impl Fn(u64) -> bool + 'c {
-    let budget = limits::deadline(pos, limits, overhead)
-        .soft
-        .map(|t| t.mul_f64(share));
-    move |nodes| {
-        control.is_stopped()
-            || match budget {
-                Some(b) if !control.is_pondering() => control.elapsed() >= b,
-                _ => nodes >= EXACT_NODES,
-            }
+/// The deadline of the iterative-deepening search: the move's own, or, when the exact solver
+/// checks its choice after (`proof`), `CHECKED_SEARCH_END` of the move's time
+/// (`WIN_OPEN_SEARCH_END` when a draw is proven and a win not ruled out).
+fn search_deadline(proof: Option<RootProof>, budget: Budget) -> Deadline {
+    match proof {
+        Some(proof) if proof.win_open() => budget.search_until(WIN_OPEN_SEARCH_END),
+        Some(_) => budget.search_until(CHECKED_SEARCH_END),
+        None => budget.whole(),
     }
+}
+
+/// The root's legal moves, restricted to `searchmoves` when some are given.
+fn allowed_root_moves(pos: &Position, limits: &Limits) -> Vec<Move> {
+    let mut root_moves = movegen::legal_moves(pos, Convention::Turn);
+    if !limits.searchmoves.is_empty() {
+        root_moves.retain(|m| limits.searchmoves.contains(m));
+    }
+    root_moves
+}
+
+/// Plays what the check of the choice says (`Verdict`) in `result`: another move replaces the
+/// search's choice, without the ponder move of the search's line.
+fn play(result: &mut SearchResult, verdict: Verdict) {
+    if let Verdict::PlayInstead(mv) = verdict {
+        result.best = Some(mv);
+        result.ponder = None;
+    }
+}
+
+/// The line of a helper thread that completed a deeper iteration than the main thread's
+/// `depth`: the better answer.
+fn deeper_line(shared: &Shared, depth: u32) -> Option<Line> {
+    let deeper = shared
+        .completed
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    deeper.filter(|c| c.depth > depth && !c.pv.is_empty())
+}
+
+/// The choice of a limited strength among the root's `candidates` (the latest line of each root
+/// move searched: score, exact, pv): (best, ponder, score), drawn among those with an exact
+/// score (a bound says little of a move's worth); `None` when there are none.
+fn strength_choice(
+    s: Strength,
+    candidates: &[Option<(i32, bool, Vec<Move>)>],
+    rng: &mut Rng,
+) -> Option<(Move, Option<Move>, i32)> {
+    let lines: Vec<&(i32, bool, Vec<Move>)> = candidates.iter().flatten().filter(|c| c.1).collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let scores: Vec<i32> = lines.iter().map(|c| c.0).collect();
+    let chosen = lines[s.choose(&scores, rng)];
+    Some((chosen.2[0], chosen.2.get(1).copied(), chosen.0))
 }
 
 /// The progress report of a root line.

@@ -2,7 +2,7 @@
 //! remove), moves that block an opponent's mill, the killers, then the history of quiet moves
 //! that caused cut-offs. With ordering off (the plain style) moves keep generation order.
 
-use super::MAX_PLY;
+use super::limits::MAX_PLY;
 use crate::rules::board::{Bitboard, Point};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;

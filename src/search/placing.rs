@@ -6,7 +6,7 @@
 //!
 //! From: 4978 placing positions (4480 fitted, 498 held out) from 2 label files (labels-d13-s1.txt, labels-d13-games-moving.txt); scale 200; held-out loss x1e4 300.370 -> 188.373, mean |error| 143.6 -> 124.8 cp; moving correction: 23600 moving positions, held-out loss x1e4 452.225 -> 350.229, mean |error| 403.0 -> 364.5 cp.
 
-use super::eval::Learned;
+use super::learned::Learned;
 
 pub const LEARNED: Learned = Learned {
     variant: "nine",

@@ -3,9 +3,9 @@
 //! position is quiet, so that no leaf is scored in the middle of an exchange.
 
 use super::eval;
+use super::limits::MAX_PLY;
 use super::score::{self, MATE};
 use super::worker::Worker;
-use super::MAX_PLY;
 use crate::rules::board::Bitboard;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;

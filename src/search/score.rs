@@ -90,7 +90,7 @@ impl Score {
         if s >= MATE_BOUND {
             Score::Mate((MATE - s + 1) / 2)
         } else if s <= -MATE_BOUND {
-            Score::Mate(-((MATE + s) / 2))
+            Score::Mate(-i32::midpoint(MATE, s))
         } else {
             Score::Cp(s)
         }

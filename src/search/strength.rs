@@ -25,6 +25,7 @@ impl Strength {
         })
     }
 
+    /// The level, from 1 to just below 20.
     pub fn value(self) -> f64 {
         self.level
     }
@@ -75,8 +76,9 @@ pub const CALIBRATION: [f64; 20] = [
     1211.0, 1406.0, 1533.0, 1660.0, 1730.0, 1750.0, 2000.0,
 ];
 
-/// The lowest and highest `UCI_Elo`: the levels 1 and 20.
+/// The lowest `UCI_Elo`: the level 1.
 pub const ELO_MIN: u64 = CALIBRATION[0] as u64;
+/// The highest `UCI_Elo`: the level 20.
 pub const ELO_MAX: u64 = CALIBRATION[19] as u64;
 
 /// The level (fractional between two measured ones) whose Elo is `elo` on `table` (the Elo of
@@ -120,6 +122,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp)] // The levels out of the table's range are exactly its ends.
     fn an_elo_falls_between_the_levels_around_it() {
         let table: [f64; 20] = std::array::from_fn(|i| 500.0 + 100.0 * i as f64);
         assert_eq!(level_of_elo(100.0, &table), 1.0);

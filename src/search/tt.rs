@@ -13,15 +13,20 @@ pub enum Bound {
     Lower = 1,
     /// The true score is at most the stored one (no move raised alpha).
     Upper = 2,
+    /// The true score is the stored one.
     Exact = 3,
 }
 
 /// What a slot holds.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
+    /// The best move found (`Move::NULL` when none).
     pub mv: Move,
+    /// The score, wins and losses counted from the position (`score::to_table`).
     pub score: i32,
+    /// The depth searched.
     pub depth: i32,
+    /// How the score bounds the true one.
     pub bound: Bound,
 }
 

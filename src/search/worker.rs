@@ -3,11 +3,11 @@
 //! late move reductions and ABDADA deferral. Iterative deepening at the root is in `iterate`,
 //! the horizon in `quiesce`, move ordering in `ordering`.
 
+use super::limits::MAX_PLY;
 use super::ordering::{self, MoveOrder};
 use super::score::{self, INF, MATE};
 use super::threads::Shared;
 use super::tt::{Bound, Entry};
-use super::MAX_PLY;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
@@ -65,7 +65,11 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             keys: history.to_vec(),
             order: MoveOrder::new(shared.features.ordering),
-            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            // Made on the heap: on the stack first, the table would take 58 KB of it.
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]
+                .into_boxed_slice()
+                .try_into()
+                .expect("MAX_PLY + 1 lines"),
             pv_len: [0; MAX_PLY + 1],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),

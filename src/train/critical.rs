@@ -36,7 +36,7 @@ use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::symmetry::fold;
 use crate::rules::{fen, Rules};
-use crate::search::solve::{Memory, Solver};
+use crate::search::exact::{Memory, Solver};
 use crate::search::Searcher;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
@@ -840,7 +840,7 @@ mod tests {
 
     #[test]
     fn exact_critical_positions_and_exact_judging_of_a_suite() {
-        use crate::search::solve::testing::{placing_positions, tables};
+        use crate::search::exact::testing::{placing_positions, tables};
         let tables = tables();
         let never = |_: u64| false;
         let mut memory = Memory::new(1 << 20);

@@ -546,7 +546,7 @@ pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
          //!\n\
          //! From: {about}.\n\
          \n\
-         use super::eval::Learned;\n\
+         use super::learned::Learned;\n\
          \n\
          pub const LEARNED: Learned = Learned {{\n    \
              variant: \"{}\",\n    \

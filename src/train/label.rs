@@ -31,7 +31,7 @@ use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::{fen, Rules};
-use crate::search::solve::{self, Memory, Solver, Wdl};
+use crate::search::exact::{self, Memory, Solver, Wdl};
 use crate::search::{Score, Searcher};
 use crate::tables::Tables;
 use rustc_hash::FxHashSet;
@@ -289,7 +289,7 @@ pub fn exact_label(
 ) -> Option<(Wdl, Option<crate::Move>)> {
     if !pos.is_placing() && pos.pending_removals() == 0 {
         let v = tables.probe_in_game(pos).or_else(|| tables.probe(pos))?;
-        return Some((solve::wdl(v), None));
+        return Some((exact::wdl(v), None));
     }
     let stop = move |nodes: u64| nodes >= budget;
     let mut solver = Solver::new(tables, memory, &stop);
@@ -547,7 +547,7 @@ mod tests {
 
     #[test]
     fn exact_labels_are_the_solvers_values_and_their_moves_keep_them() {
-        use crate::search::solve::testing::{placing_positions, tables};
+        use crate::search::exact::testing::{placing_positions, tables};
         let tables = tables();
         let never = |_: u64| false;
         let mut memory = Memory::new(1 << 20);
@@ -575,7 +575,7 @@ mod tests {
             if !end.is_placing() && end.pending_removals() == 0 && end.quick_outcome().is_none() {
                 let (w, _) = exact_label(tables, &mut memory, &end, u64::MAX).unwrap();
                 let t = tables.probe_in_game(&end).or_else(|| tables.probe(&end));
-                assert_eq!(Some(w), t.map(solve::wdl));
+                assert_eq!(Some(w), t.map(exact::wdl));
             }
             // Too small a budget values nothing.
             let mut fresh = Memory::new(1 << 10);

@@ -230,7 +230,7 @@ fn stray_and_inconsistent_table_files_are_refused_without_a_hang() {
 /// A won placing position (two pieces a side on the board, one each in hand, White to move)
 /// with a winning, a drawing and a losing move, by the exact solver over `tables`.
 fn placing_with_every_value(tables: &Tables) -> (String, [String; 3]) {
-    use moulin::search::solve::{Memory, Solver};
+    use moulin::search::exact::{Memory, Solver};
     let rules = Rules::nine();
     let never = |_: u64| false;
     let mut memory = Memory::new(1 << 20);
@@ -336,8 +336,8 @@ fn a_placing_book_move_that_gives_value_away_is_not_played() {
             game.play_token(best).unwrap();
             let pos = *game.position();
             let never = |_: u64| false;
-            let mut memory = moulin::search::solve::Memory::new(1 << 20);
-            let mut solver = moulin::search::solve::Solver::new(&tables, &mut memory, &never);
+            let mut memory = moulin::search::exact::Memory::new(1 << 20);
+            let mut solver = moulin::search::exact::Solver::new(&tables, &mut memory, &never);
             // White's move leaves Black lost.
             assert_eq!(solver.at_least(&pos, 0), Some(false), "{best}: {lines:?}");
         }

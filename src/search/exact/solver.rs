@@ -7,13 +7,16 @@
 //! do not decide a win (a later phase might outlast the no-capture rule), the win counts, as the
 //! tables give it without the rule.
 
-use super::eval::{self, Weights};
-use super::ordering::{self, MoveOrder};
+use super::memory::Memory;
+use super::wdl::{outcome, wdl, Wdl};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::tables::{Tables, Value};
+use crate::search::eval::{self, Weights};
+use crate::search::limits::MAX_PLY;
+use crate::search::ordering::{self, MoveOrder};
+use crate::tables::Tables;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
@@ -21,31 +24,6 @@ use std::sync::{mpsc, Arc};
 /// nearer the end, where a subtree is a few table probes, evaluating every move costs more than
 /// it saves.
 const EVAL_ORDER_FROM: u32 = 4;
-
-/// A solved value for the side to move: -1 lost, 0 drawn, 1 won.
-pub type Wdl = i8;
-
-/// How a value is written: `loss`, `draw`, `win`.
-pub fn name(v: Wdl) -> &'static str {
-    ["loss", "draw", "win"][(v.clamp(-1, 1) + 1) as usize]
-}
-
-/// The value `name` writes.
-pub fn from_name(text: &str) -> Option<Wdl> {
-    ["loss", "draw", "win"]
-        .iter()
-        .position(|n| *n == text)
-        .map(|i| i as Wdl - 1)
-}
-
-/// The value of a game that is over, for the side to move (`None` while it goes on).
-pub fn outcome(pos: &Position) -> Option<Wdl> {
-    pos.quick_outcome().map(|o| match o.winner() {
-        Some(w) if w == pos.side_to_move() => 1,
-        Some(_) => -1,
-        None => 0,
-    })
-}
 
 /// Runs `work` on each of `jobs` on `threads` threads, each with a solver of its own (a memory
 /// of `memory` positions, never stopped): the answers come back as they finish, with their
@@ -63,19 +41,20 @@ where
     F: Fn(&mut Solver, &J) -> R + Send + Sync + 'static,
 {
     let (tx, rx) = mpsc::channel();
-    let shared = Arc::new((jobs, AtomicUsize::new(0), work));
+    // What the threads share: the jobs, the index of the next one, the work and the tables.
+    let shared = Arc::new((jobs, AtomicUsize::new(0), work, tables));
     for _ in 0..threads.max(1) {
-        let (tx, shared, tables) = (tx.clone(), Arc::clone(&shared), Arc::clone(&tables));
+        let (tx, shared) = (tx.clone(), Arc::clone(&shared));
         std::thread::spawn(move || {
             let never = |_: u64| false;
             let mut memory = Memory::new(memory);
-            let (jobs, next, work) = &*shared;
+            let (jobs, next, work, tables) = &*shared;
             loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(k) else {
                     return;
                 };
-                let answer = work(&mut Solver::new(&tables, &mut memory, &never), job);
+                let answer = work(&mut Solver::new(tables, &mut memory, &never), job);
                 if tx.send((k, answer)).is_err() {
                     return;
                 }
@@ -85,153 +64,8 @@ where
     rx.into_iter()
 }
 
-/// The win/draw/loss class of a table value.
-pub fn wdl(v: Value) -> Wdl {
-    match v {
-        Value::Win(_) => 1,
-        Value::Draw => 0,
-        Value::Loss(_) => -1,
-    }
-}
-
-/// What is known of a solved position: bounds on its value and the move that proved the lower.
-#[derive(Clone, Copy)]
-pub struct Known {
-    lower: Wdl,
-    upper: Wdl,
-    best: Move,
-}
-
-impl Known {
-    const NOTHING: Known = Known {
-        lower: -1,
-        upper: 1,
-        best: Move::NULL,
-    };
-
-    /// The second word of a slot: the move's bits, the bounds (plus one), the placements left
-    /// and a mark that the slot is used.
-    fn pack(self, placements: u32) -> u64 {
-        u64::from(self.best.bits())
-            | ((self.lower + 1) as u64) << 32
-            | ((self.upper + 1) as u64) << 40
-            | u64::from(placements.min(255)) << 48
-            | USED
-    }
-
-    fn unpack(word: u64) -> Known {
-        Known {
-            lower: (word >> 32 & 0xff) as Wdl - 1,
-            upper: (word >> 40 & 0xff) as Wdl - 1,
-            best: Move::from_bits(word as u32).unwrap_or(Move::NULL),
-        }
-    }
-}
-
-/// The mark of a used slot.
-const USED: u64 = 1 << 63;
-
-/// Slots a bucket holds: four of 16 bytes, one cache line.
-const BUCKET: usize = 4;
-
-/// The positions a solver has proven something of, kept between solves (a game's successive
-/// positions share most of their subtrees): a table of a fixed size, four slots of 16 bytes (the
-/// key, then the bounds, the move and the placements left) to a bucket, so that a lookup and the
-/// store after it touch one cache line. A full bucket gives up the slot with the fewest
-/// placements left (the smallest subtree to prove again).
-pub struct Memory {
-    /// Two words a slot.
-    words: Vec<u64>,
-    /// Buckets less one (their number is a power of two).
-    mask: usize,
-    used: usize,
-}
-
-impl Memory {
-    /// A memory of at most `limit` positions (16 bytes each; at least one bucket of 4).
-    pub fn new(limit: usize) -> Memory {
-        let buckets = (limit / BUCKET).max(1);
-        let buckets = if buckets.is_power_of_two() {
-            buckets
-        } else {
-            buckets.next_power_of_two() / 2
-        };
-        Memory {
-            words: vec![0; 2 * BUCKET * buckets],
-            mask: buckets - 1,
-            used: 0,
-        }
-    }
-
-    /// Forgets everything. The words are zeroed where they are, not given back for fresh ones:
-    /// the system maps fresh memory page by page as it is first written, and a solve that
-    /// scatters its positions over the table would pay for a page at each of its first stores.
-    pub fn clear(&mut self) {
-        if self.used > 0 {
-            self.words.fill(0);
-            self.used = 0;
-        }
-    }
-
-    /// Positions held.
-    pub fn len(&self) -> usize {
-        self.used
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.used == 0
-    }
-
-    /// The first word of the bucket of `key`.
-    fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.mask) * 2 * BUCKET
-    }
-
-    fn get(&self, key: u64) -> Option<Known> {
-        let b = self.bucket(key);
-        self.words[b..b + 2 * BUCKET]
-            .chunks_exact(2)
-            .find(|slot| slot[0] == key && slot[1] & USED != 0)
-            .map(|slot| Known::unpack(slot[1]))
-    }
-
-    /// Updates what is known of `key` (a position with `placements` left) by `update`: in its
-    /// slot, else in an empty one, else in the one of fewest placements left of its bucket.
-    fn store(&mut self, key: u64, placements: u32, update: impl FnOnce(&mut Known)) {
-        let b = self.bucket(key);
-        let bucket = &mut self.words[b..b + 2 * BUCKET];
-        let mut victim = 0;
-        let mut victim_left = u64::MAX;
-        for (i, slot) in bucket.chunks_exact(2).enumerate() {
-            if slot[1] & USED == 0 {
-                if victim_left > 0 {
-                    (victim, victim_left) = (i, 0);
-                }
-                continue;
-            }
-            if slot[0] == key {
-                let mut known = Known::unpack(slot[1]);
-                update(&mut known);
-                bucket[2 * i + 1] = known.pack(placements);
-                return;
-            }
-            let left = slot[1] >> 48 & 0xff;
-            if left + 1 < victim_left {
-                (victim, victim_left) = (i, left + 1);
-            }
-        }
-        if victim_left == 0 {
-            self.used += 1;
-        }
-        let mut known = Known::NOTHING;
-        update(&mut known);
-        bucket[2 * victim] = key;
-        bucket[2 * victim + 1] = known.pack(placements);
-    }
-}
-
-/// What the solver's test of the root's moves found (`Solver::root_moves`).
-pub struct RootMoves {
+/// What the solver's test of the root's moves found (`Solver::sift_root_moves`).
+pub struct SiftedMoves {
     /// The moves worth searching: the winning ones when some are proven, else those not
     /// proven to lose (none when every move is proven to lose: the search then takes them all).
     pub kept: Vec<Move>,
@@ -336,11 +170,11 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The root's moves worth searching (`Searcher::search`, before the search): each move is
+    /// The root's moves worth searching (`Searcher::sift_root_moves`, before the search): each move is
     /// first tested for a draw at least, and those proven to lose are dropped; then, if every
     /// move is decided, the drawing ones are tested for a win, and the winning ones kept alone
     /// when there are any. A stop on the way leaves the moves not yet tested in.
-    pub fn root_moves(&mut self, pos: &Position, moves: &[Move]) -> RootMoves {
+    pub fn sift_root_moves(&mut self, pos: &Position, moves: &[Move]) -> SiftedMoves {
         let (mut drawing, mut unknown) = (Vec::new(), Vec::new());
         for &mv in moves {
             match self.move_at_least(pos, mv, 0) {
@@ -349,7 +183,7 @@ impl<'a> Solver<'a> {
                 None => unknown.push(mv),
             }
         }
-        let mut root = RootMoves {
+        let mut root = SiftedMoves {
             kept: drawing.iter().chain(&unknown).copied().collect(),
             drawing: drawing.len(),
             undecided: unknown.len(),
@@ -362,7 +196,7 @@ impl<'a> Solver<'a> {
                     Some(true) => winning.push(mv),
                     Some(false) => {}
                     // Cut short: a win may be there still, for the search's choice to be
-                    // checked against (`Searcher::verify_choice`).
+                    // checked against (`Searcher::check_choice`).
                     None => root.decided = false,
                 }
             }
@@ -482,7 +316,7 @@ impl<'a> Solver<'a> {
         let mut list = std::mem::take(&mut self.lists[ply]);
         let mut order = std::mem::take(&mut self.scores[ply]);
         movegen::generate(pos, Convention::Turn, &mut list);
-        let ply_index = ply.min(super::MAX_PLY);
+        let ply_index = ply.min(MAX_PLY);
         self.order
             .score_moves(pos, &list, &mut order, best_move, ply_index);
         let cut = if pos.placements_left() >= EVAL_ORDER_FROM {
@@ -535,7 +369,15 @@ impl<'a> Solver<'a> {
         if self.stopped {
             return Some(0);
         }
-        self.memory.store(key, pos.placements_left(), |e| {
+        self.remember(pos, best, best_move, alpha0, beta);
+        Some(best)
+    }
+
+    /// Stores in the memory what the search of `pos` in the window (`alpha0`, `beta`) proved:
+    /// its value `best`, a lower bound at `beta` or above (with `best_move`, when it raises the
+    /// one known), an upper bound at `alpha0` or below, else exact.
+    fn remember(&mut self, pos: &Position, best: Wdl, best_move: Move, alpha0: Wdl, beta: Wdl) {
+        self.memory.store(pos.key(), pos.placements_left(), |e| {
             if best >= beta {
                 // The move kept is the one that proved the best lower bound.
                 if best >= e.lower {
@@ -550,89 +392,14 @@ impl<'a> Solver<'a> {
                 e.upper = e.upper.min(best);
             }
         });
-        Some(best)
-    }
-}
-
-/// What the tests of the solver and of its users share: small tables and placing positions
-/// they cover.
-#[cfg(test)]
-pub(crate) mod testing {
-    use super::*;
-    use crate::rng::Rng;
-    use crate::rules::Rules;
-    use crate::tables::schedule;
-    use std::sync::Arc;
-
-    /// The tables up to 4 a side of the standard game (no draw rules), built once.
-    pub(crate) fn tables() -> &'static Arc<Tables> {
-        static BUILT: std::sync::OnceLock<Arc<Tables>> = std::sync::OnceLock::new();
-        BUILT.get_or_init(|| {
-            let rules = Rules::nine().without_draw_rules();
-            let mut t = Tables::empty(&rules, 4);
-            for (a, b) in [(3, 3), (3, 4), (4, 4)] {
-                schedule::solve_into(&mut t, &rules, a, b).unwrap();
-            }
-            Arc::new(t)
-        })
-    }
-
-    /// Placing positions whose ends fit in the tables: 3 or 4 pieces a side in all, 2 to 4 of
-    /// them still in hand, drawn at random (`count` of them).
-    pub(crate) fn placing_positions(count: usize, seed: u64) -> Vec<Position> {
-        placing_positions_left(count, seed, 2, 4)
-    }
-
-    /// The same with `fewest` to `most` placements left (at most 6).
-    pub(crate) fn placing_positions_left(
-        count: usize,
-        seed: u64,
-        fewest: usize,
-        most: usize,
-    ) -> Vec<Position> {
-        let rules = Rules::nine().without_draw_rules();
-        let mut rng = Rng::new(seed);
-        let mut out = Vec::new();
-        while out.len() < count {
-            // White's turn when the placements left are even, as in a game.
-            let left = fewest + rng.below(most - fewest + 1);
-            let side = if left.is_multiple_of(2) { 'w' } else { 'b' };
-            let (white_hand, black_hand) = (left / 2, left.div_ceil(2));
-            let white_on = 3 + rng.below(2) - white_hand;
-            let black_on = 3 + rng.below(2) - black_hand;
-            let mut cells = ['*'; 24];
-            let mut free: Vec<usize> = (0..24).collect();
-            for (n, c) in [(white_on, 'O'), (black_on, '@')] {
-                for _ in 0..n {
-                    let i = free.swap_remove(rng.below(free.len()));
-                    cells[i] = c;
-                }
-            }
-            let rings: Vec<String> = cells.chunks(8).map(|r| r.iter().collect()).collect();
-            let text = format!(
-                "{} {side} p p {white_on} {} {black_on} {} 0 0 -1 -1 -1 -1 0 0 5",
-                rings.join("/"),
-                white_hand,
-                black_hand
-            );
-            let Ok(pos) = crate::rules::fen::read(&text, &rules) else {
-                continue;
-            };
-            if pos.is_placing() && pos.quick_outcome().is_none() {
-                out.push(pos);
-            }
-        }
-        out
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::testing::{placing_positions, tables};
     use super::*;
     use crate::rules::Rules;
-    use crate::search::Searcher;
-    use std::sync::Arc;
+    use crate::search::exact::testing::{placing_positions, tables};
 
     /// Plain minimax over every turn, the tables at the end of the placing: no bounds, no
     /// ordering, and a memory of exact values only when `memo` is given.
@@ -716,7 +483,7 @@ mod tests {
     }
 
     #[test]
-    fn root_moves_decided_only_when_every_kept_move_keeps_the_value() {
+    fn sifted_moves_decided_only_when_every_kept_move_keeps_the_value() {
         let tables = tables();
         let never = |_: u64| false;
         let mut truth_memory = Memory::new(1 << 20);
@@ -731,13 +498,13 @@ mod tests {
             let whole = {
                 let mut memory = Memory::new(1 << 16);
                 let mut solver = Solver::new(tables, &mut memory, &never);
-                solver.root_moves(&pos, &moves);
+                solver.sift_root_moves(&pos, &moves);
                 solver.nodes
             };
             for budget in (1..=whole + 1).step_by((whole as usize / 25).max(1)) {
                 let stop = move |nodes: u64| nodes >= budget;
                 let mut memory = Memory::new(1 << 16);
-                let root = Solver::new(tables, &mut memory, &stop).root_moves(&pos, &moves);
+                let root = Solver::new(tables, &mut memory, &stop).sift_root_moves(&pos, &moves);
                 // Nothing kept only when every move is proven to lose.
                 assert!(!root.kept.is_empty() || best < 0);
                 let keeps = |mv: &Move| values[moves.iter().position(|m| m == mv).unwrap()];
@@ -784,7 +551,7 @@ mod tests {
         let never = |_: u64| false;
         let mut memory = Memory::new(1 << 20);
         let mut memo = Some(rustc_hash::FxHashMap::default());
-        for pos in super::testing::placing_positions_left(12, 13, 5, 6) {
+        for pos in crate::search::exact::testing::placing_positions_left(12, 13, 5, 6) {
             let moves = movegen::legal_moves(&pos, Convention::Turn);
             let truths: Vec<Wdl> = moves
                 .iter()
@@ -858,212 +625,5 @@ mod tests {
         }
         let mut solver = Solver::new(tables, &mut memory, &never);
         assert_eq!(solver.value(&late), None);
-    }
-
-    #[test]
-    fn the_search_plays_only_moves_that_keep_the_exact_value() {
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let mut with = Searcher::new(4, 1);
-        with.options.tables = Some(Arc::clone(tables));
-        let mut without = Searcher::new(4, 1);
-        let mut lost_without = 0;
-        for pos in placing_positions(40, 23) {
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let truth = solver.value(&pos).unwrap();
-            // A search of one ply keeps the value all the same.
-            let best = with.search_to_depth(&pos, 1, Vec::new()).best.unwrap();
-            assert_eq!(
-                solver.move_at_least(&pos, best, truth),
-                Some(true),
-                "{} {}",
-                crate::rules::fen::write(&pos),
-                best.turn_notation()
-            );
-            let blind = without.search_to_depth(&pos, 1, Vec::new()).best.unwrap();
-            lost_without += usize::from(solver.move_at_least(&pos, blind, truth) == Some(false));
-        }
-        // Without the tables, one ply is often not enough.
-        assert!(lost_without > 0);
-    }
-
-    /// What the search plays when the solver checks `choice` in `pos` after its proof of the
-    /// root (`proof`), with a minute to spare (a searcher with the small tables, a depth-3
-    /// search again where it must).
-    fn checked(
-        pos: &Position,
-        moves: &[Move],
-        choice: Move,
-        proof: crate::search::RootProof,
-    ) -> Move {
-        use crate::rules::game::Game;
-        use crate::search::{Control, Limits, SearchResult};
-        let mut searcher = Searcher::new(4, 1);
-        searcher.options.tables = Some(Arc::clone(tables()));
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        let choice = SearchResult {
-            best: Some(choice),
-            ..SearchResult::nothing(None)
-        };
-        searcher
-            .verify_choice(
-                &Game::from_position(*pos),
-                moves,
-                choice,
-                proof,
-                std::time::Duration::from_secs(60),
-                &limits,
-                &Control::new(),
-                &mut |_| {},
-            )
-            .best
-            .unwrap()
-    }
-
-    #[test]
-    fn a_choice_of_the_search_that_gives_value_away_is_replaced() {
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        // Choices that lose where the position draws or wins, and that draw where it wins.
-        let (mut losing, mut drawing) = (0, 0);
-        for pos in placing_positions(60, 31) {
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let moves = movegen::legal_moves(&pos, Convention::Turn);
-            let values = solver.values_of_moves(&pos, &moves).unwrap();
-            let truth = values.iter().copied().max().unwrap();
-            // A move below the position's value, as the choice.
-            let Some((&bad, &bad_value)) = moves.iter().zip(&values).find(|(_, &v)| v < truth)
-            else {
-                continue;
-            };
-            let best = checked(&pos, &moves, bad, crate::search::RootProof::NOTHING);
-            assert_ne!(best, bad);
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            assert_eq!(
-                solver.move_at_least(&pos, best, truth),
-                Some(true),
-                "{} {}",
-                crate::rules::fen::write(&pos),
-                best.turn_notation()
-            );
-            if bad_value < 0 {
-                losing += 1;
-            } else {
-                drawing += 1;
-            }
-        }
-        assert!(
-            losing >= 5 && drawing >= 3,
-            "{losing} losing choices, {drawing} drawing ones in won positions"
-        );
-    }
-
-    #[test]
-    fn with_a_draw_proven_and_a_win_open_a_win_is_played() {
-        use crate::search::RootProof;
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let mut tried = 0;
-        for pos in placing_positions(80, 47) {
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let moves = movegen::legal_moves(&pos, Convention::Turn);
-            let values = solver.values_of_moves(&pos, &moves).unwrap();
-            // A won position with a drawing move: the search's choice, and the proof's.
-            let Some((&draw, _)) = moves.iter().zip(&values).find(|(_, &v)| v == 0) else {
-                continue;
-            };
-            if !values.contains(&1) {
-                continue;
-            }
-            let proof = RootProof {
-                lower: 0,
-                upper: 1,
-                best: Some(draw),
-            };
-            let best = checked(&pos, &moves, draw, proof);
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            assert_eq!(
-                solver.move_at_least(&pos, best, 1),
-                Some(true),
-                "{} {}",
-                crate::rules::fen::write(&pos),
-                best.turn_notation()
-            );
-            tried += 1;
-        }
-        assert!(tried >= 5, "{tried} won positions with a drawing move");
-    }
-
-    #[test]
-    fn the_root_proof_bounds_the_value_and_its_move_keeps_it() {
-        use crate::search::{Control, Limits};
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let mut searcher = Searcher::new(4, 1);
-        searcher.options.tables = Some(Arc::clone(tables));
-        let limits = Limits {
-            movetime: Some(60_000),
-            ..Limits::default()
-        };
-        let mut seen = [0usize; 3];
-        for pos in placing_positions(40, 43) {
-            let truth = Solver::new(tables, &mut memory, &never)
-                .value(&pos)
-                .unwrap();
-            searcher.new_game();
-            let proof = searcher.prove_root(&pos, &limits, &Control::new());
-            // With time enough, the value itself, and a move that keeps it unless lost.
-            assert_eq!((proof.lower, proof.upper), (truth, truth));
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            match proof.best {
-                Some(mv) => assert_eq!(solver.move_at_least(&pos, mv, truth), Some(true)),
-                None => assert_eq!(truth, -1),
-            }
-            seen[(truth + 1) as usize] += 1;
-        }
-        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
-    }
-
-    #[test]
-    fn a_refuted_choice_gives_way_to_the_move_that_proved_the_draw() {
-        use crate::search::RootProof;
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let mut tried = 0;
-        for pos in placing_positions(60, 37) {
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let moves = movegen::legal_moves(&pos, Convention::Turn);
-            let values = solver.values_of_moves(&pos, &moves).unwrap();
-            if values.iter().copied().max() != Some(0) {
-                continue;
-            }
-            // A drawn position: a losing choice, and the last drawing move as the proof's.
-            let Some(bad) = moves.iter().zip(&values).find(|(_, &v)| v < 0) else {
-                continue;
-            };
-            let draw = moves
-                .iter()
-                .zip(&values)
-                .rev()
-                .find(|(_, &v)| v == 0)
-                .unwrap();
-            let proof = RootProof {
-                lower: 0,
-                upper: 0,
-                best: Some(*draw.0),
-            };
-            let best = checked(&pos, &moves, *bad.0, proof);
-            assert_eq!(best, *draw.0, "{}", crate::rules::fen::write(&pos));
-            tried += 1;
-        }
-        assert!(tried >= 5, "{tried} drawn positions with a losing move");
     }
 }

@@ -1,0 +1,20 @@
+//! The exact solver of the placing phase near its end, with the endgame tables at its leaves:
+//! `wdl` the values it proves (win, draw, loss); `memory` what it remembers of the positions it
+//! has proven; `solver` the alpha-beta over the placements left, and solvers on several threads.
+//! `root_proof` what it proves of the root before the search (the root's value, or its moves
+//! sifted); `choice_check` its check of a move after (the search's choice, the book's move).
+//! `testing` holds what the tests of the solver and of its users share.
+
+pub(super) mod choice_check;
+mod memory;
+pub(super) mod root_proof;
+mod solver;
+#[cfg(test)]
+pub(crate) mod testing;
+mod wdl;
+
+pub(super) use choice_check::{ChoiceCheck, Verdict};
+pub use memory::Memory;
+pub(super) use root_proof::RootProof;
+pub use solver::{in_parallel, SiftedMoves, Solver};
+pub use wdl::{from_name, name, outcome, wdl, Wdl};

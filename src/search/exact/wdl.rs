@@ -1,0 +1,39 @@
+//! A solved value, for the side to move: a win, a draw or a loss (`Wdl`), how it is written
+//! (`name`, `from_name`), and where it comes from without a search (a game over, a table value).
+
+use crate::rules::position::Position;
+use crate::tables::Value;
+
+/// A solved value for the side to move: -1 lost, 0 drawn, 1 won.
+pub type Wdl = i8;
+
+/// How a value is written: `loss`, `draw`, `win`.
+pub fn name(v: Wdl) -> &'static str {
+    ["loss", "draw", "win"][(v.clamp(-1, 1) + 1) as usize]
+}
+
+/// The value `name` writes.
+pub fn from_name(text: &str) -> Option<Wdl> {
+    ["loss", "draw", "win"]
+        .iter()
+        .position(|n| *n == text)
+        .map(|i| i as Wdl - 1)
+}
+
+/// The value of a game that is over, for the side to move (`None` while it goes on).
+pub fn outcome(pos: &Position) -> Option<Wdl> {
+    pos.quick_outcome().map(|o| match o.winner() {
+        Some(w) if w == pos.side_to_move() => 1,
+        Some(_) => -1,
+        None => 0,
+    })
+}
+
+/// The win/draw/loss class of a table value.
+pub fn wdl(v: Value) -> Wdl {
+    match v {
+        Value::Win(_) => 1,
+        Value::Draw => 0,
+        Value::Loss(_) => -1,
+    }
+}
