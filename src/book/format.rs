@@ -131,53 +131,53 @@ pub fn line_text(pos: &Position, moves: &[BookMove]) -> String {
 /// Reads one position line (without its number) under `rules`; the error names no line (the
 /// caller knows it).
 pub fn parse_line(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>), TextError> {
-    parse_line_text(text, rules).map_err(|e| TextError::at(0, e))
-}
-
-/// `parse_line`, the error as its message.
-fn parse_line_text(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>), String> {
+    let bad = |message: String| TextError::at(0, message);
     let mut parts = text.split('|');
     let fen_text = parts.next().unwrap_or("").trim();
-    let pos = fen::read(fen_text, rules).map_err(|e| e.to_string())?;
+    let pos = fen::read(fen_text, rules).map_err(|e| bad(e.to_string()))?;
     if pos.outcome().is_some() {
-        return Err("the game is over in this position".into());
+        return Err(bad("the game is over in this position".into()));
     }
     let legal = movegen::legal_moves(&pos, Convention::Turn);
     let mut moves: Vec<BookMove> = Vec::new();
     for part in parts {
         let words: Vec<&str> = part.split_whitespace().collect();
         let [mv_text, score_text, weight_text] = words[..] else {
-            return Err(format!(
+            return Err(bad(format!(
                 "'{}': expected '<move> <score> <weight>'",
                 part.trim()
-            ));
+            )));
         };
-        let mv = notation::parse_move(&pos, mv_text).map_err(|e| e.to_string())?;
+        let mv = notation::parse_move(&pos, mv_text).map_err(|e| bad(e.to_string()))?;
         if !legal.contains(&mv) {
-            return Err(format!(
+            return Err(bad(format!(
                 "'{mv_text}' is not a whole turn (give its removal)"
-            ));
+            )));
         }
         if moves.iter().any(|m| m.mv == mv) {
-            return Err(format!("'{mv_text}' is given twice"));
+            return Err(bad(format!("'{mv_text}' is given twice")));
         }
         let exact = match score_text.strip_prefix(">=") {
             Some(v) => Some(solve::from_name(v).filter(|&v| v >= 0).ok_or_else(|| {
-                format!("'{score_text}' is not a proven value (>=draw or >=win)")
+                bad(format!(
+                    "'{score_text}' is not a proven value (>=draw or >=win)"
+                ))
             })?),
             None => None,
         };
         let score = match exact {
             Some(v) => exact_score(v),
             None => parse_score(score_text).ok_or_else(|| {
-                format!("'{score_text}' is not a score (such as -12, M3 or >=draw)")
+                bad(format!(
+                    "'{score_text}' is not a score (such as -12, M3 or >=draw)"
+                ))
             })?,
         };
         let weight = weight_text
             .parse::<u32>()
             .ok()
             .filter(|w| (1..=100).contains(w))
-            .ok_or_else(|| format!("'{weight_text}' is not a weight (1 to 100)"))?;
+            .ok_or_else(|| bad(format!("'{weight_text}' is not a weight (1 to 100)")))?;
         moves.push(BookMove {
             mv,
             score,
@@ -186,7 +186,7 @@ fn parse_line_text(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>
         });
     }
     if moves.is_empty() {
-        return Err("no move for this position".into());
+        return Err(bad("no move for this position".into()));
     }
     Ok((pos, moves))
 }

@@ -10,6 +10,10 @@ mod book_cover;
 mod book_exact;
 pub mod book_expand;
 mod perft_cmd;
+mod train_critical;
+mod train_fit;
+mod train_label;
+mod train_suite;
 
 use crate::rules::perft;
 use clap::{Parser, Subcommand};
@@ -135,16 +139,16 @@ pub enum TablesCommand {
 pub enum TrainCommand {
     /// Draw placing-phase positions (random openings and noisy self-play) and label each with
     /// the score of a deep search; resumes a stopped run.
-    Label(crate::train::label::LabelArgs),
+    Label(train_label::LabelArgs),
     /// Learn the evaluation's placing weights from labelled positions (logistic regression on
     /// the labels' scores) and write them as Rust source.
-    Fit(crate::train::fit::FitArgs),
+    Fit(train_fit::FitArgs),
     /// Find placing positions where one or two moves keep the value and most others lose it
     /// (the critical-position suite); resumes a stopped run.
-    Critical(crate::train::critical::CriticalArgs),
+    Critical(train_critical::CriticalArgs),
     /// Measure an engine on a critical-position suite: the share of positions whose value it
     /// keeps at a fixed time a move.
-    Suite(crate::train::critical::SuiteArgs),
+    Suite(train_suite::SuiteArgs),
 }
 
 /// Runs what the command line asks for.
@@ -199,11 +203,9 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Tables(TablesCommand::Keep(args))) => {
             crate::matches::endgames::run_keep(args)
         }
-        Some(Command::Train(TrainCommand::Label(args))) => crate::train::label::run_label(args),
-        Some(Command::Train(TrainCommand::Fit(args))) => crate::train::fit::run_fit(args),
-        Some(Command::Train(TrainCommand::Critical(args))) => {
-            crate::train::critical::run_critical(args)
-        }
-        Some(Command::Train(TrainCommand::Suite(args))) => crate::train::critical::run_suite(args),
+        Some(Command::Train(TrainCommand::Label(args))) => train_label::run_label(&args),
+        Some(Command::Train(TrainCommand::Fit(args))) => train_fit::run_fit(&args),
+        Some(Command::Train(TrainCommand::Critical(args))) => train_critical::run_critical(&args),
+        Some(Command::Train(TrainCommand::Suite(args))) => train_suite::run_suite(&args),
     }
 }
