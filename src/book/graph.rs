@@ -147,7 +147,7 @@ pub fn principal_length(start: &Position, entries: &Entries) -> u32 {
 /// The keys of the positions a book reaches: the start, a position one ply from it (the first
 /// move of the second player's tree), a position whose moves are all proven (`book cover`: its
 /// lines start where a match opening ends), or a reply to a book move of one of `entries`.
-pub fn reachable_keys<'a>(
+pub(super) fn reachable_keys<'a>(
     start: &Position,
     entries: impl Iterator<Item = (&'a Position, &'a [BookMove])>,
 ) -> FxHashSet<u64> {
@@ -180,7 +180,10 @@ pub fn reachable_keys<'a>(
 
 /// Keeps of `lines` the positions `reachable_keys` reaches from `start`, again until none is
 /// dropped (a position dropped may have been the only way to others); returns how many went.
-pub fn retain_reachable(lines: &mut Vec<(Position, Vec<BookMove>)>, start: &Position) -> usize {
+pub(super) fn retain_reachable(
+    lines: &mut Vec<(Position, Vec<BookMove>)>,
+    start: &Position,
+) -> usize {
     let total = lines.len();
     loop {
         let reachable = reachable_keys(
@@ -197,7 +200,7 @@ pub fn retain_reachable(lines: &mut Vec<(Position, Vec<BookMove>)>, start: &Posi
 
 /// Whether every move of a position is proven by the exact solver (`book cover`): such a line
 /// is not a search's, so a fresh search has nothing to compare with it.
-pub fn is_proven(moves: &[BookMove]) -> bool {
+pub(super) fn is_proven(moves: &[BookMove]) -> bool {
     !moves.is_empty() && moves.iter().all(|m| m.exact.is_some())
 }
 
@@ -216,6 +219,6 @@ pub fn write(path: &Path, header: &Header, entries: Entries) -> Result<(), BookE
 }
 
 /// Sorts a book's lines as they are written: by pieces placed, then key.
-pub fn sort_lines(book: &mut [(Position, Vec<BookMove>)]) {
+pub(super) fn sort_lines(book: &mut [(Position, Vec<BookMove>)]) {
     book.sort_by_cached_key(|(pos, _)| (ply_of(pos), fold(pos).key));
 }
