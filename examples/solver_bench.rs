@@ -8,7 +8,7 @@
 //! (BUDGET in positions a solve may visit, 2,000,000 by default; the plies of the positions
 //! taken, 0 to 99 by default).
 
-use moulin::book::exact::ply_of;
+use moulin::book::ply_of;
 use moulin::search::exact::{Memory, Solver};
 use moulin::tables::Tables;
 use moulin::train::critical::read_suite;

@@ -3,9 +3,10 @@
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
-use moulin::book::build::{book_searcher, run_build, BuildArgs, SearchSpec};
 use moulin::book::check::check_text;
+use moulin::book::deep_search::{book_searcher, SearchSpec};
 use moulin::book::{self, format, score_value, Book};
+use moulin::cli::book_build::{run_build, BuildArgs};
 use moulin::rules::game::Game;
 use moulin::rules::movegen;
 use moulin::rules::notation::Convention;
@@ -93,8 +94,7 @@ fn build_check_and_resume() {
     // An interrupted build (a journal with some entries, the last cut short) resumes.
     let resumed = dir.join("resumed.book");
     let journal = dir.join("resumed.book.partial");
-    let evaluation =
-        book::build::evaluation_text(moulin::search::eval::fingerprint(&Rules::nine()));
+    let evaluation = book::evaluation_text(moulin::search::eval::fingerprint(&Rules::nine()));
     let mut partial = format!(
         "# moulin book journal: variant nine depth 3 margin 10 hash 1 evaluation {evaluation}\n"
     );
@@ -127,7 +127,8 @@ fn build_check_and_resume() {
 /// from its journal, and leaves a book that checks.
 #[test]
 fn expansion_deepens_the_main_lines_and_resumes() {
-    use moulin::book::expand::{frontier, principal_length, run_expand, Entries, ExpandArgs};
+    use moulin::book::graph::{frontier, principal_length, Entries};
+    use moulin::cli::book_expand::{run_expand, ExpandArgs};
     let dir = temp_dir("expand");
     let path = dir.join("small.book");
     build(&path, 3, 2);
@@ -185,7 +186,7 @@ fn expansion_deepens_the_main_lines_and_resumes() {
         format!(
             "# moulin book expand journal: depth 2 margin 10 hash 1 evaluation {} ply-cost 4 \
              max-ply 12\n{}\n",
-            book::build::evaluation_text(header.evaluation),
+            book::evaluation_text(header.evaluation),
             format::line_text(&deep.pos, &deep.moves)
         ),
     )

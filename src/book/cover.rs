@@ -1,4 +1,4 @@
-//! `moulin book cover`: proven book lines where match openings end. A match opening (a few
+//! Covering a book (`moulin book cover`): proven book lines where match openings end. A match opening (a few
 //! placements) leaves the book at once, and the first turns after it are the dearest to get
 //! right and the hardest for the exact solver within a move's time (a ply 5 move takes seconds
 //! to prove). This walks, for each opening and each colour the engine may play, the engine's
@@ -11,12 +11,10 @@
 //!
 //! Each decided position is journaled in `<out>.cover.partial`, so a stopped run resumes.
 
-use super::exact::ply_of;
-use super::expand::{self, Entries};
-use super::format::{self, BookError};
-use super::BookMove;
+use super::format::{self, Header, Line};
+use super::graph::{self, retain_reachable, Entries};
+use super::{ply_of, BookError, BookMove};
 use crate::durable::{self, Journal};
-use crate::record::openings;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
@@ -28,53 +26,8 @@ use crate::tables::Tables;
 use crate::Color;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
-
-/// The flags of `moulin book cover`.
-#[derive(clap::Args, Debug)]
-pub struct CoverArgs {
-    /// The book to add the proven lines to (its line of a covered position is replaced).
-    pub file: PathBuf,
-    /// Endgame tables of every moving position of the book's rules (`moulin tables build
-    /// --pieces 9` for nine).
-    #[arg(long)]
-    pub tables: PathBuf,
-    /// Match openings (one a line, moves from the start, as `moulin match --openings` reads
-    /// them), best exactly drawn (`moulin openings --exact`, such as
-    /// book/openings-nine-exact50.txt): where every move of a turn loses, the position is named
-    /// and that line goes no further.
-    #[arg(long)]
-    pub openings: PathBuf,
-    /// Cover the first N openings of the file only.
-    #[arg(long, value_name = "N")]
-    pub first: Option<usize>,
-    /// Cover the engine's turns up to this ply (placements made; a 3-ply opening: Black's turns
-    /// at plies 3 and 5 and White's at ply 4 with the default). Measured on 2 threads: the
-    /// 1,768 turns to ply 5 after 50 openings in about 24 minutes (about 10 s a turn at ply 3, a
-    /// second or two later), the 11,795 White turns at ply 6 after them in 625 s more.
-    #[arg(long, default_value_t = 5,
-          value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=17))]
-    pub to_ply: u32,
-    /// At each turn of the opponent, follow the N replies a search ranks best; 0 follows every
-    /// reply (one per class of replies equal under the board's symmetries).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub replies: usize,
-    /// Depth of the searches that choose the engine's moves and rank the replies.
-    #[arg(long, default_value_t = 10,
-          value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=30))]
-    pub depth: u32,
-    /// Solver threads, each deciding one position at a time (each remembers up to 16 million
-    /// positions, a few hundred MB).
-    #[arg(long, default_value_t = 1,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
-    pub threads: usize,
-    /// Write the book with the proven lines to this file (whole or not at all; it may be the
-    /// book itself).
-    #[arg(long, value_name = "OUT")]
-    pub out: PathBuf,
-}
 
 /// Positions each thread's solver remembers.
 const MEMORY: usize = 1 << 24;
@@ -87,7 +40,12 @@ const HASH_MB: usize = 16;
 pub enum Decision {
     /// This move is proven to keep at least a draw (`refuted` choices before it were proven to
     /// lose).
-    Keeps { mv: Move, refuted: u32 },
+    Keeps {
+        /// The move.
+        mv: Move,
+        /// The choices proven to lose before it.
+        refuted: u32,
+    },
     /// Every move loses: the position is lost (the opening was not drawn for this side).
     Lost,
     /// A position on the way is not covered by the tables.
@@ -139,23 +97,22 @@ pub fn decide(
     let mut refuted: Vec<Move> = Vec::new();
     let mut candidate = first.filter(|m| legal.contains(m));
     loop {
-        let mv = match candidate.take() {
-            Some(mv) => mv,
-            None => {
-                let rest: Vec<Move> = legal
-                    .iter()
-                    .copied()
-                    .filter(|m| !refuted.contains(m))
-                    .collect();
-                if rest.is_empty() {
-                    return Decision::Lost;
-                }
-                searcher.new_game();
-                let only = if refuted.is_empty() { Vec::new() } else { rest };
-                match searcher.search_to_depth(pos, depth, only).best {
-                    Some(mv) => mv,
-                    None => return Decision::Lost,
-                }
+        let mv = if let Some(mv) = candidate.take() {
+            mv
+        } else {
+            let rest: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| !refuted.contains(m))
+                .collect();
+            if rest.is_empty() {
+                return Decision::Lost;
+            }
+            searcher.new_game();
+            let only = if refuted.is_empty() { Vec::new() } else { rest };
+            match searcher.search_to_depth(pos, depth, only).best {
+                Some(mv) => mv,
+                None => return Decision::Lost,
             }
         };
         match solver.move_at_least(pos, mv, 0) {
@@ -213,6 +170,7 @@ pub struct Walk {
 }
 
 impl Walk {
+    /// A walk of the engine's turns up to `to_ply`, with nothing to decide yet.
     pub fn new(to_ply: u32) -> Walk {
         Walk {
             to_ply,
@@ -276,7 +234,7 @@ fn merge(
         replaced += usize::from(entries.insert(key, (pos, line)).is_some());
     }
     let mut lines: Vec<_> = entries.into_values().collect();
-    let unreached = super::check::retain_reachable(&mut lines, start);
+    let unreached = retain_reachable(&mut lines, start);
     let entries = lines.into_iter().map(|l| (fold(&l.0).key, l)).collect();
     (entries, replaced, unreached)
 }
@@ -292,47 +250,50 @@ struct PlyReport {
     uncovered: usize,
 }
 
-/// `moulin book cover`.
-pub fn run_cover(args: CoverArgs) -> Result<(), String> {
-    let started = Instant::now();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| BookError::io(&args.file, &e).to_string())?;
-    let (mut header, lines) =
-        format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;
-    let rules = header.rules().map_err(|e| e.to_string())?;
-    let deepest = header.plies.max(header.expanded);
-    if args.to_ply >= deepest {
-        return Err(format!(
-            "--to-ply {}: the book gives moves for {deepest} plies only (its header); cover \
-             plies below it",
-            args.to_ply
-        ));
-    }
-    let mut list = openings::read_book_file(&args.openings, &rules).map_err(|e| e.to_string())?;
-    if let Some(n) = args.first {
-        list.truncate(n);
-    }
-    let tables = Arc::new(
-        Tables::open(&args.tables, &rules)
-            .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?,
-    );
-    let entries: Entries = expand::entries(lines);
-    let journal_path = durable::with_suffix(&args.out, ".cover.partial");
-    let settings = format!("variant {} depth {}", header.variant, args.depth);
+/// How a cover goes: the engine's turns up to `to_ply`, the opponent's `replies` followed (0:
+/// every one), the searches at `depth`, on `threads` solvers.
+#[derive(Clone, Copy, Debug)]
+pub struct CoverPlan {
+    /// The last ply of the engine's turns covered.
+    pub to_ply: u32,
+    /// The replies a search ranks best followed at each turn of the opponent; 0 follows every
+    /// reply.
+    pub replies: usize,
+    /// Depth of the searches that choose the engine's moves and rank the replies.
+    pub depth: u32,
+    /// Solver threads, each deciding one position at a time.
+    pub threads: usize,
+}
+
+/// What a cover made: the book's entries with the proven lines, and how many positions were
+/// proven, replaced a book line, and were left out as no longer reached.
+pub struct Covered {
+    /// The book's entries with the proven lines in place.
+    pub entries: Entries,
+    /// Positions proven to keep at least a draw.
+    pub proven: usize,
+    /// Of those, positions whose book line was replaced.
+    pub replaced: usize,
+    /// Positions no longer reached, left out.
+    pub unreached: usize,
+}
+
+/// Covers the book (`header`, `lines`) after the match openings that reach `starts`, with the
+/// tables, journaling each decision in `<out>.cover.partial` (see the module's comment).
+pub fn cover(
+    header: &Header,
+    lines: Vec<Line>,
+    starts: &[Position],
+    tables: &Arc<Tables>,
+    plan: CoverPlan,
+    out: &Path,
+) -> Result<Covered, BookError> {
+    let rules = header.rules()?;
+    let entries: Entries = graph::entries(lines);
+    let journal_path = durable::with_suffix(out, ".cover.partial");
+    let settings = format!("variant {} depth {}", header.variant, plan.depth);
     let (mut journal, done_lines) = Journal::open(&journal_path, "book cover", &settings)?;
-    // Journal lines: `<move> <refuted> | <position>`, `lost | <position>` or `uncovered | ...`.
-    let mut done: FxHashMap<u64, Decision> = FxHashMap::default();
-    for l in &done_lines {
-        let Some((head, fen)) = l.split_once(" | ") else {
-            continue;
-        };
-        let Ok(pos) = crate::rules::fen::read(fen, &rules) else {
-            continue;
-        };
-        if let Some(d) = Decision::parse(head, &pos) {
-            done.insert(fold(&pos).key, d);
-        }
-    }
+    let done = journaled(&done_lines, &rules);
     if !done.is_empty() {
         eprintln!(
             "{}: {} positions resumed",
@@ -341,59 +302,20 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
         );
     }
     let mut ranker = Searcher::new(HASH_MB, 1);
-    let mut follow = |pos: &Position| replies(pos, args.replies, args.depth, &mut ranker);
-    let mut walk = Walk::new(args.to_ply);
-    for opening in &list {
-        let game = opening.game(&rules).map_err(|e| e.to_string())?;
+    let mut follow = |pos: &Position| replies(pos, plan.replies, plan.depth, &mut ranker);
+    let mut walk = Walk::new(plan.to_ply);
+    for start in starts {
         for engine in [Color::White, Color::Black] {
-            walk.visit(game.position(), engine, &mut follow);
+            walk.visit(start, engine, &mut follow);
         }
     }
-    let mut reports: BTreeMap<u32, PlyReport> = BTreeMap::new();
     let mut proven: Vec<(u64, Position, Move)> = Vec::new();
     while let Some((ply, turns)) = walk.next_ply() {
-        let bar = crate::progress::bar(turns.len() as u64, 0, "", &format!("turns of ply {ply}"));
-        let mut decided: Vec<Option<Decision>> = turns
-            .iter()
-            .map(|p| done.get(&fold(p).key).copied())
-            .collect();
-        bar.inc(decided.iter().filter(|d| d.is_some()).count() as u64);
-        let todo_index: Vec<usize> = (0..turns.len()).filter(|&i| decided[i].is_none()).collect();
-        let todo: Vec<(Position, Option<Move>)> = todo_index
-            .iter()
-            .map(|&i| {
-                let first = entries
-                    .get(&fold(&turns[i]).key)
-                    .and_then(|(_, moves)| moves.first().map(|m| m.mv));
-                (turns[i], first)
-            })
-            .collect();
-        let depth = args.depth;
-        let solved = exact::in_parallel(
-            Arc::clone(&tables),
-            todo,
-            args.threads,
-            MEMORY,
-            move |solver, (pos, first): &(Position, Option<Move>)| {
-                let mut searcher = Searcher::new(HASH_MB, 1);
-                decide(solver, &mut searcher, pos, *first, depth)
-            },
-        );
-        for (k, d) in solved {
-            let i = todo_index[k];
-            journal.append(&format!(
-                "{} | {}",
-                d.text(),
-                crate::rules::fen::write(&turns[i])
-            ))?;
-            decided[i] = Some(d);
-            bar.inc(1);
-        }
-        bar.finish_and_clear();
-        let report = reports.entry(ply).or_default();
-        for (pos, d) in turns.iter().zip(&decided) {
+        let decided = decide_turns(&turns, ply, &entries, &done, tables, plan, &mut journal)?;
+        let mut report = PlyReport::default();
+        for (pos, d) in turns.iter().zip(decided) {
             report.turns += 1;
-            match d.expect("every turn decided") {
+            match d {
                 Decision::Keeps { mv, refuted } => {
                     if refuted == 0 {
                         report.kept += 1;
@@ -428,28 +350,85 @@ pub fn run_cover(args: CoverArgs) -> Result<(), String> {
         );
     }
     let (entries, replaced, unreached) = merge(entries, &proven, &Position::start(rules));
-    header.notes.push(format!(
-        "covered by `moulin book cover --openings {}{} --to-ply {} --replies {} --depth {}`: {} \
-         positions proven (>=draw), {replaced} of them replacing the book's line ({unreached} \
-         positions no longer reached left out)",
-        args.openings.display(),
-        args.first
-            .map_or(String::new(), |n| format!(" --first {n}")),
-        args.to_ply,
-        args.replies,
-        args.depth,
-        proven.len()
-    ));
-    expand::write(&args.out, &header, entries)?;
-    println!(
-        "{}: {} proven positions ({replaced} replacing book lines, {unreached} positions no \
-         longer reached left out) in {:.0} s",
-        args.out.display(),
-        proven.len(),
-        started.elapsed().as_secs_f64()
+    Ok(Covered {
+        entries,
+        proven: proven.len(),
+        replaced,
+        unreached,
+    })
+}
+
+/// The decisions of a journal by key. Journal lines: `<move> <refuted> | <position>`, `lost |
+/// <position>` or `uncovered | <position>`.
+fn journaled(lines: &[String], rules: &crate::Rules) -> FxHashMap<u64, Decision> {
+    let mut done: FxHashMap<u64, Decision> = FxHashMap::default();
+    for l in lines {
+        let Some((head, fen)) = l.split_once(" | ") else {
+            continue;
+        };
+        let Ok(pos) = crate::rules::fen::read(fen, rules) else {
+            continue;
+        };
+        if let Some(d) = Decision::parse(head, &pos) {
+            done.insert(fold(&pos).key, d);
+        }
+    }
+    done
+}
+
+/// The decision of each of the engine's `turns` at `ply`: the journal's, else the solver's
+/// (journaled at once).
+fn decide_turns(
+    turns: &[Position],
+    ply: u32,
+    entries: &Entries,
+    done: &FxHashMap<u64, Decision>,
+    tables: &Arc<Tables>,
+    plan: CoverPlan,
+    journal: &mut Journal,
+) -> Result<Vec<Decision>, BookError> {
+    let bar = crate::progress::bar(turns.len() as u64, 0, "", &format!("turns of ply {ply}"));
+    let mut decided: Vec<Option<Decision>> = turns
+        .iter()
+        .map(|p| done.get(&fold(p).key).copied())
+        .collect();
+    bar.inc(decided.iter().filter(|d| d.is_some()).count() as u64);
+    let todo_index: Vec<usize> = (0..turns.len()).filter(|&i| decided[i].is_none()).collect();
+    let todo: Vec<(Position, Option<Move>)> = todo_index
+        .iter()
+        .map(|&i| {
+            let first = entries
+                .get(&fold(&turns[i]).key)
+                .and_then(|(_, moves)| moves.first().map(|m| m.mv));
+            (turns[i], first)
+        })
+        .collect();
+    let depth = plan.depth;
+    let solved = exact::in_parallel(
+        Arc::clone(tables),
+        todo,
+        plan.threads,
+        MEMORY,
+        move |solver, (pos, first): &(Position, Option<Move>)| {
+            let mut searcher = Searcher::new(HASH_MB, 1);
+            decide(solver, &mut searcher, pos, *first, depth)
+        },
     );
-    drop(journal);
-    Ok(())
+    for (k, d) in solved {
+        let i = todo_index[k];
+        journal.append(&format!(
+            "{} | {}",
+            d.text(),
+            crate::rules::fen::write(&turns[i])
+        ))?;
+        decided[i] = Some(d);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(decided
+        .into_iter()
+        .map(|d| d.expect("every turn decided"))
+        .collect())
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! `moulin book exact`: every book move of the placing checked by the exact solver of the
+//! Checking a book exactly (`moulin book exact`): every book move of the placing checked by the exact solver of the
 //! placing (`search::exact`) with the endgame tables: does it keep its position's exact value
 //! (a win, a draw or a loss) for the side that plays it? The moves that give value away are
 //! listed (in play the engine does not follow a book move it can prove losing in time,
@@ -6,91 +6,51 @@
 //! journaled in `<book>.exact.partial`, so a stopped run resumes; the journal is kept at the end
 //! as the run's record, and running again with it reads the answers back.
 
-use super::format::{self, BookError};
+use super::format::{self, Header, Line};
+use super::graph::{is_proven, retain_reachable};
+use super::{ply_of, BookError, BookMove};
 use crate::durable::{self, Journal};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::exact::{self, Wdl};
 use crate::tables::Tables;
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 use std::sync::Arc;
-
-/// The flags of `moulin book exact`.
-#[derive(clap::Args, Debug)]
-pub struct ExactArgs {
-    /// The book file.
-    pub file: PathBuf,
-    /// Endgame tables of every moving position of the book's rules (`moulin tables build
-    /// --pieces 9` for nine).
-    #[arg(long)]
-    pub tables: PathBuf,
-    /// Check the moves of book positions at this ply (placements made) and later: measured,
-    /// about 1 s a position at ply 6, a few hundredths of a second a move at ply 7 and later;
-    /// earlier plies cost far more (a position at ply 3: minutes).
-    #[arg(long, default_value_t = 7,
-          value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=40))]
-    pub min_ply: u32,
-    /// Also write the book without the moves found to give value away (a position left with no
-    /// move is dropped, and so is every position no longer reached through the book's moves)
-    /// to this file, whole or not at all.
-    #[arg(long, value_name = "OUT")]
-    pub prune: Option<PathBuf>,
-    /// Solver threads, each checking one position at a time.
-    #[arg(long, default_value_t = 1,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
-    pub threads: usize,
-}
 
 /// Positions each thread's solver remembers (16 million, a few hundred MB).
 const MEMORY: usize = 1 << 24;
 
 /// One position to check: its line number, the position, its book moves.
-type Item = (usize, Position, Vec<Move>);
+pub type Item = (usize, Position, Vec<Move>);
 
 /// What the solver found of one position: its value, and whether each book move keeps it;
 /// `None` when a position on the way is not covered by the tables.
-type Found = Option<(Wdl, Vec<bool>)>;
+pub type Found = Option<(Wdl, Vec<bool>)>;
 
-/// The ply of a placing position: the pieces placed so far.
-pub fn ply_of(pos: &Position) -> u32 {
-    2 * u32::from(pos.rules().pieces) - pos.placements_left()
+/// The positions to check: the book's placing positions at `min_ply` and later, but for the
+/// lines already proven (`book cover`).
+pub fn items(lines: &[Line], min_ply: u32) -> Vec<Item> {
+    lines
+        .iter()
+        .filter(|l| l.pos.is_placing() && ply_of(&l.pos) >= min_ply && !is_proven(&l.moves))
+        .map(|l| (l.number, l.pos, l.moves.iter().map(|m| m.mv).collect()))
+        .collect()
 }
 
-/// `moulin book exact`.
-pub fn run_exact(args: ExactArgs) -> Result<(), String> {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| BookError::io(&args.file, &e).to_string())?;
-    let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;
-    let rules = header.rules().map_err(|e| e.to_string())?;
-    let tables = Tables::open(&args.tables, &rules)
-        .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?;
-    let items: Vec<Item> = lines
-        .iter()
-        .filter(|l| {
-            l.pos.is_placing()
-                && ply_of(&l.pos) >= args.min_ply
-                && !super::check::is_proven(&l.moves)
-        })
-        .map(|l| (l.number, l.pos, l.moves.iter().map(|m| m.mv).collect()))
-        .collect();
-    let journal_path = durable::with_suffix(&args.file, ".exact.partial");
-    let settings = format!("min-ply {}", args.min_ply);
+/// What the solver finds of each item, with the tables, on `threads` solvers: read back from
+/// the journal of the book at `file` where it holds the item, else solved and journaled.
+pub fn solve_items(
+    file: &Path,
+    items: &[Item],
+    tables: Tables,
+    threads: usize,
+    min_ply: u32,
+) -> Result<Vec<Found>, BookError> {
+    let journal_path = durable::with_suffix(file, ".exact.partial");
+    let settings = format!("min-ply {min_ply}");
     let (mut journal, done_lines) = Journal::open(&journal_path, "book exact", &settings)?;
-    // Journal lines: `<value> <k|d for each book move> | <position string>`.
-    let mut done: HashMap<String, Found> = HashMap::new();
-    for l in &done_lines {
-        let Some((head, fen)) = l.split_once(" | ") else {
-            continue;
-        };
-        let found = head.split_once(' ').and_then(|(v, marks)| {
-            Some((
-                exact::from_name(v)?,
-                marks.chars().map(|c| c == 'k').collect(),
-            ))
-        });
-        done.insert(fen.to_string(), found);
-    }
+    let done = journaled(&done_lines);
     if !done.is_empty() {
         eprintln!(
             "{}: {} positions resumed",
@@ -116,7 +76,7 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
     let solved = exact::in_parallel(
         Arc::new(tables),
         todo,
-        args.threads,
+        threads,
         MEMORY,
         |solver, item: &Item| -> Found {
             let (_, pos, moves) = item;
@@ -132,18 +92,11 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
     for (k, result) in solved {
         let i = todo_index[k];
         let (_, pos, _) = &items[i];
-        let head = match &result {
-            Some((v, marks)) => format!(
-                "{} {}",
-                exact::name(*v),
-                marks
-                    .iter()
-                    .map(|&k| if k { 'k' } else { 'd' })
-                    .collect::<String>()
-            ),
-            None => "uncovered".to_string(),
-        };
-        journal.append(&format!("{head} | {}", crate::rules::fen::write(pos)))?;
+        journal.append(&format!(
+            "{} | {}",
+            journal_head(result.as_ref()),
+            crate::rules::fen::write(pos)
+        ))?;
         away += result
             .as_ref()
             .map_or(0, |(_, marks)| marks.iter().filter(|&&k| !k).count());
@@ -152,84 +105,154 @@ pub fn run_exact(args: ExactArgs) -> Result<(), String> {
         bar.set_message(format!("{away} book moves give value away"));
     }
     bar.finish_and_clear();
-    // By ply: book moves, those that give value away, positions not covered.
-    let mut by_ply: std::collections::BTreeMap<u32, (usize, usize, usize)> = Default::default();
-    for ((number, pos, moves), f) in items.iter().zip(&found) {
+    Ok(found.into_iter().map(Option::flatten).collect())
+}
+
+/// The journal's answers by position string. Journal lines: `<value> <k|d for each book move> |
+/// <position string>`, or `uncovered | <position string>`.
+fn journaled(lines: &[String]) -> HashMap<String, Found> {
+    let mut done: HashMap<String, Found> = HashMap::new();
+    for l in lines {
+        let Some((head, fen)) = l.split_once(" | ") else {
+            continue;
+        };
+        let found = head.split_once(' ').and_then(|(v, marks)| {
+            Some((
+                exact::from_name(v)?,
+                marks.chars().map(|c| c == 'k').collect(),
+            ))
+        });
+        done.insert(fen.to_string(), found);
+    }
+    done
+}
+
+/// The head of a journal line: the value and a mark for each book move (`k` keeps it, `d`
+/// gives it away), or `uncovered`.
+fn journal_head(found: Option<&(Wdl, Vec<bool>)>) -> String {
+    match found {
+        Some((v, marks)) => format!(
+            "{} {}",
+            exact::name(*v),
+            marks
+                .iter()
+                .map(|&k| if k { 'k' } else { 'd' })
+                .collect::<String>()
+        ),
+        None => "uncovered".to_string(),
+    }
+}
+
+/// A book move that gives value away: its line, the ply, the move, the value it gives away and
+/// the position.
+#[derive(Clone, Debug)]
+pub struct GivenAway {
+    /// The position's line in the book.
+    pub line: usize,
+    /// The position's ply.
+    pub ply: u32,
+    /// The book move.
+    pub mv: Move,
+    /// The position's exact value, which the move does not keep.
+    pub value: Wdl,
+    /// The position.
+    pub pos: Position,
+}
+
+/// What a ply's checks found: book moves, those that give value away, positions not covered.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlyTally {
+    /// Book moves checked.
+    pub moves: usize,
+    /// Those that give value away.
+    pub away: usize,
+    /// Positions the tables do not cover.
+    pub uncovered: usize,
+}
+
+/// The book moves that give value away, in the book's order, and the tallies by ply.
+pub fn verdicts(items: &[Item], found: &[Found]) -> (Vec<GivenAway>, BTreeMap<u32, PlyTally>) {
+    let mut away = Vec::new();
+    let mut by_ply: BTreeMap<u32, PlyTally> = BTreeMap::new();
+    for ((number, pos, moves), f) in items.iter().zip(found) {
         let e = by_ply.entry(ply_of(pos)).or_default();
-        e.0 += moves.len();
+        e.moves += moves.len();
         match f {
-            Some(Some((v, marks))) => {
+            Some((v, marks)) => {
                 for (mv, _) in moves.iter().zip(marks).filter(|(_, &k)| !k) {
-                    e.1 += 1;
-                    println!(
-                        "line {number}: ply {} {} gives away a {}: {}",
-                        ply_of(pos),
-                        mv.turn_notation(),
-                        exact::name(*v),
-                        crate::rules::fen::write(pos)
-                    );
+                    e.away += 1;
+                    away.push(GivenAway {
+                        line: *number,
+                        ply: ply_of(pos),
+                        mv: *mv,
+                        value: *v,
+                        pos: *pos,
+                    });
                 }
             }
-            _ => e.2 += 1,
+            None => e.uncovered += 1,
         }
     }
-    for (ply, (n, away, uncovered)) in &by_ply {
-        println!(
-            "ply {ply}: {n} book moves, {away} give value away, {uncovered} positions not covered"
-        );
-    }
-    let total: usize = by_ply.values().map(|v| v.1).sum();
-    if let Some(out) = &args.prune {
-        let mut dropping: HashMap<usize, Vec<Move>> = HashMap::new();
-        for ((number, _, moves), f) in items.iter().zip(&found) {
-            if let Some(Some((_, marks))) = f {
-                let away = moves.iter().zip(marks).filter(|(_, &k)| !k);
-                dropping.insert(*number, away.map(|(&m, _)| m).collect());
-            }
+    (away, by_ply)
+}
+
+/// What pruning left: positions and moves written, moves dropped, positions left out.
+#[derive(Clone, Copy, Debug)]
+pub struct Pruned {
+    /// Positions written.
+    pub positions: usize,
+    /// Moves written.
+    pub moves: usize,
+    /// Moves dropped (they give value away).
+    pub dropped: usize,
+    /// Positions left out (no move left, or no longer reached).
+    pub left_out: usize,
+}
+
+/// Writes to `out` the book without the moves found to give value away (see `prune`), whole or
+/// not at all, with a note of the run in its header.
+pub fn write_pruned(
+    out: &Path,
+    header: &Header,
+    lines: &[Line],
+    (items, found): (&[Item], &[Found]),
+    min_ply: u32,
+) -> Result<Pruned, BookError> {
+    let mut dropping: HashMap<usize, Vec<Move>> = HashMap::new();
+    for ((number, _, moves), f) in items.iter().zip(found) {
+        if let Some((_, marks)) = f {
+            let away = moves.iter().zip(marks).filter(|(_, &k)| !k);
+            dropping.insert(*number, away.map(|(&m, _)| m).collect());
         }
-        let (kept, moves_dropped) = prune(&lines, &dropping);
-        let mut header = header.clone();
-        header.notes.push(format!(
-            "pruned by `moulin book exact --min-ply {} --prune`: {moves_dropped} moves that give \
-             value away dropped, {} positions left out",
-            args.min_ply,
-            lines.len() - kept.len()
-        ));
-        durable::write_atomic(out, format::write(&header, &kept).as_bytes())?;
-        println!(
-            "{}: {} positions, {} moves ({moves_dropped} moves that give value away dropped, {} \
-             positions left out)",
-            out.display(),
-            kept.len(),
-            kept.iter().map(|(_, m)| m.len()).sum::<usize>(),
-            lines.len() - kept.len()
-        );
     }
-    println!(
-        "{}: {} book moves from ply {} checked exactly, {total} give value away",
-        args.file.display(),
-        by_ply.values().map(|v| v.0).sum::<usize>(),
-        args.min_ply
-    );
-    drop(journal);
-    if total > 0 && args.prune.is_none() {
-        return Err(format!("{total} book moves give value away (listed above)"));
-    }
-    Ok(())
+    let (kept, moves_dropped) = prune(lines, &dropping);
+    let mut header = header.clone();
+    header.notes.push(format!(
+        "pruned by `moulin book exact --min-ply {min_ply} --prune`: {moves_dropped} moves that \
+         give value away dropped, {} positions left out",
+        lines.len() - kept.len()
+    ));
+    durable::write_atomic(out, format::write(&header, &kept).as_bytes())?;
+    Ok(Pruned {
+        positions: kept.len(),
+        moves: kept.iter().map(|(_, m)| m.len()).sum::<usize>(),
+        dropped: moves_dropped,
+        left_out: lines.len() - kept.len(),
+    })
 }
 
 /// The book's lines without the moves of `dropping` (by line number), without the positions
 /// left with no move, and without those no longer a reply to a book move of another position
 /// (repeated until none is: `book check`'s rule of reachability); and how many moves went.
 fn prune(
-    lines: &[format::Line],
+    lines: &[Line],
     dropping: &HashMap<usize, Vec<Move>>,
-) -> (Vec<(Position, Vec<super::BookMove>)>, usize) {
+) -> (Vec<(Position, Vec<BookMove>)>, usize) {
     let mut dropped = 0;
-    let mut kept: Vec<(Position, Vec<super::BookMove>)> = Vec::new();
+    let mut kept: Vec<(Position, Vec<BookMove>)> = Vec::new();
     for l in lines {
         let away = dropping.get(&l.number);
-        let moves: Vec<super::BookMove> = l
+        let moves: Vec<BookMove> = l
             .moves
             .iter()
             .filter(|m| !away.is_some_and(|a| a.contains(&m.mv)))
@@ -241,7 +264,7 @@ fn prune(
         }
     }
     if let Some(first) = lines.first() {
-        super::check::retain_reachable(&mut kept, &Position::start(*first.pos.rules()));
+        retain_reachable(&mut kept, &Position::start(*first.pos.rules()));
     }
     (kept, dropped)
 }
@@ -249,7 +272,6 @@ fn prune(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::BookMove;
     use crate::rules::board::Point;
     use crate::rules::Rules;
     use crate::search::Score;

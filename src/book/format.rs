@@ -10,7 +10,7 @@
 //! solver proved the move keeps at least (`>=draw`, `>=win`: `moulin book cover`). `#` starts a comment
 //! line; blank lines are skipped. Reading is parse-then-check: every error names its line.
 
-use super::{weight, BookMove, FORMAT_VERSION};
+use super::{weight, BookMove, TextError, FORMAT_VERSION};
 use crate::rules::fen;
 use crate::rules::movegen;
 use crate::rules::notation;
@@ -19,59 +19,11 @@ use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::exact::{self, Wdl};
 use crate::search::Score;
-use std::fmt;
-use std::path::Path;
-
-/// What is wrong with a book, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookError {
-    /// The file, when known.
-    pub file: Option<String>,
-    /// The line (from 1), or 0 for the file as a whole.
-    pub line: usize,
-    pub message: String,
-}
-
-impl BookError {
-    pub fn at(line: usize, message: impl Into<String>) -> BookError {
-        BookError {
-            file: None,
-            line,
-            message: message.into(),
-        }
-    }
-
-    pub fn io(path: &Path, e: &std::io::Error) -> BookError {
-        BookError {
-            file: Some(path.display().to_string()),
-            line: 0,
-            message: format!("cannot read: {e}"),
-        }
-    }
-
-    /// The same error, naming the file.
-    pub fn in_file(mut self, path: &Path) -> BookError {
-        self.file = Some(path.display().to_string());
-        self
-    }
-}
-
-impl fmt::Display for BookError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.file, self.line) {
-            (Some(file), 0) => write!(f, "{file}: {}", self.message),
-            (Some(file), n) => write!(f, "{file}, line {n}: {}", self.message),
-            (None, 0) => f.write_str(&self.message),
-            (None, n) => write!(f, "line {n}: {}", self.message),
-        }
-    }
-}
-
-impl std::error::Error for BookError {}
 
 /// The header: the format version, the variant, and how the book was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The version of the format (`FORMAT_VERSION`).
     pub version: u32,
     /// A rule preset name (`nine`, ...).
     pub variant: String,
@@ -98,9 +50,9 @@ pub struct Header {
 
 impl Header {
     /// The rules of the header's variant.
-    pub fn rules(&self) -> Result<Rules, BookError> {
+    pub fn rules(&self) -> Result<Rules, TextError> {
         Rules::preset(&self.variant)
-            .ok_or_else(|| BookError::at(0, format!("unknown variant '{}'", self.variant)))
+            .ok_or_else(|| TextError::at(0, format!("unknown variant '{}'", self.variant)))
     }
 
     /// The header's lines, ending with the number of positions that follow.
@@ -135,7 +87,9 @@ impl Header {
 pub struct Line {
     /// The line's number in its file (from 1).
     pub number: usize,
+    /// The position, in its canonical form.
     pub pos: Position,
+    /// Its book moves, best first.
     pub moves: Vec<BookMove>,
 }
 
@@ -174,50 +128,56 @@ pub fn line_text(pos: &Position, moves: &[BookMove]) -> String {
     s
 }
 
-/// Reads one position line (without its number) under `rules`.
-pub fn parse_line(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>), String> {
+/// Reads one position line (without its number) under `rules`; the error names no line (the
+/// caller knows it).
+pub fn parse_line(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>), TextError> {
+    let bad = |message: String| TextError::at(0, message);
     let mut parts = text.split('|');
     let fen_text = parts.next().unwrap_or("").trim();
-    let pos = fen::read(fen_text, rules).map_err(|e| e.to_string())?;
+    let pos = fen::read(fen_text, rules).map_err(|e| bad(e.to_string()))?;
     if pos.outcome().is_some() {
-        return Err("the game is over in this position".into());
+        return Err(bad("the game is over in this position".into()));
     }
     let legal = movegen::legal_moves(&pos, Convention::Turn);
     let mut moves: Vec<BookMove> = Vec::new();
     for part in parts {
         let words: Vec<&str> = part.split_whitespace().collect();
         let [mv_text, score_text, weight_text] = words[..] else {
-            return Err(format!(
+            return Err(bad(format!(
                 "'{}': expected '<move> <score> <weight>'",
                 part.trim()
-            ));
+            )));
         };
-        let mv = notation::parse_move(&pos, mv_text).map_err(|e| e.to_string())?;
+        let mv = notation::parse_move(&pos, mv_text).map_err(|e| bad(e.to_string()))?;
         if !legal.contains(&mv) {
-            return Err(format!(
+            return Err(bad(format!(
                 "'{mv_text}' is not a whole turn (give its removal)"
-            ));
+            )));
         }
         if moves.iter().any(|m| m.mv == mv) {
-            return Err(format!("'{mv_text}' is given twice"));
+            return Err(bad(format!("'{mv_text}' is given twice")));
         }
         let exact = match score_text.strip_prefix(">=") {
             Some(v) => Some(exact::from_name(v).filter(|&v| v >= 0).ok_or_else(|| {
-                format!("'{score_text}' is not a proven value (>=draw or >=win)")
+                bad(format!(
+                    "'{score_text}' is not a proven value (>=draw or >=win)"
+                ))
             })?),
             None => None,
         };
         let score = match exact {
             Some(v) => exact_score(v),
             None => parse_score(score_text).ok_or_else(|| {
-                format!("'{score_text}' is not a score (such as -12, M3 or >=draw)")
+                bad(format!(
+                    "'{score_text}' is not a score (such as -12, M3 or >=draw)"
+                ))
             })?,
         };
         let weight = weight_text
             .parse::<u32>()
             .ok()
             .filter(|w| (1..=100).contains(w))
-            .ok_or_else(|| format!("'{weight_text}' is not a weight (1 to 100)"))?;
+            .ok_or_else(|| bad(format!("'{weight_text}' is not a weight (1 to 100)")))?;
         moves.push(BookMove {
             mv,
             score,
@@ -226,13 +186,13 @@ pub fn parse_line(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>)
         });
     }
     if moves.is_empty() {
-        return Err("no move for this position".into());
+        return Err(bad("no move for this position".into()));
     }
     Ok((pos, moves))
 }
 
 /// Reads a whole book: the header, then every position line, checked under the header's rules.
-pub fn parse(text: &str) -> Result<(Header, Vec<Line>), BookError> {
+pub fn parse(text: &str) -> Result<(Header, Vec<Line>), TextError> {
     let mut header: Option<Header> = None;
     let mut version = None;
     let mut fields: Vec<(&str, &str, usize)> = Vec::new();
@@ -250,16 +210,16 @@ pub fn parse(text: &str) -> Result<(Header, Vec<Line>), BookError> {
             let value = value.trim();
             if version.is_none() {
                 if key != "moulin-book" {
-                    return Err(BookError::at(
+                    return Err(TextError::at(
                         number,
                         "a book starts with 'moulin-book <version>'",
                     ));
                 }
                 let v: u32 = value
                     .parse()
-                    .map_err(|_| BookError::at(number, format!("bad version '{value}'")))?;
+                    .map_err(|_| TextError::at(number, format!("bad version '{value}'")))?;
                 if v != FORMAT_VERSION {
-                    return Err(BookError::at(
+                    return Err(TextError::at(
                         number,
                         format!("format version {v} is not supported (this is {FORMAT_VERSION})"),
                     ));
@@ -274,7 +234,7 @@ pub fn parse(text: &str) -> Result<(Header, Vec<Line>), BookError> {
                         fields.push((key, value, number));
                     }
                     _ => {
-                        return Err(BookError::at(
+                        return Err(TextError::at(
                             number,
                             format!("unknown header field '{key}'"),
                         ))
@@ -284,28 +244,28 @@ pub fn parse(text: &str) -> Result<(Header, Vec<Line>), BookError> {
             }
             declared = Some((
                 value.parse::<usize>().map_err(|_| {
-                    BookError::at(number, format!("bad number of positions '{value}'"))
+                    TextError::at(number, format!("bad number of positions '{value}'"))
                 })?,
                 number,
             ));
             let h = header_of(version.unwrap_or(FORMAT_VERSION), &fields, number)?;
-            rules = Some(h.rules().map_err(|e| BookError::at(number, e.message))?);
+            rules = Some(h.rules().map_err(|e| TextError::at(number, e.message))?);
             header = Some(h);
             continue;
         }
         let rules = rules.as_ref().expect("set with the header");
-        let (pos, moves) = parse_line(line, rules).map_err(|e| BookError::at(number, e))?;
+        let (pos, moves) = parse_line(line, rules).map_err(|e| TextError::at(number, e.message))?;
         lines.push(Line { number, pos, moves });
     }
     let Some(header) = header else {
-        return Err(BookError::at(
+        return Err(TextError::at(
             0,
             "the header is incomplete (it ends with 'positions <n>')",
         ));
     };
     if let Some((n, number)) = declared {
         if n != lines.len() {
-            return Err(BookError::at(
+            return Err(TextError::at(
                 number,
                 format!(
                     "the header announces {n} positions, the file holds {}",
@@ -321,27 +281,27 @@ fn header_of(
     version: u32,
     fields: &[(&str, &str, usize)],
     end: usize,
-) -> Result<Header, BookError> {
-    let get = |key: &str| -> Result<(&str, usize), BookError> {
+) -> Result<Header, TextError> {
+    let get = |key: &str| -> Result<(&str, usize), TextError> {
         fields
             .iter()
             .rev()
             .find(|(k, _, _)| *k == key)
             .map(|(_, v, n)| (*v, *n))
-            .ok_or_else(|| BookError::at(end, format!("the header has no '{key}' field")))
+            .ok_or_else(|| TextError::at(end, format!("the header has no '{key}' field")))
     };
-    let number = |key: &str, max: i64| -> Result<i64, BookError> {
+    let number = |key: &str, max: i64| -> Result<i64, TextError> {
         let (v, n) = get(key)?;
         let x = v
             .parse()
-            .map_err(|_| BookError::at(n, format!("{key}: '{v}' is not a number")))?;
+            .map_err(|_| TextError::at(n, format!("{key}: '{v}' is not a number")))?;
         let min = i64::from(key != "margin");
-        super::check_setting(key, x, min, max).map_err(|e| BookError::at(n, e))?;
+        super::check_setting(key, x, min, max).map_err(|e| TextError::at(n, e.to_string()))?;
         Ok(x)
     };
     let (variant, variant_line) = get("variant")?;
     if Rules::preset(variant).is_none() {
-        return Err(BookError::at(
+        return Err(TextError::at(
             variant_line,
             format!("unknown variant '{variant}'"),
         ));
@@ -360,7 +320,7 @@ fn header_of(
         evaluation: match get("evaluation") {
             Ok(("hand", _)) | Err(_) => 0,
             Ok((v, n)) => u64::from_str_radix(v, 16).map_err(|_| {
-                BookError::at(
+                TextError::at(
                     n,
                     format!("evaluation: '{v}' is not 'hand' or 16 hex digits"),
                 )

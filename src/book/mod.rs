@@ -1,30 +1,166 @@
 //! The opening book: positions folded to their canonical form under the board's 16 symmetries,
 //! each with the moves a deep search found within a margin of the best, with their scores and
-//! weights. This module owns the book's key, its lookup and the choice of a move; `format` reads
-//! and writes the text file of `book/README.md`, `build` makes a book by search, `check` checks
-//! one.
+//! weights. This module owns the book's settings and their bounds, a book move and its weight,
+//! the book's errors (`BookError`, `TextError`) and where the default books are; the files:
+//!
+//! - `lookup`: a loaded book (`Book`), its lookup and the choice of a move;
+//! - `format`: reads and writes the text file of `book/README.md`;
+//! - `deep_search`: the searches that make a book entry (`search_entry`) and their settings;
+//! - `graph`: the book as a graph of positions from the start: its main lines by drop-out
+//!   priority (the frontier), what its moves reach, and the whole book written sorted;
+//! - `two_trees`: makes a book by deep search over both sides' trees (`moulin book build`);
+//! - `expand`: grows a book along its main lines (`moulin book expand`);
+//! - `check`: checks a book, its entries against fresh searches and its exits against deeper
+//!   ones (`moulin book check`);
+//! - `exact`: checks the book moves of the placing with the exact solver (`moulin book exact`);
+//! - `cover`: adds proven lines where match openings end (`moulin book cover`).
 //!
 //! Lookup: the key of a position is its canonical board (`symmetry::canonical`) with the hands,
 //! the side to move and the pending removals, packed exactly into 64 bits, so equal keys are
 //! equal positions up to symmetry (no hash collisions). Moves are stored in the canonical frame
 //! and mapped back through the inverse of the symmetry that folded the position.
 
-pub mod build;
 pub mod check;
 pub mod cover;
+pub mod deep_search;
 pub mod exact;
 pub mod expand;
 pub mod format;
+pub mod graph;
+pub mod lookup;
+pub mod two_trees;
 
-pub use format::{BookError, Header, Line};
+pub use format::{Header, Line};
+pub use lookup::{lookup_ns, Book};
 
+use crate::durable::DurableError;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::symmetry::{self, fold, keyable};
-use crate::rules::Rules;
 use crate::search::{Score, MATE};
-use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
+
+/// What is wrong with a book's text, and where: a line of it, or the file as a whole.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", located(self.file.as_deref(), self.line, &self.message))]
+pub struct TextError {
+    /// The file, when known.
+    pub file: Option<String>,
+    /// The line (from 1), or 0 for the file as a whole.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A message with the file and line it is about, as `TextError` shows it.
+fn located(file: Option<&str>, line: usize, message: &str) -> String {
+    match (file, line) {
+        (Some(file), 0) => format!("{file}: {message}"),
+        (Some(file), n) => format!("{file}, line {n}: {message}"),
+        (None, 0) => message.to_string(),
+        (None, n) => format!("line {n}: {message}"),
+    }
+}
+
+impl TextError {
+    /// The error `message` at line `line` (0: the file as a whole), in a file not named yet.
+    pub fn at(line: usize, message: impl Into<String>) -> TextError {
+        TextError {
+            file: None,
+            line,
+            message: message.into(),
+        }
+    }
+
+    /// The same error, naming the file.
+    #[must_use]
+    pub fn in_file(mut self, path: &Path) -> TextError {
+        self.file = Some(path.display().to_string());
+        self
+    }
+}
+
+/// What went wrong in the book layer: a book that does not read, a file or journal that cannot
+/// be read or written, a setting out of its bounds, a book that cannot be searched again.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// The book's text is wrong (the file and line are named when known).
+    #[error(transparent)]
+    Text(#[from] TextError),
+    /// A book file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// A journal or an output file could not be read, written or locked.
+    #[error(transparent)]
+    Journal(#[from] DurableError),
+    /// A setting is out of its bounds (`check_setting`).
+    #[error("{name} {value} is out of bounds ({min} to {max})")]
+    OutOfBounds {
+        /// The setting, as its flag or header field names it.
+        name: String,
+        /// The value given.
+        value: i64,
+        /// The least value allowed.
+        min: i64,
+        /// The greatest value allowed.
+        max: i64,
+    },
+    /// The book's searches used another evaluation than this build's: its entries cannot be
+    /// searched again.
+    #[error(
+        "the book's searches used the evaluation {}, this build has {}: its entries cannot be \
+         searched again (rebuild the book)",
+        evaluation_text(*book),
+        evaluation_text(*ours)
+    )]
+    Evaluation {
+        /// The fingerprint of the book's evaluation (`eval::fingerprint`).
+        book: u64,
+        /// The fingerprint of this build's.
+        ours: u64,
+    },
+    /// A book is at the path a build would write, and the build would not cover it (`what`
+    /// says why).
+    #[error("{what}: give another --out, or --force to replace it")]
+    Refused {
+        /// The book there and why the build would not cover it.
+        what: String,
+    },
+    /// A book would be larger than the engine reads (`MAX_FILE_BYTES`).
+    #[error("the expanded book would be {bytes} bytes, more than the {max} the engine reads")]
+    TooLarge {
+        /// The size of the book's text.
+        bytes: usize,
+        /// The largest book the engine reads.
+        max: u64,
+    },
+}
+
+/// Reads the text of a book file (for the commands that check and amend one).
+pub fn read_text(path: &Path) -> Result<String, BookError> {
+    std::fs::read_to_string(path).map_err(|source| BookError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// An evaluation fingerprint as headers and messages give it: `hand` or 16 hex digits.
+pub fn evaluation_text(e: u64) -> String {
+    if e == 0 {
+        "hand".to_string()
+    } else {
+        format!("{e:016x}")
+    }
+}
+
+/// The ply of a placing position: the pieces placed so far.
+pub fn ply_of(pos: &Position) -> u32 {
+    2 * u32::from(pos.rules().pieces) - pos.placements_left()
+}
 
 /// The version of the text format this code reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -56,11 +192,16 @@ pub fn default_threads(given: Option<usize>) -> usize {
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// Checks a book setting against its bounds; the error names the setting and its bounds.
-pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), String> {
+pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), BookError> {
     if (min..=max).contains(&value) {
         Ok(())
     } else {
-        Err(format!("{name} {value} is out of bounds ({min} to {max})"))
+        Err(BookError::OutOfBounds {
+            name: name.to_string(),
+            value,
+            min,
+            max,
+        })
     }
 }
 
@@ -107,121 +248,6 @@ pub enum Variety {
     Weighted,
 }
 
-/// A loaded book: its header and its moves by key.
-#[derive(Clone, Debug)]
-pub struct Book {
-    pub header: Header,
-    /// The rules of the header's variant: the book is used only under these.
-    pub rules: Rules,
-    entries: FxHashMap<u64, Box<[BookMove]>>,
-}
-
-impl Book {
-    /// A book from parsed lines; a position given twice is an error naming the second line.
-    pub fn from_lines(header: Header, lines: Vec<Line>) -> Result<Book, BookError> {
-        let rules = header.rules()?;
-        let mut entries = FxHashMap::default();
-        entries.reserve(lines.len());
-        for line in lines {
-            let key = fold(&line.pos).key;
-            if entries.insert(key, line.moves.into_boxed_slice()).is_some() {
-                return Err(BookError::at(
-                    line.number,
-                    "this position is already in the book",
-                ));
-            }
-        }
-        Ok(Book {
-            header,
-            rules,
-            entries,
-        })
-    }
-
-    /// Reads a book from its text; `source` names it in errors.
-    pub fn parse(text: &str) -> Result<Book, BookError> {
-        let (header, lines) = format::parse(text)?;
-        Book::from_lines(header, lines)
-    }
-
-    /// Reads a book file of at most `MAX_FILE_BYTES`.
-    pub fn load(path: &Path) -> Result<Book, BookError> {
-        use std::io::Read;
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(|e| BookError::io(path, &e))?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(BookError::at(
-                0,
-                format!(
-                    "larger than the {} MB a book may be: not read",
-                    MAX_FILE_BYTES >> 20
-                ),
-            )
-            .in_file(path));
-        }
-        let text = String::from_utf8(bytes)
-            .map_err(|e| BookError::at(0, format!("not text: {e}")).in_file(path))?;
-        Book::parse(&text).map_err(|e| e.in_file(path))
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The book moves of `pos`, best first, in `pos`'s own frame; `None` when the position is not
-    /// in the book or the book is for other rules.
-    #[inline]
-    pub fn probe(&self, pos: &Position) -> Option<Vec<BookMove>> {
-        if *pos.rules() != self.rules || !keyable(pos) {
-            return None;
-        }
-        let folded = fold(pos);
-        let moves = self.entries.get(&folded.key)?;
-        let back = symmetry::inverse(folded.symmetry);
-        Some(
-            moves
-                .iter()
-                .map(|m| BookMove {
-                    mv: m.mv.transformed(back),
-                    ..*m
-                })
-                .collect(),
-        )
-    }
-
-    /// Whether the position is in the book, without mapping its moves.
-    #[inline]
-    pub fn contains(&self, pos: &Position) -> bool {
-        *pos.rules() == self.rules && keyable(pos) && self.entries.contains_key(&fold(pos).key)
-    }
-
-    /// The move to play in `pos`, if the book has one: the best, or a weighted choice drawn with
-    /// `random` (a number in `0..1`).
-    pub fn choose(&self, pos: &Position, variety: Variety, random: f64) -> Option<BookMove> {
-        let moves = self.probe(pos)?;
-        match variety {
-            Variety::Best => moves.first().copied(),
-            Variety::Weighted => {
-                let total: u32 = moves.iter().map(|m| m.weight).sum();
-                let mut pick = (random.clamp(0.0, 1.0) * f64::from(total)) as u32;
-                for m in &moves {
-                    if pick < m.weight {
-                        return Some(*m);
-                    }
-                    pick -= m.weight;
-                }
-                moves.last().copied()
-            }
-        }
-    }
-}
-
 /// The file name of a variant's book: `<variant>.book`.
 pub fn file_name(variant: &str) -> String {
     format!("{variant}.book")
@@ -252,57 +278,12 @@ pub fn find_default(variant: &str) -> Option<PathBuf> {
     default_locations(variant).into_iter().find(|p| p.is_file())
 }
 
-/// The cost of a lookup (`probe`, which folds the position, finds it and maps its moves back),
-/// in nanoseconds: every position of `lines` under each of the 16 symmetries, `rounds` times.
-pub fn lookup_ns(book: &Book, lines: &[Line], rounds: usize) -> f64 {
-    let positions: Vec<Position> = lines
-        .iter()
-        .flat_map(|l| (0..symmetry::SYMMETRIES).map(move |s| l.pos.transformed(s)))
-        .collect();
-    let started = std::time::Instant::now();
-    let mut found = 0usize;
-    for _ in 0..rounds.max(1) {
-        for p in &positions {
-            found += book.probe(std::hint::black_box(p)).map_or(0, |m| m.len());
-        }
-    }
-    std::hint::black_box(found);
-    started.elapsed().as_nanos() as f64 / (positions.len() * rounds.max(1)).max(1) as f64
-}
-
-/// The flags of `moulin book bench`.
-#[derive(clap::Args, Debug)]
-pub struct BenchArgs {
-    /// The book file (default: the book of the standard game).
-    pub file: Option<PathBuf>,
-}
-
-/// `moulin book bench`: loads a book and prints its load time and the cost of a lookup.
-pub fn run_bench(args: BenchArgs) -> Result<(), String> {
-    let path = match args.file {
-        Some(p) => p,
-        None => find_default("nine").ok_or("no book/nine.book found")?,
-    };
-    let started = std::time::Instant::now();
-    let book = Book::load(&path).map_err(|e| e.to_string())?;
-    let load = started.elapsed();
-    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-    let (_, lines) = format::parse(&text).map_err(|e| e.in_file(&path).to_string())?;
-    let ns = lookup_ns(&book, &lines, 5);
-    println!(
-        "{}: {} positions loaded in {} ms; {ns:.0} ns per lookup",
-        path.display(),
-        book.len(),
-        load.as_millis()
-    );
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::game::Game;
-    use crate::rules::symmetry::SYMMETRIES;
+    use crate::rules::symmetry::{self, fold, SYMMETRIES};
+    use crate::rules::Rules;
 
     #[test]
     fn fold_is_the_same_for_symmetric_positions_and_maps_moves_back() {

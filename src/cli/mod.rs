@@ -3,12 +3,22 @@
 //! the library layers below. With no subcommand the binary speaks the protocol.
 
 mod bench_cmd;
+mod book_bench;
+pub mod book_build;
+mod book_check;
+mod book_cover;
+mod book_exact;
+pub mod book_expand;
 mod perft_cmd;
 mod tables_build;
 mod tables_plan;
 mod tables_sample;
 pub(crate) mod tables_stats;
 mod tables_verify;
+mod train_critical;
+mod train_fit;
+mod train_label;
+mod train_suite;
 
 use crate::rules::perft;
 use clap::{Parser, Subcommand};
@@ -92,23 +102,23 @@ pub enum Command {
 #[derive(Subcommand)]
 pub enum BookCommand {
     /// Build a book by deep search (resumes an interrupted build; see book/README.md).
-    Build(crate::book::build::BuildArgs),
+    Build(book_build::BuildArgs),
     /// Grow a book along its main lines by drop-out expansion, under a budget of positions
     /// (resumes a stopped run; see book/README.md).
-    Expand(crate::book::expand::ExpandArgs),
+    Expand(book_expand::ExpandArgs),
     /// Check a book: every line parses, every position is canonical and reachable, every move
     /// is legal; errors name the line.
-    Check(crate::book::check::CheckArgs),
+    Check(book_check::CheckArgs),
     /// Check every book move of the placing with the exact solver and the endgame tables: list
     /// those that lose (lines already proven by `book cover` are skipped; resumes a stopped run;
     /// see book/README.md).
-    Exact(crate::book::exact::ExactArgs),
+    Exact(book_exact::ExactArgs),
     /// Add proven lines where match openings end: the engine's move at each of its turns up to
     /// a ply, proven by the exact solver to keep the draw, every reply followed (resumes a
     /// stopped run; see book/README.md).
-    Cover(crate::book::cover::CoverArgs),
+    Cover(book_cover::CoverArgs),
     /// Load a book and time its lookups.
-    Bench(crate::book::BenchArgs),
+    Bench(book_bench::BenchArgs),
 }
 
 #[derive(Subcommand)]
@@ -134,16 +144,16 @@ pub enum TablesCommand {
 pub enum TrainCommand {
     /// Draw placing-phase positions (random openings and noisy self-play) and label each with
     /// the score of a deep search; resumes a stopped run.
-    Label(crate::train::label::LabelArgs),
+    Label(train_label::LabelArgs),
     /// Learn the evaluation's placing weights from labelled positions (logistic regression on
     /// the labels' scores) and write them as Rust source.
-    Fit(crate::train::fit::FitArgs),
+    Fit(train_fit::FitArgs),
     /// Find placing positions where one or two moves keep the value and most others lose it
     /// (the critical-position suite); resumes a stopped run.
-    Critical(crate::train::critical::CriticalArgs),
+    Critical(train_critical::CriticalArgs),
     /// Measure an engine on a critical-position suite: the share of positions whose value it
     /// keeps at a fixed time a move.
-    Suite(crate::train::critical::SuiteArgs),
+    Suite(train_suite::SuiteArgs),
 }
 
 /// Runs what the command line asks for.
@@ -180,12 +190,12 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Play(args)) => crate::play::run_play(args),
         Some(Command::Openings(args)) => crate::matches::book::run_openings(args),
         Some(Command::Replay(args)) => crate::matches::run_replay(args),
-        Some(Command::Book(BookCommand::Build(args))) => crate::book::build::run_build(args),
-        Some(Command::Book(BookCommand::Expand(args))) => crate::book::expand::run_expand(args),
-        Some(Command::Book(BookCommand::Check(args))) => crate::book::check::run_check(args),
-        Some(Command::Book(BookCommand::Exact(args))) => crate::book::exact::run_exact(args),
-        Some(Command::Book(BookCommand::Cover(args))) => crate::book::cover::run_cover(args),
-        Some(Command::Book(BookCommand::Bench(args))) => crate::book::run_bench(args),
+        Some(Command::Book(BookCommand::Build(args))) => book_build::run_build(args),
+        Some(Command::Book(BookCommand::Expand(args))) => book_expand::run_expand(args),
+        Some(Command::Book(BookCommand::Check(args))) => book_check::run_check(&args),
+        Some(Command::Book(BookCommand::Exact(args))) => book_exact::run_exact(&args),
+        Some(Command::Book(BookCommand::Cover(args))) => book_cover::run_cover(&args),
+        Some(Command::Book(BookCommand::Bench(args))) => book_bench::run_bench(args),
         Some(Command::Tables(TablesCommand::Build(args))) => tables_build::run(&args),
         Some(Command::Tables(TablesCommand::Stats(args))) => tables_stats::run(&args),
         Some(Command::Tables(TablesCommand::Verify(args))) => tables_verify::run(&args),
@@ -194,11 +204,9 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Tables(TablesCommand::Keep(args))) => {
             crate::matches::endgames::run_keep(args)
         }
-        Some(Command::Train(TrainCommand::Label(args))) => crate::train::label::run_label(args),
-        Some(Command::Train(TrainCommand::Fit(args))) => crate::train::fit::run_fit(args),
-        Some(Command::Train(TrainCommand::Critical(args))) => {
-            crate::train::critical::run_critical(args)
-        }
-        Some(Command::Train(TrainCommand::Suite(args))) => crate::train::critical::run_suite(args),
+        Some(Command::Train(TrainCommand::Label(args))) => train_label::run_label(&args),
+        Some(Command::Train(TrainCommand::Fit(args))) => train_fit::run_fit(&args),
+        Some(Command::Train(TrainCommand::Critical(args))) => train_critical::run_critical(&args),
+        Some(Command::Train(TrainCommand::Suite(args))) => train_suite::run_suite(&args),
     }
 }

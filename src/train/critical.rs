@@ -1,5 +1,5 @@
-//! `moulin train critical` finds critical placing positions, and `moulin train suite` measures
-//! an engine on them.
+//! Critical positions: `moulin train critical` finds critical placing positions, and `moulin
+//! train suite` measures an engine on them.
 //!
 //! A critical position is one where the value is kept by one or two moves and lost by most of
 //! the others. Values are classes of a deep search's score for the side to move: a win at
@@ -25,10 +25,10 @@
 //! time a move and counts the moves that keep the value (a move symmetric to a kept one keeps it
 //! too).
 
-use super::label::{draw_position, open_tables, read_labels};
-use crate::durable::Journal;
+use super::label::{draw_position, read_labels};
+use super::TrainError;
+use crate::durable::{DurableError, Journal};
 use crate::matches::engine::Engine;
-use crate::matches::spec::EngineSpec;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -38,76 +38,12 @@ use crate::rules::symmetry::fold;
 use crate::rules::{fen, Rules};
 use crate::search::exact::{Memory, Solver};
 use crate::search::Searcher;
+use crate::tables::Tables;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// The flags of `moulin train critical`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct CriticalArgs {
-    /// Rule preset.
-    #[arg(long, default_value = "nine")]
-    pub variant: String,
-    /// Label journals to draw candidates from (default: every labels-*.txt in
-    /// ~/.cache/moulin/train/<variant>).
-    #[arg(long, num_args = 1.., conflicts_with = "draw")]
-    pub labels: Vec<PathBuf>,
-    /// Draw this many positions as `train label` does (random openings and noisy self-play,
-    /// each from --seed and its index) as the candidates, instead of reading label journals:
-    /// with a seed the labels did not use, the suite holds no position the weights were fitted on.
-    #[arg(long, value_name = "N",
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000_000))]
-    pub draw: Option<usize>,
-    /// Seed of --draw.
-    #[arg(long, default_value_t = 2, requires = "draw")]
-    pub seed: u64,
-    /// Keep a position only when a search with the learned evaluation (at --depth, after the
-    /// hand-written one) finds the same value kept by the same moves: no label rests on one
-    /// evaluation's view.
-    #[arg(long)]
-    pub confirm: bool,
-    /// Depth (turns) of the searches that decide (1 to 30).
-    #[arg(long, default_value_t = 13, value_parser = clap::value_parser!(u32).range(1..=30))]
-    pub depth: u32,
-    /// Depth of the screening searches (1 to 30).
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=30))]
-    pub screen_depth: u32,
-    /// Scores at or beyond ± this many centi-pieces are wins and losses.
-    #[arg(long, value_name = "CP", default_value_t = 120,
-          value_parser = clap::value_parser!(i32).range(1..=5000))]
-    pub threshold: i32,
-    /// Keep a position only when its kept moves score this far inside their value's class and
-    /// the lost ones this far outside it (at --depth), so that no label rests on a few
-    /// centi-pieces either side of a boundary.
-    #[arg(long, value_name = "CP", default_value_t = 0,
-          value_parser = clap::value_parser!(i32).range(0..=1000))]
-    pub gap: i32,
-    /// Positions to find (1 to 100000).
-    #[arg(long, default_value_t = 300,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
-    pub count: usize,
-    /// Worker threads; default: every core.
-    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
-    pub threads: Option<usize>,
-    /// Endgame tables to probe (default: ~/.cache/moulin/tables/<variant>, when it holds any).
-    #[arg(long)]
-    pub tables: Option<PathBuf>,
-    /// Value the moves exactly instead of by search: the solver of the placing with the endgame
-    /// tables in this folder (every moving position: `moulin tables build --pieces 9` for
-    /// nine). A win is written +1000, a loss -1000, a draw 0. A candidate the solver cannot
-    /// value within --exact-nodes positions is passed over.
-    #[arg(long, value_name = "TABLES", conflicts_with = "confirm")]
-    pub exact: Option<PathBuf>,
-    /// The solver's positions for one candidate under --exact (about 5 million a second).
-    #[arg(long, value_name = "N", default_value_t = 4_000_000,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub exact_nodes: u64,
-    /// The suite to write, whole, once --count positions are found.
-    #[arg(long)]
-    pub out: PathBuf,
-}
 
 /// The score an exact value is written with in a suite: ±1000 for a win or a loss, 0 a draw.
 const EXACT_SCORE: i32 = 1000;
@@ -115,7 +51,7 @@ const EXACT_SCORE: i32 = 1000;
 /// Each move class of `pos` valued exactly (win +1000, draw 0, loss -1000), best first; `None`
 /// when the solver needs more than `nodes` positions or the tables do not cover the end.
 fn exact_scores(
-    tables: &crate::tables::Tables,
+    tables: &Tables,
     memory: &mut Memory,
     pos: &Position,
     nodes: u64,
@@ -141,12 +77,16 @@ fn exact_scores(
 /// A value class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
+    /// The side to move loses.
     Loss,
+    /// A draw.
     Draw,
+    /// The side to move wins.
     Win,
 }
 
 impl Value {
+    /// The value's name in a suite: `loss`, `draw` or `win`.
     pub fn name(self) -> &'static str {
         match self {
             Value::Loss => "loss",
@@ -155,6 +95,7 @@ impl Value {
         }
     }
 
+    /// The value of a name (`name`).
     pub fn parse(s: &str) -> Option<Value> {
         match s {
             "loss" => Some(Value::Loss),
@@ -176,13 +117,19 @@ impl Value {
 /// One position of a suite.
 #[derive(Clone, Debug)]
 pub struct Critical {
+    /// The position.
     pub pos: Position,
+    /// Its value for the side to move.
     pub value: Value,
+    /// The best move's score.
     pub best: i32,
+    /// The moves that keep the value (one or two).
     pub keep: Vec<Move>,
 }
 
 impl Critical {
+    /// The suite's line of the position:
+    /// `<value> <best score> <kept moves, comma-separated> <position string>`.
     pub fn line(&self) -> String {
         let keep: Vec<String> = self
             .keep
@@ -212,16 +159,22 @@ fn child_key(pos: &Position, mv: Move) -> u64 {
 }
 
 /// Reads a suite; a bad line is an error naming the file and line.
-pub fn read_suite(path: &Path, rules: &Rules) -> Result<Vec<Critical>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn read_suite(path: &Path, rules: &Rules) -> Result<Vec<Critical>, TrainError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TrainError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim_end_matches('\r');
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let bad = |what: String| format!("{}:{}: {what}", path.display(), n + 1);
+        let bad = |what: String| TrainError::SuiteLine {
+            path: path.to_path_buf(),
+            line: n + 1,
+            what,
+        };
         let words: Vec<&str> = line.splitn(4, ' ').collect();
         if words.len() != 4 {
             return Err(bad(
@@ -269,11 +222,11 @@ fn move_scores(searcher: &mut Searcher, pos: &Position, depth: u32) -> Vec<(Move
     out
 }
 
-/// The position as a critical one, if its move scores make it one: one or two moves keep the
-/// best value, and at least half of the move classes (and two) lose it.
 /// A move and its score.
 type Scored = (Move, i32);
 
+/// The position as a critical one, if its move scores make it one: one or two moves keep the
+/// best value, and at least half of the move classes (and two) lose it.
 fn judge(pos: &Position, scores: &[(Move, i32)], threshold: i32, gap: i32) -> Option<Critical> {
     let &(_, best) = scores.first()?;
     let value = Value::of(best, threshold);
@@ -339,7 +292,7 @@ fn draw_candidates(rules: &Rules, seed: u64, n: usize) -> Vec<(Position, usize)>
 fn searched_verdict(
     searcher: &mut Searcher,
     pos: &Position,
-    args: &CriticalArgs,
+    args: &CriticalPlan,
 ) -> Option<Critical> {
     let screened = move_scores(searcher, pos, args.screen_depth);
     let verdict = judge(pos, &screened, args.threshold, 0).and_then(|_| {
@@ -356,33 +309,114 @@ fn searched_verdict(
     })
 }
 
-pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
-    let tables = open_tables(&args.variant, &rules, args.tables.clone(), false)?;
-    let (drawn, source) = match args.draw {
-        Some(n) => (
-            draw_candidates(&rules, args.seed, n),
-            // Not the count: the candidates of a smaller --draw are the first of a larger one, so
-            // a run may resume with more.
-            format!("drawn seed {}", args.seed),
-        ),
-        None => {
-            let files = super::fit::label_files(&args.variant, &args.labels)?;
-            let mut all = Vec::new();
-            for f in &files {
-                all.extend(
-                    read_labels(f, &rules)?
-                        .into_iter()
-                        .map(|l| (l.pos, l.plies)),
-                );
-            }
-            let names: Vec<String> = files
-                .iter()
-                .filter_map(|f| f.file_name()?.to_str().map(String::from))
-                .collect();
-            (all, format!("labels {}", names.join(",")))
+/// How critical positions are found (see the module's comment).
+#[derive(Clone, Debug)]
+pub struct CriticalPlan {
+    /// The rules' preset name.
+    pub variant: String,
+    /// The seed of the drawn candidates, when they are drawn rather than read from labels.
+    pub drawn: Option<u64>,
+    /// Keep a position only when the learned evaluation agrees.
+    pub confirm: bool,
+    /// Depth (turns) of the searches that decide.
+    pub depth: u32,
+    /// Depth of the screening searches.
+    pub screen_depth: u32,
+    /// Scores at or beyond ± this many centi-pieces are wins and losses.
+    pub threshold: i32,
+    /// The margin of the kept and lost moves beyond their class's boundary.
+    pub gap: i32,
+    /// Positions to find.
+    pub count: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// The solver's positions for one candidate when valued exactly.
+    pub exact_nodes: u64,
+}
+
+impl CriticalPlan {
+    /// The name of the run's journal (under the cache directory) and the settings its header
+    /// names; `exact` when the moves are valued exactly, `source` where the candidates come from.
+    fn journal(&self, exact: bool, source: &str) -> (String, String) {
+        let (mut name, mut settings) = if exact {
+            (
+                format!("critical-exact-n{}", self.exact_nodes),
+                format!(
+                    "variant {} exact nodes {} threshold {}",
+                    self.variant, self.exact_nodes, self.threshold
+                ),
+            )
+        } else {
+            (
+                format!("critical-d{}-s{}", self.depth, self.screen_depth),
+                format!(
+                    "variant {} depth {} screen {} threshold {}",
+                    self.variant, self.depth, self.screen_depth, self.threshold
+                ),
+            )
+        };
+        if self.gap > 0 {
+            name += &format!("-g{}", self.gap);
+            settings += &format!(" gap {}", self.gap);
         }
-    };
+        if self.confirm {
+            name += "-c";
+            settings += " confirm";
+        }
+        if let Some(seed) = self.drawn {
+            name += &format!("-r{seed}");
+        }
+        settings += &format!(" {source}");
+        (name, settings)
+    }
+}
+
+/// The candidates drawn as `train label` draws positions, and where they come from as the
+/// journal names it.
+pub fn drawn_candidates(rules: &Rules, seed: u64, n: usize) -> (Vec<(Position, usize)>, String) {
+    (
+        draw_candidates(rules, seed, n),
+        // Not the count: the candidates of a smaller --draw are the first of a larger one, so
+        // a run may resume with more.
+        format!("drawn seed {seed}"),
+    )
+}
+
+/// The candidates of the label journals `files`, and where they come from as the journal names
+/// it.
+pub fn labelled_candidates(
+    files: &[PathBuf],
+    rules: &Rules,
+) -> Result<(Vec<(Position, usize)>, String), TrainError> {
+    let mut all = Vec::new();
+    for f in files {
+        all.extend(read_labels(f, rules)?.into_iter().map(|l| (l.pos, l.plies)));
+    }
+    let names: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.file_name()?.to_str().map(String::from))
+        .collect();
+    Ok((all, format!("labels {}", names.join(","))))
+}
+
+/// The suite lines found, in the candidates' order, and the run's journal.
+pub struct Found {
+    /// The journal of the run.
+    pub journal: PathBuf,
+    /// The lines of the critical positions found (`Critical::line`), `plan.count` of them.
+    pub lines: Vec<String>,
+}
+
+/// Finds `plan.count` critical positions among the candidates (`drawn`, after 2 to 16 turns,
+/// each class once), searched with `tables` probed, or valued exactly with `exact`; resumes
+/// from the run's journal.
+pub fn find(
+    plan: &CriticalPlan,
+    drawn: Vec<(Position, usize)>,
+    source: &str,
+    tables: Option<&Arc<Tables>>,
+    exact: Option<&Tables>,
+) -> Result<Found, TrainError> {
     let mut seen = FxHashSet::default();
     let candidates: Vec<Position> = drawn
         .into_iter()
@@ -391,45 +425,13 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
         })
         .map(|(pos, _)| pos)
         .collect();
-    let exact = match &args.exact {
-        Some(dir) => Some(
-            crate::tables::Tables::open(dir, &rules)
-                .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?,
-        ),
-        None => None,
-    };
-    let (mut name, mut settings) = match &exact {
-        Some(_) => (
-            format!("critical-exact-n{}", args.exact_nodes),
-            format!(
-                "variant {} exact nodes {} threshold {}",
-                args.variant, args.exact_nodes, args.threshold
-            ),
-        ),
-        None => (
-            format!("critical-d{}-s{}", args.depth, args.screen_depth),
-            format!(
-                "variant {} depth {} screen {} threshold {}",
-                args.variant, args.depth, args.screen_depth, args.threshold
-            ),
-        ),
-    };
-    if args.gap > 0 {
-        name += &format!("-g{}", args.gap);
-        settings += &format!(" gap {}", args.gap);
-    }
-    if args.confirm {
-        name += "-c";
-        settings += " confirm";
-    }
-    if args.draw.is_some() {
-        name += &format!("-r{}", args.seed);
-    }
-    settings += &format!(" {source}");
-    let journal_path = super::cache_dir(&args.variant).join(format!("{name}.txt"));
+    let (name, settings) = plan.journal(exact.is_some(), source);
+    let journal_path = super::cache_dir(&plan.variant).join(format!("{name}.txt"));
     if let Some(dir) = journal_path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| TrainError::CreateDir {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
     }
     let (journal, lines) = Journal::open(&journal_path, "critical", &settings)?;
     // Each line: `<candidate index> none` or `<candidate index> <suite line>`.
@@ -441,167 +443,176 @@ pub fn run_critical(args: CriticalArgs) -> Result<(), String> {
         };
         done.insert(i, (rest != "none").then(|| rest.to_string()));
     }
-    let found = AtomicUsize::new(done.values().filter(|v| v.is_some()).count());
     let todo: Vec<usize> = (0..candidates.len())
         .filter(|i| !done.contains_key(i))
         .collect();
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     log::info!(
         "{} candidates ({} done before, {} critical); journal {}",
         candidates.len(),
         done.len(),
-        found.load(Ordering::Relaxed),
+        done.values().filter(|v| v.is_some()).count(),
         journal_path.display()
     );
-    let bar = crate::progress::bar(
-        args.count as u64,
-        found.load(Ordering::Relaxed) as u64,
-        "",
-        "critical positions",
-    );
-    let journal = Mutex::new(journal);
-    let results: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    let searched = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let failed: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut searcher = Searcher::new(16, 1);
-                searcher.options.tables = tables.clone();
-                // The hand-written evaluation, so that the suite does not favour the learned
-                // one it measures.
-                searcher.options.learned = false;
-                let mut memory = Memory::new(1 << 22);
-                while !stop.load(Ordering::Relaxed) && found.load(Ordering::Relaxed) < args.count {
-                    let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    let pos = &candidates[index];
-                    let verdict = match &exact {
-                        Some(t) => exact_scores(t, &mut memory, pos, args.exact_nodes)
-                            .and_then(|scores| judge(pos, &scores, args.threshold, args.gap)),
-                        None => searched_verdict(&mut searcher, pos, &args),
-                    };
-                    let text = verdict.as_ref().map(Critical::line);
-                    let mut j = journal
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    let line = format!("{index} {}", text.as_deref().unwrap_or("none"));
-                    if let Err(e) = j.append(&line) {
-                        stop.store(true, Ordering::Relaxed);
-                        *failed
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.into());
-                        break;
-                    }
-                    drop(j);
-                    let n = searched.fetch_add(1, Ordering::Relaxed) + 1;
-                    bar.set_message(format!("{n} searched"));
-                    if let Some(t) = text {
-                        found.fetch_add(1, Ordering::Relaxed);
-                        bar.inc(1);
-                        results
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .push((index, t));
-                    }
-                }
-            });
-        }
-    });
-    bar.finish_and_clear();
-    if let Some(e) = failed
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        return Err(e);
-    }
+    let work = Work {
+        plan,
+        candidates: &candidates,
+        tables,
+        exact,
+    };
+    let found = work.search(
+        &todo,
+        done.values().filter(|v| v.is_some()).count(),
+        journal,
+    )?;
     let mut all: Vec<(usize, String)> = done
         .into_iter()
         .filter_map(|(i, t)| t.map(|t| (i, t)))
-        .chain(
-            results
-                .into_inner()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        )
+        .chain(found)
         .collect();
     all.sort();
-    all.truncate(args.count);
-    if all.len() < args.count {
-        return Err(format!(
-            "only {} critical positions among the {} candidates (journal {}): label or draw more \
-             positions and run again",
-            all.len(),
-            candidates.len(),
-            journal_path.display()
-        ));
+    all.truncate(plan.count);
+    if all.len() < plan.count {
+        return Err(TrainError::TooFewCritical {
+            found: all.len(),
+            candidates: candidates.len(),
+            journal: journal_path,
+        });
     }
-    let drawn = all.iter().filter(|(_, t)| t.starts_with("draw ")).count();
-    let how = match &exact {
-        Some(_) => "the exact value (win/draw/loss by the solver of the placing with the \
-                    endgame tables; scores ±1000 and 0)"
-            .to_string(),
-        None => format!(
+    Ok(Found {
+        journal: journal_path,
+        lines: all.into_iter().map(|(_, t)| t).collect(),
+    })
+}
+
+/// The candidates of a run and how to judge them.
+struct Work<'a> {
+    plan: &'a CriticalPlan,
+    candidates: &'a [Position],
+    tables: Option<&'a Arc<Tables>>,
+    exact: Option<&'a Tables>,
+}
+
+impl Work<'_> {
+    /// Judges the candidates `todo` on the plan's threads, journaling each verdict, until the
+    /// plan's count is `found` (counting the `found` before); the critical ones found, by
+    /// candidate index.
+    fn search(
+        &self,
+        todo: &[usize],
+        found: usize,
+        journal: Journal,
+    ) -> Result<Vec<(usize, String)>, TrainError> {
+        let count = self.plan.count;
+        let found = AtomicUsize::new(found);
+        let bar = crate::progress::bar(
+            count as u64,
+            found.load(Ordering::Relaxed) as u64,
+            "",
+            "critical positions",
+        );
+        let journal = Mutex::new(journal);
+        let results: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+        let next = AtomicUsize::new(0);
+        let searched = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let failed: Mutex<Option<DurableError>> = Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..self.plan.threads {
+                scope.spawn(|| {
+                    let mut searcher = Searcher::new(16, 1);
+                    searcher.options.tables = self.tables.cloned();
+                    // The hand-written evaluation, so that the suite does not favour the learned
+                    // one it measures.
+                    searcher.options.learned = false;
+                    let mut memory = Memory::new(1 << 22);
+                    while !stop.load(Ordering::Relaxed) && found.load(Ordering::Relaxed) < count {
+                        let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let text = self.verdict(index, &mut searcher, &mut memory);
+                        let mut j = journal
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
+                        let line = format!("{index} {}", text.as_deref().unwrap_or("none"));
+                        if let Err(e) = j.append(&line) {
+                            stop.store(true, Ordering::Relaxed);
+                            *failed
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                            break;
+                        }
+                        drop(j);
+                        let n = searched.fetch_add(1, Ordering::Relaxed) + 1;
+                        bar.set_message(format!("{n} searched"));
+                        if let Some(t) = text {
+                            found.fetch_add(1, Ordering::Relaxed);
+                            bar.inc(1);
+                            results
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .push((index, t));
+                        }
+                    }
+                });
+            }
+        });
+        bar.finish_and_clear();
+        if let Some(e) = failed
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            return Err(e.into());
+        }
+        Ok(results
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// The suite line of candidate `index` if it is critical.
+    fn verdict(
+        &self,
+        index: usize,
+        searcher: &mut Searcher,
+        memory: &mut Memory,
+    ) -> Option<String> {
+        let pos = &self.candidates[index];
+        let plan = self.plan;
+        let verdict = match self.exact {
+            Some(t) => exact_scores(t, memory, pos, plan.exact_nodes)
+                .and_then(|scores| judge(pos, &scores, plan.threshold, plan.gap)),
+            None => searched_verdict(searcher, pos, plan),
+        };
+        verdict.as_ref().map(Critical::line)
+    }
+}
+
+/// The text of a suite: its header (the plan, how values are found, the command) and `lines`;
+/// `exact` when the values are exact, `drawn` how many positions come from drawn candidates.
+pub fn suite_text(plan: &CriticalPlan, lines: &[String], exact: bool) -> String {
+    let drawn = lines.iter().filter(|t| t.starts_with("draw ")).count();
+    let how = if exact {
+        "the exact value (win/draw/loss by the solver of the placing with the \
+         endgame tables; scores ±1000 and 0)"
+            .to_string()
+    } else {
+        format!(
             "the value (win/draw/loss at ±{} cp) of a depth-{} search",
-            args.threshold, args.depth
-        ),
+            plan.threshold, plan.depth
+        )
     };
     let mut text = format!(
         "# moulin critical positions, variant {}: {} positions ({drawn} drawn), placing phase \
          after 2 to 16 turns,\n# where one or two moves keep {how} and at least half the others \
          lose it.\n# Made by: {}\n# <value> <best score> <kept moves> <position string>\n",
-        args.variant,
-        all.len(),
+        plan.variant,
+        lines.len(),
         std::env::args().collect::<Vec<_>>().join(" ")
     );
-    for (_, t) in &all {
+    for t in lines {
         text.push_str(t);
         text.push('\n');
     }
-    crate::durable::write_atomic(&args.out, text.as_bytes())?;
-    eprintln!(
-        "{} critical positions ({drawn} drawn) written to {}",
-        all.len(),
-        args.out.display()
-    );
-    Ok(())
-}
-
-/// The flags of `moulin train suite`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct SuiteArgs {
-    /// The engine, as `moulin match` takes it (e.g. "cmd=target/release/moulin").
-    #[arg(long)]
-    pub engine: String,
-    /// The suite (`moulin train critical`).
-    #[arg(long, default_value = "tests/data/critical-nine.txt")]
-    pub suite: PathBuf,
-    /// Rule preset of the suite.
-    #[arg(long, default_value = "nine")]
-    pub variant: String,
-    /// Milliseconds a move.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=600_000))]
-    pub movetime: u64,
-    /// Print each position whose value was lost.
-    #[arg(long)]
-    pub verbose: bool,
-    /// Time allowed for the handshake, each isready and each answer beyond the move's time, in
-    /// milliseconds (an engine loading every endgame table may need a minute when they are not
-    /// in the file cache; at most an hour, 3600000).
-    #[arg(long, value_name = "MS", default_value_t = 120_000,
-          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    pub ready_timeout: u64,
-    /// Judge by the truth instead of the labels: the exact solver of the placing with the
-    /// endgame tables in this folder (every moving position: `moulin tables build --pieces 9`
-    /// for nine) values each position and the move played. Positions whose label the solver
-    /// contradicts (another value, or a "kept" move that does not keep it) are counted apart
-    /// and listed with --verbose.
-    #[arg(long, value_name = "TABLES")]
-    pub exact: Option<PathBuf>,
+    text
 }
 
 /// What the exact solver says of a suite position: its value, whether the label agrees (the
@@ -636,65 +647,76 @@ fn truth_of(solver: &mut Solver, c: &Critical, played: Option<Move>) -> Option<T
     })
 }
 
-/// `moulin train suite`: how many positions of a suite an engine keeps the value of.
-pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
-    let suite = read_suite(&args.suite, &rules)?;
-    let spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
-    let timeout = Duration::from_millis(args.ready_timeout);
-    let mut engine = Engine::start(&spec, &rules, timeout).map_err(|e| e.to_string())?;
+/// What an engine kept of a suite: by value, the positions and those whose value the move
+/// played kept; under the exact solver, apart, the positions whose label it contradicts.
+#[derive(Clone, Debug, Default)]
+pub struct SuiteTally {
+    /// By value: positions, and those kept.
+    pub tally: FxHashMap<Value, (usize, usize)>,
+    /// By exact value, the positions whose label the solver contradicts: positions, and those
+    /// where the move played keeps the value.
+    pub contradicted: FxHashMap<Value, (usize, usize)>,
+}
+
+/// How an engine is measured on a suite: at `movetime` ms a move, each answer allowed
+/// `timeout` more; judged by the exact solver with `exact` (the tables and their folder) if
+/// given, else by the labels; with `verbose`, each position lost (or contradicted) is printed.
+pub struct Measure<'a> {
+    /// Milliseconds a move.
+    pub movetime: u64,
+    /// Time allowed for each answer beyond the move's time.
+    pub timeout: Duration,
+    /// The tables of the exact judge, and their folder.
+    pub exact: Option<(&'a Tables, &'a Path)>,
+    /// Print each position whose value was lost.
+    pub verbose: bool,
+}
+
+/// Plays every position of `suite` through `engine` and counts the moves that keep the value.
+pub fn measure_suite(
+    suite: &[Critical],
+    engine: &mut Engine,
+    how: &Measure,
+) -> Result<SuiteTally, TrainError> {
     let bar = crate::progress::bar(suite.len() as u64, 0, "", "positions");
-    let tables = match &args.exact {
-        Some(dir) => Some(
-            crate::tables::Tables::open(dir, &rules)
-                .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?,
-        ),
-        None => None,
-    };
     let never = |_: u64| false;
     let mut memory = Memory::new(1 << 22);
-    // Under --exact: positions whose label the solver contradicts, by exact value (and kept).
-    let mut contradicted: FxHashMap<Value, (usize, usize)> = FxHashMap::default();
-    let mut tally: FxHashMap<Value, (usize, usize)> = FxHashMap::default();
-    for c in &suite {
-        engine.new_game(timeout).map_err(|e| e.to_string())?;
+    let mut out = SuiteTally::default();
+    for c in suite {
+        engine.new_game(how.timeout).map_err(TrainError::Engine)?;
         let answer = engine
             .go(
                 &format!("position fen {}", fen::write(&c.pos)),
-                &format!("go movetime {}", args.movetime),
-                Duration::from_millis(args.movetime) + timeout,
+                &format!("go movetime {}", how.movetime),
+                Duration::from_millis(how.movetime) + how.timeout,
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(TrainError::Engine)?;
         let mut game = Game::from_position(c.pos);
         let played = game.play_tokens(answer.tokens.iter().map(String::as_str));
         let played = match (played, game.moves().first()) {
             (Ok(()), Some(&mv)) => Some(mv),
             _ => None,
         };
-        let (value, kept, agrees) = match &tables {
-            Some(t) => {
+        let (value, kept, agrees) = match how.exact {
+            Some((t, dir)) => {
                 let mut solver = Solver::new(t, &mut memory, &never);
-                let truth = truth_of(&mut solver, c, played).ok_or_else(|| {
-                    format!(
-                        "the tables {} do not cover the end of {}",
-                        args.exact
-                            .as_ref()
-                            .map_or(String::new(), |d| d.display().to_string()),
-                        fen::write(&c.pos)
-                    )
-                })?;
+                let truth =
+                    truth_of(&mut solver, c, played).ok_or_else(|| TrainError::Uncovered {
+                        tables: dir.display().to_string(),
+                        position: fen::write(&c.pos),
+                    })?;
                 (truth.value, truth.kept, truth.label_agrees)
             }
             None => (c.value, played.is_some_and(|mv| c.keeps(mv)), true),
         };
         let entry = if agrees {
-            tally.entry(value).or_default()
+            out.tally.entry(value).or_default()
         } else {
-            contradicted.entry(value).or_default()
+            out.contradicted.entry(value).or_default()
         };
         entry.0 += 1;
         entry.1 += usize::from(kept);
-        if args.verbose && (!kept || !agrees) {
+        if how.verbose && (!kept || !agrees) {
             let what = match (agrees, kept) {
                 (true, _) => "lost".to_string(),
                 (false, k) => format!(
@@ -714,39 +736,7 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), String> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    engine.quit();
-    let total: usize = tally.values().map(|t| t.0).sum();
-    let kept: usize = tally.values().map(|t| t.1).sum();
-    println!(
-        "kept {kept}/{total} ({:.1}%) at {} ms a move",
-        100.0 * kept as f64 / total.max(1) as f64,
-        args.movetime
-    );
-    for v in [Value::Win, Value::Draw, Value::Loss] {
-        if let Some(&(n, k)) = tally.get(&v) {
-            println!(
-                "  {:<5} kept {k}/{n} ({:.1}%)",
-                v.name(),
-                100.0 * k as f64 / n.max(1) as f64
-            );
-        }
-    }
-    if tables.is_some() {
-        let n: usize = contradicted.values().map(|t| t.0).sum();
-        println!(
-            "judged by the exact solver; {n} positions whose label it contradicts are left out \
-             of the figures above"
-        );
-        for v in [Value::Win, Value::Draw, Value::Loss] {
-            if let Some(&(n, k)) = contradicted.get(&v) {
-                println!(
-                    "  {n} exactly {}: the move played keeps it in {k}",
-                    v.name()
-                );
-            }
-        }
-    }
-    Ok(())
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -833,7 +823,7 @@ mod tests {
         assert_eq!(read[0].line(), c.line());
         let bad = c.line().replace("d6,a7", "d6,z9");
         std::fs::write(&path, format!("# a suite\n{bad}\n")).unwrap();
-        let err = read_suite(&path, &rules).unwrap_err();
+        let err = read_suite(&path, &rules).unwrap_err().to_string();
         assert!(err.contains("suite.txt:2: kept move 'z9'"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -1,4 +1,4 @@
-//! `moulin train fit`: learns the placing weights (`eval::Learned`) from labelled positions.
+//! Fitting the evaluation (`moulin train fit`): learns the placing weights (`eval::Learned`) from labelled positions.
 //!
 //! The method is logistic regression in the manner of Texel tuning, against the deep search's
 //! score rather than the game's result: for each placing position (hands not empty, the first
@@ -16,72 +16,28 @@
 //! rounded to whole centi-pieces and written as Rust source (`src/search/placing.rs`) with the
 //! command and the data that made them.
 
-use super::label::{read_labels, Labelled};
+use super::label::{read_labels, Labelled, CAP};
+use super::TrainError;
 use crate::search::eval::{self, Learned, Placing, Weights, INPUTS, INPUT_NAMES};
 use crate::search::Score;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::PathBuf;
 
-/// The flags of `moulin train fit`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct FitArgs {
-    /// Rule preset the labels are for.
-    #[arg(long, default_value = "nine")]
-    pub variant: String,
-    /// Label journals of `moulin train label` (default: every labels-*.txt in
-    /// ~/.cache/moulin/train/<variant>).
-    #[arg(long, num_args = 1..)]
-    pub labels: Vec<PathBuf>,
-    /// The scale K of the logistic function, in centi-pieces.
-    #[arg(long, default_value_t = 200.0)]
-    pub scale: f64,
-    /// Gradient steps.
-    #[arg(long, default_value_t = 3000)]
-    pub steps: usize,
-    /// Pull of each weight towards its starting value (L2, per centi-piece squared).
-    #[arg(long, default_value_t = 1e-9)]
-    pub l2: f64,
-    /// Games (match records or PGN, e.g. those given to `train label --games`) whose results
-    /// are blended into the labels of the positions they reached: the goal of such a position is
-    /// (1 - λ) σ(label / K) + λ r, r the mean score of the side to move in those games.
-    #[arg(long, num_args = 1.., value_name = "FILE")]
-    pub results: Vec<PathBuf>,
-    /// λ, the games' results' share of the goal where `--results` has them (0 to 1).
-    #[arg(long, default_value_t = 0.5)]
-    pub lambda: f64,
-    /// Fit the tapered weights only, keeping the late correction at zero.
-    #[arg(long)]
-    pub no_late: bool,
-    /// Fit the moving correction too, from the labelled moving positions in which neither side
-    /// flies (e.g. those of `train label --games ... --moving 20`); otherwise it stays at zero.
-    #[arg(long)]
-    pub moving: bool,
-    /// The moving correction's fade: it counts in full while the side nearer to flying can
-    /// lose this many pieces before it flies, and one such share less for each piece fewer
-    /// (0: in full until a side flies).
-    #[arg(long, default_value_t = 0, value_name = "PIECES", value_parser = clap::value_parser!(i32).range(0..=9))]
-    pub fade: i32,
-    /// Where to write the weights (Rust source); default: print them only.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-}
-
 /// The label journals named, or every `labels-*.txt` of the variant's cache directory.
-pub fn label_files(variant: &str, named: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+pub fn label_files(variant: &str, named: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
     let files = if named.is_empty() {
         let dir = super::cache_dir(variant);
         let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(|e| {
-                format!(
-                    "cannot read {}: {e} (run moulin train label)",
-                    dir.display()
-                )
+            .map_err(|source| TrainError::NoLabelDir {
+                dir: dir.clone(),
+                source,
             })?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {
                 p.file_name()
                     .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("labels-") && n.ends_with(".txt"))
+                    .is_some_and(|n| n.starts_with("labels-"))
+                    && p.extension().is_some_and(|e| e == "txt")
             })
             .collect();
         found.sort();
@@ -94,7 +50,7 @@ pub fn label_files(variant: &str, named: &[PathBuf]) -> Result<Vec<PathBuf>, Str
     let mut files = files;
     files.sort_by_key(|f| std::cmp::Reverse(journal_depth(f)));
     if files.is_empty() {
-        return Err("no label files (run moulin train label)".to_string());
+        return Err(TrainError::NoLabelFiles);
     }
     Ok(files)
 }
@@ -113,9 +69,6 @@ fn journal_depth(path: &std::path::Path) -> u32 {
         .and_then(|w| w[1].parse().ok())
         .unwrap_or(0)
 }
-
-/// A win or loss label counts as this many centi-pieces.
-pub const CAP: f64 = 1500.0;
 
 /// The weights fitted: those of the learned evaluation (the inputs of the side to move, of the
 /// other side, the bias), then the late correction's in the same order.
@@ -218,8 +171,8 @@ fn is_moving(pos: &crate::Position) -> bool {
 fn results_of_games(
     games: &[crate::matches::records::GameRead],
     rules: &crate::Rules,
-) -> Result<rustc_hash::FxHashMap<u64, (f64, usize)>, String> {
-    let mut out = rustc_hash::FxHashMap::default();
+) -> Result<FxHashMap<u64, (f64, usize)>, TrainError> {
+    let mut out = FxHashMap::default();
     super::label::each_position(games, rules, super::label::Phase::Placing, |n, pos, _| {
         let white = match games[n].2.as_str() {
             "1-0" => 1.0,
@@ -352,181 +305,157 @@ fn split(examples: &[Example]) -> (Vec<&Example>, Vec<&Example>) {
     (train, examples.iter().step_by(10).collect())
 }
 
-pub fn run_fit(args: FitArgs) -> Result<(), String> {
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
-    let placing = Placing::for_rules(&rules).ok_or_else(|| {
-        format!(
-            "the learned placing weights are for {}; variant {} has other rules",
-            crate::search::eval::learned().variant,
-            args.variant
-        )
-    })?;
-    if args.scale.is_nan() || args.scale <= 0.0 {
-        return Err(format!("--scale must be positive (got {})", args.scale));
-    }
-    if args.fade > 0 && !args.moving {
-        return Err(format!(
-            "--fade {} fades the moving correction, which only --moving fits",
-            args.fade
-        ));
-    }
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!(
-            "--lambda must be within 0 to 1 (got {})",
-            args.lambda
-        ));
-    }
-    let results = results_of_games(&super::label::games_of_files(&args.results)?, &rules)?;
-    let files = label_files(&args.variant, &args.labels)?;
+/// How a fit goes (see the module's comment).
+#[derive(Clone, Copy, Debug)]
+pub struct FitPlan {
+    /// The scale K of the logistic function, in centi-pieces.
+    pub scale: f64,
+    /// Gradient steps.
+    pub steps: usize,
+    /// Pull of each weight towards its starting value (L2).
+    pub l2: f64,
+    /// The games' results' share of the goal where they have them.
+    pub lambda: f64,
+    /// Fit the late correction too.
+    pub late: bool,
+    /// Fit the moving correction too.
+    pub moving: bool,
+    /// The moving correction's fade.
+    pub fade: i32,
+}
+
+/// The losses of a fit (see `loss`): the mean loss and the mean absolute error in
+/// centi-pieces, before and after.
+#[derive(Clone, Copy, Debug)]
+pub struct Losses {
+    /// Before the fit (the starting weights).
+    pub before: (f64, f64),
+    /// After it (the rounded weights).
+    pub after: (f64, f64),
+}
+
+/// What a fit found: the weights, the examples it used and the losses.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    /// The weights, rounded.
+    pub learned: Learned,
+    /// Labelled positions read.
+    pub read: usize,
+    /// Placing examples (one a class of positions), and how many were fitted and held out.
+    pub placing: (usize, usize, usize),
+    /// Of the placing examples, those reached by the games with results.
+    pub with_results: usize,
+    /// Moving examples, and how many were fitted and held out.
+    pub moving: (usize, usize, usize),
+    /// The losses on the placing examples fitted.
+    pub fitted_loss: Losses,
+    /// The losses on the placing examples held out.
+    pub held_loss: Losses,
+    /// The losses on the moving examples held out.
+    pub moving_loss: Losses,
+}
+
+/// The games' results by class of placing positions (see `results_of_games`).
+#[derive(Clone, Debug, Default)]
+pub struct GameResults(FxHashMap<u64, (f64, usize)>);
+
+/// The games' results by class of placing positions, from the game files given to `--results`.
+pub fn game_results(files: &[PathBuf], rules: &crate::Rules) -> Result<GameResults, TrainError> {
+    Ok(GameResults(results_of_games(
+        &super::label::games_of_files(files)?,
+        rules,
+    )?))
+}
+
+/// The examples of the label journals `files`: the placing positions (each class once, with the
+/// games' `results` blended in by `plan.lambda`) and, with `plan.moving`, the moving ones; with
+/// the count of labels read. Too few of either is an error.
+fn examples(
+    files: &[PathBuf],
+    rules: &crate::Rules,
+    placing: &Placing,
+    results: &GameResults,
+    plan: &FitPlan,
+) -> Result<(Vec<Example>, Vec<Example>, usize), TrainError> {
     let mut seen = FxHashSet::default();
     let mut examples = Vec::new();
     let mut moving = Vec::new();
     let mut read = 0;
-    for f in &files {
-        for l in read_labels(f, &rules)? {
+    for f in files {
+        for l in read_labels(f, rules)? {
             read += 1;
             let canonical = crate::rules::symmetry::fold(&l.pos).key;
             if l.pos.is_placing() && l.pos.pending_removals() == 0 && seen.insert(canonical) {
-                let mut e = example(&l, &placing);
-                if let Some(&(sum, n)) = results.get(&canonical) {
+                let mut e = example(&l, placing);
+                if let Some(&(sum, n)) = results.0.get(&canonical) {
                     e.result = sum / n as f64;
-                    e.lambda = args.lambda;
+                    e.lambda = plan.lambda;
                 }
                 examples.push(e);
-            } else if args.moving && is_moving(&l.pos) && seen.insert(canonical) {
-                moving.push(moving_example(&l, &placing, args.fade));
+            } else if plan.moving && is_moving(&l.pos) && seen.insert(canonical) {
+                moving.push(moving_example(&l, placing, plan.fade));
             }
         }
     }
-    if args.moving && moving.len() < 100 {
-        return Err(format!(
-            "only {} moving positions (neither side flying) in the labels: too few to fit \
-             the moving correction",
-            moving.len()
-        ));
+    if plan.moving && moving.len() < 100 {
+        return Err(TrainError::TooFewMoving {
+            found: moving.len(),
+        });
     }
     if examples.len() < 100 {
-        return Err(format!(
-            "only {} placing positions in the labels (of {read} read): too few to fit",
-            examples.len()
-        ));
+        return Err(TrainError::TooFewPlacing {
+            found: examples.len(),
+            read,
+        });
     }
+    Ok((examples, moving, read))
+}
+
+/// Fits the weights to the labels of the journals `files` under `rules` (see the module's
+/// comment).
+pub fn fit(
+    files: &[PathBuf],
+    rules: &crate::Rules,
+    placing: &Placing,
+    results: &GameResults,
+    plan: &FitPlan,
+) -> Result<Fitted, TrainError> {
+    let (examples, moving, read) = self::examples(files, rules, placing, results, plan)?;
     let (train, held) = split(&examples);
     let start = as_vector(&Learned::HAND);
-    let k = args.scale;
+    let k = plan.scale;
     let before = (loss(&train, &start, k), loss(&held, &start, k));
-    let w = descend(&train, &start, k, args.steps, args.l2, !args.no_late);
+    let w = descend(&train, &start, k, plan.steps, plan.l2, plan.late);
     let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
     let after = (loss(&train, &rounded, k), loss(&held, &rounded, k));
     // The moving correction: its own examples, its own weights (the first half of a vector).
     let (mtrain, mheld) = split(&moving);
     let mstart = as_moving_vector(&Learned::HAND);
-    let mw = if args.moving {
-        descend(&mtrain, &mstart, k, args.steps, args.l2, false)
+    let mw = if plan.moving {
+        descend(&mtrain, &mstart, k, plan.steps, plan.l2, false)
     } else {
         mstart.clone()
     };
     let mrounded: Vec<f64> = mw.iter().map(|x| x.round()).collect();
-    let mbefore = loss(&mheld, &mstart, k);
-    let mafter = loss(&mheld, &mrounded, k);
-    let with_results = examples.iter().filter(|e| e.lambda > 0.0).count();
-    if !args.results.is_empty() {
-        eprintln!(
-            "{with_results} of them reached by the games of {} files (λ {})",
-            args.results.len(),
-            args.lambda
-        );
-    }
-    eprintln!(
-        "{} placing positions (of {read} labelled, in {} files): {} to fit, {} held out",
-        examples.len(),
-        files.len(),
-        train.len(),
-        held.len()
-    );
-    eprintln!(
-        "loss x1e4 (mean |error| cp): fitted {:.3} ({:.1}) -> {:.3} ({:.1}); held out {:.3} ({:.1}) -> {:.3} ({:.1})",
-        before.0 .0 * 1e4,
-        before.0 .1,
-        after.0 .0 * 1e4,
-        after.0 .1,
-        before.1 .0 * 1e4,
-        before.1 .1,
-        after.1 .0 * 1e4,
-        after.1 .1
-    );
-    if args.moving {
-        eprintln!(
-            "{} moving positions: {} to fit, {} held out; held-out loss x1e4 (mean |error| cp) \
-             {:.3} ({:.1}) -> {:.3} ({:.1})",
-            moving.len(),
-            mtrain.len(),
-            mheld.len(),
-            mbefore.0 * 1e4,
-            mbefore.1,
-            mafter.0 * 1e4,
-            mafter.1
-        );
-    }
-    let learned = as_learned(placing.weights.variant, &rounded, &mrounded, args.fade);
-    eprintln!(
-        "{:<16}{:>6}{:>6}{:>10}{:>6}{:>10}{:>6}",
-        "", "us", "them", "late us", "them", "moving us", "them"
-    );
-    for (i, name) in INPUT_NAMES.iter().enumerate() {
-        eprintln!(
-            "{name:<16}{:>6}{:>6}{:>10}{:>6}{:>10}{:>6}",
-            learned.us[i],
-            learned.them[i],
-            learned.late_us[i],
-            learned.late_them[i],
-            learned.moving_us[i],
-            learned.moving_them[i]
-        );
-    }
-    eprintln!(
-        "{:<16}{:>6}{:>16}{:>16}",
-        "tempo", learned.tempo, learned.late_tempo, learned.moving_tempo
-    );
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut about = format!(
-        "{} placing positions ({} fitted, {} held out) from {} label files ({}); scale {k}; \
-         held-out loss x1e4 {:.3} -> {:.3}, mean |error| {:.1} -> {:.1} cp",
-        examples.len(),
-        train.len(),
-        held.len(),
-        files.len(),
-        files
-            .iter()
-            .filter_map(|f| f.file_name()?.to_str().map(String::from))
-            .collect::<Vec<_>>()
-            .join(", "),
-        before.1 .0 * 1e4,
-        after.1 .0 * 1e4,
-        before.1 .1,
-        after.1 .1
-    );
-    if args.moving {
-        about += &format!(
-            "; moving correction (fade {}): {} moving positions, held-out loss x1e4 {:.3} -> \
-             {:.3}, mean |error| {:.1} -> {:.1} cp",
-            args.fade,
-            moving.len(),
-            mbefore.0 * 1e4,
-            mafter.0 * 1e4,
-            mbefore.1,
-            mafter.1
-        );
-    }
-    let text = source_text(&learned, &command, &about);
-    match &args.out {
-        Some(path) => {
-            crate::durable::write_atomic(path, text.as_bytes())?;
-            eprintln!("written to {}", path.display());
-        }
-        None => print!("{text}"),
-    }
-    Ok(())
+    Ok(Fitted {
+        learned: as_learned(placing.weights.variant, &rounded, &mrounded, plan.fade),
+        read,
+        placing: (examples.len(), train.len(), held.len()),
+        with_results: examples.iter().filter(|e| e.lambda > 0.0).count(),
+        moving: (moving.len(), mtrain.len(), mheld.len()),
+        fitted_loss: Losses {
+            before: before.0,
+            after: after.0,
+        },
+        held_loss: Losses {
+            before: before.1,
+            after: after.1,
+        },
+        moving_loss: Losses {
+            before: loss(&mheld, &mstart, k),
+            after: loss(&mheld, &mrounded, k),
+        },
+    })
 }
 
 /// The Rust source of `src/search/placing.rs` holding `learned`.
@@ -650,6 +579,7 @@ mod tests {
     /// moving fit finds that weight, and no placing weight
     /// is touched by moving examples.
     #[test]
+    #[allow(clippy::float_cmp)] // the weights compared are whole numbers, exact in an f64
     fn recovers_a_planted_moving_weight() {
         let rules = crate::Rules::nine();
         let placing = Placing::for_rules(&rules).unwrap();
@@ -700,6 +630,7 @@ mod tests {
     /// 4 s (1 - s), as the late correction is): the fit with the late correction finds it, the
     /// one without cannot.
     #[test]
+    #[allow(clippy::float_cmp)] // weights not fitted keep their starting values exactly
     fn recovers_a_planted_late_weight() {
         let examples =
             planted_examples(11, 16, |x, s| 4.0 * s * (1.0 - s) * 60.0 * f64::from(x[3]));

@@ -1,4 +1,4 @@
-//! `moulin train label`: the truth the engine makes itself.
+//! Labelling positions (`moulin train label`): the truth the engine makes itself.
 //!
 //! Position `i` of a run is drawn from its own random stream (`seed`, `i`), so a run is the same
 //! wherever it stops: half of them come from random openings (every move drawn at random), half
@@ -22,7 +22,8 @@
 //! The journal is the data: a stopped run resumes where it stopped when given the same
 //! settings, and a larger `--positions` extends it.
 
-use crate::durable::Journal;
+use super::TrainError;
+use crate::durable::{DurableError, Journal};
 use crate::matches::records::GameRead;
 use crate::rng::{mix, Rng};
 use crate::rules::board::Color;
@@ -35,74 +36,9 @@ use crate::search::exact::{self, Memory, Solver, Wdl};
 use crate::search::{Score, Searcher};
 use crate::tables::Tables;
 use rustc_hash::FxHashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-
-/// The flags of `moulin train label`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct LabelArgs {
-    /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
-    #[arg(long, default_value = "nine")]
-    pub variant: String,
-    /// Positions to label in all (a run that stopped resumes; a larger count extends it).
-    #[arg(long, default_value_t = 20000)]
-    pub positions: usize,
-    /// Depth (turns) of each labelling search (1 to 30); match play at 100 ms a move reaches
-    /// about 9 in the placing phase.
-    #[arg(long, default_value_t = 13,
-          value_parser = clap::value_parser!(u32).range(1..=30))]
-    pub depth: u32,
-    /// Seed of the positions drawn.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Hash table of each search, in MB (1 to 1024).
-    #[arg(long, value_name = "MB", default_value_t = 16,
-          value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub hash: u32,
-    /// Worker threads (each searches one position at a time); default: every core.
-    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
-    pub threads: Option<usize>,
-    /// Endgame tables to probe (default: ~/.cache/moulin/tables/<variant>, when it holds any).
-    #[arg(long)]
-    pub tables: Option<PathBuf>,
-    /// Do not probe endgame tables.
-    #[arg(long, conflicts_with = "tables")]
-    pub no_tables: bool,
-    /// Label the placing positions of these games (match records or PGN-shaped records, e.g.
-    /// of `moulin match`) instead of drawn ones: every position after 2 turns or more while
-    /// pieces are in hand, one per class of positions equal under the board's symmetries, in the
-    /// files' order (the first --positions of them).
-    #[arg(long, num_args = 1.., value_name = "FILE")]
-    pub games: Vec<PathBuf>,
-    /// With --games: take instead the positions of the first TURNS turns of the moving phase
-    /// (1 to 200) in which neither side flies, the data of the learned moving correction.
-    #[arg(long, value_name = "TURNS", requires = "games",
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=200))]
-    pub moving: Option<usize>,
-    /// Label each position with its exact value instead of a search's score: a win +1500 cp
-    /// (what `train fit` counts a win as), a draw 0, a loss -1500, by the exact solver of the
-    /// placing with the endgame tables (--tables, or the default directory; they must cover
-    /// every moving position: `moulin tables build --pieces 9` for nine), or by the tables
-    /// themselves in the moving phase. A position not valued within --exact-nodes positions is
-    /// journaled as `unsolved` and left out of the fit. The journal's header names depth 99, so
-    /// that `train fit` prefers these labels to any search's.
-    #[arg(long, conflicts_with_all = ["no_tables", "moving"])]
-    pub exact: bool,
-    /// With --exact: the most positions the solver may visit for one label.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 4_000_000,
-        requires = "exact"
-    )]
-    pub exact_nodes: u64,
-    /// The journal to write (default: ~/.cache/moulin/train/<variant>/labels-d<depth>-s<seed>.txt,
-    /// labels-d<depth>-games.txt with --games, labels-d<depth>-games-moving.txt with --moving;
-    /// with --exact, labels-exact-s<seed>.txt or labels-exact-games.txt).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-}
 
 /// The depth an exact journal's header names: above any search's (`train fit` prefers the
 /// labels of the deepest journal).
@@ -114,10 +50,16 @@ const EXACT_MEMORY: usize = 1 << 22;
 /// The most turns before a position is taken.
 pub const MAX_PLIES: usize = 26;
 
+/// A win or loss label counts as this many centi-pieces (in `train fit`, and in the exact
+/// labels written).
+pub const CAP: f64 = 1500.0;
+
 /// Where a drawn position came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
+    /// A random opening: every move drawn at random.
     Random,
+    /// Noisy self-play: a small search's move, or one at random one time in five.
     SelfPlay,
     /// A position of a game read from a file (`--games`).
     Games,
@@ -192,7 +134,7 @@ pub fn positions_of_games(
     games: &[GameRead],
     rules: &Rules,
     phase: Phase,
-) -> Result<Vec<(Position, usize)>, String> {
+) -> Result<Vec<(Position, usize)>, TrainError> {
     let mut out = Vec::new();
     each_position(games, rules, phase, |_, pos, ply| out.push((*pos, ply)))?;
     let mut seen = FxHashSet::default();
@@ -208,17 +150,21 @@ pub fn each_position(
     rules: &Rules,
     phase: Phase,
     mut each: impl FnMut(usize, &Position, usize),
-) -> Result<(), String> {
+) -> Result<(), TrainError> {
     for (n, (start, moves, _)) in games.iter().enumerate() {
         if start.rules() != rules {
-            return Err(format!("game {}: its rules are not the variant's", n + 1));
+            return Err(TrainError::GameRules { game: n + 1 });
         }
         let mut game = start.clone();
         // Turns played since the placing ended.
         let mut moving = 0;
         for (ply, token) in moves.iter().enumerate() {
             game.play_token(token)
-                .map_err(|e| format!("game {}, turn {}: {e}", n + 1, ply + 1))?;
+                .map_err(|source| TrainError::GameMove {
+                    game: n + 1,
+                    turn: ply + 1,
+                    source,
+                })?;
             let pos = game.position();
             let taken = match phase {
                 Phase::Placing if !pos.is_placing() => break,
@@ -241,20 +187,22 @@ pub fn each_position(
 }
 
 /// The games of these files (see `games_of_file`).
-pub fn games_of_files(files: &[PathBuf]) -> Result<Vec<GameRead>, String> {
+pub fn games_of_files(files: &[PathBuf]) -> Result<Vec<GameRead>, TrainError> {
     let mut games = Vec::new();
     for f in files {
-        games.extend(crate::matches::records::games_of_file(f)?);
+        games.extend(
+            crate::matches::records::games_of_file(f).map_err(|e| TrainError::Games(e.into()))?,
+        );
     }
     Ok(games)
 }
 
 /// The positions of `--games`, read from their files.
-fn read_games(
+pub fn read_games(
     files: &[PathBuf],
     rules: &Rules,
     phase: Phase,
-) -> Result<Vec<(Position, usize)>, String> {
+) -> Result<Vec<(Position, usize)>, TrainError> {
     let games = games_of_files(files)?;
     let found = positions_of_games(&games, rules, phase)?;
     if found.is_empty() {
@@ -262,10 +210,10 @@ fn read_games(
             Phase::Placing => "placing",
             Phase::Moving(_) => "moving",
         };
-        return Err(format!(
-            "no {what} position in the {} games of --games",
-            games.len()
-        ));
+        return Err(TrainError::NoPositions {
+            phase: what,
+            games: games.len(),
+        });
     }
     Ok(found)
 }
@@ -299,7 +247,7 @@ pub fn exact_label(
 
 /// The score an exact label is written with: a win or a loss as `train fit` counts one.
 fn exact_score(v: Wdl) -> Score {
-    Score::Cp(i32::from(v) * super::fit::CAP as i32)
+    Score::Cp(i32::from(v) * CAP as i32)
 }
 
 /// One journal line.
@@ -326,102 +274,134 @@ pub fn open_tables(
     rules: &Rules,
     dir: Option<PathBuf>,
     none: bool,
-) -> Result<Option<Arc<Tables>>, String> {
+) -> Result<Option<Arc<Tables>>, TrainError> {
     if none || crate::tables::unsupported(rules).is_some() {
         return Ok(None);
     }
-    match dir {
-        Some(d) => Tables::open(&d, rules)
+    if let Some(d) = dir {
+        Tables::open(&d, rules)
             .map(|t| Some(Arc::new(t)))
-            .map_err(|e| e.to_string()),
-        None => {
-            let d = crate::tables::default_dir(variant);
-            Ok(Tables::open(&d, rules).ok().map(Arc::new))
+            .map_err(|e| TrainError::Tables(e.into()))
+    } else {
+        let d = crate::tables::default_dir(variant);
+        Ok(Tables::open(&d, rules).ok().map(Arc::new))
+    }
+}
+
+/// What a labelling run labels, and how.
+pub struct LabelPlan {
+    /// The rules' preset name.
+    pub variant: String,
+    /// The rules.
+    pub rules: Rules,
+    /// Positions to label in all.
+    pub positions: usize,
+    /// Depth (turns) of each labelling search.
+    pub depth: u32,
+    /// Seed of the positions drawn.
+    pub seed: u64,
+    /// Hash table of each search, in MB.
+    pub hash_mb: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// The endgame tables probed (and solved with, for exact labels).
+    pub tables: Option<Arc<Tables>>,
+    /// The positions of games to label, with their turns, instead of drawn ones.
+    pub games: Option<Vec<(Position, usize)>>,
+    /// Exact labels, each within this many solver positions, instead of searched ones.
+    pub exact_nodes: Option<u64>,
+}
+
+impl LabelPlan {
+    /// The most pieces a side of the tables (0: none).
+    fn largest(&self) -> usize {
+        self.tables
+            .as_ref()
+            .and_then(|t| t.pairs().iter().map(|&(a, b)| a.max(b)).max())
+            .unwrap_or(0)
+    }
+
+    /// The settings its journal's header names, so that a journal resumes only on the same.
+    fn settings(&self) -> Result<String, TrainError> {
+        // The positions of games are named by how many and a digest of them, so that a journal
+        // resumes only on the same list.
+        let drawn = match &self.games {
+            Some(g) => {
+                let digest = g.iter().fold(0u64, |h, (p, _)| {
+                    mix(h ^ crate::rules::symmetry::fold(p).key)
+                });
+                format!("games {} digest {digest:016x}", g.len())
+            }
+            None => format!("seed {}", self.seed),
+        };
+        let largest = self.largest();
+        let tables_text = if largest == 0 {
+            "none".to_string()
+        } else {
+            format!("up to {largest}")
+        };
+        Ok(match self.exact_nodes {
+            Some(nodes) => {
+                if largest < self.rules.pieces as usize {
+                    return Err(TrainError::ExactTables {
+                        pieces: self.rules.pieces,
+                        largest,
+                    });
+                }
+                format!(
+                    "variant {} depth {EXACT_DEPTH} exact nodes {nodes} {drawn} tables {tables_text}",
+                    self.variant
+                )
+            }
+            None => format!(
+                "variant {} depth {} {drawn} hash {} tables {tables_text}",
+                self.variant, self.depth, self.hash_mb
+            ),
+        })
+    }
+
+    /// The journal line of position `index`: its label, `unsolved` or `over`.
+    fn line_of(
+        &self,
+        index: usize,
+        player: &mut Searcher,
+        searcher: &mut Searcher,
+        memory: Option<&mut Memory>,
+    ) -> String {
+        let drawn = match &self.games {
+            Some(g) => Some((g[index].0, Source::Games, g[index].1)),
+            None => draw_position(&self.rules, self.seed, index as u64, player),
+        };
+        match (drawn, &self.tables, memory, self.exact_nodes) {
+            (Some((pos, source, plies)), Some(t), Some(memory), Some(nodes)) => {
+                match exact_label(t, memory, &pos, nodes) {
+                    Some((v, best)) => line_text(index, source, plies, &pos, exact_score(v), best),
+                    None => format!("{index} unsolved"),
+                }
+            }
+            (Some((pos, source, plies)), _, _, _) => {
+                let (score, best) = label(searcher, &pos, self.depth);
+                line_text(index, source, plies, &pos, score, best)
+            }
+            (None, _, _, _) => format!("{index} over"),
         }
     }
 }
 
-pub fn run_label(args: LabelArgs) -> Result<(), String> {
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
-    let tables = open_tables(&args.variant, &rules, args.tables.clone(), args.no_tables)?;
-    let largest = tables
-        .as_ref()
-        .and_then(|t| t.pairs().iter().map(|&(a, b)| a.max(b)).max())
-        .unwrap_or(0);
-    let from_games = if args.games.is_empty() {
-        None
-    } else {
-        let phase = args.moving.map_or(Phase::Placing, Phase::Moving);
-        Some(read_games(&args.games, &rules, phase)?)
-    };
-    let positions = from_games
-        .as_ref()
-        .map_or(args.positions, |g| g.len().min(args.positions));
-    let out = args.out.clone().unwrap_or_else(|| {
-        let name = match from_games {
-            Some(_) if args.exact => "labels-exact-games.txt".to_string(),
-            None if args.exact => format!("labels-exact-s{}.txt", args.seed),
-            Some(_) if args.moving.is_some() => format!("labels-d{}-games-moving.txt", args.depth),
-            Some(_) => format!("labels-d{}-games.txt", args.depth),
-            None => format!("labels-d{}-s{}.txt", args.depth, args.seed),
-        };
-        super::cache_dir(&args.variant).join(name)
-    });
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    // The positions of games are named by how many and a digest of them, so that a journal
-    // resumes only on the same list.
-    let drawn = match &from_games {
-        Some(g) => {
-            let digest = g.iter().fold(0u64, |h, (p, _)| {
-                mix(h ^ crate::rules::symmetry::fold(p).key)
-            });
-            format!("games {} digest {digest:016x}", g.len())
-        }
-        None => format!("seed {}", args.seed),
-    };
-    let tables_text = if largest == 0 {
-        "none".to_string()
-    } else {
-        format!("up to {largest}")
-    };
-    let settings = if args.exact {
-        if largest < rules.pieces as usize {
-            return Err(format!(
-                "--exact needs endgame tables for every moving position ({} a side): {}",
-                rules.pieces,
-                if largest == 0 {
-                    "none found (--tables, or moulin tables build)".to_string()
-                } else {
-                    format!("those found go up to {largest} a side")
-                }
-            ));
-        }
-        format!(
-            "variant {} depth {EXACT_DEPTH} exact nodes {} {drawn} tables {tables_text}",
-            args.variant, args.exact_nodes
-        )
-    } else {
-        format!(
-            "variant {} depth {} {drawn} hash {} tables {tables_text}",
-            args.variant, args.depth, args.hash
-        )
-    };
-    let (journal, lines) = Journal::open(&out, "label", &settings)?;
+/// Labels the plan's positions into the journal `out`, resuming what it holds.
+pub fn label_all(plan: &LabelPlan, out: &Path) -> Result<(), TrainError> {
+    let (journal, lines) = Journal::open(out, "label", &plan.settings()?)?;
     let done: FxHashSet<usize> = lines
         .iter()
         .filter_map(|l| l.split_whitespace().next()?.parse().ok())
         .collect();
+    let positions = plan.positions;
     let todo: Vec<usize> = (0..positions).filter(|i| !done.contains(i)).collect();
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
-    let how = if args.exact {
+    let threads = plan.threads;
+    let how = if plan.exact_nodes.is_some() {
         "exact".to_string()
     } else {
-        format!("depth {}", args.depth)
+        format!("depth {}", plan.depth)
     };
     log::info!(
         "labelling {} positions ({} done before), {how}, with {threads} threads into {}",
@@ -438,37 +418,19 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
     let journal = Mutex::new(journal);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let failed: Mutex<Option<DurableError>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..threads.min(todo.len().max(1)) {
             scope.spawn(|| {
                 let mut player = Searcher::new(1, 1);
-                let mut searcher = Searcher::new(args.hash as usize, 1);
-                searcher.options.tables = tables.clone();
-                let mut memory = args.exact.then(|| Memory::new(EXACT_MEMORY));
+                let mut searcher = Searcher::new(plan.hash_mb as usize, 1);
+                searcher.options.tables.clone_from(&plan.tables);
+                let mut memory = plan.exact_nodes.map(|_| Memory::new(EXACT_MEMORY));
                 while !stop.load(Ordering::Relaxed) {
                     let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let drawn = match &from_games {
-                        Some(g) => Some((g[index].0, Source::Games, g[index].1)),
-                        None => draw_position(&rules, args.seed, index as u64, &mut player),
-                    };
-                    let text = match (drawn, &tables, &mut memory) {
-                        (Some((pos, source, plies)), Some(t), Some(memory)) => {
-                            match exact_label(t, memory, &pos, args.exact_nodes) {
-                                Some((v, best)) => {
-                                    line_text(index, source, plies, &pos, exact_score(v), best)
-                                }
-                                None => format!("{index} unsolved"),
-                            }
-                        }
-                        (Some((pos, source, plies)), _, _) => {
-                            let (score, best) = label(&mut searcher, &pos, args.depth);
-                            line_text(index, source, plies, &pos, score, best)
-                        }
-                        (None, _, _) => format!("{index} over"),
-                    };
+                    let text = plan.line_of(index, &mut player, &mut searcher, memory.as_mut());
                     let mut j = journal
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -476,7 +438,7 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
                         stop.store(true, Ordering::Relaxed);
                         *failed
                             .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e.into());
+                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
                         break;
                     }
                     bar.inc(1);
@@ -489,36 +451,45 @@ pub fn run_label(args: LabelArgs) -> Result<(), String> {
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
     {
-        return Err(e);
+        return Err(e.into());
     }
     journal
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .sync()?;
-    eprintln!("{positions} positions labelled in {}", out.display());
     Ok(())
 }
 
 /// One labelled position read back from a journal.
 #[derive(Clone, Debug)]
 pub struct Labelled {
+    /// The position.
     pub pos: Position,
+    /// The turns played to reach it.
     pub plies: usize,
+    /// Its label.
     pub score: Score,
 }
 
 /// Reads the labelled positions of journals (lines of games that ended, and of positions an
 /// exact run did not value, are skipped); an unreadable line is an error naming the file and
 /// the line.
-pub fn read_labels(path: &std::path::Path, rules: &Rules) -> Result<Vec<Labelled>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn read_labels(path: &Path, rules: &Rules) -> Result<Vec<Labelled>, TrainError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TrainError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let bad = |what: &str| format!("{}:{}: {what}: {line}", path.display(), n + 1);
+        let bad = |what: &str| TrainError::LabelLine {
+            path: path.to_path_buf(),
+            line: n + 1,
+            what: what.to_string(),
+            text: line.to_string(),
+        };
         let words: Vec<&str> = line.splitn(7, ' ').collect();
         if words.len() == 2 && (words[1] == "over" || words[1] == "unsolved") {
             continue;
@@ -696,7 +667,9 @@ mod tests {
             "not after g1, with the removal pending"
         );
         let bad = vec![(Game::new(rules), moves("d2 d2"), "*".into())];
-        let err = positions_of_games(&bad, &rules, Phase::Placing).unwrap_err();
+        let err = positions_of_games(&bad, &rules, Phase::Placing)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("game 1, turn 2:"), "{err}");
         let twelve = vec![(
             Game::new(Rules::preset("twelve").unwrap()),
@@ -732,7 +705,7 @@ mod tests {
             "3 r 4 cp x d2 ********/********/******** w p p 0 9 0 9\n",
         )
         .unwrap();
-        let err = read_labels(&path, &rules).unwrap_err();
+        let err = read_labels(&path, &rules).unwrap_err().to_string();
         assert!(err.contains("labels.txt:1: bad score"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }

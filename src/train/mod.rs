@@ -5,12 +5,167 @@
 //! lose it. Labelled data live under the cache directory (`cache_dir`), never in the repository;
 //! only the learned weights (`src/search/placing.txt`) and the critical suite
 //! (`tests/data/critical-<variant>.txt`) are committed, each with the command that made it.
+//!
+//! The files: `label` draws and labels positions and reads label journals back; `fit` fits the
+//! weights to the labels (and writes them as Rust source); `critical` finds critical positions
+//! and measures an engine on a suite of them (`moulin train suite`). This module holds the
+//! layer's error (`TrainError`) and the cache directory.
 
 pub mod critical;
 pub mod fit;
 pub mod label;
 
+use crate::durable::DurableError;
 use std::path::PathBuf;
+
+/// A lower layer's error that is only a message for now (the endgame tables' and the match
+/// records', which are not typed yet).
+pub type Message = Box<dyn std::error::Error + Send + Sync>;
+
+/// What went wrong in the training tools: a file that cannot be read or made, a bad line of a
+/// journal or a suite, a game that does not replay, too little data, an engine that fails.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// A journal or an output file could not be read, written or locked.
+    #[error(transparent)]
+    Journal(#[from] DurableError),
+    /// A file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// A folder could not be made.
+    #[error("cannot create {}: {source}", dir.display())]
+    CreateDir {
+        /// The folder.
+        dir: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The cache directory of the labels could not be read.
+    #[error("cannot read {}: {source} (run moulin train label)", dir.display())]
+    NoLabelDir {
+        /// The folder.
+        dir: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// No label journal was named or found.
+    #[error("no label files (run moulin train label)")]
+    NoLabelFiles,
+    /// A line of a label journal does not read.
+    #[error("{}:{line}: {what}: {text}", path.display())]
+    LabelLine {
+        /// The journal.
+        path: PathBuf,
+        /// The line (from 1).
+        line: usize,
+        /// What is wrong with it.
+        what: String,
+        /// The line's text.
+        text: String,
+    },
+    /// A line of a suite does not read.
+    #[error("{}:{line}: {what}", path.display())]
+    SuiteLine {
+        /// The suite.
+        path: PathBuf,
+        /// The line (from 1).
+        line: usize,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// The endgame tables could not be opened.
+    #[error("{0}")]
+    Tables(Message),
+    /// Games could not be read from their files.
+    #[error("{0}")]
+    Games(Message),
+    /// A game read is under other rules than the variant's.
+    #[error("game {game}: its rules are not the variant's")]
+    GameRules {
+        /// The game (from 1).
+        game: usize,
+    },
+    /// A move of a game read is not legal.
+    #[error("game {game}, turn {turn}: {source}")]
+    GameMove {
+        /// The game (from 1).
+        game: usize,
+        /// The turn (from 1).
+        turn: usize,
+        /// What is wrong with the move.
+        source: crate::rules::notation::MoveError,
+    },
+    /// The games of `--games` hold no position of the phase asked for.
+    #[error("no {phase} position in the {games} games of --games")]
+    NoPositions {
+        /// `placing` or `moving`.
+        phase: &'static str,
+        /// The games read.
+        games: usize,
+    },
+    /// An exact labelling run needs endgame tables for every moving position.
+    #[error(
+        "--exact needs endgame tables for every moving position ({pieces} a side): {}",
+        if *largest == 0 {
+            "none found (--tables, or moulin tables build)".to_string()
+        } else {
+            format!("those found go up to {largest} a side")
+        }
+    )]
+    ExactTables {
+        /// The pieces a side of the variant.
+        pieces: u8,
+        /// The most pieces a side of the tables found (0: none).
+        largest: usize,
+    },
+    /// Too few labelled moving positions to fit the moving correction.
+    #[error(
+        "only {found} moving positions (neither side flying) in the labels: too few to fit the \
+         moving correction"
+    )]
+    TooFewMoving {
+        /// The moving positions found.
+        found: usize,
+    },
+    /// Too few labelled placing positions to fit.
+    #[error("only {found} placing positions in the labels (of {read} read): too few to fit")]
+    TooFewPlacing {
+        /// The placing positions found.
+        found: usize,
+        /// The labelled positions read.
+        read: usize,
+    },
+    /// Too few critical positions among the candidates.
+    #[error(
+        "only {found} critical positions among the {candidates} candidates (journal {}): label \
+         or draw more positions and run again",
+        journal.display()
+    )]
+    TooFewCritical {
+        /// The critical positions found.
+        found: usize,
+        /// The candidates searched.
+        candidates: usize,
+        /// The run's journal.
+        journal: PathBuf,
+    },
+    /// The engine measured on a suite failed.
+    #[error("{0}")]
+    Engine(crate::matches::engine::EngineFault),
+    /// The endgame tables do not cover the end of a suite position.
+    #[error("the tables {tables} do not cover the end of {position}")]
+    Uncovered {
+        /// The tables' folder.
+        tables: String,
+        /// The position string.
+        position: String,
+    },
+}
 
 /// The directory of the training data of a variant: `$XDG_CACHE_HOME/moulin/train/<variant>`,
 /// or `~/.cache/moulin/train/<variant>`.

@@ -1,4 +1,4 @@
-//! `moulin book build`: makes a book by deep search.
+//! Making a book by deep search (`moulin book build`): both sides' trees walked at once.
 //!
 //! Two trees are walked at once, ply by ply, every position folded to its canonical form: in
 //! White's tree White's choices are restricted to the book moves and Black's are every reply; in
@@ -14,192 +14,22 @@
 //! all (`durable::write_atomic`), and only then is the journal removed. Entries are searched in
 //! parallel, one searcher (one thread) per worker.
 
+use super::deep_search::{book_searcher, search_entry, SearchSpec};
 use super::format::{self, Header};
-use super::{BookMove, FORMAT_VERSION};
-use crate::durable::{self, Journal};
+use super::graph::sort_lines;
+use super::{evaluation_text, BookError, BookMove, FORMAT_VERSION};
+use crate::durable::{self, DurableError, Journal};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::symmetry::fold;
 use crate::rules::Rules;
-use crate::search::{Score, Searcher};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
-
-/// The flags of `moulin book build`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct BuildArgs {
-    /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
-    #[arg(long, default_value = "nine")]
-    pub variant: String,
-    /// Give book moves for the first N plies (positions after 0 to N-1 plies; 1 to 16).
-    #[arg(long, default_value_t = 8,
-          value_parser = clap::value_parser!(u32).range(1..=super::MAX_PLIES as i64))]
-    pub plies: u32,
-    /// Search depth (turns) of every search (1 to 20).
-    #[arg(long, default_value_t = 6,
-          value_parser = clap::value_parser!(u32).range(1..=super::MAX_DEPTH as i64))]
-    pub depth: u32,
-    /// Keep the moves within this many centi-pieces of the best (0 to 1000).
-    #[arg(long, value_name = "CP", default_value_t = 10,
-          value_parser = clap::value_parser!(i32).range(0..=super::MAX_MARGIN as i64))]
-    pub margin: i32,
-    /// Hash table of each search, in MB (part of what makes a search reproducible; 1 to 1024).
-    #[arg(long, value_name = "MB", default_value_t = 4,
-          value_parser = clap::value_parser!(u32).range(1..=super::MAX_HASH_MB as i64))]
-    pub hash: u32,
-    /// Worker threads (each searches one position at a time; 1 to 256); default: every core.
-    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
-          .range(1..=super::MAX_THREADS as u64))]
-    pub threads: Option<usize>,
-    /// The book to write (default book/<variant>.book), whole or not at all (a temporary file
-    /// renamed over it). An existing book there is extended; one that this build would not cover
-    /// (other settings, fewer plies, or not a book) is refused unless --force. Finished entries
-    /// are journaled in <out>.partial, which one build at a time holds (<out>.partial.lock): a
-    /// stopped build resumes when run again with the same settings.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replace the book at --out even if this build does not cover it.
-    #[arg(long)]
-    pub force: bool,
-}
-
-/// How a book's searches are made: the settings a search needs to be reproduced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchSpec {
-    pub depth: u32,
-    pub margin: i32,
-    pub hash_mb: u32,
-    /// The evaluation (`eval::fingerprint`: 0 for the hand-written one).
-    pub evaluation: u64,
-}
-
-impl SearchSpec {
-    pub fn of(header: &Header) -> SearchSpec {
-        SearchSpec {
-            depth: header.depth,
-            margin: header.margin,
-            hash_mb: header.hash_mb,
-            evaluation: header.evaluation,
-        }
-    }
-
-    /// Whether this build can repeat the spec's searches under `rules`: the evaluation must be
-    /// the hand-written one or the learned one of this build.
-    pub fn reproducible(&self, rules: &Rules) -> Result<(), String> {
-        let ours = crate::search::eval::fingerprint(rules);
-        if self.evaluation == 0 || self.evaluation == ours {
-            Ok(())
-        } else {
-            Err(format!(
-                "the book's searches used the evaluation {}, this build has {}: its entries \
-                 cannot be searched again (rebuild the book)",
-                evaluation_text(self.evaluation),
-                evaluation_text(ours)
-            ))
-        }
-    }
-}
-
-/// An evaluation fingerprint as headers and messages give it: `hand` or 16 hex digits.
-pub fn evaluation_text(e: u64) -> String {
-    if e == 0 {
-        "hand".to_string()
-    } else {
-        format!("{e:016x}")
-    }
-}
-
-/// One fresh search of `pos` at the spec's depth, its root restricted to `allowed`.
-pub(super) fn fresh_search(
-    searcher: &mut Searcher,
-    pos: &Position,
-    depth: u32,
-    allowed: Vec<Move>,
-) -> (Option<Move>, Score) {
-    searcher.new_game();
-    let r = searcher.search_to_depth(pos, depth, allowed);
-    (r.best, r.score)
-}
-
-/// The book moves of `pos` (any frame), best first: a fresh search at `spec.depth` gives the best
-/// move and score; then the search is repeated without the moves found so far (nor the moves
-/// symmetric to them, which lead to the same position), and each best move within `spec.margin`
-/// of the first score is a candidate, until one falls outside. A candidate is kept when a fresh
-/// search of it alone (the root restricted to it) also scores within the margin, and that score
-/// is stored: searched alone, a move is a principal line and reduced less than among others, so
-/// the two scores can differ by a few centi-pieces. The procedure is deterministic, so
-/// `book check --search` and the tests can repeat it. When no candidate passes (even the best
-/// move scores outside the margin searched alone), every move is searched alone and those within
-/// the margin are kept; when none is, the position is left out of the book and the engine
-/// searches it.
-pub fn search_entry(searcher: &mut Searcher, pos: &Position, spec: SearchSpec) -> Vec<BookMove> {
-    let legal = movegen::legal_moves(pos, Convention::Turn);
-    let class: Vec<u64> = legal
-        .iter()
-        .map(|&m| {
-            let mut child = *pos;
-            child.play(m);
-            fold(&child).key
-        })
-        .collect();
-    let mut taken: FxHashSet<u64> = FxHashSet::default();
-    let mut found: Vec<(Move, Score)> = Vec::new();
-    let mut best = None;
-    loop {
-        let allowed: Vec<Move> = legal
-            .iter()
-            .zip(&class)
-            .filter(|(_, c)| !taken.contains(c))
-            .map(|(&m, _)| m)
-            .collect();
-        if allowed.is_empty() {
-            break;
-        }
-        let (Some(mv), score) = fresh_search(searcher, pos, spec.depth, allowed) else {
-            break;
-        };
-        let value = super::score_value(score);
-        let top = *best.get_or_insert(value);
-        if value < top - spec.margin {
-            break;
-        }
-        let (_, alone) = fresh_search(searcher, pos, spec.depth, vec![mv]);
-        if super::score_value(alone) >= top - spec.margin {
-            found.push((mv, alone));
-        }
-        let i = legal.iter().position(|&m| m == mv).expect("a legal move");
-        taken.insert(class[i]);
-    }
-    if found.is_empty() {
-        // No candidate held its score searched alone: try every move (one per symmetry class)
-        // alone, and keep those within the margin.
-        if let Some(top) = best {
-            let mut seen: FxHashSet<u64> = FxHashSet::default();
-            for (&mv, &c) in legal.iter().zip(&class) {
-                if seen.insert(c) {
-                    let (_, alone) = fresh_search(searcher, pos, spec.depth, vec![mv]);
-                    if super::score_value(alone) >= top - spec.margin {
-                        found.push((mv, alone));
-                    }
-                }
-            }
-        }
-    }
-    found.sort_by_key(|&(_, s)| std::cmp::Reverse(super::score_value(s)));
-    format::weighted(&found, spec.margin)
-}
-
-/// A searcher as the book's searches use it: one thread, the spec's table.
-pub fn book_searcher(spec: SearchSpec) -> Searcher {
-    let mut s = Searcher::new(spec.hash_mb as usize, 1);
-    s.options.learned = spec.evaluation != 0;
-    s
-}
 
 /// Which trees a position belongs to.
 const WHITE_TREE: u8 = 1;
@@ -237,17 +67,18 @@ fn settings_text(variant: &str, plies: u32, spec: SearchSpec) -> String {
     )
 }
 
-/// The entries of the book at `out` that this build can reuse: all of them when it was made
+/// The positions a build has entries for: the canonical position and its book moves by key.
+type Done = FxHashMap<u64, (Position, Vec<BookMove>)>;
+
+/// A book's lines: each position with its book moves.
+type Lines = Vec<(Position, Vec<BookMove>)>;
+
+/// The entries of the book at `plan.out` that this build can reuse: all of them when it was made
 /// with the same variant and settings. A book there that this build would not cover (other
-/// settings, more plies, or no book at all) is refused unless `force`, so that a small trial
-/// build never replaces a long one.
-fn existing_book(
-    out: &Path,
-    variant: &str,
-    plies: u32,
-    spec: SearchSpec,
-    force: bool,
-) -> Result<FxHashMap<u64, (Position, Vec<BookMove>)>, String> {
+/// settings, more plies, or no book at all) is refused unless `plan.force`, so that a small
+/// trial build never replaces a long one.
+fn existing_book(plan: &BuildPlan) -> Result<Done, BookError> {
+    let (out, variant, plies, spec) = (&plan.out, plan.variant.as_str(), plan.plies, plan.spec);
     let mut done = FxHashMap::default();
     if !out.exists() {
         return Ok(done);
@@ -279,39 +110,58 @@ fn existing_book(
         }
     };
     match uncovered {
-        Some(what) if force => eprintln!("{what}: replaced (--force)"),
-        Some(what) => {
-            return Err(format!(
-                "{what}: give another --out, or --force to replace it"
-            ))
-        }
+        Some(what) if plan.force => eprintln!("{what}: replaced (--force)"),
+        Some(what) => return Err(BookError::Refused { what }),
         None if !done.is_empty() => eprintln!("{}: {} entries reused", out.display(), done.len()),
         None => {}
     }
     Ok(done)
 }
 
-/// `moulin book build`.
-pub fn run_build(args: BuildArgs) -> Result<(), String> {
-    let plan = Plan::from_args(&args)?;
-    let rules = plan.rules;
-    let mut done = existing_book(&plan.out, &plan.variant, plan.plies, plan.spec, args.force)?;
+/// What a build made: the positions of the book written, those searched by this run, and its
+/// time.
+#[derive(Clone, Copy, Debug)]
+pub struct Built {
+    /// Positions in the book written.
+    pub positions: usize,
+    /// Positions searched by this run.
+    pub searched: usize,
+    /// Seconds the run took.
+    pub seconds: f64,
+}
+
+/// Makes the book of `plan` and writes it to `plan.out` (see the module's comment).
+pub fn build(plan: &BuildPlan) -> Result<Built, BookError> {
+    plan.check()?;
+    let mut done = existing_book(plan)?;
     let journal_path = durable::with_suffix(&plan.out, ".partial");
     let (journal, journaled) = Journal::open(
         &journal_path,
         "book",
         &journal_settings(&plan.variant, plan.spec),
     )?;
-    resume(&journal_path, &journaled, &rules, &mut done);
+    resume(&journal_path, &journaled, &plan.rules, &mut done);
     let journal = Mutex::new(journal);
     let started = Instant::now();
+    let (book, mut tally) = walk(plan, &mut done, &journal)?;
+    tally.seconds = started.elapsed().as_secs_f64();
+    write_book(plan, book, &tally, journal)
+}
+
+/// Walks the two trees ply by ply, searching the positions that need an entry and are not
+/// `done` yet; the book's lines, and what was searched.
+fn walk(
+    plan: &BuildPlan,
+    done: &mut Done,
+    journal: &Mutex<Journal>,
+) -> Result<(Lines, Tally), BookError> {
     let mut tally = Tally::default();
     // The positions of the current ply: canonical position and the trees it belongs to.
-    let start = Position::start(rules);
+    let start = Position::start(plan.rules);
     let start_pos = start.transformed(fold(&start).symmetry);
     let mut level: FxHashMap<u64, (Position, u8)> = FxHashMap::default();
     level.insert(fold(&start_pos).key, (start_pos, WHITE_TREE | BLACK_TREE));
-    let mut book: Vec<(Position, Vec<BookMove>)> = Vec::new();
+    let mut book: Lines = Vec::new();
     for ply in 0..plan.plies {
         let mut positions: Vec<(u64, Position, u8)> =
             level.iter().map(|(&k, &(p, t))| (k, p, t)).collect();
@@ -330,7 +180,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
             positions.len(),
             todo.len()
         );
-        let results = search_level(&plan, ply, &todo, &journal)?;
+        let results = search_level(plan, ply, &todo, journal)?;
         tally.searched += todo.len();
         for (key, pos, moves) in results {
             if moves.is_empty() {
@@ -339,37 +189,60 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
             done.insert(key, (pos, moves));
         }
         let last = ply + 1 == plan.plies;
-        level = expand(&positions, &done, last, &mut book);
+        level = expand(&positions, done, last, &mut book);
     }
-    tally.seconds = started.elapsed().as_secs_f64();
-    write_book(&plan, book, &tally, journal)
+    Ok((book, tally))
 }
 
-/// What a build makes, from its flags, every number checked against its bound.
-struct Plan {
-    rules: Rules,
-    variant: String,
-    spec: SearchSpec,
-    plies: u32,
-    threads: usize,
-    out: PathBuf,
+/// What a build makes, every number checked against its bound (`check`) before it starts.
+#[derive(Clone, Debug)]
+pub struct BuildPlan {
+    /// The rules of the book.
+    pub rules: Rules,
+    /// Their preset's name, as the header gives it.
+    pub variant: String,
+    /// The settings of every search.
+    pub spec: SearchSpec,
+    /// Book moves are given for the first `plies` plies.
+    pub plies: u32,
+    /// Worker threads, each searching one position at a time.
+    pub threads: usize,
+    /// The book to write (and extend, when it was made with the same settings).
+    pub out: PathBuf,
+    /// Replace the book at `out` even if this build does not cover it.
+    pub force: bool,
 }
 
-impl Plan {
-    fn from_args(args: &BuildArgs) -> Result<Plan, String> {
-        let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
+impl BuildPlan {
+    /// A build under `rules` of `plies` plies, searched at `depth` with `margin` and `hash_mb`
+    /// of table, with this build's evaluation; on every core, into `book/<variant>.book`.
+    pub fn new(rules: Rules, plies: u32, depth: u32, margin: i32, hash_mb: u32) -> BuildPlan {
         let variant = rules.preset_name().unwrap_or("nine").to_string();
         let spec = SearchSpec {
-            depth: args.depth,
-            margin: args.margin,
-            hash_mb: args.hash,
+            depth,
+            margin,
+            hash_mb,
             evaluation: crate::search::eval::fingerprint(&rules),
         };
-        let threads = super::default_threads(args.threads);
-        // The flags' parsers check these too; a caller of this function may not have used them.
+        let out = Path::new("book").join(super::file_name(&variant));
+        BuildPlan {
+            rules,
+            variant,
+            spec,
+            plies,
+            threads: super::default_threads(None),
+            out,
+            force: false,
+        }
+    }
+
+    /// Checks every number against its bound (the flags' parsers check these too; a caller of
+    /// `build` may not have used them).
+    pub fn check(&self) -> Result<(), BookError> {
+        let spec = self.spec;
         super::check_setting(
             "plies",
-            i64::from(args.plies),
+            i64::from(self.plies),
             1,
             i64::from(super::MAX_PLIES),
         )?;
@@ -391,19 +264,7 @@ impl Plan {
             1,
             i64::from(super::MAX_HASH_MB),
         )?;
-        super::check_setting("threads", threads as i64, 1, super::MAX_THREADS as i64)?;
-        let out = args
-            .out
-            .clone()
-            .unwrap_or_else(|| Path::new("book").join(super::file_name(&variant)));
-        Ok(Plan {
-            rules,
-            variant,
-            spec,
-            plies: args.plies,
-            threads,
-            out,
-        })
+        super::check_setting("threads", self.threads as i64, 1, super::MAX_THREADS as i64)
     }
 }
 
@@ -454,11 +315,11 @@ fn resume(
 /// found. A failed journal write (a full disk) stops every worker at once: a build that cannot
 /// record its work must not go on searching.
 fn search_level(
-    plan: &Plan,
+    plan: &BuildPlan,
     ply: u32,
     todo: &[(u64, Position)],
     journal: &Mutex<Journal>,
-) -> Result<Vec<(u64, Position, Vec<BookMove>)>, String> {
+) -> Result<Vec<(u64, Position, Vec<BookMove>)>, BookError> {
     let bar = crate::progress::bar(
         todo.len() as u64,
         0,
@@ -468,7 +329,7 @@ fn search_level(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let results: Mutex<Vec<(u64, Position, Vec<BookMove>)>> = Mutex::new(Vec::new());
-    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let failed: Mutex<Option<DurableError>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..plan.threads.min(todo.len().max(1)) {
             scope.spawn(|| {
@@ -490,8 +351,7 @@ fn search_level(
                             stop.store(true, Ordering::Relaxed);
                             *failed
                                 .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                                Some(e.into());
+                                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
                             break;
                         }
                     }
@@ -509,7 +369,7 @@ fn search_level(
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
     {
-        return Err(e);
+        return Err(e.into());
     }
     Ok(results
         .into_inner()
@@ -568,18 +428,18 @@ fn expand(
 /// Writes the book (sorted by pieces placed, then key) with its header, durably; the journal
 /// goes only once the book is on disk, so a failure here loses nothing.
 fn write_book(
-    plan: &Plan,
+    plan: &BuildPlan,
     mut book: Vec<(Position, Vec<BookMove>)>,
     tally: &Tally,
     journal: Mutex<Journal>,
-) -> Result<(), String> {
+) -> Result<Built, BookError> {
     let Tally {
         searched,
         left_out,
         seconds,
     } = *tally;
     let reused = (book.len() + left_out).saturating_sub(searched);
-    book.sort_by_cached_key(|(pos, _)| (super::exact::ply_of(pos), fold(pos).key));
+    sort_lines(&mut book);
     let spec = plan.spec;
     let command = format!(
         "moulin book build --variant {} --plies {} --depth {} --margin {} --hash {} --out {}",
@@ -614,10 +474,9 @@ fn write_book(
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .finish()?;
-    eprintln!(
-        "{}: {} positions ({searched} searched in {seconds:.0} s)",
-        plan.out.display(),
-        book.len()
-    );
-    Ok(())
+    Ok(Built {
+        positions: book.len(),
+        searched,
+        seconds,
+    })
 }

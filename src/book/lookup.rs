@@ -1,0 +1,150 @@
+//! A loaded book (`Book`): its moves by key, the lookup of a position's moves in its own frame,
+//! and the choice of a move to play.
+
+use super::format::{self, Header, Line};
+use super::{BookError, BookMove, TextError, Variety, MAX_FILE_BYTES};
+use crate::rules::position::Position;
+use crate::rules::symmetry::{self, fold, keyable};
+use crate::rules::Rules;
+use rustc_hash::FxHashMap;
+use std::path::Path;
+
+/// A loaded book: its header and its moves by key.
+#[derive(Clone, Debug)]
+pub struct Book {
+    /// The header of the book's file.
+    pub header: Header,
+    /// The rules of the header's variant: the book is used only under these.
+    pub rules: Rules,
+    entries: FxHashMap<u64, Box<[BookMove]>>,
+}
+
+impl Book {
+    /// A book from parsed lines; a position given twice is an error naming the second line.
+    pub fn from_lines(header: Header, lines: Vec<Line>) -> Result<Book, TextError> {
+        let rules = header.rules()?;
+        let mut entries = FxHashMap::default();
+        entries.reserve(lines.len());
+        for line in lines {
+            let key = fold(&line.pos).key;
+            if entries.insert(key, line.moves.into_boxed_slice()).is_some() {
+                return Err(TextError::at(
+                    line.number,
+                    "this position is already in the book",
+                ));
+            }
+        }
+        Ok(Book {
+            header,
+            rules,
+            entries,
+        })
+    }
+
+    /// Reads a book from its text.
+    pub fn parse(text: &str) -> Result<Book, TextError> {
+        let (header, lines) = format::parse(text)?;
+        Book::from_lines(header, lines)
+    }
+
+    /// Reads a book file of at most `MAX_FILE_BYTES`.
+    pub fn load(path: &Path) -> Result<Book, BookError> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|source| BookError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(TextError::at(
+                0,
+                format!(
+                    "larger than the {} MB a book may be: not read",
+                    MAX_FILE_BYTES >> 20
+                ),
+            )
+            .in_file(path)
+            .into());
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|e| TextError::at(0, format!("not text: {e}")).in_file(path))?;
+        Ok(Book::parse(&text).map_err(|e| e.in_file(path))?)
+    }
+
+    /// The number of positions in the book.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the book holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The book moves of `pos`, best first, in `pos`'s own frame; `None` when the position is not
+    /// in the book or the book is for other rules.
+    #[inline]
+    pub fn probe(&self, pos: &Position) -> Option<Vec<BookMove>> {
+        if *pos.rules() != self.rules || !keyable(pos) {
+            return None;
+        }
+        let folded = fold(pos);
+        let moves = self.entries.get(&folded.key)?;
+        let back = symmetry::inverse(folded.symmetry);
+        Some(
+            moves
+                .iter()
+                .map(|m| BookMove {
+                    mv: m.mv.transformed(back),
+                    ..*m
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether the position is in the book, without mapping its moves.
+    #[inline]
+    pub fn contains(&self, pos: &Position) -> bool {
+        *pos.rules() == self.rules && keyable(pos) && self.entries.contains_key(&fold(pos).key)
+    }
+
+    /// The move to play in `pos`, if the book has one: the best, or a weighted choice drawn with
+    /// `random` (a number in `0..1`).
+    pub fn choose(&self, pos: &Position, variety: Variety, random: f64) -> Option<BookMove> {
+        let moves = self.probe(pos)?;
+        match variety {
+            Variety::Best => moves.first().copied(),
+            Variety::Weighted => {
+                let total: u32 = moves.iter().map(|m| m.weight).sum();
+                let mut pick = (random.clamp(0.0, 1.0) * f64::from(total)) as u32;
+                for m in &moves {
+                    if pick < m.weight {
+                        return Some(*m);
+                    }
+                    pick -= m.weight;
+                }
+                moves.last().copied()
+            }
+        }
+    }
+}
+
+/// The cost of a lookup (`probe`, which folds the position, finds it and maps its moves back),
+/// in nanoseconds: every position of `lines` under each of the 16 symmetries, `rounds` times.
+pub fn lookup_ns(book: &Book, lines: &[Line], rounds: usize) -> f64 {
+    let positions: Vec<Position> = lines
+        .iter()
+        .flat_map(|l| (0..symmetry::SYMMETRIES).map(move |s| l.pos.transformed(s)))
+        .collect();
+    let started = std::time::Instant::now();
+    let mut found = 0usize;
+    for _ in 0..rounds.max(1) {
+        for p in &positions {
+            found += book.probe(std::hint::black_box(p)).map_or(0, |m| m.len());
+        }
+    }
+    std::hint::black_box(found);
+    started.elapsed().as_nanos() as f64 / (positions.len() * rounds.max(1)).max(1) as f64
+}

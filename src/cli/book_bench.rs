@@ -1,0 +1,32 @@
+//! `moulin book bench`: loads a book and times its lookups (`book::lookup_ns`).
+
+use crate::book::{self, format, Book};
+use std::path::PathBuf;
+
+/// The flags of `moulin book bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The book file (default: the book of the standard game).
+    pub file: Option<PathBuf>,
+}
+
+/// `moulin book bench`: loads a book and prints its load time and the cost of a lookup.
+pub fn run_bench(args: BenchArgs) -> Result<(), String> {
+    let path = match args.file {
+        Some(p) => p,
+        None => book::find_default("nine").ok_or("no book/nine.book found")?,
+    };
+    let started = std::time::Instant::now();
+    let book = Book::load(&path).map_err(|e| e.to_string())?;
+    let load = started.elapsed();
+    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let (_, lines) = format::parse(&text).map_err(|e| e.in_file(&path).to_string())?;
+    let ns = book::lookup_ns(&book, &lines, 5);
+    println!(
+        "{}: {} positions loaded in {} ms; {ns:.0} ns per lookup",
+        path.display(),
+        book.len(),
+        load.as_millis()
+    );
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! `moulin book exact`: checks every book move of the placing with the exact solver and the
+//! endgame tables (`book::exact`), lists those that give value away, and on request writes the
+//! book without them.
+
+use crate::book::{self, exact, format};
+use crate::tables::Tables;
+use std::path::PathBuf;
+
+/// The flags of `moulin book exact`.
+#[derive(clap::Args, Debug)]
+pub struct ExactArgs {
+    /// The book file.
+    pub file: PathBuf,
+    /// Endgame tables of every moving position of the book's rules (`moulin tables build
+    /// --pieces 9` for nine).
+    #[arg(long)]
+    pub tables: PathBuf,
+    /// Check the moves of book positions at this ply (placements made) and later: measured,
+    /// about 1 s a position at ply 6, a few hundredths of a second a move at ply 7 and later;
+    /// earlier plies cost far more (a position at ply 3: minutes).
+    #[arg(long, default_value_t = 7,
+          value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=40))]
+    pub min_ply: u32,
+    /// Also write the book without the moves found to give value away (a position left with no
+    /// move is dropped, and so is every position no longer reached through the book's moves)
+    /// to this file, whole or not at all.
+    #[arg(long, value_name = "OUT")]
+    pub prune: Option<PathBuf>,
+    /// Solver threads, each checking one position at a time.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    pub threads: usize,
+}
+
+/// `moulin book exact`.
+pub fn run_exact(args: &ExactArgs) -> Result<(), String> {
+    let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
+    let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;
+    let rules = header.rules().map_err(|e| e.to_string())?;
+    let tables = Tables::open(&args.tables, &rules)
+        .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?;
+    let items = exact::items(&lines, args.min_ply);
+    let found = exact::solve_items(&args.file, &items, tables, args.threads, args.min_ply)
+        .map_err(|e| e.to_string())?;
+    let (away, by_ply) = exact::verdicts(&items, &found);
+    for a in &away {
+        println!(
+            "line {}: ply {} {} gives away a {}: {}",
+            a.line,
+            a.ply,
+            a.mv.turn_notation(),
+            crate::search::exact::name(a.value),
+            crate::rules::fen::write(&a.pos)
+        );
+    }
+    for (ply, t) in &by_ply {
+        println!(
+            "ply {ply}: {} book moves, {} give value away, {} positions not covered",
+            t.moves, t.away, t.uncovered
+        );
+    }
+    let total: usize = by_ply.values().map(|t| t.away).sum();
+    if let Some(out) = &args.prune {
+        let pruned = exact::write_pruned(out, &header, &lines, (&items, &found), args.min_ply)
+            .map_err(|e| e.to_string())?;
+        println!(
+            "{}: {} positions, {} moves ({} moves that give value away dropped, {} \
+             positions left out)",
+            out.display(),
+            pruned.positions,
+            pruned.moves,
+            pruned.dropped,
+            pruned.left_out
+        );
+    }
+    println!(
+        "{}: {} book moves from ply {} checked exactly, {total} give value away",
+        args.file.display(),
+        by_ply.values().map(|t| t.moves).sum::<usize>(),
+        args.min_ply
+    );
+    if total > 0 && args.prune.is_none() {
+        return Err(format!("{total} book moves give value away (listed above)"));
+    }
+    Ok(())
+}
