@@ -2,8 +2,14 @@
 //! file of its own here (`<command>_cmd.rs`, or `<command>_<subcommand>.rs`), a thin handler over
 //! the library layers below. With no subcommand the binary speaks the protocol.
 
+mod analyse_cmd;
 mod bench_cmd;
+mod match_cmd;
+mod openings_cmd;
 mod perft_cmd;
+mod play_cmd;
+mod replay_cmd;
+mod tables_keep;
 
 use crate::rules::perft;
 use clap::{Parser, Subcommand};
@@ -58,19 +64,19 @@ pub enum Command {
         threads: usize,
     },
     /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
-    Match(crate::matches::MatchArgs),
+    Match(match_cmd::MatchArgs),
     /// Make a balanced opening book: enumerate placement openings and keep those an engine
     /// scores within a margin.
-    Openings(crate::matches::book::OpeningsArgs),
+    Openings(openings_cmd::OpeningsArgs),
     /// Re-check a match's records: every move and every result, under moulin's rules.
-    Replay(crate::matches::ReplayArgs),
+    Replay(replay_cmd::ReplayArgs),
     /// Grade every move of a game (a record file or --moves): the value before and after, the
     /// best move and line, a label by the value lost; or, with --position, value every legal
     /// move of one position (see README, "Analysis").
-    Analyse(crate::analyse::AnalyseArgs),
+    Analyse(analyse_cmd::AnalyseArgs),
     /// Play a game against moulin at the terminal: the board drawn, moves in either notation
     /// with line editing, hint, undo, save and load (see README, "Playing").
-    Play(crate::play::PlayArgs),
+    Play(play_cmd::PlayArgs),
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(BookCommand),
@@ -122,7 +128,7 @@ pub enum TablesCommand {
     /// Draw positions from the tables, as match openings (`fen ...`) with their values.
     Sample(crate::tables::sample::SampleArgs),
     /// Search sampled positions and count the moves that keep the tables' value.
-    Keep(crate::matches::endgames::KeepArgs),
+    Keep(tables_keep::KeepArgs),
 }
 
 #[derive(Subcommand)]
@@ -153,7 +159,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
                     None => Err(format!("--option {o}: expected NAME=VALUE")),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            crate::protocol::run(options)
+            crate::protocol::run(options).map_err(|e| e.to_string())
         }
         Some(_) if !cli.options.is_empty() => {
             Err("--option sets protocol options: give it without a subcommand".into())
@@ -170,11 +176,11 @@ pub fn run(cli: Cli) -> Result<(), String> {
             bench_cmd::run(depth, threads);
             Ok(())
         }
-        Some(Command::Match(args)) => crate::matches::run_match(args),
-        Some(Command::Analyse(args)) => crate::analyse::run_analyse(args),
-        Some(Command::Play(args)) => crate::play::run_play(args),
-        Some(Command::Openings(args)) => crate::matches::book::run_openings(args),
-        Some(Command::Replay(args)) => crate::matches::run_replay(args),
+        Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::Analyse(args)) => analyse_cmd::run(&args),
+        Some(Command::Play(args)) => play_cmd::run(&args),
+        Some(Command::Openings(args)) => openings_cmd::run(&args),
+        Some(Command::Replay(args)) => replay_cmd::run(&args),
         Some(Command::Book(BookCommand::Build(args))) => crate::book::build::run_build(args),
         Some(Command::Book(BookCommand::Expand(args))) => crate::book::expand::run_expand(args),
         Some(Command::Book(BookCommand::Check(args))) => crate::book::check::run_check(args),
@@ -190,9 +196,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Tables(TablesCommand::Sample(args))) => {
             crate::tables::sample::run_sample(args)
         }
-        Some(Command::Tables(TablesCommand::Keep(args))) => {
-            crate::matches::endgames::run_keep(args)
-        }
+        Some(Command::Tables(TablesCommand::Keep(args))) => tables_keep::run(&args),
         Some(Command::Train(TrainCommand::Label(args))) => crate::train::label::run_label(args),
         Some(Command::Train(TrainCommand::Fit(args))) => crate::train::fit::run_fit(args),
         Some(Command::Train(TrainCommand::Critical(args))) => {

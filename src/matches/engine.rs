@@ -55,9 +55,8 @@ impl EngineFault {
         match self {
             EngineFault::Spawn(_) => "spawn",
             EngineFault::Timeout { .. } => "timeout",
-            EngineFault::Exited { crashed: true, .. } => "crash",
+            EngineFault::Exited { crashed: true, .. } | EngineFault::Pipe(_) => "crash",
             EngineFault::Exited { crashed: false, .. } => "exit",
-            EngineFault::Pipe(_) => "crash",
             EngineFault::Flood => "flood",
         }
     }
@@ -83,6 +82,8 @@ impl fmt::Display for EngineFault {
         }
     }
 }
+
+impl std::error::Error for EngineFault {}
 
 /// A running engine.
 pub struct Engine {
@@ -581,7 +582,7 @@ mod live {
 pub fn after(start: Instant, d: Duration) -> Instant {
     start
         .checked_add(d)
-        .or_else(|| start.checked_add(Duration::from_secs(100 * 365 * 24 * 3600)))
+        .or_else(|| start.checked_add(Duration::from_hours(100 * 365 * 24)))
         .unwrap_or(start)
 }
 

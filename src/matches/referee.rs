@@ -3,6 +3,7 @@
 //! engines, decide when the game ends. Any fault of an engine loses it the game.
 
 use super::engine::{Engine, EngineFault};
+use super::match_error::MatchError;
 use super::spec::EngineSpec;
 use crate::record::openings::Opening;
 use crate::rules::board::{ByColor, Color};
@@ -26,14 +27,21 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// Reads `<base>+<inc>` in seconds (`10+0.1`, `60`), as `--tc` takes it.
-    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
-        let secs = |s: &str| -> Result<Duration, String> {
-            let v: f64 = s
-                .trim()
-                .parse()
-                .map_err(|_| format!("time control '{text}': '{s}' is not a number of seconds"))?;
+    ///
+    /// # Errors
+    ///
+    /// A part that is not a number of seconds, or out of range, or no time at all.
+    pub fn parse_tc(text: &str) -> Result<TimeControl, MatchError> {
+        let secs = |s: &str| -> Result<Duration, MatchError> {
+            let v: f64 = s.trim().parse().map_err(|_| MatchError::TcNotSeconds {
+                text: text.to_string(),
+                part: s.to_string(),
+            })?;
             if !(0.0..=1e7).contains(&v) {
-                return Err(format!("time control '{text}': '{s}' is out of range"));
+                return Err(MatchError::TcRange {
+                    text: text.to_string(),
+                    part: s.to_string(),
+                });
             }
             Ok(Duration::from_secs_f64(v))
         };
@@ -42,7 +50,9 @@ impl TimeControl {
             None => (secs(text)?, Duration::ZERO),
         };
         if base.is_zero() && inc.is_zero() {
-            return Err(format!("time control '{text}' gives no time at all"));
+            return Err(MatchError::TcNoTime {
+                text: text.to_string(),
+            });
         }
         Ok(TimeControl::Clock { base, inc })
     }
@@ -233,13 +243,15 @@ pub fn play(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings) ->
     }
 }
 
-fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &mut Game) -> End {
+/// Starts the engines not running yet and tells both a new game begins; the forfeit of the
+/// first one that fails.
+fn start_engines(seats: &mut ByColor<Seat>, set: &GameSettings) -> Option<End> {
     for c in Color::BOTH {
         let seat = &mut seats[c];
         if seat.engine.is_none() {
             match Engine::start(seat.spec, &set.rules, set.ready_timeout) {
                 Ok(e) => *seat.engine = Some(e),
-                Err(f) => return forfeit(seats, c, &f, "start"),
+                Err(f) => return Some(forfeit(seats, c, &f, "start")),
             }
         }
         let ready = seats[c]
@@ -248,8 +260,40 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
             .expect("started above")
             .new_game(set.ready_timeout);
         if let Err(f) = ready {
-            return forfeit(seats, c, &f, "new game");
+            return Some(forfeit(seats, c, &f, "new game"));
         }
+    }
+    None
+}
+
+/// The `go` command for the side `us` with `left` on the clocks, and how long its answer may
+/// take.
+fn go_command(set: &GameSettings, left: &ByColor<Duration>, us: Color) -> (String, Duration) {
+    match set.tc {
+        TimeControl::Clock { inc, .. } => {
+            let ms = |d: Duration| d.as_millis();
+            (
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    ms(left[Color::White]),
+                    ms(left[Color::Black]),
+                    ms(inc),
+                    ms(inc)
+                ),
+                left[us].saturating_add(set.grace),
+            )
+        }
+        TimeControl::MoveTime(t) => (
+            format!("go movetime {}", t.as_millis()),
+            t.saturating_add(set.grace),
+        ),
+    }
+}
+
+/// Plays the game from `game` (where `opening` led) to its end.
+fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &mut Game) -> End {
+    if let Some(end) = start_engines(seats, set) {
+        return end;
     }
     let mut left = match set.tc {
         TimeControl::Clock { base, .. } => ByColor::new(base, base),
@@ -264,25 +308,7 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
             return End::MoveLimit(plies);
         }
         let us = game.position().side_to_move();
-        let (go, limit) = match set.tc {
-            TimeControl::Clock { inc, .. } => {
-                let ms = |d: Duration| d.as_millis();
-                (
-                    format!(
-                        "go wtime {} btime {} winc {} binc {}",
-                        ms(left[Color::White]),
-                        ms(left[Color::Black]),
-                        ms(inc),
-                        ms(inc)
-                    ),
-                    left[us].saturating_add(set.grace),
-                )
-            }
-            TimeControl::MoveTime(t) => (
-                format!("go movetime {}", t.as_millis()),
-                t.saturating_add(set.grace),
-            ),
-        };
+        let (go, limit) = go_command(set, &left, us);
         let seat = &mut seats[us];
         let engine = seat
             .engine
@@ -374,7 +400,7 @@ mod tests {
         assert_eq!(
             TimeControl::parse_tc("60").unwrap(),
             TimeControl::Clock {
-                base: Duration::from_secs(60),
+                base: Duration::from_mins(1),
                 inc: Duration::ZERO
             }
         );

@@ -67,7 +67,7 @@ impl EngineSpec {
             spec: text.to_string(),
             message,
         };
-        let all = words::split(text).map_err(&err)?;
+        let all = words::split(text).map_err(|e| err(e.to_string()))?;
         if all.is_empty() {
             return Err(err("empty spec: give cmd=<program> at least".into()));
         }
@@ -91,7 +91,7 @@ impl EngineSpec {
                 };
                 match key {
                     "cmd" => {
-                        command = words::split(value).map_err(&err)?;
+                        command = words::split(value).map_err(|e| err(e.to_string()))?;
                     }
                     "arg" => extra.push(value.to_string()),
                     "name" => {

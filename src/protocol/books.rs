@@ -1,9 +1,9 @@
 //! The opening book as a session plays it: loaded on a thread of its own, chosen from by weight,
 //! and a book turn answered in parts when the notation or a double removal asks for it.
 
+use super::event::Event;
 use super::options::Settings;
 use super::reply::{one_line, Out};
-use super::Event;
 use crate::book::{self, Book};
 use crate::rng::Rng;
 use crate::rules::movegen;

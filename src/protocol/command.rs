@@ -351,7 +351,7 @@ fn parse_go(rest: &[&str]) -> Result<Go, CommandError> {
             "winc" => go.winc = Some(value("go winc")?.min(MAX_MS)),
             "binc" => go.binc = Some(value("go binc")?.min(MAX_MS)),
             "movestogo" => {
-                go.movestogo = Some(value("go movestogo")?.min(u64::from(u32::MAX)) as u32)
+                go.movestogo = Some(value("go movestogo")?.min(u64::from(u32::MAX)) as u32);
             }
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,

@@ -423,6 +423,8 @@ impl Settings {
 
 /// The searcher the settings describe.
 impl Settings {
+    /// A searcher with the settings' hash size, threads, strength and style.
+    #[must_use]
     pub fn new_searcher(&self) -> Searcher {
         let mut s = Searcher::new(self.hash_mb, self.threads);
         self.apply_to(&mut s);

@@ -23,7 +23,7 @@
 //! settings, and a larger `--positions` extends it.
 
 use crate::durable::Journal;
-use crate::matches::records::GameRead;
+use crate::matches::replay::GameRead;
 use crate::rng::{mix, Rng};
 use crate::rules::board::Color;
 use crate::rules::game::Game;
@@ -244,7 +244,7 @@ pub fn each_position(
 pub fn games_of_files(files: &[PathBuf]) -> Result<Vec<GameRead>, String> {
     let mut games = Vec::new();
     for f in files {
-        games.extend(crate::matches::records::games_of_file(f)?);
+        games.extend(crate::matches::replay::games_of_file(f).map_err(|e| e.to_string())?);
     }
     Ok(games)
 }

@@ -1,0 +1,27 @@
+//! What the engine loop waits for: a line of input, or a thread's report.
+
+use crate::book::Book;
+use crate::search::{SearchResult, Searcher};
+use crate::tables::Tables;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What the engine loop waits for.
+pub(super) enum Event {
+    /// One line of input.
+    Line(String),
+    /// A line longer than `MAX_LINE` bytes (its length), dropped whole.
+    TooLong(usize),
+    /// The end of input.
+    Eof,
+    /// The search thread is done and gives the searcher back.
+    SearchDone(Box<Searcher>, SearchResult),
+    /// The search thread panicked (a bug): the searcher is lost.
+    SearchPanicked(String),
+    /// A book was read on its thread (`None`: no such file; `Err`: what was wrong with it).
+    BookLoaded(PathBuf, Result<Option<Box<Book>>, String>),
+    /// Endgame tables were read on their thread for a request (`Err`: what was wrong).
+    TablesLoaded(u64, Result<Box<Tables>, String>),
+    /// Perft finished (`Some(total, time)`) or was stopped (`None`).
+    PerftDone(Option<(u64, Duration)>),
+}
