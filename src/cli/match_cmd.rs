@@ -142,29 +142,25 @@ fn seed(args: &MatchArgs) -> u64 {
 
 /// Where the openings come from, and how the settings line names it.
 fn opening_source(args: &MatchArgs, rules: &Rules) -> Result<(OpeningSource, String), String> {
-    match &args.openings {
-        Some(path) => {
-            if let Some(records) = &args.records {
-                if same_file(path, records) {
-                    return Err(format!(
-                        "--records {} is the --openings file: give the records another name",
-                        records.display()
-                    ));
-                }
-            }
-            let book = openings::read_book_file(path, rules)?;
-            Ok((OpeningSource::Book(book), path.display().to_string()))
-        }
-        None => {
-            let plies = args.random_plies.unwrap_or(4);
-            if plies > MAX_RANDOM_PLIES {
+    if let Some(path) = &args.openings {
+        if let Some(records) = &args.records {
+            if same_file(path, records) {
                 return Err(format!(
-                    "--random-plies {plies} is more than the limit of {MAX_RANDOM_PLIES}"
+                    "--records {} is the --openings file: give the records another name",
+                    records.display()
                 ));
             }
-            Ok((OpeningSource::Random(plies), format!("random:{plies}")))
         }
+        let book = openings::read_book_file(path, rules)?;
+        return Ok((OpeningSource::Book(book), path.display().to_string()));
     }
+    let plies = args.random_plies.unwrap_or(4);
+    if plies > MAX_RANDOM_PLIES {
+        return Err(format!(
+            "--random-plies {plies} is more than the limit of {MAX_RANDOM_PLIES}"
+        ));
+    }
+    Ok((OpeningSource::Random(plies), format!("random:{plies}")))
 }
 
 /// The checked plan of the match `args` ask for.

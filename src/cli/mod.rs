@@ -14,6 +14,7 @@ mod tables_keep;
 use crate::rules::perft;
 use clap::{Parser, Subcommand};
 
+/// The command line: a subcommand, or none (the protocol) with options set first.
 #[derive(Parser)]
 #[command(
     name = "moulin",
@@ -21,6 +22,7 @@ use clap::{Parser, Subcommand};
     about = "An engine for the mill game (Nine Men's Morris, Mühle).\n\nWith no subcommand, moulin speaks its UCI-style protocol on stdin/stdout (see protocol.md)."
 )]
 pub struct Cli {
+    /// The subcommand; none speaks the protocol.
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Set a protocol option before the protocol starts, as `setoption name NAME value VALUE`
@@ -30,6 +32,7 @@ pub struct Cli {
     pub options: Vec<String>,
 }
 
+/// The subcommands of `moulin`.
 #[derive(Subcommand)]
 pub enum Command {
     /// Count the positions reached after exactly <DEPTH> plies (draw rules ignored).
@@ -90,6 +93,7 @@ pub enum Command {
     Train(TrainCommand),
 }
 
+/// The subcommands of `moulin book`.
 #[derive(Subcommand)]
 pub enum BookCommand {
     /// Build a book by deep search (resumes an interrupted build; see book/README.md).
@@ -112,6 +116,7 @@ pub enum BookCommand {
     Bench(crate::book::BenchArgs),
 }
 
+/// The subcommands of `moulin tables`.
 #[derive(Subcommand)]
 pub enum TablesCommand {
     /// Compute every moving-phase position with 3 to N pieces a side (or one pair), resuming
@@ -131,6 +136,7 @@ pub enum TablesCommand {
     Keep(tables_keep::KeepArgs),
 }
 
+/// The subcommands of `moulin train`.
 #[derive(Subcommand)]
 pub enum TrainCommand {
     /// Draw placing-phase positions (random openings and noisy self-play) and label each with

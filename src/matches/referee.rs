@@ -20,7 +20,12 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
     /// A clock per side: `base` for the game, plus `inc` after each completed turn.
-    Clock { base: Duration, inc: Duration },
+    Clock {
+        /// The time for the game.
+        base: Duration,
+        /// The time added after each completed turn.
+        inc: Duration,
+    },
     /// A fixed time per `go`.
     MoveTime(Duration),
 }
@@ -72,7 +77,9 @@ impl fmt::Display for TimeControl {
 /// What every game of a match shares.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
+    /// The rules of the games.
     pub rules: Rules,
+    /// The time control.
     pub tc: TimeControl,
     /// How far past its time an engine may answer before it loses on time.
     pub grace: Duration,
@@ -89,9 +96,11 @@ pub enum End {
     Rules(Outcome),
     /// One side lost by forfeit.
     Forfeit {
+        /// The side that forfeits.
         loser: Color,
         /// `illegal`, `malformed`, `claim`, `time`, `crash`, `exit`, `spawn`, `timeout`, `flood`.
         kind: String,
+        /// What happened, in words.
         reason: String,
         /// The offending answer, for `illegal` and `malformed`.
         answer: Option<String>,
@@ -143,16 +152,20 @@ impl End {
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct Played {
+    /// The opening it was played from.
     pub opening: Opening,
     /// The moves after the opening, one token per turn.
     pub moves: Vec<String>,
+    /// How it ended.
     pub end: End,
 }
 
 /// One side of a game: the spec to start from, and the process (started when missing, dropped
 /// after it forfeits so that the next game gets a fresh one).
 pub struct Seat<'a> {
+    /// The engine's spec.
     pub spec: &'a EngineSpec,
+    /// Its process, when running.
     pub engine: &'a mut Option<Engine>,
 }
 
@@ -162,9 +175,7 @@ pub fn turns(moves: &[Move]) -> Vec<Move> {
     for &mv in moves {
         match out.last_mut() {
             Some(last) if mv.is_removal_only() && !last.is_removal_only() => {
-                *last = mv
-                    .removals()
-                    .fold(*last, super::super::rules::moves::Move::with_removal);
+                *last = mv.removals().fold(*last, Move::with_removal);
             }
             _ => out.push(mv),
         }

@@ -33,16 +33,27 @@ use std::path::{Path, PathBuf};
 /// One game as a record holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
+    /// The game's number in the match, from 1.
     pub game: usize,
+    /// The engine that had White.
     pub white: String,
+    /// The engine that had Black.
     pub black: String,
+    /// The variant's name.
     pub variant: String,
+    /// The opening the game was played from.
     pub opening: Opening,
+    /// The moves after the opening, one token per turn.
     pub moves: Vec<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
+    /// How it ended: `rules`, `movelimit`, or the forfeit's kind.
     pub end: String,
+    /// The side that forfeited, for a forfeit.
     pub loser: Option<Color>,
+    /// The engine's answer, for a forfeit on a bad one.
     pub answer: Option<String>,
+    /// What happened, in words.
     pub reason: String,
 }
 
@@ -317,6 +328,7 @@ impl Record {
 /// pairs), how the games ended, and the forfeits of each engine.
 #[derive(Clone, Debug, Default)]
 pub struct Recap {
+    /// The games and the complete pairs, from the first engine's view.
     pub tally: Tally,
     /// How the games ended, by kind.
     pub ends: BTreeMap<String, u32>,

@@ -27,6 +27,7 @@ pub enum RulesBy {
     Variant,
     /// One `setoption` per rule option (`Rules::options`).
     Options,
+    /// Both: the variant, then every rule option.
     Both,
     /// Nothing: the engine plays its default rules.
     Nothing,
@@ -35,11 +36,17 @@ pub enum RulesBy {
 /// One engine, as the match starts it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
+    /// The name results and records use.
     pub name: String,
+    /// The program to run.
     pub program: String,
+    /// Its arguments.
     pub args: Vec<String>,
+    /// The working directory to run it in, if not the current one.
     pub dir: Option<PathBuf>,
+    /// The notation its moves are sent and read in.
     pub notation: Convention,
+    /// How it is told the rules.
     pub rules_by: RulesBy,
     /// `setoption` name and value pairs, in the order given.
     pub options: Vec<(String, String)>,
@@ -48,7 +55,9 @@ pub struct EngineSpec {
 /// A spec that could not be read, with the offending word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecError {
+    /// The spec, as given.
     pub spec: String,
+    /// What is wrong with it.
     pub message: String,
 }
 

@@ -28,8 +28,11 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// The results so far, from the first engine's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// The first engine's wins.
     pub wins: u32,
+    /// Draws.
     pub draws: u32,
+    /// The first engine's losses.
     pub losses: u32,
     /// Completed pairs by the first engine's points in them: 0, 0.5, 1, 1.5, 2.
     pub pairs: [u32; 5],
@@ -38,7 +41,9 @@ pub struct Tally {
 /// Which model an estimate comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Model {
+    /// Over game pairs (the same opening, colours swapped): five outcomes of a pair.
     Pentanomial,
+    /// Over games: win, draw or loss.
     Trinomial,
 }
 
@@ -54,12 +59,17 @@ impl fmt::Display for Model {
 /// An Elo estimate with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
+    /// The model it comes from.
     pub model: Model,
     /// Samples: pairs or games.
     pub samples: u32,
+    /// The first engine's score, 0 to 1.
     pub score: f64,
+    /// The Elo difference.
     pub elo: f64,
+    /// The low end of the 95% interval.
     pub low: f64,
+    /// The high end of the 95% interval.
     pub high: f64,
 }
 
@@ -81,10 +91,14 @@ impl Tally {
         self.pairs[cell] += 1;
     }
 
+    /// The games played.
+    #[must_use]
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
 
+    /// The complete pairs.
+    #[must_use]
     pub fn pair_count(&self) -> u32 {
         self.pairs.iter().sum()
     }
@@ -170,15 +184,20 @@ pub fn expected_score(elo: f64) -> f64 {
 /// The SPRT's hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// The Elo difference of H0.
     pub elo0: f64,
+    /// The Elo difference of H1.
     pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds.
     pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds.
     pub beta: f64,
 }
 
 /// What the SPRT says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
+    /// Neither hypothesis yet: play on.
     Continue,
     /// H0 (elo ≤ elo0) accepted.
     H0,

@@ -6,7 +6,7 @@ use super::books::Books;
 use super::command::Go;
 use super::command::{self, Command, CommandError, Start};
 use super::dialect::Dialect;
-use super::event::Event;
+use super::event::{Event, LoadError};
 use super::gbgp;
 use super::jobs::{self, Job, Reporting, SearchJob};
 use super::options::{Changed, Settings};
@@ -272,8 +272,12 @@ impl Session {
             .name("moulin-tables".into())
             .spawn(move || {
                 // A panic while reading (a bug) still answers, so that `readyok` comes.
-                let read = panic::catch_unwind(|| Tables::open(&dir, &rules).map(Box::new))
-                    .unwrap_or_else(|p| Err(format!("internal error: {}", panic_message(&*p))));
+                let read = panic::catch_unwind(|| {
+                    Tables::open(&dir, &rules)
+                        .map(Box::new)
+                        .map_err(|e| LoadError::Failed(e.into()))
+                })
+                .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))));
                 let _ = tx.send(Event::TablesLoaded(request, read));
             });
         match spawned {
@@ -286,7 +290,7 @@ impl Session {
     }
 
     /// Tables read on their thread: in force if they answer the last request.
-    fn tables_loaded(&mut self, request: u64, read: Result<Box<Tables>, String>) {
+    fn tables_loaded(&mut self, request: u64, read: Result<Box<Tables>, LoadError>) {
         if !self.tables_loading || request != self.tables_request {
             return;
         }
@@ -298,7 +302,7 @@ impl Session {
             }
             Err(e) => self.out.line(&format!(
                 "info string error: endgame tables: {}; playing without them",
-                one_line(&e)
+                one_line(&e.to_string())
             )),
         }
         self.answer_ready();
