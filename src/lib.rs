@@ -31,7 +31,6 @@ pub mod date;
 pub mod durable;
 
 pub mod matches;
-pub mod play;
 
 pub mod progress;
 pub mod protocol;

@@ -3,7 +3,7 @@
 //! over the plies (from White's side), and an SVG board for each critical moment (a blunder or
 //! a mistake), with the move played and the better one drawn as arrows.
 
-use super::{rank, shown, Graded, Label};
+use super::grade::{rank, shown, Graded, Label};
 use crate::rules::board::{Color, Point};
 use crate::rules::game::Game;
 use crate::search::Score;
@@ -19,7 +19,8 @@ fn esc(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The page.
+/// The page of a graded game, titled `title`.
+#[must_use]
 pub fn page(graded: &[Graded], game: &Game, title: &str) -> String {
     let mut out = String::new();
     out.push_str(&format!(

@@ -2,6 +2,7 @@
 //! file of its own here (`<command>_cmd.rs`, or `<command>_<subcommand>.rs`), a thin handler over
 //! the library layers below. With no subcommand the binary speaks the protocol.
 
+mod analyse_cmd;
 mod bench_cmd;
 mod book_bench;
 pub mod book_build;
@@ -9,11 +10,16 @@ mod book_check;
 mod book_cover;
 mod book_exact;
 pub mod book_expand;
+mod match_cmd;
+mod openings_cmd;
 mod perft_cmd;
+mod play_cmd;
+mod replay_cmd;
 mod tables_build;
+mod tables_keep;
 mod tables_plan;
 mod tables_sample;
-pub(crate) mod tables_stats;
+mod tables_stats;
 mod tables_verify;
 mod train_critical;
 mod train_fit;
@@ -23,6 +29,7 @@ mod train_suite;
 use crate::rules::perft;
 use clap::{Parser, Subcommand};
 
+/// The command line: a subcommand, or none (the protocol) with options set first.
 #[derive(Parser)]
 #[command(
     name = "moulin",
@@ -30,6 +37,7 @@ use clap::{Parser, Subcommand};
     about = "An engine for the mill game (Nine Men's Morris, Mühle).\n\nWith no subcommand, moulin speaks its UCI-style protocol on stdin/stdout (see protocol.md)."
 )]
 pub struct Cli {
+    /// The subcommand; none speaks the protocol.
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Set a protocol option before the protocol starts, as `setoption name NAME value VALUE`
@@ -39,6 +47,7 @@ pub struct Cli {
     pub options: Vec<String>,
 }
 
+/// The subcommands of `moulin`.
 #[derive(Subcommand)]
 pub enum Command {
     /// Count the positions reached after exactly <DEPTH> plies (draw rules ignored).
@@ -73,19 +82,19 @@ pub enum Command {
         threads: usize,
     },
     /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
-    Match(crate::matches::MatchArgs),
+    Match(match_cmd::MatchArgs),
     /// Make a balanced opening book: enumerate placement openings and keep those an engine
     /// scores within a margin.
-    Openings(crate::matches::book::OpeningsArgs),
+    Openings(openings_cmd::OpeningsArgs),
     /// Re-check a match's records: every move and every result, under moulin's rules.
-    Replay(crate::matches::ReplayArgs),
+    Replay(replay_cmd::ReplayArgs),
     /// Grade every move of a game (a record file or --moves): the value before and after, the
     /// best move and line, a label by the value lost; or, with --position, value every legal
     /// move of one position (see README, "Analysis").
-    Analyse(crate::analyse::AnalyseArgs),
+    Analyse(analyse_cmd::AnalyseArgs),
     /// Play a game against moulin at the terminal: the board drawn, moves in either notation
     /// with line editing, hint, undo, save and load (see README, "Playing").
-    Play(crate::play::PlayArgs),
+    Play(play_cmd::PlayArgs),
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(BookCommand),
@@ -99,6 +108,7 @@ pub enum Command {
     Train(TrainCommand),
 }
 
+/// The subcommands of `moulin book`.
 #[derive(Subcommand)]
 pub enum BookCommand {
     /// Build a book by deep search (resumes an interrupted build; see book/README.md).
@@ -121,6 +131,7 @@ pub enum BookCommand {
     Bench(book_bench::BenchArgs),
 }
 
+/// The subcommands of `moulin tables`.
 #[derive(Subcommand)]
 pub enum TablesCommand {
     /// Compute every moving-phase position with 3 to N pieces a side (or one pair), resuming
@@ -137,9 +148,10 @@ pub enum TablesCommand {
     /// Draw positions from the tables, as match openings (`fen ...`) with their values.
     Sample(tables_sample::SampleArgs),
     /// Search sampled positions and count the moves that keep the tables' value.
-    Keep(crate::matches::endgames::KeepArgs),
+    Keep(tables_keep::KeepArgs),
 }
 
+/// The subcommands of `moulin train`.
 #[derive(Subcommand)]
 pub enum TrainCommand {
     /// Draw placing-phase positions (random openings and noisy self-play) and label each with
@@ -168,7 +180,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
                     None => Err(format!("--option {o}: expected NAME=VALUE")),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            crate::protocol::run(options)
+            crate::protocol::run(options).map_err(|e| e.to_string())
         }
         Some(_) if !cli.options.is_empty() => {
             Err("--option sets protocol options: give it without a subcommand".into())
@@ -185,11 +197,11 @@ pub fn run(cli: Cli) -> Result<(), String> {
             bench_cmd::run(depth, threads);
             Ok(())
         }
-        Some(Command::Match(args)) => crate::matches::run_match(args),
-        Some(Command::Analyse(args)) => crate::analyse::run_analyse(args),
-        Some(Command::Play(args)) => crate::play::run_play(args),
-        Some(Command::Openings(args)) => crate::matches::book::run_openings(args),
-        Some(Command::Replay(args)) => crate::matches::run_replay(args),
+        Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::Analyse(args)) => analyse_cmd::run(&args),
+        Some(Command::Play(args)) => play_cmd::run(&args),
+        Some(Command::Openings(args)) => openings_cmd::run(&args),
+        Some(Command::Replay(args)) => replay_cmd::run(&args),
         Some(Command::Book(BookCommand::Build(args))) => book_build::run_build(args),
         Some(Command::Book(BookCommand::Expand(args))) => book_expand::run_expand(args),
         Some(Command::Book(BookCommand::Check(args))) => book_check::run_check(&args),
@@ -201,9 +213,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Tables(TablesCommand::Verify(args))) => tables_verify::run(&args),
         Some(Command::Tables(TablesCommand::Plan(args))) => tables_plan::run(&args),
         Some(Command::Tables(TablesCommand::Sample(args))) => tables_sample::run(&args),
-        Some(Command::Tables(TablesCommand::Keep(args))) => {
-            crate::matches::endgames::run_keep(args)
-        }
+        Some(Command::Tables(TablesCommand::Keep(args))) => tables_keep::run(&args),
         Some(Command::Train(TrainCommand::Label(args))) => train_label::run_label(&args),
         Some(Command::Train(TrainCommand::Fit(args))) => train_fit::run_fit(&args),
         Some(Command::Train(TrainCommand::Critical(args))) => train_critical::run_critical(&args),

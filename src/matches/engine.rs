@@ -25,9 +25,19 @@ pub enum EngineFault {
     /// The process could not be started at all.
     Spawn(String),
     /// No answer before the deadline (the process is killed).
-    Timeout { waiting_for: String, ms: u64 },
+    Timeout {
+        /// What was awaited (`uciok`, `readyok`, `bestmove`...).
+        waiting_for: String,
+        /// The time allowed, in milliseconds.
+        ms: u64,
+    },
     /// The process ended: `crashed` when by a signal or a non-zero status.
-    Exited { crashed: bool, status: String },
+    Exited {
+        /// Whether it ended by a signal or a non-zero status.
+        crashed: bool,
+        /// How it ended, as the system says it.
+        status: String,
+    },
     /// Writing to the engine failed.
     Pipe(String),
     /// A line of output longer than `MAX_LINE` bytes.
@@ -55,9 +65,8 @@ impl EngineFault {
         match self {
             EngineFault::Spawn(_) => "spawn",
             EngineFault::Timeout { .. } => "timeout",
-            EngineFault::Exited { crashed: true, .. } => "crash",
+            EngineFault::Exited { crashed: true, .. } | EngineFault::Pipe(_) => "crash",
             EngineFault::Exited { crashed: false, .. } => "exit",
-            EngineFault::Pipe(_) => "crash",
             EngineFault::Flood => "flood",
         }
     }
@@ -84,8 +93,11 @@ impl fmt::Display for EngineFault {
     }
 }
 
+impl std::error::Error for EngineFault {}
+
 /// A running engine.
 pub struct Engine {
+    /// The spec it was started from.
     pub spec: EngineSpec,
     child: Child,
     stdin: ChildStdin,
@@ -113,7 +125,9 @@ pub struct Answer {
 /// A search score as `info ... score` reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawns, from the side to move's view.
     Cp(i32),
+    /// A mate in this many moves (negative: being mated).
     Mate(i32),
 }
 
@@ -182,16 +196,13 @@ impl Engine {
                 if !open {
                     return;
                 }
-                let out = match line {
-                    Some(bytes) => {
-                        let line = String::from_utf8_lossy(bytes);
-                        log::trace!("{name} > {line}");
-                        Output::Line(line.into_owned())
-                    }
-                    None => {
-                        open = false;
-                        Output::Flood
-                    }
+                let out = if let Some(bytes) = line {
+                    let line = String::from_utf8_lossy(bytes);
+                    log::trace!("{name} > {line}");
+                    Output::Line(line.into_owned())
+                } else {
+                    open = false;
+                    Output::Flood
                 };
                 // The runner no longer listens: keep reading so that the engine never blocks.
                 open &= tx.send(out).is_ok();
@@ -581,7 +592,7 @@ mod live {
 pub fn after(start: Instant, d: Duration) -> Instant {
     start
         .checked_add(d)
-        .or_else(|| start.checked_add(Duration::from_secs(100 * 365 * 24 * 3600)))
+        .or_else(|| start.checked_add(Duration::from_hours(100 * 365 * 24)))
         .unwrap_or(start)
 }
 

@@ -3,6 +3,7 @@
 //! engines, decide when the game ends. Any fault of an engine loses it the game.
 
 use super::engine::{Engine, EngineFault};
+use super::match_error::MatchError;
 use super::spec::EngineSpec;
 use crate::record::openings::Opening;
 use crate::rules::board::{ByColor, Color};
@@ -19,21 +20,33 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
     /// A clock per side: `base` for the game, plus `inc` after each completed turn.
-    Clock { base: Duration, inc: Duration },
+    Clock {
+        /// The time for the game.
+        base: Duration,
+        /// The time added after each completed turn.
+        inc: Duration,
+    },
     /// A fixed time per `go`.
     MoveTime(Duration),
 }
 
 impl TimeControl {
     /// Reads `<base>+<inc>` in seconds (`10+0.1`, `60`), as `--tc` takes it.
-    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
-        let secs = |s: &str| -> Result<Duration, String> {
-            let v: f64 = s
-                .trim()
-                .parse()
-                .map_err(|_| format!("time control '{text}': '{s}' is not a number of seconds"))?;
+    ///
+    /// # Errors
+    ///
+    /// A part that is not a number of seconds, or out of range, or no time at all.
+    pub fn parse_tc(text: &str) -> Result<TimeControl, MatchError> {
+        let secs = |s: &str| -> Result<Duration, MatchError> {
+            let v: f64 = s.trim().parse().map_err(|_| MatchError::TcNotSeconds {
+                text: text.to_string(),
+                part: s.to_string(),
+            })?;
             if !(0.0..=1e7).contains(&v) {
-                return Err(format!("time control '{text}': '{s}' is out of range"));
+                return Err(MatchError::TcRange {
+                    text: text.to_string(),
+                    part: s.to_string(),
+                });
             }
             Ok(Duration::from_secs_f64(v))
         };
@@ -42,7 +55,9 @@ impl TimeControl {
             None => (secs(text)?, Duration::ZERO),
         };
         if base.is_zero() && inc.is_zero() {
-            return Err(format!("time control '{text}' gives no time at all"));
+            return Err(MatchError::TcNoTime {
+                text: text.to_string(),
+            });
         }
         Ok(TimeControl::Clock { base, inc })
     }
@@ -62,7 +77,9 @@ impl fmt::Display for TimeControl {
 /// What every game of a match shares.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
+    /// The rules of the games.
     pub rules: Rules,
+    /// The time control.
     pub tc: TimeControl,
     /// How far past its time an engine may answer before it loses on time.
     pub grace: Duration,
@@ -79,9 +96,11 @@ pub enum End {
     Rules(Outcome),
     /// One side lost by forfeit.
     Forfeit {
+        /// The side that forfeits.
         loser: Color,
         /// `illegal`, `malformed`, `claim`, `time`, `crash`, `exit`, `spawn`, `timeout`, `flood`.
         kind: String,
+        /// What happened, in words.
         reason: String,
         /// The offending answer, for `illegal` and `malformed`.
         answer: Option<String>,
@@ -133,16 +152,20 @@ impl End {
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct Played {
+    /// The opening it was played from.
     pub opening: Opening,
     /// The moves after the opening, one token per turn.
     pub moves: Vec<String>,
+    /// How it ended.
     pub end: End,
 }
 
 /// One side of a game: the spec to start from, and the process (started when missing, dropped
 /// after it forfeits so that the next game gets a fresh one).
 pub struct Seat<'a> {
+    /// The engine's spec.
     pub spec: &'a EngineSpec,
+    /// Its process, when running.
     pub engine: &'a mut Option<Engine>,
 }
 
@@ -152,9 +175,7 @@ pub fn turns(moves: &[Move]) -> Vec<Move> {
     for &mv in moves {
         match out.last_mut() {
             Some(last) if mv.is_removal_only() && !last.is_removal_only() => {
-                *last = mv
-                    .removals()
-                    .fold(*last, super::super::rules::moves::Move::with_removal);
+                *last = mv.removals().fold(*last, Move::with_removal);
             }
             _ => out.push(mv),
         }
@@ -233,13 +254,15 @@ pub fn play(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings) ->
     }
 }
 
-fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &mut Game) -> End {
+/// Starts the engines not running yet and tells both a new game begins; the forfeit of the
+/// first one that fails.
+fn start_engines(seats: &mut ByColor<Seat>, set: &GameSettings) -> Option<End> {
     for c in Color::BOTH {
         let seat = &mut seats[c];
         if seat.engine.is_none() {
             match Engine::start(seat.spec, &set.rules, set.ready_timeout) {
                 Ok(e) => *seat.engine = Some(e),
-                Err(f) => return forfeit(seats, c, &f, "start"),
+                Err(f) => return Some(forfeit(seats, c, &f, "start")),
             }
         }
         let ready = seats[c]
@@ -248,8 +271,40 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
             .expect("started above")
             .new_game(set.ready_timeout);
         if let Err(f) = ready {
-            return forfeit(seats, c, &f, "new game");
+            return Some(forfeit(seats, c, &f, "new game"));
         }
+    }
+    None
+}
+
+/// The `go` command for the side `us` with `left` on the clocks, and how long its answer may
+/// take.
+fn go_command(set: &GameSettings, left: &ByColor<Duration>, us: Color) -> (String, Duration) {
+    match set.tc {
+        TimeControl::Clock { inc, .. } => {
+            let ms = |d: Duration| d.as_millis();
+            (
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    ms(left[Color::White]),
+                    ms(left[Color::Black]),
+                    ms(inc),
+                    ms(inc)
+                ),
+                left[us].saturating_add(set.grace),
+            )
+        }
+        TimeControl::MoveTime(t) => (
+            format!("go movetime {}", t.as_millis()),
+            t.saturating_add(set.grace),
+        ),
+    }
+}
+
+/// Plays the game from `game` (where `opening` led) to its end.
+fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &mut Game) -> End {
+    if let Some(end) = start_engines(seats, set) {
+        return end;
     }
     let mut left = match set.tc {
         TimeControl::Clock { base, .. } => ByColor::new(base, base),
@@ -264,25 +319,7 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
             return End::MoveLimit(plies);
         }
         let us = game.position().side_to_move();
-        let (go, limit) = match set.tc {
-            TimeControl::Clock { inc, .. } => {
-                let ms = |d: Duration| d.as_millis();
-                (
-                    format!(
-                        "go wtime {} btime {} winc {} binc {}",
-                        ms(left[Color::White]),
-                        ms(left[Color::Black]),
-                        ms(inc),
-                        ms(inc)
-                    ),
-                    left[us].saturating_add(set.grace),
-                )
-            }
-            TimeControl::MoveTime(t) => (
-                format!("go movetime {}", t.as_millis()),
-                t.saturating_add(set.grace),
-            ),
-        };
+        let (go, limit) = go_command(set, &left, us);
         let seat = &mut seats[us];
         let engine = seat
             .engine
@@ -374,7 +411,7 @@ mod tests {
         assert_eq!(
             TimeControl::parse_tc("60").unwrap(),
             TimeControl::Clock {
-                base: Duration::from_secs(60),
+                base: Duration::from_mins(1),
                 inc: Duration::ZERO
             }
         );

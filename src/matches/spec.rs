@@ -27,6 +27,7 @@ pub enum RulesBy {
     Variant,
     /// One `setoption` per rule option (`Rules::options`).
     Options,
+    /// Both: the variant, then every rule option.
     Both,
     /// Nothing: the engine plays its default rules.
     Nothing,
@@ -35,11 +36,17 @@ pub enum RulesBy {
 /// One engine, as the match starts it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
+    /// The name results and records use.
     pub name: String,
+    /// The program to run.
     pub program: String,
+    /// Its arguments.
     pub args: Vec<String>,
+    /// The working directory to run it in, if not the current one.
     pub dir: Option<PathBuf>,
+    /// The notation its moves are sent and read in.
     pub notation: Convention,
+    /// How it is told the rules.
     pub rules_by: RulesBy,
     /// `setoption` name and value pairs, in the order given.
     pub options: Vec<(String, String)>,
@@ -48,7 +55,9 @@ pub struct EngineSpec {
 /// A spec that could not be read, with the offending word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecError {
+    /// The spec, as given.
     pub spec: String,
+    /// What is wrong with it.
     pub message: String,
 }
 
@@ -67,7 +76,7 @@ impl EngineSpec {
             spec: text.to_string(),
             message,
         };
-        let all = words::split(text).map_err(&err)?;
+        let all = words::split(text).map_err(|e| err(e.to_string()))?;
         if all.is_empty() {
             return Err(err("empty spec: give cmd=<program> at least".into()));
         }
@@ -91,7 +100,7 @@ impl EngineSpec {
                 };
                 match key {
                     "cmd" => {
-                        command = words::split(value).map_err(&err)?;
+                        command = words::split(value).map_err(|e| err(e.to_string()))?;
                     }
                     "arg" => extra.push(value.to_string()),
                     "name" => {

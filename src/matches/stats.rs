@@ -19,6 +19,7 @@
 //!   variance is never zero, and no decision is taken while every sample is alike (the variance
 //!   observed is zero: the data say nothing yet about the spread).
 
+use super::match_error::MatchError;
 use std::fmt;
 
 /// The 97.5% quantile of the standard normal distribution.
@@ -27,8 +28,11 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// The results so far, from the first engine's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// The first engine's wins.
     pub wins: u32,
+    /// Draws.
     pub draws: u32,
+    /// The first engine's losses.
     pub losses: u32,
     /// Completed pairs by the first engine's points in them: 0, 0.5, 1, 1.5, 2.
     pub pairs: [u32; 5],
@@ -37,7 +41,9 @@ pub struct Tally {
 /// Which model an estimate comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Model {
+    /// Over game pairs (the same opening, colours swapped): five outcomes of a pair.
     Pentanomial,
+    /// Over games: win, draw or loss.
     Trinomial,
 }
 
@@ -53,12 +59,17 @@ impl fmt::Display for Model {
 /// An Elo estimate with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
+    /// The model it comes from.
     pub model: Model,
     /// Samples: pairs or games.
     pub samples: u32,
+    /// The first engine's score, 0 to 1.
     pub score: f64,
+    /// The Elo difference.
     pub elo: f64,
+    /// The low end of the 95% interval.
     pub low: f64,
+    /// The high end of the 95% interval.
     pub high: f64,
 }
 
@@ -80,10 +91,14 @@ impl Tally {
         self.pairs[cell] += 1;
     }
 
+    /// The games played.
+    #[must_use]
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
 
+    /// The complete pairs.
+    #[must_use]
     pub fn pair_count(&self) -> u32 {
         self.pairs.iter().sum()
     }
@@ -169,15 +184,20 @@ pub fn expected_score(elo: f64) -> f64 {
 /// The SPRT's hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// The Elo difference of H0.
     pub elo0: f64,
+    /// The Elo difference of H1.
     pub elo1: f64,
+    /// The chance of accepting H1 when H0 holds.
     pub alpha: f64,
+    /// The chance of accepting H0 when H1 holds.
     pub beta: f64,
 }
 
 /// What the SPRT says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
+    /// Neither hypothesis yet: play on.
     Continue,
     /// H0 (elo ≤ elo0) accepted.
     H0,
@@ -197,7 +217,12 @@ impl fmt::Display for Decision {
 
 impl Sprt {
     /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; alpha and beta default to 0.05).
-    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+    ///
+    /// # Errors
+    ///
+    /// A word that is not `key=value` with a known key and a number, missing bounds, bounds
+    /// in the wrong order, or an error probability out of range.
+    pub fn parse(words: &[String]) -> Result<Sprt, MatchError> {
         let mut s = Sprt {
             elo0: f64::NAN,
             elo1: f64::NAN,
@@ -207,30 +232,33 @@ impl Sprt {
         for w in words.iter().flat_map(|w| w.split_whitespace()) {
             let (k, v) = w
                 .split_once('=')
-                .ok_or_else(|| format!("sprt: '{w}' is not key=value"))?;
-            let x: f64 = v
-                .parse()
-                .map_err(|_| format!("sprt: '{v}' in '{w}' is not a number"))?;
+                .ok_or_else(|| MatchError::SprtNotKeyValue {
+                    word: w.to_string(),
+                })?;
+            let x: f64 = v.parse().map_err(|_| MatchError::SprtNotNumber {
+                value: v.to_string(),
+                word: w.to_string(),
+            })?;
             match k {
                 "elo0" => s.elo0 = x,
                 "elo1" => s.elo1 = x,
                 "alpha" => s.alpha = x,
                 "beta" => s.beta = x,
-                _ => return Err(format!("sprt: unknown key '{k}' (elo0, elo1, alpha, beta)")),
+                _ => return Err(MatchError::SprtKey { key: k.to_string() }),
             }
         }
         if s.elo0.is_nan() || s.elo1.is_nan() {
-            return Err("sprt: give elo0=<a> elo1=<b>".into());
+            return Err(MatchError::SprtBounds);
         }
         if s.elo0 >= s.elo1 {
-            return Err(format!(
-                "sprt: elo0 ({}) must be below elo1 ({})",
-                s.elo0, s.elo1
-            ));
+            return Err(MatchError::SprtOrder {
+                elo0: s.elo0,
+                elo1: s.elo1,
+            });
         }
         for (name, p) in [("alpha", s.alpha), ("beta", s.beta)] {
             if !(p > 0.0 && p < 0.5) {
-                return Err(format!("sprt: {name}={p} must be between 0 and 0.5"));
+                return Err(MatchError::SprtProbability { name, p });
             }
         }
         Ok(s)
@@ -303,13 +331,13 @@ mod tests {
         let e = games(30, 40, 30).estimate().unwrap();
         assert_eq!(e.model, Model::Trinomial);
         assert!(close(e.elo, 0.0));
-        assert!(close(e.low, -53.157979780053225), "{}", e.low);
-        assert!(close(e.high, 53.157979780053275));
+        assert!(close(e.low, -53.157_979_780_053_225), "{}", e.low);
+        assert!(close(e.high, 53.157_979_780_053_275));
         let e = games(10, 5, 5).estimate().unwrap();
         assert!(close(e.score, 0.625));
-        assert!(close(e.elo, 88.73949984654251));
-        assert!(close(e.low, -39.564837551208285), "{}", e.low);
-        assert!(close(e.high, 248.18486697658867), "{}", e.high);
+        assert!(close(e.elo, 88.739_499_846_542_51));
+        assert!(close(e.low, -39.564_837_551_208_285), "{}", e.low);
+        assert!(close(e.high, 248.184_866_976_588_67), "{}", e.high);
         assert_eq!(games(0, 0, 0).estimate(), None);
         let e = games(3, 0, 0).estimate().unwrap();
         assert!(e.elo.is_infinite() && e.low.is_infinite());
@@ -323,23 +351,23 @@ mod tests {
         assert_eq!(e.model, Model::Pentanomial);
         assert_eq!(e.samples, 20);
         assert!(close(e.score, 0.5375));
-        assert!(close(e.elo, 26.10669260503662));
-        assert!(close(e.low, -47.55918277870647), "{}", e.low);
-        assert!(close(e.high, 102.23137018116348), "{}", e.high);
+        assert!(close(e.elo, 26.106_692_605_036_62));
+        assert!(close(e.low, -47.559_182_778_706_47), "{}", e.low);
+        assert!(close(e.high, 102.231_370_181_163_48), "{}", e.high);
     }
 
     #[test]
     fn sprt_llr_and_bounds() {
         let sprt = Sprt::parse(&["elo0=0 elo1=10".to_string()]).unwrap();
         let (lo, hi) = sprt.bounds();
-        assert!(close(lo, -2.9444389791664403) && close(hi, 2.9444389791664403));
+        assert!(close(lo, -2.944_438_979_166_440_3) && close(hi, 2.944_438_979_166_440_3));
         let mut t = games(0, 0, 0);
         t.pairs = [1, 3, 10, 4, 2];
         let (llr, d) = sprt.test(&t);
-        assert!(close(llr, 0.15043411221106867), "{llr}");
+        assert!(close(llr, 0.150_434_112_211_068_67), "{llr}");
         assert_eq!(d, Decision::Continue);
         let (llr, _) = sprt.test(&games(10, 5, 5));
-        assert!(close(llr, 0.197225016626811), "{llr}");
+        assert!(close(llr, 0.197_225_016_626_811), "{llr}");
         // Far more wins than losses: H1.
         t.pairs = [0, 2, 40, 60, 10];
         assert_eq!(sprt.test(&t).1, Decision::H1);
@@ -368,7 +396,7 @@ mod tests {
             ("elo0=x elo1=5", "not a number"),
             ("gamma=1", "unknown key"),
         ] {
-            let e = Sprt::parse(&[bad.to_string()]).unwrap_err();
+            let e = Sprt::parse(&[bad.to_string()]).unwrap_err().to_string();
             assert!(e.contains(needle), "{bad}: {e}");
         }
     }

@@ -4,8 +4,22 @@
 //! A word ends at unquoted white space. Double quotes group, and inside them `\"` and `\\` stand
 //! for `"` and `\`. Single quotes group with no escapes at all.
 
-/// Splits `line` into words. An unterminated quote is an error naming where it opened.
-pub fn split(line: &str) -> Result<Vec<String>, String> {
+/// A quote that is not closed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unterminated {quote} opened at column {column}")]
+pub struct QuoteError {
+    /// The quote: `"` or `'`.
+    pub quote: char,
+    /// Where it opened, counted in bytes from 1.
+    pub column: usize,
+}
+
+/// Splits `line` into words.
+///
+/// # Errors
+///
+/// An unterminated quote, naming where it opened.
+pub fn split(line: &str) -> Result<Vec<String>, QuoteError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -22,7 +36,12 @@ pub fn split(line: &str) -> Result<Vec<String>, String> {
                 in_word = true;
                 loop {
                     match chars.next() {
-                        None => return Err(format!("unterminated \" opened at column {}", i + 1)),
+                        None => {
+                            return Err(QuoteError {
+                                quote: '"',
+                                column: i + 1,
+                            })
+                        }
                         Some((_, '"')) => break,
                         Some((_, '\\')) => match chars.next() {
                             Some((_, e @ ('"' | '\\'))) => word.push(e),
@@ -31,7 +50,10 @@ pub fn split(line: &str) -> Result<Vec<String>, String> {
                                 word.push(other);
                             }
                             None => {
-                                return Err(format!("unterminated \" opened at column {}", i + 1))
+                                return Err(QuoteError {
+                                    quote: '"',
+                                    column: i + 1,
+                                })
                             }
                         },
                         Some((_, other)) => word.push(other),
@@ -42,7 +64,12 @@ pub fn split(line: &str) -> Result<Vec<String>, String> {
                 in_word = true;
                 loop {
                     match chars.next() {
-                        None => return Err(format!("unterminated ' opened at column {}", i + 1)),
+                        None => {
+                            return Err(QuoteError {
+                                quote: '\'',
+                                column: i + 1,
+                            })
+                        }
                         Some((_, '\'')) => break,
                         Some((_, other)) => word.push(other),
                     }

@@ -1,9 +1,9 @@
 //! The opening book as a session plays it: loaded on a thread of its own, chosen from by weight,
 //! and a book turn answered in parts when the notation or a double removal asks for it.
 
+use super::event::{Event, LoadError};
 use super::options::Settings;
 use super::reply::{one_line, Out};
-use super::Event;
 use crate::book::{self, Book};
 use crate::rng::Rng;
 use crate::rules::movegen;
@@ -47,7 +47,7 @@ fn book_path(settings: &Settings) -> Option<PathBuf> {
 
 /// Reads a book (at most `book::MAX_FILE_BYTES` of it). A missing file is a warning on stderr;
 /// other failures are the error to report.
-fn read_book(path: &Path) -> Result<Option<Book>, String> {
+fn read_book(path: &Path) -> Result<Option<Book>, LoadError> {
     if !path.exists() {
         log::warn!(
             "opening book {} not found: playing without one",
@@ -55,7 +55,7 @@ fn read_book(path: &Path) -> Result<Option<Book>, String> {
         );
         return Ok(None);
     }
-    let book = Book::load(path).map_err(|e| e.to_string())?;
+    let book = Book::load(path).map_err(|e| LoadError::Failed(e.into()))?;
     log::info!("opening book {}: {} positions", path.display(), book.len());
     Ok(Some(book))
 }
@@ -134,7 +134,7 @@ impl Books {
     pub(super) fn loaded(
         &mut self,
         path: PathBuf,
-        read: Result<Option<Box<Book>>, String>,
+        read: Result<Option<Box<Book>>, LoadError>,
         out: Out,
     ) {
         let wanted = matches!(&self.slot, BookSlot::Loading(p) if *p == path);
@@ -156,7 +156,7 @@ impl Books {
                     self.slot = BookSlot::None;
                     out.line(&format!(
                         "info string error: opening book {}; playing without a book",
-                        one_line(&e)
+                        one_line(&e.to_string())
                     ));
                 }
             }

@@ -21,38 +21,54 @@ pub const MAX_DEPTH: u32 = 1000;
 /// One line of input, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `uci`: the engine's name and options, then `uciok`.
     Uci,
     /// `debug on|off`: accepted and ignored.
     Debug,
+    /// `isready`: `readyok` once the engine can answer at once.
     IsReady,
+    /// `setoption name NAME [value VALUE]`.
     SetOption {
         /// The name as given (words joined by one space).
         name: String,
         /// The value as given, `None` when `value` is absent.
         value: Option<String>,
     },
+    /// `ucinewgame`: the next position is of a new game.
     UciNewGame,
+    /// `position startpos|fen ... [moves ...]`.
     Position {
+        /// Where the position starts.
         start: Start,
         /// Move tokens, in either form of RULES.md §4.
         moves: Vec<String>,
     },
+    /// `go ...`: search (or count, with `perft`).
     Go(Go),
+    /// `stop`: the search answers now.
     Stop,
+    /// `ponderhit`: the move pondered on was played; the search goes on for real.
     PonderHit,
+    /// `quit`.
     Quit,
     /// `d`: the board and the state, for people.
     Display,
+    /// `fen`: the position string of the position.
     Fen,
+    /// `moves`: the legal moves.
     Moves,
+    /// `eval`: the static evaluation, term by term.
     Eval,
+    /// `perft N`: count the positions N plies deep.
     Perft(u32),
+    /// `help`: the commands.
     Help,
 }
 
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
+    /// `startpos`: the empty board.
     StartPos,
     /// The position string's fields joined by one space.
     Fen(String),
@@ -63,18 +79,29 @@ pub enum Start {
 /// The arguments of `go`. Numbers are already clamped (see `number`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
+    /// `depth N`: plies to search.
     pub depth: Option<u32>,
+    /// `nodes N`: positions to search.
     pub nodes: Option<u64>,
+    /// `movetime MS`: time for this move.
     pub movetime: Option<u64>,
+    /// `wtime MS`: White's time left.
     pub wtime: Option<u64>,
+    /// `btime MS`: Black's time left.
     pub btime: Option<u64>,
+    /// `winc MS`: White's increment.
     pub winc: Option<u64>,
+    /// `binc MS`: Black's increment.
     pub binc: Option<u64>,
+    /// `movestogo N`: moves to the next time control.
     pub movestogo: Option<u32>,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
+    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
     /// Move tokens, checked later against the position.
     pub searchmoves: Vec<String>,
+    /// `perft N`: count instead of search.
     pub perft: Option<u32>,
 }
 
@@ -85,20 +112,32 @@ pub enum CommandError {
     Unknown(String),
     /// A word the command does not take.
     Unexpected {
+        /// The command.
         command: &'static str,
+        /// The word.
         token: String,
     },
     /// Something required is missing.
     Missing {
+        /// The command.
         command: &'static str,
+        /// What is missing.
         what: &'static str,
     },
     /// A word that should be a number.
-    BadNumber { after: &'static str, token: String },
+    BadNumber {
+        /// The word it follows.
+        after: &'static str,
+        /// The word.
+        token: String,
+    },
     /// A number out of the accepted range.
     OutOfRange {
+        /// What the number is.
         what: &'static str,
+        /// The word.
         token: String,
+        /// The accepted range.
         range: String,
     },
     /// The line is longer than `MAX_LINE` bytes.
@@ -351,7 +390,7 @@ fn parse_go(rest: &[&str]) -> Result<Go, CommandError> {
             "winc" => go.winc = Some(value("go winc")?.min(MAX_MS)),
             "binc" => go.binc = Some(value("go binc")?.min(MAX_MS)),
             "movestogo" => {
-                go.movestogo = Some(value("go movestogo")?.min(u64::from(u32::MAX)) as u32)
+                go.movestogo = Some(value("go movestogo")?.min(u64::from(u32::MAX)) as u32);
             }
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,

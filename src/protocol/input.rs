@@ -1,7 +1,8 @@
 //! The input thread: stdin becomes lines (bytes decoded lossily, each at most `MAX_LINE` long)
 //! sent over the session's channel, then `Eof`.
 
-use super::{Event, MAX_LINE};
+use super::command::MAX_LINE;
+use super::event::Event;
 use std::io::{self, BufRead};
 use std::sync::mpsc::SyncSender;
 

@@ -2,10 +2,10 @@
 //! back over the session's channel; `stop` reaches it through the shared `Control`.
 
 use super::command::Go;
+use super::dialect::Dialect;
+use super::event::Event;
 use super::gbgp;
 use super::reply::{info_line, panic_message, Error, Out};
-use super::session::Dialect;
-use super::Event;
 use crate::rules::board::ByColor;
 use crate::rules::game::Game;
 use crate::rules::movegen;
@@ -147,7 +147,7 @@ pub(super) fn spawn_search(
         }
         let _ = to.events.send(match done {
             Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
-            Err(p) => Event::SearchPanicked(panic_message(p)),
+            Err(p) => Event::SearchPanicked(panic_message(&*p)),
         });
     })
 }

@@ -11,7 +11,8 @@
 //! The opening book (`crate::book`) is loaded at start on a thread of its own; in a book
 //! position `go` answers at once from it instead of starting a search.
 //!
-//! Files: `input` reads lines; `command` parses them into `Command`s (the UCI dialect);
+//! Files: `event` is what the engine loop waits for and `dialect` the two dialects a session may
+//! speak; `input` reads lines; `command` parses them into `Command`s (the UCI dialect);
 //! `session` is the state of one conversation and what each command does, with `jobs` (the
 //! search and perft threads) and `books` (the opening book as the session plays it); `options`
 //! is the table of options; `reply` writes every answer line and `display` the `d` and `eval`
@@ -20,7 +21,9 @@
 
 mod books;
 mod command;
+mod dialect;
 mod display;
+mod event;
 mod gbgp;
 mod input;
 mod jobs;
@@ -31,54 +34,58 @@ mod session;
 pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
 pub use options::{Changed, OptionError, Settings};
 
-use crate::book::Book;
-use crate::search::{SearchResult, Searcher};
-use crate::tables::Tables;
 use std::io;
-use std::path::PathBuf;
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+
+/// Why the protocol could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ProtocolError {
+    /// An option given on the command line (`--option NAME=VALUE`) was refused.
+    #[error("--option {name}={value}: {source}")]
+    Option {
+        /// The option's name, as given.
+        name: String,
+        /// Its value, as given.
+        value: String,
+        /// Why it was refused.
+        source: OptionError,
+    },
+    /// The thread that reads stdin could not be started.
+    #[error("cannot start the input thread: {source}")]
+    InputThread {
+        /// The system's error.
+        source: io::Error,
+    },
+}
 
 /// Runs the protocol on stdin/stdout until `quit` or the end of input, with `options` (name,
 /// value) set first; a bad one is an error before anything is read.
-pub fn run(options: Vec<(String, String)>) -> Result<(), String> {
+///
+/// # Errors
+///
+/// An option that is refused, or an input thread that cannot start.
+pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
     let mut check = Settings::default();
     for (name, value) in &options {
         check
             .set(name, Some(value))
-            .map_err(|e| format!("--option {name}={value}: {e}"))?;
+            .map_err(|source| ProtocolError::Option {
+                name: name.clone(),
+                value: value.clone(),
+                source,
+            })?;
     }
     let (tx, rx) = mpsc::sync_channel(256);
     let reader_tx = tx.clone();
     thread::Builder::new()
         .name("moulin-input".into())
         .spawn(move || input::read_lines(io::stdin().lock(), &reader_tx))
-        .map_err(|e| format!("cannot start the input thread: {e}"))?;
+        .map_err(|source| ProtocolError::InputThread { source })?;
     let mut session = session::Session::new(tx, rx);
     for (name, value) in options {
         session.preset(name, value);
     }
     session.run();
     Ok(())
-}
-
-/// What the engine loop waits for.
-pub(super) enum Event {
-    /// One line of input.
-    Line(String),
-    /// A line longer than `MAX_LINE` bytes (its length), dropped whole.
-    TooLong(usize),
-    /// The end of input.
-    Eof,
-    /// The search thread is done and gives the searcher back.
-    SearchDone(Box<Searcher>, SearchResult),
-    /// The search thread panicked (a bug): the searcher is lost.
-    SearchPanicked(String),
-    /// A book was read on its thread (`None`: no such file; `Err`: what was wrong with it).
-    BookLoaded(PathBuf, Result<Option<Box<Book>>, String>),
-    /// Endgame tables were read on their thread for a request (`Err`: what was wrong).
-    TablesLoaded(u64, Result<Box<Tables>, String>),
-    /// Perft finished (`Some(total, time)`) or was stopped (`None`).
-    PerftDone(Option<(u64, Duration)>),
 }

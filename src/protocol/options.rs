@@ -89,18 +89,27 @@ impl From<Values> for Kind {
 /// Every setting `setoption` can change.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
+    /// `Hash`: the transposition table's size in MB.
     pub hash_mb: usize,
+    /// `Threads`: search threads.
     pub threads: usize,
+    /// `MultiPV`: lines reported.
     pub multipv: usize,
+    /// `MoveOverhead`: milliseconds kept back from each move's time.
     pub move_overhead: u64,
+    /// `Ponder`: whether the GUI may ask for pondering.
     pub ponder: bool,
+    /// `Style`: how the engine plays.
     pub style: Style,
+    /// `MoveNotation`: the notation of moves read and written.
     pub notation: Convention,
+    /// The rules in force (`Variant` and the rule options).
     pub rules: Rules,
     /// Play from the opening book when the position is in it.
     pub own_book: bool,
     /// The book file; empty for the default book of the variant in force.
     pub book_file: String,
+    /// `BookVariety`: which of the book's moves is played.
     pub book_variety: Variety,
     /// The endgame tables directory; empty: no tables.
     pub tables_path: String,
@@ -108,6 +117,7 @@ pub struct Settings {
     pub level: u8,
     /// Play at `elo` (`UCI_LimitStrength`), whatever the level.
     pub limit_strength: bool,
+    /// `UCI_Elo`: the strength to play at when `limit_strength`.
     pub elo: u64,
 }
 
@@ -136,7 +146,9 @@ impl Default for Settings {
 /// What a successful `setoption` changed, for the engine to act on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Changed {
+    /// `Hash`: the table is made again.
     Hash,
+    /// `Threads`: the searcher is made again.
     Threads,
     /// `MultiPV`, `MoveOverhead` or Style: copied into the searcher's options.
     Search,
@@ -154,11 +166,17 @@ pub enum Changed {
 /// A `setoption` that was refused; the option keeps its value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
+    /// No option has this name.
     Unknown(String),
+    /// The option needs a value and none was given.
     MissingValue(&'static str),
+    /// The value is not one the option takes.
     BadValue {
+        /// The option.
         option: &'static str,
+        /// The value given.
         value: String,
+        /// What it takes.
         expected: String,
     },
 }
@@ -423,6 +441,8 @@ impl Settings {
 
 /// The searcher the settings describe.
 impl Settings {
+    /// A searcher with the settings' hash size, threads, strength and style.
+    #[must_use]
     pub fn new_searcher(&self) -> Searcher {
         let mut s = Searcher::new(self.hash_mb, self.threads);
         self.apply_to(&mut s);

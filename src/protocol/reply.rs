@@ -21,6 +21,7 @@ impl Out {
     }
 
     /// Writes lines under one lock, so that no other thread's line comes between them.
+    #[allow(clippy::unused_self)] // `Out` is the token for stdout: every write goes through it.
     pub(super) fn lines<S: AsRef<str>>(self, lines: impl IntoIterator<Item = S>) {
         let stdout = io::stdout();
         let mut out = stdout.lock();
@@ -77,7 +78,7 @@ pub(super) fn one_line(text: &str) -> String {
     command::printable(text, 400)
 }
 
-pub(super) fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+pub(super) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>()
         .map(std::string::ToString::to_string)
         .or_else(|| p.downcast_ref::<String>().cloned())

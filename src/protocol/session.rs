@@ -5,11 +5,12 @@
 use super::books::Books;
 use super::command::Go;
 use super::command::{self, Command, CommandError, Start};
+use super::dialect::Dialect;
+use super::event::{Event, LoadError};
 use super::gbgp;
 use super::jobs::{self, Job, Reporting, SearchJob};
 use super::options::{Changed, Settings};
 use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
-use super::Event;
 use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::rules::gbgp_position;
@@ -33,13 +34,6 @@ const LOAD_WAIT: Duration = Duration::from_secs(10);
 
 /// How long `quit` waits for a stopped search to give its `bestmove`.
 pub(super) const QUIT_WAIT: Duration = Duration::from_millis(40);
-
-/// The dialect a session speaks: UCI, or GBGP when its first line is `gbgp`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Dialect {
-    Uci,
-    Gbgp,
-}
 
 /// Whether the loop goes on.
 #[derive(PartialEq, Eq)]
@@ -154,7 +148,7 @@ impl Session {
                             Ok(Err(e)) => self.error(&e),
                             Err(p) => self.error_text(&format!(
                                 "internal error: {}",
-                                one_line(&panic_message(p))
+                                one_line(&panic_message(&*p))
                             )),
                         }
                     }
@@ -281,9 +275,9 @@ impl Session {
                 let read = panic::catch_unwind(|| {
                     Tables::open(&dir, &rules)
                         .map(Box::new)
-                        .map_err(|e| e.to_string())
+                        .map_err(|e| LoadError::Failed(e.into()))
                 })
-                .unwrap_or_else(|p| Err(format!("internal error: {}", panic_message(p))));
+                .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))));
                 let _ = tx.send(Event::TablesLoaded(request, read));
             });
         match spawned {
@@ -296,7 +290,7 @@ impl Session {
     }
 
     /// Tables read on their thread: in force if they answer the last request.
-    fn tables_loaded(&mut self, request: u64, read: Result<Box<Tables>, String>) {
+    fn tables_loaded(&mut self, request: u64, read: Result<Box<Tables>, LoadError>) {
         if !self.tables_loading || request != self.tables_request {
             return;
         }
@@ -308,7 +302,7 @@ impl Session {
             }
             Err(e) => self.out.line(&format!(
                 "info string error: endgame tables: {}; playing without them",
-                one_line(&e)
+                one_line(&e.to_string())
             )),
         }
         self.answer_ready();
@@ -318,14 +312,14 @@ impl Session {
     fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
         self.tables = tables;
         if let Some(s) = self.searcher.as_mut() {
-            s.options.tables = self.tables.clone();
+            s.options.tables.clone_from(&self.tables);
         }
     }
 
     /// A searcher made from the settings, with the tables in force.
     pub(super) fn new_searcher(&self) -> Searcher {
         let mut s = self.settings.new_searcher();
-        s.options.tables = self.tables.clone();
+        s.options.tables.clone_from(&self.tables);
         s
     }
 
@@ -409,24 +403,81 @@ impl Session {
         }
     }
 
+    /// `uci` (or `gbgp`): the engine's name, its options, and `uciok` (or `gbgpok`).
+    fn identify(&self) {
+        let mut lines = vec![
+            format!("id name moulin {}", env!("CARGO_PKG_VERSION")),
+            "id author the moulin developers".to_string(),
+        ];
+        lines.extend(Settings::uci_lines());
+        match self.dialect {
+            Dialect::Uci => lines.push("uciok".into()),
+            Dialect::Gbgp => {
+                lines.push(gbgp::twelve_option_line(&self.settings.rules));
+                lines.push("gbgpok".into());
+            }
+        }
+        self.out.lines(lines);
+    }
+
+    /// `setoption name NAME [value VALUE]`.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), Error> {
+        self.idle()?;
+        let mut settings = self.settings.clone();
+        let changed = match self.dialect {
+            Dialect::Gbgp if gbgp::is_twelve(name) => {
+                let twelve = gbgp::twelve_value(value).map_err(Error::Option)?;
+                let rules = gbgp::rules(twelve);
+                if rules == settings.rules {
+                    // The same mode again: nothing to reset (nor tables to read again).
+                    Changed::Protocol
+                } else {
+                    settings.rules = rules;
+                    Changed::Rules
+                }
+            }
+            _ => settings.set(name, value).map_err(Error::Option)?,
+        };
+        self.apply(settings, changed);
+        Ok(())
+    }
+
+    /// `position ...`: the game from `start` after `moves`.
+    fn set_position(&mut self, start: Start, moves: &[String]) -> Result<(), Error> {
+        let rules = self.settings.rules;
+        let mut game = match start {
+            Start::StartPos => Game::new(rules),
+            Start::Fen(text) => Game::from_fen(&text, rules).map_err(Error::Fen)?,
+            Start::Gbgp(text) => gbgp_position::read(&text, &rules)
+                .map(Game::from_position)
+                .map_err(Error::Fen)?,
+        };
+        game.play_tokens(moves.iter().map(String::as_str))
+            .map_err(|(i, e)| Error::Move(i, e))?;
+        self.game = game;
+        Ok(())
+    }
+
+    /// `moves`: the legal moves of the position, in the session's notation.
+    fn list_moves(&self) {
+        let moves = if self.game.outcome().is_some() {
+            Vec::new()
+        } else {
+            movegen::legal_moves(self.game.position(), self.settings.notation)
+        };
+        let mut line = String::from("moves");
+        for mv in moves {
+            line.push(' ');
+            line.push_str(&self.action_or_turn(mv));
+        }
+        self.out.line(&line);
+    }
+
+    /// Does what `cmd` asks.
     pub(super) fn execute(&mut self, cmd: Command) -> Result<(), Error> {
         match cmd {
-            Command::Uci => {
-                let mut lines = vec![
-                    format!("id name moulin {}", env!("CARGO_PKG_VERSION")),
-                    "id author the moulin developers".to_string(),
-                ];
-                lines.extend(Settings::uci_lines());
-                match self.dialect {
-                    Dialect::Uci => lines.push("uciok".into()),
-                    Dialect::Gbgp => {
-                        lines.push(gbgp::twelve_option_line(&self.settings.rules));
-                        lines.push("gbgpok".into());
-                    }
-                }
-                self.out.lines(lines);
-            }
-            Command::Debug => {}
+            Command::Uci => self.identify(),
+            Command::Debug | Command::Quit => {}
             Command::IsReady => {
                 if self.dialect == Dialect::Gbgp {
                     // The GUI takes a `bestmove` after `readyok` as a move of its next game:
@@ -437,27 +488,7 @@ impl Session {
                 self.ready_waiting += 1;
                 self.answer_ready();
             }
-            Command::SetOption { name, value } => {
-                self.idle()?;
-                let mut settings = self.settings.clone();
-                let changed = match self.dialect {
-                    Dialect::Gbgp if gbgp::is_twelve(&name) => {
-                        let twelve = gbgp::twelve_value(value.as_deref()).map_err(Error::Option)?;
-                        let rules = gbgp::rules(twelve);
-                        if rules == settings.rules {
-                            // The same mode again: nothing to reset (nor tables to read again).
-                            Changed::Protocol
-                        } else {
-                            settings.rules = rules;
-                            Changed::Rules
-                        }
-                    }
-                    _ => settings
-                        .set(&name, value.as_deref())
-                        .map_err(Error::Option)?,
-                };
-                self.apply(settings, changed);
-            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::UciNewGame => {
                 if self.dialect == Dialect::Gbgp {
                     // A search still running ends first, and its `bestmove` comes before
@@ -471,19 +502,7 @@ impl Session {
                 self.game = Game::new(self.settings.rules);
                 self.books.forget_pending();
             }
-            Command::Position { start, moves } => {
-                let rules = self.settings.rules;
-                let mut game = match start {
-                    Start::StartPos => Game::new(rules),
-                    Start::Fen(text) => Game::from_fen(&text, rules).map_err(Error::Fen)?,
-                    Start::Gbgp(text) => gbgp_position::read(&text, &rules)
-                        .map(Game::from_position)
-                        .map_err(Error::Fen)?,
-                };
-                game.play_tokens(moves.iter().map(String::as_str))
-                    .map_err(|(i, e)| Error::Move(i, e))?;
-                self.game = game;
-            }
+            Command::Position { start, moves } => self.set_position(start, &moves)?,
             Command::Go(go) => {
                 self.idle()?;
                 match go.perft {
@@ -501,25 +520,12 @@ impl Session {
                     }
                 }
             }
-            Command::Quit => {}
             Command::Display => self.out.lines(self.display()),
             Command::Fen => self.out.line(&match self.dialect {
                 Dialect::Uci => fen::write(self.game.position()),
                 Dialect::Gbgp => gbgp_position::write(self.game.position()),
             }),
-            Command::Moves => {
-                let moves = if self.game.outcome().is_some() {
-                    Vec::new()
-                } else {
-                    movegen::legal_moves(self.game.position(), self.settings.notation)
-                };
-                let mut line = String::from("moves");
-                for mv in moves {
-                    line.push(' ');
-                    line.push_str(&self.action_or_turn(mv));
-                }
-                self.out.line(&line);
-            }
+            Command::Moves => self.list_moves(),
             Command::Eval => self.out.lines(self.eval()),
             Command::Perft(depth) => {
                 self.idle()?;

@@ -184,19 +184,18 @@ impl Table {
                 before.position().side_to_move().name()
             ));
         }
-        match self.over() {
-            Some(end) => out.push_str(&format!(
+        if let Some(end) = self.over() {
+            out.push_str(&format!(
                 "Game over: {end}. Type new, undo, save FILE or quit.\n"
-            )),
-            None => {
-                let side = pos.side_to_move();
-                let what = if pos.in_hand(side) > 0 {
-                    "place a piece"
-                } else {
-                    "move a piece"
-                };
-                out.push_str(&format!("{} to move: {what}\n", self.who(side)));
-            }
+            ));
+        } else {
+            let side = pos.side_to_move();
+            let what = if pos.in_hand(side) > 0 {
+                "place a piece"
+            } else {
+                "move a piece"
+            };
+            out.push_str(&format!("{} to move: {what}\n", self.who(side)));
         }
         out
     }
@@ -241,8 +240,8 @@ Commands:
   help        this text
   quit        leave";
 
-/// `moulin play`.
-pub fn run_play(args: PlayArgs) -> Result<(), String> {
+/// Runs `moulin play`.
+pub(super) fn run(args: &PlayArgs) -> Result<(), String> {
     let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let human = match args.color.to_ascii_lowercase().as_str() {
         "white" | "w" => Color::White,
@@ -285,8 +284,7 @@ pub fn run_play(args: PlayArgs) -> Result<(), String> {
     let printer = rl
         .create_external_printer()
         .map_err(|e| format!("cannot write to the terminal: {e}"))?;
-    let printer: Arc<Mutex<Box<dyn ExternalPrinter + Send>>> =
-        Arc::new(Mutex::new(Box::new(printer)));
+    let printer: Printer = Arc::new(Mutex::new(Box::new(printer)));
     println!(
         "moulin {}: you play {}; type help for the commands.",
         env!("CARGO_PKG_VERSION"),
@@ -305,66 +303,82 @@ pub fn run_play(args: PlayArgs) -> Result<(), String> {
             continue;
         }
         let _ = rl.add_history_entry(line.as_str());
-        let mut words = line.split_whitespace();
-        let first = words.next().unwrap_or("").to_ascii_lowercase();
-        let rest: Vec<&str> = words.collect();
-        let answer = match (first.as_str(), rest.as_slice()) {
-            ("quit" | "exit", []) => break,
-            ("help" | "?", []) => HELP.to_string(),
-            ("board" | "d", []) => lock(&table).picture(),
-            ("flip", []) => {
-                let mut t = lock(&table);
-                t.flipped = !t.flipped;
-                t.picture()
-            }
-            ("stop", []) => match &lock(&table).thinking {
-                Some(c) => {
-                    c.stop();
-                    "moulin moves now.".into()
-                }
-                None => "moulin is not thinking.".into(),
-            },
-            ("level", [n]) => match n.parse::<u8>() {
-                Ok(n) if (1..=20).contains(&n) => {
-                    lock(&table).level = n;
-                    format!("moulin plays at level {n} from its next move.")
-                }
-                _ => format!("level {n}: expected a whole number from 1 to 20"),
-            },
-            ("new", []) => {
-                stop_and_wait(&table, &engine);
-                let mut t = lock(&table);
-                let rules = t.rules;
-                t.new_game(rules);
-                format!("A new game.\n{}", t.picture())
-            }
-            ("undo", []) => {
-                stop_and_wait(&table, &engine);
-                let mut t = lock(&table);
-                undo(&mut t)
-            }
-            ("hint", []) => {
-                if lock(&table).thinking.is_some() {
-                    "wait: moulin is thinking (stop makes it move now)".into()
-                } else if lock(&table).over().is_some() {
-                    "the game is over".into()
-                } else {
-                    start_thinking(&table, &engine, &printer, true);
-                    "thinking about a hint...".into()
-                }
-            }
-            ("save", [file]) => save(&lock(&table), file),
-            ("load", [file]) => {
-                stop_and_wait(&table, &engine);
-                load(&mut lock(&table), file)
-            }
-            ("save" | "load", _) => format!("{first} FILE: give one file name"),
-            _ => human_move(&table, &line),
-        };
-        println!("{answer}");
+        match answer(&line, &table, &engine, &printer) {
+            Some(answer) => println!("{answer}"),
+            None => break,
+        }
     }
     stop_and_wait(&table, &engine);
     Ok(())
+}
+
+/// The printer that writes above the prompt, shared with the thinking thread.
+type Printer = Arc<Mutex<Box<dyn ExternalPrinter + Send>>>;
+
+/// The answer to one line typed at the prompt (a command or a move); `None` for `quit`.
+fn answer(
+    line: &str,
+    table: &Arc<Mutex<Table>>,
+    engine: &Arc<Mutex<Option<Engine>>>,
+    printer: &Printer,
+) -> Option<String> {
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or("").to_ascii_lowercase();
+    let rest: Vec<&str> = words.collect();
+    let answer = match (first.as_str(), rest.as_slice()) {
+        ("quit" | "exit", []) => return None,
+        ("help" | "?", []) => HELP.to_string(),
+        ("board" | "d", []) => lock(table).picture(),
+        ("flip", []) => {
+            let mut t = lock(table);
+            t.flipped = !t.flipped;
+            t.picture()
+        }
+        ("stop", []) => match &lock(table).thinking {
+            Some(c) => {
+                c.stop();
+                "moulin moves now.".into()
+            }
+            None => "moulin is not thinking.".into(),
+        },
+        ("level", [n]) => match n.parse::<u8>() {
+            Ok(n) if (1..=20).contains(&n) => {
+                lock(table).level = n;
+                format!("moulin plays at level {n} from its next move.")
+            }
+            _ => format!("level {n}: expected a whole number from 1 to 20"),
+        },
+        ("new", []) => {
+            stop_and_wait(table, engine);
+            let mut t = lock(table);
+            let rules = t.rules;
+            t.new_game(rules);
+            format!("A new game.\n{}", t.picture())
+        }
+        ("undo", []) => {
+            stop_and_wait(table, engine);
+            let mut t = lock(table);
+            undo(&mut t)
+        }
+        ("hint", []) => {
+            if lock(table).thinking.is_some() {
+                "wait: moulin is thinking (stop makes it move now)".into()
+            } else if lock(table).over().is_some() {
+                "the game is over".into()
+            } else {
+                start_thinking(table, engine, printer, true);
+                "thinking about a hint...".into()
+            }
+        }
+        ("save", [file]) => save(&lock(table), file),
+        ("load", [file]) => {
+            stop_and_wait(table, engine);
+            load(&mut lock(table), file)
+        }
+        ("save" | "load", _) => format!("{first} FILE: give one file name"),
+        _ => human_move(table, line),
+    };
+    Some(answer)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -521,7 +535,7 @@ fn stop_and_wait(table: &Mutex<Table>, engine: &Mutex<Option<Engine>>) {
 fn start_thinking(
     table: &Arc<Mutex<Table>>,
     engine: &Arc<Mutex<Option<Engine>>>,
-    printer: &Arc<Mutex<Box<dyn ExternalPrinter + Send>>>,
+    printer: &Printer,
     hint: bool,
 ) {
     let mut t = lock(table);

@@ -15,8 +15,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The flags of `moulin tables keep`.
 #[derive(clap::Args, Debug)]
 pub struct KeepArgs {
+    /// The tables that judge the moves (and that the search probes, unless --without-tables).
     #[command(flatten)]
     pub tables: DirArgs,
     /// The positions: an openings file of `fen` lines, as `moulin tables sample` writes.
@@ -30,9 +32,9 @@ pub struct KeepArgs {
     pub without_tables: bool,
 }
 
-/// What happened to the positions of one pair.
+/// What happened to the positions of one pair of piece counts.
 #[derive(Default)]
-struct Kept {
+struct Counts {
     positions: u32,
     kept: u32,
     optimal: u32,
@@ -40,12 +42,13 @@ struct Kept {
     decisive_kept: u32,
 }
 
+/// Whether two values are both wins, both draws or both losses.
 fn same_kind(a: Value, b: Value) -> bool {
     std::mem::discriminant(&a) == std::mem::discriminant(&b)
 }
 
-/// `moulin tables keep`.
-pub fn run_keep(args: KeepArgs) -> Result<(), String> {
+/// Runs `moulin tables keep`.
+pub(super) fn run(args: &KeepArgs) -> Result<(), String> {
     let rules = Rules::preset(&args.tables.variant)
         .ok_or_else(|| format!("unknown variant '{}'", args.tables.variant))?
         .without_draw_rules();
@@ -61,7 +64,7 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
         searcher.options.tables = Some(Arc::clone(&tables));
     }
     let bar = crate::progress::bar(openings.len() as u64, 0, "", "positions");
-    let mut by_pair: BTreeMap<(u32, u32), Kept> = BTreeMap::new();
+    let mut by_pair: BTreeMap<(u32, u32), Counts> = BTreeMap::new();
     for opening in &openings {
         let game = opening.game(&rules).map_err(|e| e.to_string())?;
         let pos: Position = *game.position();
@@ -91,7 +94,13 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let mut total = Kept::default();
+    print_report(&by_pair, args);
+    Ok(())
+}
+
+/// Prints one line per pair of piece counts, then the totals.
+fn print_report(by_pair: &BTreeMap<(u32, u32), Counts>, args: &KeepArgs) {
+    let mut total = Counts::default();
     println!(
         "{} at {} ms a move, draw rules off:",
         if args.without_tables {
@@ -101,7 +110,7 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
         },
         args.movetime
     );
-    for ((m, o), k) in &by_pair {
+    for ((m, o), k) in by_pair {
         println!(
             "{m}-{o} positions {} kept {} optimal {} decisive {} decisive-kept {}",
             k.positions, k.kept, k.optimal, k.decisive, k.decisive_kept
@@ -124,5 +133,4 @@ pub fn run_keep(args: KeepArgs) -> Result<(), String> {
         total.decisive_kept,
         share(total.decisive_kept, total.decisive)
     );
-    Ok(())
 }

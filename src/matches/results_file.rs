@@ -17,6 +17,7 @@
 //! A records file is written line by line: each game is one `write` of its whole line, flushed;
 //! a write that fails is cut back, so the file always ends with a complete record.
 
+use super::match_error::{LineError, MatchError, SettingsMismatch};
 use super::referee::{End, Played};
 use super::stats::Tally;
 use super::words;
@@ -32,16 +33,27 @@ use std::path::{Path, PathBuf};
 /// One game as a record holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
+    /// The game's number in the match, from 1.
     pub game: usize,
+    /// The engine that had White.
     pub white: String,
+    /// The engine that had Black.
     pub black: String,
+    /// The variant's name.
     pub variant: String,
+    /// The opening the game was played from.
     pub opening: Opening,
+    /// The moves after the opening, one token per turn.
     pub moves: Vec<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
+    /// How it ended: `rules`, `movelimit`, or the forfeit's kind.
     pub end: String,
+    /// The side that forfeited, for a forfeit.
     pub loser: Option<Color>,
+    /// The engine's answer, for a forfeit on a bad one.
     pub answer: Option<String>,
+    /// What happened, in words.
     pub reason: String,
 }
 
@@ -164,25 +176,29 @@ impl Record {
     }
 
     /// Reads a record line.
-    pub fn parse(line: &str) -> Result<Record, String> {
+    ///
+    /// # Errors
+    ///
+    /// A word that is not `key=value`, a missing field, or a field that cannot be read.
+    pub fn parse(line: &str) -> Result<Record, LineError> {
         let mut fields = HashMap::new();
         for w in words::split(line)? {
             match words::key_value(&w) {
                 (Some(k), v) => {
                     fields.insert(k.to_string(), v.to_string());
                 }
-                (None, _) => return Err(format!("'{w}' is not key=value")),
+                (None, _) => return Err(LineError::NotKeyValue { word: w.clone() }),
             }
         }
         let mut take = |k: &str| {
-            fields
-                .remove(k)
-                .ok_or_else(|| format!("the field '{k}' is missing"))
+            fields.remove(k).ok_or_else(|| LineError::Missing {
+                field: k.to_string(),
+            })
         };
         let game = take("game")?;
         let game = game
             .parse()
-            .map_err(|_| format!("game number '{game}' is not a number"))?;
+            .map_err(|_| LineError::GameNumber { text: game.clone() })?;
         let start = take("start")?;
         let opening = Opening {
             fen: (start != "startpos").then_some(start),
@@ -195,7 +211,11 @@ impl Record {
             None => None,
             Some("white") => Some(Color::White),
             Some("black") => Some(Color::Black),
-            Some(other) => return Err(format!("loser '{other}': expected white or black")),
+            Some(other) => {
+                return Err(LineError::Loser {
+                    text: other.to_string(),
+                })
+            }
         };
         Ok(Record {
             game,
@@ -218,84 +238,86 @@ impl Record {
     /// Plays the record again under the rules and checks that every move is legal and that the
     /// result follows: the rules' own outcome for `end=rules`, a game still going for a forfeit or
     /// an adjudication, the forfeiting side losing, and an `illegal` answer really illegal.
-    pub fn check(&self) -> Result<(), String> {
-        let rules = Rules::preset(&self.variant)
-            .ok_or_else(|| format!("unknown variant '{}'", self.variant))?;
+    ///
+    /// # Errors
+    ///
+    /// The first thing that does not follow.
+    pub fn check(&self) -> Result<(), LineError> {
+        let rules = Rules::preset(&self.variant).ok_or_else(|| LineError::UnknownVariant {
+            variant: self.variant.clone(),
+        })?;
         let mut game = match &self.opening.fen {
-            Some(f) => Game::from_fen(f, rules).map_err(|e| e.to_string())?,
+            Some(f) => Game::from_fen(f, rules)?,
             None => Game::new(rules),
         };
         for (i, tok) in self.opening.moves.iter().chain(&self.moves).enumerate() {
             game.play_token(tok)
-                .map_err(|e| format!("ply {}: {e}", i + 1))?;
+                .map_err(|source| LineError::Ply { ply: i + 1, source })?;
         }
         let outcome = game.outcome();
-        let decisive = |loser: Color| match loser {
-            Color::White => "0-1",
-            Color::Black => "1-0",
-        };
         match self.end.as_str() {
             "rules" => {
-                let o = outcome.ok_or("end=rules, but the game is not over after its moves")?;
+                let o = outcome.ok_or(LineError::NotOver)?;
                 if o.score() != self.result {
-                    return Err(format!(
-                        "result {} but the rules say {} ({})",
-                        self.result,
-                        o.score(),
-                        o.describe()
-                    ));
+                    return Err(LineError::WrongResult {
+                        result: self.result.clone(),
+                        rules: o.score(),
+                        why: o.describe(),
+                    });
                 }
             }
             "movelimit" => {
                 if let Some(o) = outcome {
-                    return Err(format!(
-                        "adjudicated, but the rules ended it: {}",
-                        o.describe()
-                    ));
+                    return Err(LineError::AdjudicatedOver { why: o.describe() });
                 }
                 if self.result != "1/2-1/2" {
-                    return Err(format!(
-                        "adjudicated with result {}, not a draw",
-                        self.result
-                    ));
+                    return Err(LineError::AdjudicatedNotDraw {
+                        result: self.result.clone(),
+                    });
                 }
             }
-            kind => {
-                let loser = self
-                    .loser
-                    .ok_or_else(|| format!("forfeit '{kind}' without loser"))?;
-                if let Some(o) = outcome {
-                    return Err(format!(
-                        "forfeit '{kind}', but the rules had ended the game: {}",
-                        o.describe()
-                    ));
-                }
-                if self.result != decisive(loser) {
-                    return Err(format!(
-                        "{} forfeits but the result is {}",
-                        loser.name(),
-                        self.result
-                    ));
-                }
-                let on_move = matches!(kind, "illegal" | "malformed" | "claim" | "time");
-                if on_move && game.position().side_to_move() != loser {
-                    return Err(format!(
-                        "forfeit '{kind}' by {}, who was not to move",
-                        loser.name()
-                    ));
-                }
-                if matches!(kind, "illegal" | "malformed") {
-                    let answer = self
-                        .answer
-                        .as_deref()
-                        .ok_or_else(|| format!("forfeit '{kind}' without the answer"))?;
-                    let mut copy = game.clone();
-                    if copy.play_tokens(answer.split_whitespace()).is_ok() {
-                        return Err(format!(
-                            "forfeit for the answer '{answer}', which is legal here"
-                        ));
-                    }
-                }
+            kind => self.check_forfeit(kind, &game)?,
+        }
+        Ok(())
+    }
+
+    /// Checks a forfeit of kind `kind` in `game`, the game after the record's moves.
+    fn check_forfeit(&self, kind: &str, game: &Game) -> Result<(), LineError> {
+        let decisive = |loser: Color| match loser {
+            Color::White => "0-1",
+            Color::Black => "1-0",
+        };
+        let loser = self.loser.ok_or_else(|| LineError::NoLoser {
+            kind: kind.to_string(),
+        })?;
+        if let Some(o) = game.outcome() {
+            return Err(LineError::ForfeitOver {
+                kind: kind.to_string(),
+                why: o.describe(),
+            });
+        }
+        if self.result != decisive(loser) {
+            return Err(LineError::ForfeitResult {
+                loser: loser.name(),
+                result: self.result.clone(),
+            });
+        }
+        let on_move = matches!(kind, "illegal" | "malformed" | "claim" | "time");
+        if on_move && game.position().side_to_move() != loser {
+            return Err(LineError::NotToMove {
+                kind: kind.to_string(),
+                loser: loser.name(),
+            });
+        }
+        if matches!(kind, "illegal" | "malformed") {
+            let answer = self.answer.as_deref().ok_or_else(|| LineError::NoAnswer {
+                kind: kind.to_string(),
+            })?;
+            let mut copy = game.clone();
+            if copy.play_tokens(answer.split_whitespace()).is_ok() {
+                return Err(LineError::LegalAnswer {
+                    answer: answer.to_string(),
+                });
             }
         }
         Ok(())
@@ -306,6 +328,7 @@ impl Record {
 /// pairs), how the games ended, and the forfeits of each engine.
 #[derive(Clone, Debug, Default)]
 pub struct Recap {
+    /// The games and the complete pairs, from the first engine's view.
     pub tally: Tally,
     /// How the games ended, by kind.
     pub ends: BTreeMap<String, u32>,
@@ -326,47 +349,35 @@ impl Recap {
             self.forfeits[usize::from(loser != names[0])] += 1;
         }
         let pair = (record.game.max(1) - 1) / 2;
-        match self.halves.remove(&pair) {
-            Some(other) => {
-                self.tally.add_pair(points + other);
-                true
-            }
-            None => {
-                self.halves.insert(pair, points);
-                false
-            }
+        if let Some(other) = self.halves.remove(&pair) {
+            self.tally.add_pair(points + other);
+            true
+        } else {
+            self.halves.insert(pair, points);
+            false
         }
     }
-}
-
-/// What a replay found.
-#[derive(Debug, Default)]
-pub struct Replay {
-    pub games: usize,
-    pub plies: usize,
-    /// `(line number, game, error)` for every record that failed.
-    pub errors: Vec<(usize, String)>,
-    /// The results of the records that could be read, and the engines' names (first first).
-    pub recap: Recap,
-    pub names: Option<[String; 2]>,
 }
 
 /// Calls `each` with the number (from 1), the text (decoded lossily, without its line break) and
 /// whether it is complete (ends with a line break) of every line of the records `input` read
 /// from `source`; stops at the first error. Returns the length of the complete lines and that of
 /// a last line cut short.
-fn each_line(
+pub(super) fn each_line(
     mut input: impl BufRead,
     source: &str,
-    mut each: impl FnMut(usize, &str, bool) -> Result<(), String>,
-) -> Result<(u64, usize), String> {
+    mut each: impl FnMut(usize, &str, bool) -> Result<(), MatchError>,
+) -> Result<(u64, usize), MatchError> {
     let mut bytes = Vec::new();
     let (mut whole, mut number) = (0u64, 0);
     loop {
         bytes.clear();
         let n = input
             .read_until(b'\n', &mut bytes)
-            .map_err(|e| format!("cannot read records {source}: {e}"))?;
+            .map_err(|e| MatchError::ReadRecords {
+                source_name: source.to_string(),
+                source: e,
+            })?;
         if n == 0 {
             return Ok((whole, 0));
         }
@@ -377,188 +388,6 @@ fn each_line(
             return Ok((whole, n));
         }
         whole += n as u64;
-    }
-}
-
-/// Replays every record of `input`, read from `source`.
-pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, String> {
-    let mut out = Replay::default();
-    each_line(input, source, |number, line, _| {
-        if !line.is_empty() && !line.starts_with('#') {
-            out.add(number, line);
-        }
-        Ok(())
-    })?;
-    Ok(out)
-}
-
-impl Replay {
-    /// Reads, adds up and checks the record on line `number`.
-    fn add(&mut self, number: usize, line: &str) {
-        self.games += 1;
-        let record = match Record::parse(line) {
-            Ok(r) => r,
-            Err(e) => {
-                self.errors.push((number, e));
-                return;
-            }
-        };
-        let names = self.names.get_or_insert_with(|| {
-            let first = record.first_engine().to_string();
-            let second = if record.white == first {
-                record.black.clone()
-            } else {
-                record.white.clone()
-            };
-            [first, second]
-        });
-        self.recap.add(&record, [&names[0], &names[1]]);
-        match record.check() {
-            Ok(()) => self.plies += record.moves.len(),
-            Err(e) => self
-                .errors
-                .push((number, format!("game {}: {e}", record.game))),
-        }
-    }
-}
-
-/// Whether a file's text holds PGN-shaped records rather than match records, by its first line
-/// that is not empty and not a `%` line.
-fn holds_pgn(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('%'))
-        .is_some_and(|l| {
-            l.starts_with(['[', '{', ';']) || l.starts_with(|c: char| c.is_ascii_digit())
-        })
-}
-
-/// One game read by `games_of_file`: its start, its moves as written, and its result (`1-0`,
-/// `0-1`, `1/2-1/2`, or `*` when unknown).
-pub type GameRead = (Game, Vec<String>, String);
-
-/// The games of a file of either format (match records, one per line, or PGN-shaped records).
-/// An unreadable file or record is an error naming the file (and the line, for match records).
-pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, String> {
-    let source = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {source}: {e}"))?;
-    let text = String::from_utf8_lossy(&bytes);
-    if holds_pgn(&text) {
-        return crate::record::read(&text)
-            .map_err(|e| format!("{source}: {e}"))?
-            .into_iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let start = r
-                    .start()
-                    .map_err(|e| format!("{source}, game {}: {e}", i + 1))?;
-                Ok((start, r.move_texts(), r.result.clone()))
-            })
-            .collect();
-    }
-    let mut games = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |e: String| format!("{source}:{}: {e}", n + 1);
-        let r = Record::parse(line).map_err(bad)?;
-        let rules = Rules::preset(&r.variant)
-            .ok_or_else(|| bad(format!("unknown variant '{}'", r.variant)))?;
-        let start = match &r.opening.fen {
-            Some(f) => Game::from_fen(f, rules).map_err(|e| bad(e.to_string()))?,
-            None => Game::new(rules),
-        };
-        let moves = r.opening.moves.into_iter().chain(r.moves).collect();
-        // Only a result the rules gave on the board is the game's value: a forfeit or an
-        // adjudication counts as no result.
-        let result = if r.end == "rules" {
-            r.result
-        } else {
-            "*".into()
-        };
-        games.push((start, moves, result));
-    }
-    Ok(games)
-}
-
-/// `moulin replay <file>`: prints a summary, the results, and every failing record; an error
-/// when any failed.
-pub fn replay_file(path: &Path) -> Result<(), String> {
-    let source = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read records {source}: {e}"))?;
-    let text = String::from_utf8_lossy(&bytes);
-    if holds_pgn(&text) {
-        return replay_pgn(&text, &source);
-    }
-    let file = File::open(path).map_err(|e| format!("cannot read records {source}: {e}"))?;
-    let r = replay(BufReader::new(file), &source)?;
-    for (line, e) in &r.errors {
-        println!("line {line}: {e}");
-    }
-    println!(
-        "replayed {} games, {} moves: {} consistent, {} failed",
-        r.games,
-        r.plies,
-        r.games - r.errors.len(),
-        r.errors.len()
-    );
-    if let Some([a, _]) = &r.names {
-        print!("{}", super::results(a, &r.recap.tally));
-    }
-    if r.errors.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{} of {} records failed", r.errors.len(), r.games))
-    }
-}
-
-/// `moulin replay` of a PGN-shaped file: every game read (every move checked; the first
-/// problem of the file is an error with its line and column), and each result checked against
-/// the rules: the rules' own result when the game ended on the board, and otherwise `*` or a
-/// `Termination` that says why it ended early.
-pub fn replay_pgn(text: &str, source: &str) -> Result<(), String> {
-    let games = crate::record::read(text).map_err(|e| format!("{source}: {e}"))?;
-    let mut plies = 0;
-    let mut failed = Vec::new();
-    for (i, r) in games.iter().enumerate() {
-        let (game, _) = r.game().map_err(|e| e.to_string())?;
-        plies += r.moves.len();
-        let over = game.outcome();
-        let termination = r.tag("Termination").unwrap_or("normal");
-        let problem = match over {
-            Some(o) if o.score() != r.result => Some(format!(
-                "the game is over ({}), but the result is {}",
-                o.describe(),
-                r.result
-            )),
-            None if r.result != "*" && termination == "normal" => Some(format!(
-                "the result is {} but the game goes on (and no Termination says why it ended)",
-                r.result
-            )),
-            _ => None,
-        };
-        if let Some(p) = problem {
-            let name = r
-                .tag("Round")
-                .map_or(String::new(), |n| format!(", round {n}"));
-            failed.push(format!("game {}{name}: {p}", i + 1));
-        }
-    }
-    for f in &failed {
-        println!("{f}");
-    }
-    println!(
-        "replayed {} games, {plies} moves: {} consistent, {} failed",
-        games.len(),
-        games.len() - failed.len(),
-        failed.len()
-    );
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{} of {} games failed", failed.len(), games.len()))
     }
 }
 
@@ -576,12 +405,16 @@ pub struct RecordsFile {
 impl RecordsFile {
     /// Starts a new file (replacing one only when `force`) with the header lines: a title, and
     /// `settings` (`key=value` words) for `--resume` to check.
+    ///
+    /// # Errors
+    ///
+    /// A file that exists (without `force`), or that cannot be written.
     pub fn create(
         path: &Path,
         force: bool,
         title: &str,
         settings: &str,
-    ) -> Result<RecordsFile, String> {
+    ) -> Result<RecordsFile, MatchError> {
         let mut options = OpenOptions::new();
         options.write(true);
         if force {
@@ -589,13 +422,13 @@ impl RecordsFile {
         } else {
             options.create_new(true);
         }
+        let source_name = path.display().to_string();
         let file = options.open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => format!(
-                "records {} already exist: give --resume to continue that match, or --force to \
-                 replace them",
-                path.display()
-            ),
-            _ => format!("cannot write records {}: {e}", path.display()),
+            std::io::ErrorKind::AlreadyExists => MatchError::RecordsExist { source_name },
+            _ => MatchError::WriteRecords {
+                source_name,
+                source: e,
+            },
         })?;
         let mut out = RecordsFile {
             file,
@@ -609,65 +442,80 @@ impl RecordsFile {
     /// Opens an existing file to continue its match: checks its settings line against
     /// `settings`, drops a last line cut short (a kill or a full disk while it was written), and
     /// gives every record it holds to `each`. A missing or empty file is started as by `create`.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read or written, that is of another match, whose settings line is
+    /// missing, or one of whose records cannot be read; or the first error of `each`.
     pub fn resume(
         path: &Path,
         title: &str,
         settings: &str,
-        mut each: impl FnMut(&Record) -> Result<(), String>,
-    ) -> Result<RecordsFile, String> {
+        mut each: impl FnMut(&Record) -> Result<(), MatchError>,
+    ) -> Result<RecordsFile, MatchError> {
         let shown = path.display();
+        let source_name = shown.to_string();
         let mut file = match OpenOptions::new().read(true).write(true).open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 log::info!("records {shown} do not exist yet: a new match");
                 return RecordsFile::create(path, false, title, settings);
             }
-            Err(e) => return Err(format!("cannot read records {shown}: {e}")),
+            Err(e) => {
+                return Err(MatchError::ReadRecords {
+                    source_name,
+                    source: e,
+                })
+            }
         };
         let mut checked = false;
-        let source = shown.to_string();
-        let (whole, cut) = each_line(BufReader::new(&file), &source, |number, line, complete| {
-            let at = || format!("records {shown}, line {number}");
-            if !complete {
-                log::warn!(
-                    "{}: cut short ({} bytes); dropped, its game is played again",
-                    at(),
+        let (whole, cut) = each_line(
+            BufReader::new(&file),
+            &source_name,
+            |line_no, line, complete| {
+                if !complete {
+                    log::warn!(
+                    "records {shown}, line {line_no}: cut short ({} bytes); dropped, its game is played again",
                     line.len()
                 );
-            } else if let Some(found) = line.strip_prefix(SETTINGS) {
-                check_settings(found, settings).map_err(|e| {
-                    format!("records {shown} are of another match, so cannot be resumed: {e}")
-                })?;
-                checked = true;
-            } else if !line.is_empty() && !line.starts_with('#') {
-                if !checked {
-                    return Err(format!(
-                        "{}: a record before any '{}' line: cannot resume these records (written by an older moulin?); use --force or another file",
-                        at(),
-                        SETTINGS.trim()
-                    ));
+                } else if let Some(found) = line.strip_prefix(SETTINGS) {
+                    check_settings(found, settings).map_err(|e| MatchError::OtherMatch {
+                        source_name: source_name.clone(),
+                        source: e,
+                    })?;
+                    checked = true;
+                } else if !line.is_empty() && !line.starts_with('#') {
+                    if !checked {
+                        return Err(MatchError::RecordBeforeSettings {
+                            source_name: source_name.clone(),
+                            line: line_no,
+                        });
+                    }
+                    let r = Record::parse(line).map_err(|e| MatchError::ResumeLine {
+                        source_name: source_name.clone(),
+                        line: line_no,
+                        source: e,
+                    })?;
+                    each(&r)?;
                 }
-                let r = Record::parse(line).map_err(|e| format!("{}: {e}", at()))?;
-                each(&r)?;
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
         if whole == 0 {
             log::info!("records {shown} hold nothing whole: a new match");
             return RecordsFile::create(path, true, title, settings);
         }
         if !checked {
-            return Err(format!(
-                "records {shown} have no '{}' line: cannot resume them; use --force or another file",
-                SETTINGS.trim()
-            ));
+            return Err(MatchError::NoSettings { source_name });
         }
+        let cannot_write = |e| MatchError::WriteRecords {
+            source_name: source_name.clone(),
+            source: e,
+        };
         if cut > 0 {
-            file.set_len(whole)
-                .map_err(|e| format!("cannot write records {shown}: {e}"))?;
+            file.set_len(whole).map_err(cannot_write)?;
         }
-        file.seek(SeekFrom::End(0))
-            .map_err(|e| format!("cannot write records {shown}: {e}"))?;
+        file.seek(SeekFrom::End(0)).map_err(cannot_write)?;
         Ok(RecordsFile {
             file,
             path: path.to_path_buf(),
@@ -677,7 +525,11 @@ impl RecordsFile {
 
     /// Opens a file of records written as they come, with no header: a new file, or one
     /// replaced (`force`) or continued (`append`).
-    pub fn open_plain(path: &Path, force: bool, append: bool) -> Result<RecordsFile, String> {
+    ///
+    /// # Errors
+    ///
+    /// A file that exists (neither `force` nor `append`), or that cannot be written.
+    pub fn open_plain(path: &Path, force: bool, append: bool) -> Result<RecordsFile, MatchError> {
         let mut options = OpenOptions::new();
         if append {
             options.append(true).create(true);
@@ -686,12 +538,13 @@ impl RecordsFile {
         } else {
             options.write(true).create_new(true);
         }
+        let source_name = path.display().to_string();
         let file = options.open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => format!(
-                "{} already exists: give --resume to add to it, or --force to replace it",
-                path.display()
-            ),
-            _ => format!("cannot write {}: {e}", path.display()),
+            std::io::ErrorKind::AlreadyExists => MatchError::FileExists { source_name },
+            _ => MatchError::Write {
+                source_name,
+                source: e,
+            },
         })?;
         let len = file.metadata().map_or(0, |m| m.len());
         Ok(RecordsFile {
@@ -703,7 +556,11 @@ impl RecordsFile {
 
     /// Appends `text` whole and flushes it; on failure cuts the file back to what was whole and
     /// says why.
-    pub fn append(&mut self, text: &str) -> Result<(), String> {
+    ///
+    /// # Errors
+    ///
+    /// A write that fails.
+    pub fn append(&mut self, text: &str) -> Result<(), MatchError> {
         match self
             .file
             .write_all(text.as_bytes())
@@ -716,15 +573,18 @@ impl RecordsFile {
             Err(e) => {
                 let _ = self.file.set_len(self.len);
                 let _ = self.file.seek(SeekFrom::Start(self.len));
-                Err(format!("cannot write records {}: {e}", self.path.display()))
+                Err(MatchError::WriteRecords {
+                    source_name: self.path.display().to_string(),
+                    source: e,
+                })
             }
         }
     }
 }
 
 /// Checks a records file's settings against the match's: the same keys with the same values.
-fn check_settings(found: &str, wanted: &str) -> Result<(), String> {
-    let map = |text: &str| -> Result<Vec<(String, String)>, String> {
+fn check_settings(found: &str, wanted: &str) -> Result<(), SettingsMismatch> {
+    let map = |text: &str| -> Result<Vec<(String, String)>, SettingsMismatch> {
         Ok(words::split(text)?
             .iter()
             .map(|w| match words::key_value(w) {
@@ -746,9 +606,9 @@ fn check_settings(found: &str, wanted: &str) -> Result<(), String> {
     if differ.is_empty() && found.len() == wanted.len() {
         Ok(())
     } else if differ.is_empty() {
-        Err("the records have more settings than this match".into())
+        Err(SettingsMismatch::More)
     } else {
-        Err(differ.join("; "))
+        Err(SettingsMismatch::Differ(differ))
     }
 }
 
@@ -812,16 +672,16 @@ mod tests {
                 at_start: false,
             },
         );
-        assert!(r.check().unwrap_err().contains("legal here"));
+        assert!(r.check().unwrap_err().to_string().contains("legal here"));
         // An illegal move in the list.
         let r = record("g7 g7", End::MoveLimit(2));
-        assert!(r.check().unwrap_err().contains("ply 4"));
+        assert!(r.check().unwrap_err().to_string().contains("ply 4"));
         // A rules ending where the game goes on.
         let r = record(
             "g7",
             End::Rules(Outcome::Win(Color::White, WinReason::Blocked)),
         );
-        assert!(r.check().unwrap_err().contains("not over"));
+        assert!(r.check().unwrap_err().to_string().contains("not over"));
         // A time loss by the side not to move.
         let r = record(
             "g7",
@@ -833,15 +693,7 @@ mod tests {
                 at_start: false,
             },
         );
-        assert!(r.check().unwrap_err().contains("not to move"));
-        let text = format!(
-            "# header\n{}\nnot a record\n",
-            record("g7", End::MoveLimit(1)).to_line()
-        );
-        let rep = replay(text.as_bytes(), "t").unwrap();
-        assert_eq!(rep.games, 2);
-        assert_eq!(rep.errors.len(), 1);
-        assert_eq!(rep.errors[0].0, 3);
+        assert!(r.check().unwrap_err().to_string().contains("not to move"));
     }
 
     #[test]
@@ -863,7 +715,7 @@ mod tests {
     fn settings_must_match() {
         assert!(check_settings("a=1 b=\"x y\"", "a=1 b=\"x y\"").is_ok());
         let e = check_settings("a=1 b=2", "a=1 b=3").unwrap_err();
-        assert_eq!(e, "b is '3', the records have '2'");
+        assert_eq!(e.to_string(), "b is '3', the records have '2'");
         assert!(check_settings("a=1", "a=1 b=3").is_err());
         assert_eq!(setting("x=1 seed=42", "seed"), Some("42"));
     }

@@ -1,0 +1,247 @@
+//! The analyst: a searcher with its limits, that reads the game to analyse, grades its moves,
+//! and values every move of one position (by search, or exactly in the placing).
+
+use super::analyse_error::AnalyseError;
+use super::grade::{self, rank, Graded, Searched};
+use crate::record;
+use crate::rules::game::Game;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
+use crate::rules::Rules;
+use crate::search::{Control, Info, Limits, Score, Searcher};
+use crate::tables::Tables;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How an analyst searches.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Hash table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Endgame tables, for the exact value of the positions they cover.
+    pub tables: Option<PathBuf>,
+    /// Search depth per position, instead of a time.
+    pub depth: Option<u32>,
+    /// Search time per position, in milliseconds (without a depth).
+    pub movetime: u64,
+}
+
+/// Lines of a position's moves, best first: each with its value for the side to move, from its
+/// first move on.
+pub type Lines = Vec<(Score, Vec<Move>)>;
+
+/// What analyses: the searcher and its limits.
+pub struct Analyst {
+    searcher: Searcher,
+    limits: Limits,
+}
+
+/// Every legal move of a placing position with its exact value, best first.
+pub struct ExactValues {
+    /// The position.
+    pub pos: Position,
+    /// The moves and their values (1 a win, 0 a draw, -1 a loss for the mover).
+    pub valued: Vec<(Move, i8)>,
+    /// The positions the solver visited.
+    pub nodes: u64,
+    /// The time it took, in seconds.
+    pub secs: f64,
+}
+
+/// The start and the moves of game `number` (from 1) of a record file.
+///
+/// # Errors
+///
+/// A file that cannot be read, that is no record, that has no such game, or whose game has a
+/// start that cannot be set up.
+pub fn game_of_file(path: &Path, number: usize) -> Result<(Game, Vec<String>), AnalyseError> {
+    let text = std::fs::read(path).map_err(|source| AnalyseError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let games =
+        record::read(&String::from_utf8_lossy(&text)).map_err(|source| AnalyseError::Record {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    let count = games.len();
+    let r = games
+        .into_iter()
+        .nth(number.wrapping_sub(1))
+        .ok_or_else(|| AnalyseError::NoGame {
+            path: path.to_path_buf(),
+            game: number,
+            count,
+        })?;
+    let start = r
+        .start()
+        .map_err(|e| AnalyseError::Start { source: e.into() })?;
+    Ok((start, r.move_texts()))
+}
+
+/// Plays `moves` from `start`, checking every one: returns the game reached and each move with
+/// the game before it.
+///
+/// # Errors
+///
+/// A move that cannot be played, or one that closes a mill without its removal.
+pub fn play_moves(
+    start: &Game,
+    moves: &[String],
+) -> Result<(Game, Vec<(Game, Move)>), AnalyseError> {
+    let mut game = start.clone();
+    let mut played = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        let before = game.clone();
+        let mv = game.play_token(m).map_err(|source| AnalyseError::Move {
+            number: i + 1,
+            token: m.clone(),
+            source,
+        })?;
+        if game.position().pending_removals() > 0 {
+            return Err(AnalyseError::MissingRemoval {
+                number: i + 1,
+                token: m.clone(),
+            });
+        }
+        played.push((before, mv));
+    }
+    Ok((game, played))
+}
+
+/// The position of a game to list the moves of: an error when the game is over.
+fn open_position(game: &Game) -> Result<Position, AnalyseError> {
+    match game.outcome() {
+        Some(o) => Err(AnalyseError::GameOver {
+            score: o.score(),
+            why: o.describe(),
+        }),
+        None => Ok(*game.position()),
+    }
+}
+
+impl Analyst {
+    /// An analyst for games of `rules`.
+    ///
+    /// # Errors
+    ///
+    /// Endgame tables that cannot be opened.
+    pub fn new(setup: &Setup, rules: &Rules) -> Result<Analyst, AnalyseError> {
+        let mut searcher = Searcher::new(setup.hash_mb, setup.threads);
+        if let Some(dir) = &setup.tables {
+            let t = Tables::open(dir, rules).map_err(|e| AnalyseError::Tables {
+                dir: dir.clone(),
+                source: e.into(),
+            })?;
+            searcher.options.tables = Some(Arc::new(t));
+        }
+        let limits = Limits {
+            depth: setup.depth,
+            movetime: setup.depth.is_none().then_some(setup.movetime),
+            ..Limits::default()
+        };
+        Ok(Analyst { searcher, limits })
+    }
+
+    /// Searches the game's position, every root move's line when `all`.
+    pub fn search(&mut self, game: &Game, all: bool) -> (Searched, Lines) {
+        let legal = crate::rules::movegen::legal_moves(game.position(), Convention::Turn).len();
+        self.searcher.options.multipv = if all { legal.max(1) } else { 1 };
+        let mut lines: Vec<Option<(u32, Score, Vec<Move>)>> = vec![None; legal.max(1)];
+        let result = self
+            .searcher
+            .search(game, &self.limits, &Control::new(), &mut |i: &Info| {
+                if let Some(slot) = lines.get_mut(i.multipv - 1) {
+                    *slot = Some((i.depth, i.score, i.pv.clone()));
+                }
+            });
+        let first = lines.first().cloned().flatten();
+        let pv = match (&first, result.best) {
+            (Some((_, _, pv)), Some(b)) if pv.first() == Some(&b) => pv.clone(),
+            (_, Some(b)) => vec![b],
+            _ => Vec::new(),
+        };
+        let searched = Searched {
+            score: result.score,
+            best: result.best,
+            pv,
+            exact: result.table.is_some(),
+        };
+        let mut all_lines: Lines = lines
+            .into_iter()
+            .flatten()
+            .map(|(_, s, pv)| (s, pv))
+            .collect();
+        all_lines.sort_by_key(|(s, _)| -rank(*s));
+        (searched, all_lines)
+    }
+
+    /// Grades the moves `played` (each with the game before it, as `play_moves` gives them) of a
+    /// game that ended in `game`: every position is searched once, with a progress bar.
+    pub fn grade_game(&mut self, played: &[(Game, Move)], game: &Game) -> Vec<Graded> {
+        let bar = crate::progress::bar(played.len() as u64 + 1, 0, "analysing ", "positions");
+        let mut searched = Vec::new();
+        for (before, _) in played {
+            searched.push(self.search(before, false).0);
+            bar.inc(1);
+        }
+        let end = if game.outcome().is_some() {
+            None
+        } else {
+            Some(self.search(game, false).0)
+        };
+        bar.finish_and_clear();
+        grade::grade(played, &searched, end.as_ref(), game)
+    }
+
+    /// Every legal move of the game's position, valued by search, best first (each with its
+    /// line).
+    ///
+    /// # Errors
+    ///
+    /// A game that is over.
+    pub fn advice(&mut self, game: &Game) -> Result<(Position, Lines), AnalyseError> {
+        let pos = open_position(game)?;
+        let (_, lines) = self.search(game, true);
+        Ok((pos, lines))
+    }
+
+    /// Every legal move of the game's position (in the placing) with its exact value, by the
+    /// solver of the placing over the endgame tables.
+    ///
+    /// # Errors
+    ///
+    /// A game that is over, a position of the moving phase, no tables, or tables that do not
+    /// cover every position on the way.
+    pub fn exact_values(&self, game: &Game) -> Result<ExactValues, AnalyseError> {
+        let pos = open_position(game)?;
+        if !pos.is_placing() {
+            return Err(AnalyseError::NotPlacing);
+        }
+        let tables = self
+            .searcher
+            .options
+            .tables
+            .clone()
+            .ok_or(AnalyseError::NoTables)?;
+        let moves = crate::rules::movegen::legal_moves(&pos, Convention::Turn);
+        let start = Instant::now();
+        let never = |_: u64| false;
+        let mut memory = crate::search::exact::Memory::new(1 << 24);
+        let mut solver = crate::search::exact::Solver::new(&tables, &mut memory, &never);
+        let values = solver.values_of_moves(&pos, &moves);
+        let values = values.ok_or(AnalyseError::NotCovered)?;
+        let mut valued: Vec<(Move, i8)> = moves.into_iter().zip(values).collect();
+        valued.sort_by_key(|&(_, v)| -v);
+        Ok(ExactValues {
+            pos,
+            valued,
+            nodes: solver.nodes,
+            secs: start.elapsed().as_secs_f64(),
+        })
+    }
+}

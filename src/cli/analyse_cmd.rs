@@ -1,0 +1,117 @@
+//! `moulin analyse`: grades every move of a game, or (with `--position`) values every legal move
+//! of one position (README, "Analysis").
+
+use crate::analyse::{analyst, html, report, Analyst, Setup};
+use crate::rules::game::Game;
+use std::path::PathBuf;
+
+/// The flags of `moulin analyse`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyseArgs {
+    /// A game record (PGN-shaped, README "Game records"); its first game unless --game.
+    pub file: Option<PathBuf>,
+    /// Which game of the file (from 1).
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
+    /// The moves of a game (or, with --position, of the way to the position), instead of a
+    /// file.
+    #[arg(long, num_args = 1.., conflicts_with = "file")]
+    pub moves: Vec<String>,
+    /// Start from this position string (protocol.md §3) instead of the empty board.
+    #[arg(long, conflicts_with = "file")]
+    pub fen: Option<String>,
+    /// Rule preset for --moves and --fen: nine, twelve, lasker, morabaraba, no-reform,
+    /// protected-mills.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Show every legal move of the position reached (after --moves, or the --fen), valued,
+    /// best first, instead of grading a game.
+    #[arg(long)]
+    pub position: bool,
+    /// Search time per position, in milliseconds (1 to 600000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub movetime: u64,
+    /// Search depth per position instead of a time (1 to 64).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Endgame tables: covered positions get their exact value.
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub threads: u64,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub hash: u64,
+    /// With --position in the placing phase: the exact value (win, draw or loss) of every legal
+    /// move, by searching every placement left to the end of the placing with the endgame
+    /// tables (--tables, which must cover every moving position) at the leaves. Cheap from the
+    /// middle of the placing (about ply 9 on), dear before.
+    #[arg(long, requires_all = ["position", "tables"])]
+    pub exact: bool,
+    /// Print JSON (one object) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the analysis as one HTML page (works offline): the moves, an SVG graph of the
+    /// value, an SVG board for each blunder and mistake.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// The start and the moves to analyse: from the record file or the flags.
+fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
+    if let Some(path) = &args.file {
+        return analyst::game_of_file(path, args.game).map_err(|e| e.to_string());
+    }
+    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
+    let game = match &args.fen {
+        Some(text) => Game::from_fen(text, rules).map_err(|e| format!("--fen: {e}"))?,
+        None => Game::new(rules),
+    };
+    if args.moves.is_empty() && args.fen.is_none() && !args.position {
+        return Err(
+            "nothing to analyse: give a record file, or --moves (or --fen with --position)".into(),
+        );
+    }
+    Ok((game, args.moves.clone()))
+}
+
+/// Runs `moulin analyse`.
+pub(super) fn run(args: &AnalyseArgs) -> Result<(), String> {
+    let (start, moves) = game_and_moves(args)?;
+    let setup = Setup {
+        hash_mb: args.hash as usize,
+        threads: args.threads as usize,
+        tables: args.tables.clone(),
+        depth: args.depth,
+        movetime: args.movetime,
+    };
+    let mut analyst = Analyst::new(&setup, start.rules()).map_err(|e| e.to_string())?;
+    // Every move is checked before any search.
+    let (game, played) = analyst::play_moves(&start, &moves).map_err(|e| e.to_string())?;
+    if args.position && args.exact {
+        let exact = analyst.exact_values(&game).map_err(|e| e.to_string())?;
+        print!("{}", report::exact_moves(&exact, args.json));
+        return Ok(());
+    }
+    if args.position {
+        let (pos, lines) = analyst.advice(&game).map_err(|e| e.to_string())?;
+        print!("{}", report::advice(&pos, &lines, args.json));
+        return Ok(());
+    }
+    let graded = analyst.grade_game(&played, &game);
+    if let Some(path) = &args.html {
+        let title = match &args.file {
+            Some(f) => format!("moulin analysis: {} game {}", f.display(), args.game),
+            None => "moulin analysis".to_string(),
+        };
+        std::fs::write(path, html::page(&graded, &game, &title))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", report::json_game(&graded, &game));
+    } else {
+        print!("{}", report::text_game(&graded, &game));
+    }
+    Ok(())
+}

@@ -1,0 +1,244 @@
+//! `moulin match`: an engine-versus-engine match through the protocol, with clocks and
+//! statistics; the summary is printed on stdout.
+
+use crate::matches::referee::{GameSettings, TimeControl};
+use crate::matches::results_file;
+use crate::matches::runner::{self, OpeningSource, Plan};
+use crate::matches::spec::{self, EngineSpec};
+use crate::matches::stats::Sprt;
+use crate::matches::summary;
+use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
+use crate::record::openings;
+use crate::rules::Rules;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The flags of `moulin match`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped)."
+)]
+pub struct MatchArgs {
+    /// An engine spec (give exactly two).
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Games to play (pairs of games on the same opening with colours swapped).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Clock per side: <base>+<inc> in seconds, e.g. 10+0.1 (the default when no --movetime).
+    #[arg(long, conflicts_with = "movetime")]
+    pub tc: Option<String>,
+    /// Fixed time per move in milliseconds instead of a clock.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// How late an answer may come (past the time left, or the movetime) before it loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    pub grace: u64,
+    /// Openings file (one opening a line, see book/README.md); pairs cycle through it in order.
+    #[arg(long, conflicts_with = "random_plies")]
+    pub openings: Option<PathBuf>,
+    /// Random openings of this many turns from the start position (the default, with 4).
+    #[arg(long, value_name = "K")]
+    pub random_plies: Option<usize>,
+    /// Games played at once (each game runs both engines).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Write one record line per game to this file (check it with `moulin replay`); an existing
+    /// file is refused unless --resume or --force.
+    #[arg(long)]
+    pub records: Option<PathBuf>,
+    /// Continue the match of the --records file: play the games it does not hold yet. The
+    /// engines and settings must be those of its header (--games may differ).
+    #[arg(long, requires = "records", conflicts_with = "force")]
+    pub resume: bool,
+    /// Replace an existing --records (and --pgn) file.
+    #[arg(long)]
+    pub force: bool,
+    /// Also write each game to this file as a PGN-shaped record (README, "Game records"),
+    /// readable by `moulin replay`; an existing file is refused unless --resume (which adds to
+    /// it) or --force.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Sequential test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; stops when decided.
+    #[arg(long, num_args = 1..=4, value_name = "K=V")]
+    pub sprt: Option<Vec<String>>,
+    /// Seed for random openings (default: from the clock; printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Time allowed for the handshake and each isready, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    pub ready_timeout: u64,
+    /// Turns after which a game still going is adjudicated a draw.
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: usize,
+}
+
+/// The engines of `--engine`, with distinct names.
+fn engines(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "a match needs exactly two --engine specs, {} given",
+            args.engines.len()
+        ));
+    }
+    let mut specs = args
+        .engines
+        .iter()
+        .map(|s| EngineSpec::parse(s).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    spec::distinct_names(&mut specs);
+    let [a, b]: [EngineSpec; 2] = specs
+        .try_into()
+        .map_err(|_| "a match needs exactly two --engine specs".to_string())?;
+    Ok([a, b])
+}
+
+/// The time control of `--movetime` or `--tc` (10+0.1 by default).
+fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
+    match (args.movetime, &args.tc) {
+        (Some(0), _) => Err("--movetime must be at least 1 ms".into()),
+        (Some(ms), _) => Ok(TimeControl::MoveTime(Duration::from_millis(ms))),
+        (None, Some(tc)) => TimeControl::parse_tc(tc).map_err(|e| e.to_string()),
+        (None, None) => TimeControl::parse_tc("10+0.1").map_err(|e| e.to_string()),
+    }
+}
+
+/// Checks the numbers of games and of games at once.
+fn check_counts(args: &MatchArgs) -> Result<(), String> {
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if args.games > MAX_GAMES {
+        return Err(format!(
+            "--games {} is more than the limit of {MAX_GAMES}",
+            args.games
+        ));
+    }
+    if args.concurrency == 0 || args.concurrency > MAX_CONCURRENCY {
+        return Err(format!(
+            "--concurrency must be between 1 and {MAX_CONCURRENCY}"
+        ));
+    }
+    Ok(())
+}
+
+/// The seed of the random openings: `--seed`, else that of the resumed records, else the clock.
+fn seed(args: &MatchArgs) -> u64 {
+    let given_seed = args.seed.or_else(|| match (&args.records, args.resume) {
+        // A resumed match keeps the seed of its records unless another is given.
+        (Some(path), true) => results_file::settings_of(path)
+            .and_then(|s| results_file::setting(&s, "seed")?.parse().ok()),
+        _ => None,
+    });
+    given_seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    })
+}
+
+/// Where the openings come from, and how the settings line names it.
+fn opening_source(args: &MatchArgs, rules: &Rules) -> Result<(OpeningSource, String), String> {
+    if let Some(path) = &args.openings {
+        if let Some(records) = &args.records {
+            if same_file(path, records) {
+                return Err(format!(
+                    "--records {} is the --openings file: give the records another name",
+                    records.display()
+                ));
+            }
+        }
+        let book = openings::read_book_file(path, rules).map_err(|e| e.to_string())?;
+        return Ok((OpeningSource::Book(book), path.display().to_string()));
+    }
+    let plies = args.random_plies.unwrap_or(4);
+    if plies > MAX_RANDOM_PLIES {
+        return Err(format!(
+            "--random-plies {plies} is more than the limit of {MAX_RANDOM_PLIES}"
+        ));
+    }
+    Ok((OpeningSource::Random(plies), format!("random:{plies}")))
+}
+
+/// The checked plan of the match `args` ask for.
+fn plan(args: MatchArgs) -> Result<Plan, String> {
+    let specs = engines(&args)?;
+    let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
+    let tc = time_control(&args)?;
+    check_counts(&args)?;
+    let seed = seed(&args);
+    let pairs = args.games.div_ceil(2);
+    let (openings, openings_setting) = opening_source(&args, &rules)?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let settings = [
+        ("engine", args.engines[0].clone()),
+        ("engine", args.engines[1].clone()),
+        ("variant", args.variant.clone()),
+        ("tc", tc.to_string()),
+        ("grace", args.grace.to_string()),
+        ("ready-timeout", args.ready_timeout.to_string()),
+        ("max-plies", args.max_plies.to_string()),
+        ("openings", openings_setting),
+        ("seed", seed.to_string()),
+    ]
+    .iter()
+    .map(|(k, v)| format!("{k}={}", words::quote(v)))
+    .collect::<Vec<_>>()
+    .join(" ");
+    Ok(Plan {
+        specs,
+        settings: GameSettings {
+            rules,
+            tc,
+            grace: Duration::from_millis(args.grace),
+            ready_timeout: Duration::from_millis(args.ready_timeout),
+            max_plies: args.max_plies,
+        },
+        variant: rules.preset_name().unwrap_or("nine").to_string(),
+        games: args.games,
+        openings,
+        concurrency: args.concurrency.min(pairs),
+        sprt,
+        records: args.records,
+        pgn: args.pgn,
+        resume: args.resume,
+        force: args.force,
+        seed,
+        settings_line: settings,
+    })
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Runs `moulin match`: plays the match and prints the summary on stdout. A records file that
+/// cannot be written, or an engine that cannot be started, stops the match: the summary of the
+/// games played is printed, then the error returned.
+pub(super) fn run(args: MatchArgs) -> Result<(), String> {
+    let plan = plan(args)?;
+    let finished = runner::play(&plan).map_err(|e| e.to_string())?;
+    if finished.recap.tally.games() > 0 {
+        print!(
+            "{}",
+            summary::summary(&plan, &finished.recap, finished.secs)
+        );
+    }
+    match finished.fatal {
+        Some(e) => Err(e.to_string()),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,72 @@
+//! `moulin replay`: re-checks a match's records (or PGN-shaped records) under moulin's rules,
+//! every move and every result; with `--drawn`, also lists the games lost from openings labelled
+//! drawn.
+
+use crate::matches::replay::{self, Replayed};
+use crate::matches::summary;
+use std::path::{Path, PathBuf};
+
+/// The flags of `moulin replay`.
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
+    /// A records file written by `moulin match --records`.
+    pub file: PathBuf,
+    /// An openings file whose openings are labelled drawn (e.g. book/openings-nine-d16.txt, the
+    /// openings a depth-16 search keeps within ±50 cp): also list every game lost from one of
+    /// them (the same opening up to the board's symmetries), by the engine that lost it.
+    #[arg(long, value_name = "OPENINGS")]
+    pub drawn: Option<PathBuf>,
+}
+
+/// Runs `moulin replay`.
+pub(super) fn run(args: &ReplayArgs) -> Result<(), String> {
+    // The report is made first, so that a bad openings file is the only thing printed.
+    let report = match &args.drawn {
+        Some(openings) => {
+            let text = std::fs::read_to_string(&args.file)
+                .map_err(|e| format!("cannot read records {}: {e}", args.file.display()))?;
+            let source = args.file.display().to_string();
+            Some(replay::losses_from_drawn(&text, &source, openings).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
+    let replayed = replay_file(&args.file);
+    print!("{}", report.unwrap_or_default());
+    replayed
+}
+
+/// Replays the file: prints every failing record (or game), a summary, and for match records
+/// the results; an error when any failed.
+fn replay_file(path: &Path) -> Result<(), String> {
+    match replay::replay_file(path).map_err(|e| e.to_string())? {
+        Replayed::Records(r) => {
+            for failure in &r.errors {
+                println!("line {}: {failure}", failure.line);
+            }
+            println!(
+                "replayed {} games, {} moves: {} consistent, {} failed",
+                r.games,
+                r.plies,
+                r.games - r.errors.len(),
+                r.errors.len()
+            );
+            if let Some([a, _]) = &r.names {
+                print!("{}", summary::results(a, &r.recap.tally));
+            }
+            r.verdict().map_err(|e| e.to_string())
+        }
+        Replayed::Pgn(r) => {
+            for f in &r.failed {
+                println!("{f}");
+            }
+            println!(
+                "replayed {} games, {} moves: {} consistent, {} failed",
+                r.games,
+                r.plies,
+                r.games - r.failed.len(),
+                r.failed.len()
+            );
+            r.verdict().map_err(|e| e.to_string())
+        }
+    }
+}

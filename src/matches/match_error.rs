@@ -1,0 +1,470 @@
+//! What can go wrong in a match and around it: a results line that cannot be read or does not
+//! replay (`LineError`), a records file of another match (`SettingsMismatch`), and everything
+//! else (`MatchError`), each with a message that names the file, the line or the engine.
+
+use super::engine::EngineFault;
+use super::spec::SpecError;
+use super::words::QuoteError;
+use crate::durable::DurableError;
+use crate::record::RecordError;
+use crate::rules::fen::FenError;
+use crate::rules::notation::MoveError;
+use crate::rules::RuleError;
+use std::io;
+
+/// An error of a lower layer, kept as its source (its message is shown as it is).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// What is wrong with one line of a results file, or with the game it records.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// A quote is not closed.
+    #[error(transparent)]
+    Quote(#[from] QuoteError),
+    /// A word is not `key=value`.
+    #[error("'{word}' is not key=value")]
+    NotKeyValue {
+        /// The word.
+        word: String,
+    },
+    /// A field every record has is missing.
+    #[error("the field '{field}' is missing")]
+    Missing {
+        /// The field's key.
+        field: String,
+    },
+    /// The game number is not a number.
+    #[error("game number '{text}' is not a number")]
+    GameNumber {
+        /// The value found.
+        text: String,
+    },
+    /// The loser is neither `white` nor `black`.
+    #[error("loser '{text}': expected white or black")]
+    Loser {
+        /// The value found.
+        text: String,
+    },
+    /// The variant is not a preset moulin knows.
+    #[error("unknown variant '{variant}'")]
+    UnknownVariant {
+        /// The variant's name, as written.
+        variant: String,
+    },
+    /// The variant is not one moulin knows (as `Rules::named` says it).
+    #[error(transparent)]
+    Rules(#[from] RuleError),
+    /// The start position cannot be read.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// The opening cannot be played.
+    #[error("{source}")]
+    Opening {
+        /// Why.
+        source: BoxError,
+    },
+    /// The records hold games of more than one variant.
+    #[error("variant {variant}: the records mix variants")]
+    MixedVariants {
+        /// The variant of this line.
+        variant: String,
+    },
+    /// A move cannot be played where it is (counted over the opening and the moves).
+    #[error("ply {ply}: {source}")]
+    Ply {
+        /// The move's number, from 1.
+        ply: usize,
+        /// Why it cannot be played.
+        source: MoveError,
+    },
+    /// `end=rules`, but the rules have not ended the game.
+    #[error("end=rules, but the game is not over after its moves")]
+    NotOver,
+    /// The result is not the one the rules give.
+    #[error("result {result} but the rules say {rules} ({why})")]
+    WrongResult {
+        /// The recorded result.
+        result: String,
+        /// The rules' result.
+        rules: &'static str,
+        /// Why the rules ended the game.
+        why: String,
+    },
+    /// An adjudicated game that the rules had ended.
+    #[error("adjudicated, but the rules ended it: {why}")]
+    AdjudicatedOver {
+        /// Why the rules ended the game.
+        why: String,
+    },
+    /// An adjudicated game with a result other than a draw.
+    #[error("adjudicated with result {result}, not a draw")]
+    AdjudicatedNotDraw {
+        /// The recorded result.
+        result: String,
+    },
+    /// A forfeit that does not say who lost.
+    #[error("forfeit '{kind}' without loser")]
+    NoLoser {
+        /// The forfeit's kind.
+        kind: String,
+    },
+    /// A forfeit in a game the rules had ended.
+    #[error("forfeit '{kind}', but the rules had ended the game: {why}")]
+    ForfeitOver {
+        /// The forfeit's kind.
+        kind: String,
+        /// Why the rules ended the game.
+        why: String,
+    },
+    /// A forfeit whose result is not a loss for the side that forfeits.
+    #[error("{loser} forfeits but the result is {result}")]
+    ForfeitResult {
+        /// The side that forfeits.
+        loser: &'static str,
+        /// The recorded result.
+        result: String,
+    },
+    /// A forfeit on a move by the side that was not to move.
+    #[error("forfeit '{kind}' by {loser}, who was not to move")]
+    NotToMove {
+        /// The forfeit's kind.
+        kind: String,
+        /// The side that forfeits.
+        loser: &'static str,
+    },
+    /// A forfeit for a bad answer that does not keep the answer.
+    #[error("forfeit '{kind}' without the answer")]
+    NoAnswer {
+        /// The forfeit's kind.
+        kind: String,
+    },
+    /// A forfeit for an answer that is legal.
+    #[error("forfeit for the answer '{answer}', which is legal here")]
+    LegalAnswer {
+        /// The engine's answer.
+        answer: String,
+    },
+}
+
+/// How a records file's settings differ from those of the match that would resume it.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsMismatch {
+    /// A quote in the settings is not closed.
+    #[error(transparent)]
+    Quote(#[from] QuoteError),
+    /// The records have every setting of the match, and more.
+    #[error("the records have more settings than this match")]
+    More,
+    /// Settings with other values, or missing (one description each).
+    #[error("{}", .0.join("; "))]
+    Differ(Vec<String>),
+}
+
+/// What stops a match, a replay, or the making of an opening book.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// An engine spec cannot be read.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// A time control cannot be read.
+    #[error("time control '{text}': '{part}' is not a number of seconds")]
+    TcNotSeconds {
+        /// The time control, as given.
+        text: String,
+        /// The part that is not a number.
+        part: String,
+    },
+    /// A time control's number is out of range.
+    #[error("time control '{text}': '{part}' is out of range")]
+    TcRange {
+        /// The time control, as given.
+        text: String,
+        /// The part out of range.
+        part: String,
+    },
+    /// A time control gives no time.
+    #[error("time control '{text}' gives no time at all")]
+    TcNoTime {
+        /// The time control, as given.
+        text: String,
+    },
+    /// An SPRT word is not `key=value`.
+    #[error("sprt: '{word}' is not key=value")]
+    SprtNotKeyValue {
+        /// The word.
+        word: String,
+    },
+    /// An SPRT value is not a number.
+    #[error("sprt: '{value}' in '{word}' is not a number")]
+    SprtNotNumber {
+        /// The value.
+        value: String,
+        /// The word it is in.
+        word: String,
+    },
+    /// An SPRT key is not one of `elo0`, `elo1`, `alpha`, `beta`.
+    #[error("sprt: unknown key '{key}' (elo0, elo1, alpha, beta)")]
+    SprtKey {
+        /// The key.
+        key: String,
+    },
+    /// The SPRT lacks `elo0` or `elo1`.
+    #[error("sprt: give elo0=<a> elo1=<b>")]
+    SprtBounds,
+    /// The SPRT's `elo0` is not below its `elo1`.
+    #[error("sprt: elo0 ({elo0}) must be below elo1 ({elo1})")]
+    SprtOrder {
+        /// The hypothesis H0.
+        elo0: f64,
+        /// The hypothesis H1.
+        elo1: f64,
+    },
+    /// An SPRT error probability is not between 0 and 0.5.
+    #[error("sprt: {name}={p} must be between 0 and 0.5")]
+    SprtProbability {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// The value given.
+        p: f64,
+    },
+    /// A results line of a file cannot be read, or does not replay.
+    #[error("{source_name}:{line}: {source}")]
+    Line {
+        /// The file, as shown.
+        source_name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong.
+        source: LineError,
+    },
+    /// A results line read by `replay --drawn` cannot be read.
+    #[error("{source_name}:{line}: {source} (--drawn reads match records, not PGN)")]
+    DrawnLine {
+        /// The file, as shown.
+        source_name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong.
+        source: LineError,
+    },
+    /// A file of games cannot be read.
+    #[error("cannot read {source_name}: {source}")]
+    Read {
+        /// The file, as shown.
+        source_name: String,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A records file cannot be read.
+    #[error("cannot read records {source_name}: {source}")]
+    ReadRecords {
+        /// The file, as shown.
+        source_name: String,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A records file cannot be written.
+    #[error("cannot write records {source_name}: {source}")]
+    WriteRecords {
+        /// The file, as shown.
+        source_name: String,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A file of PGN-shaped records cannot be read.
+    #[error("{source_name}: {source}")]
+    Pgn {
+        /// The file, as shown.
+        source_name: String,
+        /// Where and what.
+        source: RecordError,
+    },
+    /// A game of a file of PGN-shaped records cannot be set up.
+    #[error("{source_name}, game {game}: {source}")]
+    PgnGame {
+        /// The file, as shown.
+        source_name: String,
+        /// The game's number in the file, from 1.
+        game: usize,
+        /// Why.
+        source: BoxError,
+    },
+    /// A PGN-shaped record whose moves cannot be played.
+    #[error("{source}")]
+    PgnMoves {
+        /// Why.
+        source: BoxError,
+    },
+    /// Some records do not replay.
+    #[error("{failed} of {games} records failed")]
+    RecordsFailed {
+        /// The records that failed.
+        failed: usize,
+        /// The records read.
+        games: usize,
+    },
+    /// Some PGN-shaped games do not replay.
+    #[error("{failed} of {games} games failed")]
+    GamesFailed {
+        /// The games that failed.
+        failed: usize,
+        /// The games read.
+        games: usize,
+    },
+    /// A new records file would replace one.
+    #[error(
+        "records {source_name} already exist: give --resume to continue that match, or --force \
+         to replace them"
+    )]
+    RecordsExist {
+        /// The file, as shown.
+        source_name: String,
+    },
+    /// The records to resume are those of another match.
+    #[error("records {source_name} are of another match, so cannot be resumed: {source}")]
+    OtherMatch {
+        /// The file, as shown.
+        source_name: String,
+        /// How the settings differ.
+        source: SettingsMismatch,
+    },
+    /// The records to resume have a record before their settings line.
+    #[error(
+        "records {source_name}, line {line}: a record before any '# settings:' line: cannot \
+         resume these records (written by an older moulin?); use --force or another file"
+    )]
+    RecordBeforeSettings {
+        /// The file, as shown.
+        source_name: String,
+        /// The line's number, from 1.
+        line: usize,
+    },
+    /// A line of the records to resume cannot be read.
+    #[error("records {source_name}, line {line}: {source}")]
+    ResumeLine {
+        /// The file, as shown.
+        source_name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong.
+        source: LineError,
+    },
+    /// The records to resume have no settings line.
+    #[error(
+        "records {source_name} have no '# settings:' line: cannot resume them; use --force or \
+         another file"
+    )]
+    NoSettings {
+        /// The file, as shown.
+        source_name: String,
+    },
+    /// The records to resume hold a game twice.
+    #[error("records {source_name}: game {game} is recorded twice")]
+    RecordedTwice {
+        /// The file, as shown.
+        source_name: String,
+        /// The game's number.
+        game: usize,
+    },
+    /// A new file of games (`--pgn`) would replace one.
+    #[error("{source_name} already exists: give --resume to add to it, or --force to replace it")]
+    FileExists {
+        /// The file, as shown.
+        source_name: String,
+    },
+    /// A file of games cannot be written.
+    #[error("cannot write {source_name}: {source}")]
+    Write {
+        /// The file, as shown.
+        source_name: String,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// No game thread could be started.
+    #[error("could not start a game thread: {source}")]
+    GameThread {
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A game could not be written to the records: the match stops.
+    #[error(
+        "{source}: the match is stopped; game {game} is not recorded, the games before it are"
+    )]
+    NotRecorded {
+        /// The game's number.
+        game: usize,
+        /// Why.
+        source: Box<MatchError>,
+    },
+    /// A game could not be written to the `--pgn` file: the match stops.
+    #[error("{source}: the match is stopped; game {game} is not in the PGN file")]
+    NotInPgn {
+        /// The game's number.
+        game: usize,
+        /// Why.
+        source: Box<MatchError>,
+    },
+    /// An engine failed to start too many times in a row: the match stops.
+    #[error("{name} failed to start {times} times in a row (last: {last}): the match is stopped")]
+    StartFailures {
+        /// The engine's name.
+        name: String,
+        /// How many times.
+        times: u32,
+        /// Why it failed the last time.
+        last: String,
+    },
+    /// An openings file cannot be read, or one of its openings played.
+    #[error("{source}")]
+    Openings {
+        /// Why (naming the file and the line).
+        source: BoxError,
+    },
+    /// The endgame tables cannot be opened.
+    #[error("endgame tables {}: {source}", dir.display())]
+    Tables {
+        /// The tables' folder.
+        dir: std::path::PathBuf,
+        /// Why.
+        source: BoxError,
+    },
+    /// The journal of a book being made cannot be used.
+    #[error(transparent)]
+    Durable(#[from] DurableError),
+    /// The engine scoring the openings cannot be started.
+    #[error("{name}: {source}")]
+    EngineStart {
+        /// The engine's name.
+        name: String,
+        /// Why.
+        source: EngineFault,
+    },
+    /// The engine scoring the openings gave no score.
+    #[error("{name} reported no score for '{opening}' (expected 'info ... score cp X')")]
+    NoScore {
+        /// The engine's name.
+        name: String,
+        /// The opening.
+        opening: String,
+    },
+    /// The engine scoring the openings failed twice on one.
+    #[error("{name} failed twice on '{opening}'")]
+    FailedTwice {
+        /// The engine's name.
+        name: String,
+        /// The opening.
+        opening: String,
+    },
+    /// The exact solver left the tables.
+    #[error("'{opening}': a position on the way is not in the tables")]
+    NotInTables {
+        /// The opening.
+        opening: String,
+    },
+    /// Some openings got no value (a solver thread failed).
+    #[error("{missing} openings were not scored (a solver thread failed)")]
+    Unscored {
+        /// How many.
+        missing: usize,
+    },
+}

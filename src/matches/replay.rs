@@ -1,0 +1,458 @@
+//! `moulin replay`'s checks: every record of a match's results file (or every game of a file of
+//! PGN-shaped records) played again under moulin's rules, every move and every result checked;
+//! the games of either kind of file as the trainer reads them; and the games lost from openings
+//! labelled drawn.
+
+use super::match_error::{LineError, MatchError};
+use super::results_file::{each_line, Recap, Record};
+use crate::record::openings;
+use crate::rules::game::Game;
+use crate::rules::Rules;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+/// A record that failed its replay.
+#[derive(Debug)]
+pub struct Failure {
+    /// The line it is on, from 1.
+    pub line: usize,
+    /// Its game number, when the record could be read.
+    pub game: Option<usize>,
+    /// What is wrong.
+    pub error: LineError,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.game {
+            Some(game) => write!(f, "game {game}: {}", self.error),
+            None => write!(f, "{}", self.error),
+        }
+    }
+}
+
+/// What a replay of match records found.
+#[derive(Debug, Default)]
+pub struct Replay {
+    /// The records read.
+    pub games: usize,
+    /// The moves of the records that replayed (without their openings).
+    pub plies: usize,
+    /// Every record that failed.
+    pub errors: Vec<Failure>,
+    /// The results of the records that could be read.
+    pub recap: Recap,
+    /// The engines' names (first first), from the first record read.
+    pub names: Option<[String; 2]>,
+}
+
+/// Replays every record of `input`, read from `source`.
+///
+/// # Errors
+///
+/// Input that cannot be read.
+pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, MatchError> {
+    let mut out = Replay::default();
+    each_line(input, source, |number, line, _| {
+        if !line.is_empty() && !line.starts_with('#') {
+            out.add(number, line);
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+impl Replay {
+    /// Reads, adds up and checks the record on line `number`.
+    fn add(&mut self, number: usize, line: &str) {
+        self.games += 1;
+        let record = match Record::parse(line) {
+            Ok(r) => r,
+            Err(error) => {
+                self.errors.push(Failure {
+                    line: number,
+                    game: None,
+                    error,
+                });
+                return;
+            }
+        };
+        let names = self.names.get_or_insert_with(|| {
+            let first = record.first_engine().to_string();
+            let second = if record.white == first {
+                record.black.clone()
+            } else {
+                record.white.clone()
+            };
+            [first, second]
+        });
+        self.recap.add(&record, [&names[0], &names[1]]);
+        match record.check() {
+            Ok(()) => self.plies += record.moves.len(),
+            Err(error) => self.errors.push(Failure {
+                line: number,
+                game: Some(record.game),
+                error,
+            }),
+        }
+    }
+
+    /// Whether every record replayed.
+    ///
+    /// # Errors
+    ///
+    /// How many failed, when any did.
+    pub fn verdict(&self) -> Result<(), MatchError> {
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(MatchError::RecordsFailed {
+                failed: self.errors.len(),
+                games: self.games,
+            })
+        }
+    }
+}
+
+/// What a replay of PGN-shaped records found.
+#[derive(Debug, Default)]
+pub struct PgnReplay {
+    /// The games read.
+    pub games: usize,
+    /// Their moves.
+    pub plies: usize,
+    /// One line for each game whose result does not follow (`game N[, round R]: why`).
+    pub failed: Vec<String>,
+}
+
+impl PgnReplay {
+    /// Whether every game replayed.
+    ///
+    /// # Errors
+    ///
+    /// How many failed, when any did.
+    pub fn verdict(&self) -> Result<(), MatchError> {
+        if self.failed.is_empty() {
+            Ok(())
+        } else {
+            Err(MatchError::GamesFailed {
+                failed: self.failed.len(),
+                games: self.games,
+            })
+        }
+    }
+}
+
+/// What the replay of a file found: of match records, or of PGN-shaped records.
+#[derive(Debug)]
+pub enum Replayed {
+    /// A file of match records.
+    Records(Replay),
+    /// A file of PGN-shaped records.
+    Pgn(PgnReplay),
+}
+
+/// Whether a file's text holds PGN-shaped records rather than match records, by its first line
+/// that is not empty and not a `%` line.
+fn holds_pgn(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('%'))
+        .is_some_and(|l| {
+            l.starts_with(['[', '{', ';']) || l.starts_with(|c: char| c.is_ascii_digit())
+        })
+}
+
+/// One game read by `games_of_file`: its start, its moves as written, and its result (`1-0`,
+/// `0-1`, `1/2-1/2`, or `*` when unknown).
+pub type GameRead = (Game, Vec<String>, String);
+
+/// The games of a file of either format (match records, one per line, or PGN-shaped records).
+///
+/// # Errors
+///
+/// An unreadable file or record, naming the file (and the line, for match records).
+pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, MatchError> {
+    let source = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| MatchError::Read {
+        source_name: source.clone(),
+        source: e,
+    })?;
+    let text = String::from_utf8_lossy(&bytes);
+    if holds_pgn(&text) {
+        return crate::record::read(&text)
+            .map_err(|e| MatchError::Pgn {
+                source_name: source.clone(),
+                source: e,
+            })?
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let start = r.start().map_err(|e| MatchError::PgnGame {
+                    source_name: source.clone(),
+                    game: i + 1,
+                    source: e.into(),
+                })?;
+                Ok((start, r.move_texts(), r.result.clone()))
+            })
+            .collect();
+    }
+    let mut games = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let game = game_of_line(line).map_err(|e| MatchError::Line {
+            source_name: source.clone(),
+            line: n + 1,
+            source: e,
+        })?;
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// The game of one line of match records.
+fn game_of_line(line: &str) -> Result<GameRead, LineError> {
+    let r = Record::parse(line)?;
+    let rules = Rules::preset(&r.variant).ok_or_else(|| LineError::UnknownVariant {
+        variant: r.variant.clone(),
+    })?;
+    let start = match &r.opening.fen {
+        Some(f) => Game::from_fen(f, rules)?,
+        None => Game::new(rules),
+    };
+    let moves = r.opening.moves.into_iter().chain(r.moves).collect();
+    // Only a result the rules gave on the board is the game's value: a forfeit or an
+    // adjudication counts as no result.
+    let result = if r.end == "rules" {
+        r.result
+    } else {
+        "*".into()
+    };
+    Ok((start, moves, result))
+}
+
+/// Replays a file of either kind: match records (every record checked), or PGN-shaped records.
+///
+/// # Errors
+///
+/// A file that cannot be read, or PGN-shaped records that cannot be (the first problem, with
+/// its line and column).
+pub fn replay_file(path: &Path) -> Result<Replayed, MatchError> {
+    let source = path.display().to_string();
+    let cannot_read = |e| MatchError::ReadRecords {
+        source_name: source.clone(),
+        source: e,
+    };
+    let bytes = std::fs::read(path).map_err(cannot_read)?;
+    let text = String::from_utf8_lossy(&bytes);
+    if holds_pgn(&text) {
+        return replay_pgn(&text, &source).map(Replayed::Pgn);
+    }
+    let file = File::open(path).map_err(cannot_read)?;
+    replay(BufReader::new(file), &source).map(Replayed::Records)
+}
+
+/// Replays PGN-shaped records: every game read (every move checked; the first problem of the
+/// file is an error with its line and column), and each result checked against the rules: the
+/// rules' own result when the game ended on the board, and otherwise `*` or a `Termination`
+/// that says why it ended early.
+///
+/// # Errors
+///
+/// Records that cannot be read, or a game whose moves cannot be played.
+pub fn replay_pgn(text: &str, source: &str) -> Result<PgnReplay, MatchError> {
+    let games = crate::record::read(text).map_err(|e| MatchError::Pgn {
+        source_name: source.to_string(),
+        source: e,
+    })?;
+    let mut out = PgnReplay {
+        games: games.len(),
+        ..PgnReplay::default()
+    };
+    for (i, r) in games.iter().enumerate() {
+        let (game, _) = r
+            .game()
+            .map_err(|e| MatchError::PgnMoves { source: e.into() })?;
+        out.plies += r.moves.len();
+        let over = game.outcome();
+        let termination = r.tag("Termination").unwrap_or("normal");
+        let problem = match over {
+            Some(o) if o.score() != r.result => Some(format!(
+                "the game is over ({}), but the result is {}",
+                o.describe(),
+                r.result
+            )),
+            None if r.result != "*" && termination == "normal" => Some(format!(
+                "the result is {} but the game goes on (and no Termination says why it ended)",
+                r.result
+            )),
+            _ => None,
+        };
+        if let Some(p) = problem {
+            let name = r
+                .tag("Round")
+                .map_or(String::new(), |n| format!(", round {n}"));
+            out.failed.push(format!("game {}{name}: {p}", i + 1));
+        }
+    }
+    Ok(out)
+}
+
+/// The report of `replay --drawn`: how many games began with an opening of the file `drawn`,
+/// and each of them that an engine lost (game number, loser, opening, result).
+/// Match records only (`source` names them in errors); an opening counts as the position it
+/// reaches, so the same position reached by another order of moves counts too.
+///
+/// # Errors
+///
+/// A record that cannot be read, records of more than one variant, or an openings file that
+/// cannot be read.
+pub fn losses_from_drawn(
+    records_text: &str,
+    source: &str,
+    drawn: &Path,
+) -> Result<String, MatchError> {
+    let mut classes: Option<(Rules, rustc_hash::FxHashSet<u64>)> = None;
+    let (mut from_drawn, mut lost) = (0, Vec::new());
+    for (n, line) in records_text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |e: LineError| MatchError::DrawnLine {
+            source_name: source.to_string(),
+            line: n + 1,
+            source: e,
+        };
+        let r = Record::parse(line).map_err(at)?;
+        let rules = Rules::named(&r.variant).map_err(|e| at(e.into()))?;
+        if classes.is_none() {
+            classes = Some((rules, drawn_classes(drawn, &rules)?));
+        }
+        let Some((of_rules, keys)) = &classes else {
+            continue;
+        };
+        if *of_rules != rules {
+            return Err(at(LineError::MixedVariants {
+                variant: r.variant.clone(),
+            }));
+        }
+        let start = r
+            .opening
+            .game(&rules)
+            .map_err(|e| at(LineError::Opening { source: e.into() }))?;
+        if !keys.contains(&crate::rules::symmetry::fold(start.position()).key) {
+            continue;
+        }
+        from_drawn += 1;
+        let loser = match r.result.as_str() {
+            "1-0" => &r.black,
+            "0-1" => &r.white,
+            _ => continue,
+        };
+        lost.push((
+            loser.clone(),
+            format!(
+                "  game {}: {loser} lost ({} - {}, {}) from \"{}\"\n",
+                r.game,
+                r.white,
+                r.black,
+                r.result,
+                r.opening.to_line()
+            ),
+        ));
+    }
+    Ok(drawn_report(drawn, from_drawn, &lost))
+}
+
+/// The keys of the positions the openings of the file `drawn` reach, folded under the board's
+/// symmetries.
+fn drawn_classes(drawn: &Path, rules: &Rules) -> Result<rustc_hash::FxHashSet<u64>, MatchError> {
+    let mut keys = rustc_hash::FxHashSet::default();
+    let book = openings::read_book_file(drawn, rules)
+        .map_err(|e| MatchError::Openings { source: e.into() })?;
+    for o in book {
+        let game = o
+            .game(rules)
+            .map_err(|e| MatchError::Openings { source: e.into() })?;
+        keys.insert(crate::rules::symmetry::fold(game.position()).key);
+    }
+    Ok(keys)
+}
+
+/// The text of `replay --drawn`'s report: the count, then each game lost (`(loser, line)`).
+fn drawn_report(drawn: &Path, from_drawn: usize, lost: &[(String, String)]) -> String {
+    let mut by: Vec<(&str, usize)> = Vec::new();
+    for (name, _) in lost {
+        match by.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 += 1,
+            None => by.push((name, 1)),
+        }
+    }
+    let tally: Vec<String> = by.iter().map(|(n, k)| format!("{n} {k}")).collect();
+    let mut out = format!(
+        "{from_drawn} games from openings labelled drawn in {}; {} lost{}\n",
+        drawn.display(),
+        lost.len(),
+        if lost.is_empty() {
+            String::new()
+        } else {
+            format!(" (by {}):", tally.join(", "))
+        }
+    );
+    out.extend(lost.iter().map(|(_, l)| l.as_str()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::referee::{End, Played};
+    use crate::record::openings::Opening;
+
+    #[test]
+    fn replay_counts_the_records_that_fail() {
+        let played = Played {
+            opening: Opening::parse("d7 a1", &Rules::nine()).unwrap(),
+            moves: vec!["g7".into()],
+            end: End::MoveLimit(1),
+        };
+        let record = Record::new(1, "a b", "c\"d", "nine", &played);
+        let text = format!("# header\n{}\nnot a record\n", record.to_line());
+        let rep = replay(text.as_bytes(), "t").unwrap();
+        assert_eq!(rep.games, 2);
+        assert_eq!(rep.errors.len(), 1);
+        assert_eq!(rep.errors[0].line, 3);
+    }
+
+    #[test]
+    fn losses_from_drawn_openings_are_listed_by_loser_up_to_symmetry() {
+        let dir = std::env::temp_dir().join(format!("moulin-drawn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let drawn = dir.join("drawn.txt");
+        // `d6 d2 b4` is `d2 d6 b4` mirrored: the records' opening is in the file.
+        std::fs::write(&drawn, "# labelled drawn\nd6 d2 b4  # cp 3\n").unwrap();
+        let records = "# moulin match: a vs b\n\
+            game=1 white=a black=b variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" result=0-1 end=rules reason=x\n\
+            game=2 white=b black=a variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" result=1/2-1/2 end=rules reason=x\n\
+            game=3 white=a black=b variant=nine start=startpos opening=\"a1 a4 a7\" moves=\"\" result=1-0 end=rules reason=x\n";
+        let report = losses_from_drawn(records, "r", &drawn).unwrap();
+        assert!(
+            report.starts_with("2 games from openings labelled drawn in "),
+            "{report}"
+        );
+        assert!(report.contains("1 lost (by a 1):"), "{report}");
+        assert!(report.contains("game 1: a lost (a - b, 0-1) from \"d2 d6 b4\""));
+        assert!(!report.contains("game 3"), "{report}");
+        std::fs::write(&drawn, "d2 d2\n").unwrap();
+        let err = losses_from_drawn(records, "r", &drawn)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("drawn.txt, line 1"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,38 @@
+//! What the engine loop waits for: a line of input, or a thread's report.
+
+use crate::book::Book;
+use crate::search::{SearchResult, Searcher};
+use crate::tables::Tables;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Why a book or tables read on a thread of their own could not be used.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum LoadError {
+    /// The files could not be read (the lower layer's error, shown as it is).
+    #[error("{0}")]
+    Failed(Box<dyn std::error::Error + Send + Sync>),
+    /// Reading them panicked (a bug); the panic's message.
+    #[error("internal error: {0}")]
+    Panicked(String),
+}
+
+/// What the engine loop waits for.
+pub(super) enum Event {
+    /// One line of input.
+    Line(String),
+    /// A line longer than `MAX_LINE` bytes (its length), dropped whole.
+    TooLong(usize),
+    /// The end of input.
+    Eof,
+    /// The search thread is done and gives the searcher back.
+    SearchDone(Box<Searcher>, SearchResult),
+    /// The search thread panicked (a bug): the searcher is lost.
+    SearchPanicked(String),
+    /// A book was read on its thread (`None`: no such file; `Err`: what was wrong with it).
+    BookLoaded(PathBuf, Result<Option<Box<Book>>, LoadError>),
+    /// Endgame tables were read on their thread for a request (`Err`: what was wrong).
+    TablesLoaded(u64, Result<Box<Tables>, LoadError>),
+    /// Perft finished (`Some(total, time)`) or was stopped (`None`).
+    PerftDone(Option<(u64, Duration)>),
+}
