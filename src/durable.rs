@@ -122,14 +122,6 @@ pub enum DurableError {
     },
 }
 
-/// TEMPORARY while the layers above still carry their errors as text (issue 32): lets `?` turn
-/// a `DurableError` into such a message.
-impl From<DurableError> for String {
-    fn from(e: DurableError) -> String {
-        e.to_string()
-    }
-}
-
 /// Writes `bytes` as the whole content of `path`: the file holds either its old content or all
 /// of `bytes`, whatever happens (a kill, a full disk, a power cut). The temporary file
 /// `<path>.tmp` is removed when the write fails.

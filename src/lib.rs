@@ -1,24 +1,36 @@
 //! moulin: an engine for the mill game (Nine Men's Morris, Mühle).
 //!
-//! The layers, each a folder, each importing only the layers below it:
+//! The layers, each importing only the layers below it, and each library layer returning an error
+//! type of its own (text only at the command line's edge):
 //!
 //! ```text
-//!   cli.rs             the command line: clap subcommands, dispatched by main.rs
+//!   main.rs            enters cli: the protocol with no arguments, else a subcommand
+//!   cli/               the command line: the clap definitions (mod.rs) and one thin handler a
+//!      |               command (`<command>_cmd.rs`, `<command>_<subcommand>.rs`)
+//!   protocol/  train/  the UCI-style protocol and its GBGP dialect (session, commands, replies,
+//!      |         |     options, search jobs); learning the placing phase (labels, fit,
+//!      |         |     critical suite)
+//!   book/  analyse/  matches/
+//!      |      |         |    the opening book (format, lookup, deep search, two-tree build,
+//!      |      |         |    expansion, checks, exact check and cover); grading a game and its
+//!      |      |         |    HTML board; engine matches (engines, referee, runner, results
+//!      |      |         |    file, replay, statistics, balanced openings)
+//!      +------+---------+
 //!      |
-//!   protocol/  book/  matches/  train/   what speaks for the engine and drives it:
-//!      |         |       |        |      the UCI-style protocol (a GBGP dialect goes beside
-//!      |         |       |        |      it in protocol/), the opening book, engine matches,
-//!      |         |       |        |      learning the placing phase (labels, fit, critical suite)
-//!      +---------+-------+--------+
-//!      |
-//!   search/            the searcher: driver, limits, threads, iterative deepening, negamax,
-//!      |               quiescence, ordering, the shared table, evaluation, scores, bench
-//!   tables/            endgame tables: symmetry-folded index, retrograde solver, files,
-//!      |               the commands that build them, probing and play (the search probes them)
-//!   rules/             the game: board, rules and their options, moves, move generation,
-//!      |               notation, position strings, zobrist keys, games, perft
-//!   rng.rs, durable.rs the one small random generator; files written so that a kill or a
-//!                      full disk loses nothing (temp file, fsync, rename; journals; locks)
+//!   search/            the searcher: driver, limits and the move's time budget, threads,
+//!      |               iterative deepening, negamax, quiescence, ordering, the shared table,
+//!      |               evaluation and learned weights, scores, bench; exact/: the exact solver
+//!      |               of the placing (solver, memory, root proof, check of the search's choice)
+//!   tables/  record/   endgame tables (index up to symmetry, retrograde analysis, schedule of a
+//!      |        |      build, files, probing, perfect play, tally, consistency, sampling); game
+//!      |        |      records in a PGN shape and openings files
+//!   rules/             the game: board, symmetries and symmetry keys, rules and their options,
+//!      |               moves, position, move generation, notation, diagram, position strings
+//!      |               (ours and GBGP's), zobrist keys, games, perft
+//!   durable.rs, rng.rs, date.rs, progress.rs
+//!                      files written so that a kill or a full disk loses nothing (temp file,
+//!                      fsync, rename; journals; locks); the one small random generator; today's
+//!                      date; the one progress bar of long commands
 //! ```
 //!
 //! The rules know nothing of search; the search knows nothing of protocols and never prints (it
@@ -29,9 +41,7 @@ pub mod book;
 pub mod cli;
 pub mod date;
 pub mod durable;
-
 pub mod matches;
-
 pub mod progress;
 pub mod protocol;
 pub mod record;

@@ -26,7 +26,6 @@ mod train_fit;
 mod train_label;
 mod train_suite;
 
-use crate::rules::perft;
 use clap::{Parser, Subcommand};
 
 /// The command line: a subcommand, or none (the protocol) with options set first.
@@ -53,7 +52,7 @@ pub enum Command {
     /// Count the positions reached after exactly <DEPTH> plies (draw rules ignored).
     Perft {
         /// Plies to count (0 to 40).
-        #[arg(value_parser = perft::parse_depth)]
+        #[arg(value_parser = perft_cmd::parse_depth)]
         depth: u32,
         /// Start from this position string instead of the empty board.
         #[arg(long)]
@@ -192,7 +191,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             variant,
             convention,
             divide,
-        }) => perft_cmd::run(depth, fen, moves, &variant, &convention, divide),
+        }) => perft_cmd::run(depth, fen, &moves, &variant, &convention, divide),
         Some(Command::Bench { depth, threads }) => {
             bench_cmd::run(depth, threads);
             Ok(())

@@ -199,8 +199,10 @@ pub(super) fn run(args: &OpeningsArgs) -> Result<(), String> {
     match &args.out {
         Some(path) => {
             // The journal goes only once the file is on disk.
-            durable::write_atomic(path, text.as_bytes())?;
-            journal.map_or(Ok(()), Journal::finish)?;
+            durable::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())?;
+            journal
+                .map_or(Ok(()), Journal::finish)
+                .map_err(|e| e.to_string())?;
         }
         None => std::io::stdout()
             .write_all(text.as_bytes())

@@ -5,11 +5,21 @@ use crate::rules::{fen, perft};
 use crate::{Game, Rules};
 use std::time::Instant;
 
+/// Reads a depth given on the command line: a whole number from 0 to `perft::MAX_DEPTH`.
+pub(super) fn parse_depth(text: &str) -> Result<u32, String> {
+    const MAX: u32 = perft::MAX_DEPTH;
+    match text.parse::<u64>() {
+        Ok(d) if d <= u64::from(MAX) => Ok(d as u32),
+        Ok(_) => Err(format!("{text} plies is past the limit of {MAX}")),
+        Err(_) => Err(format!("'{text}' is not a depth (0 to {MAX} plies)")),
+    }
+}
+
 /// Runs `moulin perft`.
 pub(super) fn run(
     depth: u32,
     fen_text: Option<String>,
-    moves: Vec<String>,
+    moves: &[String],
     variant: &str,
     convention: &str,
     divide: bool,
@@ -43,4 +53,26 @@ pub(super) fn run(
     );
     println!("nodes {nodes}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_depth;
+
+    #[test]
+    fn depths_past_the_limit_are_refused() {
+        assert_eq!(parse_depth("40"), Ok(40));
+        assert_eq!(parse_depth("0"), Ok(0));
+        for bad in [
+            "41",
+            "200000",
+            "4294967295",
+            "99999999999999999999",
+            "-1",
+            "x",
+        ] {
+            let e = parse_depth(bad).unwrap_err();
+            assert!(e.contains("40"), "{bad}: {e}");
+        }
+    }
 }

@@ -105,7 +105,7 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), String> {
     let found = critical::find(&plan, drawn, &source, tables.as_ref(), exact.as_ref())
         .map_err(|e| e.to_string())?;
     let text = critical::suite_text(&plan, &found.lines, exact.is_some());
-    crate::durable::write_atomic(&args.out, text.as_bytes())?;
+    crate::durable::write_atomic(&args.out, text.as_bytes()).map_err(|e| e.to_string())?;
     eprintln!(
         "{} critical positions ({} drawn) written to {}",
         found.lines.len(),

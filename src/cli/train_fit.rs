@@ -92,7 +92,7 @@ pub fn run_fit(args: &FitArgs) -> Result<(), String> {
     let text = fit::source_text(&fitted.learned, &command, &about(args, &fitted, &files));
     match &args.out {
         Some(path) => {
-            crate::durable::write_atomic(path, text.as_bytes())?;
+            crate::durable::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())?;
             eprintln!("written to {}", path.display());
         }
         None => print!("{text}"),

@@ -7,19 +7,10 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 
-/// The deepest count the command line accepts (`parse_depth`). The recursion holds a frame and a
+/// The deepest count the command line accepts (`moulin perft`). The recursion holds a frame and a
 /// move list per ply, and the tree grows about twentyfold a ply: a deeper count could never
 /// finish, and a depth in the thousands would overflow the stack before it began.
 pub const MAX_DEPTH: u32 = 40;
-
-/// Reads a depth given on the command line: a whole number from 0 to `MAX_DEPTH`.
-pub fn parse_depth(text: &str) -> Result<u32, String> {
-    match text.parse::<u64>() {
-        Ok(d) if d <= u64::from(MAX_DEPTH) => Ok(d as u32),
-        Ok(_) => Err(format!("{text} plies is past the limit of {MAX_DEPTH}")),
-        Err(_) => Err(format!("'{text}' is not a depth (0 to {MAX_DEPTH} plies)")),
-    }
-}
 
 /// The number of leaves `depth` plies below `pos`.
 pub fn perft(pos: &Position, depth: u32, conv: Convention) -> u64 {
@@ -107,22 +98,5 @@ mod tests {
         let total = divide(&pos, 3, Convention::Turn, &|| false, &mut |_, _| moves += 1);
         assert_eq!(total, Some(perft(&pos, 3, Convention::Turn)));
         assert_eq!(moves, 24);
-    }
-
-    #[test]
-    fn depths_past_the_limit_are_refused() {
-        assert_eq!(parse_depth("40"), Ok(40));
-        assert_eq!(parse_depth("0"), Ok(0));
-        for bad in [
-            "41",
-            "200000",
-            "4294967295",
-            "99999999999999999999",
-            "-1",
-            "x",
-        ] {
-            let e = parse_depth(bad).unwrap_err();
-            assert!(e.contains("40"), "{bad}: {e}");
-        }
     }
 }
