@@ -44,8 +44,11 @@ pub struct PlayArgs {
     /// Endgame tables for moulin's play (README, "Endgame tables").
     #[arg(long)]
     pub tables: Option<PathBuf>,
-    /// No colours, even on a terminal that has them (also `NO_COLOR` in the environment).
-    #[arg(long)]
+    /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
+    #[arg(
+        long,
+        help = "No colours, even on a terminal that has them (also NO_COLOR in the environment)"
+    )]
     pub plain: bool,
 }
 
