@@ -30,7 +30,7 @@ pub struct BuildArgs {
 }
 
 /// The rules of a preset, without draw rules, refused when tables cannot serve them.
-pub(super) fn rules_of(variant: &str) -> Result<Rules, String> {
+pub(super) fn table_rules(variant: &str) -> Result<Rules, String> {
     let rules = Rules::named(variant).map_err(|e| e.to_string())?;
     match unsupported(&rules) {
         Some(why) => Err(format!("variant {variant}: {why}")),
@@ -64,7 +64,7 @@ pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
 
 /// Runs `moulin tables build`.
 pub(super) fn run(args: &BuildArgs) -> Result<(), String> {
-    let rules = rules_of(&args.variant)?;
+    let rules = table_rules(&args.variant)?;
     let dir = args
         .dir
         .clone()

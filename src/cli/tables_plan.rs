@@ -3,7 +3,7 @@
 //! waiting (`afterok`) for the levels its removals lead to; time and memory requests come from
 //! the groups' sizes and the measured cost per position.
 
-use super::tables_build::rules_of;
+use super::tables_build::table_rules;
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::schedule::{self, DEFAULT_SECONDS_PER_POSITION};
 use crate::tables::{default_dir, retrograde, MAX_PIECES};
@@ -58,7 +58,7 @@ pub(super) fn run(args: &PlanArgs) -> Result<(), String> {
     if !args.slurm {
         return Err("only --slurm plans exist: give --slurm".into());
     }
-    let most = schedule::most_removals(&rules_of(&args.variant)?);
+    let most = schedule::most_removals(&table_rules(&args.variant)?);
     let dir = args
         .dir
         .clone()

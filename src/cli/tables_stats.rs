@@ -1,7 +1,7 @@
 //! `moulin tables stats`: one line per table, its wins, losses, draws and longest distances,
 //! counted up to symmetry. Also the arguments every command over a built directory shares.
 
-use super::tables_build::{pool, rules_of};
+use super::tables_build::{pool, table_rules};
 use crate::rules::Rules;
 use crate::tables::index::Classes;
 use crate::tables::tally::tally;
@@ -36,7 +36,7 @@ pub(super) struct TableFiles {
 
 /// The table files `args` name; a directory without tables is an error.
 pub(super) fn table_files(args: &DirArgs) -> Result<TableFiles, String> {
-    let rules = rules_of(&args.variant)?;
+    let rules = table_rules(&args.variant)?;
     let dir = args
         .dir
         .clone()

@@ -166,7 +166,7 @@ fn is_moving(pos: &crate::Position) -> bool {
         && !pos.can_fly(crate::Color::Black)
 }
 
-/// For each class of placing positions (`book::fold`) the games reached, the side to move's
+/// For each class of placing positions (`rules::symmetry::fold`) the games reached, the side to move's
 /// total score in them and how many they are; games without a result (`*`) count for nothing.
 fn results_of_games(
     games: &[crate::matches::replay::GameRead],
