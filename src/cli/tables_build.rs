@@ -4,7 +4,7 @@
 
 use crate::rules::Rules;
 use crate::tables::schedule::{self, Store};
-use crate::tables::{default_dir, unsupported, MAX_PIECES};
+use crate::tables::{default_dir, unsupported, TablesError, MAX_PIECES};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -80,9 +80,13 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), String> {
     let mut store = Store::new(&dir, &rules, largest);
     let started = Instant::now();
     for (i, &(a, b)) in todo.iter().enumerate() {
-        if store.is_built(a, b) {
-            eprintln!("{a}-{b}: already built");
-            continue;
+        match store.check_built(a, b) {
+            Ok(()) => {
+                eprintln!("{a}-{b}: already built (checked)");
+                continue;
+            }
+            Err(TablesError::NotBuilt { .. }) => {}
+            Err(e) => eprintln!("{a}-{b}: {e} (building it again now)"),
         }
         build_group(&mut store, &pool, a, b)?;
         // Keep in memory only what the groups still to build need.

@@ -146,22 +146,19 @@ impl Store {
         Ok(())
     }
 
-    /// Whether both tables of group `(a, b)` are on disk, whole and for these rules.
-    pub fn is_built(&self, a: usize, b: usize) -> bool {
-        self.present(a, b) && self.present(b, a)
-    }
-
-    /// Whether the table of a pair is on disk, whole and for these rules (its header and size).
-    fn present(&self, mover: usize, other: usize) -> bool {
-        let path = file::path(&self.dir, mover, other);
-        match (file::header(&path), std::fs::metadata(&path)) {
-            (Ok(h), Ok(m)) => {
-                h.fingerprint == self.print
-                    && (h.mover, h.other) == (mover, other)
-                    && h.slots.checked_mul(u64::from(h.width)).map(|n| n + 40) == Some(m.len())
+    /// Checks that both tables of group `(a, b)` are on disk, whole and for these rules: the
+    /// header, the size and the checksum of every byte (`file::read`). `NotBuilt` when a file is
+    /// missing; any other error names what is wrong with the file (damaged, cut short, made for
+    /// other rules), which a build then makes again.
+    pub fn check_built(&self, a: usize, b: usize) -> Result<(), TablesError> {
+        for (mover, other) in retrograde::group(a, b) {
+            let path = file::path(&self.dir, mover, other);
+            if !path.exists() {
+                return Err(TablesError::NotBuilt { mover, other });
             }
-            _ => false,
+            file::read(&path, self.print, mover, other)?;
         }
+        Ok(())
     }
 
     /// Loads the tables group `(a, b)`'s removals lead to (all must be built).

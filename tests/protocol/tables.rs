@@ -26,9 +26,49 @@ fn three_a_side() -> &'static Path {
         assert!(built.status.success(), "{built:?}");
         // A second build finds it done.
         let again = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
-        assert!(String::from_utf8_lossy(&again.stderr).contains("3-3: already built"));
+        assert!(String::from_utf8_lossy(&again.stderr).contains("3-3: already built (checked)"));
         dir
     })
+}
+
+/// A finished table damaged on disk (one data byte flipped, or the file cut short) is not
+/// skipped as built: the next build checks it, says what is wrong and makes it again, and the
+/// tables then load.
+#[test]
+fn a_build_remakes_a_damaged_table() {
+    let dir = scratch("tables-damaged");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let built = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
+    assert!(built.status.success(), "{built:?}");
+    let path = file::path(&dir, 3, 3);
+    let good = std::fs::read(&path).unwrap();
+    for damage in ["flipped", "cut"] {
+        let mut bytes = good.clone();
+        if damage == "flipped" {
+            let last = bytes.len() - 1;
+            bytes[last] ^= 0x40;
+        } else {
+            bytes.truncate(bytes.len() - 100);
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let again = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
+        let err = String::from_utf8_lossy(&again.stderr);
+        assert!(again.status.success(), "{damage}: {err}");
+        assert!(!err.contains("already built"), "{damage}: {err}");
+        assert!(
+            err.contains("3-3: ") && err.contains("building it again"),
+            "{damage}: {err}"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            good,
+            "{damage}: the table made again"
+        );
+        let rules = Rules::nine().without_draw_rules();
+        assert!(Tables::open(&dir, &rules).is_ok(), "{damage}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
