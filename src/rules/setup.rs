@@ -101,6 +101,30 @@ pub struct Setup {
 impl Setup {
     /// Checks the facts together under `rules` and makes the position.
     pub fn position(&self, rules: &Rules) -> Result<Position, SetupError> {
+        self.check_counts(rules)?;
+        self.check_turn(rules)?;
+        let standing = self.standing_mills(rules)?;
+        let pos = Position::from_parts(
+            *rules,
+            self.pieces,
+            self.in_hand,
+            self.side,
+            self.pending[self.side],
+            self.no_capture,
+            self.fullmove,
+            standing,
+        );
+        if pos.pending_removals() > 0 && pos.removable().is_empty() {
+            return Err(err(
+                Field::Action,
+                "a removal is pending but no piece can be removed",
+            ));
+        }
+        Ok(pos)
+    }
+
+    /// The pieces on the board agree with the counts, and no side has more than the rules give.
+    fn check_counts(&self, rules: &Rules) -> Result<(), SetupError> {
         let max = rules.pieces;
         for c in [Color::White, Color::Black] {
             let n = self.pieces[c].count() as u8;
@@ -124,6 +148,11 @@ impl Setup {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// The side, phase, action and pending removals agree with each other and with the rules.
+    fn check_turn(&self, rules: &Rules) -> Result<(), SetupError> {
         let (us, them) = (self.side, !self.side);
         if self.pending[them] != 0 {
             return Err(err(
@@ -163,6 +192,12 @@ impl Setup {
                 "action 'p' (place) but the side to move has no piece in hand",
             ));
         }
+        Ok(())
+    }
+
+    /// The mills recorded as formed, each checked to stand on the board (under rules that let a
+    /// mill form again, recorded mills do not matter and are dropped).
+    fn standing_mills(&self, rules: &Rules) -> Result<ByColor<u32>, SetupError> {
         let t = rules.topology();
         let mut standing = ByColor::new(0u32, 0u32);
         for c in [Color::White, Color::Black] {
@@ -183,23 +218,7 @@ impl Setup {
                 }
             }
         }
-        let pos = Position::from_parts(
-            *rules,
-            self.pieces,
-            self.in_hand,
-            us,
-            pending,
-            self.no_capture,
-            self.fullmove,
-            standing,
-        );
-        if pos.pending_removals() > 0 && pos.removable().is_empty() {
-            return Err(err(
-                Field::Action,
-                "a removal is pending but no piece can be removed",
-            ));
-        }
-        Ok(pos)
+        Ok(standing)
     }
 }
 

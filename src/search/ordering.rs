@@ -20,6 +20,25 @@ pub(super) fn select(list: &mut [Move], order: &mut [i32], next: usize) {
     order.swap(next, j);
 }
 
+/// The move to search as the `next`-th: the best-ordered of those not yet taken, then, once the
+/// list is used up, those deferred because another thread was searching them (by which time the
+/// table often holds their result). Returns its index in `list` and whether it may still be
+/// deferred.
+#[inline]
+pub(super) fn pick(
+    list: &mut [Move],
+    order: &mut [i32],
+    deferred: &[u16],
+    next: usize,
+) -> (usize, bool) {
+    if next < list.len() {
+        select(list, order, next);
+        (next, true)
+    } else {
+        (usize::from(deferred[next - list.len()]), false)
+    }
+}
+
 /// What one thread learns about moves while it searches: two killers per ply and the history of
 /// quiet moves that caused cut-offs, indexed by origin (24 for a placement) and destination.
 pub(super) struct MoveOrder {

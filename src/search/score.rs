@@ -44,6 +44,16 @@ pub const fn mated_at(ply: usize) -> i32 {
     -(MATE - ply as i32)
 }
 
+/// Mate distance pruning: no line from a node `ply` plies from the root can beat a win found
+/// closer to the root, nor lose faster than being mated here. Returns the score to return when
+/// that leaves no window.
+#[inline]
+pub fn mate_distance_cut(alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let alpha = alpha.max(mated_at(ply));
+    let beta = beta.min(MATE - ply as i32 - 1);
+    (alpha >= beta).then_some(alpha)
+}
+
 /// Whether a score is a decided game (a win or a loss by distance).
 #[inline]
 pub const fn is_decisive(s: i32) -> bool {

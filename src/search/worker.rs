@@ -5,7 +5,7 @@
 
 use super::limits::MAX_PLY;
 use super::ordering::{self, MoveOrder};
-use super::score::{self, INF, MATE};
+use super::score::{self, INF};
 use super::threads::Shared;
 use super::tt::{Bound, Entry};
 use crate::rules::movegen;
@@ -292,11 +292,8 @@ impl<'a> Worker<'a> {
         if let Some(s) = self.settled(pos, ply) {
             return s;
         }
-        // Mate distance pruning: no line from here can beat a win found closer to the root.
-        let alpha0 = alpha.max(score::mated_at(ply));
-        let beta0 = beta.min(MATE - ply as i32 - 1);
-        if alpha0 >= beta0 {
-            return alpha0;
+        if let Some(s) = score::mate_distance_cut(alpha, beta, ply) {
+            return s;
         }
         if depth <= 0 {
             return self.horizon(pos, alpha, beta, ply);
@@ -326,18 +323,11 @@ impl<'a> Worker<'a> {
         let n = list.len();
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
-        // Moves are taken best-ordered first; then those deferred because another thread was
-        // searching them, by which time the table often holds their result.
+        // Moves are taken best-ordered first, then those deferred (see `ordering::pick`).
         let mut next = 0;
         let mut searched = 0;
         while next < n + deferred.len() {
-            let i = if next < n {
-                ordering::select(&mut list, &mut order, next);
-                next
-            } else {
-                deferred[next - n] as usize
-            };
-            let may_defer = next < n;
+            let (i, may_defer) = ordering::pick(&mut list, &mut order, &deferred, next);
             next += 1;
             let mv = list[i];
             let mut child = *pos;
