@@ -27,10 +27,11 @@
 //!   rules/             the game: board, symmetries and symmetry keys, rules and their options,
 //!      |               moves, position, move generation, notation, diagram, position strings
 //!      |               (ours and GBGP's), zobrist keys, games, perft
-//!   durable.rs, rng.rs, date.rs, progress.rs
+//!   durable.rs, rng.rs, date.rs, progress.rs, text.rs
 //!                      files written so that a kill or a full disk loses nothing (temp file,
 //!                      fsync, rename; journals; locks); the one small random generator; today's
-//!                      date; the one progress bar of long commands
+//!                      date; the one progress bar of long commands; outside text as an
+//!                      error shows it (quoted, escaped, cut)
 //! ```
 //!
 //! The rules know nothing of search; the search knows nothing of protocols and never prints (it
@@ -49,6 +50,7 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tables;
+pub mod text;
 pub mod train;
 
 pub use rules::board::{Bitboard, BoardKind, ByColor, Color, Point};

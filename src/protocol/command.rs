@@ -172,24 +172,7 @@ impl std::error::Error for CommandError {}
 /// A piece of input as it is echoed in an error: at most 40 characters, control characters
 /// escaped, so that an error line stays one short printable line whatever came in.
 pub fn shown(text: &str) -> String {
-    printable(text, 40)
-}
-
-/// `text` with control characters escaped and cut after `max` characters: one printable line.
-pub fn printable(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::text::printable(text, 40)
 }
 
 /// Parses one line. A blank line is `Ok(None)`: it is ignored without a reply.

@@ -75,7 +75,7 @@ impl From<CommandError> for Error {
 
 /// Makes any text one safe output line: control characters escaped, at most 400 characters.
 pub(super) fn one_line(text: &str) -> String {
-    command::printable(text, 400)
+    crate::text::printable(text, 400)
 }
 
 pub(super) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {

@@ -1,0 +1,71 @@
+//! Text from outside (a move word, a tag, a file name, a line of input) as an error message shows
+//! it: one short printable line whatever came in. Control characters are escaped (a bell or an
+//! escape sequence never reaches the terminal raw) and a long text is cut, its length said, so a
+//! 10 MB word gives a short error, not a 20 MB one.
+
+/// The most characters of an outside text that an error shows.
+pub const MAX_SHOWN: usize = 80;
+
+/// `text` as an error names it: in single quotes, control characters escaped, cut after
+/// [`MAX_SHOWN`] characters with its whole length said (`'aaaa...' (10000000 characters)`).
+pub fn quoted(text: &str) -> String {
+    let count = text.chars().count();
+    let shown = printable(text, MAX_SHOWN);
+    if count > MAX_SHOWN {
+        format!("'{shown}' ({count} characters)")
+    } else {
+        format!("'{shown}'")
+    }
+}
+
+/// `text` with control characters escaped and cut after `max` characters (then "..." ends it).
+pub fn printable(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_text_is_quoted_whole() {
+        assert_eq!(quoted("d6"), "'d6'");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(quoted("d6\u{7}"), "'d6\\u{7}'");
+        assert_eq!(quoted("a\u{1b}[2Jb\0"), "'a\\u{1b}[2Jb\\0'");
+        assert_eq!(printable("a\tb\nc", 10), "a\\tb\\nc");
+    }
+
+    #[test]
+    fn a_long_text_is_cut_and_its_length_said() {
+        let long = "x".repeat(10_000_000);
+        let q = quoted(&long);
+        assert_eq!(q, format!("'{}...' (10000000 characters)", "x".repeat(80)));
+        assert!(q.len() < 120);
+    }
+
+    #[test]
+    fn the_cut_counts_characters_not_bytes() {
+        let word = "é".repeat(81);
+        assert_eq!(
+            quoted(&word),
+            format!("'{}...' (81 characters)", "é".repeat(80))
+        );
+        assert_eq!(quoted(&"é".repeat(80)), format!("'{}'", "é".repeat(80)));
+    }
+}
