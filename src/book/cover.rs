@@ -26,6 +26,7 @@ use crate::tables::Tables;
 use crate::Color;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -239,15 +240,52 @@ fn merge(
     (entries, replaced, unreached)
 }
 
-/// What a run found at one ply: the engine's turns, those whose first choice was kept, those
-/// mended (a refuted choice replaced), lost, uncovered.
+/// What a run found at one ply.
 #[derive(Default, Debug)]
-struct PlyReport {
-    turns: usize,
-    kept: usize,
-    mended: usize,
-    lost: usize,
-    uncovered: usize,
+pub struct PlyReport {
+    /// The engine's turns at the ply.
+    pub turns: usize,
+    /// Those whose first choice was proven to keep the value.
+    pub kept: usize,
+    /// Those whose first choice was refuted and replaced by one proven to keep it.
+    pub mended: usize,
+    /// Those where every move loses.
+    pub lost: usize,
+    /// Those with a position on the way the tables do not cover.
+    pub uncovered: usize,
+}
+
+/// What `cover` tells its caller as it goes (the caller shows it).
+#[derive(Debug)]
+pub enum Note<'a> {
+    /// A journal of an earlier run was found: this many positions are taken from it.
+    Resumed {
+        /// The journal.
+        journal: &'a Path,
+        /// The positions decided in it.
+        positions: usize,
+    },
+    /// Every move of the engine's turn in `position` loses.
+    Lost {
+        /// The ply of the turn.
+        ply: u32,
+        /// The position.
+        position: &'a Position,
+    },
+    /// A position on the way from `position` is not covered by the tables.
+    Uncovered {
+        /// The ply of the turn.
+        ply: u32,
+        /// The position.
+        position: &'a Position,
+    },
+    /// A ply is done.
+    Ply {
+        /// The ply.
+        ply: u32,
+        /// What was found at it.
+        report: &'a PlyReport,
+    },
 }
 
 /// How a cover goes: the engine's turns up to `to_ply`, the opponent's `replies` followed (0:
@@ -279,7 +317,9 @@ pub struct Covered {
 }
 
 /// Covers the book (`header`, `lines`) after the match openings that reach `starts`, with the
-/// tables, journaling each decision in `<out>.cover.partial` (see the module's comment).
+/// tables, journaling each decision in `<out>.cover.partial` (see the module's comment). What
+/// it finds goes to `note` as it goes; `None` when `note` broke off the run (what was decided is
+/// journaled: the same run again resumes).
 pub fn cover(
     header: &Header,
     lines: Vec<Line>,
@@ -287,7 +327,8 @@ pub fn cover(
     tables: &Arc<Tables>,
     plan: CoverPlan,
     out: &Path,
-) -> Result<Covered, BookError> {
+    note: &mut dyn FnMut(Note<'_>) -> ControlFlow<()>,
+) -> Result<Option<Covered>, BookError> {
     let rules = header.rules()?;
     let entries: Entries = graph::entries(lines);
     let journal_path = durable::with_suffix(out, ".cover.partial");
@@ -295,11 +336,13 @@ pub fn cover(
     let (mut journal, done_lines) = Journal::open(&journal_path, "book cover", &settings)?;
     let done = journaled(&done_lines, &rules);
     if !done.is_empty() {
-        eprintln!(
-            "{}: {} positions resumed",
-            journal_path.display(),
-            done.len()
-        );
+        let resumed = Note::Resumed {
+            journal: &journal_path,
+            positions: done.len(),
+        };
+        if note(resumed).is_break() {
+            return Ok(None);
+        }
     }
     let mut ranker = Searcher::new(HASH_MB, 1);
     let mut follow = |pos: &Position| replies(pos, plan.replies, plan.depth, &mut ranker);
@@ -329,33 +372,34 @@ pub fn cover(
                 }
                 Decision::Lost => {
                     report.lost += 1;
-                    println!(
-                        "ply {ply}: every move loses: {}",
-                        crate::rules::fen::write(pos)
-                    );
+                    if note(Note::Lost { ply, position: pos }).is_break() {
+                        return Ok(None);
+                    }
                 }
                 Decision::Uncovered => {
                     report.uncovered += 1;
-                    println!(
-                        "ply {ply}: a position on the way is not covered by the tables: {}",
-                        crate::rules::fen::write(pos)
-                    );
+                    if note(Note::Uncovered { ply, position: pos }).is_break() {
+                        return Ok(None);
+                    }
                 }
             }
         }
-        println!(
-            "ply {ply}: {} turns of the engine, {} choices proven, {} mended (a losing choice \
-             replaced), {} lost, {} not covered",
-            report.turns, report.kept, report.mended, report.lost, report.uncovered
-        );
+        if note(Note::Ply {
+            ply,
+            report: &report,
+        })
+        .is_break()
+        {
+            return Ok(None);
+        }
     }
     let (entries, replaced, unreached) = merge(entries, &proven, &Position::start(rules));
-    Ok(Covered {
+    Ok(Some(Covered {
         entries,
         proven: proven.len(),
         replaced,
         unreached,
-    })
+    }))
 }
 
 /// The decisions of a journal by key. Journal lines: `<move> <refuted> | <position>`, `lost |

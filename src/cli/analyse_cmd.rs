@@ -1,6 +1,7 @@
 //! `moulin analyse`: grades every move of a game, or (with `--position`) values every legal move
 //! of one position (README, "Analysis").
 
+use super::output::{out, outln, Failure};
 use crate::analyse::{analyst, html, report, Analyst, Setup};
 use crate::rules::game::Game;
 use std::path::PathBuf;
@@ -77,7 +78,7 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
 }
 
 /// Runs `moulin analyse`.
-pub(super) fn run(args: &AnalyseArgs) -> Result<(), String> {
+pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     let (start, moves) = game_and_moves(args)?;
     let setup = Setup {
         hash_mb: args.hash as usize,
@@ -91,13 +92,11 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), String> {
     let (game, played) = analyst::play_moves(&start, &moves).map_err(|e| e.to_string())?;
     if args.position && args.exact {
         let exact = analyst.exact_values(&game).map_err(|e| e.to_string())?;
-        print!("{}", report::exact_moves(&exact, args.json));
-        return Ok(());
+        return out!("{}", report::exact_moves(&exact, args.json));
     }
     if args.position {
         let (pos, lines) = analyst.advice(&game).map_err(|e| e.to_string())?;
-        print!("{}", report::advice(&pos, &lines, args.json));
-        return Ok(());
+        return out!("{}", report::advice(&pos, &lines, args.json));
     }
     let graded = analyst.grade_game(&played, &game);
     if let Some(path) = &args.html {
@@ -109,9 +108,8 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if args.json {
-        println!("{}", report::json_game(&graded, &game));
+        outln!("{}", report::json_game(&graded, &game))
     } else {
-        print!("{}", report::text_game(&graded, &game));
+        out!("{}", report::text_game(&graded, &game))
     }
-    Ok(())
 }

@@ -1,5 +1,6 @@
 //! `moulin book bench`: loads a book and times its lookups (`book::lookup_ns`).
 
+use super::output::{outln, Failure};
 use crate::book::{self, format, Book};
 use std::path::PathBuf;
 
@@ -11,7 +12,7 @@ pub struct BenchArgs {
 }
 
 /// `moulin book bench`: loads a book and prints its load time and the cost of a lookup.
-pub fn run_bench(args: BenchArgs) -> Result<(), String> {
+pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
     let path = match args.file {
         Some(p) => p,
         None => book::find_default("nine").ok_or("no book/nine.book found")?,
@@ -22,11 +23,10 @@ pub fn run_bench(args: BenchArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let (_, lines) = format::parse(&text).map_err(|e| e.in_file(&path).to_string())?;
     let ns = book::lookup_ns(&book, &lines, 5);
-    println!(
+    outln!(
         "{}: {} positions loaded in {} ms; {ns:.0} ns per lookup",
         path.display(),
         book.len(),
         load.as_millis()
-    );
-    Ok(())
+    )
 }

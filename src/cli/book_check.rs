@@ -1,6 +1,7 @@
 //! `moulin book check`: checks a book (`book::check`), and on request its entries against fresh
 //! searches and the positions it leaves against deeper searches or exact values.
 
+use super::output::{outln, Failure};
 use crate::book::check::{self, ExitReport};
 use crate::book::{self, format, TextError};
 use std::path::{Path, PathBuf};
@@ -39,11 +40,11 @@ pub struct CheckArgs {
 }
 
 /// `moulin book check`.
-pub fn run_check(args: &CheckArgs) -> Result<(), String> {
+pub fn run_check(args: &CheckArgs) -> Result<(), Failure> {
     let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
     let report =
         check::check_text(&text, args.search).map_err(|e| e.in_file(&args.file).to_string())?;
-    println!(
+    outln!(
         "{}: ok, {} positions, {} moves{}",
         args.file.display(),
         report.positions,
@@ -53,7 +54,7 @@ pub fn run_check(args: &CheckArgs) -> Result<(), String> {
         } else {
             String::new()
         }
-    );
+    )?;
     if args.exits == 0 {
         return Ok(());
     }
@@ -64,11 +65,11 @@ pub fn run_check(args: &CheckArgs) -> Result<(), String> {
     if exits.worse.is_empty() {
         return Ok(());
     }
-    Err(worse_text(args, &exits))
+    Err(worse_text(args, &exits).into())
 }
 
 /// The exits valued exactly, with the tables in `dir`, and their summary printed.
-fn exact_exits(args: &CheckArgs, text: &str, dir: &Path) -> Result<ExitReport, String> {
+fn exact_exits(args: &CheckArgs, text: &str, dir: &Path) -> Result<ExitReport, Failure> {
     let in_file = |e: TextError| e.in_file(&args.file).to_string();
     let rules = format::parse(text)
         .map_err(in_file)?
@@ -79,7 +80,7 @@ fn exact_exits(args: &CheckArgs, text: &str, dir: &Path) -> Result<ExitReport, S
         .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?;
     let (exits, uncovered) =
         check::check_exits_exact(text, args.exits, args.threshold, &tables).map_err(in_file)?;
-    println!(
+    outln!(
         "exits: {} positions the book leaves valued exactly ({uncovered} more not \
          decided by the tables): {} in the book's value class (±{} cp), {} better and \
          {} worse for the side whose book move led there",
@@ -88,16 +89,16 @@ fn exact_exits(args: &CheckArgs, text: &str, dir: &Path) -> Result<ExitReport, S
         args.threshold,
         exits.better,
         exits.worse.len()
-    );
+    )?;
     Ok(exits)
 }
 
 /// The exits searched deeper, and their summary printed.
-fn searched_exits(args: &CheckArgs, text: &str) -> Result<ExitReport, String> {
+fn searched_exits(args: &CheckArgs, text: &str) -> Result<ExitReport, Failure> {
     let threads = book::default_threads(args.threads);
     let exits = check::check_exits(text, args.exits, args.exit_depth, args.threshold, threads)
         .map_err(|e| e.in_file(&args.file).to_string())?;
-    println!(
+    outln!(
         "exits: {} positions the book leaves searched at depth {}: mean difference \
          {:.1} cp, {} within the margin, {} in the book's value class (±{} cp), {} \
          better and {} worse for the side whose book move led there",
@@ -109,7 +110,7 @@ fn searched_exits(args: &CheckArgs, text: &str) -> Result<ExitReport, String> {
         args.threshold,
         exits.better,
         exits.worse.len()
-    );
+    )?;
     Ok(exits)
 }
 

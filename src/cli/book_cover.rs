@@ -1,7 +1,9 @@
 //! `moulin book cover`: adds proven lines where match openings end (`book::cover`).
 
+use super::output::{outln, Failure, Report};
 use crate::book::{self, cover, format, graph};
 use crate::record::openings;
+use crate::rules::fen;
 use crate::tables::Tables;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -52,7 +54,7 @@ pub struct CoverArgs {
 }
 
 /// `moulin book cover`.
-pub fn run_cover(args: &CoverArgs) -> Result<(), String> {
+pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     let started = Instant::now();
     let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
     let (mut header, lines) =
@@ -64,7 +66,8 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), String> {
             "--to-ply {}: the book gives moves for {deepest} plies only (its header); cover \
              plies below it",
             args.to_ply
-        ));
+        )
+        .into());
     }
     let mut list = openings::read_book_file(&args.openings, &rules).map_err(|e| e.to_string())?;
     if let Some(n) = args.first {
@@ -85,8 +88,34 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), String> {
         depth: args.depth,
         threads: args.threads,
     };
-    let covered = cover::cover(&header, lines, &starts, &tables, plan, &args.out)
+    let report = Report::default();
+    let mut note = |note: cover::Note<'_>| {
+        match note {
+            cover::Note::Resumed { journal, positions } => {
+                eprintln!("{}: {positions} positions resumed", journal.display());
+            }
+            cover::Note::Lost { ply, position } => {
+                report.line(format_args!(
+                    "ply {ply}: every move loses: {}",
+                    fen::write(position)
+                ));
+            }
+            cover::Note::Uncovered { ply, position } => report.line(format_args!(
+                "ply {ply}: a position on the way is not covered by the tables: {}",
+                fen::write(position)
+            )),
+            cover::Note::Ply { ply, report: r } => report.line(format_args!(
+                "ply {ply}: {} turns of the engine, {} choices proven, {} mended (a losing \
+                 choice replaced), {} lost, {} not covered",
+                r.turns, r.kept, r.mended, r.lost, r.uncovered
+            )),
+        }
+        report.go_on()
+    };
+    let covered = cover::cover(&header, lines, &starts, &tables, plan, &args.out, &mut note)
         .map_err(|e| e.to_string())?;
+    report.finish()?;
+    let covered = covered.ok_or("the cover stopped")?;
     let (proven, replaced, unreached) = (covered.proven, covered.replaced, covered.unreached);
     header.notes.push(format!(
         "covered by `moulin book cover --openings {}{} --to-ply {} --replies {} --depth {}`: {} \
@@ -101,12 +130,11 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), String> {
         proven
     ));
     graph::write(&args.out, &header, covered.entries).map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "{}: {} proven positions ({replaced} replacing book lines, {unreached} positions no \
          longer reached left out) in {:.0} s",
         args.out.display(),
         proven,
         started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    )
 }

@@ -2,6 +2,7 @@
 //! endgame tables (`book::exact`), lists those that give value away, and on request writes the
 //! book without them.
 
+use super::output::{outln, Failure};
 use crate::book::{self, exact, format};
 use crate::tables::Tables;
 use std::path::PathBuf;
@@ -33,7 +34,7 @@ pub struct ExactArgs {
 }
 
 /// `moulin book exact`.
-pub fn run_exact(args: &ExactArgs) -> Result<(), String> {
+pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
     let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
     let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;
     let rules = header.rules().map_err(|e| e.to_string())?;
@@ -44,26 +45,28 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let (away, by_ply) = exact::verdicts(&items, &found);
     for a in &away {
-        println!(
+        outln!(
             "line {}: ply {} {} gives away a {}: {}",
             a.line,
             a.ply,
             a.mv.turn_notation(),
             crate::search::exact::name(a.value),
             crate::rules::fen::write(&a.pos)
-        );
+        )?;
     }
     for (ply, t) in &by_ply {
-        println!(
+        outln!(
             "ply {ply}: {} book moves, {} give value away, {} positions not covered",
-            t.moves, t.away, t.uncovered
-        );
+            t.moves,
+            t.away,
+            t.uncovered
+        )?;
     }
     let total: usize = by_ply.values().map(|t| t.away).sum();
     if let Some(out) = &args.prune {
         let pruned = exact::write_pruned(out, &header, &lines, (&items, &found), args.min_ply)
             .map_err(|e| e.to_string())?;
-        println!(
+        outln!(
             "{}: {} positions, {} moves ({} moves that give value away dropped, {} \
              positions left out)",
             out.display(),
@@ -71,16 +74,16 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), String> {
             pruned.moves,
             pruned.dropped,
             pruned.left_out
-        );
+        )?;
     }
-    println!(
+    outln!(
         "{}: {} book moves from ply {} checked exactly, {total} give value away",
         args.file.display(),
         by_ply.values().map(|t| t.moves).sum::<usize>(),
         args.min_ply
-    );
+    )?;
     if total > 0 && args.prune.is_none() {
-        return Err(format!("{total} book moves give value away (listed above)"));
+        return Err(format!("{total} book moves give value away (listed above)").into());
     }
     Ok(())
 }

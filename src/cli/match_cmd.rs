@@ -1,6 +1,7 @@
 //! `moulin match`: an engine-versus-engine match through the protocol, with clocks and
 //! statistics; the summary is printed on stdout.
 
+use super::output::{out, Failure};
 use crate::matches::referee::{GameSettings, TimeControl};
 use crate::matches::results_file;
 use crate::matches::runner::{self, OpeningSource, Plan};
@@ -228,17 +229,17 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// Runs `moulin match`: plays the match and prints the summary on stdout. A records file that
 /// cannot be written, or an engine that cannot be started, stops the match: the summary of the
 /// games played is printed, then the error returned.
-pub(super) fn run(args: MatchArgs) -> Result<(), String> {
+pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
     let plan = plan(args)?;
     let finished = runner::play(&plan).map_err(|e| e.to_string())?;
     if finished.recap.tally.games() > 0 {
-        print!(
+        out!(
             "{}",
             summary::summary(&plan, &finished.recap, finished.secs)
-        );
+        )?;
     }
     match finished.fatal {
-        Some(e) => Err(e.to_string()),
+        Some(e) => Err(e.to_string().into()),
         None => Ok(()),
     }
 }

@@ -12,6 +12,7 @@ mod book_exact;
 pub mod book_expand;
 mod match_cmd;
 mod openings_cmd;
+pub mod output;
 mod perft_cmd;
 mod play_cmd;
 mod replay_cmd;
@@ -27,6 +28,7 @@ mod train_label;
 mod train_suite;
 
 use clap::{Parser, Subcommand};
+use output::Failure;
 
 /// The command line: a subcommand, or none (the protocol) with options set first.
 #[derive(Parser)]
@@ -168,7 +170,11 @@ pub enum TrainCommand {
 }
 
 /// Runs what the command line asks for.
-pub fn run(cli: Cli) -> Result<(), String> {
+///
+/// # Errors
+///
+/// What went wrong, or `Failure::Closed` when standard output's reader left.
+pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         None => {
             let options = cli
@@ -179,7 +185,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
                     None => Err(format!("--option {o}: expected NAME=VALUE")),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            crate::protocol::run(options).map_err(|e| e.to_string())
+            Ok(crate::protocol::run(options).map_err(|e| e.to_string())?)
         }
         Some(_) if !cli.options.is_empty() => {
             Err("--option sets protocol options: give it without a subcommand".into())
@@ -192,30 +198,37 @@ pub fn run(cli: Cli) -> Result<(), String> {
             convention,
             divide,
         }) => perft_cmd::run(depth, fen, &moves, &variant, &convention, divide),
-        Some(Command::Bench { depth, threads }) => {
-            bench_cmd::run(depth, threads);
-            Ok(())
-        }
+        Some(Command::Bench { depth, threads }) => bench_cmd::run(depth, threads),
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Analyse(args)) => analyse_cmd::run(&args),
         Some(Command::Play(args)) => play_cmd::run(&args),
         Some(Command::Openings(args)) => openings_cmd::run(&args),
         Some(Command::Replay(args)) => replay_cmd::run(&args),
-        Some(Command::Book(BookCommand::Build(args))) => book_build::run_build(args),
-        Some(Command::Book(BookCommand::Expand(args))) => book_expand::run_expand(args),
+        Some(Command::Book(BookCommand::Build(args))) => {
+            book_build::run_build(args).map_err(Failure::from)
+        }
+        Some(Command::Book(BookCommand::Expand(args))) => {
+            book_expand::run_expand(args).map_err(Failure::from)
+        }
         Some(Command::Book(BookCommand::Check(args))) => book_check::run_check(&args),
         Some(Command::Book(BookCommand::Exact(args))) => book_exact::run_exact(&args),
         Some(Command::Book(BookCommand::Cover(args))) => book_cover::run_cover(&args),
         Some(Command::Book(BookCommand::Bench(args))) => book_bench::run_bench(args),
-        Some(Command::Tables(TablesCommand::Build(args))) => tables_build::run(&args),
+        Some(Command::Tables(TablesCommand::Build(args))) => {
+            tables_build::run(&args).map_err(Failure::from)
+        }
         Some(Command::Tables(TablesCommand::Stats(args))) => tables_stats::run(&args),
         Some(Command::Tables(TablesCommand::Verify(args))) => tables_verify::run(&args),
         Some(Command::Tables(TablesCommand::Plan(args))) => tables_plan::run(&args),
         Some(Command::Tables(TablesCommand::Sample(args))) => tables_sample::run(&args),
         Some(Command::Tables(TablesCommand::Keep(args))) => tables_keep::run(&args),
-        Some(Command::Train(TrainCommand::Label(args))) => train_label::run_label(&args),
+        Some(Command::Train(TrainCommand::Label(args))) => {
+            train_label::run_label(&args).map_err(Failure::from)
+        }
         Some(Command::Train(TrainCommand::Fit(args))) => train_fit::run_fit(&args),
-        Some(Command::Train(TrainCommand::Critical(args))) => train_critical::run_critical(&args),
+        Some(Command::Train(TrainCommand::Critical(args))) => {
+            train_critical::run_critical(&args).map_err(Failure::from)
+        }
         Some(Command::Train(TrainCommand::Suite(args))) => train_suite::run_suite(&args),
     }
 }

@@ -3,13 +3,13 @@
 //! score is journaled so that a stopped run resumes without searching again, and the file is
 //! written whole or not at all.
 
+use super::output::{out, Failure};
 use crate::durable::{self, Journal};
 use crate::matches::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
 use crate::matches::engine::Score;
 use crate::record::openings::Opening;
 use crate::rules::Rules;
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -167,7 +167,7 @@ fn header(
 }
 
 /// Runs `moulin openings`.
-pub(super) fn run(args: &OpeningsArgs) -> Result<(), String> {
+pub(super) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
     let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let candidates = candidates(args, &rules)?;
     log::info!(
@@ -204,9 +204,7 @@ pub(super) fn run(args: &OpeningsArgs) -> Result<(), String> {
                 .map_or(Ok(()), Journal::finish)
                 .map_err(|e| e.to_string())?;
         }
-        None => std::io::stdout()
-            .write_all(text.as_bytes())
-            .map_err(|e| e.to_string())?,
+        None => out!("{text}")?,
     }
     eprintln!(
         "{} of {} openings kept ({} better, {} worse for the side to move)",

@@ -1,5 +1,6 @@
 //! `moulin perft`: count the positions after a number of plies, or each root move's share.
 
+use super::output::{outln, Failure, Report};
 use crate::rules::notation::Convention;
 use crate::rules::{fen, perft};
 use crate::{Game, Rules};
@@ -23,7 +24,7 @@ pub(super) fn run(
     variant: &str,
     convention: &str,
     divide: bool,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let rules = Rules::named(variant).map_err(|e| e.to_string())?;
     let conv = Convention::parse(convention)
         .ok_or_else(|| format!("unknown convention '{convention}' (expected turn or action)"))?;
@@ -36,8 +37,13 @@ pub(super) fn run(
     let pos = *game.position();
     let started = Instant::now();
     let nodes = if divide {
-        let mut each = |mv: crate::Move, n| println!("{} {n}", mv.written_at(&pos, conv));
-        perft::divide(&pos, depth, conv, &|| false, &mut each).unwrap_or(0)
+        // Counting stops at the first line that cannot be written.
+        let report = Report::default();
+        let mut each =
+            |mv: crate::Move, n| report.line(format_args!("{} {n}", mv.written_at(&pos, conv)));
+        let total = perft::divide(&pos, depth, conv, &|| report.failed(), &mut each);
+        report.finish()?;
+        total.unwrap_or(0)
     } else {
         perft::perft(&pos, depth, conv)
     };
@@ -51,8 +57,7 @@ pub(super) fn run(
         secs,
         nodes as f64 / secs.max(1e-9)
     );
-    println!("nodes {nodes}");
-    Ok(())
+    outln!("nodes {nodes}")
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! notation with line editing and history (rustyline); the engine thinks on a thread of its own
 //! and the prompt stays open meanwhile (`stop` makes it move at once).
 
+use super::output::{out, outln, Failure};
 use crate::book::{self, Book, Variety};
 use crate::record::{self, Record};
 use crate::rng::Rng;
@@ -110,6 +111,13 @@ impl Table {
             let start = c.left.white.max(c.left.black);
             c.left = ByColor::new(start, start);
         }
+    }
+
+    /// Whether the engine starts thinking now: for its move (or, `hint`, for the human's), in
+    /// a game still going, and not already thinking.
+    fn engine_starts(&self, hint: bool) -> bool {
+        let to_move = self.game.position().side_to_move();
+        self.thinking.is_none() && self.over().is_none() && (to_move == self.human) == hint
     }
 
     fn over(&self) -> Option<String> {
@@ -244,12 +252,12 @@ Commands:
   quit        leave";
 
 /// Runs `moulin play`.
-pub(super) fn run(args: &PlayArgs) -> Result<(), String> {
+pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
     let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let human = match args.color.to_ascii_lowercase().as_str() {
         "white" | "w" => Color::White,
         "black" | "b" => Color::Black,
-        other => return Err(format!("--color {other}: expected white or black")),
+        other => return Err(format!("--color {other}: expected white or black").into()),
     };
     let clocks = args.clock.as_deref().map(parse_clock).transpose()?;
     let mut searcher = Searcher::new(64, 1);
@@ -288,27 +296,40 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), String> {
         .create_external_printer()
         .map_err(|e| format!("cannot write to the terminal: {e}"))?;
     let printer: Printer = Arc::new(Mutex::new(Box::new(printer)));
-    println!(
+    outln!(
         "moulin {}: you play {}; type help for the commands.",
         env!("CARGO_PKG_VERSION"),
         human.name()
-    );
-    print!("{}", lock(&table).picture());
+    )?;
+    out!("{}", lock(&table).picture())?;
     loop {
+        if lock(&table).engine_starts(false) {
+            // Written here, on the prompt's thread before the engine starts: through the
+            // printer it could run into the engine's own message.
+            outln!("moulin is thinking... (type stop to make it move now)")?;
+        }
         start_thinking(&table, &engine, &printer, false);
         let line = match rl.readline("> ") {
             Ok(l) => l,
             Err(ReadlineError::Interrupted | ReadlineError::Eof) => break,
-            Err(e) => return Err(format!("reading the terminal: {e}")),
+            // The prompt is written to standard output: its reader may have left.
+            Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                stop_and_wait(&table, &engine);
+                return Err(Failure::Closed);
+            }
+            Err(e) => return Err(format!("reading the terminal: {e}").into()),
         };
         let line = line.trim().to_string();
         if line.is_empty() {
             continue;
         }
         let _ = rl.add_history_entry(line.as_str());
-        match answer(&line, &table, &engine, &printer) {
-            Some(answer) => println!("{answer}"),
-            None => break,
+        let Some(answer) = answer(&line, &table, &engine, &printer) else {
+            break;
+        };
+        if let Err(e) = outln!("{answer}") {
+            stop_and_wait(&table, &engine);
+            return Err(e);
         }
     }
     stop_and_wait(&table, &engine);
@@ -542,8 +563,7 @@ fn start_thinking(
     hint: bool,
 ) {
     let mut t = lock(table);
-    let to_move = t.game.position().side_to_move();
-    if t.thinking.is_some() || t.over().is_some() || (to_move == t.human) != hint {
+    if !t.engine_starts(hint) {
         return;
     }
     let Some(mut e) = lock(engine).take() else {
@@ -566,11 +586,6 @@ fn start_thinking(
         },
     };
     drop(t);
-    if !hint {
-        // Written here, on the prompt's thread before its next line is read: through the
-        // printer it could run into the engine's own message.
-        println!("moulin is thinking... (type stop to make it move now)");
-    }
     let (table, engine, printer) = (Arc::clone(table), Arc::clone(engine), Arc::clone(printer));
     thread::spawn(move || {
         e.searcher.options.strength = Strength::level(f64::from(level));

@@ -2,6 +2,7 @@
 //! every move and every result; with `--drawn`, also lists the games lost from openings labelled
 //! drawn.
 
+use super::output::{out, outln, Failure};
 use crate::matches::replay::{self, Replayed};
 use crate::matches::summary;
 use std::path::{Path, PathBuf};
@@ -19,7 +20,7 @@ pub struct ReplayArgs {
 }
 
 /// Runs `moulin replay`.
-pub(super) fn run(args: &ReplayArgs) -> Result<(), String> {
+pub(super) fn run(args: &ReplayArgs) -> Result<(), Failure> {
     // The report is made first, so that a bad openings file is the only thing printed.
     let report = match &args.drawn {
         Some(openings) => {
@@ -31,42 +32,42 @@ pub(super) fn run(args: &ReplayArgs) -> Result<(), String> {
         None => None,
     };
     let replayed = replay_file(&args.file);
-    print!("{}", report.unwrap_or_default());
+    out!("{}", report.unwrap_or_default())?;
     replayed
 }
 
 /// Replays the file: prints every failing record (or game), a summary, and for match records
 /// the results; an error when any failed.
-fn replay_file(path: &Path) -> Result<(), String> {
+fn replay_file(path: &Path) -> Result<(), Failure> {
     match replay::replay_file(path).map_err(|e| e.to_string())? {
         Replayed::Records(r) => {
             for failure in &r.errors {
-                println!("line {}: {failure}", failure.line);
+                outln!("line {}: {failure}", failure.line)?;
             }
-            println!(
+            outln!(
                 "replayed {} games, {} moves: {} consistent, {} failed",
                 r.games,
                 r.plies,
                 r.games - r.errors.len(),
                 r.errors.len()
-            );
+            )?;
             if let Some([a, _]) = &r.names {
-                print!("{}", summary::results(a, &r.recap.tally));
+                out!("{}", summary::results(a, &r.recap.tally))?;
             }
-            r.verdict().map_err(|e| e.to_string())
+            Ok(r.verdict().map_err(|e| e.to_string())?)
         }
         Replayed::Pgn(r) => {
             for f in &r.failed {
-                println!("{f}");
+                outln!("{f}")?;
             }
-            println!(
+            outln!(
                 "replayed {} games, {} moves: {} consistent, {} failed",
                 r.games,
                 r.plies,
                 r.games - r.failed.len(),
                 r.failed.len()
-            );
-            r.verdict().map_err(|e| e.to_string())
+            )?;
+            Ok(r.verdict().map_err(|e| e.to_string())?)
         }
     }
 }

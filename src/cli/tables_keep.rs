@@ -4,6 +4,7 @@
 //! (a win stays a win, a draw a draw, a loss a loss), optimal when it also has the best
 //! distance. Draw rules are off, as in the tables.
 
+use crate::cli::output::{outln, Failure};
 use crate::cli::tables_stats::DirArgs;
 use crate::record::openings::read_book_file;
 use crate::rules::position::Position;
@@ -48,7 +49,7 @@ fn same_kind(a: Value, b: Value) -> bool {
 }
 
 /// Runs `moulin tables keep`.
-pub(super) fn run(args: &KeepArgs) -> Result<(), String> {
+pub(super) fn run(args: &KeepArgs) -> Result<(), Failure> {
     let rules = Rules::preset(&args.tables.variant)
         .ok_or_else(|| format!("unknown variant '{}'", args.tables.variant))?
         .without_draw_rules();
@@ -70,7 +71,7 @@ pub(super) fn run(args: &KeepArgs) -> Result<(), String> {
         let pos: Position = *game.position();
         let us = pos.side_to_move();
         let Some(value) = tables.probe(&pos) else {
-            return Err(format!("{}: not covered by the tables", opening.to_line()));
+            return Err(format!("{}: not covered by the tables", opening.to_line()).into());
         };
         searcher.new_game();
         let limits = Limits {
@@ -94,14 +95,13 @@ pub(super) fn run(args: &KeepArgs) -> Result<(), String> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    print_report(&by_pair, args);
-    Ok(())
+    print_report(&by_pair, args)
 }
 
 /// Prints one line per pair of piece counts, then the totals.
-fn print_report(by_pair: &BTreeMap<(u32, u32), Counts>, args: &KeepArgs) {
+fn print_report(by_pair: &BTreeMap<(u32, u32), Counts>, args: &KeepArgs) -> Result<(), Failure> {
     let mut total = Counts::default();
-    println!(
+    outln!(
         "{} at {} ms a move, draw rules off:",
         if args.without_tables {
             "without tables"
@@ -109,12 +109,16 @@ fn print_report(by_pair: &BTreeMap<(u32, u32), Counts>, args: &KeepArgs) {
             "with tables"
         },
         args.movetime
-    );
+    )?;
     for ((m, o), k) in by_pair {
-        println!(
+        outln!(
             "{m}-{o} positions {} kept {} optimal {} decisive {} decisive-kept {}",
-            k.positions, k.kept, k.optimal, k.decisive, k.decisive_kept
-        );
+            k.positions,
+            k.kept,
+            k.optimal,
+            k.decisive,
+            k.decisive_kept
+        )?;
         total.positions += k.positions;
         total.kept += k.kept;
         total.optimal += k.optimal;
@@ -122,7 +126,7 @@ fn print_report(by_pair: &BTreeMap<(u32, u32), Counts>, args: &KeepArgs) {
         total.decisive_kept += k.decisive_kept;
     }
     let share = |a: u32, b: u32| 100.0 * f64::from(a) / f64::from(b.max(1));
-    println!(
+    outln!(
         "all positions {} kept {} ({:.1}%) optimal {} ({:.1}%); decisive {} kept {} ({:.1}%)",
         total.positions,
         total.kept,
@@ -132,5 +136,5 @@ fn print_report(by_pair: &BTreeMap<(u32, u32), Counts>, args: &KeepArgs) {
         total.decisive,
         total.decisive_kept,
         share(total.decisive_kept, total.decisive)
-    );
+    )
 }

@@ -3,6 +3,7 @@
 //! waiting (`afterok`) for the levels its removals lead to; time and memory requests come from
 //! the groups' sizes and the measured cost per position.
 
+use super::output::{out, Failure};
 use super::tables_build::table_rules;
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::schedule::{self, DEFAULT_SECONDS_PER_POSITION};
@@ -54,7 +55,7 @@ fn quoted(p: &Path) -> String {
 }
 
 /// Runs `moulin tables plan`: prints the script.
-pub(super) fn run(args: &PlanArgs) -> Result<(), String> {
+pub(super) fn run(args: &PlanArgs) -> Result<(), Failure> {
     if !args.slurm {
         return Err("only --slurm plans exist: give --slurm".into());
     }
@@ -85,8 +86,7 @@ pub(super) fn run(args: &PlanArgs) -> Result<(), String> {
         previous.push(format!("$level{level}"));
     }
     s.push_str(&plan.tail(&levels));
-    print!("{s}");
-    Ok(())
+    out!("{s}")
 }
 
 impl Plan<'_> {

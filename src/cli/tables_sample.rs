@@ -1,6 +1,7 @@
 //! `moulin tables sample`: positions drawn at random from the tables, as match openings, one per
 //! line, the value as a comment.
 
+use super::output::{outln, Failure};
 use super::tables_stats::DirArgs;
 use crate::rng::Rng;
 use crate::rules::Rules;
@@ -25,7 +26,7 @@ pub struct SampleArgs {
 }
 
 /// Runs `moulin tables sample`.
-pub(super) fn run(args: &SampleArgs) -> Result<(), String> {
+pub(super) fn run(args: &SampleArgs) -> Result<(), Failure> {
     let rules = Rules::preset(&args.tables.variant)
         .ok_or_else(|| format!("unknown variant '{}'", args.tables.variant))?;
     let dir = args
@@ -35,16 +36,16 @@ pub(super) fn run(args: &SampleArgs) -> Result<(), String> {
         .unwrap_or_else(|| default_dir(&args.tables.variant));
     let tables = Tables::open(&dir, &rules).map_err(|e| e.to_string())?;
     let mut rng = Rng::new(args.seed);
-    println!(
+    outln!(
         "# moulin tables sample --per-pair {} --seed {}{}: positions of {} drawn at random, \
          White to move; the comment is the value without draw rules",
         args.per_pair,
         args.seed,
         if args.decisive { " --decisive" } else { "" },
         dir.display()
-    );
+    )?;
     for s in sample(&tables, &rules, args.per_pair, args.decisive, &mut rng) {
-        println!("fen {}  # {} dtc {}", s.fen, s.value, s.value.distance());
+        outln!("fen {}  # {} dtc {}", s.fen, s.value, s.value.distance())?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `moulin tables stats`: one line per table, its wins, losses, draws and longest distances,
 //! counted up to symmetry. Also the arguments every command over a built directory shares.
 
+use super::output::{outln, Failure};
 use super::tables_build::{pool, table_rules};
 use crate::rules::Rules;
 use crate::tables::index::Classes;
@@ -54,7 +55,7 @@ pub(super) fn table_files(args: &DirArgs) -> Result<TableFiles, String> {
 }
 
 /// Runs `moulin tables stats`.
-pub(super) fn run(args: &DirArgs) -> Result<(), String> {
+pub(super) fn run(args: &DirArgs) -> Result<(), Failure> {
     let TableFiles { print, list, .. } = table_files(args)?;
     let largest = list.iter().map(|&(m, _, _)| m).max().unwrap_or(3);
     let classes = Classes::new(largest);
@@ -62,10 +63,14 @@ pub(super) fn run(args: &DirArgs) -> Result<(), String> {
     for (m, o, path) in list {
         let values = file::read(&path, print, m, o).map_err(|e| e.to_string())?;
         let t = pool.install(|| tally(&classes, m, o, &values));
-        println!(
+        outln!(
             "{m}-{o} wins {} losses {} draws {} max-win {} max-loss {}",
-            t.wins, t.losses, t.draws, t.max_win, t.max_loss
-        );
+            t.wins,
+            t.losses,
+            t.draws,
+            t.max_win,
+            t.max_loss
+        )?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `moulin tables verify`: every stored value (or an even sample of them) against its
 //! successors; an error (non-zero exit) on any disagreement.
 
+use super::output::{outln, Failure};
 use super::tables_build::{parse_pair, pool};
 use super::tables_stats::{table_files, DirArgs, TableFiles};
 use crate::tables::consistency::check_table;
@@ -22,7 +23,7 @@ pub struct VerifyArgs {
 }
 
 /// Runs `moulin tables verify`.
-pub(super) fn run(args: &VerifyArgs) -> Result<(), String> {
+pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
     let TableFiles {
         rules,
         dir,
@@ -33,7 +34,7 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), String> {
         let (a, b) = parse_pair(p)?;
         list.retain(|&(m, o, _)| (m, o) == (a, b) || (m, o) == (b, a));
         if list.is_empty() {
-            return Err(format!("no table {a}-{b} or {b}-{a} in {}", dir.display()));
+            return Err(format!("no table {a}-{b} or {b}-{a} in {}", dir.display()).into());
         }
     }
     let largest = list.iter().map(|&(m, o, _)| m.max(o)).max().unwrap_or(3);
@@ -56,20 +57,18 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), String> {
             Some(_) => format!(" ({checked} positions checked)"),
             None => String::new(),
         };
-        println!(
+        outln!(
             "{m}-{o}: {}{sampled}",
             if wrong == 0 {
                 "consistent".to_string()
             } else {
                 format!("{wrong} values disagree with their successors")
             }
-        );
+        )?;
         wrong_total += wrong;
     }
     if wrong_total > 0 {
-        return Err(format!(
-            "{wrong_total} values disagree with their successors"
-        ));
+        return Err(format!("{wrong_total} values disagree with their successors").into());
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `moulin train fit`: fits the evaluation's placing weights to labelled positions
 //! (`train::fit`) and prints them, or writes them as Rust source.
 
+use super::output::{out, Failure};
 use crate::search::eval::{Placing, INPUT_NAMES};
 use crate::train::fit::{self, FitPlan, Fitted};
 use std::path::PathBuf;
@@ -50,7 +51,7 @@ pub struct FitArgs {
 }
 
 /// `moulin train fit`.
-pub fn run_fit(args: &FitArgs) -> Result<(), String> {
+pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
     let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let placing = Placing::for_rules(&rules).ok_or_else(|| {
         format!(
@@ -60,19 +61,17 @@ pub fn run_fit(args: &FitArgs) -> Result<(), String> {
         )
     })?;
     if args.scale.is_nan() || args.scale <= 0.0 {
-        return Err(format!("--scale must be positive (got {})", args.scale));
+        return Err(format!("--scale must be positive (got {})", args.scale).into());
     }
     if args.fade > 0 && !args.moving {
         return Err(format!(
             "--fade {} fades the moving correction, which only --moving fits",
             args.fade
-        ));
+        )
+        .into());
     }
     if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!(
-            "--lambda must be within 0 to 1 (got {})",
-            args.lambda
-        ));
+        return Err(format!("--lambda must be within 0 to 1 (got {})", args.lambda).into());
     }
     let results = fit::game_results(&args.results, &rules).map_err(|e| e.to_string())?;
     let files = fit::label_files(&args.variant, &args.labels).map_err(|e| e.to_string())?;
@@ -95,7 +94,7 @@ pub fn run_fit(args: &FitArgs) -> Result<(), String> {
             crate::durable::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())?;
             eprintln!("written to {}", path.display());
         }
-        None => print!("{text}"),
+        None => out!("{text}")?,
     }
     Ok(())
 }

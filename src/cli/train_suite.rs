@@ -1,6 +1,7 @@
 //! `moulin train suite`: measures an engine on a critical-position suite
 //! (`train::critical::measure_suite`).
 
+use super::output::{outln, Failure};
 use crate::matches::engine::Engine;
 use crate::matches::spec::EngineSpec;
 use crate::train::critical::{self, Measure, SuiteTally, Value};
@@ -41,7 +42,7 @@ pub struct SuiteArgs {
 }
 
 /// `moulin train suite`: how many positions of a suite an engine keeps the value of.
-pub fn run_suite(args: &SuiteArgs) -> Result<(), String> {
+pub fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let suite = critical::read_suite(&args.suite, &rules).map_err(|e| e.to_string())?;
     let spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
@@ -62,41 +63,41 @@ pub fn run_suite(args: &SuiteArgs) -> Result<(), String> {
     };
     let tally = critical::measure_suite(&suite, &mut engine, &how).map_err(|e| e.to_string())?;
     engine.quit();
-    print_tally(args, &tally, tables.is_some());
-    Ok(())
+    print_tally(args, &tally, tables.is_some())
 }
 
 /// Prints what the engine kept, by value, and under the exact solver the positions left out.
-fn print_tally(args: &SuiteArgs, t: &SuiteTally, exact: bool) {
+fn print_tally(args: &SuiteArgs, t: &SuiteTally, exact: bool) -> Result<(), Failure> {
     let total: usize = t.tally.values().map(|t| t.0).sum();
     let kept: usize = t.tally.values().map(|t| t.1).sum();
-    println!(
+    outln!(
         "kept {kept}/{total} ({:.1}%) at {} ms a move",
         100.0 * kept as f64 / total.max(1) as f64,
         args.movetime
-    );
+    )?;
     for v in [Value::Win, Value::Draw, Value::Loss] {
         if let Some(&(n, k)) = t.tally.get(&v) {
-            println!(
+            outln!(
                 "  {:<5} kept {k}/{n} ({:.1}%)",
                 v.name(),
                 100.0 * k as f64 / n.max(1) as f64
-            );
+            )?;
         }
     }
     if exact {
         let n: usize = t.contradicted.values().map(|t| t.0).sum();
-        println!(
+        outln!(
             "judged by the exact solver; {n} positions whose label it contradicts are left out \
              of the figures above"
-        );
+        )?;
         for v in [Value::Win, Value::Draw, Value::Loss] {
             if let Some(&(n, k)) = t.contradicted.get(&v) {
-                println!(
+                outln!(
                     "  {n} exactly {}: the move played keeps it in {k}",
                     v.name()
-                );
+                )?;
             }
         }
     }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use crate::rules::game::Game;
 use crate::rules::Rules;
 use crate::search::{Control, Limits, Searcher};
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 /// Positions of the standard game (placing, moving, flying; with mills to close and to block),
@@ -83,8 +84,13 @@ pub struct BenchLine {
 }
 
 /// Searches every bench position (at `depth` if given, else each position's own depth) with
-/// `threads` threads, calling `each` after every position.
-pub fn run(depth: Option<u32>, threads: usize, mut each: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+/// `threads` threads, calling `each` after every position; `each` may end the run early (its
+/// caller's output gone), which returns the positions searched so far.
+pub fn run(
+    depth: Option<u32>,
+    threads: usize,
+    mut each: impl FnMut(&BenchLine) -> ControlFlow<()>,
+) -> Vec<BenchLine> {
     let mut searcher = Searcher::new(16, threads);
     let control = Control::new();
     let mut out = Vec::new();
@@ -108,8 +114,11 @@ pub fn run(depth: Option<u32>, threads: usize, mut each: impl FnMut(&BenchLine))
             ),
             time: started.elapsed(),
         };
-        each(&line);
+        let flow = each(&line);
         out.push(line);
+        if flow.is_break() {
+            break;
+        }
     }
     out
 }

@@ -1,0 +1,305 @@
+//! The subcommands' standard output when it fails, through the binary: a pipe whose reader is
+//! gone ends a command quietly, killed by SIGPIPE as `seq` or `cat` are (status 141 in a shell),
+//! and a full device (`/dev/full`) is one error line on stderr and status 1; never a panic.
+//! Every subcommand that prints is run both ways, with real pipes, real files and real engines.
+
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+const MOULIN: &str = env!("CARGO_BIN_EXE_moulin");
+
+/// A scratch path for this run, under Cargo's temporary folder for tests.
+fn scratch(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-output-{}-{name}", std::process::id()))
+}
+
+/// Runs `moulin args` with `input` on stdin and stdout on `stdout`; stderr is kept.
+fn run_to(args: &[&str], stdout: Stdio, input: &str) -> Output {
+    let mut child = Command::new(MOULIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("moulin starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    // Written on a thread: a command that ends first closes its end, which is no error here.
+    let writer = thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("moulin ends");
+    writer.join().unwrap();
+    out
+}
+
+/// A pipe whose reader is closed before the command starts: its first write fails.
+fn closed_pipe() -> Stdio {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Stdio::from(writer)
+}
+
+fn dev_full() -> Stdio {
+    Stdio::from(
+        File::options()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full"),
+    )
+}
+
+/// Checks both failures of stdout for `moulin args`.
+fn check(args: &[&str], input: &str) {
+    let what = args.join(" ");
+    let closed = run_to(args, closed_pipe(), input);
+    let stderr = String::from_utf8_lossy(&closed.stderr);
+    assert_eq!(
+        closed.status.signal(),
+        Some(libc::SIGPIPE),
+        "{what}, closed pipe: {:?}\n{stderr}",
+        closed.status
+    );
+    for noise in ["panicked", "Broken pipe", "moulin:"] {
+        assert!(!stderr.contains(noise), "{what}, closed pipe: {stderr}");
+    }
+    let full = run_to(args, dev_full(), input);
+    let stderr = String::from_utf8_lossy(&full.stderr);
+    assert_eq!(full.status.code(), Some(1), "{what}, /dev/full: {stderr}");
+    assert!(!stderr.contains("panicked"), "{what}, /dev/full: {stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("moulin:"))
+        .collect();
+    assert_eq!(
+        errors,
+        ["moulin: cannot write to standard output: No space left on device (os error 28)"],
+        "{what}, /dev/full: {stderr}"
+    );
+}
+
+/// Tables up to 3 a side for `nine`, built once by the binary for every test here.
+fn tables() -> &'static str {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch("tables");
+        let _ = std::fs::remove_dir_all(&dir);
+        let built = Command::new(MOULIN)
+            .args(["tables", "build", "--pieces", "3", "--dir"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(built.status.success(), "{built:?}");
+        dir
+    })
+    .to_str()
+    .unwrap()
+}
+
+fn write(name: &str, text: &str) -> String {
+    let path = scratch(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+// `play` is left out: it needs a terminal on stdin and stdout, and refuses to start without
+// one, before it writes anything.
+#[test]
+fn perft_and_bench() {
+    check(&["perft", "3", "--divide"], "");
+    check(&["perft", "3"], "");
+    check(&["bench", "--depth", "1"], "");
+}
+
+#[test]
+fn analyse_and_replay() {
+    let pgn = write("game.pgn", "[Event \"x\"]\n\n1. d6 f4 2. d2 b4 *\n");
+    check(
+        &[
+            "analyse",
+            "--moves",
+            "d6",
+            "f4",
+            "--position",
+            "--depth",
+            "1",
+        ],
+        "",
+    );
+    check(&["analyse", &pgn, "--depth", "1"], "");
+    check(&["analyse", &pgn, "--depth", "1", "--json"], "");
+    check(&["replay", &pgn], "");
+}
+
+#[test]
+fn tables_commands() {
+    let dir = tables();
+    check(&["tables", "stats", "--dir", dir], "");
+    check(&["tables", "verify", "--dir", dir, "--sample", "100"], "");
+    check(&["tables", "sample", "--dir", dir, "--per-pair", "2"], "");
+    check(
+        &["tables", "plan", "--slurm", "--pieces", "3", "--dir", dir],
+        "",
+    );
+    let sampled = Command::new(MOULIN)
+        .args(["tables", "sample", "--dir", dir, "--per-pair", "2"])
+        .output()
+        .unwrap();
+    let positions = write("positions.txt", &String::from_utf8_lossy(&sampled.stdout));
+    check(
+        &[
+            "tables",
+            "keep",
+            "--dir",
+            dir,
+            "--positions",
+            &positions,
+            "--movetime",
+            "5",
+        ],
+        "",
+    );
+}
+
+#[test]
+fn book_commands() {
+    check(&["book", "check", "book/nine.book"], "");
+    check(&["book", "bench"], "");
+}
+
+#[test]
+fn commands_that_drive_engines() {
+    let engine = format!("cmd={MOULIN}");
+    check(
+        &[
+            "match",
+            "--engine",
+            &format!("name=a {engine}"),
+            "--engine",
+            &format!("name=b {engine}"),
+            "--games",
+            "2",
+            "--movetime",
+            "10",
+        ],
+        "",
+    );
+    check(
+        &[
+            "openings", "--engine", &engine, "--plies", "1", "--depth", "1", "--first", "2",
+        ],
+        "",
+    );
+    let whole = std::fs::read_to_string("tests/data/critical-nine.txt").unwrap();
+    let suite: Vec<&str> = whole.lines().take(6).collect();
+    let suite = suite.join("\n") + "\n";
+    let suite = write("suite.txt", &suite);
+    check(
+        &[
+            "train",
+            "suite",
+            "--engine",
+            &engine,
+            "--suite",
+            &suite,
+            "--movetime",
+            "10",
+        ],
+        "",
+    );
+}
+
+#[test]
+fn train_fit_prints_its_weights() {
+    let labels = scratch("labels.txt");
+    let _ = std::fs::remove_file(&labels);
+    let labelled = Command::new(MOULIN)
+        .args([
+            "train",
+            "label",
+            "--positions",
+            "200",
+            "--depth",
+            "1",
+            "--no-tables",
+        ])
+        .args(["--threads", "1", "--out"])
+        .arg(&labels)
+        .output()
+        .unwrap();
+    assert!(labelled.status.success(), "{labelled:?}");
+    check(
+        &[
+            "train",
+            "fit",
+            "--labels",
+            labels.to_str().unwrap(),
+            "--steps",
+            "10",
+        ],
+        "",
+    );
+}
+
+#[test]
+fn help_and_version() {
+    check(&["--help"], "");
+    check(&["--version"], "");
+}
+
+/// `moulin perft 7 --divide | head -1`: the reader takes one line and leaves; the count ends at
+/// the next line instead of going on to the end.
+#[test]
+fn a_reader_that_leaves_after_one_line_ends_perft() {
+    let mut child: Child = Command::new(MOULIN)
+        .args(["perft", "7", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    while stdout.read(&mut byte).unwrap() == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    drop(stdout);
+    let closed = Instant::now();
+    assert!(
+        String::from_utf8_lossy(&line).starts_with("d5 "),
+        "{line:?}"
+    );
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            closed.elapsed() < Duration::from_secs(2),
+            "perft went on counting"
+        );
+        thread::sleep(Duration::from_millis(5));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    println!(
+        "perft 7 --divide ended {:?} after its reader left",
+        closed.elapsed()
+    );
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
