@@ -185,7 +185,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     None => Err(format!("--option {o}: expected NAME=VALUE")),
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(crate::protocol::run(options).map_err(|e| e.to_string())?)
+            match crate::protocol::run(options) {
+                Err(crate::protocol::ProtocolError::Output { source }) => {
+                    Err(Failure::of_stdout(&source))
+                }
+                done => Ok(done.map_err(|e| e.to_string())?),
+            }
         }
         Some(_) if !cli.options.is_empty() => {
             Err("--option sets protocol options: give it without a subcommand".into())

@@ -135,7 +135,7 @@ impl Books {
         &mut self,
         path: PathBuf,
         read: Result<Option<Box<Book>>, LoadError>,
-        out: Out,
+        out: &Out,
     ) {
         let wanted = matches!(&self.slot, BookSlot::Loading(p) if *p == path);
         match read {

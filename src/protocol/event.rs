@@ -35,4 +35,6 @@ pub(super) enum Event {
     TablesLoaded(u64, Result<Box<Tables>, LoadError>),
     /// Perft finished (`Some(total, time)`) or was stopped (`None`).
     PerftDone(Option<(u64, Duration)>),
+    /// Stdout is gone (its reader left, or a write failed): nobody hears the engine any more.
+    OutputGone,
 }

@@ -20,9 +20,40 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
+/// What ends a search, `stop` aside.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ends {
+    /// Its limits: `go` gave a depth, nodes, a time or a clock.
+    AtLimits,
+    /// Only its deepest ply: `go` gave no limit (it answers when done, which may be never).
+    Unlimited,
+    /// Nothing: `go infinite` holds its result until `stop`.
+    Infinite,
+}
+
+impl Ends {
+    /// What ends the search `go` asks for.
+    pub(super) fn of(go: &Go) -> Ends {
+        let limits = [
+            go.depth.map(u64::from),
+            go.nodes,
+            go.movetime,
+            go.wtime,
+            go.btime,
+        ];
+        if go.infinite {
+            Ends::Infinite
+        } else if limits.iter().any(Option::is_some) {
+            Ends::AtLimits
+        } else {
+            Ends::Unlimited
+        }
+    }
+}
+
 /// A search in progress, or finished and waiting to be released.
 pub(super) struct SearchJob {
-    pub(super) infinite: bool,
+    pub(super) ends: Ends,
     /// Pondering, and no `ponderhit` yet.
     pub(super) pondering: bool,
     /// `stop` came.
@@ -38,7 +69,7 @@ pub(super) struct SearchJob {
 
 impl SearchJob {
     pub(super) fn may_answer(&self) -> bool {
-        self.stopped || (!self.infinite && !self.pondering)
+        self.stopped || (self.ends != Ends::Infinite && !self.pondering)
     }
 }
 
@@ -52,6 +83,15 @@ impl Job {
         match self {
             Job::Search(j) => j.stopped,
             Job::Perft { stopped, .. } => *stopped,
+        }
+    }
+
+    /// Whether the job ends and answers without `stop`: a search with limits that is neither
+    /// infinite nor pondering, or perft.
+    pub(super) fn ends_alone(&self) -> bool {
+        match self {
+            Job::Search(j) => j.ends == Ends::AtLimits && !j.pondering,
+            Job::Perft { .. } => true,
         }
     }
 }

@@ -6,7 +6,9 @@
 //! `Command` and acts on it at once, so input is never held up by a search. `go` and `perft` run
 //! on a worker thread of their own that reports back over the same channel; `stop` and
 //! `ponderhit` reach it through the shared `Control`. Only this module prints, one whole line at a
-//! time under the stdout lock, flushed at once, so lines never interleave.
+//! time under the stdout lock, flushed at once, so lines never interleave. A fourth thread
+//! watches stdout: when its reader leaves (or a write fails) the session is told, and ends its
+//! search and itself.
 //!
 //! The opening book (`crate::book`) is loaded at start on a thread of its own; in a book
 //! position `go` answers at once from it instead of starting a search.
@@ -57,14 +59,21 @@ pub enum ProtocolError {
         /// The system's error.
         source: io::Error,
     },
+    /// Stdout is gone: its reader left (`BrokenPipe`), or a write failed (a full disk).
+    #[error("cannot write to standard output: {source}")]
+    Output {
+        /// The system's error.
+        source: io::Error,
+    },
 }
 
-/// Runs the protocol on stdin/stdout until `quit` or the end of input, with `options` (name,
-/// value) set first; a bad one is an error before anything is read.
+/// Runs the protocol on stdin/stdout until `quit`, the end of input (after answering what was
+/// asked before it) or an output that is gone, with `options` (name, value) set first; a bad
+/// one is an error before anything is read.
 ///
 /// # Errors
 ///
-/// An option that is refused, or an input thread that cannot start.
+/// An option that is refused, an input thread that cannot start, or stdout gone.
 pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
     let mut check = Settings::default();
     for (name, value) in &options {
@@ -86,6 +95,8 @@ pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
     for (name, value) in options {
         session.preset(name, value);
     }
-    session.run();
-    Ok(())
+    match session.run() {
+        Some(source) => Err(ProtocolError::Output { source }),
+        None => Ok(()),
+    }
 }

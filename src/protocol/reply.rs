@@ -1,7 +1,8 @@
-//! Every line the engine writes: the one writer of stdout, the error line, and the UCI forms
-//! of `bestmove`, `info` and `help`.
+//! Every line the engine writes: the one writer of stdout (and its watch for a reader that
+//! left), the error line, and the UCI forms of `bestmove`, `info` and `help`.
 
 use super::command::{self, CommandError};
+use super::event::Event;
 use super::options::OptionError;
 use crate::rules::fen::FenError;
 use crate::rules::notation::{Convention, MoveError};
@@ -10,26 +11,111 @@ use crate::search::tt::Bound;
 use crate::search::{Info, SearchResult};
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::mpsc::SyncSender;
+use std::sync::{Arc, OnceLock};
+use std::thread;
 
-/// The only writer of stdout.
-#[derive(Clone, Copy)]
-pub(super) struct Out;
+/// The only writer of stdout. A write that fails (the reader gone, a full disk) means the
+/// output is gone for good: the first cause is kept, later lines are dropped, and the session
+/// is told (`Event::OutputGone`), so that it ends its search and itself rather than go on with
+/// nobody to hear it.
+#[derive(Clone)]
+pub(super) struct Out {
+    gone: Arc<OnceLock<io::Error>>,
+    events: SyncSender<Event>,
+}
 
 impl Out {
-    pub(super) fn line(self, text: &str) {
+    /// The writer of stdout, telling the session on `events` when the output is gone.
+    pub(super) fn new(events: SyncSender<Event>) -> Out {
+        Out {
+            gone: Arc::new(OnceLock::new()),
+            events,
+        }
+    }
+
+    pub(super) fn line(&self, text: &str) {
         self.lines([text]);
     }
 
     /// Writes lines under one lock, so that no other thread's line comes between them.
-    #[allow(clippy::unused_self)] // `Out` is the token for stdout: every write goes through it.
-    pub(super) fn lines<S: AsRef<str>>(self, lines: impl IntoIterator<Item = S>) {
+    pub(super) fn lines<S: AsRef<str>>(&self, lines: impl IntoIterator<Item = S>) {
+        if self.is_gone() {
+            return;
+        }
         let stdout = io::stdout();
         let mut out = stdout.lock();
         for line in lines {
             let line = line.as_ref();
             log::trace!(">> {line}");
-            // A closed stdout is not worth dying for: the next read will see the end of input.
-            let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+            if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+                self.fail(e);
+                return;
+            }
+        }
+    }
+
+    /// Whether the output is gone.
+    pub(super) fn is_gone(&self) -> bool {
+        self.gone.get().is_some()
+    }
+
+    /// Why the output is gone, if it is.
+    pub(super) fn failure(&self) -> Option<io::Error> {
+        self.gone
+            .get()
+            .map(|e| io::Error::new(e.kind(), e.to_string()))
+    }
+
+    /// Notes that the output is gone (the first cause is kept) and tells the session.
+    fn fail(&self, e: io::Error) {
+        log::debug!("standard output is gone: {e}");
+        if self.gone.set(e).is_ok() {
+            // Never blocks: with the channel full, the session is busy and sees `is_gone`
+            // after the event at hand.
+            let _ = self.events.try_send(Event::OutputGone);
+        }
+    }
+
+    /// Watches stdout on a thread of its own: a pipe whose reader left (or a terminal that hung
+    /// up) is noticed at once, not at the next line written, which a deep search may write
+    /// only minutes later.
+    pub(super) fn watch(&self) -> io::Result<()> {
+        let out = self.clone();
+        thread::Builder::new()
+            .name("moulin-output".into())
+            .spawn(move || {
+                if reader_left() {
+                    out.fail(io::Error::from(io::ErrorKind::BrokenPipe));
+                }
+            })
+            .map(|_| ())
+    }
+}
+
+/// Waits until stdout's reader is gone: true then; false when stdout cannot be watched (closed,
+/// or a poll error). A file or a terminal that stays open is waited on forever.
+fn reader_left() -> bool {
+    // No event asked for: poll reports only an error (a pipe with no reader left) or a hang-up.
+    let mut fd = libc::pollfd {
+        fd: libc::STDOUT_FILENO,
+        events: 0,
+        revents: 0,
+    };
+    loop {
+        // SAFETY: `fd` is one valid `pollfd`, borrowed for the call only.
+        let n = unsafe { libc::poll(&raw mut fd, 1, -1) };
+        if n < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+        if fd.revents & libc::POLLNVAL != 0 {
+            return false;
+        }
+        if fd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+            return true;
         }
     }
 }

@@ -8,7 +8,7 @@ use super::command::{self, Command, CommandError, Start};
 use super::dialect::Dialect;
 use super::event::{Event, LoadError};
 use super::gbgp;
-use super::jobs::{self, Job, Reporting, SearchJob};
+use super::jobs::{self, Ends, Job, Reporting, SearchJob};
 use super::options::{Changed, Settings};
 use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
 use crate::rules::fen;
@@ -20,6 +20,7 @@ use crate::rules::notation::Convention;
 use crate::search::{Control, Score, SearchResult, Searcher};
 use crate::tables::Tables;
 use std::collections::VecDeque;
+use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
@@ -75,7 +76,7 @@ impl Session {
     pub(super) fn new(events: SyncSender<Event>, incoming: Receiver<Event>) -> Session {
         let settings = Settings::default();
         Session {
-            out: Out,
+            out: Out::new(events.clone()),
             dialect: Dialect::Uci,
             greeted: false,
             game: Game::new(settings.rules),
@@ -105,17 +106,15 @@ impl Session {
         }
     }
 
-    pub(super) fn run(mut self) {
+    /// Runs the conversation until `quit`, the end of input, or an output that is gone; why
+    /// the output is gone, if it is.
+    pub(super) fn run(mut self) -> Option<io::Error> {
+        if let Err(e) = self.out.watch() {
+            log::warn!("cannot watch the output: {e}");
+        }
         self.books.request(&self.settings, &self.events);
-        loop {
-            let event = match self.backlog.pop_front() {
-                Some(e) => e,
-                None => match self.incoming.recv() {
-                    Ok(e) => e,
-                    Err(_) => break,
-                },
-            };
-            if self.handle(event) == Flow::Quit {
+        while let Some(event) = self.next_event() {
+            if self.handle(event) == Flow::Quit || self.out.is_gone() {
                 break;
             }
         }
@@ -123,6 +122,38 @@ impl Session {
         // with this thread either way.
         self.stop();
         self.wait_for_stopped_job(QUIT_WAIT);
+        self.out.failure()
+    }
+
+    /// The next event: one kept for later first, else the next to come.
+    fn next_event(&mut self) -> Option<Event> {
+        self.backlog
+            .pop_front()
+            .or_else(|| self.incoming.recv().ok())
+    }
+
+    /// The end of input: what was asked before it is answered, since nothing can ask again
+    /// (protocol.md §1). Pending `isready`s once the book and tables are read (at most
+    /// `LOAD_WAIT`); a job that only `stop` would end (`go infinite`, `go ponder`, a `go`
+    /// without limits) is stopped and answers at once; any other runs to its end and answers.
+    fn end_of_input(&mut self) {
+        if self.ready_waiting > 0 {
+            self.wait_for_loading();
+            self.out
+                .lines(std::iter::repeat_n("readyok", self.ready_waiting));
+            self.ready_waiting = 0;
+        }
+        if self.job.as_ref().is_some_and(|j| !j.ends_alone()) {
+            self.stop();
+        }
+        while self.job.is_some() && !self.out.is_gone() {
+            let Some(event) = self.next_event() else {
+                break;
+            };
+            if self.handle(event) == Flow::Quit {
+                break;
+            }
+        }
     }
 
     pub(super) fn handle(&mut self, event: Event) -> Flow {
@@ -156,7 +187,11 @@ impl Session {
                 }
             }
             Event::TooLong(n) => self.error(&Error::Command(CommandError::TooLong(n))),
-            Event::Eof => return Flow::Quit,
+            Event::Eof => {
+                self.end_of_input();
+                return Flow::Quit;
+            }
+            Event::OutputGone => return Flow::Quit,
             Event::SearchDone(searcher, result) => {
                 self.searcher = Some(*searcher);
                 if let Some(Job::Search(mut job)) = self.job.take() {
@@ -185,7 +220,7 @@ impl Session {
             }
             Event::TablesLoaded(request, read) => self.tables_loaded(request, read),
             Event::BookLoaded(path, read) => {
-                self.books.loaded(path, read, self.out);
+                self.books.loaded(path, read, &self.out);
                 self.answer_ready();
             }
             Event::PerftDone(done) => {
@@ -613,7 +648,7 @@ impl Session {
         let limits = jobs::limits(go, &root)?;
         let notation = self.settings.notation;
         let mut job = SearchJob {
-            infinite: go.infinite,
+            ends: Ends::of(go),
             pondering: go.ponder,
             stopped: false,
             held: None,
@@ -702,7 +737,7 @@ impl Session {
         Reporting {
             control: Arc::clone(&self.control),
             events: self.events.clone(),
-            out: self.out,
+            out: self.out.clone(),
         }
     }
 }

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 mod book;
+mod ends;
 mod errors;
 mod fuzz;
 mod gbgp;
