@@ -19,12 +19,24 @@ pub enum FenErrorKind {
     Illegal,
 }
 
+/// Which position string an error is about: each has fields of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// The position string of RULES.md §5 (17 fields).
+    Moulin,
+    /// The GBGP position string (`crate::rules::gbgp_position`, 4 fields).
+    Gbgp,
+}
+
 /// A position string that could not be read: which field, of which kind, and what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
     /// A syntax error or an illegal position.
     pub kind: FenErrorKind,
-    /// The field's number (1 to 17), or 0 for the string as a whole.
+    /// The string the error is about, whose fields `field` counts.
+    pub form: Form,
+    /// The field's number (1 to 17, or 1 to 4 in a GBGP string), or 0 for the string as a
+    /// whole.
     pub field: usize,
     /// What was wrong.
     pub message: String,
@@ -34,6 +46,7 @@ impl FenError {
     pub(crate) fn syntax(field: usize, message: impl Into<String>) -> FenError {
         FenError {
             kind: FenErrorKind::Syntax,
+            form: Form::Moulin,
             field,
             message: message.into(),
         }
@@ -42,8 +55,17 @@ impl FenError {
     pub(crate) fn illegal(field: usize, message: impl Into<String>) -> FenError {
         FenError {
             kind: FenErrorKind::Illegal,
+            form: Form::Moulin,
             field,
             message: message.into(),
+        }
+    }
+
+    /// The same error, about a GBGP string: its field is one of that string's.
+    pub(crate) fn in_gbgp(self) -> FenError {
+        FenError {
+            form: Form::Gbgp,
+            ..self
         }
     }
 }
@@ -54,21 +76,26 @@ impl fmt::Display for FenError {
             FenErrorKind::Syntax => "bad position string",
             FenErrorKind::Illegal => "impossible position",
         };
-        if self.field == 0 {
-            write!(f, "{what}: {}", self.message)
-        } else {
-            write!(
-                f,
-                "{what}, field {} ({}): {}",
-                self.field,
-                FIELD_NAMES[self.field - 1],
-                self.message
-            )
+        let names: &[&str] = match self.form {
+            Form::Moulin => &FIELD_NAMES,
+            Form::Gbgp => &GBGP_FIELD_NAMES,
+        };
+        match self.field.checked_sub(1).and_then(|i| names.get(i)) {
+            Some(name) => write!(f, "{what}, field {} ({name}): {}", self.field, self.message),
+            None => write!(f, "{what}: {}", self.message),
         }
     }
 }
 
 impl std::error::Error for FenError {}
+
+/// The fields of a GBGP position string (`<side>:w<points>:b<points>:<move>`).
+const GBGP_FIELD_NAMES: [&str; 4] = [
+    "side to move",
+    "White's points",
+    "Black's points",
+    "move number",
+];
 
 const FIELD_NAMES: [&str; 17] = [
     "board",

@@ -2,8 +2,8 @@
 //! <fullmove>`, such as `w:w:b:1` (the start) or `w:wb4,c4:bd2:2`. It states no pieces in hand:
 //! they follow from the number of turns played, since every turn of the placing phase places a
 //! piece. Read into a raw `Setup` and checked once by `Setup::position`, as the position string
-//! of RULES.md §5 is; errors name the field (1 side, 2 White's points, 3 Black's points, 4 the
-//! move number).
+//! of RULES.md §5 is; errors name the field of this string (1 side to move, 2 White's points, 3
+//! Black's points, 4 move number).
 
 use crate::rules::board::{Bitboard, ByColor, Color, Point};
 use crate::rules::fen::FenError;
@@ -21,17 +21,24 @@ const MAX_FULLMOVE: u16 = 30_000;
 pub fn read(text: &str, rules: &Rules) -> Result<Position, FenError> {
     let setup = parse(text, rules)?;
     setup.position(rules).map_err(|e| {
+        // The pieces in hand follow from the move number: too many for the points given is
+        // said of the points.
         let field = match e.field {
             Field::OnBoard(Color::White) | Field::InHand(Color::White) => 2,
             Field::OnBoard(Color::Black) | Field::InHand(Color::Black) => 3,
             _ => 0,
         };
-        FenError::illegal(field, e.message)
+        FenError::illegal(field, e.message).in_gbgp()
     })
 }
 
 /// Reads the fields into a setup, with the pieces in hand derived from the move number.
 pub fn parse(text: &str, rules: &Rules) -> Result<Setup, FenError> {
+    read_fields(text, rules).map_err(FenError::in_gbgp)
+}
+
+/// The work of `parse`: its errors count this string's fields, which `parse` then says.
+fn read_fields(text: &str, rules: &Rules) -> Result<Setup, FenError> {
     if rules.placing_moves != PlacingMoves::PlaceOnly {
         return Err(FenError::syntax(
             0,
@@ -247,6 +254,12 @@ mod tests {
         assert_eq!(field("w:w:b:x"), 4);
         // Two White pieces at move 1: more than White has placed.
         assert_eq!(field("w:wa1,a4:b:1"), 2);
+        // Named as this string's fields, not those of RULES.md §5.
+        let shown = |text: &str| read(text, &rules).unwrap_err().to_string();
+        assert!(shown("x:w:b:1").contains("field 1 (side to move)"));
+        assert!(shown("w:wa1:ba1:2").contains("field 3 (Black's points)"));
+        assert!(shown("w:w:b:x").contains("field 4 (move number)"));
+        assert!(!shown("w:w:b").contains(", field "));
         let lasker = Rules::preset("lasker").unwrap();
         assert!(read(START, &lasker).is_err());
     }

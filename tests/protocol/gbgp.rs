@@ -593,3 +593,28 @@ fn options_given_on_the_command_line_hold_in_either_dialect() {
         assert!(err.contains("--option"), "{bad}: {err}");
     }
 }
+
+/// A bad GBGP position string is refused with the field of that string named (side, White's
+/// points, Black's points, move number), not a field of the protocol's own position string.
+#[test]
+fn position_errors_name_the_gbgp_fields() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    e.send("gbgp");
+    until_within(&e, "gbgpok", GUI_LIMIT);
+    for (bad, field) in [
+        ("x:w:b:1", "field 1 (side to move)"),
+        ("w:a1:b:1", "field 2 (White's points)"),
+        ("w:wz9:b:1", "field 2 (White's points)"),
+        ("w:wa1,a4:b:1", "field 2 (White's points)"),
+        ("w:wa1:ba1:2", "field 3 (Black's points)"),
+        ("w:w:bz9:1", "field 3 (Black's points)"),
+        ("w:w:b:x", "field 4 (move number)"),
+        ("w:w:b:0", "field 4 (move number)"),
+    ] {
+        let line = e.ask_one(&format!("position pos {bad}"));
+        assert!(line.starts_with("info string error: "), "{bad}: {line}");
+        assert!(line.contains(field), "{bad}: {line}");
+    }
+    e.quit();
+}
