@@ -211,7 +211,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
                 })
             }
         },
-        "setoption" => parse_setoption(&rest)?,
+        "setoption" => parse_setoption(line, &rest)?,
         "position" => parse_position(&rest)?,
         "go" => Command::Go(parse_go(&rest)?),
         "perft" => match rest.as_slice() {
@@ -238,8 +238,20 @@ fn is(word: &str, keyword: &str) -> bool {
     word.eq_ignore_ascii_case(keyword)
 }
 
-/// `setoption name <words> [value <words>]`.
-fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
+/// The text of `line` from its word number `n` (from 0) to its end, blanks within kept.
+fn from_word(line: &str, n: usize) -> &str {
+    let mut rest = line.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest
+}
+
+/// `setoption name <words> [value <text>]`: the name's words joined by one space; the value as
+/// written in `line` after `value`, blanks within it kept (a file name may hold two in a row),
+/// up to the line's end (a `\r` ending it dropped).
+fn parse_setoption(line: &str, rest: &[&str]) -> Result<Command, CommandError> {
     let command = "setoption";
     match rest.first() {
         Some(w) if is(w, "name") => {}
@@ -274,9 +286,14 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
             what: "a value after 'value'",
         });
     }
+    // The words before the value: `setoption`, `name`, the name's, `value`.
+    let value = split.map(|i| {
+        let text = from_word(line, i + 3);
+        text.strip_suffix('\r').unwrap_or(text).to_string()
+    });
     Ok(Command::SetOption {
         name: name.join(" "),
-        value: value.map(|v| v.join(" ")),
+        value,
     })
 }
 
@@ -477,6 +494,26 @@ mod tests {
             Err(CommandError::Unexpected { .. })
         ));
         assert!(matches!(parse("bogus"), Err(CommandError::Unknown(_))));
+    }
+
+    #[test]
+    fn setoption_values_are_kept_as_written() {
+        let value = |line: &str| match ok(line) {
+            Command::SetOption { value, .. } => value,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            value("setoption name TablesPath value /t/a  b\tc \r").as_deref(),
+            Some("/t/a  b\tc ")
+        );
+        assert_eq!(
+            value("  setoption  name  Book   File   VALUE   x  y").as_deref(),
+            Some("x  y")
+        );
+        assert_eq!(
+            value("setoption name X value Value  value").as_deref(),
+            Some("Value  value")
+        );
     }
 
     #[test]

@@ -473,3 +473,40 @@ fn book_exact_lists_the_book_moves_that_give_value_away() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--exits"));
 }
+
+/// `setoption` keeps a value as written after `value`: a tables directory whose name holds two
+/// spaces in a row (and one at its end, which the option's reader drops as it drops leading and
+/// trailing blanks) is found and used, as `--option TablesPath=...` finds it.
+#[test]
+fn a_tables_path_with_blanks_in_a_row_is_found() {
+    let _gate = shared();
+    let dir = scratch("tables  two spaces");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(three_a_side()).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    let win = "OO******/**@@****/*O****@* w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 20";
+    for how in ["setoption", "--option"] {
+        let mut e = if how == "--option" {
+            Engine::start_with(&["--option", &format!("TablesPath={}", dir.display())])
+        } else {
+            let mut e = Engine::start();
+            let lines = e.ask(&format!(
+                "setoption name TablesPath value {} \t",
+                dir.display()
+            ));
+            assert!(lines.is_empty(), "{lines:?}");
+            e
+        };
+        e.ask(&format!("position fen {win}"));
+        let lines = e.go("go depth 20");
+        assert!(
+            lines.contains(&"info string tables win dtc 1".to_string()),
+            "{how}: {lines:?}"
+        );
+        e.quit();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
