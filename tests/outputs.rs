@@ -1,0 +1,125 @@
+//! Files that are not the user's to lose, through the binary: a link planted where a temporary
+//! file or a lock is made (`<out>.tmp`, `<out>.partial.lock`) never sends a write to the file
+//! it points to (`src/durable.rs`).
+
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn moulin() -> &'static str {
+    env!("CARGO_BIN_EXE_moulin")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-outputs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs moulin in `dir` (so that relative paths are spelt as a user types them) with the words
+/// of `line`, then `extra` (paths that may hold spaces).
+fn run_in(dir: &Path, line: &str, extra: &[&str]) -> Output {
+    Command::new(moulin())
+        .current_dir(dir)
+        .args(line.split_whitespace())
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Checks that the command was refused with a message holding every one of `words`.
+fn refused(out: &Output, words: &[&str]) {
+    let e = stderr(out);
+    assert!(!out.status.success(), "not refused: {e}");
+    for w in words {
+        assert!(e.contains(w), "'{w}' not in: {e}");
+    }
+}
+
+/// The names in `dir`, sorted: what a command left there.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Plants links to `victim` at every name a writer of `out` used or might be guessed to use.
+fn plant(out: &Path, victim: &Path) {
+    let name = out.file_name().unwrap().to_string_lossy().into_owned();
+    let dir = out.parent().unwrap();
+    for planted in [
+        format!("{name}.tmp"),
+        format!(".{name}.tmp"),
+        format!("{name}.partial.tmp"),
+    ] {
+        symlink(victim, dir.join(planted)).unwrap();
+    }
+}
+
+const VICTIM: &str = "the user's own file\n";
+
+/// Checks that the victim is untouched and that `out` is a file of its own.
+fn untouched(victim: &Path, out: &Path) {
+    assert_eq!(std::fs::read_to_string(victim).unwrap(), VICTIM);
+    let meta = std::fs::symlink_metadata(out).unwrap();
+    assert!(
+        meta.file_type().is_file(),
+        "{} is not a file",
+        out.display()
+    );
+}
+
+#[test]
+fn planted_links_never_redirect_a_write() {
+    let dir = temp_dir("links");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, VICTIM).unwrap();
+    // openings --out.
+    let openings = dir.join("o.txt");
+    plant(&openings, &victim);
+    let line = "openings --plies 1 --depth 1 --out o.txt --engine";
+    let out = run_in(&dir, line, &[moulin()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    untouched(&victim, &openings);
+    // book build.
+    let book = dir.join("b.book");
+    plant(&book, &victim);
+    let build = "book build --plies 1 --depth 1 --hash 1 --threads 1 --out";
+    let out = run_in(&dir, build, &["b.book"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    untouched(&victim, &book);
+    // The tables' writer, and its log of costs.
+    let tables = dir.join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    plant(&tables.join("3-3.tbl"), &victim);
+    symlink(&victim, tables.join("costs.txt")).unwrap();
+    let line = "tables build --pieces 3 --threads 1 --dir tables";
+    let out = run_in(&dir, line, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    untouched(&victim, &tables.join("3-3.tbl"));
+    // A link planted as a journal's lock is refused, not cut and written through.
+    symlink(&victim, dir.join("l.book.partial.lock")).unwrap();
+    let out = run_in(&dir, build, &["l.book"]);
+    refused(&out, &["l.book.partial.lock"]);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), VICTIM);
+    assert!(!dir.join("l.book").exists());
+    // No temporary file is left (the planted links are links, not files).
+    let left: Vec<String> = listing(&dir)
+        .into_iter()
+        .filter(|n| Path::new(n).extension().is_some_and(|e| e == "tmp"))
+        .filter(|n| std::fs::symlink_metadata(dir.join(n)).is_ok_and(|m| m.is_file()))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
