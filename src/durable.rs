@@ -1,6 +1,6 @@
-//! Files that a kill or a full disk cannot leave half-written: every output file of the tools
-//! (`book build`, `openings`, the tables...) and the journals of their long jobs go through this
-//! module.
+//! Files that a kill or a full disk cannot leave half-written, and that a command never writes
+//! by mistake: every output file of the tools (`book build`, `openings`, the tables...) and the
+//! journals of their long jobs go through this module.
 //!
 //! - `write_atomic` writes a whole file to a temporary file in the same directory, flushes it to
 //!   disk (fsync), renames it over the target and flushes the directory, so that the target holds
@@ -8,6 +8,10 @@
 //!   is created exclusively (`create_new`, which never opens a file or a link already there)
 //!   under a name nobody can guess (`.<name>.<pid>.<random>.tmp`), so that a link planted next
 //!   to the target cannot send the write elsewhere.
+//! - `check_files` is what every command with several files runs before it makes any: no output
+//!   is one of its inputs or another output (the same file however the paths are spelt: `./x`,
+//!   a link, a hard link), an output that must be new is not there, and each output's folder
+//!   takes a new file.
 //! - `Journal` is the log of a long job's finished work: a header line naming the job and its
 //!   settings (written whole or not at all, like any file above), then one line per finished
 //!   item, written at once (a kill loses nothing: the system keeps what a process wrote) and
@@ -22,6 +26,7 @@
 //!   Neither a lock nor a journal is opened through a symbolic link.
 
 use crate::rng::Rng;
+use crate::text::quoted;
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
@@ -119,6 +124,51 @@ pub enum DurableError {
         /// This run's settings.
         ours: String,
     },
+    /// An output of a command is one of its inputs, or another of its outputs.
+    #[error(
+        "{what} {} is the same file as {other} {}: a command never writes over one of its \
+         own inputs or outputs; name another file",
+        shown(path),
+        shown(other_path)
+    )]
+    SameFile {
+        /// The output, as the command line names it (`--html`).
+        what: String,
+        /// Its path.
+        path: PathBuf,
+        /// The input or output it is (`the record file`, `--openings`).
+        other: String,
+        /// That one's path, as given.
+        other_path: PathBuf,
+    },
+    /// An output that must be new is there already.
+    #[error("{what} {} already exists: {how}", shown(path))]
+    Exists {
+        /// The output, as the command line names it.
+        what: String,
+        /// Its path.
+        path: PathBuf,
+        /// How to replace it (`give --force to replace it`).
+        how: String,
+    },
+    /// An output names a folder.
+    #[error("{what} {} is a folder: name a file", shown(path))]
+    Folder {
+        /// The output, as the command line names it.
+        what: String,
+        /// Its path.
+        path: PathBuf,
+    },
+    /// The folder of an output takes no new file (missing, read-only, full...).
+    #[error("{what} {}: cannot make a file there: {source}", shown(path))]
+    Unwritable {
+        /// The output, as the command line names it.
+        what: String,
+        /// Its path.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
     /// The journal's first line is not the header of a journal of this kind of job.
     #[error(
         "{}: the journal's header is unreadable (cut short, or not a moulin {kind} journal), so \
@@ -131,6 +181,11 @@ pub enum DurableError {
         /// The kind of job this run is.
         kind: String,
     },
+}
+
+/// `path` as an error shows it: quoted, control characters escaped, cut if long.
+fn shown(path: &Path) -> String {
+    quoted(&path.to_string_lossy())
 }
 
 /// Writes `bytes` as the whole content of `path`: the file holds either its old content or all
@@ -208,6 +263,137 @@ fn create_temp(path: &Path, rng: &mut Rng) -> io::Result<(File, PathBuf)> {
         io::ErrorKind::AlreadyExists,
         "100 temporary names drawn, all taken",
     ))
+}
+
+/// What a command does with one of its files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Reads it (a file or a folder).
+    Reads,
+    /// Writes it, replacing or extending a file there.
+    Writes,
+    /// Writes it; a file there is refused with this advice (`give --force to replace it`).
+    Creates(&'static str),
+}
+
+/// One file of a command, as its command line names it.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandFile<'a> {
+    /// How the command line names it: `--out`, `the record file`.
+    pub what: &'a str,
+    /// The path given.
+    pub path: &'a Path,
+    /// What the command does with it.
+    pub role: Role,
+}
+
+impl<'a> CommandFile<'a> {
+    /// A file `what` the command reads.
+    pub fn reads(what: &'a str, path: &'a Path) -> CommandFile<'a> {
+        CommandFile {
+            what,
+            path,
+            role: Role::Reads,
+        }
+    }
+
+    /// A file `what` the command writes, replacing one there.
+    pub fn writes(what: &'a str, path: &'a Path) -> CommandFile<'a> {
+        CommandFile {
+            what,
+            path,
+            role: Role::Writes,
+        }
+    }
+}
+
+/// What makes two paths one file: the device and inode of a file that exists, else the place it
+/// would be made at (its folder's canonical path and its name, a dangling link followed).
+#[derive(Debug, PartialEq, Eq)]
+enum Identity {
+    Inode(u64, u64),
+    Place(PathBuf),
+}
+
+/// The identity of the file at `path`.
+fn identity(path: &Path) -> Identity {
+    if let Ok(m) = fs::metadata(path) {
+        return Identity::Inode(m.dev(), m.ino());
+    }
+    // Not there, or a link to nothing: where writing through it would make the file.
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = fs::read_link(&path) else {
+            break;
+        };
+        path = path
+            .parent()
+            .map_or_else(|| target.clone(), |d| d.join(&target));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (fs::canonicalize(dir), path.file_name()) {
+        (Ok(dir), Some(name)) => Identity::Place(dir.join(name)),
+        _ => Identity::Place(std::path::absolute(&path).unwrap_or(path)),
+    }
+}
+
+/// Whether two paths name the same file (the same inode, or the same place for a file not
+/// there yet).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    identity(a) == identity(b)
+}
+
+/// Checks a command's files before it makes any: no output is an input or another output (by
+/// identity, not by spelling); no output that must be new is there; no output is a folder; and
+/// the folder of each output takes a new file (one is made and removed at once, so a path that
+/// cannot be written is said before hours of work, and nothing is left).
+pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
+    let ids: Vec<Identity> = files.iter().map(|f| identity(f.path)).collect();
+    for (j, b) in files.iter().enumerate() {
+        for (i, a) in files[..j].iter().enumerate() {
+            if (a.role != Role::Reads || b.role != Role::Reads) && ids[i] == ids[j] {
+                let (out, other) = if b.role == Role::Reads {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                return Err(DurableError::SameFile {
+                    what: out.what.to_string(),
+                    path: out.path.to_path_buf(),
+                    other: other.what.to_string(),
+                    other_path: other.path.to_path_buf(),
+                });
+            }
+        }
+    }
+    for f in files.iter().filter(|f| f.role != Role::Reads) {
+        let there = fs::symlink_metadata(f.path).is_ok();
+        if let (Role::Creates(how), true) = (f.role, there) {
+            return Err(DurableError::Exists {
+                what: f.what.to_string(),
+                path: f.path.to_path_buf(),
+                how: how.to_string(),
+            });
+        }
+        if fs::metadata(f.path).is_ok_and(|m| m.is_dir()) {
+            return Err(DurableError::Folder {
+                what: f.what.to_string(),
+                path: f.path.to_path_buf(),
+            });
+        }
+        let (probe, tmp) =
+            create_temp(f.path, &mut temp_rng()).map_err(|e| DurableError::Unwritable {
+                what: f.what.to_string(),
+                path: f.path.to_path_buf(),
+                source: e,
+            })?;
+        drop(probe);
+        let _ = fs::remove_file(tmp);
+    }
+    Ok(())
 }
 
 /// A lock file held by this process: created with `create_new`, holding the process id and an
@@ -509,6 +695,68 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"new");
         assert!(fs::symlink_metadata(&first).unwrap().is_symlink());
         assert_eq!(names(&d).len(), 3, "{:?}", names(&d));
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn an_output_is_never_an_input_nor_another_output() {
+        let d = dir("check");
+        let input = d.join("in.txt");
+        fs::write(&input, "in").unwrap();
+        std::os::unix::fs::symlink(&input, d.join("link")).unwrap();
+        fs::hard_link(&input, d.join("hard")).unwrap();
+        let spelt = d.join("sub/../in.txt");
+        fs::create_dir(d.join("sub")).unwrap();
+        for same in [
+            input.clone(),
+            d.join("link"),
+            d.join("hard"),
+            d.join("./in.txt"),
+        ] {
+            let e = check_files(&[
+                CommandFile::reads("--from", &input),
+                CommandFile::writes("--out", &same),
+            ])
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.starts_with("--out ") && e.contains("same file as --from"),
+                "{e}"
+            );
+        }
+        assert!(check_files(&[
+            CommandFile::reads("--from", &input),
+            CommandFile::writes("--out", &spelt),
+        ])
+        .is_err());
+        // Two outputs not there yet, spelt two ways; two inputs may be one file.
+        let (a, b) = (d.join("new.txt"), d.join("sub/../new.txt"));
+        let e = check_files(&[
+            CommandFile::writes("--a", &a),
+            CommandFile::writes("--b", &b),
+        ]);
+        assert!(e.unwrap_err().to_string().contains("--b"));
+        check_files(&[
+            CommandFile::reads("--x", &input),
+            CommandFile::reads("--y", &spelt),
+            CommandFile::writes("--out", &a),
+        ])
+        .unwrap();
+        // A file that must be new, a folder, a folder that is not there.
+        let e = check_files(&[CommandFile {
+            what: "--html",
+            path: &input,
+            role: Role::Creates("give --force to replace it"),
+        }])
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("already exists: give --force"), "{e}");
+        let e = check_files(&[CommandFile::writes("--out", &d.join("sub"))]).unwrap_err();
+        assert!(e.to_string().contains("is a folder"), "{e}");
+        let e = check_files(&[CommandFile::writes("--out", &d.join("none/x"))]).unwrap_err();
+        assert!(e.to_string().contains("cannot make a file there"), "{e}");
+        // Nothing is left by the checks.
+        assert_eq!(names(&d), ["hard", "in.txt", "link", "sub"]);
         let _ = fs::remove_dir_all(&d);
     }
 
