@@ -296,3 +296,40 @@ fn no_output_of_a_match_is_an_input_or_another_output() {
     assert!(stderr.contains("already exists"), "{stderr}");
     assert!(!records.exists(), "records left behind");
 }
+
+#[test]
+fn an_engine_name_holding_a_line_break_is_refused_before_the_match() {
+    let f = fake();
+    let records = temp("names.txt");
+    let rec = records.to_str().unwrap();
+    let odd = temp("fa\nke");
+    std::os::unix::fs::symlink(&f, &odd).unwrap();
+    for spec in [
+        format!("name=\"two\nlines\" cmd={}", f.display()),
+        // A bare spec, named by default after the program's file name.
+        format!("'{}'", odd.display()),
+    ] {
+        let out = run(&[
+            "match",
+            "--engine",
+            &spec,
+            "--engine",
+            &format!("name=good cmd={}", f.display()),
+            "--games",
+            "2",
+            "--movetime",
+            "5",
+            "--records",
+            rec,
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{spec}");
+        // The name is shown escaped, on one line.
+        assert!(
+            stderr.contains("name")
+                && (stderr.contains("two\\nlines") || stderr.contains("fa\\nke")),
+            "{stderr}"
+        );
+        assert!(!records.exists(), "{spec}: records made");
+    }
+}
