@@ -1,9 +1,17 @@
-//! Files that a kill or a full disk cannot leave half-written: every output file of the tools
-//! (`book build`, `openings`) and the journals of their long jobs go through this module.
+//! Files that a kill or a full disk cannot leave half-written, and that a command never writes
+//! by mistake: every output file of the tools (`book build`, `openings`, the tables...) and the
+//! journals of their long jobs go through this module.
 //!
 //! - `write_atomic` writes a whole file to a temporary file in the same directory, flushes it to
 //!   disk (fsync), renames it over the target and flushes the directory, so that the target holds
-//!   either its old content or the complete new one, even across a power cut.
+//!   either its old content or the complete new one, even across a power cut. The temporary file
+//!   is created exclusively (`create_new`, which never opens a file or a link already there)
+//!   under a name nobody can guess (`.<name>.<pid>.<random>.tmp`), so that a link planted next
+//!   to the target cannot send the write elsewhere.
+//! - `check_files` is what every command with several files runs before it makes any: no output
+//!   is one of its inputs or another output (the same file however the paths are spelt: `./x`,
+//!   a link, a hard link), an output that must be new is not there, and each output's folder
+//!   takes a new file.
 //! - `Journal` is the log of a long job's finished work: a header line naming the job and its
 //!   settings (written whole or not at all, like any file above), then one line per finished
 //!   item, written at once (a kill loses nothing: the system keeps what a process wrote) and
@@ -15,13 +23,21 @@
 //! - `Lock` is a lock file `<journal>.lock` created with `create_new`, holding the process id
 //!   and an advisory lock (`flock`) that the system releases when the process dies: a lock left
 //!   by a killed run is recognised as such and taken over; a lock of a running one is an error.
+//!   Neither a lock nor a journal is opened through a symbolic link.
 
+use crate::rng::Rng;
+use crate::text::quoted;
+use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// `path` with `suffix` added to its file name (`book/nine.book`, `.tmp`: `book/nine.book.tmp`).
+/// `path` with `suffix` added to its file name (`book/nine.book`, `.partial`:
+/// `book/nine.book.partial`).
 pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
@@ -108,6 +124,51 @@ pub enum DurableError {
         /// This run's settings.
         ours: String,
     },
+    /// An output of a command is one of its inputs, or another of its outputs.
+    #[error(
+        "{what} {} is the same file as {other} {}: a command never writes over one of its \
+         own inputs or outputs; name another file",
+        shown(path),
+        shown(other_path)
+    )]
+    SameFile {
+        /// The output, as the command line names it (`--html`).
+        what: String,
+        /// Its path.
+        path: PathBuf,
+        /// The input or output it is (`the record file`, `--openings`).
+        other: String,
+        /// That one's path, as given.
+        other_path: PathBuf,
+    },
+    /// An output that must be new is there already.
+    #[error("{what} {} already exists: {how}", shown(path))]
+    Exists {
+        /// The output, as the command line names it.
+        what: String,
+        /// Its path.
+        path: PathBuf,
+        /// How to replace it (`give --force to replace it`).
+        how: String,
+    },
+    /// An output names a folder.
+    #[error("{what} {} is a folder: name a file", shown(path))]
+    Folder {
+        /// The output, as the command line names it.
+        what: String,
+        /// Its path.
+        path: PathBuf,
+    },
+    /// The folder of an output takes no new file (missing, read-only, full...).
+    #[error("{what} {}: cannot make a file there: {source}", shown(path))]
+    Unwritable {
+        /// The output, as the command line names it.
+        what: String,
+        /// Its path.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
     /// The journal's first line is not the header of a journal of this kind of job.
     #[error(
         "{}: the journal's header is unreadable (cut short, or not a moulin {kind} journal), so \
@@ -122,9 +183,14 @@ pub enum DurableError {
     },
 }
 
+/// `path` as an error shows it: quoted, control characters escaped, cut if long.
+fn shown(path: &Path) -> String {
+    quoted(&path.to_string_lossy())
+}
+
 /// Writes `bytes` as the whole content of `path`: the file holds either its old content or all
-/// of `bytes`, whatever happens (a kill, a full disk, a power cut). The temporary file
-/// `<path>.tmp` is removed when the write fails.
+/// of `bytes`, whatever happens (a kill, a full disk, a power cut). The temporary file is made
+/// by `create_temp` and removed when the write fails.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DurableError> {
     write_atomic_parts(path, &[bytes])
 }
@@ -132,24 +198,202 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DurableError> {
 /// `write_atomic` of the concatenation of `parts`, without making it in memory (a table's
 /// header and its values of several gigabytes).
 pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<(), DurableError> {
-    let tmp = with_suffix(path, ".tmp");
+    write_atomic_with(path, parts, &mut temp_rng())
+}
+
+/// `write_atomic_parts`, the temporary file's name drawn from `rng`.
+fn write_atomic_with(path: &Path, parts: &[&[u8]], rng: &mut Rng) -> Result<(), DurableError> {
+    let fail = |e| DurableError::Write {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let (mut f, tmp) = create_temp(path, rng).map_err(fail)?;
     let written = (|| {
-        let mut f = File::create(&tmp)?;
         for part in parts {
             f.write_all(part)?;
         }
         f.sync_all()?;
-        drop(f);
         fs::rename(&tmp, path)?;
         sync_dir(path)
     })();
     written.map_err(|e| {
         let _ = fs::remove_file(&tmp);
-        DurableError::Write {
-            path: path.to_path_buf(),
-            source: e,
-        }
+        fail(e)
     })
+}
+
+/// A stream for temporary names that no one can guess: seeded from the clock, the process id
+/// and a count of the streams made, so that two threads never draw the same names.
+fn temp_rng() -> Rng {
+    static STREAMS: AtomicU64 = AtomicU64::new(0);
+    let count = STREAMS.fetch_add(1, Ordering::Relaxed);
+    let clock = Rng::from_time().next_u64();
+    Rng::new(clock ^ u64::from(std::process::id()).rotate_left(32) ^ crate::rng::mix(count))
+}
+
+/// A new file in the folder of `path`, `.<name>.<pid>.<random>.tmp`, created exclusively: a file
+/// or a symbolic link already at that name is never opened (another name is drawn), so the
+/// file is one this process made.
+fn create_temp(path: &Path, rng: &mut Rng) -> io::Result<(File, PathBuf)> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
+    // A long name is cut, so that the temporary name stays within the system's limit.
+    let stem = &name.as_bytes()[..name.len().min(200)];
+    for _ in 0..100 {
+        let mut tmp = OsString::from(".");
+        tmp.push(std::ffi::OsStr::from_bytes(stem));
+        tmp.push(format!(
+            ".{}.{:016x}.tmp",
+            std::process::id(),
+            rng.next_u64()
+        ));
+        let tmp = dir.join(tmp);
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => return Ok((f, tmp)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "100 temporary names drawn, all taken",
+    ))
+}
+
+/// What a command does with one of its files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Reads it (a file or a folder).
+    Reads,
+    /// Writes it, replacing or extending a file there.
+    Writes,
+    /// Writes it; a file there is refused with this advice (`give --force to replace it`).
+    Creates(&'static str),
+}
+
+/// One file of a command, as its command line names it.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandFile<'a> {
+    /// How the command line names it: `--out`, `the record file`.
+    pub what: &'a str,
+    /// The path given.
+    pub path: &'a Path,
+    /// What the command does with it.
+    pub role: Role,
+}
+
+impl<'a> CommandFile<'a> {
+    /// A file `what` the command reads.
+    pub fn reads(what: &'a str, path: &'a Path) -> CommandFile<'a> {
+        CommandFile {
+            what,
+            path,
+            role: Role::Reads,
+        }
+    }
+
+    /// A file `what` the command writes, replacing one there.
+    pub fn writes(what: &'a str, path: &'a Path) -> CommandFile<'a> {
+        CommandFile {
+            what,
+            path,
+            role: Role::Writes,
+        }
+    }
+}
+
+/// What makes two paths one file: the device and inode of a file that exists, else the place it
+/// would be made at (its folder's canonical path and its name, a dangling link followed).
+#[derive(Debug, PartialEq, Eq)]
+enum Identity {
+    Inode(u64, u64),
+    Place(PathBuf),
+}
+
+/// The identity of the file at `path`.
+fn identity(path: &Path) -> Identity {
+    if let Ok(m) = fs::metadata(path) {
+        return Identity::Inode(m.dev(), m.ino());
+    }
+    // Not there, or a link to nothing: where writing through it would make the file.
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = fs::read_link(&path) else {
+            break;
+        };
+        path = path
+            .parent()
+            .map_or_else(|| target.clone(), |d| d.join(&target));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (fs::canonicalize(dir), path.file_name()) {
+        (Ok(dir), Some(name)) => Identity::Place(dir.join(name)),
+        _ => Identity::Place(std::path::absolute(&path).unwrap_or(path)),
+    }
+}
+
+/// Whether two paths name the same file (the same inode, or the same place for a file not
+/// there yet).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    identity(a) == identity(b)
+}
+
+/// Checks a command's files before it makes any: no output is an input or another output (by
+/// identity, not by spelling); no output that must be new is there; no output is a folder; and
+/// the folder of each output takes a new file (one is made and removed at once, so a path that
+/// cannot be written is said before hours of work, and nothing is left).
+pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
+    let ids: Vec<Identity> = files.iter().map(|f| identity(f.path)).collect();
+    for (j, b) in files.iter().enumerate() {
+        for (i, a) in files[..j].iter().enumerate() {
+            if (a.role != Role::Reads || b.role != Role::Reads) && ids[i] == ids[j] {
+                let (out, other) = if b.role == Role::Reads {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                return Err(DurableError::SameFile {
+                    what: out.what.to_string(),
+                    path: out.path.to_path_buf(),
+                    other: other.what.to_string(),
+                    other_path: other.path.to_path_buf(),
+                });
+            }
+        }
+    }
+    for f in files.iter().filter(|f| f.role != Role::Reads) {
+        let there = fs::symlink_metadata(f.path).is_ok();
+        if let (Role::Creates(how), true) = (f.role, there) {
+            return Err(DurableError::Exists {
+                what: f.what.to_string(),
+                path: f.path.to_path_buf(),
+                how: how.to_string(),
+            });
+        }
+        if fs::metadata(f.path).is_ok_and(|m| m.is_dir()) {
+            return Err(DurableError::Folder {
+                what: f.what.to_string(),
+                path: f.path.to_path_buf(),
+            });
+        }
+        let (probe, tmp) =
+            create_temp(f.path, &mut temp_rng()).map_err(|e| DurableError::Unwritable {
+                what: f.what.to_string(),
+                path: f.path.to_path_buf(),
+                source: e,
+            })?;
+        drop(probe);
+        let _ = fs::remove_file(tmp);
+    }
+    Ok(())
 }
 
 /// A lock file held by this process: created with `create_new`, holding the process id and an
@@ -180,7 +424,8 @@ impl Lock {
             {
                 Ok(f) => (f, true),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    match OpenOptions::new().read(true).write(true).open(path) {
+                    // Never through a link: a lock taken over is cut and written.
+                    match no_link(OpenOptions::new().read(true).write(true)).open(path) {
                         Ok(f) => (f, false),
                         Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                         Err(e) => return Err(fail(e)),
@@ -240,19 +485,19 @@ impl Drop for Lock {
     }
 }
 
+/// `options` that refuse a symbolic link as the last part of the path (`O_NOFOLLOW`): a lock or
+/// a journal is a file of its own, and a link planted at its name is an error, not a way to
+/// cut or write another file.
+fn no_link(options: &mut OpenOptions) -> &mut OpenOptions {
+    options.custom_flags(libc::O_NOFOLLOW)
+}
+
 /// Whether the open `file` is the file now at `path`.
-#[cfg(unix)]
 fn is_at(file: &File, path: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
     match (file.metadata(), fs::metadata(path)) {
         (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
         _ => false,
     }
-}
-
-#[cfg(not(unix))]
-fn is_at(_file: &File, path: &Path) -> bool {
-    path.exists()
 }
 
 /// The journal of a long job: a header line `# moulin <kind> journal: <settings>`, then one line
@@ -284,7 +529,13 @@ impl Journal {
             source: e,
         };
         let mut lines = Vec::new();
-        match fs::read(path) {
+        let read = no_link(OpenOptions::new().read(true))
+            .open(path)
+            .and_then(|mut f| {
+                let mut bytes = Vec::new();
+                f.read_to_end(&mut bytes).map(|_| bytes)
+            });
+        match read {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 write_atomic(path, header.as_bytes())?;
             }
@@ -325,7 +576,9 @@ impl Journal {
                         path.display(),
                         bytes.len() - end
                     );
-                    let f = OpenOptions::new().write(true).open(path).map_err(cannot)?;
+                    let f = no_link(OpenOptions::new().write(true))
+                        .open(path)
+                        .map_err(cannot)?;
                     f.set_len(end as u64)
                         .and_then(|()| f.sync_all())
                         .map_err(cannot)?;
@@ -336,7 +589,9 @@ impl Journal {
                     .collect();
             }
         }
-        let file = OpenOptions::new().append(true).open(path).map_err(cannot)?;
+        let file = no_link(OpenOptions::new().append(true))
+            .open(path)
+            .map_err(cannot)?;
         Ok((
             Journal {
                 path: path.to_path_buf(),
@@ -408,9 +663,113 @@ mod tests {
         write_atomic(&p, b"old\n").unwrap();
         write_atomic(&p, b"new\n").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"new\n");
-        assert!(!with_suffix(&p, ".tmp").exists());
+        assert_eq!(names(&d), ["out.txt"]);
         let e = write_atomic(&d.join("missing/out.txt"), b"x").unwrap_err();
         assert!(e.to_string().contains("cannot write"), "{e}");
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// The names in `d`, sorted.
+    fn names(d: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_link_at_the_temporary_name_is_passed_over() {
+        let d = dir("planted");
+        let victim = d.join("victim");
+        fs::write(&victim, b"mine").unwrap();
+        let p = d.join("out.txt");
+        // The first name this stream draws is taken by a link to the victim: as if guessed.
+        let (f, first) = create_temp(&p, &mut Rng::new(42)).unwrap();
+        drop(f);
+        fs::remove_file(&first).unwrap();
+        std::os::unix::fs::symlink(&victim, &first).unwrap();
+        write_atomic_with(&p, &[b"new"], &mut Rng::new(42)).unwrap();
+        assert_eq!(fs::read(&victim).unwrap(), b"mine");
+        assert_eq!(fs::read(&p).unwrap(), b"new");
+        assert!(fs::symlink_metadata(&first).unwrap().is_symlink());
+        assert_eq!(names(&d).len(), 3, "{:?}", names(&d));
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn an_output_is_never_an_input_nor_another_output() {
+        let d = dir("check");
+        let input = d.join("in.txt");
+        fs::write(&input, "in").unwrap();
+        std::os::unix::fs::symlink(&input, d.join("link")).unwrap();
+        fs::hard_link(&input, d.join("hard")).unwrap();
+        let spelt = d.join("sub/../in.txt");
+        fs::create_dir(d.join("sub")).unwrap();
+        for same in [
+            input.clone(),
+            d.join("link"),
+            d.join("hard"),
+            d.join("./in.txt"),
+        ] {
+            let e = check_files(&[
+                CommandFile::reads("--from", &input),
+                CommandFile::writes("--out", &same),
+            ])
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.starts_with("--out ") && e.contains("same file as --from"),
+                "{e}"
+            );
+        }
+        assert!(check_files(&[
+            CommandFile::reads("--from", &input),
+            CommandFile::writes("--out", &spelt),
+        ])
+        .is_err());
+        // Two outputs not there yet, spelt two ways; two inputs may be one file.
+        let (a, b) = (d.join("new.txt"), d.join("sub/../new.txt"));
+        let e = check_files(&[
+            CommandFile::writes("--a", &a),
+            CommandFile::writes("--b", &b),
+        ]);
+        assert!(e.unwrap_err().to_string().contains("--b"));
+        check_files(&[
+            CommandFile::reads("--x", &input),
+            CommandFile::reads("--y", &spelt),
+            CommandFile::writes("--out", &a),
+        ])
+        .unwrap();
+        // A file that must be new, a folder, a folder that is not there.
+        let e = check_files(&[CommandFile {
+            what: "--html",
+            path: &input,
+            role: Role::Creates("give --force to replace it"),
+        }])
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("already exists: give --force"), "{e}");
+        let e = check_files(&[CommandFile::writes("--out", &d.join("sub"))]).unwrap_err();
+        assert!(e.to_string().contains("is a folder"), "{e}");
+        let e = check_files(&[CommandFile::writes("--out", &d.join("none/x"))]).unwrap_err();
+        assert!(e.to_string().contains("cannot make a file there"), "{e}");
+        // Nothing is left by the checks.
+        assert_eq!(names(&d), ["hard", "in.txt", "link", "sub"]);
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_link_at_a_lock_is_refused_not_written_through() {
+        let d = dir("lock-link");
+        let victim = d.join("victim");
+        fs::write(&victim, "mine").unwrap();
+        let lock = d.join("job.partial.lock");
+        std::os::unix::fs::symlink(&victim, &lock).unwrap();
+        let e = Journal::open(&d.join("job.partial"), "test", "a 1").unwrap_err();
+        assert!(e.to_string().contains("cannot take the lock"), "{e}");
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "mine");
         let _ = fs::remove_dir_all(&d);
     }
 

@@ -3,11 +3,13 @@
 
 use super::output::{out, outln, Failure};
 use crate::analyse::{analyst, html, report, Analyst, Setup};
+use crate::durable::{self, CommandFile, Role};
 use crate::rules::game::Game;
 use std::path::PathBuf;
 
 /// The flags of `moulin analyse`.
 #[derive(clap::Args, Debug)]
+#[allow(clippy::struct_excessive_bools)] // Command-line switches, each read on its own.
 pub struct AnalyseArgs {
     /// A game record (PGN-shaped, README "Game records"); its first game unless --game.
     pub file: Option<PathBuf>,
@@ -54,9 +56,38 @@ pub struct AnalyseArgs {
     #[arg(long)]
     pub json: bool,
     /// Also write the analysis as one HTML page (works offline): the moves, an SVG graph of the
-    /// value, an SVG board for each blunder and mistake.
-    #[arg(long, value_name = "FILE")]
+    /// value, an SVG board for each blunder and mistake. Whole or not at all; never the record
+    /// file; an existing file is refused unless --force; a path that cannot be written is said
+    /// before the analysis. Not with --position: the page is that of a graded game.
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
     pub html: Option<PathBuf>,
+    /// Replace an existing --html file.
+    #[arg(long, requires = "html")]
+    pub force: bool,
+}
+
+/// Checks the files before any work: the --html page is neither the record nor a file there
+/// already (unless --force), and its folder takes a new file.
+fn check_files(args: &AnalyseArgs) -> Result<(), String> {
+    let Some(html) = &args.html else {
+        return Ok(());
+    };
+    let mut files = vec![CommandFile {
+        what: "--html",
+        path: html,
+        role: if args.force {
+            Role::Writes
+        } else {
+            Role::Creates("give --force to replace it")
+        },
+    }];
+    if let Some(file) = &args.file {
+        files.push(CommandFile::reads("the record file", file));
+    }
+    if let Some(dir) = &args.tables {
+        files.push(CommandFile::reads("--tables", dir));
+    }
+    durable::check_files(&files).map_err(|e| e.to_string())
 }
 
 /// The start and the moves to analyse: from the record file or the flags.
@@ -79,6 +110,7 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
 
 /// Runs `moulin analyse`.
 pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
+    check_files(args)?;
     let (start, moves) = game_and_moves(args)?;
     let setup = Setup {
         hash_mb: args.hash as usize,
@@ -104,8 +136,8 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
             Some(f) => format!("moulin analysis: {} game {}", f.display(), args.game),
             None => "moulin analysis".to_string(),
         };
-        std::fs::write(path, html::page(&graded, &game, &title))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        durable::write_atomic(path, html::page(&graded, &game, &title).as_bytes())
+            .map_err(|e| e.to_string())?;
     }
     if args.json {
         outln!("{}", report::json_game(&graded, &game))

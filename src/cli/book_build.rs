@@ -1,6 +1,7 @@
 //! `moulin book build`: makes a book by deep search (`book::two_trees`).
 
 use crate::book::{self, two_trees};
+use crate::durable::{self, CommandFile};
 use crate::rules::Rules;
 use std::path::PathBuf;
 
@@ -61,6 +62,12 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         plan.out = out;
     }
     plan.force = force;
+    let journal = durable::with_suffix(&plan.out, ".partial");
+    durable::check_files(&[
+        CommandFile::writes("--out", &plan.out),
+        CommandFile::writes("the journal of --out", &journal),
+    ])
+    .map_err(|e| e.to_string())?;
     let built = two_trees::build(&plan).map_err(|e| e.to_string())?;
     eprintln!(
         "{}: {} positions ({} searched in {:.0} s)",

@@ -2,6 +2,7 @@
 
 use super::output::{outln, Failure, Report};
 use crate::book::{self, cover, format, graph};
+use crate::durable::{self, CommandFile};
 use crate::record::openings;
 use crate::rules::fen;
 use crate::tables::Tables;
@@ -56,6 +57,18 @@ pub struct CoverArgs {
 /// `moulin book cover`.
 pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     let started = Instant::now();
+    let journal = durable::with_suffix(&args.out, ".cover.partial");
+    let mut files = vec![
+        CommandFile::writes("--out", &args.out),
+        CommandFile::writes("the journal of --out", &journal),
+        CommandFile::reads("--openings", &args.openings),
+        CommandFile::reads("--tables", &args.tables),
+    ];
+    // --out may be the book itself, read whole before it is replaced whole.
+    if !durable::same_file(&args.file, &args.out) {
+        files.push(CommandFile::reads("the book", &args.file));
+    }
+    durable::check_files(&files).map_err(|e| e.to_string())?;
     let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
     let (mut header, lines) =
         format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;

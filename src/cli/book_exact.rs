@@ -4,6 +4,7 @@
 
 use super::output::{outln, Failure};
 use crate::book::{self, exact, format};
+use crate::durable::{self, CommandFile};
 use crate::tables::Tables;
 use std::path::PathBuf;
 
@@ -24,7 +25,7 @@ pub struct ExactArgs {
     pub min_ply: u32,
     /// Also write the book without the moves found to give value away (a position left with no
     /// move is dropped, and so is every position no longer reached through the book's moves)
-    /// to this file, whole or not at all.
+    /// to this file, whole or not at all (not the book itself).
     #[arg(long, value_name = "OUT")]
     pub prune: Option<PathBuf>,
     /// Solver threads, each checking one position at a time.
@@ -35,6 +36,16 @@ pub struct ExactArgs {
 
 /// `moulin book exact`.
 pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
+    let journal = durable::with_suffix(&args.file, ".exact.partial");
+    let mut files = vec![
+        CommandFile::reads("the book", &args.file),
+        CommandFile::reads("--tables", &args.tables),
+        CommandFile::writes("the journal of the book", &journal),
+    ];
+    if let Some(out) = &args.prune {
+        files.push(CommandFile::writes("--prune", out));
+    }
+    durable::check_files(&files).map_err(|e| e.to_string())?;
     let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
     let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;
     let rules = header.rules().map_err(|e| e.to_string())?;

@@ -3,6 +3,7 @@
 
 use crate::book::graph::DEFAULT_PLY_COST;
 use crate::book::{self, expand, format};
+use crate::durable::{self, CommandFile};
 use std::path::PathBuf;
 
 /// The flags of `moulin book expand`.
@@ -37,6 +38,12 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
         max_ply,
         threads,
     } = args;
+    let journal = durable::with_suffix(&path, ".expand.partial");
+    durable::check_files(&[
+        CommandFile::writes("the book", &path),
+        CommandFile::writes("the journal of the book", &journal),
+    ])
+    .map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&path).to_string())?;

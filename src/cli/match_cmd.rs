@@ -2,6 +2,7 @@
 //! statistics; the summary is printed on stdout.
 
 use super::output::{out, Failure};
+use crate::durable::{self, CommandFile, Role};
 use crate::matches::referee::{GameSettings, TimeControl};
 use crate::matches::results_file;
 use crate::matches::runner::{self, OpeningSource, Plan};
@@ -11,7 +12,7 @@ use crate::matches::summary;
 use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::record::openings;
 use crate::rules::Rules;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The flags of `moulin match`.
@@ -48,7 +49,7 @@ pub struct MatchArgs {
     #[arg(long, default_value = "nine")]
     pub variant: String,
     /// Write one record line per game to this file (check it with `moulin replay`); an existing
-    /// file is refused unless --resume or --force.
+    /// file is refused unless --resume or --force. Never the --openings or the --pgn file.
     #[arg(long)]
     pub records: Option<PathBuf>,
     /// Continue the match of the --records file: play the games it does not hold yet. The
@@ -60,7 +61,7 @@ pub struct MatchArgs {
     pub force: bool,
     /// Also write each game to this file as a PGN-shaped record (README, "Game records"),
     /// readable by `moulin replay`; an existing file is refused unless --resume (which adds to
-    /// it) or --force.
+    /// it) or --force. Never the --openings or the --records file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Sequential test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; stops when decided.
@@ -144,14 +145,6 @@ fn seed(args: &MatchArgs) -> u64 {
 /// Where the openings come from, and how the settings line names it.
 fn opening_source(args: &MatchArgs, rules: &Rules) -> Result<(OpeningSource, String), String> {
     if let Some(path) = &args.openings {
-        if let Some(records) = &args.records {
-            if same_file(path, records) {
-                return Err(format!(
-                    "--records {} is the --openings file: give the records another name",
-                    records.display()
-                ));
-            }
-        }
         let book = openings::read_book_file(path, rules).map_err(|e| e.to_string())?;
         return Ok((OpeningSource::Book(book), path.display().to_string()));
     }
@@ -164,9 +157,40 @@ fn opening_source(args: &MatchArgs, rules: &Rules) -> Result<(OpeningSource, Str
     Ok((OpeningSource::Random(plies), format!("random:{plies}")))
 }
 
+/// Checks the files before anything is made: neither output is the openings file nor the other
+/// output, and one that is there is refused unless --resume or --force.
+fn check_files(args: &MatchArgs) -> Result<(), String> {
+    let output = |what, path, how| CommandFile {
+        what,
+        path,
+        role: if args.resume || args.force {
+            Role::Writes
+        } else {
+            Role::Creates(how)
+        },
+    };
+    let mut files = Vec::new();
+    if let Some(path) = &args.records {
+        let how = "give --resume to continue that match, or --force to replace it";
+        files.push(output("--records", path, how));
+    }
+    if let Some(path) = &args.pgn {
+        files.push(output(
+            "--pgn",
+            path,
+            "give --resume to add to it, or --force to replace it",
+        ));
+    }
+    if let Some(path) = &args.openings {
+        files.push(CommandFile::reads("--openings", path));
+    }
+    durable::check_files(&files).map_err(|e| e.to_string())
+}
+
 /// The checked plan of the match `args` ask for.
 fn plan(args: MatchArgs) -> Result<Plan, String> {
     let specs = engines(&args)?;
+    check_files(&args)?;
     let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let tc = time_control(&args)?;
     check_counts(&args)?;
@@ -215,15 +239,6 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
         seed,
         settings_line: settings,
     })
-}
-
-/// Whether two paths name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-        _ => false,
-    }
 }
 
 /// Runs `moulin match`: plays the match and prints the summary on stdout. A records file that

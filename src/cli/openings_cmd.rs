@@ -4,7 +4,7 @@
 //! written whole or not at all.
 
 use super::output::{out, Failure};
-use crate::durable::{self, Journal};
+use crate::durable::{self, CommandFile, Journal};
 use crate::matches::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
 use crate::matches::engine::Score;
 use crate::record::openings::Opening;
@@ -54,8 +54,9 @@ pub struct OpeningsArgs {
           value_parser = clap::value_parser!(i32).range(0..=10_000))]
     pub margin: i32,
     /// Write the book here instead of stdout, whole or not at all (a temporary file renamed
-    /// over it). Each finished search is journaled in <out>.partial: a run that is stopped
-    /// resumes there when started again with the same engine, variant, plies and depth.
+    /// over it); never the --from file. Each finished search is journaled in <out>.partial: a
+    /// run that is stopped resumes there when started again with the same engine, variant,
+    /// plies and depth.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Time allowed for one search, in milliseconds (at most a day, 86400000).
@@ -166,8 +167,28 @@ fn header(
     )
 }
 
+/// Checks the files before any work: --out and its journal are neither --from nor the tables.
+fn check_files(args: &OpeningsArgs) -> Result<(), String> {
+    let Some(out) = &args.out else {
+        return Ok(());
+    };
+    let journal = durable::with_suffix(out, ".partial");
+    let mut files = vec![
+        CommandFile::writes("--out", out),
+        CommandFile::writes("the journal of --out", &journal),
+    ];
+    if let Some(from) = &args.from {
+        files.push(CommandFile::reads("--from", from));
+    }
+    if let Some(dir) = &args.exact {
+        files.push(CommandFile::reads("--exact", dir));
+    }
+    durable::check_files(&files).map_err(|e| e.to_string())
+}
+
 /// Runs `moulin openings`.
 pub(super) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
+    check_files(args)?;
     let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let candidates = candidates(args, &rules)?;
     log::info!(

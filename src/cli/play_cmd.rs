@@ -246,7 +246,9 @@ Commands:
   level N     moulin's level, 1 to 20
   stop        moulin moves at once
   board       draw the board again
-  save FILE   write the game as a record (README, \"Game records\")
+  save FILE   write the game as a record (README, \"Game records\"); a file
+              there is kept
+  save! FILE  the same, replacing a file there
   load FILE   play on from a record's game
   help        this text
   quit        leave";
@@ -394,12 +396,13 @@ fn answer(
                 "thinking about a hint...".into()
             }
         }
-        ("save", [file]) => save(&lock(table), file),
+        ("save", [file]) => save(&lock(table), file, false),
+        ("save!", [file]) => save(&lock(table), file, true),
         ("load", [file]) => {
             stop_and_wait(table, engine);
             load(&mut lock(table), file)
         }
-        ("save" | "load", _) => format!("{first} FILE: give one file name"),
+        ("save" | "save!" | "load", _) => format!("{first} FILE: give one file name"),
         _ => human_move(table, line),
     };
     Some(answer)
@@ -469,8 +472,15 @@ fn undo(t: &mut Table) -> String {
     format!("Took back {undone} move(s).\n{}", t.picture())
 }
 
-/// `save FILE`: the game as a record.
-fn save(t: &Table, file: &str) -> String {
+/// `save FILE` (a file there is kept) or `save! FILE` (`replace`): the game as a record, written
+/// whole or not at all.
+fn save(t: &Table, file: &str, replace: bool) -> String {
+    if !replace && std::fs::symlink_metadata(file).is_ok() {
+        return format!(
+            "{} exists: kept. Type save! {file} to replace it, or give another name",
+            crate::text::quoted(file)
+        );
+    }
     let start = t.before.first().unwrap_or(&t.game).clone();
     let mut texts = Vec::new();
     let mut g = start;
@@ -496,9 +506,9 @@ fn save(t: &Table, file: &str) -> String {
     };
     r.set("White", &name(Color::White));
     r.set("Black", &name(Color::Black));
-    match std::fs::write(file, record::write(&r)) {
+    match crate::durable::write_atomic(std::path::Path::new(file), record::write(&r).as_bytes()) {
         Ok(()) => format!("saved {} moves to {file}", texts.len()),
-        Err(e) => format!("cannot write {file}: {e}"),
+        Err(e) => e.to_string(),
     }
 }
 
@@ -631,6 +641,61 @@ fn start_thinking(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A printer for tests: what the engine's thread would write above the prompt is dropped.
+    struct Silent;
+
+    impl ExternalPrinter for Silent {
+        fn print(&mut self, _: String) -> rustyline::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn save_keeps_a_file_there_unless_told_to_replace_it() {
+        let dir = std::env::temp_dir().join(format!("moulin-play-save-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = Rules::nine();
+        let table = Arc::new(Mutex::new(Table {
+            game: Game::new(rules),
+            before: Vec::new(),
+            human: Color::White,
+            flipped: false,
+            level: 1,
+            variant: "nine".into(),
+            rules,
+            clocks: None,
+            turn_started: Instant::now(),
+            flagged: None,
+            generation: 0,
+            thinking: None,
+            colour: false,
+        }));
+        let engine = Arc::new(Mutex::new(None));
+        let printer: Printer = Arc::new(Mutex::new(Box::new(Silent)));
+        let say = |line: &str| answer(line, &table, &engine, &printer).unwrap();
+        let file = dir.join("mine.pgn");
+        let name = file.to_str().unwrap();
+        std::fs::write(&file, "precious\n").unwrap();
+        say("d6");
+        let refused = say(&format!("save {name}"));
+        assert!(
+            refused.contains("exists") && refused.contains("save!"),
+            "{refused}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "precious\n");
+        let saved = say(&format!("save! {name}"));
+        assert!(saved.starts_with("saved 1 moves"), "{saved}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("1. d6"), "{text}");
+        // A new file needs no confirmation.
+        let other = dir.join("new.pgn");
+        let saved = say(&format!("save {}", other.to_str().unwrap()));
+        assert!(saved.starts_with("saved 1 moves"), "{saved}");
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), text);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn clocks_read_minutes_and_seconds() {

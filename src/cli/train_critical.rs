@@ -1,6 +1,7 @@
 //! `moulin train critical`: finds placing positions where one or two moves keep the value and
 //! most others lose it, and writes them as a suite (`train::critical`).
 
+use crate::durable::{self, CommandFile};
 use crate::train::critical::{self, CriticalPlan};
 use crate::train::{fit, label};
 use std::path::PathBuf;
@@ -73,13 +74,25 @@ pub struct CriticalArgs {
 /// `moulin train critical`.
 pub fn run_critical(args: &CriticalArgs) -> Result<(), String> {
     let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
+    let labels = match args.draw {
+        Some(_) => Vec::new(),
+        None => fit::label_files(&args.variant, &args.labels).map_err(|e| e.to_string())?,
+    };
+    let mut files = vec![CommandFile::writes("--out", &args.out)];
+    files.extend(labels.iter().map(|f| CommandFile::reads("--labels", f)));
+    files.extend(
+        args.tables
+            .iter()
+            .map(|d| CommandFile::reads("--tables", d)),
+    );
+    files.extend(args.exact.iter().map(|d| CommandFile::reads("--exact", d)));
+    durable::check_files(&files).map_err(|e| e.to_string())?;
     let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), false)
         .map_err(|e| e.to_string())?;
     let (drawn, source) = if let Some(n) = args.draw {
         critical::drawn_candidates(&rules, args.seed, n)
     } else {
-        let files = fit::label_files(&args.variant, &args.labels).map_err(|e| e.to_string())?;
-        critical::labelled_candidates(&files, &rules).map_err(|e| e.to_string())?
+        critical::labelled_candidates(&labels, &rules).map_err(|e| e.to_string())?
     };
     let exact = match &args.exact {
         Some(dir) => Some(
@@ -105,7 +118,7 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), String> {
     let found = critical::find(&plan, drawn, &source, tables.as_ref(), exact.as_ref())
         .map_err(|e| e.to_string())?;
     let text = critical::suite_text(&plan, &found.lines, exact.is_some());
-    crate::durable::write_atomic(&args.out, text.as_bytes()).map_err(|e| e.to_string())?;
+    durable::write_atomic(&args.out, text.as_bytes()).map_err(|e| e.to_string())?;
     eprintln!(
         "{} critical positions ({} drawn) written to {}",
         found.lines.len(),

@@ -2,6 +2,7 @@
 //! (`train::fit`) and prints them, or writes them as Rust source.
 
 use super::output::{out, Failure};
+use crate::durable::{self, CommandFile};
 use crate::search::eval::{Placing, INPUT_NAMES};
 use crate::train::fit::{self, FitPlan, Fitted};
 use std::path::PathBuf;
@@ -45,7 +46,8 @@ pub struct FitArgs {
     /// (0: in full until a side flies).
     #[arg(long, default_value_t = 0, value_name = "PIECES", value_parser = clap::value_parser!(i32).range(0..=9))]
     pub fade: i32,
-    /// Where to write the weights (Rust source); default: print them only.
+    /// Where to write the weights (Rust source), whole or not at all; never one of the labels or
+    /// --results files. Default: print them only.
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -73,8 +75,18 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda must be within 0 to 1 (got {})", args.lambda).into());
     }
-    let results = fit::game_results(&args.results, &rules).map_err(|e| e.to_string())?;
     let files = fit::label_files(&args.variant, &args.labels).map_err(|e| e.to_string())?;
+    if let Some(out) = &args.out {
+        let mut named = vec![CommandFile::writes("--out", out)];
+        named.extend(files.iter().map(|f| CommandFile::reads("--labels", f)));
+        named.extend(
+            args.results
+                .iter()
+                .map(|f| CommandFile::reads("--results", f)),
+        );
+        durable::check_files(&named).map_err(|e| e.to_string())?;
+    }
+    let results = fit::game_results(&args.results, &rules).map_err(|e| e.to_string())?;
     let plan = FitPlan {
         scale: args.scale,
         steps: args.steps,
@@ -91,7 +103,7 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
     let text = fit::source_text(&fitted.learned, &command, &about(args, &fitted, &files));
     match &args.out {
         Some(path) => {
-            crate::durable::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())?;
+            durable::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())?;
             eprintln!("written to {}", path.display());
         }
         None => out!("{text}")?,

@@ -1,6 +1,7 @@
 //! `moulin train label`: draws placing-phase positions (or takes those of games) and labels each
 //! with a deep search's score or its exact value (`train::label`).
 
+use crate::durable::{self, CommandFile};
 use crate::train::label::{self, LabelPlan, Phase};
 use std::path::PathBuf;
 
@@ -71,6 +72,19 @@ pub struct LabelArgs {
 
 /// `moulin train label`.
 pub fn run_label(args: &LabelArgs) -> Result<(), String> {
+    let out = args.out.clone().unwrap_or_else(|| {
+        crate::train::cache_dir(&args.variant).join(journal_name(args, !args.games.is_empty()))
+    });
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut files = vec![CommandFile::writes("--out", &out)];
+    files.extend(args.games.iter().map(|g| CommandFile::reads("--games", g)));
+    if let Some(dir) = &args.tables {
+        files.push(CommandFile::reads("--tables", dir));
+    }
+    durable::check_files(&files).map_err(|e| e.to_string())?;
     let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), args.no_tables)
         .map_err(|e| e.to_string())?;
@@ -83,13 +97,6 @@ pub fn run_label(args: &LabelArgs) -> Result<(), String> {
     let positions = games
         .as_ref()
         .map_or(args.positions, |g| g.len().min(args.positions));
-    let out = args.out.clone().unwrap_or_else(|| {
-        crate::train::cache_dir(&args.variant).join(journal_name(args, games.is_some()))
-    });
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
     let plan = LabelPlan {
         variant: args.variant.clone(),
         rules,

@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `cmd` | the command line (split into words; required unless the spec is bare) |
 //! | `arg` | one more argument, verbatim (repeatable) |
-//! | `name` | the name shown in results and records (default: the program's file name) |
+//! | `name` | the name shown in results and records (default: the program's file name); one line, no control character |
 //! | `dir` | working directory of the process |
 //! | `notation` | `turn` (default) or `action`: the move notation the engine reads and writes |
 //! | `rules` | `variant` (default): send `setoption name Variant`; `options`: send every rule option one by one; `both`; `none` |
@@ -17,6 +17,7 @@
 
 use super::words;
 use crate::rules::notation::Convention;
+use crate::text::quoted;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -63,7 +64,8 @@ pub struct SpecError {
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad engine spec '{}': {}", self.spec, self.message)
+        let spec = quoted(&self.spec);
+        write!(f, "bad engine spec {spec}: {}", self.message)
     }
 }
 
@@ -151,6 +153,15 @@ impl EngineSpec {
                 .file_name()
                 .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned())
         });
+        // The name is written on one line (a records file's title, a PGN tag): a line break in
+        // it would cut the line and make the file unreadable.
+        if name.chars().any(char::is_control) {
+            return Err(err(format!(
+                "the engine's name {} holds a control character (such as a line break), which \
+                 records cannot hold on one line: give name=<a name on one line>",
+                quoted(&name)
+            )));
+        }
         Ok(EngineSpec {
             name,
             program,
@@ -217,6 +228,20 @@ mod tests {
             let e = EngineSpec::parse(bad).unwrap_err().to_string();
             assert!(e.contains(needle), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_name_with_a_line_break_is_refused() {
+        for spec in [
+            "name=\"a\nb\" cmd=x",
+            // A bare spec named after its program's file name.
+            "'dir/a\rb'",
+            "name=\"a\u{1b}b\" cmd=x",
+        ] {
+            let e = EngineSpec::parse(spec).unwrap_err();
+            assert!(e.message.contains("control character"), "{spec}: {e}");
+        }
+        assert_eq!(EngineSpec::parse("name=\"a b\" cmd=x").unwrap().name, "a b");
     }
 
     #[test]

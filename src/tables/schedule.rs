@@ -209,13 +209,15 @@ impl Store {
     }
 
     /// Appends a group's cost to `costs.txt` in the tables directory (for planning); a failure
-    /// to write it is ignored.
+    /// to write it is ignored, and so is a symbolic link there (never written through).
     pub fn log_cost(&self, a: usize, b: usize, slots: u64, secs: f64) {
         use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
         let line = format!("{a}-{b} positions {slots} seconds {secs:.1}\n");
         let _ = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(self.dir.join("costs.txt"))
             .and_then(|mut f| f.write_all(line.as_bytes()));
     }

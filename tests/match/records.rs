@@ -27,7 +27,7 @@ fn records_are_never_overwritten_by_mistake() {
     let out = against_fake("", 2, &["--openings", b, "--records", b, "--force"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("is the --openings file"), "{stderr}");
+    assert!(stderr.contains("same file as --openings"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&book).unwrap(), "d6 f4\n");
     // --force replaces.
     let out = against_fake("", 2, &["--records", rec, "--force"]);
@@ -250,4 +250,86 @@ fn pgn_records_are_written_read_back_and_checked() {
     assert!(!out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("the game goes on"), "{stdout}");
+}
+
+#[test]
+fn no_output_of_a_match_is_an_input_or_another_output() {
+    let book = temp("paths-book.txt");
+    std::fs::write(&book, "d6 f4\n").unwrap();
+    let b = book.to_str().unwrap();
+    // The same file through a link, or spelt with `./`.
+    let link = temp("paths-link.pgn");
+    std::os::unix::fs::symlink(&book, &link).unwrap();
+    let dotted = book.parent().unwrap().join("./paths-book.txt");
+    let (records, pgn) = (temp("paths-records.txt"), temp("paths-games.pgn"));
+    let (r, p) = (records.to_str().unwrap(), pgn.to_str().unwrap());
+    for extra in [
+        vec!["--openings", b, "--pgn", link.to_str().unwrap(), "--force"],
+        vec![
+            "--openings",
+            b,
+            "--records",
+            r,
+            "--pgn",
+            dotted.to_str().unwrap(),
+        ],
+    ] {
+        let out = against_fake("", 2, &extra);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(stderr.contains("same file"), "{extra:?}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&book).unwrap(), "d6 f4\n");
+        assert!(!records.exists(), "{extra:?}: records left behind");
+    }
+    // Two outputs that are one file, neither there yet: neither is made.
+    let same = records.parent().unwrap().join("./paths-records.txt");
+    let out = against_fake("", 2, &["--records", r, "--pgn", same.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("same file"), "{stderr}");
+    assert!(!records.exists());
+    // A --pgn file that exists is refused before the records are made.
+    std::fs::write(&pgn, "").unwrap();
+    let out = against_fake("", 2, &["--records", r, "--pgn", p]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("already exists"), "{stderr}");
+    assert!(!records.exists(), "records left behind");
+}
+
+#[test]
+fn an_engine_name_holding_a_line_break_is_refused_before_the_match() {
+    let f = fake();
+    let records = temp("names.txt");
+    let rec = records.to_str().unwrap();
+    let odd = temp("fa\nke");
+    std::os::unix::fs::symlink(&f, &odd).unwrap();
+    for spec in [
+        format!("name=\"two\nlines\" cmd={}", f.display()),
+        // A bare spec, named by default after the program's file name.
+        format!("'{}'", odd.display()),
+    ] {
+        let out = run(&[
+            "match",
+            "--engine",
+            &spec,
+            "--engine",
+            &format!("name=good cmd={}", f.display()),
+            "--games",
+            "2",
+            "--movetime",
+            "5",
+            "--records",
+            rec,
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{spec}");
+        // The name is shown escaped, on one line.
+        assert!(
+            stderr.contains("name")
+                && (stderr.contains("two\\nlines") || stderr.contains("fa\\nke")),
+            "{stderr}"
+        );
+        assert!(!records.exists(), "{spec}: records made");
+    }
 }

@@ -1,0 +1,210 @@
+//! Files that are not the user's to lose, through the binary: an output is never one of the
+//! command's inputs nor another output, however the two paths are spelt (`./x`, a symbolic
+//! link); `analyse --html` never replaces a file unasked and checks its path before the
+//! analysis; nothing is left behind by a refused command; and a link planted where a
+//! temporary file or a lock is made (`<out>.tmp`, `<out>.partial.lock`) never sends a write
+//! to the file it points to (`src/durable.rs`). The match's files are in `tests/match/records.rs`.
+
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn moulin() -> &'static str {
+    env!("CARGO_BIN_EXE_moulin")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-outputs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs moulin in `dir` (so that relative paths are spelt as a user types them) with the words
+/// of `line`, then `extra` (paths that may hold spaces).
+fn run_in(dir: &Path, line: &str, extra: &[&str]) -> Output {
+    Command::new(moulin())
+        .current_dir(dir)
+        .args(line.split_whitespace())
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Checks that the command was refused with a message holding every one of `words`.
+fn refused(out: &Output, words: &[&str]) {
+    let e = stderr(out);
+    assert!(!out.status.success(), "not refused: {e}");
+    for w in words {
+        assert!(e.contains(w), "'{w}' not in: {e}");
+    }
+}
+
+/// The names in `dir`, sorted: what a command left there.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+const GAME: &str = "[Event \"a game\"]\n\n1. d6 f4 2. d2 b4 *\n";
+
+#[test]
+fn analyse_html_is_never_the_record_nor_a_file_unasked() {
+    let dir = temp_dir("html");
+    std::fs::write(dir.join("g.pgn"), GAME).unwrap();
+    symlink("g.pgn", dir.join("link.html")).unwrap();
+    let analyse = |flags: &str| run_in(&dir, &format!("analyse g.pgn --depth 1 {flags}"), &[]);
+    // The record itself, however named, even with --force.
+    let up = format!("../{}/g.pgn", dir.file_name().unwrap().to_string_lossy());
+    for html in ["g.pgn", "./g.pgn", "link.html", &up] {
+        for force in ["", "--force"] {
+            let out = analyse(&format!("--html {html} {force}"));
+            refused(&out, &["--html", "same file", "record"]);
+            assert_eq!(std::fs::read_to_string(dir.join("g.pgn")).unwrap(), GAME);
+        }
+    }
+    // An existing page is kept unless --force.
+    std::fs::write(dir.join("page.html"), "mine\n").unwrap();
+    let out = analyse("--html page.html");
+    refused(&out, &["page.html", "exists", "--force"]);
+    let page = || std::fs::read_to_string(dir.join("page.html")).unwrap();
+    assert_eq!(page(), "mine\n");
+    let out = analyse("--html page.html --force");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(page().starts_with("<!DOCTYPE html>"), "{}", page());
+    // A path that cannot be written is said before the analysis: a search of 60 s a position
+    // would take minutes.
+    let started = Instant::now();
+    let out = analyse("--movetime 60000 --html no-such-folder/page.html");
+    refused(&out, &["no-such-folder/page.html"]);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    // --position has no game to draw: refused, nothing written.
+    let position = "analyse --position --depth 1 --moves d6";
+    let out = run_in(&dir, position, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run_in(&dir, position, &["--html", "position.html"]);
+    refused(&out, &["--html", "--position"]);
+    // Refused runs leave nothing behind (no page, no temporary file).
+    std::fs::write(dir.join("bad.pgn"), "1. d6 d6 *\n").unwrap();
+    let out = run_in(&dir, "analyse bad.pgn --html bad.html", &[]);
+    assert!(!out.status.success());
+    let left = listing(&dir);
+    assert_eq!(left, ["bad.pgn", "g.pgn", "link.html", "page.html"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_output_is_an_input_of_the_same_command() {
+    let dir = temp_dir("inputs");
+    std::fs::write(dir.join("g.pgn"), GAME).unwrap();
+    std::fs::write(dir.join("from.txt"), "d6\nd7\n").unwrap();
+    // train fit --out over its labels (enough of them to fit).
+    let label = "train label --positions 300 --depth 1 --no-tables --threads 1";
+    let out = run_in(&dir, &format!("{label} --out labels.txt"), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let labels = std::fs::read_to_string(dir.join("labels.txt")).unwrap();
+    let out = run_in(
+        &dir,
+        "train fit --labels labels.txt --out ./labels.txt",
+        &[],
+    );
+    refused(&out, &["--out", "same file", "--labels"]);
+    let now = std::fs::read_to_string(dir.join("labels.txt")).unwrap();
+    assert_eq!(now, labels);
+    // train label --out over one of its games.
+    let out = run_in(&dir, &format!("{label} --games g.pgn --out g.pgn"), &[]);
+    refused(&out, &["--out", "same file", "--games"]);
+    assert_eq!(std::fs::read_to_string(dir.join("g.pgn")).unwrap(), GAME);
+    // openings --out over its --from file, through a link.
+    symlink("from.txt", dir.join("book.txt")).unwrap();
+    let openings = "openings --from from.txt --depth 1 --out book.txt --engine";
+    let out = run_in(&dir, openings, &[moulin()]);
+    refused(&out, &["--out", "same file", "--from"]);
+    let from = std::fs::read_to_string(dir.join("from.txt")).unwrap();
+    assert_eq!(from, "d6\nd7\n");
+    let left = listing(&dir);
+    assert_eq!(left, ["book.txt", "from.txt", "g.pgn", "labels.txt"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plants links to `victim` at every name a writer of `out` used or might be guessed to use.
+fn plant(out: &Path, victim: &Path) {
+    let name = out.file_name().unwrap().to_string_lossy().into_owned();
+    let dir = out.parent().unwrap();
+    for planted in [
+        format!("{name}.tmp"),
+        format!(".{name}.tmp"),
+        format!("{name}.partial.tmp"),
+    ] {
+        symlink(victim, dir.join(planted)).unwrap();
+    }
+}
+
+const VICTIM: &str = "the user's own file\n";
+
+/// Checks that the victim is untouched and that `out` is a file of its own.
+fn untouched(victim: &Path, out: &Path) {
+    assert_eq!(std::fs::read_to_string(victim).unwrap(), VICTIM);
+    let meta = std::fs::symlink_metadata(out).unwrap();
+    assert!(
+        meta.file_type().is_file(),
+        "{} is not a file",
+        out.display()
+    );
+}
+
+#[test]
+fn planted_links_never_redirect_a_write() {
+    let dir = temp_dir("links");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, VICTIM).unwrap();
+    // openings --out.
+    let openings = dir.join("o.txt");
+    plant(&openings, &victim);
+    let line = "openings --plies 1 --depth 1 --out o.txt --engine";
+    let out = run_in(&dir, line, &[moulin()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    untouched(&victim, &openings);
+    // book build.
+    let book = dir.join("b.book");
+    plant(&book, &victim);
+    let build = "book build --plies 1 --depth 1 --hash 1 --threads 1 --out";
+    let out = run_in(&dir, build, &["b.book"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    untouched(&victim, &book);
+    // The tables' writer, and its log of costs.
+    let tables = dir.join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    plant(&tables.join("3-3.tbl"), &victim);
+    symlink(&victim, tables.join("costs.txt")).unwrap();
+    let line = "tables build --pieces 3 --threads 1 --dir tables";
+    let out = run_in(&dir, line, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    untouched(&victim, &tables.join("3-3.tbl"));
+    // A link planted as a journal's lock is refused, not cut and written through.
+    symlink(&victim, dir.join("l.book.partial.lock")).unwrap();
+    let out = run_in(&dir, build, &["l.book"]);
+    refused(&out, &["l.book.partial.lock"]);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), VICTIM);
+    assert!(!dir.join("l.book").exists());
+    // No temporary file is left (the planted links are links, not files).
+    let left: Vec<String> = listing(&dir)
+        .into_iter()
+        .filter(|n| Path::new(n).extension().is_some_and(|e| e == "tmp"))
+        .filter(|n| std::fs::symlink_metadata(dir.join(n)).is_ok_and(|m| m.is_file()))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
