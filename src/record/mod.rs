@@ -64,11 +64,11 @@ pub enum RecordError {
     },
     /// A word of an opening line too long to be a move or a position-string field.
     #[error(
-        "'{word}' is too long to be a move or a field (at most {} bytes)",
+        "{word} is too long to be a move or a field (at most {} bytes)",
         openings::MAX_WORD
     )]
     LongWord {
-        /// The word, quoted with `openings::excerpt`.
+        /// The word, quoted with `text::quoted`.
         word: String,
     },
     /// An opening line's position string has fewer than 17 fields.
@@ -84,13 +84,13 @@ pub enum RecordError {
     #[error("the game is already over after these moves")]
     Over,
     /// A line of an openings file that is not an opening.
-    #[error("{file}, line {line}: '{text}': {error}")]
+    #[error("{file}, line {line}: {text}: {error}")]
     OpeningLine {
         /// The file's name.
         file: String,
         /// The line's number, from 1.
         line: usize,
-        /// The line, quoted with `openings::excerpt`.
+        /// The line, quoted with `text::quoted`.
         text: String,
         /// What is wrong with it.
         #[source]
