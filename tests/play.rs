@@ -18,7 +18,9 @@ struct Pane {
 
 impl Pane {
     fn start(args: &str) -> Pane {
-        let socket = format!("moulin-play-{}", std::process::id());
+        static PANES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = PANES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let socket = format!("moulin-play-{}-{n}", std::process::id());
         let config =
             std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{socket}.conf"));
         // The whole game's text must stay in the pane's history, where the moves are counted.
@@ -52,17 +54,40 @@ impl Pane {
         c
     }
 
+    /// Types `text` and Enter, a key at a time, each once the one before shows: keys that
+    /// arrive together wait in the line editor's buffer until the next one comes (rustyline
+    /// 17.0.2 with an external printer, its issue 976).
     fn keys(&self, text: &str) {
+        for (i, key) in text.char_indices() {
+            self.send(&["-l", &key.to_string()]);
+            let typed = &text[..i + key.len_utf8()];
+            let until = Instant::now() + Duration::from_secs(20);
+            while !self.screen().trim_end().ends_with(typed.trim_end()) {
+                assert!(Instant::now() < until, "{typed} never shows");
+                thread::sleep(Duration::from_millis(2));
+            }
+        }
+        self.send(&["Enter"]);
+    }
+
+    fn send(&self, keys: &[&str]) {
         let ok = self
             .tmux()
-            .args(["send-keys", "-t", &self.name, "-l", text])
+            .args(["send-keys", "-t", &self.name])
+            .args(keys)
             .status()
             .unwrap();
         assert!(ok.success());
-        self.tmux()
-            .args(["send-keys", "-t", &self.name, "Enter"])
-            .status()
+    }
+
+    /// What the pane shows now.
+    fn screen(&self) -> String {
+        let out = self
+            .tmux()
+            .args(["capture-pane", "-p", "-J", "-t", &self.name])
+            .output()
             .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// Everything the pane has shown.
@@ -94,6 +119,16 @@ impl Pane {
             assert!(Instant::now() < until, "waited for {what}; the pane:\n{t}");
             thread::sleep(Duration::from_millis(30));
         }
+    }
+
+    /// Types `quit` and checks that the program ends.
+    fn quit(&self) {
+        self.keys("quit");
+        let until = Instant::now() + Duration::from_secs(5);
+        while self.alive() && Instant::now() < until {
+            thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!self.alive(), "quit ends the program");
     }
 
     fn alive(&self) -> bool {
@@ -184,10 +219,31 @@ fn a_whole_game_typed_at_the_terminal_then_undo_save_load_and_quit() {
     pane.keys(&format!("load {}", file.display()));
     let t = pane.wait("the load", |t| t.contains("loaded "));
     assert!(t.contains(&format!("loaded {moves} moves")), "{t}");
-    pane.keys("quit");
-    let until = Instant::now() + Duration::from_secs(5);
-    while pane.alive() && Instant::now() < until {
-        thread::sleep(Duration::from_millis(20));
-    }
-    assert!(!pane.alive(), "quit ends the program");
+    pane.quit();
+}
+
+#[test]
+fn load_refuses_a_record_nested_too_deep_and_reads_one_with_a_byte_order_mark() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("moulin-play-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // 100,000 nested variations overflowed the stack.
+    let deep = dir.join("deep.pgn");
+    let n = 100_000;
+    let text = format!("1. d6 {}{} *\n", "(d6 ".repeat(n), ")".repeat(n));
+    std::fs::write(&deep, text).unwrap();
+    let bom = dir.join("bom.pgn");
+    std::fs::write(&bom, "\u{feff}[Event \"e\"]\n\n1. d6 f4 *\n").unwrap();
+    let pane = Pane::start("--level 1 --movetime 20 --plain");
+    pane.wait("the first board", |t| t.contains("white (you) to move"));
+    pane.keys(&format!("load {}", deep.display()));
+    let t = pane.wait("the refusal", |t| t.contains("deeper than"));
+    assert!(
+        t.contains("line 1, column 407: variations nest deeper than the 100 levels"),
+        "{t}"
+    );
+    pane.keys(&format!("load {}", bom.display()));
+    let t = pane.wait("the load", |t| t.contains("loaded "));
+    assert!(t.contains("loaded 2 moves"), "{t}");
+    pane.quit();
 }

@@ -51,7 +51,7 @@ pub enum AnalyseError {
         source: BoxError,
     },
     /// A move of the game is not legal (or not readable) where it is played.
-    #[error("move {number} '{token}': {source}")]
+    #[error("move {number} {}: {source}", crate::text::quoted(token))]
     Move {
         /// The move's number in the game, from 1.
         number: usize,
@@ -61,7 +61,10 @@ pub enum AnalyseError {
         source: MoveError,
     },
     /// A move closes a mill but does not say which piece it removes.
-    #[error("move {number} '{token}' closes a mill: give its removal ('{token}x..')")]
+    #[error(
+        "move {number} {} closes a mill: give its removal ('{token}x..')",
+        crate::text::quoted(token)
+    )]
     MissingRemoval {
         /// The move's number in the game, from 1.
         number: usize,

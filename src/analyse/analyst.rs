@@ -59,24 +59,27 @@ pub struct ExactValues {
 /// A file that cannot be read, that is no record, that has no such game, or whose game has a
 /// start that cannot be set up.
 pub fn game_of_file(path: &Path, number: usize) -> Result<(Game, Vec<String>), AnalyseError> {
-    let text = std::fs::read(path).map_err(|source| AnalyseError::Read {
+    let file = std::fs::File::open(path).map_err(|source| AnalyseError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    let games =
-        record::read(&String::from_utf8_lossy(&text)).map_err(|source| AnalyseError::Record {
+    // Every game is read (the file is checked whole), the one asked for kept.
+    let (mut count, mut wanted) = (0, None);
+    for r in record::games(std::io::BufReader::new(file)) {
+        let r = r.map_err(|source| AnalyseError::Record {
             path: path.to_path_buf(),
             source,
         })?;
-    let count = games.len();
-    let r = games
-        .into_iter()
-        .nth(number.wrapping_sub(1))
-        .ok_or_else(|| AnalyseError::NoGame {
-            path: path.to_path_buf(),
-            game: number,
-            count,
-        })?;
+        count += 1;
+        if count == number {
+            wanted = Some(r);
+        }
+    }
+    let r = wanted.ok_or_else(|| AnalyseError::NoGame {
+        path: path.to_path_buf(),
+        game: number,
+        count,
+    })?;
     let start = r
         .start()
         .map_err(|e| AnalyseError::Start { source: e.into() })?;

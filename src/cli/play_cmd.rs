@@ -514,16 +514,15 @@ fn save(t: &Table, file: &str, replace: bool) -> String {
 
 /// `load FILE`: plays on from a record's first game.
 fn load(t: &mut Table, file: &str) -> String {
-    let text = match std::fs::read(file) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+    let input = match std::fs::File::open(file) {
+        Ok(f) => std::io::BufReader::new(f),
         Err(e) => return format!("cannot read {file}: {e}"),
     };
-    let games = match record::read(&text) {
-        Ok(g) => g,
-        Err(e) => return format!("{file}: {e}"),
-    };
-    let Some(r) = games.into_iter().next() else {
-        return format!("{file}: no game in it");
+    // The first game: the file is read no further.
+    let r = match record::games(input).next() {
+        Some(Ok(r)) => r,
+        Some(Err(e)) => return format!("{file}: {e}"),
+        None => return format!("{file}: no game in it"),
     };
     if r.tag("FEN").is_some() {
         return format!("{file}: a game from a set-up position cannot be played on here");

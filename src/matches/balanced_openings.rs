@@ -205,9 +205,9 @@ pub fn open_journal(
                 scores.insert(opening.to_string(), score);
             }
             None => log::warn!(
-                "{}: unreadable line '{}'; searched again",
+                "{}: unreadable line {}; searched again",
                 path.display(),
-                crate::record::openings::excerpt(line)
+                crate::text::quoted(line)
             ),
         }
     }

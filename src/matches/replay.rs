@@ -8,6 +8,7 @@ use super::results_file::{each_line, Recap, Record};
 use crate::record::openings;
 use crate::rules::game::Game;
 use crate::rules::Rules;
+use crate::text::{printable, MAX_SHOWN};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -153,15 +154,26 @@ pub enum Replayed {
     Pgn(PgnReplay),
 }
 
-/// Whether a file's text holds PGN-shaped records rather than match records, by its first line
-/// that is not empty and not a `%` line.
-fn holds_pgn(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('%'))
-        .is_some_and(|l| {
-            l.starts_with(['[', '{', ';']) || l.starts_with(|c: char| c.is_ascii_digit())
-        })
+/// Whether a file holds PGN-shaped records rather than match records, by its first bytes
+/// (`head`): match records start with a `#` line or a `key=value` word (after blanks and a UTF-8
+/// byte order mark); anything else is read as PGN, whose reader names what is wrong in it.
+fn holds_pgn(head: &[u8]) -> bool {
+    let text = head
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(head)
+        .trim_ascii_start();
+    let key = text
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    !(text.starts_with(b"#") || key > 0 && text.get(key) == Some(&b'='))
+}
+
+/// The file at `path`, buffered, and whether it holds PGN-shaped records (`holds_pgn`).
+fn open_records(path: &Path) -> std::io::Result<(BufReader<File>, bool)> {
+    let mut input = BufReader::with_capacity(1 << 16, File::open(path)?);
+    let pgn = holds_pgn(input.fill_buf()?);
+    Ok((input, pgn))
 }
 
 /// One game read by `games_of_file`: its start, its moves as written, and its result (`1-0`,
@@ -175,20 +187,19 @@ pub type GameRead = (Game, Vec<String>, String);
 /// An unreadable file or record, naming the file (and the line, for match records).
 pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, MatchError> {
     let source = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| MatchError::Read {
+    let cannot_read = |e| MatchError::Read {
         source_name: source.clone(),
         source: e,
-    })?;
-    let text = String::from_utf8_lossy(&bytes);
-    if holds_pgn(&text) {
-        return crate::record::read(&text)
-            .map_err(|e| MatchError::Pgn {
-                source_name: source.clone(),
-                source: e,
-            })?
-            .into_iter()
+    };
+    let (input, pgn) = open_records(path).map_err(cannot_read)?;
+    if pgn {
+        return crate::record::games(input)
             .enumerate()
             .map(|(i, r)| {
+                let r = r.map_err(|e| MatchError::Pgn {
+                    source_name: source.clone(),
+                    source: e,
+                })?;
                 let start = r.start().map_err(|e| MatchError::PgnGame {
                     source_name: source.clone(),
                     game: i + 1,
@@ -199,18 +210,17 @@ pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, MatchError> {
             .collect();
     }
     let mut games = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+    each_line(input, &source, |n, line, _| {
+        if !line.is_empty() && !line.starts_with('#') {
+            let game = game_of_line(line).map_err(|e| MatchError::Line {
+                source_name: source.clone(),
+                line: n,
+                source: e,
+            })?;
+            games.push(game);
         }
-        let game = game_of_line(line).map_err(|e| MatchError::Line {
-            source_name: source.clone(),
-            line: n + 1,
-            source: e,
-        })?;
-        games.push(game);
-    }
+        Ok(())
+    })?;
     Ok(games)
 }
 
@@ -243,17 +253,14 @@ fn game_of_line(line: &str) -> Result<GameRead, LineError> {
 /// its line and column).
 pub fn replay_file(path: &Path) -> Result<Replayed, MatchError> {
     let source = path.display().to_string();
-    let cannot_read = |e| MatchError::ReadRecords {
+    let (input, pgn) = open_records(path).map_err(|e| MatchError::ReadRecords {
         source_name: source.clone(),
         source: e,
-    };
-    let bytes = std::fs::read(path).map_err(cannot_read)?;
-    let text = String::from_utf8_lossy(&bytes);
-    if holds_pgn(&text) {
-        return replay_pgn(&text, &source).map(Replayed::Pgn);
+    })?;
+    if pgn {
+        return replay_pgn(input, &source).map(Replayed::Pgn);
     }
-    let file = File::open(path).map_err(cannot_read)?;
-    replay(BufReader::new(file), &source).map(Replayed::Records)
+    replay(input, &source).map(Replayed::Records)
 }
 
 /// Replays PGN-shaped records: every game read (every move checked; the first problem of the
@@ -264,16 +271,14 @@ pub fn replay_file(path: &Path) -> Result<Replayed, MatchError> {
 /// # Errors
 ///
 /// Records that cannot be read, or a game whose moves cannot be played.
-pub fn replay_pgn(text: &str, source: &str) -> Result<PgnReplay, MatchError> {
-    let games = crate::record::read(text).map_err(|e| MatchError::Pgn {
-        source_name: source.to_string(),
-        source: e,
-    })?;
-    let mut out = PgnReplay {
-        games: games.len(),
-        ..PgnReplay::default()
-    };
-    for (i, r) in games.iter().enumerate() {
+pub fn replay_pgn(input: impl BufRead, source: &str) -> Result<PgnReplay, MatchError> {
+    let mut out = PgnReplay::default();
+    for (i, r) in crate::record::games(input).enumerate() {
+        let r = r.map_err(|e| MatchError::Pgn {
+            source_name: source.to_string(),
+            source: e,
+        })?;
+        out.games += 1;
         let (game, _) = r
             .game()
             .map_err(|e| MatchError::PgnMoves { source: e.into() })?;
@@ -293,9 +298,9 @@ pub fn replay_pgn(text: &str, source: &str) -> Result<PgnReplay, MatchError> {
             _ => None,
         };
         if let Some(p) = problem {
-            let name = r
-                .tag("Round")
-                .map_or(String::new(), |n| format!(", round {n}"));
+            let name = r.tag("Round").map_or(String::new(), |n| {
+                format!(", round {}", printable(n, MAX_SHOWN))
+            });
             out.failed.push(format!("game {}{name}: {p}", i + 1));
         }
     }

@@ -16,17 +16,28 @@
 //! 1. d6 f4 2. d2 b4 {the book ends here} 3. f6 (3. b6 d7) 3... d7 ... 1-0
 //! ```
 //!
-//! `read` reads a file of any number of games (CRLF or LF line ends) and checks every move,
-//! variations included, against the rules the `Variant` tag names from the start the `FEN` tag
-//! gives; the first problem is an error with its line and column. `write` makes the text that
-//! `read` reads back to the same game.
+//! `games` reads a file of any number of games (CRLF or LF line ends, a UTF-8 byte order mark
+//! skipped) one game at a time, and checks every move, variations included, against the rules
+//! the `Variant` tag names from the start the `FEN` tag gives; the first problem is an error
+//! with its line and column. A game may be at most [`MAX_GAME_BYTES`] and its variations may
+//! nest at most [`MAX_DEPTH`] deep, so that reading takes time in proportion to the file and
+//! memory in proportion to one game, whatever the file. `write` makes the text that `read`
+//! reads back to the same game.
 
 pub mod openings;
 mod read;
+mod tokens;
 mod write;
 
-pub use read::read;
+pub use read::{games, read, Games};
 pub use write::write;
+
+/// The most bytes a game may take, from its first token to its result: the reader holds one
+/// game at a time, so this bounds its memory.
+pub const MAX_GAME_BYTES: usize = 1 << 20;
+
+/// The deepest variations may nest (a variation inside a variation ... of the main line).
+pub const MAX_DEPTH: usize = 100;
 
 use crate::rules::fen::{self, FenError};
 use crate::rules::game::Game;
@@ -62,13 +73,23 @@ pub enum RecordError {
         /// Why it cannot be played.
         source: MoveError,
     },
+    /// A record file that cannot be read on.
+    #[error("line {line}, column {column}: cannot read on: {source}")]
+    Read {
+        /// From 1.
+        line: usize,
+        /// From 1, in characters.
+        column: usize,
+        /// The system's error.
+        source: std::io::Error,
+    },
     /// A word of an opening line too long to be a move or a position-string field.
     #[error(
-        "'{word}' is too long to be a move or a field (at most {} bytes)",
+        "{word} is too long to be a move or a field (at most {} bytes)",
         openings::MAX_WORD
     )]
     LongWord {
-        /// The word, quoted with `openings::excerpt`.
+        /// The word, quoted with `text::quoted`.
         word: String,
     },
     /// An opening line's position string has fewer than 17 fields.
@@ -84,13 +105,13 @@ pub enum RecordError {
     #[error("the game is already over after these moves")]
     Over,
     /// A line of an openings file that is not an opening.
-    #[error("{file}, line {line}: '{text}': {error}")]
+    #[error("{file}, line {line}: {text}: {error}")]
     OpeningLine {
         /// The file's name.
         file: String,
         /// The line's number, from 1.
         line: usize,
-        /// The line, quoted with `openings::excerpt`.
+        /// The line, quoted with `text::quoted`.
         text: String,
         /// What is wrong with it.
         #[source]

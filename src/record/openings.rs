@@ -12,6 +12,7 @@ use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
+use crate::text::quoted;
 use std::fmt;
 use std::path::Path;
 
@@ -39,7 +40,7 @@ impl Opening {
         // The longest field is a position string's board (26 bytes): a longer word is no move
         // and no field, and quoting it whole could flood the error.
         if let Some(w) = words.iter().find(|w| w.len() > MAX_WORD) {
-            return Err(RecordError::LongWord { word: excerpt(w) });
+            return Err(RecordError::LongWord { word: quoted(w) });
         }
         let (fen_text, moves) = if words.first() == Some(&"fen") {
             if words.len() < 18 {
@@ -108,15 +109,6 @@ impl fmt::Display for Opening {
 /// The longest word (move or position-string field) an opening line may hold, in bytes.
 pub(super) const MAX_WORD: usize = 64;
 
-/// A bounded quote of `text` for an error message: the whole of it when short, else its first 80
-/// characters and its length, so that a huge line cannot flood the error output.
-pub fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(80) {
-        None => text.to_string(),
-        Some((end, _)) => format!("{}…({} bytes)", &text[..end], text.len()),
-    }
-}
-
 /// Reads a book: every opening line, checked under `rules`.
 pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, RecordError> {
     let mut out = Vec::new();
@@ -128,7 +120,7 @@ pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>
         let opening = Opening::parse(line, rules).map_err(|e| RecordError::OpeningLine {
             file: source.to_string(),
             line: i + 1,
-            text: excerpt(line),
+            text: quoted(line),
             error: Box::new(e),
         })?;
         out.push(opening);
@@ -218,9 +210,9 @@ mod tests {
         let e = read_book(&format!("d6\n{word}\n"), &rules, "b")
             .unwrap_err()
             .to_string();
-        assert!(e.len() < 400, "{} bytes: {}", e.len(), excerpt(&e));
+        assert!(e.len() < 400, "{} bytes: {}", e.len(), quoted(&e));
         assert!(
-            e.contains("line 2") && e.contains(&format!("({} bytes)", 1 << 20)),
+            e.contains("line 2") && e.contains(&format!("({} characters)", 1 << 20)),
             "{e}"
         );
         assert!(
@@ -230,7 +222,6 @@ mod tests {
         let moves = "d6 ".repeat(1 << 18);
         let e = read_book(&moves, &rules, "b").unwrap_err().to_string();
         assert!(e.len() < 400 && e.contains("occupied"), "{e}");
-        assert_eq!(excerpt("d6 f4"), "d6 f4");
     }
 
     #[test]

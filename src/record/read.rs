@@ -1,196 +1,18 @@
-//! Reading records: the text is cut into tokens that know their line and column, then read game
-//! by game, every move (and every variation) played on the rules so that an illegal one is an
-//! error where it stands.
+//! Reading records game by game, from any `BufRead` (`games`) or from a text (`read`): the
+//! tokens of a game are read as they come, and every move (and every variation) is played on the
+//! rules, so that an illegal one is an error where it stands. Only the game being read is held.
+//!
+//! The lines of play being read are a stack of frames, not a recursion; still, variations nest
+//! at most [`MAX_DEPTH`] deep: the record they make is a tree, which is cloned, compared,
+//! written and dropped by recursion, and no real record nests that deep.
 
-use super::{Ply, Record, RecordError, RESULTS};
+use super::tokens::{error, Kind, Token, Tokens};
+use super::{Ply, Record, RecordError, MAX_DEPTH, RESULTS};
 use crate::rules::game::Game;
 use crate::rules::notation::Convention;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Kind {
-    /// `[Name "value"]`.
-    Tag(String, String),
-    Comment(String),
-    Open,
-    Close,
-    Nag(u8),
-    /// A move number, a move (with its glyphs) or a result.
-    Symbol(String),
-}
-
-#[derive(Clone, Debug)]
-struct Token {
-    kind: Kind,
-    line: usize,
-    column: usize,
-}
-
-fn error(line: usize, column: usize, message: impl Into<String>) -> RecordError {
-    RecordError::At {
-        line,
-        column,
-        message: message.into(),
-    }
-}
-
-/// A place in the text, that knows its line and column.
-struct Cursor {
-    chars: Vec<char>,
-    i: usize,
-    line: usize,
-    column: usize,
-}
-
-impl Cursor {
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.i).copied()
-    }
-
-    /// The next character, moving past it.
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        if c == '\n' {
-            self.line += 1;
-            self.column = 1;
-        } else {
-            self.column += 1;
-        }
-        self.i += 1;
-        Some(c)
-    }
-
-    /// Moves past the characters that `keep` accepts, returning them.
-    fn take_while(&mut self, keep: impl Fn(char) -> bool) -> String {
-        let mut out = String::new();
-        while let Some(c) = self.peek().filter(|&c| keep(c)) {
-            out.push(c);
-            self.bump();
-        }
-        out
-    }
-
-    /// Moves past blanks, not past the end of the line.
-    fn skip_blanks(&mut self) {
-        self.take_while(|c| c.is_whitespace() && c != '\n');
-    }
-
-    /// Moves past `wanted`, or says `missing` where it should have been.
-    fn expect(&mut self, wanted: char, missing: String) -> Result<(), RecordError> {
-        if self.peek() == Some(wanted) {
-            self.bump();
-            Ok(())
-        } else {
-            Err(error(self.line, self.column, missing))
-        }
-    }
-}
-
-/// Cuts the text into tokens.
-fn tokens(text: &str) -> Result<Vec<Token>, RecordError> {
-    let mut cur = Cursor {
-        chars: text.chars().collect(),
-        i: 0,
-        line: 1,
-        column: 1,
-    };
-    let mut out = Vec::new();
-    while let Some(c) = cur.peek() {
-        let (line, column) = (cur.line, cur.column);
-        let kind = match c {
-            _ if c.is_whitespace() => {
-                cur.bump();
-                continue;
-            }
-            '%' if column == 1 => {
-                cur.take_while(|c| c != '\n');
-                continue;
-            }
-            ';' => {
-                cur.bump();
-                Kind::Comment(squeeze(&cur.take_while(|c| c != '\n')))
-            }
-            '{' => {
-                cur.bump();
-                let text = cur.take_while(|c| c != '}');
-                if cur.bump().is_none() {
-                    return Err(error(line, column, "this comment is never closed with '}'"));
-                }
-                Kind::Comment(squeeze(&text))
-            }
-            '(' | ')' => {
-                cur.bump();
-                if c == '(' {
-                    Kind::Open
-                } else {
-                    Kind::Close
-                }
-            }
-            '[' => {
-                cur.bump();
-                let name = cur.take_while(|c| c.is_ascii_alphanumeric() || c == '_');
-                if name.is_empty() {
-                    return Err(error(
-                        cur.line,
-                        cur.column,
-                        "a tag name (letters, digits, _) after '['",
-                    ));
-                }
-                cur.skip_blanks();
-                cur.expect('"', format!("the tag {name} needs a quoted value"))?;
-                let mut value = String::new();
-                loop {
-                    match cur.peek() {
-                        None | Some('\n') => {
-                            return Err(error(
-                                cur.line,
-                                cur.column,
-                                format!("the value of the tag {name} is never closed with '\"'"),
-                            ))
-                        }
-                        Some('"') => {
-                            cur.bump();
-                            break;
-                        }
-                        Some('\\') if matches!(cur.chars.get(cur.i + 1), Some('"' | '\\')) => {
-                            cur.bump();
-                            value.extend(cur.bump());
-                        }
-                        Some(ch) => {
-                            cur.bump();
-                            value.push(ch);
-                        }
-                    }
-                }
-                cur.skip_blanks();
-                cur.expect(']', format!("the tag {name} is not closed with ']'"))?;
-                Kind::Tag(name, value)
-            }
-            '$' => {
-                cur.bump();
-                let nag = cur
-                    .take_while(|c| c.is_ascii_digit())
-                    .parse::<u8>()
-                    .map_err(|_| {
-                        error(
-                            line,
-                            column,
-                            "'$' must be followed by a number from 0 to 255",
-                        )
-                    })?;
-                Kind::Nag(nag)
-            }
-            ']' | '}' => return Err(error(line, column, format!("'{c}' closes nothing"))),
-            _ => Kind::Symbol(cur.take_while(|c| !c.is_whitespace() && !"{}()[];$".contains(c))),
-        };
-        out.push(Token { kind, line, column });
-    }
-    Ok(out)
-}
-
-/// Whitespace runs made one space, ends trimmed: a comment as it is kept.
-fn squeeze(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+use crate::text::quoted;
+use std::collections::HashSet;
+use std::io::BufRead;
 
 /// The glyph suffixes and their numbers, longest first.
 const GLYPHS: [(&str, u8); 6] = [
@@ -221,39 +43,59 @@ struct Frame {
     opened: (usize, usize),
 }
 
-/// Reads every game of `text`.
-pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
-    let toks = tokens(text)?;
-    let mut games = Vec::new();
-    let mut i = 0;
-    while i < toks.len() {
-        let (record, next) = read_game(&toks, i)?;
-        games.push(record);
-        i = next;
-    }
-    Ok(games)
+/// The games of a record file, read one at a time: each item is a game, or the first problem
+/// of the file (with its line and column), after which there is none.
+pub struct Games<R> {
+    tokens: Tokens<R>,
+    over: bool,
 }
 
-/// Reads the game whose first token is `toks[start]`; the record and the index after it.
-fn read_game(toks: &[Token], start: usize) -> Result<(Record, usize), RecordError> {
-    let (mut record, mut i, fen_at) = read_tags(toks, start)?;
-    let here = |i: usize| {
-        toks.get(i)
-            .or(toks.last())
-            .map_or((1, 1), |t| (t.line, t.column))
-    };
+/// The games of `input`, read as they are asked for.
+pub fn games<R: BufRead>(input: R) -> Games<R> {
+    Games {
+        tokens: Tokens::new(input),
+        over: false,
+    }
+}
+
+impl<R: BufRead> Iterator for Games<R> {
+    type Item = Result<Record, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.over {
+            return None;
+        }
+        let game = match self.tokens.peek() {
+            Ok(None) => None,
+            Ok(Some(_)) => Some(read_game(&mut self.tokens)),
+            Err(e) => Some(Err(e)),
+        };
+        self.over = !matches!(game, Some(Ok(_)));
+        game
+    }
+}
+
+/// Reads every game of `text`.
+pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
+    games(text.as_bytes()).collect()
+}
+
+/// Reads the game whose first token is next.
+fn read_game<R: BufRead>(toks: &mut Tokens<R>) -> Result<Record, RecordError> {
+    let (mut record, fen_at) = read_tags(toks)?;
     let start_game = record
         .start()
         .map_err(|e| error(fen_at.0, fen_at.1, e.to_string()))?;
+    let opened = toks.next_place()?;
     let mut stack = vec![Frame {
         before_last: None,
         game: start_game,
         plies: Vec::new(),
-        opened: here(i),
+        opened,
     }];
     loop {
-        let Some(tok) = toks.get(i) else {
-            let (l, c) = here(i);
+        let Some(tok) = toks.next()? else {
+            let (l, c) = toks.next_place()?;
             return Err(error(
                 l,
                 c,
@@ -263,25 +105,35 @@ fn read_game(toks: &[Token], start: usize) -> Result<(Record, usize), RecordErro
         let (l, c) = (tok.line, tok.column);
         let top = stack.len() == 1;
         let frame = stack.last_mut().expect("the main line is never popped");
-        match &tok.kind {
+        match tok.kind {
             Kind::Tag(name, _) => {
                 return Err(error(
                     l,
                     c,
                     format!(
-                        "the tag {name} comes after the moves: the game before it has no result"
+                        "the tag {} comes after the moves: the game before it has no result",
+                        quoted(&name)
                     ),
                 ))
             }
             Kind::Comment(text) => comment(&mut record, frame, top, text, (l, c))?,
             Kind::Nag(n) => match frame.plies.last_mut() {
-                Some(ply) => ply.nags.push(*n),
+                Some(ply) => ply.nags.push(n),
                 None => return Err(error(l, c, "an annotation glyph before any move")),
             },
             Kind::Open => {
                 let Some(before) = frame.before_last.clone() else {
                     return Err(error(l, c, "a variation before any move it could replace"));
                 };
+                if stack.len() > MAX_DEPTH {
+                    return Err(error(
+                        l,
+                        c,
+                        format!(
+                            "variations nest deeper than the {MAX_DEPTH} levels a record may have"
+                        ),
+                    ));
+                }
                 stack.push(Frame {
                     before_last: None,
                     game: before,
@@ -291,41 +143,39 @@ fn read_game(toks: &[Token], start: usize) -> Result<(Record, usize), RecordErro
             }
             Kind::Close => close_variation(&mut stack, (l, c))?,
             Kind::Symbol(word) if RESULTS.contains(&word.as_str()) => {
-                return finish(record, &mut stack, word, (l, c)).map(|r| (r, i + 1));
+                toks.end_game();
+                return finish(record, &mut stack, &word, (l, c));
             }
-            Kind::Symbol(word) => i = read_move(toks, i, frame, word, (l, c))?,
+            Kind::Symbol(word) => read_move(toks, frame, &word, (l, c))?,
         }
-        i += 1;
     }
 }
 
-/// Reads the tag pairs from `toks[start]` on: the record holding them, the index of the first
-/// token after them, and where an error of the game's start is reported (the `FEN` or
-/// `Variant` tag, or the game's first token).
-fn read_tags(toks: &[Token], start: usize) -> Result<(Record, usize, (usize, usize)), RecordError> {
+/// Reads the tag pairs before the moves: the record holding them, and where an error of the
+/// game's start is reported (the `FEN` or `Variant` tag, or the game's first token).
+fn read_tags<R: BufRead>(toks: &mut Tokens<R>) -> Result<(Record, (usize, usize)), RecordError> {
     let mut record = Record::default();
-    let mut i = start;
-    let mut fen_at = (toks[start].line, toks[start].column);
+    let mut names = HashSet::new();
+    let mut fen_at = toks.next_place()?;
     while let Some(Token {
         kind: Kind::Tag(name, value),
         line,
         column,
-    }) = toks.get(i)
+    }) = toks.next_if(|t| matches!(t.kind, Kind::Tag(..)))?
     {
-        if record.tag(name).is_some() {
+        if !names.insert(name.clone()) {
             return Err(error(
-                *line,
-                *column,
-                format!("the tag {name} is given twice"),
+                line,
+                column,
+                format!("the tag {} is given twice", quoted(&name)),
             ));
         }
         if name == "FEN" || name == "Variant" {
-            fen_at = (*line, *column);
+            fen_at = (line, column);
         }
-        record.tags.push((name.clone(), value.clone()));
-        i += 1;
+        record.tags.push((name, value));
     }
-    Ok((record, i, fen_at))
+    Ok((record, fen_at))
 }
 
 /// Adds a comment at `(l, c)` to the last move of `frame`, or to the record's introduction
@@ -334,16 +184,16 @@ fn comment(
     record: &mut Record,
     frame: &mut Frame,
     top: bool,
-    text: &str,
+    text: String,
     (l, c): (usize, usize),
 ) -> Result<(), RecordError> {
     match frame.plies.last_mut() {
-        Some(ply) => ply.comments.push(text.to_string()),
-        None if top && record.intro.is_none() => record.intro = Some(text.to_string()),
+        Some(ply) => ply.comments.push(text),
+        None if top && record.intro.is_none() => record.intro = Some(text),
         None if top => {
             let intro = record.intro.get_or_insert_with(String::new);
             intro.push(' ');
-            intro.push_str(text);
+            intro.push_str(&text);
         }
         None => {
             return Err(error(
@@ -362,10 +212,12 @@ fn close_variation(stack: &mut Vec<Frame>, (l, c): (usize, usize)) -> Result<(),
     if stack.len() == 1 {
         return Err(error(l, c, "')' closes no variation"));
     }
-    let done = stack.pop().expect("not the main line");
+    let mut done = stack.pop().expect("not the main line");
     if done.plies.is_empty() {
         return Err(error(l, c, "an empty variation"));
     }
+    // Many short variations would otherwise hold four times the room they need.
+    done.plies.shrink_to_fit();
     let parent = stack.last_mut().expect("the main line");
     let last = parent.plies.last_mut().expect("a variation follows a move");
     last.variations.push(done.plies);
@@ -392,7 +244,10 @@ fn finish(
             return Err(error(
                 l,
                 c,
-                format!("the result {word} disagrees with the Result tag \"{tagged}\""),
+                format!(
+                    "the result {word} disagrees with the Result tag {}",
+                    quoted(tagged)
+                ),
             ));
         }
     }
@@ -402,46 +257,42 @@ fn finish(
     Ok(record)
 }
 
-/// Reads the move (or bare move number) `word`, the token `toks[i]` at `(l, c)`, with the
-/// removals written as tokens of their own after it, and plays it in `frame`; the index of the
-/// last token read.
-fn read_move(
-    toks: &[Token],
-    mut i: usize,
+/// Reads the move (or bare move number) `word`, a token at `(l, c)`, with the removals written
+/// as tokens of their own after it, and plays it in `frame`.
+fn read_move<R: BufRead>(
+    toks: &mut Tokens<R>,
     frame: &mut Frame,
     word: &str,
     (l, c): (usize, usize),
-) -> Result<usize, RecordError> {
+) -> Result<(), RecordError> {
     let mv_text = match move_number(word) {
-        Some("") => return Ok(i),
+        Some("") => return Ok(()),
         Some(rest) => rest,
         None => word,
     };
-    // Glyphs after the move.
+    // Glyphs after the move, read from the end.
     let mut body = mv_text;
     let mut nags = Vec::new();
     while let Some((g, n)) = GLYPHS.iter().find(|(g, _)| body.ends_with(g)) {
         body = &body[..body.len() - g.len()];
-        nags.insert(0, *n);
+        nags.push(*n);
     }
+    nags.reverse();
     // A removal written as a token of its own (`d6 xb4`) belongs to the move.
     let mut text = body.to_string();
+    let removal = |t: &Token| matches!(&t.kind, Kind::Symbol(w) if w.starts_with(['x', 'X']));
     while let Some(Token {
         kind: Kind::Symbol(next),
         ..
-    }) = toks.get(i + 1)
+    }) = toks.next_if(removal)?
     {
-        if !next.starts_with(['x', 'X']) {
-            break;
-        }
-        text.push_str(next);
-        i += 1;
+        text.push_str(&next);
     }
     let before = frame.game.clone();
     let mv = frame
         .game
         .play_token(&text)
-        .map_err(|e| error(l, c, format!("'{text}': {e}")))?;
+        .map_err(|e| error(l, c, e.to_string()))?;
     if frame.game.position().pending_removals() > 0 {
         return Err(error(
             l,
@@ -456,12 +307,13 @@ fn read_move(
         variations: Vec::new(),
     });
     frame.before_last = Some(before);
-    Ok(i)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::MAX_GAME_BYTES;
 
     #[test]
     fn games_with_comments_variations_and_glyphs_are_read() {
@@ -489,14 +341,6 @@ mod tests {
 
     #[test]
     fn the_first_problem_is_named_with_its_place() {
-        let at = |text: &str| match read(text).unwrap_err() {
-            RecordError::At {
-                line,
-                column,
-                message,
-            } => (line, column, message),
-            e => panic!("not a place in the file: {e}"),
-        };
         assert_eq!(at("1. d6 d6 *").0, 1);
         assert_eq!(at("1. d6 d6 *").1, 7);
         assert!(at("1. d6 d6 *").2.contains("'d6'"));
@@ -524,5 +368,153 @@ mod tests {
         assert!(at("1. d6 $999 *").2.contains("255"));
         assert!(at("1. d6 } *").2.contains("closes nothing"));
         assert!(at("[FEN \"x\"]\n*").2.contains("FEN"));
+    }
+
+    /// The line, column and message of the error of `text`.
+    fn at(text: &str) -> (usize, usize, String) {
+        match read(text).unwrap_err() {
+            RecordError::At {
+                line,
+                column,
+                message,
+            } => (line, column, message),
+            e => panic!("not a place in the file: {e}"),
+        }
+    }
+
+    /// `1. d6` and `depth` variations each inside the one before.
+    fn nested(depth: usize) -> String {
+        format!("1. d6 {}{} *", "(d6 ".repeat(depth), ")".repeat(depth))
+    }
+
+    #[test]
+    fn variations_nest_up_to_the_limit() {
+        let games = read(&nested(MAX_DEPTH)).unwrap();
+        let mut line = &games[0].moves;
+        for _ in 0..MAX_DEPTH {
+            line = &line[0].variations[0];
+        }
+        assert_eq!(line[0].mv, "d6");
+        let (l, c, message) = at(&nested(MAX_DEPTH + 1));
+        assert_eq!((l, c), (1, 7 + 4 * MAX_DEPTH));
+        assert!(message.contains("deeper than the 100 levels"), "{message}");
+        // Far deeper: the same error, at once.
+        assert_eq!(at(&nested(200_000)).1, 7 + 4 * MAX_DEPTH);
+    }
+
+    #[test]
+    fn a_game_is_read_up_to_its_size_limit() {
+        // `1. d6 {` and `} *` around the comment: 10 bytes.
+        let game = |size: usize| format!("*\n1. d6 {{{}}} *\n*", "a".repeat(size - 10));
+        assert_eq!(read(&game(MAX_GAME_BYTES)).unwrap().len(), 3);
+        let (l, c, message) = at(&game(MAX_GAME_BYTES + 1));
+        assert_eq!((l, c), (2, MAX_GAME_BYTES + 1));
+        assert!(
+            message.contains("the game begun at line 2, column 1 is longer than the 1 MB"),
+            "{message}"
+        );
+        // Blanks between games do not count.
+        let spaced = format!("*{}*", " ".repeat(2 * MAX_GAME_BYTES));
+        assert_eq!(read(&spaced).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_not_counted() {
+        for text in ["\u{feff}1. d6 f4 *", "\u{feff}[Event \"e\"] 1. d6 f4 *"] {
+            assert_eq!(read(text).unwrap()[0].move_texts(), ["d6", "f4"], "{text}");
+        }
+        assert_eq!(at("\u{feff}1. d6 d6 *").1, 7);
+        let e = at(&format!("\u{feff}\n\n{{{}}} *", "a".repeat(MAX_GAME_BYTES))).2;
+        assert!(e.contains("the game begun at line 3, column 1 "), "{e}");
+        assert_eq!(at("\u{feff} 1. d6 d6 *").1, 8);
+        // Elsewhere it is no blank.
+        assert!(at("1. d6 \u{feff}f4 *").2.contains("malformed"));
+    }
+
+    #[test]
+    fn errors_quote_what_they_echo() {
+        let word = "d".repeat(100_000);
+        let e = at(&format!("1. {word} *")).2;
+        assert!(e.len() < 300 && e.contains("(100000 characters)"), "{e}");
+        assert!(at("1. d6\u{7} *").2.contains("'d6\\u{7}'"));
+        let e = at(&format!("[{word} \"v\"]\n[{word} \"v\"]\n*")).2;
+        assert!(e.len() < 200 && e.contains("given twice"), "{e}");
+        let e = at("[Result \"\u{1b}\"]\n1-0").2;
+        assert!(e.contains("'\\u{1b}'"), "{e}");
+        let e = at("[Variant \"\u{0}\"]\n*").2;
+        assert!(e.contains("'\\0'"), "{e}");
+    }
+
+    #[test]
+    fn games_are_read_one_at_a_time_then_the_first_problem() {
+        let text = "1. d6 *\n1. d6 d6 *\n1. d6 *";
+        let mut it = games(text.as_bytes());
+        assert_eq!(it.next().unwrap().unwrap().move_texts(), ["d6"]);
+        assert!(matches!(
+            it.next(),
+            Some(Err(RecordError::At { line: 2, .. }))
+        ));
+        assert!(it.next().is_none());
+    }
+
+    /// `text` read through a buffer of `size` bytes.
+    fn read_in_pieces(text: &str, size: usize) -> Result<Vec<Record>, String> {
+        games(std::io::BufReader::with_capacity(size, text.as_bytes()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())
+    }
+
+    /// Records to mutate: tags, escapes, comments, variations, glyphs, removals, results.
+    const SEEDS: [&str; 5] = [
+        "[Event \"a \\\"b\\\" c\"]\r\n[Result \"1/2-1/2\"]\r\n\r\n{before} 1. d6! f4 {a \
+         comment} (1... d2 $14 2. b4) 2. d2?! $1 ; to the end\n b4 1/2-1/2\n",
+        "1.d7 a1 2.g7 d1 3.a7 xd1 (3. a4 b4 (3... b6) 4. a7xb4) *\n% skipped\n",
+        "[Variant \"lasker\"]\n1. d6 f4 2. d6-d5 *",
+        "[FEN \"O*O*@@**/O@@OO@@O/@@O*@*OO w m s 9 0 9 0 0 0 -1 -1 -1 -1 0 0 10\"]\n\
+         10. d5-e5 *",
+        "[White \"é\"]\n1. d6 0-1",
+    ];
+
+    #[test]
+    fn fuzz_random_and_mutated_records_never_panic_and_read_the_same_in_pieces() {
+        let mut rng = crate::rng::Rng::new(33);
+        let alphabet = b"[]{}()$;%\"\\!?.-x 0123456789abcdefgd6\n\r\t*/\xef\xbb\xbf\xff";
+        let mut read_ok = 0;
+        for case in 0..3000 {
+            let mut bytes = SEEDS[rng.below(SEEDS.len())].as_bytes().to_vec();
+            for _ in 0..=rng.below(4) {
+                let i = rng.below(bytes.len() + 1);
+                let b = alphabet[rng.below(alphabet.len())];
+                match rng.below(4) {
+                    0 => bytes.insert(i, b),
+                    1 if i < bytes.len() => bytes[i] = b,
+                    2 if i < bytes.len() => drop(bytes.remove(i)),
+                    _ => {
+                        let j = rng.below(bytes.len() + 1);
+                        let piece = bytes[i.min(j)..i.max(j)].to_vec();
+                        bytes.splice(i..i, piece);
+                    }
+                }
+            }
+            if case % 10 == 0 {
+                bytes = (0..rng.below(200))
+                    .map(|_| alphabet[rng.below(alphabet.len())])
+                    .collect();
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            let whole = read(&text).map_err(|e| e.to_string());
+            assert_eq!(read_in_pieces(&text, 1 + rng.below(5)), whole, "{text:?}");
+            if let Ok(games) = whole {
+                read_ok += 1;
+                // What the writer makes of it reads back to the same games (a comment's `}`
+                // is written `)`, the roster's tags first: the text is compared).
+                let write = |games: &[Record]| -> String {
+                    games.iter().map(crate::record::write).collect()
+                };
+                let written = write(&games);
+                assert_eq!(write(&read(&written).unwrap()), written, "{text:?}");
+            }
+        }
+        assert!(read_ok > 100, "{read_ok} of 3000 read");
     }
 }

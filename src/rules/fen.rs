@@ -8,6 +8,7 @@ use crate::rules::board::{Bitboard, ByColor, Color, Point};
 use crate::rules::position::Position;
 use crate::rules::setup::{Action, Field, Phase, Setup};
 use crate::rules::Rules;
+use crate::text::quoted;
 use std::fmt;
 
 /// What was wrong with a position string.
@@ -212,7 +213,7 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
     let number = |i: usize, lo: i64, hi: i64| -> Result<i64, FenError> {
         let v: i64 = f(i)
             .parse()
-            .map_err(|_| FenError::syntax(i, format!("'{}' is not a number", f(i))))?;
+            .map_err(|_| FenError::syntax(i, format!("{} is not a number", quoted(f(i)))))?;
         if v < lo || v > hi {
             return Err(FenError::syntax(i, format!("{v} is outside {lo}..={hi}")));
         }
@@ -222,19 +223,34 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
     let side = match f(2) {
         "w" => Color::White,
         "b" => Color::Black,
-        other => return Err(FenError::syntax(2, format!("'{other}' is not w or b"))),
+        other => {
+            return Err(FenError::syntax(
+                2,
+                format!("{} is not w or b", quoted(other)),
+            ))
+        }
     };
     let phase = match f(3) {
         "p" => Phase::Placing,
         "m" => Phase::Moving,
         "o" => Phase::Over,
-        other => return Err(FenError::syntax(3, format!("'{other}' is not p, m or o"))),
+        other => {
+            return Err(FenError::syntax(
+                3,
+                format!("{} is not p, m or o", quoted(other)),
+            ))
+        }
     };
     let action = match f(4) {
         "p" => Action::Place,
         "s" => Action::Step,
         "r" => Action::Remove,
-        other => return Err(FenError::syntax(4, format!("'{other}' is not p, s or r"))),
+        other => {
+            return Err(FenError::syntax(
+                4,
+                format!("{} is not p, s or r", quoted(other)),
+            ))
+        }
     };
     let counts = [
         number(5, 0, 24)? as u8,
@@ -248,7 +264,7 @@ pub fn parse(text: &str) -> Result<Setup, FenError> {
     }
     let mills: u64 = f(15)
         .parse()
-        .map_err(|_| FenError::syntax(15, format!("'{}' is not a number", f(15))))?;
+        .map_err(|_| FenError::syntax(15, format!("{} is not a number", quoted(f(15)))))?;
     Ok(Setup {
         pieces,
         side,
@@ -290,7 +306,7 @@ fn parse_board(text: &str) -> Result<ByColor<Bitboard>, FenError> {
                 other => {
                     return Err(FenError::syntax(
                         1,
-                        format!("'{other}' at {pt} is not O, @ or *"),
+                        format!("{} at {pt} is not O, @ or *", quoted(&other.to_string())),
                     ));
                 }
             }

@@ -6,6 +6,7 @@
 use crate::rules::board::{Bitboard, Point};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::text::quoted;
 use std::fmt;
 
 /// A move token split into its parts, not yet checked against any position.
@@ -111,8 +112,10 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Malformed { token, why } => write!(f, "malformed move '{token}': {why}"),
-            MoveError::Illegal { token, why } => write!(f, "illegal move '{token}': {why}"),
+            MoveError::Malformed { token, why } => {
+                write!(f, "malformed move {}: {why}", quoted(token))
+            }
+            MoveError::Illegal { token, why } => write!(f, "illegal move {}: {why}", quoted(token)),
         }
     }
 }
@@ -130,7 +133,7 @@ fn parse_raw(token: &str) -> Result<RawMove, MoveError> {
             malformed(if s.is_empty() {
                 "a point is missing".into()
             } else {
-                format!("'{s}' is not a point")
+                format!("{} is not a point", quoted(s))
             })
         })
     };

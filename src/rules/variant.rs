@@ -221,7 +221,8 @@ impl fmt::Display for RuleError {
         match self {
             RuleError::UnknownPreset(name) => write!(
                 f,
-                "unknown variant '{name}' (expected one of {})",
+                "unknown variant {} (expected one of {})",
+                crate::text::quoted(name),
                 PRESETS.join(", ")
             ),
             RuleError::UnknownOption(o) => write!(f, "unknown rule option '{o}'"),
