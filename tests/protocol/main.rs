@@ -16,3 +16,4 @@ mod latency;
 mod positions;
 mod search;
 mod tables;
+mod tables_plan;
