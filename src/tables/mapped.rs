@@ -5,9 +5,53 @@
 
 use super::TablesError;
 use std::fmt;
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(m: &Metadata) -> &'static str {
+    let t = m.file_type();
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a named pipe"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else {
+        "a special file"
+    }
+}
+
+/// Why `m` is not a regular file, if it is not (in words: "a named pipe", ...).
+pub fn not_regular(m: &Metadata) -> Option<&'static str> {
+    (!m.is_file()).then(|| kind_of(m))
+}
+
+/// Opens `path` for reading without waiting: a named pipe or a device opens at once (never
+/// waiting for a writer), and anything but a regular file is then refused.
+pub fn open_regular(path: &Path) -> Result<File, TablesError> {
+    let opened = |source| TablesError::Open {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(opened)?;
+    let meta = file.metadata().map_err(opened)?;
+    if let Some(kind) = not_regular(&meta) {
+        return Err(TablesError::NotAFile {
+            path: path.to_path_buf(),
+            kind,
+        });
+    }
+    Ok(file)
+}
 
 /// The bytes of a file from `start` to its end, mapped read-only.
 pub struct Mapping {
@@ -23,14 +67,14 @@ unsafe impl Send for Mapping {}
 unsafe impl Sync for Mapping {}
 
 impl Mapping {
-    /// Maps `path` from byte `start` on; the error names the file and the cause.
-    pub fn open(path: &Path, start: usize) -> Result<Mapping, TablesError> {
-        let opened = |source| TablesError::Open {
+    /// Maps the open `file` (of `path`, opened by `open_regular`) from byte `start` on; the
+    /// error names the file and the cause.
+    pub fn of_file(file: &File, path: &Path, start: usize) -> Result<Mapping, TablesError> {
+        let meta = file.metadata().map_err(|source| TablesError::Open {
             path: path.to_path_buf(),
             source,
-        };
-        let file = File::open(path).map_err(opened)?;
-        let len = file.metadata().map_err(opened)?.len() as usize;
+        })?;
+        let len = meta.len() as usize;
         if len <= start {
             return Err(TablesError::NoValues {
                 path: path.to_path_buf(),

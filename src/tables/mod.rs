@@ -135,10 +135,18 @@ pub enum TablesError {
         /// The other side's pieces in the file's name.
         other: usize,
     },
-    /// A header whose count or width of values cannot be the pair's.
+    /// A file that is not a regular file (a named pipe, a folder, a device...).
+    #[error("{}: {kind}, not a regular file: not a table", path.display())]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is, in words.
+        kind: &'static str,
+    },
+    /// A header whose count of values cannot be the pair's.
     #[error(
-        "{}: the header says {slots} values of {width} bytes; a {mover}-{other} table has \
-         {expected} values of 1 or 2 bytes: the file is damaged; delete it and build it again",
+        "{}: the header says {slots} values; a {mover}-{other} table has {expected}: the file is \
+         damaged; delete it and build it again",
         path.display()
     )]
     BadHeader {
@@ -146,14 +154,42 @@ pub enum TablesError {
         path: PathBuf,
         /// The values the header counts.
         slots: u64,
-        /// The bytes per value the header says.
-        width: u8,
         /// The mover's pieces.
         mover: usize,
         /// The other side's pieces.
         other: usize,
         /// The values a table of the pair has.
         expected: u64,
+    },
+    /// A header whose width byte (bytes per value) is neither 1 nor 2.
+    #[error(
+        "{}: the header's width byte is {width}; a table has 1 or 2 bytes a value: the header \
+         is damaged; delete the file and build it again",
+        path.display()
+    )]
+    BadWidth {
+        /// The file.
+        path: PathBuf,
+        /// The bytes per value the header says.
+        width: u8,
+    },
+    /// A header whose width byte disagrees with the file, which holds its values at the other
+    /// width.
+    #[error(
+        "{}: the header's width byte is {width}, but the file's {bytes} bytes of values are \
+         {slots} values of width {}: the header is damaged; delete the file and build it again",
+        path.display(),
+        3 - width
+    )]
+    WidthMismatch {
+        /// The file.
+        path: PathBuf,
+        /// The bytes per value the header says.
+        width: u8,
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values the header counts.
+        slots: u64,
     },
     /// A file that ends at or before the end of its header.
     #[error(
@@ -176,13 +212,29 @@ pub enum TablesError {
         /// The system's error.
         source: io::Error,
     },
-    /// A file with fewer or more bytes of values than its header says.
+    /// A file with fewer bytes of values than its header says.
     #[error(
         "{}: {bytes} bytes of values where the header says {slots} values of {width}: the file \
          is cut; build it again",
         path.display()
     )]
     Cut {
+        /// The file.
+        path: PathBuf,
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values the header counts.
+        slots: u64,
+        /// The bytes per value the header says.
+        width: u8,
+    },
+    /// A file with more bytes of values than its header says.
+    #[error(
+        "{}: {bytes} bytes of values where the header says {slots} values of {width}: the file \
+         has bytes past its values, it is damaged; delete it and build it again",
+        path.display()
+    )]
+    Overlong {
         /// The file.
         path: PathBuf,
         /// The bytes of values in the file.

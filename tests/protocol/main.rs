@@ -16,4 +16,5 @@ mod latency;
 mod positions;
 mod search;
 mod tables;
+mod tables_changes;
 mod tables_plan;
