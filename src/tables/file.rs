@@ -337,4 +337,30 @@ mod tests {
             assert!(e.contains("3-3.tbl") && e.contains("cut"), "{e}");
         }
     }
+
+    /// A table cut short while mapped (the same file): a read of a page past the new end gives
+    /// a zero and marks the values as not to be trusted (`faults`), where it ended the process
+    /// before.
+    #[test]
+    fn a_table_cut_while_mapped_reads_as_faulted_not_a_crash() {
+        crate::tables::faults::catch_faults().unwrap();
+        let dir = scratch("faulted");
+        let values = Values::from_codes(vec![5; pair_len(3, 3) as usize]);
+        write(&dir.0, 7, 3, 3, &values).unwrap();
+        let file = path(&dir.0, 3, 3);
+        let read = read(&file, 7, 3, 3).unwrap();
+        assert_eq!(read.get(100_000), Value::Win(5));
+        assert!(read.trusted());
+        assert!(read.mapping().unwrap().change().is_none());
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+        assert_eq!(read.get(100_000), Value::Draw);
+        assert!(!read.trusted());
+        let change = read.mapping().unwrap().change().unwrap();
+        assert!(matches!(change, mapped::Change::Faulted), "{change}");
+    }
 }
