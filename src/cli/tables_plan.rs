@@ -49,9 +49,20 @@ struct Plan<'a> {
     rate: f64,
 }
 
-/// `path` quoted for the shell.
-fn quoted(p: &Path) -> String {
-    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
+/// `text` quoted for the shell: in single quotes, each quote in it written `'\''`.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The text of a path the script names; a path that is not UTF-8 is refused (printed, it
+/// would name another file).
+fn utf8(path: &Path) -> Result<&str, String> {
+    path.to_str().ok_or_else(|| {
+        format!(
+            "{}: not UTF-8: the script could not name it",
+            path.display()
+        )
+    })
 }
 
 /// Runs `moulin tables plan`: prints the script.
@@ -69,6 +80,10 @@ pub(super) fn run(args: &PlanArgs) -> Result<(), Failure> {
         Some(b) => b.clone(),
         None => std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?,
     };
+    // The nodes run it from the submitting folder, or another: an absolute path.
+    let binary = std::path::absolute(&binary).map_err(|e| format!("{}: {e}", binary.display()))?;
+    utf8(&dir)?;
+    utf8(&binary)?;
     let pieces = args.pieces as usize;
     let plan = Plan {
         args,
@@ -95,7 +110,9 @@ impl Plan<'_> {
         PairIndex::new(m, o, &self.classes).len()
     }
 
-    /// The script's first lines: what it is, and its variables.
+    /// The script's first lines: what it is, and its variables. The paths are written once, in
+    /// single quotes, and used only as `"$MOULIN"` and `"$DIR"`: a space, a quote or a `$(...)`
+    /// in them stays part of the path (never a comment's text, where a line break would end it).
     fn head(&self) -> String {
         let pieces = self.args.pieces;
         let rate = self.rate;
@@ -103,17 +120,20 @@ impl Plan<'_> {
             "#!/usr/bin/env bash\n\
              # moulin endgame tables, 3 to {pieces} pieces a side, variant {variant}, as Slurm job\n\
              # arrays: one array per level (pieces on the board), one task per pair and its mirror.\n\
-             # Made by: moulin tables plan --pieces {pieces} --variant {variant} --dir {d} --slurm\n\
-             # Every node reads and writes {d}; a task whose tables exist already\n\
+             # Made by: moulin tables plan --pieces {pieces} --variant {variant} --dir \"$DIR\" --slurm\n\
+             # Every node reads and writes $DIR (below); a task whose tables exist already\n\
              # finishes at once, so the script can be submitted again after a failure.\n\
              # Requests assume {rate:.2e} s per position and thread ({source}).\n\
              set -euo pipefail\n\
              MOULIN={bin}\n\
              DIR={d}\n\
+             # $DIR/slurm for the jobs' output, with each % doubled (sbatch reads %x and %a there).\n\
+             LOGS={logs}\n\
              mkdir -p \"$DIR/slurm\"\n",
             variant = self.args.variant,
-            d = quoted(&self.dir),
-            bin = quoted(&self.binary),
+            d = quoted(&self.dir.to_string_lossy()),
+            bin = quoted(&self.binary.to_string_lossy()),
+            logs = quoted(&self.dir.join("slurm").to_string_lossy().replace('%', "%%")),
             source = if schedule::measured_rate(&self.dir).is_some() {
                 "measured in costs.txt"
             } else {
@@ -141,17 +161,20 @@ impl Plan<'_> {
         } else {
             format!("--dependency=afterok:{} ", previous.join(":"))
         };
+        // The task's script holds no path: it gets the binary and the directory as its
+        // arguments ($1, $2), and its text is written as it is (a quoted here-document).
         format!(
             "\n# level {level}: {} ({level_positions} positions; {worst_secs:.0} s and {worst_mb} MB \
              estimated for the largest)\n\
-             cat > \"$DIR/slurm/{var}.sh\" <<EOF\n\
+             cat > \"$DIR/slurm/{var}.sh\" <<'EOF'\n\
              #!/usr/bin/env bash\n\
+             # One task of level {level}: $1 is the moulin binary, $2 the tables directory.\n\
              pairs=({})\n\
-             exec $MOULIN tables build --pair \\${{pairs[\\$SLURM_ARRAY_TASK_ID]}} --dir $DIR --variant {variant} --threads \\$SLURM_CPUS_PER_TASK\n\
+             exec \"$1\" tables build --pair \"${{pairs[$SLURM_ARRAY_TASK_ID]}}\" --dir \"$2\" --variant {variant} --threads \"$SLURM_CPUS_PER_TASK\"\n\
              EOF\n\
              {var}=$(sbatch --parsable {dependency}--job-name=moulin-tables-{level} --array=0-{last} \\\n    \
              --cpus-per-task={cpus} --mem={worst_mb}M --time={minutes} \\\n    \
-             --output=\"$DIR/slurm/%x-%a.out\" \"$DIR/slurm/{var}.sh\")\n",
+             --output=\"$LOGS/%x-%a.out\" \"$DIR/slurm/{var}.sh\" \"$MOULIN\" \"$DIR\")\n",
             pairs.join(" "),
             pairs.join(" "),
             variant = self.args.variant,

@@ -2,7 +2,7 @@
 
 use crate::book::Book;
 use crate::search::{SearchResult, Searcher};
-use crate::tables::Tables;
+use crate::tables::{TableChange, Tables, Values};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -33,6 +33,9 @@ pub(super) enum Event {
     BookLoaded(PathBuf, Result<Option<Box<Book>>, LoadError>),
     /// Endgame tables were read on their thread for a request (`Err`: what was wrong).
     TablesLoaded(u64, Result<Box<Tables>, LoadError>),
+    /// Table files that changed were read again for a request, each checked (`Err`: what is
+    /// wrong with it now).
+    TablesReread(u64, Vec<(TableChange, Result<Values, LoadError>)>),
     /// Perft finished (`Some(total, time)`) or was stopped (`None`).
     PerftDone(Option<(u64, Duration)>),
     /// Stdout is gone (its reader left, or a write failed): nobody hears the engine any more.

@@ -91,6 +91,10 @@ pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
         .name("moulin-input".into())
         .spawn(move || input::read_lines(io::stdin().lock(), &reader_tx))
         .map_err(|source| ProtocolError::InputThread { source })?;
+    // A table file cut while the search reads it costs that table, not the engine.
+    if let Err(e) = crate::tables::faults::catch_faults() {
+        log::warn!("a table file cut while read will end the engine (no SIGBUS handler: {e})");
+    }
     let mut session = session::Session::new(tx, rx);
     for (name, value) in options {
         session.preset(name, value);

@@ -18,7 +18,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::search::{Control, Score, SearchResult, Searcher};
-use crate::tables::Tables;
+use crate::tables::{TableChange, Tables, Values};
 use std::collections::VecDeque;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
@@ -32,6 +32,10 @@ pub(super) const STOP_WAIT: Duration = Duration::from_secs(5);
 
 /// How long a `go` waits for the book or tables being read before it plays without them.
 const LOAD_WAIT: Duration = Duration::from_secs(10);
+
+/// How often the tables' files are looked at while a search runs (`check_tables`: a `stat` a
+/// file, about 3 µs each).
+const TABLES_WATCH: Duration = Duration::from_millis(100);
 
 /// How long `quit` waits for a stopped search to give its `bestmove`.
 pub(super) const QUIT_WAIT: Duration = Duration::from_millis(40);
@@ -70,6 +74,8 @@ pub(super) struct Session {
     pub(super) tables_loading: bool,
     /// The number of the last tables request: a read answers only if it is the last one.
     pub(super) tables_request: u64,
+    /// Changed table files being read again on threads of their own (`check_tables`).
+    pub(super) tables_rereading: usize,
 }
 
 impl Session {
@@ -92,6 +98,7 @@ impl Session {
             tables: None,
             tables_loading: false,
             tables_request: 0,
+            tables_rereading: 0,
         }
     }
 
@@ -125,13 +132,6 @@ impl Session {
         self.out.failure()
     }
 
-    /// The next event: one kept for later first, else the next to come.
-    fn next_event(&mut self) -> Option<Event> {
-        self.backlog
-            .pop_front()
-            .or_else(|| self.incoming.recv().ok())
-    }
-
     /// The end of input: what was asked before it is answered, since nothing can ask again
     /// (protocol.md §1). Pending `isready`s once the book and tables are read (at most
     /// `LOAD_WAIT`); a job that only `stop` would end (`go infinite`, `go ponder`, a `go`
@@ -152,6 +152,25 @@ impl Session {
             };
             if self.handle(event) == Flow::Quit {
                 break;
+            }
+        }
+    }
+
+    /// The next event: one kept for later first, else the next to come (`None`: no more will
+    /// come). While a job runs, the tables' files are looked at every `TABLES_WATCH` meanwhile:
+    /// a file changed during a long search is not read from for longer than that.
+    fn next_event(&mut self) -> Option<Event> {
+        if let Some(e) = self.backlog.pop_front() {
+            return Some(e);
+        }
+        loop {
+            if self.job.is_none() {
+                return self.incoming.recv().ok();
+            }
+            match self.incoming.recv_timeout(TABLES_WATCH) {
+                Ok(e) => return Some(e),
+                Err(RecvTimeoutError::Timeout) => self.check_tables(),
+                Err(RecvTimeoutError::Disconnected) => return None,
             }
         }
     }
@@ -194,6 +213,10 @@ impl Session {
             Event::OutputGone => return Flow::Quit,
             Event::SearchDone(searcher, result) => {
                 self.searcher = Some(*searcher);
+                // The tables in force (changed files may have been dropped meanwhile), and a
+                // word on any file that changed during the search.
+                self.set_tables(self.tables.clone());
+                self.check_tables();
                 if let Some(Job::Search(mut job)) = self.job.take() {
                     if job.may_answer() {
                         self.answer(&job, &result);
@@ -219,6 +242,7 @@ impl Session {
                 }
             }
             Event::TablesLoaded(request, read) => self.tables_loaded(request, read),
+            Event::TablesReread(request, read) => self.tables_reread(request, read),
             Event::BookLoaded(path, read) => {
                 self.books.loaded(path, read, &self.out);
                 self.answer_ready();
@@ -295,6 +319,7 @@ impl Session {
     fn request_tables(&mut self) {
         self.set_tables(None);
         self.tables_request += 1;
+        self.tables_rereading = 0;
         if self.settings.tables_path.is_empty() {
             self.tables_loading = false;
             return;
@@ -343,6 +368,98 @@ impl Session {
         self.answer_ready();
     }
 
+    /// Looks for table files changed since they were read (one `stat` a file; `Tables::changes`):
+    /// each is reported, dropped at once, so that no search probes it, and read again (and
+    /// checked) on a thread of its own, to come back into force if it is whole.
+    fn check_tables(&mut self) {
+        let Some(tables) = &self.tables else {
+            return;
+        };
+        let changed = tables.changes();
+        if changed.is_empty() {
+            return;
+        }
+        let mut kept = Tables::clone(tables);
+        for c in &changed {
+            // A search running with these tables stops reading the file at once.
+            if let Some(mapping) = tables.values(c.mover, c.other).and_then(Values::mapping) {
+                mapping.withdraw();
+            }
+            let text = format!(
+                "endgame table {} changed: {}; dropped, reading it again",
+                c.path.display(),
+                c.change
+            );
+            log::warn!("{text}");
+            self.out.line(&format!("info string {}", one_line(&text)));
+            kept.remove(c.mover, c.other);
+        }
+        let kept = Arc::new(kept);
+        self.set_tables(Some(Arc::clone(&kept)));
+        let tx = self.events.clone();
+        let request = self.tables_request;
+        let spawned = std::thread::Builder::new()
+            .name("moulin-tables".into())
+            .spawn(move || {
+                let read = changed
+                    .into_iter()
+                    .map(|c| {
+                        let values = panic::catch_unwind(AssertUnwindSafe(|| {
+                            kept.read_again(&c).map_err(|e| LoadError::Failed(e.into()))
+                        }))
+                        .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))));
+                        (c, values)
+                    })
+                    .collect();
+                let _ = tx.send(Event::TablesReread(request, read));
+            });
+        match spawned {
+            Ok(_) => self.tables_rereading += 1,
+            Err(e) => self.out.line(&format!(
+                "info string error: cannot start the tables loader: {}",
+                one_line(&e.to_string())
+            )),
+        }
+    }
+
+    /// Changed table files read again: each that is whole again is back in force.
+    fn tables_reread(&mut self, request: u64, read: Vec<(TableChange, Result<Values, LoadError>)>) {
+        if request != self.tables_request {
+            return;
+        }
+        self.tables_rereading = self.tables_rereading.saturating_sub(1);
+        if let Some(current) = &self.tables {
+            let mut tables = Tables::clone(current);
+            for (c, values) in read {
+                match values {
+                    Ok(values) => {
+                        log::info!("endgame table {} read again and checked", c.path.display());
+                        self.out.line(&format!(
+                            "info string endgame table {} read again and checked: in force again",
+                            one_line(&c.path.display().to_string())
+                        ));
+                        tables.insert(c.mover, c.other, values);
+                    }
+                    Err(e) => {
+                        log::warn!(
+                            "endgame tables: {e}; playing without {}-{}",
+                            c.mover,
+                            c.other
+                        );
+                        self.out.line(&format!(
+                            "info string error: endgame tables: {}; playing without {}-{}",
+                            one_line(&e.to_string()),
+                            c.mover,
+                            c.other
+                        ));
+                    }
+                }
+            }
+            self.set_tables(Some(Arc::new(tables)));
+        }
+        self.answer_ready();
+    }
+
     /// Puts tables in force, for the searcher too.
     fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
         self.tables = tables;
@@ -371,7 +488,12 @@ impl Session {
     /// later: a `go` sent before `readyok` answers from them.
     pub(super) fn wait_for_loading(&mut self) {
         let loading = |s: &Session| s.books.is_loading() || s.waits_for_tables();
-        let loaded = |e: &Event| matches!(e, Event::BookLoaded(..) | Event::TablesLoaded(..));
+        let loaded = |e: &Event| {
+            matches!(
+                e,
+                Event::BookLoaded(..) | Event::TablesLoaded(..) | Event::TablesReread(..)
+            )
+        };
         if !self.wait_while(LOAD_WAIT, loading, loaded) {
             // The book is given up; tables still being read come into force when they are
             // read, for later moves.
@@ -385,7 +507,7 @@ impl Session {
     /// for `readyok` and its clock runs during `go`, while large tables take longer to read;
     /// they come into force once read.
     fn waits_for_tables(&self) -> bool {
-        self.tables_loading && self.dialect == Dialect::Uci
+        (self.tables_loading || self.tables_rereading > 0) && self.dialect == Dialect::Uci
     }
 
     /// Waits at most `limit` for a job told to stop to end (and answer).
@@ -519,6 +641,7 @@ impl Session {
                     // a stopped search answers first.
                     self.wait_for_stopped_job(STOP_WAIT);
                 }
+                self.check_tables();
                 // Ready means a `go` is answered at once: not while the book is being read.
                 self.ready_waiting += 1;
                 self.answer_ready();
@@ -540,6 +663,8 @@ impl Session {
             Command::Position { start, moves } => self.set_position(start, &moves)?,
             Command::Go(go) => {
                 self.idle()?;
+                // No table whose file changed since it was read is probed.
+                self.check_tables();
                 match go.perft {
                     Some(depth) => self.start_perft(depth)?,
                     None => self.start_search(&go)?,

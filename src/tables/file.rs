@@ -15,10 +15,11 @@
 //! all, so a stopped build keeps every finished pair.
 
 use super::index::pair_len;
-use super::mapped::Mapping;
+use super::mapped::{self, Mapping};
 use super::{TablesError, Values, MAX_PIECES};
 use crate::durable;
 use crate::rng::mix;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -117,12 +118,11 @@ fn word(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// Reads a header; the error names the file and what is wrong.
-pub fn header(path: &Path) -> Result<Header, TablesError> {
-    use std::io::Read;
+/// The header at the start of the open `file` (of `path`); the error names the file and what
+/// is wrong.
+fn header(file: &mut impl Read, path: &Path) -> Result<Header, TablesError> {
     let mut bytes = [0u8; HEADER];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut bytes))
+    file.read_exact(&mut bytes)
         .map_err(|source| TablesError::Header {
             path: path.to_path_buf(),
             source,
@@ -143,14 +143,63 @@ pub fn header(path: &Path) -> Result<Header, TablesError> {
 }
 
 /// Reads the table of pair `(mover, other)` made for the rules of `fingerprint`, checking its
-/// header, size and checksum. The values stay in the file, mapped (`mapped`).
+/// header, size and checksum. The values stay in the file, mapped (`mapped`); the file is opened
+/// once, so the header and the values checked are the same file's.
 pub fn read(
     path: &Path,
     fingerprint: u64,
     mover: usize,
     other: usize,
 ) -> Result<Values, TablesError> {
-    let h = header(path)?;
+    let file = mapped::open_regular(path)?;
+    let h = header(&mut &file, path)?;
+    check_header(&h, path, fingerprint, mover, other)?;
+    let mapping = Mapping::of_file(&file, path, HEADER)?;
+    let data = mapping.bytes();
+    let path = path.to_path_buf();
+    let bytes = data.len();
+    let size = |width: u8| h.slots * u64::from(width);
+    if bytes as u64 != size(h.width) {
+        let (slots, width) = (h.slots, h.width);
+        return Err(if bytes as u64 == size(3 - width) {
+            TablesError::WidthMismatch {
+                path,
+                width,
+                bytes,
+                slots,
+            }
+        } else if (bytes as u64) < size(width) {
+            TablesError::Cut {
+                path,
+                bytes,
+                slots,
+                width,
+            }
+        } else {
+            TablesError::Overlong {
+                path,
+                bytes,
+                slots,
+                width,
+            }
+        });
+    }
+    let (sum, longest) = checksum_and_longest(data, h.width);
+    if sum != h.checksum {
+        return Err(TablesError::Checksum { path });
+    }
+    Ok(Values::Mapped(Arc::new(mapping), h.width, longest))
+}
+
+/// Checks what a header says against what the file should hold: the rules, the pair, the
+/// number of values and their width.
+fn check_header(
+    h: &Header,
+    path: &Path,
+    fingerprint: u64,
+    mover: usize,
+    other: usize,
+) -> Result<(), TablesError> {
     let path = path.to_path_buf();
     if h.fingerprint != fingerprint {
         return Err(TablesError::Fingerprint {
@@ -168,32 +217,23 @@ pub fn read(
             other,
         });
     }
+    if !(1..=2).contains(&h.width) {
+        return Err(TablesError::BadWidth {
+            path,
+            width: h.width,
+        });
+    }
     let expected = pair_len(mover, other);
-    if h.slots != expected || !(1..=2).contains(&h.width) {
+    if h.slots != expected {
         return Err(TablesError::BadHeader {
             path,
             slots: h.slots,
-            width: h.width,
             mover,
             other,
             expected,
         });
     }
-    let mapping = Mapping::open(&path, HEADER)?;
-    let data = mapping.bytes();
-    if data.len() as u64 != h.slots * u64::from(h.width) {
-        return Err(TablesError::Cut {
-            path,
-            bytes: data.len(),
-            slots: h.slots,
-            width: h.width,
-        });
-    }
-    let (sum, longest) = checksum_and_longest(data, h.width);
-    if sum != h.checksum {
-        return Err(TablesError::Checksum { path });
-    }
-    Ok(Values::Mapped(Arc::new(mapping), h.width, longest))
+    Ok(())
 }
 
 /// The table files of a directory, as (mover, other, path), in order of pieces.
@@ -214,7 +254,16 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, TablesError> {
         let pieces = 3..=MAX_PIECES as usize;
         match (m.parse::<usize>(), o.parse::<usize>()) {
             (Ok(m), Ok(o)) if pieces.contains(&m) && pieces.contains(&o) => {
-                out.push((m, o, entry.path()));
+                let path = entry.path();
+                // Only a regular file (or a link to one) is read: opening a named pipe would
+                // wait for a writer. A name whose file cannot be looked at is kept, for its
+                // reader to say why.
+                let odd = std::fs::metadata(&path).ok();
+                if let Some(kind) = odd.as_ref().and_then(mapped::not_regular) {
+                    log::warn!("{}: {kind}, not a regular file: skipped", path.display());
+                } else {
+                    out.push((m, o, path));
+                }
             }
             _ => log::warn!("{}: not a table's name: ignored", entry.path().display()),
         }
@@ -287,5 +336,31 @@ mod tests {
             let e = read(&file, 7, 3, 3).unwrap_err().to_string();
             assert!(e.contains("3-3.tbl") && e.contains("cut"), "{e}");
         }
+    }
+
+    /// A table cut short while mapped (the same file): a read of a page past the new end gives
+    /// a zero and marks the values as not to be trusted (`faults`), where it ended the process
+    /// before.
+    #[test]
+    fn a_table_cut_while_mapped_reads_as_faulted_not_a_crash() {
+        crate::tables::faults::catch_faults().unwrap();
+        let dir = scratch("faulted");
+        let values = Values::from_codes(vec![5; pair_len(3, 3) as usize]);
+        write(&dir.0, 7, 3, 3, &values).unwrap();
+        let file = path(&dir.0, 3, 3);
+        let read = read(&file, 7, 3, 3).unwrap();
+        assert_eq!(read.get(100_000), Value::Win(5));
+        assert!(read.trusted());
+        assert!(read.mapping().unwrap().change().is_none());
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+        assert_eq!(read.get(100_000), Value::Draw);
+        assert!(!read.trusted());
+        let change = read.mapping().unwrap().change().unwrap();
+        assert!(matches!(change, mapped::Change::Faulted), "{change}");
     }
 }

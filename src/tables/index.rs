@@ -44,6 +44,7 @@ fn binomial(n: usize, k: usize) -> u64 {
 
 /// The classes of point sets under the symmetries, for every size the tables use: their least
 /// images, in increasing order, with the symmetries that fix each.
+#[derive(Clone)]
 pub struct Classes {
     /// Per size: the representatives, sorted.
     reps: Vec<Vec<u32>>,

@@ -5,7 +5,9 @@
 //! - `index`: where a position lives in its pair's table (16 symmetries folded);
 //! - `retrograde`: retrograde analysis of one group of pairs;
 //! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
-//!   values), written atomically; `mapped`: a file's values mapped into memory;
+//!   values), written atomically; `mapped`: a file's values mapped into memory, and what the
+//!   file was then, to notice a change; `faults`: a page cut from a mapped file while it is
+//!   read costs its table, not the process (SIGBUS caught);
 //! - `schedule`: the order of the groups and what each needs, solving a group into the tables
 //!   (in memory, or into a directory, as `moulin tables build` does), and the cost estimates of
 //!   a cluster build;
@@ -13,8 +15,8 @@
 //!   their successors;
 //! - `perfect_play`: the value-keeping move of a covered position; `sample`: positions drawn
 //!   from the tables, to measure play;
-//! - this file: values, `Tables` (the tables of one directory loaded for probing), where the
-//!   tables live, and `TablesError`.
+//! - this file: values, `Tables` (the tables of one directory loaded for probing, and which of
+//!   their files changed since), where the tables live, and `TablesError`.
 //!
 //! A value is for the side to move, with the distance in plies to the next removal or the end
 //! of the game (DTC), under the rules without draw rules (a game nobody can force to a win is a
@@ -22,6 +24,7 @@
 //! its removals), so they are resolved through their removals.
 
 pub mod consistency;
+pub mod faults;
 pub mod file;
 pub mod index;
 pub mod mapped;
@@ -135,10 +138,18 @@ pub enum TablesError {
         /// The other side's pieces in the file's name.
         other: usize,
     },
-    /// A header whose count or width of values cannot be the pair's.
+    /// A file that is not a regular file (a named pipe, a folder, a device...).
+    #[error("{}: {kind}, not a regular file: not a table", path.display())]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is, in words.
+        kind: &'static str,
+    },
+    /// A header whose count of values cannot be the pair's.
     #[error(
-        "{}: the header says {slots} values of {width} bytes; a {mover}-{other} table has \
-         {expected} values of 1 or 2 bytes: the file is damaged; delete it and build it again",
+        "{}: the header says {slots} values; a {mover}-{other} table has {expected}: the file is \
+         damaged; delete it and build it again",
         path.display()
     )]
     BadHeader {
@@ -146,14 +157,42 @@ pub enum TablesError {
         path: PathBuf,
         /// The values the header counts.
         slots: u64,
-        /// The bytes per value the header says.
-        width: u8,
         /// The mover's pieces.
         mover: usize,
         /// The other side's pieces.
         other: usize,
         /// The values a table of the pair has.
         expected: u64,
+    },
+    /// A header whose width byte (bytes per value) is neither 1 nor 2.
+    #[error(
+        "{}: the header's width byte is {width}; a table has 1 or 2 bytes a value: the header \
+         is damaged; delete the file and build it again",
+        path.display()
+    )]
+    BadWidth {
+        /// The file.
+        path: PathBuf,
+        /// The bytes per value the header says.
+        width: u8,
+    },
+    /// A header whose width byte disagrees with the file, which holds its values at the other
+    /// width.
+    #[error(
+        "{}: the header's width byte is {width}, but the file's {bytes} bytes of values are \
+         {slots} values of width {}: the header is damaged; delete the file and build it again",
+        path.display(),
+        3 - width
+    )]
+    WidthMismatch {
+        /// The file.
+        path: PathBuf,
+        /// The bytes per value the header says.
+        width: u8,
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values the header counts.
+        slots: u64,
     },
     /// A file that ends at or before the end of its header.
     #[error(
@@ -176,13 +215,29 @@ pub enum TablesError {
         /// The system's error.
         source: io::Error,
     },
-    /// A file with fewer or more bytes of values than its header says.
+    /// A file with fewer bytes of values than its header says.
     #[error(
         "{}: {bytes} bytes of values where the header says {slots} values of {width}: the file \
          is cut; build it again",
         path.display()
     )]
     Cut {
+        /// The file.
+        path: PathBuf,
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values the header counts.
+        slots: u64,
+        /// The bytes per value the header says.
+        width: u8,
+    },
+    /// A file with more bytes of values than its header says.
+    #[error(
+        "{}: {bytes} bytes of values where the header says {slots} values of {width}: the file \
+         has bytes past its values, it is damaged; delete it and build it again",
+        path.display()
+    )]
+    Overlong {
         /// The file.
         path: PathBuf,
         /// The bytes of values in the file.
@@ -223,6 +278,19 @@ pub enum TablesError {
     /// A distance too long for a table's codes.
     #[error("a distance of more than {MAX_DISTANCE} plies: a table cannot hold it")]
     TooLong,
+}
+
+/// A table file that changed since it was read.
+#[derive(Debug)]
+pub struct TableChange {
+    /// The mover's pieces.
+    pub mover: usize,
+    /// The other side's pieces.
+    pub other: usize,
+    /// The file.
+    pub path: PathBuf,
+    /// How it changed.
+    pub change: mapped::Change,
 }
 
 /// The value of a position for its side to move.
@@ -379,6 +447,21 @@ impl Values {
         }
     }
 
+    /// The file the values are mapped from, if they are.
+    pub fn mapping(&self) -> Option<&Mapping> {
+        match self {
+            Values::Mapped(m, _, _) => Some(m),
+            Values::Narrow(_) | Values::Wide(_) => None,
+        }
+    }
+
+    /// Whether the values read so far are the file's as it was checked (`Mapping::trusted`;
+    /// values in memory always are). Asked after a read, it says whether that read is good.
+    #[inline]
+    pub fn trusted(&self) -> bool {
+        self.mapping().is_none_or(Mapping::trusted)
+    }
+
     /// Changes one value (widening the table if it must).
     pub fn set(&mut self, slot: usize, value: Value) {
         if let Values::Mapped(m, w, _) = self {
@@ -457,6 +540,7 @@ pub fn fingerprint(rules: &Rules) -> u64 {
 }
 
 /// The tables of one directory, loaded for the rules in force.
+#[derive(Clone)]
 pub struct Tables {
     /// The fingerprint of the rules the tables were made for.
     print: u64,
@@ -526,6 +610,46 @@ impl Tables {
         self.pairs[mover][other] = Some(values);
     }
 
+    /// Drops the values of pair `(mover, other)`.
+    pub fn remove(&mut self, mover: usize, other: usize) {
+        if !self.has(mover, other) {
+            return;
+        }
+        self.pairs[mover][other] = None;
+        self.longest_by_pieces.fill(0);
+        for (m, o) in self.pairs() {
+            let longest = self.pairs[m][o].as_ref().map_or(0, Values::longest);
+            for l in &mut self.longest_by_pieces[m + o..] {
+                *l = (*l).max(longest);
+            }
+        }
+    }
+
+    /// The table files that changed since they were read (`mapped::Change`): a file cut,
+    /// replaced or written over in place must not be probed. One `stat` a file.
+    pub fn changes(&self) -> Vec<TableChange> {
+        let mut out = Vec::new();
+        for (mover, other) in self.pairs() {
+            let Some(mapping) = self.values(mover, other).and_then(Values::mapping) else {
+                continue;
+            };
+            if let Some(change) = mapping.change() {
+                out.push(TableChange {
+                    mover,
+                    other,
+                    path: mapping.path().to_path_buf(),
+                    change,
+                });
+            }
+        }
+        out
+    }
+
+    /// The table of a changed file read again, and checked, for the same rules.
+    pub fn read_again(&self, changed: &TableChange) -> Result<Values, TablesError> {
+        file::read(&changed.path, self.print, changed.mover, changed.other)
+    }
+
     /// Whether pair `(mover, other)` is loaded.
     pub fn has(&self, mover: usize, other: usize) -> bool {
         mover <= self.largest && other <= self.largest && self.pairs[mover][other].is_some()
@@ -575,7 +699,10 @@ impl Tables {
         }
         let values = self.pairs[m][o].as_ref()?;
         let index = PairIndex::new(m, o, &self.classes);
-        Some(values.get(index.slot(ours, theirs) as usize))
+        let value = values.get(index.slot(ours, theirs) as usize);
+        // A page cut from the file during the read gave a zero, not the value; a file found
+        // changed is not read from.
+        values.trusted().then_some(value)
     }
 
     /// Whether the tables hold the values of a game under `rules` (the same moving phase: the

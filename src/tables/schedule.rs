@@ -209,7 +209,8 @@ impl Store {
     }
 
     /// Appends a group's cost to `costs.txt` in the tables directory (for planning); a failure
-    /// to write it is ignored, and so is a symbolic link there (never written through).
+    /// to write it is ignored, and so is a symbolic link there (never written through). Never
+    /// waits: a named pipe there without a reader is not opened.
     pub fn log_cost(&self, a: usize, b: usize, slots: u64, secs: f64) {
         use std::io::Write;
         use std::os::unix::fs::OpenOptionsExt;
@@ -217,7 +218,7 @@ impl Store {
         let _ = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
-            .custom_flags(libc::O_NOFOLLOW)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
             .open(self.dir.join("costs.txt"))
             .and_then(|mut f| f.write_all(line.as_bytes()));
     }
@@ -228,9 +229,14 @@ impl Store {
 pub const DEFAULT_SECONDS_PER_POSITION: f64 = 1.0e-6;
 
 /// The seconds per position of the slowest group measured in `costs.txt` (times its threads,
-/// taken as 2), if any.
+/// taken as 2), if any. Never waits: a named pipe there is not read.
 pub fn measured_rate(dir: &Path) -> Option<f64> {
-    let text = std::fs::read_to_string(dir.join("costs.txt")).ok()?;
+    use std::io::Read;
+    let mut text = String::new();
+    super::mapped::open_regular(&dir.join("costs.txt"))
+        .ok()?
+        .read_to_string(&mut text)
+        .ok()?;
     text.lines()
         .filter_map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();

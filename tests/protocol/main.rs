@@ -17,3 +17,5 @@ mod latency;
 mod positions;
 mod search;
 mod tables;
+mod tables_changes;
+mod tables_plan;

@@ -16,7 +16,7 @@ fn moulin(args: &[&str]) -> Output {
 }
 
 /// Tables up to 3 a side for `nine`, built once by the binary for every test here.
-fn three_a_side() -> &'static Path {
+pub(crate) fn three_a_side() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = scratch("tables");

@@ -1,0 +1,107 @@
+//! `moulin tables plan --slurm`: the script it prints, run with a stand-in `sbatch` that runs
+//! each array task at once, from paths holding a space, a quote and `$(...)`: the jobs build in
+//! the directory named, with the binary named, and nothing in a path is run.
+
+use crate::harness::scratch;
+use crate::tables::three_a_side;
+use moulin::tables::file;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+/// A stand-in for `sbatch`: runs every task of `--array=0-N` of the script at once (its
+/// arguments passed on), with the task's variables, its output where `--output` says (`%x` the
+/// job's name, `%a` the task), and prints a job id as `--parsable` does.
+const SBATCH: &str = r#"#!/usr/bin/env bash
+set -eu
+last=0; out=slurm-%j.out; name=job
+while [[ $1 == --* ]]; do
+    case $1 in
+        --array=0-*) last=${1#--array=0-} ;;
+        --output=*) out=${1#--output=} ;;
+        --job-name=*) name=${1#--job-name=} ;;
+    esac
+    shift
+done
+script=$1; shift
+for ((i = 0; i <= last; i++)); do
+    o=${out//%x/$name}; o=${o//%a/$i}
+    SLURM_ARRAY_TASK_ID=$i SLURM_CPUS_PER_TASK=1 bash "$script" "$@" >"$o" 2>&1
+done
+echo 42
+"#;
+
+fn write_executable(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_slurm_plan_keeps_odd_paths_whole_and_runs_nothing_in_them() {
+    let root = scratch("plan");
+    let _ = std::fs::remove_dir_all(&root);
+    let odd = "it's a $(touch RAN) dir";
+    let bin_dir = root.join(format!("bin {odd}"));
+    let tools = root.join("tools");
+    let work = root.join("work");
+    for d in [&bin_dir, &tools, &work] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let binary = bin_dir.join("moulin");
+    std::fs::copy(env!("CARGO_BIN_EXE_moulin"), &binary).unwrap();
+    write_executable(&tools.join("sbatch"), SBATCH);
+    let tables = root.join(format!("tables {odd}"));
+    let plan = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(["tables", "plan", "--pieces", "3", "--slurm", "--cpus", "1"])
+        .arg("--dir")
+        .arg(&tables)
+        .arg("--binary")
+        .arg(&binary)
+        .output()
+        .unwrap();
+    assert!(plan.status.success(), "{plan:?}");
+    let script = work.join("plan.sh");
+    std::fs::write(&script, &plan.stdout).unwrap();
+    let syntax = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(syntax.status.success(), "{syntax:?}");
+    let path = format!("{}:{}", tools.display(), std::env::var("PATH").unwrap());
+    let ran = Command::new("bash")
+        .arg(&script)
+        .current_dir(&work)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&plan.stdout);
+    assert!(ran.status.success(), "{ran:?}\n{text}");
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "submitted: 42\n");
+    // The job built 3-3 in the directory named, as a local build does.
+    assert_eq!(
+        std::fs::read(file::path(&tables, 3, 3)).unwrap(),
+        std::fs::read(file::path(three_a_side(), 3, 3)).unwrap(),
+        "{text}"
+    );
+    let log = std::fs::read_to_string(tables.join("slurm/moulin-tables-6-0.out")).unwrap();
+    assert!(log.contains("3-3: 210140 positions"), "{log}");
+    // Nothing in a path ran, and nothing was made outside the directories named.
+    for dir in [&root, &work, &tables, &bin_dir] {
+        assert!(!dir.join("RAN").exists(), "{}: {text}", dir.display());
+    }
+    let mut made: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    made.sort();
+    let expected = vec![
+        format!("bin {odd}"),
+        format!("tables {odd}"),
+        "tools".to_string(),
+        "work".to_string(),
+    ];
+    assert_eq!(made, expected);
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 1, "{text}");
+    let _ = std::fs::remove_dir_all(&root);
+}
