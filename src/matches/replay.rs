@@ -169,10 +169,16 @@ fn holds_pgn(head: &[u8]) -> bool {
     !(text.starts_with(b"#") || key > 0 && text.get(key) == Some(&b'='))
 }
 
-/// The file at `path`, buffered, and whether it holds PGN-shaped records (`holds_pgn`).
+/// The file at `path`, buffered and past a UTF-8 byte order mark (which an editor may put at
+/// the start of either format), and whether it holds PGN-shaped records (`holds_pgn`).
 fn open_records(path: &Path) -> std::io::Result<(BufReader<File>, bool)> {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
     let mut input = BufReader::with_capacity(1 << 16, File::open(path)?);
-    let pgn = holds_pgn(input.fill_buf()?);
+    let head = input.fill_buf()?;
+    let pgn = holds_pgn(head);
+    if head.starts_with(BOM) {
+        input.consume(BOM.len());
+    }
     Ok((input, pgn))
 }
 

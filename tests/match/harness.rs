@@ -83,6 +83,7 @@ pub(crate) fn wdl(stdout: &str) -> (u32, u32, u32) {
 
 pub(crate) fn replay_ok(records: &Path, games: usize) {
     let text = std::fs::read_to_string(records).unwrap();
+    let text = text.trim_start_matches('\u{feff}');
     let lines = text.lines().filter(|l| !l.starts_with('#')).count();
     assert_eq!(lines, games, "{text}");
     let stdout = run_ok(&["replay", records.to_str().unwrap()]);

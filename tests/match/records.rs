@@ -33,6 +33,11 @@ fn records_are_never_overwritten_by_mistake() {
     let out = against_fake("", 2, &["--records", rec, "--force"]);
     assert!(out.status.success());
     replay_ok(&records, 2);
+    // An editor's byte order mark at the start leaves them match records, read as before.
+    let marked = temp("keep-bom.txt");
+    let text = std::fs::read_to_string(&records).unwrap();
+    std::fs::write(&marked, format!("\u{feff}{text}")).unwrap();
+    replay_ok(&marked, 2);
 }
 
 #[test]
