@@ -2,10 +2,11 @@
 //! in its canonical form, appears once and is reachable from the start through the book itself,
 //! and, on request, a sample of entries agrees with a fresh search. Errors name the line.
 
+use super::book_error::TextError;
+use super::book_move::{ply_of, score_value};
 use super::deep_search::{book_searcher, fresh_search, search_entry, SearchSpec};
 use super::format::{self, Line};
 use super::graph::{self, is_proven, reachable_keys, Frontier};
-use super::{ply_of, score_value, TextError};
 use crate::rules::position::Position;
 use crate::rules::symmetry;
 use crate::rules::symmetry::fold;

@@ -11,9 +11,10 @@
 //!
 //! Each decided position is journaled in `<out>.cover.partial`, so a stopped run resumes.
 
+use super::book_error::BookError;
+use super::book_move::{ply_of, BookMove};
 use super::format::{self, Header, Line};
 use super::graph::{self, retain_reachable, Entries};
-use super::{ply_of, BookError, BookMove};
 use crate::durable::{self, Journal};
 use crate::rules::movegen;
 use crate::rules::moves::Move;

@@ -3,8 +3,9 @@
 //! of the best, each searched alone), and the settings that make them reproducible
 //! (`SearchSpec`). `book build`, `book expand` and `book check --search` all search this way.
 
+use super::book_error::BookError;
+use super::book_move::{score_value, BookMove};
 use super::format::{self, Header};
-use super::{score_value, BookError, BookMove};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;

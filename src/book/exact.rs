@@ -6,9 +6,10 @@
 //! journaled in `<book>.exact.partial`, so a stopped run resumes; the journal is kept at the end
 //! as the run's record, and running again with it reads the answers back.
 
+use super::book_error::BookError;
+use super::book_move::{ply_of, BookMove};
 use super::format::{self, Header, Line};
 use super::graph::{is_proven, retain_reachable};
-use super::{ply_of, BookError, BookMove};
 use crate::durable::{self, Journal};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;

@@ -17,10 +17,11 @@
 //! left out as `none <position>`), so a stopped run resumes; the book is rewritten whole (temp
 //! file, fsync, rename) when the run ends, with `expanded <ply>` in its header.
 
+use super::book_error::{evaluation_text, BookError};
+use super::book_move::BookMove;
 use super::deep_search::{book_searcher, search_entry, SearchSpec};
 use super::format::{self, Header, Line};
 use super::graph::{self, entries, frontier, principal_length, Entries, Frontier};
-use super::{evaluation_text, BookError, BookMove};
 use crate::durable::{self, DurableError, Journal};
 use crate::rules::fen;
 use crate::rules::position::Position;

@@ -10,7 +10,9 @@
 //! solver proved the move keeps at least (`>=draw`, `>=win`: `moulin book cover`). `#` starts a comment
 //! line; blank lines are skipped. Reading is parse-then-check: every error names its line.
 
-use super::{weight, BookMove, TextError, FORMAT_VERSION};
+use super::book_error::TextError;
+use super::book_move::{weight, BookMove};
+use super::settings::FORMAT_VERSION;
 use crate::rules::fen;
 use crate::rules::movegen;
 use crate::rules::notation;
@@ -296,7 +298,8 @@ fn header_of(
             .parse()
             .map_err(|_| TextError::at(n, format!("{key}: '{v}' is not a number")))?;
         let min = i64::from(key != "margin");
-        super::check_setting(key, x, min, max).map_err(|e| TextError::at(n, e.to_string()))?;
+        super::settings::check_setting(key, x, min, max)
+            .map_err(|e| TextError::at(n, e.to_string()))?;
         Ok(x)
     };
     let (variant, variant_line) = get("variant")?;
@@ -309,14 +312,14 @@ fn header_of(
     Ok(Header {
         version,
         variant: variant.to_string(),
-        plies: number("plies", i64::from(super::MAX_PLIES))? as u32,
+        plies: number("plies", i64::from(super::settings::MAX_PLIES))? as u32,
         expanded: match get("expanded") {
-            Ok(_) => number("expanded", i64::from(super::MAX_EXPANDED))? as u32,
+            Ok(_) => number("expanded", i64::from(super::settings::MAX_EXPANDED))? as u32,
             Err(_) => 0,
         },
-        depth: number("depth", i64::from(super::MAX_DEPTH))? as u32,
-        margin: number("margin", i64::from(super::MAX_MARGIN))? as i32,
-        hash_mb: number("hash", i64::from(super::MAX_HASH_MB))? as u32,
+        depth: number("depth", i64::from(super::settings::MAX_DEPTH))? as u32,
+        margin: number("margin", i64::from(super::settings::MAX_MARGIN))? as i32,
+        hash_mb: number("hash", i64::from(super::settings::MAX_HASH_MB))? as u32,
         evaluation: match get("evaluation") {
             Ok(("hand", _)) | Err(_) => 0,
             Ok((v, n)) => u64::from_str_radix(v, 16).map_err(|_| {
@@ -349,13 +352,15 @@ pub fn write(header: &Header, lines: &[(Position, Vec<BookMove>)]) -> String {
 
 /// Book moves from a search's results (best first, within the margin), with their weights.
 pub fn weighted(moves: &[(crate::rules::moves::Move, Score)], margin: i32) -> Vec<BookMove> {
-    let best = moves.first().map_or(0, |&(_, s)| super::score_value(s));
+    let best = moves
+        .first()
+        .map_or(0, |&(_, s)| super::book_move::score_value(s));
     moves
         .iter()
         .map(|&(mv, score)| BookMove {
             mv,
             score,
-            weight: weight(best - super::score_value(score), margin),
+            weight: weight(best - super::book_move::score_value(score), margin),
             exact: None,
         })
         .collect()

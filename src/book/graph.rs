@@ -3,8 +3,10 @@
 //! `book check --exits` compares), the positions its moves reach (`reachable_keys`,
 //! `retain_reachable`), and the whole book written sorted (`write`).
 
+use super::book_error::BookError;
+use super::book_move::{ply_of, score_value, BookMove};
 use super::format::{self, Header};
-use super::{ply_of, score_value, BookError, BookMove, MAX_FILE_BYTES};
+use super::settings::MAX_FILE_BYTES;
 use crate::durable;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;

@@ -1,8 +1,10 @@
 //! A loaded book (`Book`): its moves by key, the lookup of a position's moves in its own frame,
 //! and the choice of a move to play.
 
+use super::book_error::{BookError, TextError};
+use super::book_move::{BookMove, Variety};
 use super::format::{self, Header, Line};
-use super::{BookError, BookMove, TextError, Variety, MAX_FILE_BYTES};
+use super::settings::MAX_FILE_BYTES;
 use crate::rules::position::Position;
 use crate::rules::symmetry::{self, fold, keyable};
 use crate::rules::Rules;

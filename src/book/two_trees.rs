@@ -14,10 +14,12 @@
 //! all (`durable::write_atomic`), and only then is the journal removed. Entries are searched in
 //! parallel, one searcher (one thread) per worker.
 
+use super::book_error::{evaluation_text, BookError};
+use super::book_move::BookMove;
 use super::deep_search::{book_searcher, search_entry, SearchSpec};
 use super::format::{self, Header};
 use super::graph::sort_lines;
-use super::{evaluation_text, BookError, BookMove, FORMAT_VERSION};
+use super::settings::FORMAT_VERSION;
 use crate::durable::{self, DurableError, Journal};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -224,13 +226,13 @@ impl BuildPlan {
             hash_mb,
             evaluation: crate::search::eval::fingerprint(&rules),
         };
-        let out = Path::new("book").join(super::file_name(&variant));
+        let out = Path::new("book").join(super::settings::file_name(&variant));
         BuildPlan {
             rules,
             variant,
             spec,
             plies,
-            threads: super::default_threads(None),
+            threads: super::settings::default_threads(None),
             out,
             force: false,
         }
@@ -240,31 +242,36 @@ impl BuildPlan {
     /// `build` may not have used them).
     pub fn check(&self) -> Result<(), BookError> {
         let spec = self.spec;
-        super::check_setting(
+        super::settings::check_setting(
             "plies",
             i64::from(self.plies),
             1,
-            i64::from(super::MAX_PLIES),
+            i64::from(super::settings::MAX_PLIES),
         )?;
-        super::check_setting(
+        super::settings::check_setting(
             "depth",
             i64::from(spec.depth),
             1,
-            i64::from(super::MAX_DEPTH),
+            i64::from(super::settings::MAX_DEPTH),
         )?;
-        super::check_setting(
+        super::settings::check_setting(
             "margin",
             i64::from(spec.margin),
             0,
-            i64::from(super::MAX_MARGIN),
+            i64::from(super::settings::MAX_MARGIN),
         )?;
-        super::check_setting(
+        super::settings::check_setting(
             "hash",
             i64::from(spec.hash_mb),
             1,
-            i64::from(super::MAX_HASH_MB),
+            i64::from(super::settings::MAX_HASH_MB),
         )?;
-        super::check_setting("threads", self.threads as i64, 1, super::MAX_THREADS as i64)
+        super::settings::check_setting(
+            "threads",
+            self.threads as i64,
+            1,
+            super::settings::MAX_THREADS as i64,
+        )
     }
 }
 

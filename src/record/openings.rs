@@ -6,7 +6,7 @@
 //! `#` to the end of a line is a comment; blank lines are skipped. Every line is checked against
 //! the rules when the file is read; a bad line is an error naming the file and line.
 
-use super::RecordError;
+use super::record_error::RecordError;
 use crate::rng::Rng;
 use crate::rules::game::Game;
 use crate::rules::movegen;
@@ -40,7 +40,10 @@ impl Opening {
         // The longest field is a position string's board (26 bytes): a longer word is no move
         // and no field, and quoting it whole could flood the error.
         if let Some(w) = words.iter().find(|w| w.len() > MAX_WORD) {
-            return Err(RecordError::LongWord { word: quoted(w) });
+            return Err(RecordError::LongWord {
+                word: quoted(w),
+                max: MAX_WORD,
+            });
         }
         let (fen_text, moves) = if words.first() == Some(&"fen") {
             if words.len() < 18 {

@@ -6,8 +6,9 @@
 //! at most [`MAX_DEPTH`] deep: the record they make is a tree, which is cloned, compared,
 //! written and dropped by recursion, and no real record nests that deep.
 
+use super::game_record::{Ply, Record, MAX_DEPTH, RESULTS};
+use super::record_error::RecordError;
 use super::tokens::{error, Kind, Token, Tokens};
-use super::{Ply, Record, RecordError, MAX_DEPTH, RESULTS};
 use crate::rules::game::Game;
 use crate::rules::notation::Convention;
 use crate::text::quoted;

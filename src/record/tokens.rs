@@ -6,7 +6,8 @@
 //! The syntax is ASCII (blanks are ASCII blanks); the text of a word, a comment or a tag value
 //! is read as UTF-8 (a byte that is not is replaced by U+FFFD), and columns count characters.
 
-use super::{RecordError, MAX_GAME_BYTES};
+use super::game_record::MAX_GAME_BYTES;
+use super::record_error::RecordError;
 use crate::text::quoted;
 use std::io::BufRead;
 

@@ -1,7 +1,7 @@
 //! Writing records: the tags (the seven of the roster first), a blank line, then the moves
 //! numbered by full moves, lines cut at 79 characters, and a blank line after each game.
 
-use super::{Ply, Record, ROSTER};
+use super::game_record::{Ply, Record, ROSTER};
 use crate::rules::board::Color;
 use crate::rules::game::Game;
 

@@ -3,7 +3,9 @@
 
 use super::index::PairIndex;
 use super::retrograde::{self, Successor};
-use super::{Tables, TablesError, Value, Values};
+use super::table_set::Tables;
+use super::tables_error::TablesError;
+use super::values::{Value, Values};
 use crate::rules::Rules;
 use rayon::prelude::*;
 

@@ -16,7 +16,9 @@
 
 use super::index::pair_len;
 use super::mapped::{self, Mapping};
-use super::{TablesError, Values, MAX_PIECES};
+use super::scope::MAX_PIECES;
+use super::tables_error::TablesError;
+use super::values::Values;
 use crate::durable;
 use crate::rng::mix;
 use std::io::Read;

@@ -10,7 +10,7 @@
 //! asked for it with `faults::catch_faults`).
 
 use super::faults::{self, Guard};
-use super::TablesError;
+use super::tables_error::TablesError;
 use std::fmt;
 use std::fs::{File, Metadata};
 use std::os::fd::AsRawFd;

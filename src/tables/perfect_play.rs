@@ -2,7 +2,8 @@
 //! win, the longest loss, and among drawing moves the one that leaves the opponent the fewest
 //! drawing replies (the others lose for it).
 
-use super::{Tables, Value};
+use super::table_set::Tables;
+use super::values::Value;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;

@@ -11,7 +11,8 @@
 //! it could have made without removing anything.
 
 use super::index::{Classes, PairIndex};
-use super::{TablesError, Value, MAX_DISTANCE};
+use super::tables_error::TablesError;
+use super::values::{Value, MAX_DISTANCE};
 use crate::rules::board::{Bitboard, ByColor, Color};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -361,7 +362,7 @@ fn prove(
     let mut level: u16 = 0;
     loop {
         if level >= MAX_DISTANCE {
-            return Err(TablesError::TooLong);
+            return Err(TablesError::TooLong { max: MAX_DISTANCE });
         }
         let listed = AtomicU64::new(0);
         let overflow = AtomicBool::new(false);

@@ -4,7 +4,8 @@
 
 use super::index::PairIndex;
 use super::retrograde::position;
-use super::{Tables, Value};
+use super::table_set::Tables;
+use super::values::Value;
 use crate::rng::Rng;
 use crate::rules::fen;
 use crate::rules::Rules;

@@ -6,7 +6,10 @@
 use super::file;
 use super::index::{Classes, PairIndex};
 use super::retrograde;
-use super::{fingerprint, unsupported, Tables, TablesError, Values};
+use super::scope::{fingerprint, unsupported};
+use super::table_set::Tables;
+use super::tables_error::TablesError;
+use super::values::Values;
 use crate::rules::Rules;
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! symmetry, with the longest distances (`moulin tables stats`).
 
 use super::index::{Classes, PairIndex};
-use super::{Value, Values};
+use super::values::{Value, Values};
 use rayon::prelude::*;
 
 /// The tally of one table, counted up to symmetry.

@@ -1,0 +1,86 @@
+//! The book's settings and their bounds, checked on the flags of the book commands and on every
+//! header read; the text format's version; and where a variant's default book is looked for.
+
+use super::book_error::BookError;
+use std::path::{Path, PathBuf};
+
+/// The version of the text format this code reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The bounds of a book's settings, checked on the flags of `book build` and on every header
+/// read (`check_setting`), so that neither a flag nor a file can ask for a table that cannot be
+/// allocated or a search that does not end: plies of the book tree (each ply multiplies the
+/// positions; 8 hold about 62,000), ...
+pub const MAX_PLIES: u32 = 16;
+/// ... the deepest ply of an expanded book (`book expand`), ...
+pub const MAX_EXPANDED: u32 = 41;
+/// ... search depth in turns (one search at depth 12 already takes seconds), ...
+pub const MAX_DEPTH: u32 = 20;
+/// ... margin in centi-pieces (ten pieces), ...
+pub const MAX_MARGIN: i32 = 1000;
+/// ... and hash table of each search in MB (one per worker thread), ...
+pub const MAX_HASH_MB: u32 = 1024;
+/// ... and worker threads of a build.
+pub const MAX_THREADS: usize = 256;
+
+/// The worker threads of a book command given none: every core, at most `MAX_THREADS`.
+pub fn default_threads(given: Option<usize>) -> usize {
+    given.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+    })
+}
+/// The largest book file the engine reads (the shipped books are a few MB), so that a wrong
+/// `BookFile` cannot hold the engine up or fill its memory.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Checks a book setting against its bounds; the error names the setting and its bounds.
+pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), BookError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(BookError::OutOfBounds {
+            name: name.to_string(),
+            value,
+            min,
+            max,
+        })
+    }
+}
+
+/// Reads the text of a book file (for the commands that check and amend one).
+pub fn read_text(path: &Path) -> Result<String, BookError> {
+    std::fs::read_to_string(path).map_err(|source| BookError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The file name of a variant's book: `<variant>.book`.
+pub fn file_name(variant: &str) -> String {
+    format!("{variant}.book")
+}
+
+/// Where the default book of a variant is looked for, in order: next to the executable, in a
+/// `book/` folder next to it, and in the repository's `book/` folder.
+pub fn default_locations(variant: &str) -> Vec<PathBuf> {
+    let name = file_name(variant);
+    let mut out = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+    {
+        out.push(dir.join(&name));
+        out.push(dir.join("book").join(&name));
+    }
+    out.push(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("book")
+            .join(&name),
+    );
+    out
+}
+
+/// The first existing default book of a variant.
+pub fn find_default(variant: &str) -> Option<PathBuf> {
+    default_locations(variant).into_iter().find(|p| p.is_file())
+}

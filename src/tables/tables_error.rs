@@ -1,0 +1,223 @@
+//! What goes wrong with endgame tables, each naming the file or directory and the cause.
+
+use std::io;
+use std::path::PathBuf;
+
+/// What goes wrong with endgame tables: rules they cannot serve, a directory or a file that
+/// cannot be read, a file that is damaged or made for other rules, a table missing.
+#[derive(Debug, thiserror::Error)]
+pub enum TablesError {
+    /// The rules make a position's value depend on its history (`unsupported`).
+    #[error(
+        "endgame tables need rules where a re-formed mill is an ordinary mill (Reform allowed): \
+         under the others a position's value depends on its history"
+    )]
+    Unsupported,
+    /// The tables directory cannot be listed.
+    #[error("cannot read the tables directory {}: {source}", dir.display())]
+    ReadDir {
+        /// The directory.
+        dir: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A directory holds no table.
+    #[error("no endgame tables in {}", dir.display())]
+    NoTables {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A table file cannot be opened, or its size read.
+    #[error("{}: {source}", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A table file's header cannot be read.
+    #[error("{}: cannot read a table header: {source}", path.display())]
+    Header {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A file does not start as a table file does.
+    #[error("{}: not a moulin table file", path.display())]
+    NotATable {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A table made for rules with another fingerprint (`fingerprint`).
+    #[error(
+        "{}: made for other rules (fingerprint {found:016x}, the rules in force have \
+         {expected:016x}): build tables for these rules in another directory",
+        path.display()
+    )]
+    Fingerprint {
+        /// The file.
+        path: PathBuf,
+        /// The fingerprint in its header.
+        found: u64,
+        /// The fingerprint of the rules in force.
+        expected: u64,
+    },
+    /// A file whose header names another pair than its name.
+    #[error("{}: holds pair {held_mover}-{held_other}, its name says {mover}-{other}", path.display())]
+    WrongPair {
+        /// The file.
+        path: PathBuf,
+        /// The mover's pieces in the header.
+        held_mover: usize,
+        /// The other side's pieces in the header.
+        held_other: usize,
+        /// The mover's pieces in the file's name.
+        mover: usize,
+        /// The other side's pieces in the file's name.
+        other: usize,
+    },
+    /// A file that is not a regular file (a named pipe, a folder, a device...).
+    #[error("{}: {kind}, not a regular file: not a table", path.display())]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is, in words.
+        kind: &'static str,
+    },
+    /// A header whose count of values cannot be the pair's.
+    #[error(
+        "{}: the header says {slots} values; a {mover}-{other} table has {expected}: the file is \
+         damaged; delete it and build it again",
+        path.display()
+    )]
+    BadHeader {
+        /// The file.
+        path: PathBuf,
+        /// The values the header counts.
+        slots: u64,
+        /// The mover's pieces.
+        mover: usize,
+        /// The other side's pieces.
+        other: usize,
+        /// The values a table of the pair has.
+        expected: u64,
+    },
+    /// A header whose width byte (bytes per value) is neither 1 nor 2.
+    #[error(
+        "{}: the header's width byte is {width}; a table has 1 or 2 bytes a value: the header \
+         is damaged; delete the file and build it again",
+        path.display()
+    )]
+    BadWidth {
+        /// The file.
+        path: PathBuf,
+        /// The bytes per value the header says.
+        width: u8,
+    },
+    /// A header whose width byte disagrees with the file, which holds its values at the other
+    /// width.
+    #[error(
+        "{}: the header's width byte is {width}, but the file's {bytes} bytes of values are \
+         {slots} values of width {}: the header is damaged; delete the file and build it again",
+        path.display(),
+        3 - width
+    )]
+    WidthMismatch {
+        /// The file.
+        path: PathBuf,
+        /// The bytes per value the header says.
+        width: u8,
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values the header counts.
+        slots: u64,
+    },
+    /// A file that ends at or before the end of its header.
+    #[error(
+        "{}: {len} bytes, no values after the {start}-byte header: the file is cut; build it again",
+        path.display()
+    )]
+    NoValues {
+        /// The file.
+        path: PathBuf,
+        /// Its length in bytes.
+        len: usize,
+        /// The header's length in bytes.
+        start: usize,
+    },
+    /// The system refuses to map a file into memory.
+    #[error("{}: cannot map the table into memory: {source}", path.display())]
+    Map {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A file with fewer bytes of values than its header says.
+    #[error(
+        "{}: {bytes} bytes of values where the header says {slots} values of {width}: the file \
+         is cut; build it again",
+        path.display()
+    )]
+    Cut {
+        /// The file.
+        path: PathBuf,
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values the header counts.
+        slots: u64,
+        /// The bytes per value the header says.
+        width: u8,
+    },
+    /// A file with more bytes of values than its header says.
+    #[error(
+        "{}: {bytes} bytes of values where the header says {slots} values of {width}: the file \
+         has bytes past its values, it is damaged; delete it and build it again",
+        path.display()
+    )]
+    Overlong {
+        /// The file.
+        path: PathBuf,
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values the header counts.
+        slots: u64,
+        /// The bytes per value the header says.
+        width: u8,
+    },
+    /// A file whose values do not give the checksum of its header.
+    #[error(
+        "{}: checksum mismatch: the file is damaged; delete it and build it again",
+        path.display()
+    )]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A table file cannot be written.
+    #[error(transparent)]
+    Write(#[from] crate::durable::DurableError),
+    /// A removal leads to a pair whose table is not loaded.
+    #[error("the table {mover}-{other} is needed first")]
+    Missing {
+        /// The mover's pieces.
+        mover: usize,
+        /// The other side's pieces.
+        other: usize,
+    },
+    /// A build needs a pair whose table is not in the directory.
+    #[error("the table {mover}-{other} is needed first (build it, or build with --pieces)")]
+    NotBuilt {
+        /// The mover's pieces.
+        mover: usize,
+        /// The other side's pieces.
+        other: usize,
+    },
+    /// A distance too long for a table's codes.
+    #[error("a distance of more than {max} plies: a table cannot hold it")]
+    TooLong {
+        /// The longest distance a table holds.
+        max: u16,
+    },
+}
