@@ -1,7 +1,8 @@
 //! Text from outside (a move word, a tag, a file name, a line of input) as an error message shows
 //! it: one short printable line whatever came in. Control characters are escaped (a bell or an
-//! escape sequence never reaches the terminal raw) and a long text is cut, its length said, so a
-//! 10 MB word gives a short error, not a 20 MB one.
+//! escape sequence never reaches the terminal raw), and so are the invisible ones (a zero-width
+//! space, a byte order mark, a reversal of the text's direction); a long text is cut, its length
+//! said, so a 10 MB word gives a short error, not a 20 MB one.
 
 /// The most characters of an outside text that an error shows.
 pub const MAX_SHOWN: usize = 80;
@@ -18,7 +19,8 @@ pub fn quoted(text: &str) -> String {
     }
 }
 
-/// `text` with control characters escaped and cut after `max` characters (then "..." ends it).
+/// `text` with control characters and invisible ones escaped, cut after `max` characters (then
+/// "..." ends it).
 pub fn printable(text: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
@@ -28,11 +30,28 @@ pub fn printable(text: &str, max: usize) -> String {
         }
         if c.is_control() {
             out.extend(c.escape_debug());
+        } else if invisible(c) {
+            out.extend(c.escape_unicode());
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// A character that prints as nothing or changes how the rest of the line reads: the soft
+/// hyphen, zero-width spaces and joiners, the marks and overrides of text direction, and the
+/// byte order mark. Shown escaped, so that `'d6'` followed by one of them never reads as `'d6'`.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
 }
 
 #[cfg(test)]
@@ -45,10 +64,13 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_are_escaped() {
+    fn control_and_invisible_characters_are_escaped() {
         assert_eq!(quoted("d6\u{7}"), "'d6\\u{7}'");
         assert_eq!(quoted("a\u{1b}[2Jb\0"), "'a\\u{1b}[2Jb\\0'");
         assert_eq!(printable("a\tb\nc", 10), "a\\tb\\nc");
+        assert_eq!(quoted("d6\u{feff}"), "'d6\\u{feff}'");
+        assert_eq!(quoted("a\u{202e}b\u{200b}"), "'a\\u{202e}b\\u{200b}'");
+        assert_eq!(quoted("moulin é"), "'moulin é'");
     }
 
     #[test]

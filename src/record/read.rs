@@ -429,7 +429,11 @@ mod tests {
         assert!(e.contains("the game begun at line 3, column 1 "), "{e}");
         assert_eq!(at("\u{feff} 1. d6 d6 *").1, 8);
         // Elsewhere it is no blank.
-        assert!(at("1. d6 \u{feff}f4 *").2.contains("malformed"));
+        let inner = at("1. d6 \u{feff}f4 *").2;
+        assert!(
+            inner.contains("malformed") && inner.contains("'\\u{feff}f4'"),
+            "{inner}"
+        );
     }
 
     #[test]
