@@ -184,7 +184,7 @@ fn the_shipped_suite_holds_300_critical_positions() {
 
 /// The engine at 100 ms a move, with its endgame tables up to 7 pieces a side (as it plays its
 /// matches), keeps the value of at least 99% of the suite, and of every drawn position (slow:
-/// about a minute, and the tables must be built: README, "Endgame tables"; their directory is
+/// about a minute, and the tables must be built: docs/endgame-tables.md, "Endgame tables"; their directory is
 /// `$MOULIN_TABLES`, by default `~/.cache/moulin/tables/nine`;
 /// `cargo test --release --test train -- --ignored`). With the tables up to 9 a side, the moves
 /// are judged by the exact solver (`train suite --exact`), which overrules the labels it

@@ -1,4 +1,4 @@
-//! Analysis of games, for a person studying a game (README, "Analysis"): grading every move of a
+//! Analysis of games, for a person studying a game (docs/play-and-analyse.md, "Analysis"): grading every move of a
 //! game, or valuing every legal move of one position (`moulin analyse`, in `cli/analyse_cmd.rs`).
 //!
 //! A game is analysed position by position: each position before a move is searched once, so

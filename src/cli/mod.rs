@@ -91,20 +91,20 @@ pub enum Command {
     Replay(replay_cmd::ReplayArgs),
     /// Grade every move of a game (a record file or --moves): the value before and after, the
     /// best move and line, a label by the value lost; or, with --position, value every legal
-    /// move of one position (see README, "Analysis").
+    /// move of one position (see docs/play-and-analyse.md, "Analysis").
     Analyse(analyse_cmd::AnalyseArgs),
     /// Play a game against moulin at the terminal: the board drawn, moves in either notation
-    /// with line editing, hint, undo, save and load (see README, "Playing").
+    /// with line editing, hint, undo, save and load (see docs/play-and-analyse.md, "Playing").
     Play(play_cmd::PlayArgs),
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(BookCommand),
     /// Endgame tables: build them by retrograde analysis, tally them, verify them, plan a
-    /// cluster build (see README, "Endgame tables").
+    /// cluster build (see docs/endgame-tables.md, "Endgame tables").
     #[command(subcommand)]
     Tables(TablesCommand),
     /// Learn the placing phase: label positions by deep search, fit the evaluation's placing
-    /// weights to the labels, find critical positions (see README, "Learning the placing phase").
+    /// weights to the labels, find critical positions (see docs/learning.md, "Learning the placing phase").
     #[command(subcommand)]
     Train(TrainCommand),
 }

@@ -1,4 +1,4 @@
-//! `moulin play`: a game against moulin for a person at a terminal (README, "Playing"). The board
+//! `moulin play`: a game against moulin for a person at a terminal (docs/play-and-analyse.md, "Playing"). The board
 //! is drawn after each move, in colour when the terminal has it; moves are read in either
 //! notation with line editing and history (rustyline); the engine thinks on a thread of its own
 //! and the prompt stays open meanwhile (`stop` makes it move at once).
@@ -42,7 +42,7 @@ pub struct PlayArgs {
     /// added a move); a side whose time runs out loses.
     #[arg(long, value_name = "M[+S]")]
     pub clock: Option<String>,
-    /// Endgame tables for moulin's play (README, "Endgame tables").
+    /// Endgame tables for moulin's play (docs/endgame-tables.md, "Endgame tables").
     #[arg(long)]
     pub tables: Option<PathBuf>,
     /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
