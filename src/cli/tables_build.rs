@@ -18,6 +18,11 @@ pub struct BuildArgs {
     /// Build one pair `W-B` (with its mirror `B-W`) once the pairs it depends on exist.
     #[arg(long)]
     pub pair: Option<String>,
+    /// Solve the placing phase: every placing position of the game, by backward induction from
+    /// the moving tables (which must all be built in the directory), into its `placing` folder.
+    /// Resumes where a stopped build was (see docs/endgame-tables.md, "The placing solution").
+    #[arg(long, conflicts_with_all = ["pieces", "pair"])]
+    pub placing: bool,
     /// The tables directory (default: ~/.cache/moulin/tables/<variant>).
     #[arg(long)]
     pub dir: Option<PathBuf>,
@@ -70,6 +75,9 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), String> {
         .clone()
         .unwrap_or_else(|| default_dir(&args.variant));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if args.placing {
+        return build_placing(&dir, &rules, args.threads);
+    }
     let todo: Vec<(usize, usize)> = match (&args.pair, args.pieces) {
         (Some(p), None) => vec![parse_pair(p)?],
         (None, Some(n)) => schedule::groups(n as usize),
@@ -134,4 +142,42 @@ fn build_group(
     eprintln!("{a}-{b}: {slots} positions in {secs:.1} s");
     store.log_cost(a, b, slots, secs);
     store.load_group(a, b).map_err(|e| e.to_string())
+}
+
+/// Builds the placing solution into `dir`'s placing folder, group by group, with a progress bar
+/// over all positions; prints each group's cost.
+fn build_placing(dir: &std::path::Path, rules: &Rules, threads: Option<u16>) -> Result<(), String> {
+    use crate::tables::placing::backward::{Build, Step};
+    let pool = pool(threads)?;
+    let started = Instant::now();
+    eprintln!("reading the moving tables of {} ...", dir.display());
+    let mut build = pool
+        .install(|| Build::new(dir, rules))
+        .map_err(|e| e.to_string())?;
+    let groups = build.groups();
+    let total: u64 = groups.iter().map(|&g| Build::size(g)).sum();
+    eprintln!(
+        "placing solution: {} groups, {total} positions, into {}",
+        groups.len(),
+        build.folder().display()
+    );
+    let bar = crate::progress::bar(total, 0, "placing ", "positions");
+    for g in groups {
+        bar.set_message(format!("(group {g})"));
+        let step = pool.install(|| build.step(g)).map_err(|e| e.to_string())?;
+        let size = Build::size(g);
+        match step {
+            Step::Kept => {}
+            Step::Redone(e) => bar.suspend(|| eprintln!("{g}: {e} (solved again)")),
+            Step::Solved(secs) => bar.suspend(|| eprintln!("{g}: {size} positions in {secs:.1} s")),
+        }
+        bar.inc(size);
+    }
+    bar.finish_and_clear();
+    eprintln!(
+        "placing solution in {}: done in {:.1} s",
+        build.folder().display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }

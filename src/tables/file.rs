@@ -279,20 +279,7 @@ mod tests {
     use super::*;
     use crate::tables::Value;
 
-    /// A scratch folder of its own, removed when dropped.
-    struct Scratch(PathBuf);
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn scratch(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("moulin-file-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
+    use crate::tables::scratch::scratch;
 
     #[test]
     fn a_table_read_back_is_mapped_and_holds_what_was_written() {

@@ -245,11 +245,33 @@ impl<'c> PairIndex<'c> {
         let s = (entry & 15) as usize;
         let rep = self.classes.reps[self.mover][class];
         let moved = transform_fast(s, Bitboard(other)).0;
-        let mut o = moved;
-        let mut fixing = self.classes.fixed_by[self.mover][class] & !1;
+        self.slot_in_class(class, rep, self.classes.fixed_by[self.mover][class], moved)
+    }
+
+    /// The slots of each class: `C(24 - mover, other)`.
+    pub fn per_class(&self) -> u64 {
+        self.per_class
+    }
+
+    /// The representative of class `class` of the mover's sets, and the symmetries that fix it
+    /// (a bit each, the identity's always set).
+    pub fn class(&self, class: usize) -> (u32, u16) {
+        (
+            self.classes.reps[self.mover][class],
+            self.classes.fixed_by[self.mover][class],
+        )
+    }
+
+    /// The slot of the position where the mover holds class `class`'s representative `rep`
+    /// exactly and the other side `other` (`slot` without finding the class: for a loop over
+    /// the classes). `fixed` is the class's symmetries (`class`).
+    #[inline]
+    pub fn slot_in_class(&self, class: usize, rep: u32, fixed: u16, other: u32) -> u64 {
+        let mut o = other;
+        let mut fixing = fixed & !1;
         while fixing != 0 {
             let t = fixing.trailing_zeros() as usize;
-            o = o.min(transform_fast(t, Bitboard(moved)).0);
+            o = o.min(transform_fast(t, Bitboard(other)).0);
             fixing &= fixing - 1;
         }
         class as u64 * self.per_class + rank_among_free(o, rep)

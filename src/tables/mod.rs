@@ -29,10 +29,13 @@ pub mod file;
 pub mod index;
 pub mod mapped;
 pub mod perfect_play;
+pub mod placing;
 pub mod retrograde;
 pub mod sample;
 pub mod schedule;
 pub mod scope;
+#[cfg(test)]
+pub(crate) mod scratch;
 pub mod table_set;
 pub mod tables_error;
 pub mod tally;

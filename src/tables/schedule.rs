@@ -215,16 +215,25 @@ impl Store {
     /// to write it is ignored, and so is a symbolic link there (never written through). Never
     /// waits: a named pipe there without a reader is not opened.
     pub fn log_cost(&self, a: usize, b: usize, slots: u64, secs: f64) {
-        use std::io::Write;
-        use std::os::unix::fs::OpenOptionsExt;
-        let line = format!("{a}-{b} positions {slots} seconds {secs:.1}\n");
-        let _ = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-            .open(self.dir.join("costs.txt"))
-            .and_then(|mut f| f.write_all(line.as_bytes()));
+        log_cost(
+            &self.dir,
+            &format!("{a}-{b} positions {slots} seconds {secs:.1}"),
+        );
     }
+}
+
+/// Appends `line` to `costs.txt` in `dir` (for planning); a failure to write it is ignored, and
+/// so is a symbolic link there (never written through). Never waits: a named pipe there without a
+/// reader is not opened.
+pub fn log_cost(dir: &Path, line: &str) {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(dir.join("costs.txt"))
+        .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
 }
 
 /// Seconds per position and thread when the directory has no measured costs (measured here:

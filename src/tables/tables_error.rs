@@ -214,6 +214,29 @@ pub enum TablesError {
         /// The other side's pieces.
         other: usize,
     },
+    /// A placing file whose header disagrees with what its name says it holds.
+    #[error(
+        "{}: {what}: the file is damaged or misnamed; delete it and build it again",
+        path.display()
+    )]
+    PlacingHeader {
+        /// The file.
+        path: PathBuf,
+        /// What disagrees.
+        what: String,
+    },
+    /// A group of the placing solution needs a group that is not solved yet.
+    #[error("the placing group {group} is needed first (build with --placing)")]
+    PlacingMissing {
+        /// The group, as `<left>-<mover>-<other>`.
+        group: String,
+    },
+    /// Rules the placing solution cannot be built for.
+    #[error("the placing solution is built for rules whose placing has no moves (not lasker) and nine pieces a side at most: {why}")]
+    PlacingUnsupported {
+        /// What the rules have.
+        why: String,
+    },
     /// A distance too long for a table's codes.
     #[error("a distance of more than {max} plies: a table cannot hold it")]
     TooLong {

@@ -1,0 +1,170 @@
+//! Building the placing solution into a tables directory: every group (`groups::all`), from the
+//! last placement back to the first, each from the groups after it (`induction`), written to its
+//! file as soon as it is solved. A stopped build resumes at the first group without a sound file;
+//! a group whose file is damaged is solved again.
+
+use super::groups::{self, Group};
+use super::induction::{self, Source};
+use super::store::{self, Mapped};
+use super::{fingerprint, unsupported};
+use crate::rules::Rules;
+use crate::tables::index::{pair_len, Classes};
+use crate::tables::schedule;
+use crate::tables::{Tables, TablesError};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What happened to one group.
+pub enum Step {
+    /// Its file was there and sound.
+    Kept,
+    /// Its file was damaged (the error): solved again.
+    Redone(TablesError),
+    /// Solved, in this many seconds.
+    Solved(f64),
+}
+
+/// A build of the placing solution of `rules` into the tables directory `tables_dir`, which holds
+/// the moving tables.
+pub struct Build {
+    rules: Rules,
+    folder: PathBuf,
+    print: u64,
+    classes: Classes,
+    moving: Tables,
+    /// The groups of the previous placement count, mapped.
+    solved: HashMap<Group, Mapped>,
+}
+
+impl Build {
+    /// Opens the moving tables of `tables_dir` (all needed) and makes the placing folder.
+    pub fn new(tables_dir: &Path, rules: &Rules) -> Result<Build, TablesError> {
+        if let Some(why) = unsupported(rules) {
+            return Err(why);
+        }
+        let rules = rules.without_draw_rules();
+        let moving = Tables::open(tables_dir, &rules)?;
+        Build::over(moving, tables_dir, &rules)
+    }
+
+    /// A build over moving tables already loaded (`moving`, which must hold every pair of the
+    /// rules' pieces), writing into `tables_dir`'s placing folder.
+    pub fn over(moving: Tables, tables_dir: &Path, rules: &Rules) -> Result<Build, TablesError> {
+        let folder = store::folder(tables_dir);
+        std::fs::create_dir_all(&folder).map_err(|source| TablesError::Open {
+            path: folder.clone(),
+            source,
+        })?;
+        Ok(Build {
+            rules: rules.without_draw_rules(),
+            print: fingerprint(rules),
+            classes: Classes::new(rules.pieces as usize),
+            moving,
+            folder,
+            solved: HashMap::new(),
+        })
+    }
+
+    /// The groups, in the order they are built.
+    pub fn groups(&self) -> Vec<Group> {
+        groups::all(&self.rules)
+    }
+
+    /// The folder the files go in.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// The positions (slots) of a group.
+    pub fn size(group: Group) -> u64 {
+        pair_len(group.mover as usize, group.other as usize)
+    }
+
+    /// Builds `group` unless its file is there and sound; the groups it depends on must be built.
+    pub fn step(&mut self, group: Group) -> Result<Step, TablesError> {
+        // Only the groups with one placement fewer are read.
+        self.solved.retain(|g, _| g.left + 1 == group.left);
+        let damaged = match store::open(&self.folder, self.print, self.rules.pieces, group)
+            .and_then(|m| m.check().map(|()| m))
+        {
+            Ok(mapped) => {
+                self.solved.insert(group, mapped);
+                return Ok(Step::Kept);
+            }
+            Err(TablesError::Open { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                None
+            }
+            Err(e) => Some(e),
+        };
+        let t = Instant::now();
+        self.load_after(group)?;
+        let values = {
+            let source = |g: Group| self.source(g);
+            let sources = induction::sources(&self.rules, group, &source)?;
+            induction::solve(&self.rules, &self.classes, group, &sources)
+        };
+        store::write(&self.folder, self.print, self.rules.pieces, group, &values)?;
+        let secs = t.elapsed().as_secs_f64();
+        self.log_cost(group, secs);
+        let mapped = store::open(&self.folder, self.print, self.rules.pieces, group)?;
+        self.solved.insert(group, mapped);
+        Ok(damaged.map_or(Step::Solved(secs), Step::Redone))
+    }
+
+    /// Maps the groups `group`'s placements lead to (none after the last placement: the moving
+    /// tables are loaded).
+    fn load_after(&mut self, group: Group) -> Result<(), TablesError> {
+        if group.left == 1 {
+            return Ok(());
+        }
+        for k in 0..=groups::most_removals(&self.rules).min(group.other) {
+            let next = group.after(k);
+            if self.solved.contains_key(&next) || !groups::all(&self.rules).contains(&next) {
+                continue;
+            }
+            let mapped = store::open(&self.folder, self.print, self.rules.pieces, next).map_err(
+                |e| match e {
+                    TablesError::Open { .. } => TablesError::PlacingMissing {
+                        group: next.to_string(),
+                    },
+                    other => other,
+                },
+            )?;
+            self.solved.insert(next, mapped);
+        }
+        Ok(())
+    }
+
+    /// Where the values of group `g` are read (the moving pair when `g.left` is 0).
+    fn source(&self, g: Group) -> Result<Source<'_>, TablesError> {
+        if g.left == 0 {
+            return self
+                .moving
+                .values(g.mover as usize, g.other as usize)
+                .map(Source::Table)
+                .ok_or(TablesError::NotBuilt {
+                    mover: g.mover as usize,
+                    other: g.other as usize,
+                });
+        }
+        self.solved
+            .get(&g)
+            .map(|m| Source::Packed(m.bytes()))
+            .ok_or_else(|| TablesError::PlacingMissing {
+                group: g.to_string(),
+            })
+    }
+
+    /// Appends a group's cost to `costs.txt` in the placing folder (a failure to write it is
+    /// ignored: it is for planning only).
+    fn log_cost(&self, group: Group, secs: f64) {
+        let size = Build::size(group);
+        schedule::log_cost(
+            &self.folder,
+            &format!("{group} positions {size} seconds {secs:.1}"),
+        );
+    }
+}

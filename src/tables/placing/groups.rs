@@ -1,0 +1,140 @@
+//! The groups of the placing solution: the placing positions with `left` placements still to
+//! come (both sides), `mover` pieces on the board for the side to move and `other` for the other
+//! side. Every turn of the placing places a piece, so a group's moves all lead to groups with one
+//! placement fewer (or, after the last, to the moving tables): the groups are solved from the
+//! last placement back to the first.
+
+use crate::rules::{MultiMill, Rules};
+use std::fmt;
+
+/// One group of placing positions.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Group {
+    /// Placements left, both sides together (1 to twice the pieces a side).
+    pub left: u8,
+    /// Pieces on the board of the side to move.
+    pub mover: u8,
+    /// Pieces on the board of the other side.
+    pub other: u8,
+}
+
+impl fmt::Display for Group {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}-{}", self.left, self.mover, self.other)
+    }
+}
+
+/// The pieces in hand of the side to move and of the other side when `left` placements are left
+/// in a game where the sides place in turn: the side to move places the next one, so it holds the
+/// larger half.
+pub fn hands(left: u8) -> (u8, u8) {
+    (left.div_ceil(2), left / 2)
+}
+
+impl Group {
+    /// The pieces in hand of the side to move and of the other side.
+    pub fn hands(self) -> (u8, u8) {
+        hands(self.left)
+    }
+
+    /// The group of the position after a placement that removes `removed` of the other side's
+    /// pieces (the other side is then to move; `left` is 0 when the placing is over).
+    pub fn after(self, removed: u8) -> Group {
+        Group {
+            left: self.left - 1,
+            mover: self.other - removed,
+            other: self.mover + 1,
+        }
+    }
+
+    /// The group's text as `Display` writes it (`<left>-<mover>-<other>`), read back.
+    pub fn parse(text: &str) -> Option<Group> {
+        let mut parts = text.split('-').map(|p| p.parse::<u8>().ok());
+        let group = Group {
+            left: parts.next()??,
+            mover: parts.next()??,
+            other: parts.next()??,
+        };
+        parts.next().is_none().then_some(group)
+    }
+}
+
+/// The most pieces one placement removes under `rules` (two when each of two mills closed at once
+/// removes one).
+pub fn most_removals(rules: &Rules) -> u8 {
+    match rules.multi_mill {
+        MultiMill::OneRemoval => 1,
+        MultiMill::OnePerMill => 2,
+    }
+}
+
+/// Every group a game of `rules` can reach from its start while it goes on, from the last
+/// placement back to the first (the order they are solved in): the side to move has placed
+/// `pieces - ceil(left / 2)` pieces and the other side `pieces - floor(left / 2)`; a side has
+/// lost at most what the other's placements could remove (none before its third placement, then
+/// at most `most_removals` a placement); and both sides still hold three pieces or more, on the
+/// board and in hand together (a side with fewer has lost, and the game is over).
+pub fn all(rules: &Rules) -> Vec<Group> {
+    let n = rules.pieces;
+    let most = most_removals(rules);
+    let mut out = Vec::new();
+    for left in 1..=2 * n {
+        let (mover_hand, other_hand) = hands(left);
+        let (mover_placed, other_placed) = (n - mover_hand, n - other_hand);
+        let mover_lost_at_most = most * other_placed.saturating_sub(2);
+        let other_lost_at_most = most * mover_placed.saturating_sub(2);
+        for mover in mover_placed.saturating_sub(mover_lost_at_most)..=mover_placed {
+            for other in other_placed.saturating_sub(other_lost_at_most)..=other_placed {
+                if mover + mover_hand >= 3 && other + other_hand >= 3 && mover + other <= 24 {
+                    out.push(Group { left, mover, other });
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_groups_of_the_standard_game() {
+        let groups = all(&Rules::nine());
+        // The start: 18 placements left, nothing on the board.
+        assert!(groups.contains(&Group {
+            left: 18,
+            mover: 0,
+            other: 0
+        }));
+        // Before the sixth placement nobody can have removed anything.
+        assert!(groups
+            .iter()
+            .filter(|g| g.left >= 14)
+            .all(|g| g.mover + g.other == 18 - g.left));
+        // The last placement: Black to place its ninth piece, White holds 9 at most.
+        let last: Vec<Group> = groups.iter().copied().filter(|g| g.left == 1).collect();
+        assert!(last
+            .iter()
+            .all(|g| g.mover <= 8 && g.other <= 9 && g.mover >= 2));
+        assert_eq!(hands(1), (1, 0));
+        assert_eq!(hands(18), (9, 9));
+        let g = Group {
+            left: 5,
+            mover: 6,
+            other: 5,
+        };
+        assert_eq!(Group::parse(&g.to_string()), Some(g));
+        assert_eq!(Group::parse("5-6"), None);
+        assert_eq!(
+            g.after(1),
+            Group {
+                left: 4,
+                mover: 4,
+                other: 7
+            }
+        );
+        // Solved last placement first.
+        assert!(groups.windows(2).all(|w| w[0].left <= w[1].left));
+    }
+}

@@ -1,0 +1,121 @@
+//! The placing solution of a tables directory, loaded for probing: every group's file mapped,
+//! checked (header, size and checksum) when it is opened.
+
+use super::groups::{self, Group};
+use super::packed::{self, Wdl};
+use super::store::{self, Mapped};
+use super::{fingerprint, unsupported};
+use crate::rules::position::Position;
+use crate::rules::Rules;
+use crate::tables::index::{Classes, PairIndex};
+use crate::tables::TablesError;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Every group of the placing of one game, mapped.
+pub struct Solution {
+    groups: HashMap<Group, Mapped>,
+    classes: Classes,
+    pieces: u8,
+}
+
+impl std::fmt::Debug for Solution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Solution of {} groups", self.groups.len())
+    }
+}
+
+/// What a tables directory holds of the placing solution of some rules.
+pub enum Found {
+    /// No placing folder, or an empty one.
+    Nothing,
+    /// Some groups but not all (a build under way or stopped): how many of how many.
+    Partial(usize, usize),
+    /// Every group, checked.
+    Whole(Solution),
+}
+
+impl Solution {
+    /// The placing solution for `rules` in the tables directory `tables_dir`: used only when
+    /// every group is there; a file that is there and damaged is an error naming it.
+    pub fn open(tables_dir: &Path, rules: &Rules) -> Result<Found, TablesError> {
+        if unsupported(rules).is_some() {
+            return Ok(Found::Nothing);
+        }
+        let folder = store::folder(tables_dir);
+        let all = groups::all(rules);
+        let present: Vec<Group> = all
+            .iter()
+            .copied()
+            .filter(|&g| store::path(&folder, g).exists())
+            .collect();
+        if present.is_empty() {
+            return Ok(Found::Nothing);
+        }
+        if present.len() < all.len() {
+            return Ok(Found::Partial(present.len(), all.len()));
+        }
+        let print = fingerprint(rules);
+        let opened: Vec<(Group, Mapped)> = all
+            .par_iter()
+            .map(|&g| {
+                let m = store::open(&folder, print, rules.pieces, g)?;
+                m.check()?;
+                Ok((g, m))
+            })
+            .collect::<Result<_, TablesError>>()?;
+        Ok(Found::Whole(Solution {
+            groups: opened.into_iter().collect(),
+            classes: Classes::new(rules.pieces as usize),
+            pieces: rules.pieces,
+        }))
+    }
+
+    /// The value of a placing position for its side to move, when the solution holds it: a
+    /// game of its pieces a side, the sides' hands as in a game where they place in turn, no
+    /// removal pending. A game that is over is not asked here.
+    pub fn value(&self, pos: &Position) -> Option<Wdl> {
+        let us = pos.side_to_move();
+        if pos.pending_removals() > 0 || !pos.is_placing() || pos.rules().pieces != self.pieces {
+            return None;
+        }
+        let left = pos.placements_left() as u8;
+        if (pos.in_hand(us), pos.in_hand(!us)) != groups::hands(left) {
+            return None;
+        }
+        let (ours, theirs) = (pos.pieces(us).0, pos.pieces(!us).0);
+        self.value_of(left, ours, theirs)
+    }
+
+    /// The value of the position with `left` placements left where the side to move holds
+    /// `ours` and the other side `theirs` (`None` outside the groups).
+    pub fn value_of(&self, left: u8, ours: u32, theirs: u32) -> Option<Wdl> {
+        let group = Group {
+            left,
+            mover: ours.count_ones() as u8,
+            other: theirs.count_ones() as u8,
+        };
+        let mapped = self.groups.get(&group)?;
+        if !mapped.mapping.trusted() {
+            return None;
+        }
+        let index = PairIndex::new(group.mover as usize, group.other as usize, &self.classes);
+        packed::value(packed::get(mapped.bytes(), index.slot(ours, theirs)))
+    }
+
+    /// The number of groups.
+    pub fn len(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Whether the solution has no group.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// The bytes of values of all groups.
+    pub fn bytes(&self) -> u64 {
+        self.groups.values().map(|m| m.bytes().len() as u64).sum()
+    }
+}

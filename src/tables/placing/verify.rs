@@ -1,0 +1,111 @@
+//! Checking the placing solution from the outside of its solver: for a stored position, every
+//! legal move is made by the move generator and played on a real `Position`, and the stored value
+//! must be the best of the successors' (a game over, a placing position of the solution, or a
+//! moving position of the tables). Shares nothing with `induction` but the index.
+
+use super::groups::{hands, Group};
+use super::packed::Wdl;
+use super::solution::Solution;
+use crate::rules::board::{Bitboard, ByColor, Color};
+use crate::rules::movegen;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
+use crate::rules::Rules;
+use crate::tables::index::{Classes, PairIndex};
+use crate::tables::{Tables, Value};
+
+/// A stored value that is not the best of its successors'.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The group.
+    pub group: Group,
+    /// The slot.
+    pub slot: u64,
+    /// The value stored.
+    pub stored: Option<Wdl>,
+    /// The best of the successors' values (`None`: a successor has no value).
+    pub expected: Option<Wdl>,
+}
+
+/// The placing position of `group` where the side to move (as White) holds `ours` and the other
+/// side `theirs`.
+pub fn position(rules: &Rules, group: Group, ours: u32, theirs: u32) -> Position {
+    let (mover_hand, other_hand) = hands(group.left);
+    Position::from_parts(
+        *rules,
+        ByColor::new(Bitboard(ours), Bitboard(theirs)),
+        ByColor::new(mover_hand, other_hand),
+        Color::White,
+        0,
+        0,
+        1,
+        ByColor::new(0, 0),
+    )
+}
+
+/// The value of `pos` for its side to move from the game's end, the solution or the tables.
+fn known(pos: &Position, solution: &Solution, tables: &Tables) -> Option<Wdl> {
+    if let Some(o) = pos.quick_outcome() {
+        return Some(match o.winner() {
+            Some(w) if w == pos.side_to_move() => 1,
+            Some(_) => -1,
+            None => 0,
+        });
+    }
+    if pos.is_placing() {
+        return solution.value(pos);
+    }
+    tables.probe(pos).map(|v| match v {
+        Value::Win(_) => 1,
+        Value::Draw => 0,
+        Value::Loss(_) => -1,
+    })
+}
+
+/// The best value of the successors of `pos` for its side to move, from the move generator.
+pub fn best_of_successors(pos: &Position, solution: &Solution, tables: &Tables) -> Option<Wdl> {
+    let mut moves = Vec::new();
+    movegen::generate(pos, Convention::Turn, &mut moves);
+    let mut best: Option<Wdl> = None;
+    for mv in moves {
+        let mut child = *pos;
+        child.play(mv);
+        let v = -known(&child, solution, tables)?;
+        best = Some(best.map_or(v, |b| b.max(v)));
+    }
+    // A placing position always has a placement.
+    best
+}
+
+/// Checks the stored values of `group` at `slots` (canonical or not: spare slots are skipped);
+/// the mismatches found.
+pub fn check(
+    rules: &Rules,
+    classes: &Classes,
+    solution: &Solution,
+    tables: &Tables,
+    group: Group,
+    slots: impl Iterator<Item = u64>,
+) -> Vec<Mismatch> {
+    let index = PairIndex::new(group.mover as usize, group.other as usize, classes);
+    let rules = rules.without_draw_rules();
+    let mut out = Vec::new();
+    for slot in slots {
+        if !index.is_canonical(slot) {
+            continue;
+        }
+        let (ours, theirs) = index.position(slot);
+        let pos = position(&rules, group, ours, theirs);
+        let stored = solution.value_of(group.left, ours, theirs);
+        let expected = best_of_successors(&pos, solution, tables);
+        if stored != expected || stored.is_none() {
+            out.push(Mismatch {
+                group,
+                slot,
+                stored,
+                expected,
+            });
+        }
+    }
+    out
+}
