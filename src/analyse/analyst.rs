@@ -4,12 +4,14 @@
 use super::analyse_error::AnalyseError;
 use super::grade::{self, rank, Graded, Searched};
 use crate::record;
+use crate::rng::Rng;
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::search::{Control, Info, Limits, Score, Searcher};
+use crate::search::exact::solved;
+use crate::search::{Control, Info, Limits, Score, Searcher, SolvedChoice};
 use crate::tables::Tables;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -150,8 +152,12 @@ impl Analyst {
         Ok(Analyst { searcher, limits })
     }
 
-    /// Searches the game's position, every root move's line when `all`.
+    /// Searches the game's position, every root move's line when `all`; where the placing
+    /// solution covers the position, every move's exact value instead, at once.
     pub fn search(&mut self, game: &Game, all: bool) -> (Searched, Lines) {
+        if let Some(solved) = self.solved(game) {
+            return solved;
+        }
         let legal = crate::rules::movegen::legal_moves(game.position(), Convention::Turn).len();
         self.searcher.options.multipv = if all { legal.max(1) } else { 1 };
         let mut lines: Vec<Option<(u32, Score, Vec<Move>)>> = vec![None; legal.max(1)];
@@ -173,6 +179,7 @@ impl Analyst {
             best: result.best,
             pv,
             exact: result.table.is_some(),
+            kept: Vec::new(),
         };
         let mut all_lines: Lines = lines
             .into_iter()
@@ -181,6 +188,42 @@ impl Analyst {
             .collect();
         all_lines.sort_by_key(|(s, _)| -rank(*s));
         (searched, all_lines)
+    }
+
+    /// The exact value of every legal move from the placing solution, best first (the move
+    /// that leaves the opponent the most ways to go wrong first among equals), when it covers
+    /// the game's position.
+    fn solved(&self, game: &Game) -> Option<(Searched, Lines)> {
+        let tables = self.searcher.options.tables.as_ref()?;
+        let pos = game.position();
+        if game.outcome().is_some() || !pos.is_placing() {
+            return None;
+        }
+        let moves = crate::rules::movegen::legal_moves(pos, Convention::Turn);
+        let values = solved::move_values(tables, pos, &moves)?;
+        let best = solved::choose(tables, pos, &moves, SolvedChoice::Testing, &mut Rng::new(0))?;
+        let score = Score::solved;
+        let kept = moves
+            .iter()
+            .zip(&values)
+            .filter(|&(_, &v)| v == best.value)
+            .map(|(&m, _)| m)
+            .collect();
+        let mut lines: Lines = moves
+            .iter()
+            .zip(values)
+            .map(|(&m, v)| (score(v), vec![m]))
+            .collect();
+        // Best first; the testing move ahead of its equals.
+        lines.sort_by_key(|(s, pv)| (-rank(*s), pv[0] != best.moves[0]));
+        let searched = Searched {
+            score: score(best.value),
+            best: Some(best.moves[0]),
+            pv: vec![best.moves[0]],
+            exact: true,
+            kept,
+        };
+        Some((searched, lines))
     }
 
     /// Grades the moves `played` (each with the game before it, as `play_moves` gives them) of a

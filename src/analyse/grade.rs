@@ -54,6 +54,20 @@ pub fn shown(score: Score) -> String {
     }
 }
 
+/// An exact value as people read it: `win`, `draw` or `loss` for the side named (a table's or
+/// the placing solution's score).
+#[must_use]
+pub fn shown_exact(score: Score) -> &'static str {
+    use crate::search::TABLE_BOUND;
+    match score {
+        Score::Mate(m) if m > 0 => "win",
+        Score::Mate(_) => "loss",
+        Score::Cp(c) if c >= TABLE_BOUND => "win",
+        Score::Cp(c) if c <= -TABLE_BOUND => "loss",
+        Score::Cp(_) => "draw",
+    }
+}
+
 /// A score on one line for comparing: wins far above any centi-pieces, sooner ones higher.
 pub(crate) fn rank(score: Score) -> i32 {
     match score {
@@ -102,6 +116,9 @@ pub struct Searched {
     pub pv: Vec<Move>,
     /// Whether the value is the endgame tables' exact one.
     pub exact: bool,
+    /// The moves that keep the exact value, where it is known for every move (the placing
+    /// solution); empty otherwise.
+    pub kept: Vec<Move>,
 }
 
 /// One graded move.
@@ -129,6 +146,8 @@ pub struct Graded {
     pub label: Label,
     /// Whether the value before is the endgame tables' exact one.
     pub exact: bool,
+    /// The moves that kept the exact value, as written in `pos` (empty where it is not known).
+    pub kept: Vec<String>,
 }
 
 /// Grades the moves `played` (each with the game before it) of a game that ended in `game`:
@@ -165,6 +184,11 @@ pub fn grade(
             line: line_text(pos, &now.pv),
             label: label(now.score, after_score, best),
             exact: now.exact,
+            kept: now
+                .kept
+                .iter()
+                .map(|m| m.written_at(pos, Convention::Turn))
+                .collect(),
         });
     }
     graded

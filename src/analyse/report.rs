@@ -2,7 +2,7 @@
 //! position with their values.
 
 use super::analyst::ExactValues;
-use super::grade::{line_text, shown, Graded, Label, BLUNDER, INACCURACY, MISTAKE};
+use super::grade::{line_text, shown, shown_exact, Graded, Label, BLUNDER, INACCURACY, MISTAKE};
 use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
@@ -19,16 +19,23 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
     for g in graded {
         let best = if g.label == Label::Best {
             String::new()
+        } else if !g.kept.is_empty() {
+            format!("kept by {}", g.kept.join(" "))
         } else {
             format!("{} ({})", g.best, g.line.join(" "))
+        };
+        let (before, after) = if g.exact {
+            (shown_exact(g.before).into(), shown_exact(g.after).into())
+        } else {
+            (shown(g.before), shown(g.after))
         };
         out.push_str(&format!(
             "{:>3}  {:<5}  {:<12}  {:>6}  {:>6}  {:<10}  {}{}\n",
             g.ply,
             g.mover,
             g.played,
-            shown(g.before),
-            shown(g.after),
+            before,
+            after,
             g.label.name(),
             best,
             if g.exact { " [tables]" } else { "" }
@@ -52,7 +59,8 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
         out.push_str(&format!("{} {}\n", o.score(), o.describe()));
     }
     out.push_str(&format!(
-        "values for the side to move: centi-pieces, or W/L n for a win/loss in n turns; labels \
+        "values for the side to move: centi-pieces, or W/L n for a win/loss in n turns (win, draw \
+         or loss where the tables or the placing solution know it exactly); labels \
          by the value lost: blunder {BLUNDER}+ (or a win or draw thrown away), mistake \
          {MISTAKE}+, inaccuracy {INACCURACY}+\n"
     ));
@@ -90,7 +98,7 @@ pub fn json_game(graded: &[Graded], game: &Game) -> String {
         .map(|g| {
             format!(
                 "{{\"ply\":{},\"side\":{},\"fen\":{},\"move\":{},\"before\":{},\"after\":{},\
-                 \"label\":{},\"best\":{},\"line\":[{}],\"exact\":{}}}",
+                 \"label\":{},\"best\":{},\"line\":[{}],\"exact\":{},\"kept\":[{}]}}",
                 g.ply,
                 js(g.mover),
                 js(&g.fen),
@@ -100,7 +108,8 @@ pub fn json_game(graded: &[Graded], game: &Game) -> String {
                 js(g.label.name()),
                 js(&g.best),
                 g.line.iter().map(|m| js(m)).collect::<Vec<_>>().join(","),
-                g.exact
+                g.exact,
+                g.kept.iter().map(|m| js(m)).collect::<Vec<_>>().join(",")
             )
         })
         .collect();

@@ -21,7 +21,8 @@ pub struct BuildArgs {
     /// Solve the placing phase: every placing position of the game, by backward induction from
     /// the moving tables (which must all be built in the directory), into its `placing` folder.
     /// Resumes where a stopped build was (see docs/endgame-tables.md, "The placing solution").
-    #[arg(long, conflicts_with_all = ["pieces", "pair"])]
+    /// With --pieces N: the game of N pieces a side (the moving tables up to N must be built).
+    #[arg(long, conflicts_with = "pair")]
     pub placing: bool,
     /// The tables directory (default: ~/.cache/moulin/tables/<variant>).
     #[arg(long)]
@@ -76,6 +77,10 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), String> {
         .unwrap_or_else(|| default_dir(&args.variant));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     if args.placing {
+        let mut rules = rules;
+        if let Some(n) = args.pieces {
+            rules.pieces = n;
+        }
         return build_placing(&dir, &rules, args.threads);
     }
     let todo: Vec<(usize, usize)> = match (&args.pair, args.pieces) {

@@ -244,6 +244,7 @@ impl Books {
                 nodes: 0,
                 outcome: None,
                 table: None,
+                solved: None,
             },
             bm.exact.is_some(),
         ))

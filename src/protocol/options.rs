@@ -7,7 +7,7 @@ use crate::rules::notation::Convention;
 use crate::rules::rule_options::{self as options, Values, RULE_OPTIONS};
 use crate::rules::{Rules, PRESETS};
 use crate::search::strength;
-use crate::search::{Searcher, Strength, Style};
+use crate::search::{Searcher, SolvedChoice, Strength, Style};
 use std::fmt;
 
 /// The type of an option, as `uci` announces it.
@@ -28,7 +28,7 @@ pub const MAX_THREADS: u64 = 64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 
-const ENGINE_OPTIONS: [(&str, Kind); 15] = [
+const ENGINE_OPTIONS: [(&str, Kind); 16] = [
     (
         "Hash",
         Kind::Spin {
@@ -65,6 +65,7 @@ const ENGINE_OPTIONS: [(&str, Kind); 15] = [
     ("BookFile", Kind::Text),
     ("BookVariety", Kind::Combo(&["best", "weighted"])),
     ("TablesPath", Kind::Text),
+    ("SolvedPlacing", Kind::Combo(&SolvedChoice::NAMES)),
     ("Level", Kind::Spin { min: 1, max: 20 }),
     ("UCI_LimitStrength", Kind::Check),
     (
@@ -113,6 +114,8 @@ pub struct Settings {
     pub book_variety: Variety,
     /// The endgame tables directory; empty: no tables.
     pub tables_path: String,
+    /// `SolvedPlacing`: how moves are picked where the placing solution covers the position.
+    pub solved_placing: SolvedChoice,
     /// The playing level, 1 to 20 (20: full strength).
     pub level: u8,
     /// Play at `elo` (`UCI_LimitStrength`), whatever the level.
@@ -136,6 +139,7 @@ impl Default for Settings {
             book_file: String::new(),
             book_variety: Variety::Best,
             tables_path: String::new(),
+            solved_placing: SolvedChoice::Testing,
             level: 20,
             limit_strength: false,
             elo: strength::ELO_MAX,
@@ -325,6 +329,7 @@ impl Settings {
             "OwnBook" => self.own_book.to_string(),
             "BookFile" => self.book_file.clone(),
             "TablesPath" => self.tables_path.clone(),
+            "SolvedPlacing" => self.solved_placing.name().into(),
             "Level" => self.level.to_string(),
             "UCI_LimitStrength" => self.limit_strength.to_string(),
             "UCI_Elo" => self.elo.to_string(),
@@ -409,6 +414,10 @@ impl Settings {
                 self.tables_path = v;
                 Changed::Tables
             }
+            "SolvedPlacing" => {
+                self.solved_placing = SolvedChoice::from_name(&v).unwrap_or(SolvedChoice::Testing);
+                Changed::Search
+            }
             "BookVariety" => {
                 self.book_variety = if v == "weighted" {
                     Variety::Weighted
@@ -454,6 +463,7 @@ impl Settings {
         searcher.options.multipv = self.multipv;
         searcher.options.move_overhead = self.move_overhead;
         searcher.options.style = self.style;
+        searcher.options.solved_placing = self.solved_placing;
         searcher.options.strength = self.strength();
     }
 

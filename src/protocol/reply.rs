@@ -283,6 +283,7 @@ mod tests {
             nodes: 1,
             outcome: None,
             table: None,
+            solved: None,
         };
         assert_eq!(
             bestmove_line(&root, &result, Convention::Turn),

@@ -237,6 +237,7 @@ impl Session {
                         nodes: 0,
                         outcome: None,
                         table: None,
+                        solved: None,
                     };
                     self.answer(&job, &result);
                 }
@@ -758,6 +759,12 @@ impl Session {
         }
         if let Some(v) = result.table {
             lines.push(format!("info string tables {v} dtc {}", v.distance()));
+        }
+        if let Some(v) = result.solved {
+            lines.push(format!(
+                "info string placing solution {}",
+                crate::search::exact::name(v)
+            ));
         }
         lines.push(bestmove_line(&job.root, result, job.notation));
         self.out.lines(lines);

@@ -33,6 +33,9 @@ pub(super) const SOLVER_NODES: u64 = 4_000_000;
 pub(super) const PROVE_DRAW_END: f64 = 0.25;
 /// The proof of the root's value tests for a win until this fraction of the move's time.
 pub(super) const PROVE_WIN_END: f64 = 0.45;
+/// Where the placing solution leaves several equally testing moves, the search among them ends
+/// at this fraction of the move's time: the value is known, the search only breaks the tie.
+pub(super) const SOLVED_TIE_SEARCH_END: f64 = 0.1;
 /// A search whose choice the exact solver checks ends at this fraction of the move's time.
 pub(super) const CHECKED_SEARCH_END: f64 = 0.7;
 /// A search whose choice the exact solver checks, where a draw is proven and a win not ruled

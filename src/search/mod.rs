@@ -46,10 +46,12 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::{Outcome, Position};
 use crate::tables::{perfect_play, Tables, Value as TableValue};
-use exact::{choice_check, root_proof, ChoiceCheck, RootProof, Verdict};
+pub use exact::solved::Choice as SolvedChoice;
+use exact::solved::{self, Solved};
+use exact::{choice_check, root_proof, ChoiceCheck, RootProof, Verdict, Wdl};
 use limits::{
     Budget, Deadline, CHECKED_SEARCH_END, PROVE_DRAW_END, PROVE_WIN_END, SEARCH_AGAIN_SHARE,
-    SOLVER_END, WIN_OPEN_SEARCH_END,
+    SOLVED_TIE_SEARCH_END, SOLVER_END, WIN_OPEN_SEARCH_END,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -76,6 +78,8 @@ pub struct Options {
     /// Play below full strength (`Level`, `UCI_LimitStrength`): fewer nodes, noisy choice among
     /// the best root moves, no endgame tables.
     pub strength: Option<Strength>,
+    /// How moves are picked where the placing solution covers the root (`SolvedPlacing`).
+    pub solved_placing: SolvedChoice,
 }
 
 impl Default for Options {
@@ -88,6 +92,7 @@ impl Default for Options {
             learned: true,
             tables: None,
             strength: None,
+            solved_placing: SolvedChoice::Testing,
         }
     }
 }
@@ -134,6 +139,9 @@ pub struct SearchResult {
     pub outcome: Option<Outcome>,
     /// The value the endgame tables give the root, when the move came from them.
     pub table: Option<TableValue>,
+    /// The root's value by the placing solution, when the move came from it: the move keeps
+    /// it.
+    pub solved: Option<Wdl>,
 }
 
 impl SearchResult {
@@ -148,6 +156,7 @@ impl SearchResult {
             nodes: 0,
             outcome,
             table: None,
+            solved: None,
         }
     }
 }
@@ -264,6 +273,9 @@ impl Searcher {
             return SearchResult::nothing(None);
         }
         let budget = Budget::new(&pos, limits, self.options.move_overhead);
+        if let Some(solved) = self.solved_root(&pos, &root_moves, limits) {
+            return self.play_solved(game, &solved, limits, control, budget, report);
+        }
         let proof = self.solve_root(&pos, &mut root_moves, limits, control, budget);
         if let Some(played) = self.play_from_tables(&pos, &root_moves, report) {
             return played;
@@ -282,6 +294,68 @@ impl Searcher {
             report,
         };
         self.check_choice(&mut search, result, proof)
+    }
+
+    /// What the placing solution says of the root's moves, when it covers the root and decides
+    /// the move: one line at full strength, the choice not switched off (`SolvedPlacing`).
+    fn solved_root(
+        &mut self,
+        pos: &Position,
+        root_moves: &[Move],
+        limits: &Limits,
+    ) -> Option<Solved> {
+        if self.options.multipv != 1 || limits.infinite {
+            return None;
+        }
+        let tables = self.playing_tables(pos)?;
+        solved::choose(
+            &tables,
+            pos,
+            root_moves,
+            self.options.solved_placing,
+            &mut self.rng,
+        )
+    }
+
+    /// Plays from the placing solution: its one best move at once, reported as a line of one
+    /// ply; several equally testing moves, by a search among them (its score replaced by the
+    /// solved value).
+    fn play_solved(
+        &mut self,
+        game: &Game,
+        solved: &Solved,
+        limits: &Limits,
+        control: &Control,
+        budget: Budget,
+        report: &mut (dyn FnMut(&Info) + Send),
+    ) -> SearchResult {
+        let score = Score::solved(solved.value);
+        let mut result = if solved.moves.len() == 1 {
+            report(&self.known_line(solved.moves[0], score));
+            SearchResult {
+                best: Some(solved.moves[0]),
+                ..SearchResult::nothing(None)
+            }
+        } else {
+            let deadline = if budget.is_timed() {
+                budget.search_until(SOLVED_TIE_SEARCH_END)
+            } else {
+                budget.whole()
+            };
+            self.search_root(
+                game,
+                &solved.moves,
+                limits,
+                control,
+                deadline,
+                &mut |i: &Info| {
+                    report(&Info { score, ..i.clone() });
+                },
+            )
+        };
+        result.score = score;
+        result.solved = Some(solved.value);
+        result
     }
 
     /// The exact solver's step before the search, in the placing phase with tables for every
@@ -370,6 +444,23 @@ impl Searcher {
         decided
     }
 
+    /// The report of a move known without a search (the tables', the placing solution's): a
+    /// line of one ply.
+    fn known_line(&self, mv: Move, score: Score) -> Info {
+        Info {
+            depth: 1,
+            seldepth: 1,
+            multipv: 1,
+            score,
+            bound: None,
+            nodes: 0,
+            nps: 0,
+            hashfull: self.tt.hashfull(),
+            time_ms: 0,
+            pv: vec![mv],
+        }
+    }
+
     /// Where the endgame tables cover the root: their value-keeping move at once, reported as a
     /// line of one ply.
     fn play_from_tables(
@@ -381,18 +472,7 @@ impl Searcher {
         let tables = self.playing_tables(pos)?;
         let (best, value) = perfect_play::best_move(&tables, pos, root_moves)?;
         let score = Score::from_internal(score::from_tables(value, 0));
-        report(&Info {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score,
-            bound: None,
-            nodes: 0,
-            nps: 0,
-            hashfull: self.tt.hashfull(),
-            time_ms: 0,
-            pv: vec![best],
-        });
+        report(&self.known_line(best, score));
         Some(SearchResult {
             best: Some(best),
             ponder: None,
@@ -401,6 +481,7 @@ impl Searcher {
             nodes: 0,
             outcome: None,
             table: Some(value),
+            solved: None,
         })
     }
 
@@ -632,6 +713,7 @@ impl Searcher {
             nodes,
             outcome: None,
             table: None,
+            solved: None,
         }
     }
 }

@@ -34,6 +34,13 @@ pub fn from_tables(v: crate::tables::Value, ply: usize) -> i32 {
     }
 }
 
+/// The score of a value of the placing solution (win 1, draw 0, loss -1 for the side to move):
+/// the least table win, as no distance is known.
+#[inline]
+pub fn from_solved(v: i8) -> i32 {
+    i32::from(v) * TABLE_BOUND
+}
+
 fn d_clamped(v: crate::tables::Value) -> i32 {
     i32::from(v.distance().min(800))
 }
@@ -95,6 +102,11 @@ pub enum Score {
 }
 
 impl Score {
+    /// The reported form of a value of the placing solution (`from_solved`).
+    pub fn solved(v: i8) -> Score {
+        Score::from_internal(from_solved(v))
+    }
+
     /// The reported form of a search score.
     pub fn from_internal(s: i32) -> Score {
         if s >= MATE_BOUND {

@@ -34,7 +34,7 @@ const fn binomials() -> [[u64; POINTS + 1]; POINTS + 1] {
 }
 
 /// C(n, k).
-fn binomial(n: usize, k: usize) -> u64 {
+pub fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
         0
     } else {

@@ -4,6 +4,7 @@
 use super::file;
 use super::index::{Classes, PairIndex};
 use super::mapped;
+use super::placing::solution::{Found, Solution};
 use super::scope::{fingerprint, unsupported};
 use super::tables_error::TablesError;
 use super::values::{Value, Values};
@@ -12,6 +13,7 @@ use crate::rules::Rules;
 use rayon::prelude::*;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A table file that changed since it was read.
 #[derive(Debug)]
@@ -38,6 +40,8 @@ pub struct Tables {
     largest: usize,
     /// By pieces on the board: the longest distance of the tables with at most that many.
     longest_by_pieces: Vec<u16>,
+    /// The placing solution of the directory, when it is there whole.
+    placing: Option<Arc<Solution>>,
 }
 
 impl fmt::Debug for Tables {
@@ -47,9 +51,28 @@ impl fmt::Debug for Tables {
 }
 
 impl Tables {
-    /// Loads every table in `dir` made for `rules`. A table made for other rules, or one whose
-    /// checksum fails, is an error naming the file; a directory without tables is an error.
+    /// Loads every table in `dir` made for `rules` (`open_moving`), with the placing solution of
+    /// the directory when it is there whole for `rules` (its `placing` folder, every file checked).
+    /// A placing solution that is there in part is left aside with a warning, and so is one with a
+    /// damaged file (the error names it): the moving tables serve without it.
     pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
+        let mut tables = Tables::open_moving(dir, rules)?;
+        match Solution::open(dir, rules) {
+            Ok(Found::Whole(solution)) => tables.placing = Some(Arc::new(solution)),
+            Ok(Found::Nothing) => {}
+            Ok(Found::Partial(have, all)) => log::warn!(
+                "{}: the placing solution has {have} of its {all} groups: not used until it is \
+                 built whole (moulin tables build --placing)",
+                dir.display()
+            ),
+            Err(e) => log::error!("the placing solution is not used: {e}"),
+        }
+        Ok(tables)
+    }
+
+    /// Loads every moving table in `dir` made for `rules`. A table made for other rules, or one
+    /// whose checksum fails, is an error naming the file; a directory without tables is an error.
+    pub fn open_moving(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
         if let Some(why) = unsupported(rules) {
             return Err(why);
         }
@@ -85,7 +108,20 @@ impl Tables {
             pairs: vec![vec![None; largest + 1]; largest + 1],
             largest,
             longest_by_pieces: vec![0; 2 * largest + 1],
+            placing: None,
         }
+    }
+
+    /// The placing solution, when it is loaded.
+    pub fn placing(&self) -> Option<&Solution> {
+        self.placing.as_deref()
+    }
+
+    /// The value (win 1, draw 0, loss -1) of a placing position for its side to move, when the
+    /// placing solution holds it for the position's rules (`placing::solution::Solution::value`).
+    #[inline]
+    pub fn placing_value(&self, pos: &Position) -> Option<i8> {
+        self.placing.as_ref()?.value(pos)
     }
 
     /// Adds the values of pair `(mover, other)`.

@@ -14,6 +14,7 @@ mod gbgp;
 mod handshake;
 mod harness;
 mod latency;
+mod placing;
 mod positions;
 mod search;
 mod tables;

@@ -294,6 +294,9 @@ impl<'a> Solver<'a> {
                 .or_else(|| self.tables.probe(pos))?;
             return Some(wdl(v));
         }
+        if let Some(v) = self.tables.placing_value(pos) {
+            return Some(v);
+        }
         let key = pos.key();
         let mut best_move = Move::NULL;
         if let Some(k) = self.memory.get(key) {

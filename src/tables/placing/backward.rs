@@ -44,7 +44,7 @@ impl Build {
             return Err(why);
         }
         let rules = rules.without_draw_rules();
-        let moving = Tables::open(tables_dir, &rules)?;
+        let moving = Tables::open_moving(tables_dir, &rules)?;
         Build::over(moving, tables_dir, &rules)
     }
 

@@ -14,7 +14,7 @@ use super::packed::{self, Wdl, NO_POSITION};
 use crate::rules::board::Bitboard;
 use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::tables::index::{expand, subsets, Classes, PairIndex};
+use crate::tables::index::{binomial, expand, subsets, Classes, PairIndex};
 use crate::tables::{TablesError, Value, Values};
 use rayon::prelude::*;
 
@@ -108,50 +108,116 @@ struct Solver<'a> {
     group: Group,
 }
 
+/// A class of the other side's sets, as the loop over its positions sees it.
+struct Block {
+    class: usize,
+    /// The other side's set: the class's representative.
+    theirs: u32,
+    /// The symmetries that fix it.
+    fixed: u16,
+    /// The free points (not `theirs`), in increasing order: the points of the sets as ranked
+    /// among the free points ("squeezed").
+    points: [u8; 24],
+    /// The first slot of the class in the next group's stored order.
+    next_base: u64,
+}
+
+/// The ranks among the free points of a squeezed set with one point added, for any point, in a
+/// few operations: `rank(S + p) = sum over the members below p of C(e_i, i + 1), plus C(p, k +
+/// 1), plus the sum over the members above of C(e_i, i + 2)`, `k` members being below `p`.
+struct Insertion {
+    below: [u64; 25],
+    above: [u64; 25],
+}
+
+impl Insertion {
+    fn of(squeezed: u32) -> Insertion {
+        let mut members = [0usize; 24];
+        let mut n = 0;
+        for p in Bitboard(squeezed) {
+            members[n] = p.index();
+            n += 1;
+        }
+        let mut below = [0u64; 25];
+        let mut above = [0u64; 25];
+        for i in 0..n {
+            below[i + 1] = below[i] + binomial(members[i], i + 1);
+        }
+        for i in (0..n).rev() {
+            above[i] = above[i + 1] + binomial(members[i], i + 2);
+        }
+        Insertion { below, above }
+    }
+
+    /// The rank of `squeezed` (the set this was made of) with point `p` added.
+    #[inline]
+    fn rank_with(&self, squeezed: u32, p: usize) -> u64 {
+        let k = (squeezed & ((1u32 << p) - 1)).count_ones() as usize;
+        self.below[k] + binomial(p, k + 1) + self.above[k]
+    }
+}
+
 impl Solver<'_> {
     /// Solves the positions of one class of the other side's sets.
     fn block(&self, class: usize, block: &mut [u8]) {
         let (rep, fixed) = self.work_index.class(class);
         let free = !rep & Bitboard::ALL.0;
+        let mut points = [0u8; 24];
+        for (i, p) in Bitboard(free).into_iter().enumerate() {
+            points[i] = p.index() as u8;
+        }
+        let b = Block {
+            class,
+            theirs: rep,
+            fixed,
+            points,
+            next_base: class as u64 * self.next_same.per_class(),
+        };
         let base = class as u64 * self.work_index.per_class();
         let m = self.group.mover as usize;
-        for (r, packed_set) in subsets(24 - self.group.other as usize, m).enumerate() {
-            let ours = expand(packed_set, free);
+        for (r, squeezed) in subsets(24 - self.group.other as usize, m).enumerate() {
+            let ours = expand(squeezed, free);
             if fixed != 1
                 && self.work_index.slot_in_class(class, rep, fixed, ours) != base + r as u64
             {
                 // A spare slot: the position is stored in another slot of the class.
                 continue;
             }
-            block[r] = packed::code(self.value(class, rep, fixed, ours));
+            block[r] = packed::code(self.value(&b, ours, squeezed));
         }
     }
 
-    /// The value of the position where the side to move holds `ours` and the other side `theirs`,
-    /// the representative of its class `class` (fixed by the symmetries `fixed`).
+    /// The value of the position where the side to move holds `ours` (`squeezed` among the free
+    /// points) and the other side the block's representative.
     #[inline]
-    fn value(&self, class: usize, theirs: u32, fixed: u16, ours: u32) -> Wdl {
+    fn value(&self, b: &Block, ours: u32, squeezed: u32) -> Wdl {
         let topology = self.rules.topology();
-        let empty = !(ours | theirs) & Bitboard::ALL.0;
+        let free_points = 24 - self.group.other as usize;
+        let empty = !squeezed & ((1u32 << free_points) - 1);
+        // Without symmetries fixing the other side's set, the rank of a successor comes from the
+        // squeezed set; with some, through the least image (`slot_in_class`).
+        let insertion = (b.fixed == 1).then(|| Insertion::of(squeezed));
         let mut best: Wdl = -1;
         let mut closing = 0u32;
-        for q in Bitboard(empty) {
-            let placed = ours | 1 << q.index();
-            if topology.partners[q.index()]
-                .iter()
-                .any(|p| p.0 & ours == p.0)
-            {
-                closing |= 1 << q.index();
+        for p in Bitboard(empty) {
+            let q = b.points[p.index()] as usize;
+            if topology.partners[q].iter().any(|l| l.0 & ours == l.0) {
+                closing |= 1 << q;
                 continue;
             }
-            let slot = self.next_same.slot_in_class(class, theirs, fixed, placed);
+            let slot = match &insertion {
+                Some(ins) => b.next_base + ins.rank_with(squeezed, p.index()),
+                None => self
+                    .next_same
+                    .slot_in_class(b.class, b.theirs, b.fixed, ours | 1 << q),
+            };
             best = best.max(-self.sources[0].get(slot));
             if best == 1 {
                 return 1;
             }
         }
         for q in Bitboard(closing) {
-            best = best.max(self.best_removal(theirs, ours | 1 << q.index(), q.index()));
+            best = best.max(self.best_removal(b.theirs, ours | 1 << q.index(), q.index()));
             if best == 1 {
                 return 1;
             }
@@ -202,20 +268,31 @@ impl Solver<'_> {
     }
 }
 
-/// The work array (by the other side's set) in stored order, packed: each stored slot reads its
-/// position's slot in the work array; the spare slots hold `NO_POSITION`.
+/// The work array (by the other side's set) in stored order, packed: class by class of the
+/// stored order, each position reads its slot in the work array; the spare slots hold
+/// `NO_POSITION`.
 fn turn_around(classes: &Classes, group: Group, work_index: &PairIndex, work: &[u8]) -> Vec<u8> {
-    let store = PairIndex::new(group.mover as usize, group.other as usize, classes);
-    let slots = store.len();
-    let code = |slot: u64| -> u8 {
-        if slot >= slots || !store.is_canonical(slot) {
-            return NO_POSITION;
-        }
-        let (ours, theirs) = store.position(slot);
-        work[work_index.slot(theirs, ours) as usize]
-    };
-    (0..packed::bytes_for(slots) as u64)
-        .into_par_iter()
-        .map(|b| (0..4).fold(0u8, |byte, i| byte | code(4 * b + i) << (2 * i)))
-        .collect()
+    let (m, o) = (group.mover as usize, group.other as usize);
+    let store = PairIndex::new(m, o, classes);
+    let per_class = store.per_class() as usize;
+    let mut codes = vec![NO_POSITION; store.len() as usize];
+    if per_class > 0 {
+        codes
+            .par_chunks_mut(per_class)
+            .enumerate()
+            .for_each(|(class, block)| {
+                let (ours, fixed) = store.class(class);
+                let free = !ours & Bitboard::ALL.0;
+                let base = (class * per_class) as u64;
+                for (r, squeezed) in subsets(24 - m, o).enumerate() {
+                    let theirs = expand(squeezed, free);
+                    if fixed == 1
+                        || store.slot_in_class(class, ours, fixed, theirs) == base + r as u64
+                    {
+                        block[r] = work[work_index.slot(theirs, ours) as usize];
+                    }
+                }
+            });
+    }
+    codes.par_chunks(4).map(packed::pack_one).collect()
 }

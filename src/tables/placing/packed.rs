@@ -33,14 +33,16 @@ pub fn get(packed: &[u8], slot: u64) -> u8 {
 
 /// Codes, one a byte, packed four to a byte (the slots past the end are `NO_POSITION`).
 pub fn pack(codes: &[u8]) -> Vec<u8> {
+    codes.chunks(4).map(pack_one).collect()
+}
+
+/// Up to four codes in one byte, the first in the low bits.
+#[inline]
+pub fn pack_one(codes: &[u8]) -> u8 {
     codes
-        .chunks(4)
-        .map(|c| {
-            c.iter()
-                .enumerate()
-                .fold(0u8, |b, (i, &code)| b | (code & 3) << (2 * i))
-        })
-        .collect()
+        .iter()
+        .enumerate()
+        .fold(0u8, |b, (i, &code)| b | (code & 3) << (2 * i))
 }
 
 #[cfg(test)]

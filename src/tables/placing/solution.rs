@@ -77,7 +77,11 @@ impl Solution {
     /// removal pending. A game that is over is not asked here.
     pub fn value(&self, pos: &Position) -> Option<Wdl> {
         let us = pos.side_to_move();
-        if pos.pending_removals() > 0 || !pos.is_placing() || pos.rules().pieces != self.pieces {
+        if pos.pending_removals() > 0
+            || !pos.is_placing()
+            || pos.rules().pieces != self.pieces
+            || unsupported(pos.rules()).is_some()
+        {
             return None;
         }
         let left = pos.placements_left() as u8;

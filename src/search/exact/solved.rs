@@ -1,0 +1,156 @@
+//! Play and grading from the placing solution (`tables::placing`): the value of every move of a
+//! placing position it covers, and, among the moves that keep the value, the one that leaves the
+//! opponent the most ways to go wrong.
+
+use super::wdl::{outcome, wdl, Wdl};
+use crate::rng::Rng;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
+use crate::tables::Tables;
+
+/// How the engine picks among the moves that keep a solved position's value (`SolvedPlacing`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Choice {
+    /// The moves that leave the opponent the most replies that give value away; the search
+    /// breaks ties.
+    Testing,
+    /// Any one of them, drawn at random (to measure `Testing` against).
+    Random,
+    /// The placing solution is not used for play (the search and the exact solver as without
+    /// it).
+    Off,
+}
+
+impl Choice {
+    /// The option's values, as written.
+    pub const NAMES: [&'static str; 3] = ["testing", "random", "off"];
+
+    /// The choice named `text`.
+    pub fn from_name(text: &str) -> Option<Choice> {
+        match text {
+            "testing" => Some(Choice::Testing),
+            "random" => Some(Choice::Random),
+            "off" => Some(Choice::Off),
+            _ => None,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        Choice::NAMES[self as usize]
+    }
+}
+
+/// The value of the position `pos` for its side to move, known without a search: a game over, the
+/// placing solution, or the moving tables.
+pub fn known_value(tables: &Tables, pos: &Position) -> Option<Wdl> {
+    if let Some(v) = outcome(pos) {
+        return Some(v);
+    }
+    if pos.is_placing() {
+        return tables.placing_value(pos);
+    }
+    tables.probe(pos).map(wdl)
+}
+
+/// The value of `mv` in `pos` for the side that plays it, when it is known without a search.
+pub fn move_value(tables: &Tables, pos: &Position, mv: Move) -> Option<Wdl> {
+    let mut child = *pos;
+    child.play(mv);
+    let v = known_value(tables, &child)?;
+    Some(if child.side_to_move() == pos.side_to_move() {
+        v
+    } else {
+        -v
+    })
+}
+
+/// The value of each of `moves` in `pos` for its side to move, when the placing solution covers
+/// the position and every move's value is known.
+pub fn move_values(tables: &Tables, pos: &Position, moves: &[Move]) -> Option<Vec<Wdl>> {
+    tables.placing_value(pos)?;
+    moves
+        .iter()
+        .map(|&mv| move_value(tables, pos, mv))
+        .collect()
+}
+
+/// The replies in `child` (the position after a move) that give value away for the side that
+/// makes them: the opponent's ways to go wrong. `None` when some value is unknown.
+pub fn mistakes_left(tables: &Tables, child: &Position) -> Option<u32> {
+    let held = known_value(tables, child)?;
+    if outcome(child).is_some() {
+        return Some(0);
+    }
+    let mut replies = Vec::new();
+    movegen::generate(child, Convention::Turn, &mut replies);
+    let mut count = 0;
+    for r in replies {
+        if move_value(tables, child, r)? < held {
+            count += 1;
+        }
+    }
+    Some(count)
+}
+
+/// What the placing solution says of a position's moves: its value and the moves to consider.
+pub struct Solved {
+    /// The position's value for its side to move.
+    pub value: Wdl,
+    /// The moves that keep it, those that leave the opponent the most ways to go wrong first
+    /// (`Testing`: the best of them only; `Random`: one drawn).
+    pub moves: Vec<Move>,
+    /// The opponent's ways to go wrong after `moves[0]`.
+    pub mistakes: u32,
+}
+
+/// The moves of `pos` (among `moves`) the engine considers under `choice`, when the placing
+/// solution covers the position.
+pub fn choose(
+    tables: &Tables,
+    pos: &Position,
+    moves: &[Move],
+    choice: Choice,
+    rng: &mut Rng,
+) -> Option<Solved> {
+    if choice == Choice::Off || moves.is_empty() {
+        return None;
+    }
+    let values = move_values(tables, pos, moves)?;
+    let value = values.iter().copied().max()?;
+    let keeping: Vec<Move> = moves
+        .iter()
+        .zip(&values)
+        .filter(|&(_, &v)| v == value)
+        .map(|(&m, _)| m)
+        .collect();
+    let after = |mv: Move| {
+        let mut child = *pos;
+        child.play(mv);
+        mistakes_left(tables, &child)
+    };
+    if choice == Choice::Random {
+        let mv = keeping[rng.below(keeping.len())];
+        return Some(Solved {
+            value,
+            moves: vec![mv],
+            mistakes: after(mv)?,
+        });
+    }
+    let counted: Vec<(Move, u32)> = keeping
+        .iter()
+        .map(|&m| after(m).map(|c| (m, c)))
+        .collect::<Option<_>>()?;
+    let most = counted.iter().map(|&(_, c)| c).max()?;
+    Some(Solved {
+        value,
+        moves: counted
+            .iter()
+            .filter(|&&(_, c)| c == most)
+            .map(|&(m, _)| m)
+            .collect(),
+        mistakes: most,
+    })
+}

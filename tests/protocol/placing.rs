@@ -1,0 +1,176 @@
+//! The placing solution through the binary: `moulin tables build --placing` (resumed, a missing
+//! group made again), and the engine playing from it: every placing move keeps the value, from
+//! the first, under each `SolvedPlacing` choice.
+
+use crate::harness::{scratch, shared, Engine};
+use moulin::rules::movegen::legal_moves;
+use moulin::search::exact::solved;
+use moulin::tables::placing::{groups, store};
+use moulin::tables::Tables;
+use moulin::{Convention, Game, Rules};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn moulin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(args)
+        .output()
+        .expect("moulin runs")
+}
+
+/// The rules of the game of four pieces a side.
+fn four() -> Rules {
+    let mut rules = Rules::nine();
+    rules.pieces = 4;
+    rules
+}
+
+/// The moving tables up to 4 a side and the placing solution of the game of four pieces a side,
+/// built once by the binary for every test here.
+fn four_a_side() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch("placing");
+        let _ = std::fs::remove_dir_all(&dir);
+        let d = dir.to_str().unwrap();
+        let built = moulin(&["tables", "build", "--pieces", "4", "--dir", d]);
+        assert!(built.status.success(), "{built:?}");
+        let placing = moulin(&["tables", "build", "--placing", "--pieces", "4", "--dir", d]);
+        let err = String::from_utf8_lossy(&placing.stderr);
+        assert!(placing.status.success(), "{err}");
+        let all = groups::all(&four());
+        // One line a group solved, and one cost a group.
+        assert_eq!(err.matches(" positions in ").count(), all.len(), "{err}");
+        let costs = std::fs::read_to_string(dir.join("placing/costs.txt")).unwrap();
+        assert_eq!(costs.lines().count(), all.len());
+        dir
+    })
+}
+
+#[test]
+fn a_stopped_placing_build_solves_only_what_is_missing() {
+    let _g = shared();
+    let dir = scratch("placing-resume");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("placing")).unwrap();
+    let from = four_a_side();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+        }
+    }
+    let all = groups::all(&four());
+    for &g in &all[..all.len() - 1] {
+        let name = store::path(Path::new("placing"), g);
+        std::fs::copy(from.join(&name), dir.join(&name)).unwrap();
+    }
+    // The start's group is missing, as after a build stopped before its last group.
+    let start = *all.last().unwrap();
+    let d = dir.to_str().unwrap();
+    let again = moulin(&["tables", "build", "--placing", "--pieces", "4", "--dir", d]);
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert_eq!(err.matches(" positions in ").count(), 1, "{err}");
+    assert!(err.contains(&format!("{start}: 1 positions in")), "{err}");
+    let rebuilt = std::fs::read(store::path(&dir.join("placing"), start)).unwrap();
+    assert_eq!(
+        rebuilt,
+        std::fs::read(store::path(&from.join("placing"), start)).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays the placing of a game of four pieces a side: the engine (`choice`) as `engine_side`
+/// (0 White, 1 Black) against moves drawn from `seed`; every engine move must keep the value
+/// the solution gives the position, and the engine says the value.
+fn engine_keeps_the_value(choice: &str, engine_side: usize, seed: u64) {
+    let dir = four_a_side();
+    let rules = four();
+    let tables = Tables::open(dir, &rules).unwrap();
+    assert!(tables.placing().is_some());
+    let mut engine = Engine::start();
+    engine.ask("setoption name Pieces value 4");
+    engine.ask(&format!(
+        "setoption name TablesPath value {}",
+        dir.display()
+    ));
+    engine.ask(&format!("setoption name SolvedPlacing value {choice}"));
+    let mut game = Game::new(rules);
+    let mut moves: Vec<String> = Vec::new();
+    let mut rng = moulin::rng::Rng::new(seed);
+    let mut ply = 0;
+    while game.position().is_placing() && game.outcome().is_none() {
+        let pos = *game.position();
+        let legal = legal_moves(&pos, Convention::Turn);
+        let mv = if ply % 2 == engine_side {
+            engine.ask(&format!("position startpos moves {}", moves.join(" ")));
+            engine.send("go movetime 200");
+            let lines = engine.until(|l| l.starts_with("bestmove"));
+            let value = tables.placing_value(&pos).unwrap();
+            let said = format!(
+                "info string placing solution {}",
+                moulin::search::exact::name(value)
+            );
+            assert!(lines.contains(&said), "{choice}: {lines:?}");
+            let text = lines
+                .last()
+                .unwrap()
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .to_string();
+            let mv = *legal
+                .iter()
+                .find(|m| m.written_at(&pos, Convention::Turn) == text)
+                .unwrap_or_else(|| panic!("{text} is legal"));
+            assert_eq!(
+                solved::move_value(&tables, &pos, mv),
+                Some(value),
+                "{choice}: {text} after {moves:?} gives the value away"
+            );
+            mv
+        } else {
+            legal[rng.below(legal.len())]
+        };
+        moves.push(mv.written_at(&pos, Convention::Turn));
+        game.play_token(moves.last().unwrap()).unwrap();
+        ply += 1;
+    }
+    assert!(ply >= 4, "{moves:?}");
+}
+
+#[test]
+fn the_engine_keeps_the_value_of_every_placing_position() {
+    let _g = shared();
+    for (side, seed) in [(0, 1), (1, 2), (0, 3), (1, 4)] {
+        engine_keeps_the_value("testing", side, seed);
+    }
+    engine_keeps_the_value("random", 0, 5);
+}
+
+#[test]
+fn with_the_solution_off_the_engine_searches_as_before() {
+    let _g = shared();
+    let dir = four_a_side();
+    let mut engine = Engine::start();
+    engine.ask("setoption name Pieces value 4");
+    engine.ask(&format!(
+        "setoption name TablesPath value {}",
+        dir.display()
+    ));
+    engine.ask("setoption name SolvedPlacing value off");
+    engine.ask("position startpos");
+    engine.send("go movetime 100");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    assert!(
+        !lines.iter().any(|l| l.contains("placing solution")),
+        "{lines:?}"
+    );
+    let refused = engine.ask("setoption name SolvedPlacing value best");
+    assert!(
+        refused[0].contains("SolvedPlacing") && refused[0].contains("testing"),
+        "{refused:?}"
+    );
+}
