@@ -59,7 +59,7 @@ pub struct MatchArgs {
     /// Replace an existing --records (and --pgn) file.
     #[arg(long)]
     pub force: bool,
-    /// Also write each game to this file as a PGN-shaped record (docs/reliability.md, "Game records"),
+    /// Also write each game to this file as a PGN-shaped record (docs/matches.md, "Game records (PGN)"),
     /// readable by `moulin replay`; an existing file is refused unless --resume (which adds to
     /// it) or --force. Never the --openings or the --records file.
     #[arg(long, value_name = "FILE")]
