@@ -135,11 +135,7 @@ fn seed(args: &MatchArgs) -> u64 {
             .and_then(|s| results_file::setting(&s, "seed")?.parse().ok()),
         _ => None,
     });
-    given_seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    })
+    given_seed.unwrap_or_else(crate::rng::clock_seed)
 }
 
 /// Where the openings come from, and how the settings line names it.
