@@ -27,11 +27,11 @@
 //!   rules/             the game: board, symmetries and symmetry keys, rules and their options,
 //!      |               moves, position, move generation, notation, diagram, position strings
 //!      |               (ours and GBGP's), zobrist keys, games, perft
-//!   durable.rs, rng.rs, date.rs, progress.rs, text.rs
+//!   durable.rs, rng.rs, date.rs, progress.rs, parallel.rs, text.rs
 //!                      files written so that a kill or a full disk loses nothing (temp file,
 //!                      fsync, rename; journals; locks); the one small random generator; today's
-//!                      date; the one progress bar of long commands; outside text as an
-//!                      error shows it (quoted, escaped, cut)
+//!                      date; the one progress bar of long commands; jobs run on several
+//!                      threads; outside text as an error shows it (quoted, escaped, cut)
 //! ```
 //!
 //! The rules know nothing of search; the search knows nothing of protocols and never prints (it
@@ -43,6 +43,7 @@ pub mod cli;
 pub mod date;
 pub mod durable;
 pub mod matches;
+pub mod parallel;
 pub mod progress;
 pub mod protocol;
 pub mod record;

@@ -12,6 +12,14 @@ pub const fn mix(state: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A seed from the clock, the nanoseconds since 1970 (their low 64 bits): a different one on
+/// each run.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x5eed, |d| d.as_nanos() as u64)
+}
+
 /// A `SplitMix64` stream.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -22,11 +30,9 @@ impl Rng {
         Rng(seed)
     }
 
-    /// Seeded from the clock: a different stream on each run.
+    /// Seeded from the clock (`clock_seed`): a different stream on each run.
     pub fn from_time() -> Rng {
-        Rng(std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x5eed, |d| d.as_nanos() as u64))
+        Rng(clock_seed())
     }
 
     /// The next number of the stream.

@@ -189,10 +189,10 @@ fn the_html_page_draws_the_graph_and_the_critical_boards_offline() {
 }
 
 /// Opens the page in headless Chromium (Debian package chromium) and takes a screenshot, the
-/// picture the README shows: `cargo test --release --test analyse -- --ignored`, then copy
+/// picture docs/play-and-analyse.md shows: `cargo test --release --test analyse -- --ignored`, then copy
 /// `$TMPDIR/moulin-html-shot/analysis.png` to `docs/analysis.png`.
 #[test]
-#[ignore = "needs Debian's chromium; makes the README's picture"]
+#[ignore = "needs Debian's chromium; makes the picture of docs/play-and-analyse.md"]
 fn the_html_page_renders_in_headless_chromium() {
     let dir = std::env::temp_dir().join("moulin-html-shot");
     let page = sample_page(&dir, "6");

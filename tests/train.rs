@@ -140,6 +140,82 @@ fn labelling_resumes_and_extends_its_journal() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("too few to fit"));
 }
 
+/// `train critical` on two threads: it stops once the count is found, journals every candidate
+/// it judged once, and a larger `--count` resumes from the journal, keeping what was found.
+#[test]
+fn critical_positions_are_found_on_two_threads_and_resumed() {
+    let suite = scratch("critical").join("suite.txt");
+    let journals = scratch("cache").join("moulin/train/nine");
+    let journal = || {
+        let entries = std::fs::read_dir(&journals).unwrap();
+        let mut found = entries.map(|e| e.unwrap().path()).filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("critical-")
+        });
+        let path = found.next().expect("a journal of train critical");
+        assert!(found.next().is_none(), "one journal");
+        data_lines(&path)
+    };
+    // A run of an earlier process with the same id left its journal: start afresh.
+    let _ = std::fs::remove_dir_all(&journals);
+    let run = |count: &str| {
+        let o = moulin(&[
+            "train",
+            "critical",
+            "--draw",
+            "400",
+            "--seed",
+            "5",
+            "--depth",
+            "3",
+            "--screen-depth",
+            "2",
+            "--count",
+            count,
+            "--threads",
+            "2",
+            "--out",
+            suite.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        data_lines(&suite)
+    };
+    let first = run("3");
+    assert_eq!(first.len(), 3, "{first:?}");
+    let judged = journal();
+    let indices = |lines: &[String]| {
+        let mut i: Vec<usize> = lines
+            .iter()
+            .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+            .collect();
+        i.sort_unstable();
+        i
+    };
+    let mut once = indices(&judged);
+    once.dedup();
+    assert_eq!(once, indices(&judged), "each candidate journaled once");
+    // Every position of the suite is a journaled verdict; the others say `none`.
+    for line in &first {
+        assert!(judged.iter().any(|j| j.ends_with(line.as_str())), "{line}");
+    }
+    let critical = judged.iter().filter(|j| !j.ends_with(" none")).count();
+    assert!(
+        (3..=4).contains(&critical),
+        "stopped at the count: {judged:?}"
+    );
+    let second = run("5");
+    assert_eq!(second.len(), 5, "{second:?}");
+    assert!(
+        first.iter().all(|l| second.contains(l)),
+        "{first:?} {second:?}"
+    );
+    let rejudged = journal();
+    assert_eq!(rejudged[..judged.len()], judged[..], "the journal resumed");
+    assert!(rejudged.len() > judged.len());
+}
+
 #[test]
 fn the_suite_counts_the_moves_that_keep_the_value() {
     // White threatens a7-d7-g7 and Black, to move, must block at g7: a suite that says so, and

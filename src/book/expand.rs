@@ -23,6 +23,7 @@ use super::deep_search::{book_searcher, search_entry, SearchSpec};
 use super::format::{self, Header, Line};
 use super::graph::{self, entries, frontier, principal_length, Entries, Frontier};
 use crate::durable::{self, DurableError, Journal};
+use crate::parallel;
 use crate::rules::fen;
 use crate::rules::position::Position;
 use crate::rules::symmetry::fold;
@@ -30,8 +31,6 @@ use crate::rules::Rules;
 use indicatif::ProgressBar;
 use rustc_hash::FxHashSet;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// How a run of drop-out expansion goes.
@@ -81,22 +80,18 @@ pub fn expand(
         plan.ply_cost,
         plan.max_ply
     );
-    let (journal, journaled) = Journal::open(&journal_path, "book expand", &settings)?;
+    let (mut journal, journaled) = Journal::open(&journal_path, "book expand", &settings)?;
     resume(&journaled, &rules, &mut run);
     let start = Position::start(rules);
     let started = Instant::now();
-    let journal = Mutex::new(journal);
-    grow(&start, spec, plan, &journal, &mut run)?;
+    grow(&start, spec, plan, &mut journal, &mut run)?;
     let seconds = started.elapsed().as_secs_f64();
     let (deepest, note) = note(path, &start, plan, &run, before, seconds);
     header.expanded = header.expanded.max(deepest);
     header.date = crate::date::Date::today().iso();
     header.notes.push(note.clone());
     graph::write(path, &header, run.entries)?;
-    journal
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .finish()?;
+    journal.finish()?;
     Ok(note)
 }
 
@@ -120,7 +115,7 @@ fn grow(
     start: &Position,
     spec: SearchSpec,
     plan: ExpandPlan,
-    journal: &Mutex<Journal>,
+    journal: &mut Journal,
     run: &mut Run,
 ) -> Result<(), BookError> {
     let budget = plan.positions;
@@ -214,57 +209,28 @@ fn search_batch(
     batch: &[Frontier],
     spec: SearchSpec,
     threads: usize,
-    journal: &Mutex<Journal>,
+    journal: &mut Journal,
     bar: &ProgressBar,
 ) -> Result<Vec<(Position, Vec<BookMove>)>, BookError> {
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let results = Mutex::new(Vec::new());
-    let failed: Mutex<Option<DurableError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(batch.len()) {
-            scope.spawn(|| {
-                let mut searcher = book_searcher(spec);
-                while !stop.load(Ordering::Relaxed) {
-                    let Some(f) = batch.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    let moves = search_entry(&mut searcher, &f.pos, spec);
-                    let line = if moves.is_empty() {
-                        format!("none {}", fen::write(&f.pos))
-                    } else {
-                        format::line_text(&f.pos, &moves)
-                    };
-                    let appended = journal
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .append(&line);
-                    if let Err(e) = appended {
-                        stop.store(true, Ordering::Relaxed);
-                        *failed
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
-                        break;
-                    }
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((f.pos, moves));
-                    bar.inc(1);
-                }
-            });
-        }
-    });
-    if let Some(e) = failed
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        return Err(e.into());
-    }
-    let mut out = results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    // In the batch's order, whatever the threads' timing.
+    let mut out = Vec::with_capacity(batch.len());
+    parallel::run(
+        batch,
+        threads,
+        || book_searcher(spec),
+        |searcher, f| search_entry(searcher, &f.pos, spec),
+        |f, moves| {
+            let line = if moves.is_empty() {
+                format!("none {}", fen::write(&f.pos))
+            } else {
+                format::line_text(&f.pos, &moves)
+            };
+            journal.append(&line)?;
+            out.push((f.pos, moves));
+            bar.inc(1);
+            Ok::<_, DurableError>(())
+        },
+    )?;
+    // In one order (the keys'), whatever the threads' timing.
     out.sort_by_key(|(p, _)| fold(p).key);
     Ok(out)
 }

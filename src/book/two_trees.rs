@@ -21,6 +21,7 @@ use super::format::{self, Header};
 use super::graph::sort_lines;
 use super::settings::FORMAT_VERSION;
 use crate::durable::{self, DurableError, Journal};
+use crate::parallel;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
@@ -29,8 +30,6 @@ use crate::rules::symmetry::fold;
 use crate::rules::Rules;
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// Which trees a position belongs to.
@@ -137,15 +136,14 @@ pub fn build(plan: &BuildPlan) -> Result<Built, BookError> {
     plan.check()?;
     let mut done = existing_book(plan)?;
     let journal_path = durable::with_suffix(&plan.out, ".partial");
-    let (journal, journaled) = Journal::open(
+    let (mut journal, journaled) = Journal::open(
         &journal_path,
         "book",
         &journal_settings(&plan.variant, plan.spec),
     )?;
     resume(&journal_path, &journaled, &plan.rules, &mut done);
-    let journal = Mutex::new(journal);
     let started = Instant::now();
-    let (book, mut tally) = walk(plan, &mut done, &journal)?;
+    let (book, mut tally) = walk(plan, &mut done, &mut journal)?;
     tally.seconds = started.elapsed().as_secs_f64();
     write_book(plan, book, &tally, journal)
 }
@@ -155,7 +153,7 @@ pub fn build(plan: &BuildPlan) -> Result<Built, BookError> {
 fn walk(
     plan: &BuildPlan,
     done: &mut Done,
-    journal: &Mutex<Journal>,
+    journal: &mut Journal,
 ) -> Result<(Lines, Tally), BookError> {
     let mut tally = Tally::default();
     // The positions of the current ply: canonical position and the trees it belongs to.
@@ -325,7 +323,7 @@ fn search_level(
     plan: &BuildPlan,
     ply: u32,
     todo: &[(u64, Position)],
-    journal: &Mutex<Journal>,
+    journal: &mut Journal,
 ) -> Result<Vec<(u64, Position, Vec<BookMove>)>, BookError> {
     let bar = crate::progress::bar(
         todo.len() as u64,
@@ -333,54 +331,26 @@ fn search_level(
         &format!("ply {ply}/{} ", plan.plies),
         "positions",
     );
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let results: Mutex<Vec<(u64, Position, Vec<BookMove>)>> = Mutex::new(Vec::new());
-    let failed: Mutex<Option<DurableError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..plan.threads.min(todo.len().max(1)) {
-            scope.spawn(|| {
-                let mut searcher = book_searcher(plan.spec);
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(key, pos)) = todo.get(i) else {
-                        break;
-                    };
-                    let moves = search_entry(&mut searcher, &pos, plan.spec);
-                    // A position without book moves is not journaled (a resumed build searches
-                    // it again, with the same result).
-                    if !moves.is_empty() {
-                        let line = format::line_text(&pos, &moves);
-                        let mut j = journal
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner);
-                        if let Err(e) = j.append(&line) {
-                            stop.store(true, Ordering::Relaxed);
-                            *failed
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
-                            break;
-                        }
-                    }
-                    results
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((key, pos, moves));
-                    bar.inc(1);
-                }
-            });
-        }
-    });
+    let mut results = Vec::with_capacity(todo.len());
+    let searched = parallel::run(
+        todo,
+        plan.threads,
+        || book_searcher(plan.spec),
+        |searcher, &(_, pos)| search_entry(searcher, &pos, plan.spec),
+        |&(key, pos), moves| {
+            // A position without book moves is not journaled (a resumed build searches it
+            // again, with the same result).
+            if !moves.is_empty() {
+                journal.append(&format::line_text(&pos, &moves))?;
+            }
+            results.push((key, pos, moves));
+            bar.inc(1);
+            Ok::<_, DurableError>(())
+        },
+    );
     bar.finish_and_clear();
-    if let Some(e) = failed
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        return Err(e.into());
-    }
-    Ok(results
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner))
+    searched?;
+    Ok(results)
 }
 
 /// Adds the entries of this ply to `book` and makes the next ply: every reply in the trees where
@@ -438,7 +408,7 @@ fn write_book(
     plan: &BuildPlan,
     mut book: Vec<(Position, Vec<BookMove>)>,
     tally: &Tally,
-    journal: Mutex<Journal>,
+    journal: Journal,
 ) -> Result<Built, BookError> {
     let Tally {
         searched,
@@ -477,10 +447,7 @@ fn write_book(
     };
     let text = format::write(&header, &book);
     durable::write_atomic(&plan.out, text.as_bytes())?;
-    journal
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .finish()?;
+    journal.finish()?;
     Ok(Built {
         positions: book.len(),
         searched,

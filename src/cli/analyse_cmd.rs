@@ -11,7 +11,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[allow(clippy::struct_excessive_bools)] // Command-line switches, each read on its own.
 pub struct AnalyseArgs {
-    /// A game record (PGN-shaped, docs/reliability.md "Game records"); its first game unless --game.
+    /// A game record (PGN-shaped, docs/matches.md "Game records (PGN)"); its first game unless --game.
     pub file: Option<PathBuf>,
     /// Which game of the file (from 1).
     #[arg(long, default_value_t = 1)]

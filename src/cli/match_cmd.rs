@@ -59,7 +59,7 @@ pub struct MatchArgs {
     /// Replace an existing --records (and --pgn) file.
     #[arg(long)]
     pub force: bool,
-    /// Also write each game to this file as a PGN-shaped record (docs/reliability.md, "Game records"),
+    /// Also write each game to this file as a PGN-shaped record (docs/matches.md, "Game records (PGN)"),
     /// readable by `moulin replay`; an existing file is refused unless --resume (which adds to
     /// it) or --force. Never the --openings or the --records file.
     #[arg(long, value_name = "FILE")]
@@ -135,11 +135,7 @@ fn seed(args: &MatchArgs) -> u64 {
             .and_then(|s| results_file::setting(&s, "seed")?.parse().ok()),
         _ => None,
     });
-    given_seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    })
+    given_seed.unwrap_or_else(crate::rng::clock_seed)
 }
 
 /// Where the openings come from, and how the settings line names it.

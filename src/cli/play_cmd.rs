@@ -246,8 +246,8 @@ Commands:
   level N     moulin's level, 1 to 20
   stop        moulin moves at once
   board       draw the board again
-  save FILE   write the game as a record (README, \"Game records\"); a file
-              there is kept
+  save FILE   write the game as a record (docs/matches.md, \"Game records
+              (PGN)\"); a file there is kept
   save! FILE  the same, replacing a file there
   load FILE   play on from a record's game
   help        this text

@@ -50,7 +50,7 @@ struct Plan<'a> {
 }
 
 /// `text` quoted for the shell: in single quotes, each quote in it written `'\''`.
-fn quoted(text: &str) -> String {
+fn shell_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
@@ -131,9 +131,9 @@ impl Plan<'_> {
              LOGS={logs}\n\
              mkdir -p \"$DIR/slurm\"\n",
             variant = self.args.variant,
-            d = quoted(&self.dir.to_string_lossy()),
-            bin = quoted(&self.binary.to_string_lossy()),
-            logs = quoted(&self.dir.join("slurm").to_string_lossy().replace('%', "%%")),
+            d = shell_quoted(&self.dir.to_string_lossy()),
+            bin = shell_quoted(&self.binary.to_string_lossy()),
+            logs = shell_quoted(&self.dir.join("slurm").to_string_lossy().replace('%', "%%")),
             source = if schedule::measured_rate(&self.dir).is_some() {
                 "measured in costs.txt"
             } else {

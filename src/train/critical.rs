@@ -29,6 +29,7 @@ use super::label::{draw_position, read_labels};
 use super::TrainError;
 use crate::durable::{DurableError, Journal};
 use crate::matches::engine::Engine;
+use crate::parallel;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -41,8 +42,8 @@ use crate::search::Searcher;
 use crate::tables::Tables;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The score an exact value is written with in a suite: ±1000 for a win or a loss, 0 a draw.
@@ -500,72 +501,53 @@ impl Work<'_> {
         &self,
         todo: &[usize],
         found: usize,
-        journal: Journal,
+        mut journal: Journal,
     ) -> Result<Vec<(usize, String)>, TrainError> {
         let count = self.plan.count;
+        let bar = crate::progress::bar(count as u64, found as u64, "", "critical positions");
+        // Counted by the threads, so that none starts a candidate once the count is found.
         let found = AtomicUsize::new(found);
-        let bar = crate::progress::bar(
-            count as u64,
-            found.load(Ordering::Relaxed) as u64,
-            "",
-            "critical positions",
+        let mut results = Vec::new();
+        let mut searched = 0;
+        let judged = parallel::run(
+            todo,
+            self.plan.threads,
+            || {
+                let mut searcher = Searcher::new(16, 1);
+                searcher.options.tables = self.tables.cloned();
+                // The hand-written evaluation, so that the suite does not favour the learned
+                // one it measures.
+                searcher.options.learned = false;
+                (searcher, Memory::new(1 << 22))
+            },
+            // `None`: passed over, the count being found; else the verdict.
+            |(searcher, memory), &index| {
+                if found.load(Ordering::Relaxed) >= count {
+                    return None;
+                }
+                let text = self.verdict(index, searcher, memory);
+                if text.is_some() {
+                    found.fetch_add(1, Ordering::Relaxed);
+                }
+                Some(text)
+            },
+            |&index, verdict| {
+                let Some(text) = verdict else {
+                    return Ok(());
+                };
+                journal.append(&format!("{index} {}", text.as_deref().unwrap_or("none")))?;
+                searched += 1;
+                bar.set_message(format!("{searched} searched"));
+                if let Some(t) = text {
+                    bar.inc(1);
+                    results.push((index, t));
+                }
+                Ok::<_, DurableError>(())
+            },
         );
-        let journal = Mutex::new(journal);
-        let results: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
-        let next = AtomicUsize::new(0);
-        let searched = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        let failed: Mutex<Option<DurableError>> = Mutex::new(None);
-        std::thread::scope(|scope| {
-            for _ in 0..self.plan.threads {
-                scope.spawn(|| {
-                    let mut searcher = Searcher::new(16, 1);
-                    searcher.options.tables = self.tables.cloned();
-                    // The hand-written evaluation, so that the suite does not favour the learned
-                    // one it measures.
-                    searcher.options.learned = false;
-                    let mut memory = Memory::new(1 << 22);
-                    while !stop.load(Ordering::Relaxed) && found.load(Ordering::Relaxed) < count {
-                        let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                            break;
-                        };
-                        let text = self.verdict(index, &mut searcher, &mut memory);
-                        let mut j = journal
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner);
-                        let line = format!("{index} {}", text.as_deref().unwrap_or("none"));
-                        if let Err(e) = j.append(&line) {
-                            stop.store(true, Ordering::Relaxed);
-                            *failed
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
-                            break;
-                        }
-                        drop(j);
-                        let n = searched.fetch_add(1, Ordering::Relaxed) + 1;
-                        bar.set_message(format!("{n} searched"));
-                        if let Some(t) = text {
-                            found.fetch_add(1, Ordering::Relaxed);
-                            bar.inc(1);
-                            results
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .push((index, t));
-                        }
-                    }
-                });
-            }
-        });
         bar.finish_and_clear();
-        if let Some(e) = failed
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-        {
-            return Err(e.into());
-        }
-        Ok(results
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner))
+        judged?;
+        Ok(results)
     }
 
     /// The suite line of candidate `index` if it is critical.

@@ -25,6 +25,7 @@
 use super::TrainError;
 use crate::durable::{DurableError, Journal};
 use crate::matches::replay::GameRead;
+use crate::parallel;
 use crate::rng::{mix, Rng};
 use crate::rules::board::Color;
 use crate::rules::game::Game;
@@ -37,8 +38,7 @@ use crate::search::{Score, Searcher};
 use crate::tables::Tables;
 use rustc_hash::FxHashSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The depth an exact journal's header names: above any search's (`train fit` prefers the
 /// labels of the deepest journal).
@@ -390,7 +390,7 @@ impl LabelPlan {
 
 /// Labels the plan's positions into the journal `out`, resuming what it holds.
 pub fn label_all(plan: &LabelPlan, out: &Path) -> Result<(), TrainError> {
-    let (journal, lines) = Journal::open(out, "label", &plan.settings()?)?;
+    let (mut journal, lines) = Journal::open(out, "label", &plan.settings()?)?;
     let done: FxHashSet<usize> = lines
         .iter()
         .filter_map(|l| l.split_whitespace().next()?.parse().ok())
@@ -415,48 +415,26 @@ pub fn label_all(plan: &LabelPlan, out: &Path) -> Result<(), TrainError> {
         &format!("{how} "),
         "positions",
     );
-    let journal = Mutex::new(journal);
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let failed: Mutex<Option<DurableError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(todo.len().max(1)) {
-            scope.spawn(|| {
-                let mut player = Searcher::new(1, 1);
-                let mut searcher = Searcher::new(plan.hash_mb as usize, 1);
-                searcher.options.tables.clone_from(&plan.tables);
-                let mut memory = plan.exact_nodes.map(|_| Memory::new(EXACT_MEMORY));
-                while !stop.load(Ordering::Relaxed) {
-                    let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    let text = plan.line_of(index, &mut player, &mut searcher, memory.as_mut());
-                    let mut j = journal
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    if let Err(e) = j.append(&text) {
-                        stop.store(true, Ordering::Relaxed);
-                        *failed
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
-                        break;
-                    }
-                    bar.inc(1);
-                }
-            });
-        }
-    });
+    let labelled = parallel::run(
+        &todo,
+        threads,
+        || {
+            let player = Searcher::new(1, 1);
+            let mut searcher = Searcher::new(plan.hash_mb as usize, 1);
+            searcher.options.tables.clone_from(&plan.tables);
+            let memory = plan.exact_nodes.map(|_| Memory::new(EXACT_MEMORY));
+            (player, searcher, memory)
+        },
+        |(player, searcher, memory), &index| plan.line_of(index, player, searcher, memory.as_mut()),
+        |_, text| {
+            journal.append(&text)?;
+            bar.inc(1);
+            Ok::<_, DurableError>(())
+        },
+    );
     bar.finish_and_clear();
-    if let Some(e) = failed
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        return Err(e.into());
-    }
-    journal
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .sync()?;
+    labelled?;
+    journal.sync()?;
     Ok(())
 }
 

@@ -237,7 +237,7 @@ impl<'a> Solver<'a> {
     /// Orders the moves other than `first` by the static evaluation of the position each leads
     /// to, for the mover: far from the end of the placing, where a subtree is large, the
     /// evaluation finds the move that proves the value first more often than the search's
-    /// rules of thumb (README, "The end of the placing, exact": 37% fewer positions on the
+    /// rules of thumb (docs/endgame-tables.md, "The end of the placing, exact": 37% fewer positions on the
     /// exact critical suite's plies 7 to 10). On the way, each child is looked up in the
     /// memory (an enhanced transposition cut-off): a move whose position is already proven
     /// worth `beta` or more to the mover is returned with that value, and nothing is searched.
