@@ -1,11 +1,13 @@
 //! Endgame values from the naive solver (`naive.rs`): the published tallies of RULES.md §7,
 //! hand-checked positions, and a check of sampled values against their successors through the
-//! rules layer alone.
+//! rules layer alone; the placing solution against a naive minimax (`naive_placing.rs`).
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 mod agree;
+mod agree_placing;
 mod naive;
+mod naive_placing;
 
 use moulin::rules::board::Point;
 use moulin::rules::movegen;
