@@ -65,9 +65,26 @@ fn over(pos: &Position, outcome: Outcome) -> i8 {
     }
 }
 
+/// The values of moving-phase positions the placing ends on: win 1, draw 0, loss -1 for the side
+/// to move holding `ours` against `theirs`.
+pub trait MovingValues {
+    /// The value, `None` when not known.
+    fn wdl(&self, ours: Bitboard, theirs: Bitboard) -> Option<i8>;
+}
+
+impl MovingValues for Naive {
+    fn wdl(&self, ours: Bitboard, theirs: Bitboard) -> Option<i8> {
+        self.value(ours, theirs).map(|v| match v {
+            Value::Win(_) => 1,
+            Value::Draw => 0,
+            Value::Loss(_) => -1,
+        })
+    }
+}
+
 /// The search: the moving values it ends on, and the memo it fills.
 struct Solver<'a> {
-    moving: &'a Naive,
+    moving: &'a dyn MovingValues,
     values: FxHashMap<u64, i8>,
 }
 
@@ -84,12 +101,10 @@ impl Solver<'_> {
         }
         if !pos.is_placing() {
             let us = pos.side_to_move();
-            return match self.moving.value(pos.pieces(us), pos.pieces(!us)) {
-                Some(Value::Win(_)) => 1,
-                Some(Value::Draw) => 0,
-                Some(Value::Loss(_)) => -1,
-                None => panic!("the naive moving solver lacks {}", fen(pos)),
-            };
+            return self
+                .moving
+                .wdl(pos.pieces(us), pos.pieces(!us))
+                .unwrap_or_else(|| panic!("no moving value for {}", fen(pos)));
         }
         let key = key(pos);
         if let Some(&v) = self.values.get(&key) {
@@ -115,7 +130,7 @@ impl NaivePlacing {
     /// `moving`'s values where the placing ends: `moving` must hold every pair of 3 to
     /// `rules.pieces` a side, solved under the same rules (which `pieces` does not change: it
     /// only sets the hands at the start).
-    pub fn solve(rules: &Rules, moving: &Naive) -> NaivePlacing {
+    pub fn solve(rules: &Rules, moving: &dyn MovingValues) -> NaivePlacing {
         assert!(
             rules.reform == Reform::Allowed,
             "the memo key needs rules where mills may be re-formed freely"
