@@ -18,6 +18,7 @@ mod play_cmd;
 mod replay_cmd;
 mod tables_build;
 mod tables_keep;
+mod tables_placing_values;
 mod tables_plan;
 mod tables_sample;
 mod tables_stats;
@@ -148,6 +149,9 @@ pub enum TablesCommand {
     Plan(tables_plan::PlanArgs),
     /// Draw positions from the tables, as match openings (`fen ...`) with their values.
     Sample(tables_sample::SampleArgs),
+    /// Every position of the first plies, one per symmetry class, with its value by the placing
+    /// solution and the moves that keep it (as tests/data/placing-values.txt).
+    PlacingValues(tables_placing_values::PlacingValuesArgs),
     /// Search sampled positions and count the moves that keep the tables' value.
     Keep(tables_keep::KeepArgs),
 }
@@ -226,6 +230,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Tables(TablesCommand::Verify(args))) => tables_verify::run(&args),
         Some(Command::Tables(TablesCommand::Plan(args))) => tables_plan::run(&args),
         Some(Command::Tables(TablesCommand::Sample(args))) => tables_sample::run(&args),
+        Some(Command::Tables(TablesCommand::PlacingValues(args))) => {
+            tables_placing_values::run(&args)
+        }
         Some(Command::Tables(TablesCommand::Keep(args))) => tables_keep::run(&args),
         Some(Command::Train(TrainCommand::Label(args))) => {
             train_label::run_label(&args).map_err(Failure::from)

@@ -20,6 +20,14 @@ pub struct VerifyArgs {
     /// tables up to 9 a side hold 9.2 billion positions).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: Option<u64>,
+    /// Check the placing solution instead (the directory's `placing` folder): with --sample N,
+    /// N positions of each group, each against its successors made by the move generator; without,
+    /// every group solved again from the stored groups after it and compared value for value.
+    #[arg(long, conflicts_with = "pair")]
+    pub placing: bool,
+    /// With --placing: the game of this many pieces a side (default: the variant's).
+    #[arg(long, requires = "placing", value_parser = clap::value_parser!(u8).range(3..=9))]
+    pub pieces: Option<u8>,
 }
 
 /// Runs `moulin tables verify`.
@@ -30,6 +38,11 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
         mut list,
         ..
     } = table_files(&args.tables)?;
+    if args.placing {
+        let mut rules = rules;
+        rules.pieces = args.pieces.unwrap_or(rules.pieces);
+        return verify_placing(&dir, &rules, args);
+    }
     if let Some(p) = &args.pair {
         let (a, b) = parse_pair(p)?;
         list.retain(|&(m, o, _)| (m, o) == (a, b) || (m, o) == (b, a));
@@ -57,18 +70,84 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
             Some(_) => format!(" ({checked} positions checked)"),
             None => String::new(),
         };
-        outln!(
-            "{m}-{o}: {}{sampled}",
-            if wrong == 0 {
-                "consistent".to_string()
-            } else {
-                format!("{wrong} values disagree with their successors")
-            }
-        )?;
+        outln!("{m}-{o}: {}{sampled}", verdict(wrong))?;
         wrong_total += wrong;
     }
     if wrong_total > 0 {
         return Err(format!("{wrong_total} values disagree with their successors").into());
+    }
+    Ok(())
+}
+
+/// What a check of `wrong` disagreeing values says.
+fn verdict(wrong: u64) -> String {
+    if wrong == 0 {
+        "consistent".to_string()
+    } else {
+        format!("{wrong} values disagree with their successors")
+    }
+}
+
+/// `moulin tables verify --placing`: each group of the placing solution, sampled or whole.
+fn verify_placing(
+    dir: &std::path::Path,
+    rules: &crate::rules::Rules,
+    args: &VerifyArgs,
+) -> Result<(), Failure> {
+    use crate::tables::index::Classes;
+    use crate::tables::placing::backward::Build;
+    use crate::tables::placing::solution::{Found, Solution};
+    use crate::tables::placing::verify;
+    let pool = pool(args.tables.threads)?;
+    let mut build = pool
+        .install(|| Build::new(dir, rules))
+        .map_err(|e| e.to_string())?;
+    let solution = match Solution::open(dir, rules).map_err(|e| e.to_string())? {
+        Found::Whole(s) => Some(s),
+        Found::Partial(have, all) if args.sample.is_some() => {
+            return Err(format!(
+                "the placing solution has {have} of its {all} groups: build it whole first"
+            )
+            .into())
+        }
+        Found::Nothing => return Err(format!("no placing solution in {}", dir.display()).into()),
+        Found::Partial(..) => None,
+    };
+    let moving = crate::tables::Tables::open_moving(dir, rules).map_err(|e| e.to_string())?;
+    let classes = Classes::new(rules.pieces as usize);
+    let mut wrong_total = 0u64;
+    for g in build.groups() {
+        let size = Build::size(g);
+        let (checked, wrong) = match (args.sample, &solution) {
+            (Some(n), Some(solution)) => {
+                let step = (size / n).max(1);
+                let slots: Vec<u64> = (0..size).step_by(step as usize).collect();
+                let bad = pool.install(|| {
+                    use rayon::prelude::*;
+                    slots
+                        .par_chunks(1024)
+                        .map(|c| {
+                            verify::check(rules, &classes, solution, &moving, g, c.iter().copied())
+                                .len() as u64
+                        })
+                        .sum::<u64>()
+                });
+                (slots.len() as u64, bad)
+            }
+            _ => (
+                size,
+                pool.install(|| build.recheck(g))
+                    .map_err(|e| e.to_string())?,
+            ),
+        };
+        outln!("{g}: {} ({checked} positions checked)", verdict(wrong))?;
+        wrong_total += wrong;
+    }
+    if wrong_total > 0 {
+        return Err(format!(
+            "{wrong_total} values of the placing solution disagree with their successors"
+        )
+        .into());
     }
     Ok(())
 }

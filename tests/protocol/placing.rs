@@ -174,3 +174,38 @@ fn with_the_solution_off_the_engine_searches_as_before() {
         "{refused:?}"
     );
 }
+
+/// `tests/data/placing-values.txt` (made by `moulin tables placing-values --plies 5` with the
+/// standard game's solution): one line per symmetry class of the positions after 0 to 5 plies,
+/// each with a value and moves that are legal there; the start is a draw kept by all 24 moves.
+#[test]
+fn the_committed_placing_values_are_whole_and_legal() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/placing-values.txt"
+    ))
+    .unwrap();
+    let rules = Rules::nine();
+    let mut lines = 0;
+    let mut seen = std::collections::HashSet::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let pos = moulin::rules::fen::read(fields[0], &rules).unwrap();
+        assert!(seen.insert(fields[0]), "{line}: twice");
+        assert!(["W", "D", "L"].contains(&fields[1]), "{line}");
+        let legal: Vec<String> = legal_moves(&pos, Convention::Turn)
+            .iter()
+            .map(|m| m.written_at(&pos, Convention::Turn))
+            .collect();
+        for mv in fields[2].split_whitespace() {
+            assert!(legal.iter().any(|l| l == mv), "{line}: {mv}");
+        }
+        lines += 1;
+    }
+    assert_eq!(lines, 31_563);
+    let start = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    assert!(start.starts_with("********/********/******** w"), "{start}");
+    assert_eq!(start.split(" | ").nth(1), Some("D"));
+    assert_eq!(start.split(" | ").nth(2).unwrap().split_whitespace().count(), 24);
+}

@@ -114,6 +114,33 @@ impl Build {
         Ok(damaged.map_or(Step::Solved(secs), Step::Redone))
     }
 
+    /// Solves `group` again from the stored groups after it (or the moving tables) and compares
+    /// the result with its stored file, value for value: the number of values that differ (so
+    /// every stored value is checked to be the best of its stored successors'). The group's file
+    /// must be there and sound.
+    pub fn recheck(&mut self, group: Group) -> Result<u64, TablesError> {
+        self.solved.retain(|g, _| g.left + 1 == group.left);
+        let stored = store::open(&self.folder, self.print, self.rules.pieces, group)?;
+        stored.check()?;
+        self.load_after(group)?;
+        let values = {
+            let source = |g: Group| self.source(g);
+            let sources = induction::sources(&self.rules, group, &source)?;
+            induction::solve(&self.rules, &self.classes, group, &sources)
+        };
+        let differ = values
+            .iter()
+            .zip(stored.bytes())
+            .map(|(a, b)| {
+                (0..4)
+                    .filter(|i| (a >> (2 * i)) & 3 != (b >> (2 * i)) & 3)
+                    .count() as u64
+            })
+            .sum();
+        self.solved.insert(group, stored);
+        Ok(differ)
+    }
+
     /// Maps the groups `group`'s placements lead to (none after the last placement: the moving
     /// tables are loaded).
     fn load_after(&mut self, group: Group) -> Result<(), TablesError> {

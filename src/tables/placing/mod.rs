@@ -113,4 +113,33 @@ mod tests {
             Found::Whole(_)
         ));
     }
+
+    #[test]
+    fn a_recheck_finds_a_value_changed_under_a_sound_checksum() {
+        let (dir, rules, tables) = built(3, "recheck");
+        let mut build = Build::over(tables, &dir.0, &rules).unwrap();
+        let groups = build.groups();
+        for &g in &groups {
+            assert_eq!(build.recheck(g).unwrap(), 0, "{g}");
+        }
+        // One value of the largest group changed, the file written again whole (checksum sound).
+        let g = *groups.iter().max_by_key(|&&g| Build::size(g)).unwrap();
+        let mapped = store::open(build.folder(), fingerprint(&rules), 3, g).unwrap();
+        let mut values = mapped.bytes().to_vec();
+        drop(mapped);
+        let at = values.iter().position(|&b| b & 3 != 0).unwrap();
+        // A loss (1) becomes a win (3), a draw (2) or a win a loss.
+        values[at] = (values[at] & !3) | if values[at] & 3 == 1 { 3 } else { 1 };
+        store::write(build.folder(), fingerprint(&rules), 3, g, &values).unwrap();
+        let mut again = Build::over(solve_in_memory(&rules, 3).unwrap(), &dir.0, &rules).unwrap();
+        for &h in &groups {
+            let differ = again.recheck(h).unwrap();
+            if h == g {
+                assert_eq!(differ, 1, "the changed value");
+            } else if h.left <= g.left {
+                assert_eq!(differ, 0, "{h}: before the change");
+            }
+            // The groups before it may differ too: their values follow from the wrong one.
+        }
+    }
 }
