@@ -207,5 +207,13 @@ fn the_committed_placing_values_are_whole_and_legal() {
     let start = text.lines().find(|l| !l.starts_with('#')).unwrap();
     assert!(start.starts_with("********/********/******** w"), "{start}");
     assert_eq!(start.split(" | ").nth(1), Some("D"));
-    assert_eq!(start.split(" | ").nth(2).unwrap().split_whitespace().count(), 24);
+    assert_eq!(
+        start
+            .split(" | ")
+            .nth(2)
+            .unwrap()
+            .split_whitespace()
+            .count(),
+        24
+    );
 }
