@@ -39,6 +39,7 @@ fn uci_handshake_lists_every_option() {
         "BookFile",
         "BookVariety",
         "TablesPath",
+        "SolvedPlacing",
         "Level",
         "UCI_LimitStrength",
         "UCI_Elo",
@@ -52,7 +53,11 @@ fn uci_handshake_lists_every_option() {
             "{line}"
         );
     }
-    assert_eq!(options.len(), 26);
+    assert_eq!(options.len(), 27);
+    assert!(lines.contains(
+        &"option name SolvedPlacing type combo default testing var testing var random var off"
+            .into()
+    ));
     assert!(lines.contains(&"option name UCI_LimitStrength type check default false".into()));
     assert!(lines.contains(&"option name UCI_Elo type spin default 2000 min 166 max 2000".into()));
     assert!(lines.contains(&"option name Level type spin default 20 min 1 max 20".into()));
