@@ -206,18 +206,26 @@ pub struct Pruned {
     pub moves: usize,
     /// Moves dropped (they give value away).
     pub dropped: usize,
+    /// Positions left with no move that got a value-keeping move instead.
+    pub replaced: usize,
     /// Positions left out (no move left, or no longer reached).
     pub left_out: usize,
 }
 
-/// Writes to `out` the book without the moves found to give value away (see `prune`), whole or
-/// not at all, with a note of the run in its header.
+/// The value-keeping move a position left with no book move gets instead, when one is known
+/// (the placing solution's most testing move).
+pub type Replacement<'a> = &'a dyn Fn(&Position) -> Option<BookMove>;
+
+/// Writes to `out` the book without the moves found to give value away (see `prune`), a
+/// position left with no move given `replace`'s move when it has one, whole or not at all, with
+/// a note of the run in its header.
 pub fn write_pruned(
     out: &Path,
     header: &Header,
     lines: &[Line],
     (items, found): (&[Item], &[Found]),
     min_ply: u32,
+    replace: Replacement,
 ) -> Result<Pruned, BookError> {
     let mut dropping: HashMap<usize, Vec<Move>> = HashMap::new();
     for ((number, _, moves), f) in items.iter().zip(found) {
@@ -226,11 +234,12 @@ pub fn write_pruned(
             dropping.insert(*number, away.map(|(&m, _)| m).collect());
         }
     }
-    let (kept, moves_dropped) = prune(lines, &dropping);
+    let (kept, moves_dropped, replaced) = prune(lines, &dropping, replace);
     let mut header = header.clone();
     header.notes.push(format!(
         "pruned by `moulin book exact --min-ply {min_ply} --prune`: {moves_dropped} moves that \
-         give value away dropped, {} positions left out",
+         give value away dropped, {replaced} positions given a value-keeping move instead, {} \
+         positions left out",
         lines.len() - kept.len()
     ));
     durable::write_atomic(out, format::write(&header, &kept).as_bytes())?;
@@ -238,18 +247,22 @@ pub fn write_pruned(
         positions: kept.len(),
         moves: kept.iter().map(|(_, m)| m.len()).sum::<usize>(),
         dropped: moves_dropped,
+        replaced,
         left_out: lines.len() - kept.len(),
     })
 }
 
-/// The book's lines without the moves of `dropping` (by line number), without the positions
-/// left with no move, and without those no longer a reply to a book move of another position
-/// (repeated until none is: `book check`'s rule of reachability); and how many moves went.
+/// The book's lines without the moves of `dropping` (by line number), a position left with no
+/// move given `replace`'s move (or else left out), and without the positions no longer a reply
+/// to a book move of another position (repeated until none is: `book check`'s rule of
+/// reachability); and how many moves went, and how many positions were given a move.
 fn prune(
     lines: &[Line],
     dropping: &HashMap<usize, Vec<Move>>,
-) -> (Vec<(Position, Vec<BookMove>)>, usize) {
+    replace: Replacement,
+) -> (Vec<(Position, Vec<BookMove>)>, usize, usize) {
     let mut dropped = 0;
+    let mut replaced = 0;
     let mut kept: Vec<(Position, Vec<BookMove>)> = Vec::new();
     for l in lines {
         let away = dropping.get(&l.number);
@@ -262,12 +275,15 @@ fn prune(
         dropped += l.moves.len() - moves.len();
         if !moves.is_empty() {
             kept.push((l.pos, moves));
+        } else if let Some(instead) = replace(&l.pos) {
+            replaced += 1;
+            kept.push((l.pos, vec![instead]));
         }
     }
     if let Some(first) = lines.first() {
         retain_reachable(&mut kept, &Position::start(*first.pos.rules()));
     }
-    (kept, dropped)
+    (kept, dropped, replaced)
 }
 
 #[cfg(test)]
@@ -314,17 +330,32 @@ mod tests {
             line(3, third, &["a1"]),
         ];
         let none = HashMap::new();
-        let (kept, dropped) = prune(&lines, &none);
+        let nothing = |_: &Position| None;
+        let (kept, dropped, _) = prune(&lines, &none, &nothing);
         assert_eq!((kept.len(), dropped), (3, 0));
         let dropping = HashMap::from([(1, vec![place("d6")])]);
-        let (kept, dropped) = prune(&lines, &dropping);
+        let (kept, dropped, _) = prune(&lines, &dropping, &nothing);
         assert_eq!(dropped, 1);
         assert_eq!(kept.len(), 1, "the reply to d6 and the one after it go");
         assert_eq!(kept[0].1.len(), 1);
         assert_eq!(kept[0].1[0].mv, place("d7"));
         // A position left with no move goes, and what it alone reached.
         let dropping = HashMap::from([(2, vec![place("f4")])]);
-        let (kept, dropped) = prune(&lines, &dropping);
-        assert_eq!((kept.len(), dropped), (1, 1));
+        let (kept, dropped, replaced) = prune(&lines, &dropping, &nothing);
+        assert_eq!((kept.len(), dropped, replaced), (1, 1, 0));
+        // ... unless it is given a move instead: it stays, with the line before it (the one
+        // after is no longer a reply to a book move).
+        let instead = |p: &Position| {
+            (*p == second).then_some(BookMove {
+                mv: place("a7"),
+                score: Score::Cp(0),
+                weight: 100,
+                exact: Some(0),
+            })
+        };
+        let (kept, dropped, replaced) = prune(&lines, &dropping, &instead);
+        assert_eq!((kept.len(), dropped, replaced), (2, 1, 1));
+        assert_eq!(kept[1].1[0].mv, place("a7"));
+        assert_eq!(kept[1].1[0].exact, Some(0));
     }
 }

@@ -3,8 +3,12 @@
 //! book without them.
 
 use super::output::{outln, Failure};
+use crate::book::BookMove;
 use crate::book::{self, exact, format};
 use crate::durable::{self, CommandFile};
+use crate::rules::notation::Convention;
+use crate::search::exact::solved;
+use crate::search::{Score, SolvedChoice};
 use crate::tables::Tables;
 use std::path::PathBuf;
 
@@ -51,6 +55,7 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
     let rules = header.rules().map_err(|e| e.to_string())?;
     let tables = Tables::open(&args.tables, &rules)
         .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?;
+    let solution = tables.clone();
     let items = exact::items(&lines, args.min_ply);
     let found = exact::solve_items(&args.file, &items, tables, args.threads, args.min_ply)
         .map_err(|e| e.to_string())?;
@@ -75,15 +80,36 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
     }
     let total: usize = by_ply.values().map(|t| t.away).sum();
     if let Some(out) = &args.prune {
-        let pruned = exact::write_pruned(out, &header, &lines, (&items, &found), args.min_ply)
-            .map_err(|e| e.to_string())?;
+        // With the placing solution, a position left with no move gets its most testing
+        // value-keeping move.
+        let replace = |pos: &crate::rules::position::Position| {
+            let moves = crate::rules::movegen::legal_moves(pos, Convention::Turn);
+            let mut rng = crate::rng::Rng::new(0);
+            let best = solved::choose(&solution, pos, &moves, SolvedChoice::Testing, &mut rng)?;
+            Some(BookMove {
+                mv: best.moves[0],
+                score: Score::solved(best.value),
+                weight: 100,
+                exact: Some(best.value),
+            })
+        };
+        let pruned = exact::write_pruned(
+            out,
+            &header,
+            &lines,
+            (&items, &found),
+            args.min_ply,
+            &replace,
+        )
+        .map_err(|e| e.to_string())?;
         outln!(
-            "{}: {} positions, {} moves ({} moves that give value away dropped, {} \
-             positions left out)",
+            "{}: {} positions, {} moves ({} moves that give value away dropped, {} positions \
+             given a value-keeping move instead, {} positions left out)",
             out.display(),
             pruned.positions,
             pruned.moves,
             pruned.dropped,
+            pruned.replaced,
             pruned.left_out
         )?;
     }
