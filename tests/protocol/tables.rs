@@ -452,8 +452,8 @@ fn book_exact_lists_the_book_moves_that_give_value_away() {
             assert!(out.status.success(), "{out:?}");
             assert!(
                 String::from_utf8_lossy(&out.stdout).contains(&format!(
-                    "{p}: 0 positions, 0 moves (1 moves that give value away dropped, 1 \
-                     positions left out)"
+                    "{p}: 0 positions, 0 moves (1 moves that give value away dropped, 0 \
+                     positions given a value-keeping move instead, 1 positions left out)"
                 )),
                 "{out:?}"
             );
