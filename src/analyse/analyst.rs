@@ -201,7 +201,14 @@ impl Analyst {
         }
         let moves = crate::rules::movegen::legal_moves(pos, Convention::Turn);
         let values = solved::move_values(tables, pos, &moves)?;
-        let best = solved::choose(tables, pos, &moves, SolvedChoice::Testing, &mut Rng::new(0))?;
+        let best = solved::choose_among(
+            tables,
+            pos,
+            &moves,
+            &values,
+            SolvedChoice::Testing,
+            &mut Rng::new(0),
+        )?;
         let score = Score::solved;
         let kept = moves
             .iter()

@@ -53,7 +53,8 @@ pub(super) fn run(args: &PlacingValuesArgs) -> Result<(), Failure> {
     }
     let mut layer: BTreeMap<String, Position> = BTreeMap::new();
     let start = Position::start(rules);
-    layer.insert(representative(&start).0, representative(&start).1);
+    let (text, pos) = representative(&start);
+    layer.insert(text, pos);
     outln!("# moulin placing solution, variant {}: every position after 0 to {} plies, one per symmetry class", args.tables.variant, args.plies)?;
     outln!(
         "# <position string> | <W|D|L for the side to move> | <every move that keeps that value>"

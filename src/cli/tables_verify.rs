@@ -113,7 +113,6 @@ fn verify_placing(
         Found::Nothing => return Err(format!("no placing solution in {}", dir.display()).into()),
         Found::Partial(..) => None,
     };
-    let moving = crate::tables::Tables::open_moving(dir, rules).map_err(|e| e.to_string())?;
     let classes = Classes::new(rules.pieces as usize);
     let mut wrong_total = 0u64;
     for g in build.groups() {
@@ -127,8 +126,15 @@ fn verify_placing(
                     slots
                         .par_chunks(1024)
                         .map(|c| {
-                            verify::check(rules, &classes, solution, &moving, g, c.iter().copied())
-                                .len() as u64
+                            verify::check(
+                                rules,
+                                &classes,
+                                solution,
+                                build.moving(),
+                                g,
+                                c.iter().copied(),
+                            )
+                            .len() as u64
                         })
                         .sum::<u64>()
                 });

@@ -51,6 +51,15 @@ impl Outcome {
         }
     }
 
+    /// The result for `side`: 1 won, 0 drawn, -1 lost.
+    pub fn value_for(self, side: Color) -> i8 {
+        match self.winner() {
+            Some(w) if w == side => 1,
+            Some(_) => -1,
+            None => 0,
+        }
+    }
+
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn score(self) -> &'static str {
         match self {

@@ -28,6 +28,15 @@ impl Value {
         }
     }
 
+    /// The result alone: 1 won, 0 drawn, -1 lost.
+    pub fn wdl(self) -> i8 {
+        match self {
+            Value::Win(_) => 1,
+            Value::Draw => 0,
+            Value::Loss(_) => -1,
+        }
+    }
+
     /// The distance in plies (0 for a draw).
     pub fn distance(self) -> u16 {
         match self {

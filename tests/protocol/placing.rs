@@ -3,49 +3,61 @@
 //! the first, under each `SolvedPlacing` choice.
 
 use crate::harness::{scratch, shared, Engine};
+use crate::tables::moulin;
 use moulin::rules::movegen::legal_moves;
 use moulin::search::exact::solved;
 use moulin::tables::placing::{groups, store};
 use moulin::tables::Tables;
 use moulin::{Convention, Game, Rules};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-fn moulin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_moulin"))
-        .args(args)
-        .output()
-        .expect("moulin runs")
+/// The rules of the game of `pieces` pieces a side.
+fn game(pieces: u8) -> Rules {
+    let mut rules = Rules::nine();
+    rules.pieces = pieces;
+    rules
 }
 
 /// The rules of the game of four pieces a side.
 fn four() -> Rules {
-    let mut rules = Rules::nine();
-    rules.pieces = 4;
-    rules
+    game(4)
 }
 
 /// The moving tables up to 4 a side and the placing solution of the game of four pieces a side,
 /// built once by the binary for every test here.
 fn four_a_side() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = scratch("placing");
+    DIR.get_or_init(|| solved_game(4))
+}
+
+/// The moving tables up to 3 a side and the placing solution of the game of three pieces a side
+/// (won by the first player: a move that gives the win away is there to be made).
+fn three_a_side() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| solved_game(3))
+}
+
+/// Builds the moving tables and the placing solution of the game of `pieces` a side by the
+/// binary, checking what the placing build says.
+fn solved_game(pieces: u8) -> PathBuf {
+    {
+        let dir = scratch(&format!("placing-{pieces}"));
         let _ = std::fs::remove_dir_all(&dir);
         let d = dir.to_str().unwrap();
-        let built = moulin(&["tables", "build", "--pieces", "4", "--dir", d]);
+        let n = pieces.to_string();
+        let built = moulin(&["tables", "build", "--pieces", &n, "--dir", d]);
         assert!(built.status.success(), "{built:?}");
-        let placing = moulin(&["tables", "build", "--placing", "--pieces", "4", "--dir", d]);
+        let placing = moulin(&["tables", "build", "--placing", "--pieces", &n, "--dir", d]);
         let err = String::from_utf8_lossy(&placing.stderr);
         assert!(placing.status.success(), "{err}");
-        let all = groups::all(&four());
+        let all = groups::all(&game(pieces));
         // One line a group solved, and one cost a group.
         assert_eq!(err.matches(" positions in ").count(), all.len(), "{err}");
         let costs = std::fs::read_to_string(dir.join("placing/costs.txt")).unwrap();
         assert_eq!(costs.lines().count(), all.len());
         dir
-    })
+    }
 }
 
 #[test]
@@ -82,16 +94,20 @@ fn a_stopped_placing_build_solves_only_what_is_missing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Plays the placing of a game of four pieces a side: the engine (`choice`) as `engine_side`
+/// Plays the placing of a game of `pieces` a side: the engine (`choice`) as `engine_side`
 /// (0 White, 1 Black) against moves drawn from `seed`; every engine move must keep the value
 /// the solution gives the position, and the engine says the value.
-fn engine_keeps_the_value(choice: &str, engine_side: usize, seed: u64) {
-    let dir = four_a_side();
-    let rules = four();
+fn engine_keeps_the_value(pieces: u8, choice: &str, engine_side: usize, seed: u64) {
+    let dir = if pieces == 3 {
+        three_a_side()
+    } else {
+        four_a_side()
+    };
+    let rules = game(pieces);
     let tables = Tables::open(dir, &rules).unwrap();
     assert!(tables.placing().is_some());
     let mut engine = Engine::start();
-    engine.ask("setoption name Pieces value 4");
+    engine.ask(&format!("setoption name Pieces value {pieces}"));
     engine.ask(&format!(
         "setoption name TablesPath value {}",
         dir.display()
@@ -145,9 +161,13 @@ fn engine_keeps_the_value(choice: &str, engine_side: usize, seed: u64) {
 fn the_engine_keeps_the_value_of_every_placing_position() {
     let _g = shared();
     for (side, seed) in [(0, 1), (1, 2), (0, 3), (1, 4)] {
-        engine_keeps_the_value("testing", side, seed);
+        engine_keeps_the_value(4, "testing", side, seed);
     }
-    engine_keeps_the_value("random", 0, 5);
+    engine_keeps_the_value(4, "random", 0, 5);
+    // With three a side the first player wins: the engine must find a winning move each turn.
+    for (side, seed) in [(0, 6), (1, 7)] {
+        engine_keeps_the_value(3, "testing", side, seed);
+    }
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-fn moulin(args: &[&str]) -> Output {
+pub(crate) fn moulin(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_moulin"))
         .args(args)
         .output()

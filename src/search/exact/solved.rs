@@ -2,12 +2,13 @@
 //! placing position it covers, and, among the moves that keep the value, the one that leaves the
 //! opponent the most ways to go wrong.
 
-use super::wdl::{outcome, wdl, Wdl};
+use super::wdl::{outcome, Wdl};
 use crate::rng::Rng;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
+use crate::tables::placing::verify;
 use crate::tables::Tables;
 
 /// How the engine picks among the moves that keep a solved position's value (`SolvedPlacing`).
@@ -46,13 +47,7 @@ impl Choice {
 /// The value of the position `pos` for its side to move, known without a search: a game over, the
 /// placing solution, or the moving tables.
 pub fn known_value(tables: &Tables, pos: &Position) -> Option<Wdl> {
-    if let Some(v) = outcome(pos) {
-        return Some(v);
-    }
-    if pos.is_placing() {
-        return tables.placing_value(pos);
-    }
-    tables.probe(pos).map(wdl)
+    verify::known(pos, tables.placing(), tables)
 }
 
 /// The value of `mv` in `pos` for the side that plays it, when it is known without a search.
@@ -118,11 +113,29 @@ pub fn choose(
     if choice == Choice::Off || moves.is_empty() {
         return None;
     }
-    let values = move_values(tables, pos, moves)?;
+    choose_among(
+        tables,
+        pos,
+        moves,
+        &move_values(tables, pos, moves)?,
+        choice,
+        rng,
+    )
+}
+
+/// `choose`, the values of `moves` known (`move_values`).
+pub fn choose_among(
+    tables: &Tables,
+    pos: &Position,
+    moves: &[Move],
+    values: &[Wdl],
+    choice: Choice,
+    rng: &mut Rng,
+) -> Option<Solved> {
     let value = values.iter().copied().max()?;
     let keeping: Vec<Move> = moves
         .iter()
-        .zip(&values)
+        .zip(values)
         .filter(|&(_, &v)| v == value)
         .map(|(&m, _)| m)
         .collect();

@@ -22,18 +22,10 @@ pub fn from_name(text: &str) -> Option<Wdl> {
 
 /// The value of a game that is over, for the side to move (`None` while it goes on).
 pub fn outcome(pos: &Position) -> Option<Wdl> {
-    pos.quick_outcome().map(|o| match o.winner() {
-        Some(w) if w == pos.side_to_move() => 1,
-        Some(_) => -1,
-        None => 0,
-    })
+    pos.quick_outcome().map(|o| o.value_for(pos.side_to_move()))
 }
 
 /// The win/draw/loss class of a table value.
 pub fn wdl(v: Value) -> Wdl {
-    match v {
-        Value::Win(_) => 1,
-        Value::Draw => 0,
-        Value::Loss(_) => -1,
-    }
+    v.wdl()
 }

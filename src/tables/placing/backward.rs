@@ -33,6 +33,8 @@ pub struct Build {
     print: u64,
     classes: Classes,
     moving: Tables,
+    /// Every group, in the order they are built (`groups::all`).
+    all: Vec<Group>,
     /// The groups of the previous placement count, mapped.
     solved: HashMap<Group, Mapped>,
 }
@@ -61,6 +63,7 @@ impl Build {
             print: fingerprint(rules),
             classes: Classes::new(rules.pieces as usize),
             moving,
+            all: groups::all(rules),
             folder,
             solved: HashMap::new(),
         })
@@ -68,7 +71,12 @@ impl Build {
 
     /// The groups, in the order they are built.
     pub fn groups(&self) -> Vec<Group> {
-        groups::all(&self.rules)
+        self.all.clone()
+    }
+
+    /// The moving tables the last placements lead to.
+    pub fn moving(&self) -> &Tables {
+        &self.moving
     }
 
     /// The folder the files go in.
@@ -149,7 +157,7 @@ impl Build {
         }
         for k in 0..=groups::most_removals(&self.rules).min(group.other) {
             let next = group.after(k);
-            if self.solved.contains_key(&next) || !groups::all(&self.rules).contains(&next) {
+            if self.solved.contains_key(&next) || !self.all.contains(&next) {
                 continue;
             }
             let mapped = store::open(&self.folder, self.print, self.rules.pieces, next).map_err(

@@ -46,17 +46,6 @@ impl Group {
             other: self.mover + 1,
         }
     }
-
-    /// The group's text as `Display` writes it (`<left>-<mover>-<other>`), read back.
-    pub fn parse(text: &str) -> Option<Group> {
-        let mut parts = text.split('-').map(|p| p.parse::<u8>().ok());
-        let group = Group {
-            left: parts.next()??,
-            mover: parts.next()??,
-            other: parts.next()??,
-        };
-        parts.next().is_none().then_some(group)
-    }
 }
 
 /// The most pieces one placement removes under `rules` (two when each of two mills closed at once
@@ -124,8 +113,7 @@ mod tests {
             mover: 6,
             other: 5,
         };
-        assert_eq!(Group::parse(&g.to_string()), Some(g));
-        assert_eq!(Group::parse("5-6"), None);
+        assert_eq!(g.to_string(), "5-6-5");
         assert_eq!(
             g.after(1),
             Group {

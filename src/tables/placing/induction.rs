@@ -15,7 +15,7 @@ use crate::rules::board::Bitboard;
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::tables::index::{binomial, expand, subsets, Classes, PairIndex};
-use crate::tables::{TablesError, Value, Values};
+use crate::tables::{TablesError, Values};
 use rayon::prelude::*;
 
 /// Where the values of a group's successors are read.
@@ -40,11 +40,7 @@ impl Source<'_> {
             Source::Lost => -1,
             Source::Never => unreachable!("a placement that closes no mill removed a piece"),
             Source::Packed(p) => packed::get(p, slot) as Wdl - 2,
-            Source::Table(t) => match t.get(slot as usize) {
-                Value::Win(_) => 1,
-                Value::Draw => 0,
-                Value::Loss(_) => -1,
-            },
+            Source::Table(t) => t.get(slot as usize).wdl(),
         }
     }
 }

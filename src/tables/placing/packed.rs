@@ -31,11 +31,6 @@ pub fn get(packed: &[u8], slot: u64) -> u8 {
     (packed[(slot >> 2) as usize] >> ((slot & 3) * 2)) & 3
 }
 
-/// Codes, one a byte, packed four to a byte (the slots past the end are `NO_POSITION`).
-pub fn pack(codes: &[u8]) -> Vec<u8> {
-    codes.chunks(4).map(pack_one).collect()
-}
-
 /// Up to four codes in one byte, the first in the low bits.
 #[inline]
 pub fn pack_one(codes: &[u8]) -> u8 {
@@ -52,7 +47,7 @@ mod tests {
     #[test]
     fn codes_round_trip_packed() {
         let codes: Vec<u8> = (0..11).map(|i| (i * 7 % 4) as u8).collect();
-        let packed = pack(&codes);
+        let packed: Vec<u8> = codes.chunks(4).map(pack_one).collect();
         assert_eq!(packed.len(), bytes_for(11));
         for (slot, &c) in codes.iter().enumerate() {
             assert_eq!(get(&packed, slot as u64), c);

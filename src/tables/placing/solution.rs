@@ -107,19 +107,4 @@ impl Solution {
         let index = PairIndex::new(group.mover as usize, group.other as usize, &self.classes);
         packed::value(packed::get(mapped.bytes(), index.slot(ours, theirs)))
     }
-
-    /// The number of groups.
-    pub fn len(&self) -> usize {
-        self.groups.len()
-    }
-
-    /// Whether the solution has no group.
-    pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
-    }
-
-    /// The bytes of values of all groups.
-    pub fn bytes(&self) -> u64 {
-        self.groups.values().map(|m| m.bytes().len() as u64).sum()
-    }
 }

@@ -43,23 +43,16 @@ pub fn position(rules: &Rules, group: Group, ours: u32, theirs: u32) -> Position
     )
 }
 
-/// The value of `pos` for its side to move from the game's end, the solution or the tables.
-fn known(pos: &Position, solution: &Solution, tables: &Tables) -> Option<Wdl> {
+/// The value of `pos` for its side to move known without a search: the game's end, the placing
+/// solution (when there is one) or the moving tables.
+pub fn known(pos: &Position, solution: Option<&Solution>, tables: &Tables) -> Option<Wdl> {
     if let Some(o) = pos.quick_outcome() {
-        return Some(match o.winner() {
-            Some(w) if w == pos.side_to_move() => 1,
-            Some(_) => -1,
-            None => 0,
-        });
+        return Some(o.value_for(pos.side_to_move()));
     }
     if pos.is_placing() {
-        return solution.value(pos);
+        return solution?.value(pos);
     }
-    tables.probe(pos).map(|v| match v {
-        Value::Win(_) => 1,
-        Value::Draw => 0,
-        Value::Loss(_) => -1,
-    })
+    tables.probe(pos).map(Value::wdl)
 }
 
 /// The best value of the successors of `pos` for its side to move, from the move generator.
@@ -70,7 +63,7 @@ pub fn best_of_successors(pos: &Position, solution: &Solution, tables: &Tables) 
     for mv in moves {
         let mut child = *pos;
         child.play(mv);
-        let v = -known(&child, solution, tables)?;
+        let v = -known(&child, Some(solution), tables)?;
         best = Some(best.map_or(v, |b| b.max(v)));
     }
     // A placing position always has a placement.
