@@ -29,6 +29,8 @@ mod placing;
 mod quiesce;
 mod score;
 pub mod strength;
+#[cfg(test)]
+mod table_root_tests;
 mod threads;
 pub mod tt;
 mod worker;
@@ -280,6 +282,7 @@ impl Searcher {
         if let Some(played) = self.play_from_tables(&pos, &root_moves, report) {
             return played;
         }
+        self.keep_table_value(&pos, &mut root_moves);
         let deadline = search_deadline(proof, budget);
         let result = self.search_root(game, &root_moves, limits, control, deadline, report);
         let Some(proof) = proof else {
@@ -483,6 +486,22 @@ impl Searcher {
             table: Some(value),
             solved: None,
         })
+    }
+
+    /// Where the endgame tables cover the root but the draw rules leave some move's value
+    /// undecided (so the search judges them), the moves that keep the tables' value only
+    /// (`perfect_play::keeping_moves`): a search's score never trades a drawn position for a
+    /// lost one the rules might save. One line only: `MultiPV` shows every move.
+    fn keep_table_value(&self, pos: &Position, root_moves: &mut Vec<Move>) {
+        if self.options.multipv != 1 {
+            return;
+        }
+        let Some(tables) = self.playing_tables(pos) else {
+            return;
+        };
+        if let Some(keep) = perfect_play::keeping_moves(&tables, pos, root_moves) {
+            *root_moves = keep;
+        }
     }
 
     /// The exact solver's check of the search's choice (`exact::ChoiceCheck`), after its proof

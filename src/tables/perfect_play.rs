@@ -30,6 +30,40 @@ pub fn value_of_move(tables: &Tables, pos: &Position, mv: Move) -> Option<Value>
     })
 }
 
+/// The moves of `moves` that keep the tables' value of `pos` as it is without draw rules, where
+/// the tables cover `pos` and every move's result; `None` otherwise, or when no move keeps it
+/// (the only keeping moves ended the game by a draw rule).
+///
+/// Where the draw rules leave some values undecided (`Tables::probe_in_game`), this is what
+/// stays sure: the rules can only turn a win or a loss into a draw, so a move that keeps the
+/// value is never worse under them than one that gives it away. From a drawn position, such a
+/// move keeps the draw; from a won one, the winning chances.
+pub fn keeping_moves(tables: &Tables, pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
+    let held = tables.probe(pos)?.wdl();
+    let mut keep = Vec::new();
+    for &mv in moves {
+        let mut child = *pos;
+        child.play(mv);
+        let theirs = match child.quick_outcome() {
+            Some(o) => match o.winner() {
+                Some(w) if w == pos.side_to_move() => -1,
+                Some(_) => 1,
+                None => 0,
+            },
+            None => tables.probe(&child)?.wdl(),
+        };
+        let ours = if child.side_to_move() == pos.side_to_move() {
+            theirs
+        } else {
+            -theirs
+        };
+        if ours >= held {
+            keep.push(mv);
+        }
+    }
+    (!keep.is_empty()).then_some(keep)
+}
+
 /// The best of `moves` by the tables, with its value; `None` when a move's result is not
 /// covered (a table is missing) or there is no move.
 pub fn best_move(tables: &Tables, pos: &Position, moves: &[Move]) -> Option<(Move, Value)> {
