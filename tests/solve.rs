@@ -7,33 +7,34 @@
 use moulin::search::exact::proof::{prove, ProofMemory};
 use moulin::tables::Tables;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn moulin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_moulin"))
+/// What `moulin <args>` printed: its standard output when it succeeded, else its standard
+/// error (which must then be one line, with nothing on standard output).
+fn run(args: &[&str]) -> Result<String, String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
         .args(args)
         .output()
-        .expect("moulin runs")
+        .expect("moulin runs");
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    if out.status.success() {
+        return Ok(stdout);
+    }
+    assert!(stdout.is_empty(), "{args:?}: {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    Err(stderr)
 }
 
 fn ok(args: &[&str]) -> String {
-    let out = moulin(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    run(args).unwrap_or_else(|e| panic!("{args:?}: {e}"))
 }
 
 /// The error line of a command that must fail.
 fn refused(args: &[&str]) -> String {
-    let out = moulin(args);
-    assert!(!out.status.success(), "{args:?} succeeded");
-    assert!(out.stdout.is_empty(), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err
+    run(args).expect_err("the command fails")
 }
 
 /// Tables up to 3 a side, built once for this test binary.
@@ -52,28 +53,51 @@ fn small_tables() -> &'static str {
 /// (tests/analyse.rs values them with `analyse --position --exact`).
 const TWO_AND_ONE: &str = "***O*O@*/****@***/******** w p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 9";
 
-#[test]
-fn a_placing_position_and_each_move_proven_as_the_exact_analysis_values_them() {
-    let d = small_tables();
-    // The exact analysis: every legal move with its value for White.
+/// Each legal move of `fen` and its value for the side to move, by `analyse --position --exact`
+/// with the tables in `dir`, in move order.
+fn exact_values(dir: &str, fen: &str) -> Vec<(String, String)> {
     let exact = ok(&[
         "analyse",
         "--position",
         "--exact",
         "--tables",
-        d,
+        dir,
         "--fen",
-        TWO_AND_ONE,
+        fen,
     ]);
-    let values: std::collections::HashMap<&str, &str> = exact
+    let mut values: Vec<(String, String)> = exact
         .lines()
         .skip(1)
         .filter_map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
-            (w.len() == 2).then(|| (w[0], w[1]))
+            (w.len() == 2).then(|| (w[0].to_string(), w[1].to_string()))
         })
         .collect();
-    assert_eq!(values.len(), 21, "{exact}");
+    values.sort();
+    values
+}
+
+/// Each move `solve --each` printed, with its value, in move order.
+fn each_move(text: &str) -> Vec<(String, String)> {
+    let mut moves: Vec<(String, String)> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("move "))
+        .map(|l| {
+            let (mv, rest) = l.split_once(": ").unwrap();
+            let value = rest.split_whitespace().next().unwrap();
+            (mv.to_string(), value.to_string())
+        })
+        .collect();
+    moves.sort();
+    moves
+}
+
+#[test]
+fn a_placing_position_and_each_move_proven_as_the_exact_analysis_values_them() {
+    let d = small_tables();
+    // The exact analysis: every legal move with its value for White.
+    let values = exact_values(d, TWO_AND_ONE);
+    assert_eq!(values.len(), 21, "{values:?}");
     for threads in ["1", "2"] {
         let text = ok(&[
             "solve",
@@ -98,19 +122,17 @@ fn a_placing_position_and_each_move_proven_as_the_exact_analysis_values_them() {
         );
         // Each move's value, one move for each class of moves alike under the symmetries
         // (the position has none but the identity: every move).
-        let moves: Vec<(&str, &str)> = lines
-            .iter()
-            .filter_map(|l| l.strip_prefix("move "))
-            .map(|l| {
-                let (mv, rest) = l.split_once(": ").unwrap();
-                (mv, rest.split_whitespace().next().unwrap())
-            })
-            .collect();
-        assert_eq!(moves.len(), values.len(), "{text}");
-        for (mv, v) in moves {
-            assert_eq!(values.get(mv), Some(&v), "{mv} in {text}");
-        }
+        assert_eq!(each_move(&text), values, "{text}");
     }
+    // The last placement: each move leads to the moving phase, valued by the tables.
+    let last = "***O*O@*/****@**@/******** w p p 2 1 3 0 0 0 -1 -1 -1 -1 0 0 9";
+    let text = ok(&["solve", "--tables", d, "--fen", last, "--each"]);
+    let moves = each_move(&text);
+    assert!(
+        !moves.is_empty() && moves == exact_values(d, last),
+        "{text}"
+    );
+    assert!(text.contains("the tables' value"), "{text}");
     // After the winning move, Black to move has lost.
     let text = ok(&[
         "solve",

@@ -7,7 +7,7 @@ use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::exact::proof::{self, Proof, ProofMemory};
-use crate::search::exact::{name, outcome};
+use crate::search::exact::{name, outcome, wdl};
 use crate::tables::{default_dir, Tables};
 use crate::text::quoted;
 use std::path::PathBuf;
@@ -40,9 +40,9 @@ pub struct SolveArgs {
     /// placing solution (its `placing` folder) is not read.
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
-    /// Memory for what the proof establishes, in MB (8 bytes a position; the start's proof
-    /// keeps about 2.2 million).
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    /// Memory for what the proof establishes, in MB, 1 to 4096 (8 bytes a position; the
+    /// start's proof keeps about 2.2 million).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub memory: u64,
     /// Threads searching the proof together.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
@@ -127,6 +127,12 @@ fn each_move(
         }
         let (value, cost) = if let Some(v) = outcome(&child) {
             (-v, "the game is over".to_string())
+        } else if !child.is_placing() {
+            let v = tables.probe(&child).ok_or("a table of the moving phase")?;
+            (
+                -wdl(v),
+                "the placing is over: the tables' value".to_string(),
+            )
         } else {
             memory.clear();
             let proof: Proof =
