@@ -16,6 +16,7 @@ pub mod output;
 mod perft_cmd;
 mod play_cmd;
 mod replay_cmd;
+mod solve_cmd;
 mod tables_build;
 mod tables_keep;
 mod tables_placing_values;
@@ -94,6 +95,10 @@ pub enum Command {
     /// best move and line, a label by the value lost; or, with --position, value every legal
     /// move of one position (see docs/play-and-analyse.md, "Analysis").
     Analyse(analyse_cmd::AnalyseArgs),
+    /// Prove the value of the start (or of the position after --moves) by a search over the
+    /// placing with the moving endgame tables at the leaves; prints the value, the positions
+    /// visited and the time (see docs/solving.md).
+    Solve(solve_cmd::SolveArgs),
     /// Play a game against moulin at the terminal: the board drawn, moves in either notation
     /// with line editing, hint, undo, save and load (see docs/play-and-analyse.md, "Playing").
     Play(play_cmd::PlayArgs),
@@ -211,6 +216,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Analyse(args)) => analyse_cmd::run(&args),
         Some(Command::Play(args)) => play_cmd::run(&args),
+        Some(Command::Solve(args)) => solve_cmd::run(&args),
         Some(Command::Openings(args)) => openings_cmd::run(&args),
         Some(Command::Replay(args)) => replay_cmd::run(&args),
         Some(Command::Book(BookCommand::Build(args))) => {

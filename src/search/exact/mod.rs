@@ -3,11 +3,13 @@
 //! has proven; `solver` the alpha-beta over the placements left, and solvers on several threads.
 //! `root_proof` what it proves of the root before the search (the root's value, or its moves
 //! sifted); `choice_check` its check of a move after (the search's choice, the book's move).
-//! `solved` play and grading from the placing solution
-//! where it covers the position. `testing` holds what the tests of the solver and of its users share.
+//! `solved` play and grading from the placing solution where it covers the position. `testing`
+//! holds what the tests of the solver and of its users share. `proof` proves a placing
+//! position's value from any ply, the start included (`moulin solve`).
 
 pub(super) mod choice_check;
 mod memory;
+pub mod proof;
 pub(super) mod root_proof;
 pub mod solved;
 mod solver;

@@ -20,6 +20,16 @@ pub(crate) fn tables() -> &'static Arc<Tables> {
     })
 }
 
+/// The start of the standard game with four pieces a side (no draw rules): its whole placing
+/// ends in the tables of `tables`.
+pub(crate) fn start_of_four() -> Position {
+    let mut rules = Rules::nine().without_draw_rules();
+    rules
+        .set("Pieces", "4")
+        .expect("the standard game with 4 pieces a side");
+    Position::start(rules)
+}
+
 /// Placing positions whose ends fit in the tables: 3 or 4 pieces a side in all, 2 to 4 of
 /// them still in hand, drawn at random (`count` of them).
 pub(crate) fn placing_positions(count: usize, seed: u64) -> Vec<Position> {

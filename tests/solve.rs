@@ -1,0 +1,242 @@
+//! `moulin solve`: a placing position's value proven by search with the endgame tables, each
+//! move's too, the same as the exact analysis says; bad input refused with one message; and,
+//! with the tables up to 9 a side, the start proven a draw.
+
+#![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
+
+use moulin::search::exact::proof::{prove, ProofMemory};
+use moulin::tables::Tables;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What `moulin <args>` printed: its standard output when it succeeded, else its standard
+/// error (which must then be one line, with nothing on standard output).
+fn run(args: &[&str]) -> Result<String, String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(args)
+        .output()
+        .expect("moulin runs");
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    if out.status.success() {
+        return Ok(stdout);
+    }
+    assert!(stdout.is_empty(), "{args:?}: {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    Err(stderr)
+}
+
+fn ok(args: &[&str]) -> String {
+    run(args).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+/// The error line of a command that must fail.
+fn refused(args: &[&str]) -> String {
+    run(args).expect_err("the command fails")
+}
+
+/// Tables up to 3 a side, built once for this test binary.
+fn small_tables() -> &'static str {
+    static DIR: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("moulin-{}-solve", std::process::id()));
+        let d = dir.to_str().unwrap().to_string();
+        ok(&["tables", "build", "--pieces", "3", "--dir", &d]);
+        d
+    })
+}
+
+/// Two a side on the board, one each in hand: some moves win, one draws, the others lose
+/// (tests/analyse.rs values them with `analyse --position --exact`).
+const TWO_AND_ONE: &str = "***O*O@*/****@***/******** w p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 9";
+
+/// Each legal move of `fen` and its value for the side to move, by `analyse --position --exact`
+/// with the tables in `dir`, in move order.
+fn exact_values(dir: &str, fen: &str) -> Vec<(String, String)> {
+    let exact = ok(&[
+        "analyse",
+        "--position",
+        "--exact",
+        "--tables",
+        dir,
+        "--fen",
+        fen,
+    ]);
+    let mut values: Vec<(String, String)> = exact
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w.len() == 2).then(|| (w[0].to_string(), w[1].to_string()))
+        })
+        .collect();
+    values.sort();
+    values
+}
+
+/// Each move `solve --each` printed, with its value, in move order.
+fn each_move(text: &str) -> Vec<(String, String)> {
+    let mut moves: Vec<(String, String)> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("move "))
+        .map(|l| {
+            let (mv, rest) = l.split_once(": ").unwrap();
+            let value = rest.split_whitespace().next().unwrap();
+            (mv.to_string(), value.to_string())
+        })
+        .collect();
+    moves.sort();
+    moves
+}
+
+#[test]
+fn a_placing_position_and_each_move_proven_as_the_exact_analysis_values_them() {
+    let d = small_tables();
+    // The exact analysis: every legal move with its value for White.
+    let values = exact_values(d, TWO_AND_ONE);
+    assert_eq!(values.len(), 21, "{values:?}");
+    for threads in ["1", "2"] {
+        let text = ok(&[
+            "solve",
+            "--tables",
+            d,
+            "--fen",
+            TWO_AND_ONE,
+            "--each",
+            "--threads",
+            threads,
+        ]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], format!("position: {TWO_AND_ONE}"), "{text}");
+        assert!(text.contains("\nvalue: win for white, to move\n"), "{text}");
+        // A win: proven a draw at least, then a win, each test with its cost.
+        assert!(text.contains("\ndraw at least: yes, "), "{text}");
+        assert!(text.contains("\nwin: yes, "), "{text}");
+        let proof = lines.last().unwrap();
+        assert!(
+            proof.starts_with("proof: ") && proof.contains(" positions in "),
+            "{text}"
+        );
+        // Each move's value, one move for each class of moves alike under the symmetries
+        // (the position has none but the identity: every move).
+        assert_eq!(each_move(&text), values, "{text}");
+    }
+    // The last placement: each move leads to the moving phase, valued by the tables.
+    let last = "***O*O@*/****@**@/******** w p p 2 1 3 0 0 0 -1 -1 -1 -1 0 0 9";
+    let text = ok(&["solve", "--tables", d, "--fen", last, "--each"]);
+    let moves = each_move(&text);
+    assert!(
+        !moves.is_empty() && moves == exact_values(d, last),
+        "{text}"
+    );
+    assert!(text.contains("the tables' value"), "{text}");
+    // After the winning move, Black to move has lost.
+    let text = ok(&[
+        "solve",
+        "--tables",
+        d,
+        "--fen",
+        TWO_AND_ONE,
+        "--moves",
+        "d3xc4",
+    ]);
+    assert!(
+        text.contains("\nvalue: loss for black, to move\n"),
+        "{text}"
+    );
+    assert!(text.contains("\ndraw at least: no, "), "{text}");
+    assert!(!text.contains("\nwin: "), "{text}");
+}
+
+#[test]
+fn bad_input_is_refused_with_one_message() {
+    let d = small_tables();
+    // The start ends with 9 a side: tables up to 3 do not reach it.
+    let err = refused(&["solve", "--tables", d]);
+    assert!(
+        err.contains("no endgame table") && err.contains("moulin tables build"),
+        "{err}"
+    );
+    let err = refused(&["solve", "--tables", d, "--moves", "d6", "d6"]);
+    assert!(err.contains("move 2 'd6'"), "{err}");
+    // A moving-phase position, and hands no game deals.
+    for fen in [
+        "**OO*O@*/****@**@/******** w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 9",
+        "***O*O@*/****@***/******** w p p 2 1 2 2 0 0 -1 -1 -1 -1 0 0 9",
+    ] {
+        let err = refused(&["solve", "--tables", d, "--fen", fen]);
+        assert!(err.contains("not a position of the placing"), "{err}");
+    }
+    let err = refused(&["solve", "--tables", d, "--variant", "lasker"]);
+    assert!(err.contains("every turn places a piece"), "{err}");
+    let missing = format!("{d}/no-such-folder");
+    let err = refused(&["solve", "--tables", &missing]);
+    assert!(
+        err.contains("--tables") && err.contains("no-such-folder"),
+        "{err}"
+    );
+}
+
+/// The endgame tables up to 9 a side: `$MOULIN_TABLES`, by default
+/// `~/.cache/moulin/tables/nine`.
+fn full_tables() -> PathBuf {
+    let dir = std::env::var_os("MOULIN_TABLES").map_or_else(
+        || {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                .join(".cache/moulin/tables/nine")
+        },
+        PathBuf::from,
+    );
+    assert!(
+        dir.join("9-9.tbl").exists(),
+        "no endgame tables up to 9 a side in {}: build them first (moulin tables build \
+         --pieces 9) or set MOULIN_TABLES",
+        dir.display()
+    );
+    dir
+}
+
+/// The start of the standard game, proven a draw (about 15 s on the 2-core machine, the
+/// tables' opening included).
+#[test]
+#[ignore = "needs the endgame tables 3-9; about 15 s"]
+fn the_start_is_proven_a_draw() {
+    let dir = full_tables();
+    let text = ok(&["solve", "--tables", dir.to_str().unwrap()]);
+    assert!(
+        text.contains("\nvalue: draw for white, to move\n"),
+        "{text}"
+    );
+    assert!(text.contains("\ndraw at least: yes, "), "{text}");
+    assert!(text.contains("\nwin: no, "), "{text}");
+}
+
+/// Every position of the exact critical suite (`tests/data/critical-nine-exact.txt`: placing
+/// positions after 2 to 16 turns, valued by the exact solver) proven to the value it holds
+/// (about 20 s on the 2-core machine, the tables' opening included).
+#[test]
+#[ignore = "needs the endgame tables 3-9; about 20 s"]
+fn the_exact_critical_positions_are_proven_to_their_values() {
+    let rules = moulin::Rules::nine().without_draw_rules();
+    let tables = Tables::open(&full_tables(), &rules).unwrap();
+    let suite = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/critical-nine-exact.txt"),
+    )
+    .unwrap();
+    let memory = ProofMemory::new(256 << 20);
+    let mut checked = 0;
+    for line in suite.lines().filter(|l| !l.starts_with('#')) {
+        let mut words = line.splitn(4, ' ');
+        let value = words.next().unwrap();
+        let fen = words.nth(2).unwrap();
+        let pos = moulin::rules::fen::read(fen, &rules).unwrap();
+        memory.clear();
+        let proof = prove(&tables, &pos, &memory, 2).unwrap();
+        assert_eq!(moulin::search::exact::name(proof.value), value, "{line}");
+        checked += 1;
+    }
+    assert_eq!(checked, 320);
+}
