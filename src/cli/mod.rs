@@ -21,6 +21,7 @@ mod tables_build;
 mod tables_keep;
 mod tables_placing_values;
 mod tables_plan;
+mod tables_plan_placing;
 mod tables_sample;
 mod tables_stats;
 mod tables_verify;

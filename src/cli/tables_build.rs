@@ -24,6 +24,12 @@ pub struct BuildArgs {
     /// With --pieces N: the game of N pieces a side (the moving tables up to N must be built).
     #[arg(long, conflicts_with = "pair")]
     pub placing: bool,
+    /// With --placing: solve one group `L-M-O` only (placements left, pieces on the board of the
+    /// side to move and of the other side) once the groups after it are built; a task of a
+    /// cluster's plan (`tables plan --placing --slurm` lists the groups). A group already built
+    /// and sound is left as it is.
+    #[arg(long, requires = "placing")]
+    pub group: Option<String>,
     /// The tables directory (default: ~/.cache/moulin/tables/<variant>).
     #[arg(long)]
     pub dir: Option<PathBuf>,
@@ -81,7 +87,10 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), String> {
         if let Some(n) = args.pieces {
             rules.pieces = n;
         }
-        return build_placing(&dir, &rules, args.threads);
+        return match &args.group {
+            Some(group) => build_placing_group(&dir, &rules, args.threads, group),
+            None => build_placing(&dir, &rules, args.threads),
+        };
     }
     let todo: Vec<(usize, usize)> = match (&args.pair, args.pieces) {
         (Some(p), None) => vec![parse_pair(p)?],
@@ -184,5 +193,48 @@ fn build_placing(dir: &std::path::Path, rules: &Rules, threads: Option<u16>) -> 
         build.folder().display(),
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// Builds one group of the placing solution into `dir`'s placing folder (the groups after it
+/// must be built; the moving tables are read only for the last placement).
+fn build_placing_group(
+    dir: &std::path::Path,
+    rules: &Rules,
+    threads: Option<u16>,
+    text: &str,
+) -> Result<(), String> {
+    use crate::tables::placing::backward::{Build, Step};
+    use crate::tables::placing::groups::{self, Group};
+    let group = Group::parse(text)
+        .filter(|g| groups::all(rules).contains(g))
+        .ok_or_else(|| {
+            format!(
+                "--group {}: not a group of the {}-piece game (L-M-O: placements left, pieces on \
+                 the board of the side to move and of the other side; `moulin tables plan \
+                 --placing --slurm` lists them)",
+                crate::text::quoted(text),
+                rules.pieces
+            )
+        })?;
+    let pool = pool(threads)?;
+    let mut build = pool
+        .install(|| {
+            if group.left == 1 {
+                Build::new(dir, rules)
+            } else {
+                Build::without_moving(dir, rules)
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    let size = Build::size(group);
+    match pool
+        .install(|| build.step(group))
+        .map_err(|e| e.to_string())?
+    {
+        Step::Kept => eprintln!("{group}: already built (checked)"),
+        Step::Redone(e) => eprintln!("{group}: {e} (solved again): {size} positions"),
+        Step::Solved(secs) => eprintln!("{group}: {size} positions in {secs:.1} s"),
+    }
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 use super::output::{out, Failure};
 use super::tables_build::table_rules;
+use super::tables_plan_placing as placing_plan;
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::schedule::{self, DEFAULT_SECONDS_PER_POSITION};
 use crate::tables::{default_dir, retrograde, MAX_PIECES};
@@ -26,6 +27,11 @@ pub struct PlanArgs {
     /// Print a shell script that submits the build to Slurm (the only form for now).
     #[arg(long)]
     pub slurm: bool,
+    /// Plan the placing solution of the game of N pieces a side instead (`tables build
+    /// --placing`), one task per group; the moving tables must be built in the directory first
+    /// (the script's `AFTER` variable, job ids joined by `:`, makes it wait for their jobs).
+    #[arg(long)]
+    pub placing: bool,
     /// CPUs per task.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub cpus: u16,
@@ -50,13 +56,29 @@ struct Plan<'a> {
 }
 
 /// `text` quoted for the shell: in single quotes, each quote in it written `'\''`.
-fn shell_quoted(text: &str) -> String {
+pub(super) fn shell_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// A plan's variables: the binary the tasks run and the tables directory, each written once in
+/// single quotes, and where the jobs' output goes (`$DIR/slurm`, each `%` doubled, as `sbatch`
+/// reads `%x` and `%a` there); after `set -euo pipefail`.
+pub(super) fn variables(dir: &Path, binary: &Path) -> String {
+    format!(
+        "set -euo pipefail\n\
+         MOULIN={bin}\n\
+         DIR={d}\n\
+         # $DIR/slurm for the jobs' output, with each % doubled (sbatch reads %x and %a there).\n\
+         LOGS={logs}\n",
+        d = shell_quoted(&dir.to_string_lossy()),
+        bin = shell_quoted(&binary.to_string_lossy()),
+        logs = shell_quoted(&dir.join("slurm").to_string_lossy().replace('%', "%%")),
+    )
 }
 
 /// The text of a path the script names; a path that is not UTF-8 is refused (printed, it
 /// would name another file).
-fn utf8(path: &Path) -> Result<&str, String> {
+pub(super) fn utf8(path: &Path) -> Result<&str, String> {
     path.to_str().ok_or_else(|| {
         format!(
             "{}: not UTF-8: the script could not name it",
@@ -70,7 +92,8 @@ pub(super) fn run(args: &PlanArgs) -> Result<(), Failure> {
     if !args.slurm {
         return Err("only --slurm plans exist: give --slurm".into());
     }
-    let most = schedule::most_removals(&table_rules(&args.variant)?);
+    let rules = table_rules(&args.variant)?;
+    let most = schedule::most_removals(&rules);
     let dir = args
         .dir
         .clone()
@@ -84,6 +107,9 @@ pub(super) fn run(args: &PlanArgs) -> Result<(), Failure> {
     let binary = std::path::absolute(&binary).map_err(|e| format!("{}: {e}", binary.display()))?;
     utf8(&dir)?;
     utf8(&binary)?;
+    if args.placing {
+        return out!("{}", placing_plan::script(args, &rules, &dir, &binary));
+    }
     let pieces = args.pieces as usize;
     let plan = Plan {
         args,
@@ -124,16 +150,10 @@ impl Plan<'_> {
              # Every node reads and writes $DIR (below); a task whose tables exist already\n\
              # finishes at once, so the script can be submitted again after a failure.\n\
              # Requests assume {rate:.2e} s per position and thread ({source}).\n\
-             set -euo pipefail\n\
-             MOULIN={bin}\n\
-             DIR={d}\n\
-             # $DIR/slurm for the jobs' output, with each % doubled (sbatch reads %x and %a there).\n\
-             LOGS={logs}\n\
+             {variables}\
              mkdir -p \"$DIR/slurm\"\n",
             variant = self.args.variant,
-            d = shell_quoted(&self.dir.to_string_lossy()),
-            bin = shell_quoted(&self.binary.to_string_lossy()),
-            logs = shell_quoted(&self.dir.join("slurm").to_string_lossy().replace('%', "%%")),
+            variables = variables(&self.dir, &self.binary),
             source = if schedule::measured_rate(&self.dir).is_some() {
                 "measured in costs.txt"
             } else {

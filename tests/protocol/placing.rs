@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The rules of the game of `pieces` pieces a side.
-fn game(pieces: u8) -> Rules {
+pub(crate) fn game(pieces: u8) -> Rules {
     let mut rules = Rules::nine();
     rules.pieces = pieces;
     rules
@@ -33,7 +33,7 @@ fn four_a_side() -> &'static Path {
 
 /// The moving tables up to 3 a side and the placing solution of the game of three pieces a side
 /// (won by the first player: a move that gives the win away is there to be made).
-fn three_a_side() -> &'static Path {
+pub(crate) fn three_a_side() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| solved_game(3))
 }

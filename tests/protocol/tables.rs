@@ -152,6 +152,35 @@ fn bad_table_commands_say_what_is_wrong() {
         dir.to_str().unwrap(),
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("the table 3-3 is needed first"));
+    // One placing group: not a group of the game, malformed, without --placing, or built
+    // before the groups after it.
+    let d = dir.to_str().unwrap();
+    let group = |group: &str| {
+        moulin(&[
+            "tables",
+            "build",
+            "--placing",
+            "--pieces",
+            "3",
+            "--group",
+            group,
+            "--dir",
+            d,
+        ])
+    };
+    for (text, said) in [
+        ("9-9-9", "--group '9-9-9': not a group of the 3-piece game"),
+        ("6-0", "--group '6-0': not a group of the 3-piece game"),
+        ("6-0-0", "5-0-1"),
+    ] {
+        let out = group(text);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{err}");
+    }
+    let out = moulin(&["tables", "build", "--group", "6-0-0", "--dir", d]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--placing"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -50,6 +50,20 @@ impl Build {
         Build::over(moving, tables_dir, &rules)
     }
 
+    /// A build that reads no moving table: for the groups with two placements left or more,
+    /// which read only the groups after them (one group at a time, as a cluster's task builds).
+    pub fn without_moving(tables_dir: &Path, rules: &Rules) -> Result<Build, TablesError> {
+        if let Some(why) = unsupported(rules) {
+            return Err(why);
+        }
+        let rules = rules.without_draw_rules();
+        Build::over(
+            Tables::empty(&rules, rules.pieces as usize),
+            tables_dir,
+            &rules,
+        )
+    }
+
     /// A build over moving tables already loaded (`moving`, which must hold every pair of the
     /// rules' pieces), writing into `tables_dir`'s placing folder.
     pub fn over(moving: Tables, tables_dir: &Path, rules: &Rules) -> Result<Build, TablesError> {

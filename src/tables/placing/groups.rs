@@ -32,6 +32,17 @@ pub fn hands(left: u8) -> (u8, u8) {
 }
 
 impl Group {
+    /// Reads `left-mover-other` (as `Display` writes it).
+    pub fn parse(text: &str) -> Option<Group> {
+        let mut parts = text.split('-').map(|p| p.parse::<u8>().ok());
+        let group = Group {
+            left: parts.next()??,
+            mover: parts.next()??,
+            other: parts.next()??,
+        };
+        parts.next().is_none().then_some(group)
+    }
+
     /// The pieces in hand of the side to move and of the other side.
     pub fn hands(self) -> (u8, u8) {
         hands(self.left)
@@ -114,6 +125,10 @@ mod tests {
             other: 5,
         };
         assert_eq!(g.to_string(), "5-6-5");
+        assert_eq!(Group::parse("5-6-5"), Some(g));
+        for bad in ["5-6", "5-6-5-1", "5-6-x", "", "5--6", "-5-6-5", "300-1-1"] {
+            assert_eq!(Group::parse(bad), None, "{bad}");
+        }
         assert_eq!(
             g.after(1),
             Group {
