@@ -4,8 +4,13 @@
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
+use moulin::rng::Rng;
+use moulin::rules::movegen::legal_moves;
 use moulin::search::exact::proof::{prove, ProofMemory};
+use moulin::tables::placing::solution::{Found, Solution};
+use moulin::tables::placing::verify;
 use moulin::tables::Tables;
+use moulin::Convention;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -239,4 +244,83 @@ fn the_exact_critical_positions_are_proven_to_their_values() {
         checked += 1;
     }
     assert_eq!(checked, 320);
+}
+
+/// The placing solution of `dir` (`moulin tables build --placing`), whole.
+fn placing_solution(dir: &Path, rules: &moulin::Rules) -> Solution {
+    match Solution::open(dir, rules).unwrap() {
+        Found::Whole(solution) => solution,
+        _ => panic!(
+            "no whole placing solution in {}: build it first (moulin tables build --placing)",
+            dir.display()
+        ),
+    }
+}
+
+/// The placing solution against the exact solvers, which do not read it: every position of the
+/// exact critical suite (valued by the solver the engine plays with) has the suite's value and
+/// the same value-keeping moves; and 3,000 random placing positions after 8 to 17 plies have
+/// the value the proof search (`moulin solve`) gives them (about 5 min on the 2-core machine).
+#[test]
+#[ignore = "needs the endgame tables 3-9 and the placing solution; about 5 min"]
+fn the_placing_solution_agrees_with_the_exact_solvers() {
+    let rules = moulin::Rules::nine().without_draw_rules();
+    let dir = full_tables();
+    let tables = Tables::open_moving(&dir, &rules).unwrap();
+    let solution = placing_solution(&dir, &rules);
+    let suite = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/critical-nine-exact.txt"),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for line in suite.lines().filter(|l| !l.starts_with('#')) {
+        let words: Vec<&str> = line.splitn(4, ' ').collect();
+        let pos = moulin::rules::fen::read(words[3], &rules).unwrap();
+        let value = solution.value(&pos).unwrap();
+        assert_eq!(moulin::search::exact::name(value), words[0], "{line}");
+        let mut kept: Vec<String> = legal_moves(&pos, Convention::Turn)
+            .into_iter()
+            .filter(|&mv| {
+                let mut child = pos;
+                child.play(mv);
+                let v = verify::known(&child, Some(&solution), &tables).unwrap();
+                let ours = if child.side_to_move() == pos.side_to_move() {
+                    v
+                } else {
+                    -v
+                };
+                ours == value
+            })
+            .map(|mv| mv.to_string())
+            .collect();
+        let mut expected: Vec<String> = words[2].split(',').map(String::from).collect();
+        kept.sort();
+        expected.sort();
+        assert_eq!(kept, expected, "{line}");
+        checked += 1;
+    }
+    assert_eq!(checked, 320);
+    let memory = ProofMemory::new(256 << 20);
+    let mut rng = Rng::new(34);
+    let mut tally = [0u32; 3];
+    while tally.iter().sum::<u32>() < 3000 {
+        let mut pos = moulin::Position::start(rules);
+        for _ in 0..8 + rng.below(10) {
+            let moves = legal_moves(&pos, Convention::Turn);
+            if moves.is_empty() || !pos.is_placing() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+        }
+        if !pos.is_placing() || pos.quick_outcome().is_some() {
+            continue;
+        }
+        memory.clear();
+        let proven = prove(&tables, &pos, &memory, 2).unwrap().value;
+        let fen = moulin::rules::fen::write(&pos);
+        assert_eq!(solution.value(&pos), Some(proven), "{fen}");
+        tally[(proven + 1) as usize] += 1;
+    }
+    println!("3000 random positions: {tally:?} (loss, draw, win for the side to move)");
+    assert!(tally.iter().all(|&n| n > 0), "{tally:?}");
 }

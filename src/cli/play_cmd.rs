@@ -13,8 +13,10 @@ use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
-use crate::search::{Control, Limits, Searcher, Strength};
+use crate::search::exact;
+use crate::search::{Control, Limits, Score, SearchResult, Searcher, Strength, TABLE_BOUND};
 use crate::tables::Tables;
+use crate::tables::Value as TableValue;
 use rustyline::error::ReadlineError;
 use rustyline::{DefaultEditor, ExternalPrinter};
 use std::io::IsTerminal;
@@ -606,11 +608,12 @@ fn start_thinking(
         } else {
             None
         };
-        let best = from_book.or_else(|| {
-            e.searcher
-                .search(&game, &limits, &control, &mut |_| {})
-                .best
-        });
+        let (best, said) = if let Some(mv) = from_book {
+            (Some(mv), "from the book".to_string())
+        } else {
+            let result = e.searcher.search(&game, &limits, &control, &mut |_| {});
+            (result.best, hint_value(&result))
+        };
         // `thinking` is cleared before the engine is given back, so that whoever waits for the
         // engine (`stop_and_wait`) finds the table ready for the next search.
         let message = {
@@ -620,7 +623,7 @@ fn start_thinking(
                 Some(mv) if t.generation == generation => {
                     let text = mv.written_at(game.position(), Convention::Turn);
                     if hint {
-                        Some(format!("hint: {text}"))
+                        Some(format!("hint: {text} ({said})"))
                     } else if t.play(mv) {
                         Some(format!("moulin plays {text}\n{}", t.picture()))
                     } else {
@@ -637,9 +640,65 @@ fn start_thinking(
     });
 }
 
+/// What a hint says of its move's value for the side to move: exact where the placing solution
+/// or the endgame tables decide it, else the search's score in pieces.
+fn hint_value(result: &SearchResult) -> String {
+    if let Some(v) = result.solved {
+        return format!("{}, exact by the placing solution", exact::name(v));
+    }
+    if let Some(v) = result.table {
+        return match v {
+            TableValue::Draw => "draw, exact by the endgame tables".into(),
+            _ => format!(
+                "{v} in {} plies to the next removal, exact by the endgame tables",
+                v.distance()
+            ),
+        };
+    }
+    match result.score {
+        Score::Mate(n) if n > 0 => format!("a win in {n} turns"),
+        Score::Mate(n) => format!("a loss in {} turns", -n),
+        Score::Cp(x) if x >= TABLE_BOUND => "a win, by the endgame tables".into(),
+        Score::Cp(x) if x <= -TABLE_BOUND => "a loss, by the endgame tables".into(),
+        Score::Cp(x) => format!("{:+.2} pieces by search", f64::from(x) / 100.0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hint_says_its_value_exactly_where_it_is_known() {
+        let result = |score, table, solved| SearchResult {
+            score,
+            table,
+            solved,
+            ..SearchResult::nothing(None)
+        };
+        let said = |r: SearchResult| hint_value(&r);
+        assert_eq!(
+            said(result(Score::solved(0), None, Some(0))),
+            "draw, exact by the placing solution"
+        );
+        assert_eq!(
+            said(result(Score::Cp(28_990), Some(TableValue::Win(9)), None)),
+            "win in 9 plies to the next removal, exact by the endgame tables"
+        );
+        assert_eq!(
+            said(result(Score::Cp(0), Some(TableValue::Draw), None)),
+            "draw, exact by the endgame tables"
+        );
+        assert_eq!(
+            said(result(Score::Cp(-28_500), None, None)),
+            "a loss, by the endgame tables"
+        );
+        assert_eq!(said(result(Score::Mate(3), None, None)), "a win in 3 turns");
+        assert_eq!(
+            said(result(Score::Cp(-45), None, None)),
+            "-0.45 pieces by search"
+        );
+    }
 
     /// A printer for tests: what the engine's thread would write above the prompt is dropped.
     struct Silent;
