@@ -258,11 +258,11 @@ fn placing_solution(dir: &Path, rules: &moulin::Rules) -> Solution {
 }
 
 /// The placing solution against the exact solvers, which do not read it: every position of the
-/// exact critical suite (valued by the solver the engine plays with) has the suite's value and
-/// the same value-keeping moves; and 3,000 random placing positions after 8 to 17 plies have
-/// the value the proof search (`moulin solve`) gives them (about 5 min on the 2-core machine).
+/// exact critical suite (valued by the solver the engine plays with) has the suite's value, and
+/// the suite's kept moves keep it; and 3,000 random placing positions after 8 to 17 plies have
+/// the value the proof search (`moulin solve`) gives them (about 90 s on the 2-core machine).
 #[test]
-#[ignore = "needs the endgame tables 3-9 and the placing solution; about 5 min"]
+#[ignore = "needs the endgame tables 3-9 and the placing solution; about 90 s"]
 fn the_placing_solution_agrees_with_the_exact_solvers() {
     let rules = moulin::Rules::nine().without_draw_rules();
     let dir = full_tables();
@@ -272,13 +272,13 @@ fn the_placing_solution_agrees_with_the_exact_solvers() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/critical-nine-exact.txt"),
     )
     .unwrap();
-    let mut checked = 0;
+    let (mut checked, mut more) = (0, 0);
     for line in suite.lines().filter(|l| !l.starts_with('#')) {
         let words: Vec<&str> = line.splitn(4, ' ').collect();
         let pos = moulin::rules::fen::read(words[3], &rules).unwrap();
         let value = solution.value(&pos).unwrap();
         assert_eq!(moulin::search::exact::name(value), words[0], "{line}");
-        let mut kept: Vec<String> = legal_moves(&pos, Convention::Turn)
+        let kept: Vec<String> = legal_moves(&pos, Convention::Turn)
             .into_iter()
             .filter(|&mv| {
                 let mut child = pos;
@@ -293,13 +293,16 @@ fn the_placing_solution_agrees_with_the_exact_solvers() {
             })
             .map(|mv| mv.to_string())
             .collect();
-        let mut expected: Vec<String> = words[2].split(',').map(String::from).collect();
-        kept.sort();
-        expected.sort();
-        assert_eq!(kept, expected, "{line}");
+        // The suite's kept moves keep the value; the suite may leave out a move whose win its
+        // maker did not find (its solver under the game's draw rules).
+        for mv in words[2].split(',') {
+            assert!(kept.iter().any(|k| k == mv), "{line}: {kept:?}");
+        }
+        more += usize::from(kept.len() > words[2].split(',').count());
         checked += 1;
     }
     assert_eq!(checked, 320);
+    println!("critical suite: 320 values agree; {more} positions with more keeping moves");
     let memory = ProofMemory::new(256 << 20);
     let mut rng = Rng::new(34);
     let mut tally = [0u32; 3];
