@@ -327,3 +327,55 @@ fn the_placing_solution_agrees_with_the_exact_solvers() {
     println!("3000 random positions: {tally:?} (loss, draw, win for the side to move)");
     assert!(tally.iter().all(|&n| n > 0), "{tally:?}");
 }
+
+/// With the placing solution, the engine plays the solution's move rather than the book's: after
+/// `e4 g1 b6 e3 d2 d6` the shipped book holds f4, proven by `book cover` to keep a draw, where
+/// White wins (b2, by the solution). Before, the engine played the book's f4.
+#[test]
+#[ignore = "needs the endgame tables 3-9 and the placing solution; about 40 s"]
+fn with_the_placing_solution_a_book_move_that_misses_a_win_is_not_played() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let dir = full_tables();
+    let rules = moulin::Rules::nine();
+    let solution = placing_solution(&dir, &rules.without_draw_rules());
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = engine.stdin.take().unwrap();
+    let mut output = BufReader::new(engine.stdout.take().unwrap()).lines();
+    let mut until = |end: &str| -> Vec<String> {
+        let mut lines = Vec::new();
+        for line in output.by_ref() {
+            let line = line.unwrap();
+            let done = line.starts_with(end);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+        panic!("the engine ended before {end}: {lines:?}");
+    };
+    let moves = "e4 g1 b6 e3 d2 d6";
+    writeln!(input, "setoption name TablesPath value {}", dir.display()).unwrap();
+    writeln!(input, "isready").unwrap();
+    until("readyok");
+    writeln!(input, "position startpos moves {moves}\ngo movetime 1000").unwrap();
+    let lines = until("bestmove");
+    writeln!(input, "quit").unwrap();
+    assert!(
+        lines.contains(&"info string placing solution win".to_string()),
+        "{lines:?}"
+    );
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let mut game = moulin::Game::new(rules);
+    for m in moves.split_whitespace().chain([best]) {
+        game.play_token(m).unwrap();
+    }
+    // Black, to move, is lost.
+    assert_eq!(solution.value(game.position()), Some(-1), "{lines:?}");
+    assert!(engine.wait().unwrap().success());
+}

@@ -30,11 +30,15 @@ pub type Item = (usize, Position, Vec<Move>);
 pub type Found = Option<(Wdl, Vec<bool>)>;
 
 /// The positions to check: the book's placing positions at `min_ply` and later, but for the
-/// lines already proven (`book cover`).
-pub fn items(lines: &[Line], min_ply: u32) -> Vec<Item> {
+/// lines already proven (`book cover`) unless `proven_too`: a line proven to keep a draw may
+/// still miss a win, which the placing solution finds at once (without it, the check of a
+/// proven line would cost a search for nothing more than a missed win).
+pub fn items(lines: &[Line], min_ply: u32, proven_too: bool) -> Vec<Item> {
     lines
         .iter()
-        .filter(|l| l.pos.is_placing() && ply_of(&l.pos) >= min_ply && !is_proven(&l.moves))
+        .filter(|l| {
+            l.pos.is_placing() && ply_of(&l.pos) >= min_ply && (proven_too || !is_proven(&l.moves))
+        })
         .map(|l| (l.number, l.pos, l.moves.iter().map(|m| m.mv).collect()))
         .collect()
 }
@@ -308,6 +312,21 @@ mod tests {
             })
             .collect();
         format::Line { number, pos, moves }
+    }
+
+    #[test]
+    fn proven_lines_are_checked_only_when_asked() {
+        let start = Position::start(Rules::nine());
+        let mut after = start;
+        after.play(place("d6"));
+        let mut proven = line(2, after, &["d2"]);
+        proven.moves[0].exact = Some(0);
+        let lines = [line(1, start, &["d6"]), proven];
+        let numbers = |proven_too| -> Vec<usize> {
+            items(&lines, 0, proven_too).iter().map(|i| i.0).collect()
+        };
+        assert_eq!(numbers(false), vec![1]);
+        assert_eq!(numbers(true), vec![1, 2]);
     }
 
     #[test]

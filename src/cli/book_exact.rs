@@ -56,7 +56,8 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
     let tables = Tables::open(&args.tables, &rules)
         .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?;
     let solution = tables.clone();
-    let items = exact::items(&lines, args.min_ply);
+    // With the placing solution every line is checked, those `book cover` proved too.
+    let items = exact::items(&lines, args.min_ply, tables.placing().is_some());
     let found = exact::solve_items(&args.file, &items, tables, args.threads, args.min_ply)
         .map_err(|e| e.to_string())?;
     let (away, by_ply) = exact::verdicts(&items, &found);

@@ -128,8 +128,8 @@ pub enum BookCommand {
     /// is legal; errors name the line.
     Check(book_check::CheckArgs),
     /// Check every book move of the placing with the exact solver and the endgame tables: list
-    /// those that lose (lines already proven by `book cover` are skipped; resumes a stopped run;
-    /// see book/README.md).
+    /// those that lose (lines already proven by `book cover` are skipped unless the tables hold
+    /// the placing solution; resumes a stopped run; see book/README.md).
     Exact(book_exact::ExactArgs),
     /// Add proven lines where match openings end: the engine's move at each of its turns up to
     /// a ply, proven by the exact solver to keep the draw, every reply followed (resumes a

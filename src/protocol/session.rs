@@ -17,7 +17,8 @@ use crate::rules::gbgp_position;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
-use crate::search::{Control, Score, SearchResult, Searcher};
+use crate::rules::position::Position;
+use crate::search::{Control, Score, SearchResult, Searcher, SolvedChoice};
 use crate::tables::{TableChange, Tables, Values};
 use std::collections::VecDeque;
 use std::io;
@@ -799,8 +800,12 @@ impl Session {
             {
                 self.wait_for_loading();
                 let dialect = self.dialect;
-                self.books
-                    .answer(&self.settings, &root)
+                // Where the placing solution decides the move (`SolvedPlacing`), the search plays
+                // it at once: a book move, even one proven to keep a draw, may miss a win.
+                let solved = !self.books.has_pending() && self.solution_decides(&root);
+                (!solved)
+                    .then(|| self.books.answer(&self.settings, &root))
+                    .flatten()
                     .map(|(info, result, proven)| match (dialect, result.best) {
                         (Dialect::Gbgp, Some(mv)) => {
                             (gbgp::book_line(&root, result.score, mv), result, proven)
@@ -850,6 +855,17 @@ impl Session {
         )?;
         self.job = Some(Job::Search(Box::new(job)));
         Ok(())
+    }
+
+    /// Whether the placing solution decides the move in `root`: it covers the position, and the
+    /// search follows it (`SolvedPlacing` not `off`, one line).
+    fn solution_decides(&self, root: &Position) -> bool {
+        self.settings.solved_placing != SolvedChoice::Off
+            && self.settings.multipv == 1
+            && self
+                .tables
+                .as_ref()
+                .is_some_and(|t| t.serves(root.rules()) && t.placing_value(root).is_some())
     }
 
     /// `perft`: counts on a thread of its own.
