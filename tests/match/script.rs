@@ -197,3 +197,57 @@ fn a_line_per_finished_game_on_a_stderr_that_is_not_a_terminal() {
         assert!(lines.contains(&wanted.as_str()), "{wanted}\n{stderr}");
     }
 }
+
+/// Records of four games between `a` and `b`, `a` winning one (a time forfeit), losing one
+/// and drawing two (adjudicated): W1 D2 L1, both pairs worth 1 point to `a`.
+fn records_w1_d2_l1() -> std::path::PathBuf {
+    let path = temp("w1-d2-l1.txt");
+    let game = |n: u32, white: &str, black: &str, result: &str, end: &str| {
+        format!(
+            "game={n} white={white} black={black} variant=nine start=startpos opening=\"d7\" \
+             moves=\"\" result={result} {end}\n"
+        )
+    };
+    let time = "end=time loser=black reason=\"no bestmove within 5 ms\"";
+    let draw = "end=movelimit reason=\"draw: adjudicated after 0 plies\"";
+    let text = [
+        game(1, "a", "b", "1-0", time),
+        game(2, "b", "a", "1-0", time),
+        game(3, "a", "b", "1/2-1/2", draw),
+        game(4, "b", "a", "1/2-1/2", draw),
+    ]
+    .concat();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn few_games_get_no_false_precision() {
+    let stdout = run_ok(&["replay", records_w1_d2_l1().to_str().unwrap()]);
+    assert_eq!(wdl(&stdout), (1, 2, 1), "{stdout}");
+    // Two pairs alike say nothing of the spread: no zero-width interval, no signed zero.
+    assert!(
+        !stdout.contains("-0.0") && !stdout.contains("+0.0"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Elo difference: 0.0  95% interval n/a"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("LOS: n/a"), "{stdout}");
+    assert!(stdout.contains("Draw ratio: 50.0%"), "{stdout}");
+}
+
+#[test]
+fn the_summary_gives_los_and_draw_ratio() {
+    let out = against_fake("", 6, &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (_, d, _) = wdl(&stdout);
+    let los = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("LOS: "))
+        .unwrap_or_else(|| panic!("no LOS line: {stdout}"));
+    assert!(los == "n/a" || los.ends_with('%'), "{stdout}");
+    let ratio = format!("Draw ratio: {:.1}%", 100.0 * f64::from(d) / 6.0);
+    assert!(stdout.contains(&ratio), "{ratio}: {stdout}");
+}
