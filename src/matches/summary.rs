@@ -62,8 +62,14 @@ pub fn summary(plan: &Plan, recap: &Recap, secs: f64) -> String {
         let (llr, decision) = sprt.test(t);
         let (lo, hi) = sprt.bounds();
         let model = t.estimate().map_or(stats::Model::Trinomial, |e| e.model);
+        // The match is over: an undecided test did not "continue", the games ran out (or the
+        // match stopped) first.
+        let verdict = match decision {
+            stats::Decision::Continue => format!("no decision after {n} games"),
+            decided => decided.to_string(),
+        };
         out.push_str(&format!(
-            "SPRT elo0={} elo1={} alpha={} beta={} ({model}, logistic Elo): LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {decision}\n",
+            "SPRT elo0={} elo1={} alpha={} beta={} ({model}, logistic Elo): LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {verdict}\n",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         ));
     }

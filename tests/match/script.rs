@@ -251,3 +251,13 @@ fn the_summary_gives_los_and_draw_ratio() {
     let ratio = format!("Draw ratio: {:.1}%", 100.0 * f64::from(d) / 6.0);
     assert!(stdout.contains(&ratio), "{ratio}: {stdout}");
 }
+
+#[test]
+fn an_sprt_cut_short_by_the_games_says_so() {
+    let out = against_fake("", 2, &["--sprt", "elo0=-100", "elo1=100"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let line = stdout.lines().find(|l| l.starts_with("SPRT")).unwrap();
+    assert!(line.contains(": no decision after 2 games"), "{stdout}");
+    assert!(!line.contains("continue"), "{stdout}");
+}
