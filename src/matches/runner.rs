@@ -264,7 +264,7 @@ struct Context<'a> {
 }
 
 /// Runs `plan.concurrency` workers (fewer when threads cannot be started) until they end; the
-/// first one plays with the engines started `first`.
+/// first worker plays with the engines `first`, started before the match.
 fn run_workers(c: &Context, first: [Engine; 2]) {
     let mut first = Some(first);
     std::thread::scope(|scope| {
