@@ -4,7 +4,7 @@
 use super::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
 use crate::matches::referee::{GameSettings, TimeControl};
-use crate::matches::results_file;
+use crate::matches::results_file::{self, Record};
 use crate::matches::runner::{self, OpeningSource, Plan};
 use crate::matches::spec::{self, EngineSpec};
 use crate::matches::stats::Sprt;
@@ -12,13 +12,14 @@ use crate::matches::summary;
 use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::record::openings;
 use crate::rules::Rules;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped)."
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an engine failed to start 3 times in a row later (the\n     games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
 )]
 pub struct MatchArgs {
     /// An engine spec (give exactly two).
@@ -139,16 +140,16 @@ fn seed(args: &MatchArgs) -> u64 {
 }
 
 /// Where the openings come from, and how the settings line names it.
-fn opening_source(args: &MatchArgs, rules: &Rules) -> Result<(OpeningSource, String), String> {
+fn opening_source(args: &MatchArgs, rules: &Rules) -> Result<(OpeningSource, String), Failure> {
     if let Some(path) = &args.openings {
         let book = openings::read_book_file(path, rules).map_err(|e| e.to_string())?;
         return Ok((OpeningSource::Book(book), path.display().to_string()));
     }
     let plies = args.random_plies.unwrap_or(4);
     if plies > MAX_RANDOM_PLIES {
-        return Err(format!(
+        return Err(Failure::Usage(format!(
             "--random-plies {plies} is more than the limit of {MAX_RANDOM_PLIES}"
-        ));
+        )));
     }
     Ok((OpeningSource::Random(plies), format!("random:{plies}")))
 }
@@ -183,13 +184,15 @@ fn check_files(args: &MatchArgs) -> Result<(), String> {
     durable::check_files(&files).map_err(|e| e.to_string())
 }
 
-/// The checked plan of the match `args` ask for.
-fn plan(args: MatchArgs) -> Result<Plan, String> {
-    let specs = engines(&args)?;
+/// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
+/// error (exit status 2); a file that cannot be used is an error (1).
+fn plan(args: MatchArgs) -> Result<Plan, Failure> {
+    let specs = engines(&args).map_err(Failure::Usage)?;
+    let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
+    let rules = Rules::named(&args.variant).map_err(|e| usage(&e))?;
+    let tc = time_control(&args).map_err(|e| usage(&e))?;
+    check_counts(&args).map_err(Failure::Usage)?;
     check_files(&args)?;
-    let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
-    let tc = time_control(&args)?;
-    check_counts(&args)?;
     let seed = seed(&args);
     let pairs = args.games.div_ceil(2);
     let (openings, openings_setting) = opening_source(&args, &rules)?;
@@ -198,7 +201,7 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
         .as_deref()
         .map(Sprt::parse)
         .transpose()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| usage(&e))?;
     let settings = [
         ("engine", args.engines[0].clone()),
         ("engine", args.engines[1].clone()),
@@ -237,12 +240,24 @@ fn plan(args: MatchArgs) -> Result<Plan, String> {
     })
 }
 
-/// Runs `moulin match`: plays the match and prints the summary on stdout. A records file that
-/// cannot be written, or an engine that cannot be started, stops the match: the summary of the
-/// games played is printed, then the error returned.
+/// The line a finished game gets on stderr, whatever stderr is (a terminal, a file, a pipe), in
+/// the form cutechess-cli gives: `Finished game 3 (a vs b): 1/2-1/2 {reason}`, with moulin's
+/// own words for the reason. A stderr that cannot be written to is no reason to stop a match.
+fn finished_game(r: &Record) {
+    let line = format!(
+        "Finished game {} ({} vs {}): {} {{{}}}\n",
+        r.game, r.white, r.black, r.result, r.reason
+    );
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
+/// Runs `moulin match`: plays the match, a line per finished game on stderr, and prints the
+/// summary on stdout. An engine that cannot start before the first game stops it at once; a
+/// records file that cannot be written, or an engine that fails to start again and again,
+/// stops the match later: the summary of the games played is printed, then the error returned.
 pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
     let plan = plan(args)?;
-    let finished = runner::play(&plan).map_err(|e| e.to_string())?;
+    let finished = runner::play(&plan, &finished_game).map_err(|e| e.to_string())?;
     if finished.recap.tally.games() > 0 {
         out!(
             "{}",

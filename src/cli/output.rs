@@ -22,6 +22,9 @@ pub enum Failure {
     Closed,
     /// What went wrong, as one line for the user.
     Error(String),
+    /// The command line itself is wrong (a value out of range, a malformed spec): nothing was
+    /// done. Exit status 2, as for clap's own usage errors.
+    Usage(String),
 }
 
 impl Failure {
@@ -52,7 +55,7 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::Closed => f.write_str("standard output closed"),
-            Failure::Error(text) => f.write_str(text),
+            Failure::Error(text) | Failure::Usage(text) => f.write_str(text),
         }
     }
 }
@@ -125,25 +128,32 @@ impl Report {
 }
 
 /// The exit status of a command that ended with `done`: a failure is one line on stderr and
-/// status 1; a closed output ends the process by SIGPIPE, as it ends other Unix tools (status
-/// 141 in a shell), so that `set -o pipefail` sees the command did not finish.
+/// status 1 (`USAGE` for a usage error); a closed output ends the process by SIGPIPE, as it ends
+/// other Unix tools (status 141 in a shell), so that `set -o pipefail` sees the command did not
+/// finish.
 #[must_use]
 pub fn ending(done: Result<(), Failure>) -> ExitCode {
     match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Closed) => end_by_sigpipe(),
-        Err(Failure::Error(e)) => {
-            eprintln!("moulin: {e}");
-            ExitCode::FAILURE
+        Err(failure) => {
+            eprintln!("moulin: {failure}");
+            match failure {
+                Failure::Usage(_) => ExitCode::from(USAGE),
+                _ => ExitCode::FAILURE,
+            }
         }
     }
 }
+
+/// The exit status of a usage error, clap's and moulin's own.
+pub const USAGE: u8 = 2;
 
 /// The exit status after clap's own answer (`--help`, `--version`, a usage error), whose write
 /// may fail as well.
 #[must_use]
 pub fn clap_ending(e: &clap::Error) -> ExitCode {
-    let status = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    let status = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(USAGE));
     match e.print() {
         Err(io) if !e.use_stderr() => ending(Err(Failure::of_stdout(&io))),
         // A usage error that stderr refused: nothing left to tell it on.

@@ -404,6 +404,18 @@ pub enum MatchError {
         /// Why.
         source: Box<MatchError>,
     },
+    /// An engine could not start (or finish its handshake) before the first game: nothing is
+    /// played.
+    #[error(
+        "engine {} failed before its first game: {fault}",
+        crate::text::quoted(name)
+    )]
+    NotStarted {
+        /// The engine's name.
+        name: String,
+        /// What went wrong.
+        fault: EngineFault,
+    },
     /// An engine failed to start too many times in a row: the match stops.
     #[error("{name} failed to start {times} times in a row (last: {last}): the match is stopped")]
     StartFailures {

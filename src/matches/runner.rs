@@ -161,18 +161,36 @@ fn open_records(
     Ok((records, recap, done))
 }
 
-/// Plays the match of `plan`. A records file that cannot be written, or an engine that cannot
-/// be started, stops the match: the games played until then are in `Finished`, with the error.
+/// Starts both engines (the handshake included) before anything else, so that an engine that
+/// cannot start stops the run before its first game instead of forfeiting every game.
+fn start_first(plan: &Plan) -> Result<[Engine; 2], MatchError> {
+    let start = |spec: &EngineSpec| {
+        Engine::start(spec, &plan.settings.rules, plan.settings.ready_timeout).map_err(|fault| {
+            MatchError::NotStarted {
+                name: spec.name.clone(),
+                fault,
+            }
+        })
+    };
+    Ok([start(&plan.specs[0])?, start(&plan.specs[1])?])
+}
+
+/// Plays the match of `plan`, calling `on_game` with the record of each game as it ends. A
+/// records file that cannot be written, or an engine that fails to start `MAX_START_FAILURES`
+/// times in a row, stops the match: the games played until then are in `Finished`, with the
+/// error.
 ///
 /// # Errors
 ///
-/// Records or a `--pgn` file that cannot be opened (or resumed): no game is played.
-pub fn play(plan: &Plan) -> Result<Finished, MatchError> {
+/// An engine that cannot start before the first game, records or a `--pgn` file that cannot
+/// be opened (or resumed): no game is played, and no file made.
+pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished, MatchError> {
     let names = names(plan);
     let title = format!(
         "moulin match: {} vs {}, variant {}, {}, seed {}",
         names[0], names[1], plan.variant, plan.settings.tc, plan.seed
     );
+    let first = start_first(plan)?;
     let (records, recap, done) = open_records(plan, &title)?;
     let pgn = match &plan.pgn {
         Some(path) => Some(RecordsFile::open_plain(path, plan.force, plan.resume)?),
@@ -214,7 +232,14 @@ pub fn play(plan: &Plan) -> Result<Finished, MatchError> {
         .map(|t| t.test(&lock(&shared).recap.tally));
     let stop = AtomicBool::new(matches!(decided, Some((_, d)) if d != Decision::Continue));
     let started = Instant::now();
-    run_workers(plan, &shared, &stop, &bar);
+    let context = Context {
+        plan,
+        shared: &shared,
+        stop: &stop,
+        bar: &bar,
+        on_game,
+    };
+    run_workers(&context, first);
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let shared = shared
@@ -227,17 +252,33 @@ pub fn play(plan: &Plan) -> Result<Finished, MatchError> {
     })
 }
 
-/// Runs `plan.concurrency` workers (fewer when threads cannot be started) until they end.
-fn run_workers(plan: &Plan, shared: &Mutex<Shared>, stop: &AtomicBool, bar: &ProgressBar) {
+/// What the workers of a match see.
+struct Context<'a> {
+    plan: &'a Plan,
+    shared: &'a Mutex<Shared>,
+    /// Set when the match is to stop.
+    stop: &'a AtomicBool,
+    bar: &'a ProgressBar,
+    /// Called with the record of each game, as it ends.
+    on_game: &'a (dyn Fn(&Record) + Sync),
+}
+
+/// Runs `plan.concurrency` workers (fewer when threads cannot be started) until they end; the
+/// first worker plays with the engines `first`, started before the match.
+fn run_workers(c: &Context, first: [Engine; 2]) {
+    let mut first = Some(first);
     std::thread::scope(|scope| {
-        for i in 0..plan.concurrency {
+        for i in 0..c.plan.concurrency {
+            let slots = first
+                .take()
+                .map_or([None, None], |[a, b]| [Some(a), Some(b)]);
             let spawned = std::thread::Builder::new()
                 .name(format!("game-{i}"))
-                .spawn_scoped(scope, || worker(plan, shared, stop, bar));
+                .spawn_scoped(scope, move || worker(c, slots));
             if let Err(e) = spawned {
                 log::warn!("could not start game thread {i}: {e}; playing with fewer");
                 if i == 0 {
-                    lock(shared).fatal = Some(MatchError::GameThread { source: e });
+                    lock(c.shared).fatal = Some(MatchError::GameThread { source: e });
                 }
                 break;
             }
@@ -252,9 +293,10 @@ fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Plays pairs of games until none is left or the match stops.
-fn worker(plan: &Plan, shared: &Mutex<Shared>, stop: &AtomicBool, bar: &ProgressBar) {
-    let mut slots: [Option<Engine>; 2] = [None, None];
+/// Plays pairs of games until none is left or the match stops, with the engines of `slots`
+/// (started when missing).
+fn worker(c: &Context, mut slots: [Option<Engine>; 2]) {
+    let (plan, shared, stop, bar) = (c.plan, c.shared, c.stop, c.bar);
     while !stop.load(Ordering::SeqCst) {
         let next = lock(shared).schedule.next(plan);
         let Some((p, opening)) = next else { break };
@@ -285,9 +327,7 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>, stop: &AtomicBool, bar: &Progress
                 break;
             }
             let pair_done = s.recap.add(&record, names(plan));
-            if let referee::End::Forfeit { .. } = &played.end {
-                log::warn!("game {number}: {}", played.end.reason());
-            }
+            bar.suspend(|| (c.on_game)(&record));
             count_starts(&mut s, &played, white, &slots, &plan.specs, stop);
             bar.inc(1);
             if pair_done {

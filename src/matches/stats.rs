@@ -11,8 +11,14 @@
 //! Formulas (normal approximation; see M. Van den Bergh, "Normalized Elo" and fishtest's
 //! statistics notes):
 //! - Elo of a score s: `-400 log10(1/s - 1)`.
-//! - Interval: `s ± 1.96 σ/√n`, mapped through the Elo formula (n games or n pairs, σ² the
-//!   variance of one game or of one pair's score divided by 2).
+//! - Interval: `s ± t σ/√n`, mapped through the Elo formula (n games or n pairs, σ² the sample
+//!   variance (over n - 1) of one game or of one pair's score divided by 2, t the 97.5% quantile
+//!   of Student's t with n - 1 degrees of freedom: 12.7 for two samples, 1.96 for many). None
+//!   with fewer than two samples or when every sample is alike: the data then say nothing of the
+//!   spread, and a zero-width interval would be a false precision.
+//! - LOS, the likelihood of superiority (that the first engine is the stronger):
+//!   `Φ((s - 1/2) / (σ/√n))`, the normal approximation cutechess-cli and fastchess use, over the
+//!   same samples; none when the interval is none.
 //! - SPRT on logistic Elo bounds elo0 < elo1, with s0, s1 their expected scores:
 //!   `LLR = n (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²)`, accepted H1 at `ln((1-β)/α)`, H0 at
 //!   `ln(β/(1-α))`. Empty cells are given a count of 1e-3 (as fishtest does) so that the
@@ -24,6 +30,59 @@ use std::fmt;
 
 /// The 97.5% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The 97.5% quantile of Student's t distribution with 1 to 30 degrees of freedom (computed by
+/// integrating its density; they agree with the printed tables).
+const T975: [f64; 30] = [
+    12.706_205, 4.302_653, 3.182_446, 2.776_445, 2.570_582, 2.446_912, 2.364_624, 2.306_004,
+    2.262_157, 2.228_139, 2.200_985, 2.178_813, 2.160_369, 2.144_787, 2.131_450, 2.119_905,
+    2.109_816, 2.100_922, 2.093_024, 2.085_963, 2.079_614, 2.073_873, 2.068_658, 2.063_899,
+    2.059_539, 2.055_529, 2.051_831, 2.048_407, 2.045_230, 2.042_272,
+];
+
+/// The 97.5% quantile of Student's t with `df` degrees of freedom (at least 1): the table, then
+/// the Cornish-Fisher expansion around the normal quantile (within 1e-6 past 30).
+pub fn t975(df: u32) -> f64 {
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => T975[df as usize - 1],
+        _ => {
+            let (z, v) = (Z95, f64::from(df));
+            let g1 = (z.powi(3) + z) / 4.0;
+            let g2 = (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / 96.0;
+            let g3 = (3.0 * z.powi(7) + 19.0 * z.powi(5) + 17.0 * z.powi(3) - 15.0 * z) / 384.0;
+            z + g1 / v + g2 / (v * v) + g3 / (v * v * v)
+        }
+    }
+}
+
+/// The standard normal distribution function, through `erfc` by the Chebyshev fit of Numerical
+/// Recipes' `erfcc` (fractional error below 1.2e-7 everywhere).
+pub fn normal_cdf(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = [
+        -1.265_512_23,
+        1.000_023_68,
+        0.374_091_96,
+        0.096_784_18,
+        -0.186_288_06,
+        0.278_868_07,
+        -1.135_203_98,
+        1.488_515_87,
+        -0.822_152_23,
+        0.170_872_77,
+    ]
+    .iter()
+    .rev()
+    .fold(0.0, |acc, c| acc * t + c);
+    let erfc = t * (-z * z + poly).exp();
+    if x >= 0.0 {
+        1.0 - 0.5 * erfc
+    } else {
+        0.5 * erfc
+    }
+}
 
 /// The results so far, from the first engine's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,10 +126,11 @@ pub struct Estimate {
     pub score: f64,
     /// The Elo difference.
     pub elo: f64,
-    /// The low end of the 95% interval.
-    pub low: f64,
-    /// The high end of the 95% interval.
-    pub high: f64,
+    /// The 95% interval of the Elo difference, low end first; `None` when it cannot be
+    /// estimated (fewer than two samples, or all alike).
+    pub interval: Option<(f64, f64)>,
+    /// The likelihood of superiority, 0 to 1; `None` when the interval is.
+    pub los: Option<f64>,
 }
 
 impl Tally {
@@ -134,18 +194,29 @@ impl Tally {
         }
     }
 
-    /// The Elo estimate and its 95% interval.
+    /// The share of drawn games (0 to 1), if any game was played.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| f64::from(self.draws) / f64::from(n))
+    }
+
+    /// The Elo estimate, its 95% interval and the LOS, as far as the samples allow.
     pub fn estimate(&self) -> Option<Estimate> {
         let (model, cells) = self.samples();
         let (n, mean, var) = moments(&cells)?;
-        let se = (var / n).sqrt();
+        let samples = n as u32;
+        // The standard error of the mean, from the sample variance; none when it is nothing.
+        let se = (samples >= 2 && var > 0.0).then(|| (var / (n - 1.0)).sqrt());
         Some(Estimate {
             model,
-            samples: n as u32,
+            samples,
             score: mean,
             elo: elo(mean),
-            low: elo(mean - Z95 * se),
-            high: elo(mean + Z95 * se),
+            interval: se.map(|se| {
+                let half = t975(samples - 1) * se;
+                (elo(mean - half), elo(mean + half))
+            }),
+            los: se.map(|se| normal_cdf((mean - 0.5) / se)),
         })
     }
 }
@@ -299,13 +370,29 @@ impl Sprt {
     }
 }
 
-/// An Elo figure for people: `+12.3`, `-4.0`, `+inf`.
+/// An Elo figure for people: `+12.3`, `-4.0`, `+inf`, and `0.0` for what rounds to zero
+/// (zero has no sign).
 pub fn show_elo(e: f64) -> String {
     if e.is_infinite() {
         if e > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if format!("{:.1}", e.abs()) == "0.0" {
+        "0.0".to_string()
     } else {
         format!("{e:+.1}")
     }
+}
+
+/// A 95% interval for people: `[-12.0, +30.5]`, or `n/a` when there is none.
+pub fn show_interval(interval: Option<(f64, f64)>) -> String {
+    interval.map_or_else(
+        || "n/a".to_string(),
+        |(low, high)| format!("[{}, {}]", show_elo(low), show_elo(high)),
+    )
+}
+
+/// A share for people, as a percentage (`73.2%`), or `n/a`.
+pub fn show_percent(p: Option<f64>) -> String {
+    p.map_or_else(|| "n/a".to_string(), |p| format!("{:.1}%", 100.0 * p))
 }
 
 #[cfg(test)]
@@ -331,16 +418,59 @@ mod tests {
         let e = games(30, 40, 30).estimate().unwrap();
         assert_eq!(e.model, Model::Trinomial);
         assert!(close(e.elo, 0.0));
-        assert!(close(e.low, -53.157_979_780_053_225), "{}", e.low);
-        assert!(close(e.high, 53.157_979_780_053_275));
+        let (low, high) = e.interval.unwrap();
+        assert!(close(low, -54.101_836_231_533_02), "{low}");
+        assert!(close(high, 54.101_836_231_533_05));
+        assert!(close(e.los.unwrap(), 0.5));
         let e = games(10, 5, 5).estimate().unwrap();
         assert!(close(e.score, 0.625));
         assert!(close(e.elo, 88.739_499_846_542_51));
-        assert!(close(e.low, -39.564_837_551_208_285), "{}", e.low);
-        assert!(close(e.high, 248.184_866_976_588_67), "{}", e.high);
+        let (low, high) = e.interval.unwrap();
+        assert!(close(low, -51.849_980_049_282_294), "{low}");
+        assert!(close(high, 268.248_552_934_294), "{high}");
+        assert!(close(e.los.unwrap(), 0.905_620_214_729_437_2));
         assert_eq!(games(0, 0, 0).estimate(), None);
+        // Every sample alike: nothing is known of the spread.
         let e = games(3, 0, 0).estimate().unwrap();
-        assert!(e.elo.is_infinite() && e.low.is_infinite());
+        assert!(e.elo.is_infinite() && e.interval.is_none() && e.los.is_none());
+        let e = games(1, 0, 0).estimate().unwrap();
+        assert!(e.interval.is_none());
+    }
+
+    #[test]
+    fn two_samples_give_a_wide_interval() {
+        let mut t = games(0, 0, 0);
+        t.pairs = [0, 0, 1, 1, 0];
+        let e = t.estimate().unwrap();
+        assert!(close(e.elo, 88.739_499_846_542_51));
+        // 12.7 standard errors either way: beyond both ends of the score.
+        assert_eq!(e.interval, Some((f64::NEG_INFINITY, f64::INFINITY)));
+        assert!(close(e.los.unwrap(), 0.841_344_746_068_542_9));
+        assert_eq!(show_interval(e.interval), "[-inf, +inf]");
+    }
+
+    #[test]
+    fn quantiles_and_the_normal_distribution() {
+        assert!(close(t975(1), 12.706_205) && close(t975(30), 2.042_272));
+        // The expansion past the table meets it, and the normal quantile far away.
+        assert!((t975(31) - 2.039_513).abs() < 1e-5, "{}", t975(31));
+        assert!((t975(100) - 1.983_972).abs() < 1e-5, "{}", t975(100));
+        assert!((t975(1_000_000) - Z95).abs() < 1e-5);
+        assert!(close(normal_cdf(0.0), 0.5));
+        assert!((normal_cdf(Z95) - 0.975).abs() < 1e-6);
+        assert!((normal_cdf(-1.0) - 0.158_655_253_931_457).abs() < 1e-6);
+    }
+
+    #[test]
+    fn zero_has_no_sign() {
+        assert_eq!(show_elo(-0.0), "0.0");
+        assert_eq!(show_elo(0.04), "0.0");
+        assert_eq!(show_elo(-0.04), "0.0");
+        assert_eq!(show_elo(-0.06), "-0.1");
+        assert_eq!(show_elo(12.34), "+12.3");
+        assert_eq!(show_elo(f64::NEG_INFINITY), "-inf");
+        assert_eq!(show_interval(None), "n/a");
+        assert_eq!(show_percent(Some(0.5)), "50.0%");
     }
 
     #[test]
@@ -352,8 +482,10 @@ mod tests {
         assert_eq!(e.samples, 20);
         assert!(close(e.score, 0.5375));
         assert!(close(e.elo, 26.106_692_605_036_62));
-        assert!(close(e.low, -47.559_182_778_706_47), "{}", e.low);
-        assert!(close(e.high, 102.231_370_181_163_48), "{}", e.high);
+        let (low, high) = e.interval.unwrap();
+        assert!(close(low, -54.724_305_657_989_89), "{low}");
+        assert!(close(high, 109.917_611_899_227_04), "{high}");
+        assert!(close(e.los.unwrap(), 0.751_402_008_006_955_4));
     }
 
     #[test]
@@ -384,7 +516,7 @@ mod tests {
         assert!(llr.is_finite());
         assert_eq!(d, Decision::Continue);
         let e = t.estimate().unwrap();
-        assert!(close(e.elo, 0.0) && close(e.low, 0.0) && close(e.high, 0.0));
+        assert!(close(e.elo, 0.0) && e.interval.is_none() && e.los.is_none());
     }
 
     #[test]

@@ -1,11 +1,13 @@
-//! The summary of a match: the results from the first engine's view (W/D/L, score, Elo with its
-//! interval, pairs), how the games ended, the forfeits, the SPRT's verdict, and the time taken.
+//! The summary of a match: the results from the first engine's view (W/D/L, score, draw ratio,
+//! Elo with its interval, LOS, pairs), how the games ended, the forfeits, the SPRT's verdict, and
+//! the time taken.
 
 use super::results_file::Recap;
 use super::runner::Plan;
 use super::stats::{self, Tally};
 
-/// The results from the first engine's (`a`) view: W/D/L, score, Elo with its interval, pairs.
+/// The results from the first engine's (`a`) view: W/D/L, score, draw ratio, Elo with its
+/// interval (`n/a` when the samples cannot give one), LOS, pairs.
 #[must_use]
 pub fn results(a: &str, t: &Tally) -> String {
     let mut out = format!(
@@ -13,18 +15,19 @@ pub fn results(a: &str, t: &Tally) -> String {
         t.wins, t.draws, t.losses
     );
     if let Some(e) = t.estimate() {
+        out.push_str(&format!("Score: {}\n", stats::show_percent(t.score())));
         out.push_str(&format!(
-            "Score: {:.1}%\n",
-            100.0 * t.score().unwrap_or(0.5)
+            "Draw ratio: {}\n",
+            stats::show_percent(t.draw_ratio())
         ));
         out.push_str(&format!(
-            "Elo difference: {}  95% interval [{}, {}]  ({}: {} samples)\n",
+            "Elo difference: {}  95% interval {}  ({}: {} samples)\n",
             stats::show_elo(e.elo),
-            stats::show_elo(e.low),
-            stats::show_elo(e.high),
+            stats::show_interval(e.interval),
             e.model,
             e.samples
         ));
+        out.push_str(&format!("LOS: {}\n", stats::show_percent(e.los)));
     }
     if t.pair_count() > 0 {
         let p = t.pairs;
@@ -59,8 +62,14 @@ pub fn summary(plan: &Plan, recap: &Recap, secs: f64) -> String {
         let (llr, decision) = sprt.test(t);
         let (lo, hi) = sprt.bounds();
         let model = t.estimate().map_or(stats::Model::Trinomial, |e| e.model);
+        // The match is over: an undecided test did not "continue", the games ran out (or the
+        // match stopped) first.
+        let verdict = match decision {
+            stats::Decision::Continue => format!("no decision after {n} games"),
+            decided => decided.to_string(),
+        };
         out.push_str(&format!(
-            "SPRT elo0={} elo1={} alpha={} beta={} ({model}, logistic Elo): LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {decision}\n",
+            "SPRT elo0={} elo1={} alpha={} beta={} ({model}, logistic Elo): LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {verdict}\n",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         ));
     }

@@ -7,16 +7,21 @@ use std::time::{Duration, Instant};
 /// Plays `games` games between a plain fake engine (`good`) and one given `flags`, with a short
 /// move time, and returns the output.
 pub(crate) fn against_fake(flags: &str, games: u32, extra: &[&str]) -> Output {
-    let f = fake();
-    let good = format!("name=good cmd={}", f.display());
-    let other = format!("name=other cmd=\"{} {flags}\"", f.display());
+    let other = format!("name=other cmd=\"{} {flags}\"", fake().display());
+    against(&other, games, extra)
+}
+
+/// Plays `games` games between a plain fake engine (`good`) and the engine of `other` (a spec),
+/// with a short move time, and returns the output.
+pub(crate) fn against(other: &str, games: u32, extra: &[&str]) -> Output {
+    let good = format!("name=good cmd={}", fake().display());
     let games = games.to_string();
     let mut args = vec![
         "match",
         "--engine",
         &good,
         "--engine",
-        &other,
+        other,
         "--games",
         &games,
         "--movetime",
@@ -147,37 +152,47 @@ pub(crate) fn no_process_tagged(tag: &str) {
 }
 
 #[test]
-fn engines_that_cannot_start_stop_the_match() {
-    for flags in ["--slow-start 3000", "--no-uciok"] {
-        let records = temp(&format!("start{}.txt", flags.replace(' ', "")));
-        let _ = std::fs::remove_file(&records);
-        let started = Instant::now();
-        let out = against_fake(
-            flags,
-            10,
-            &[
-                "--ready-timeout",
-                "200",
-                "--records",
-                records.to_str().unwrap(),
-            ],
-        );
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{flags}: {stdout}");
-        assert!(
-            stderr.contains("failed to start 3 times in a row"),
-            "{flags}: {stderr}"
-        );
-        // The games played are summed up and recorded all the same.
-        assert_eq!(wdl(&stdout), (3, 0, 0), "{flags}: {stdout}");
-        assert!(
-            stdout.contains("Forfeits: good 0, other 3"),
-            "{flags}: {stdout}"
-        );
-        replay_ok(&records, 3);
-        assert!(started.elapsed() < Duration::from_secs(10), "{flags}");
-    }
+fn an_engine_that_no_longer_starts_stops_the_match_after_three_tries() {
+    // It starts once (before the first game) and crashes at its first move; every later start
+    // gets no `uciok`. An engine that cannot start at all stops the run before its first game
+    // (tests/match/script.rs); one that started once forfeits, until 3 failed starts in a row.
+    let f = fake().display().to_string();
+    let marker = temp("started-once");
+    let records = temp("start-later.txt");
+    let _ = std::fs::remove_file(&marker);
+    let _ = std::fs::remove_file(&records);
+    let script = format!(
+        "if [ -e {m} ]; then exec {f} --no-uciok; else touch {m}; exec {f} --crash-at 1; fi",
+        m = marker.display()
+    );
+    let other = format!("name=other cmd=sh arg=-c arg=\"{script}\"");
+    let started = Instant::now();
+    let out = against(
+        &other,
+        10,
+        &[
+            "--ready-timeout",
+            "200",
+            "--records",
+            records.to_str().unwrap(),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stderr.contains("failed to start 3 times in a row"),
+        "{stderr}"
+    );
+    // The games played are summed up and recorded all the same: a crash, then three starts.
+    assert_eq!(wdl(&stdout), (4, 0, 0), "{stdout}");
+    assert!(stdout.contains("Forfeits: good 0, other 4"), "{stdout}");
+    assert!(
+        stdout.contains("crash 1") && stdout.contains("timeout 3"),
+        "{stdout}"
+    );
+    replay_ok(&records, 4);
+    assert!(started.elapsed() < Duration::from_secs(10));
 }
 
 /// The closing check of issue 13: 200 games of moulin against a fake engine that does every
