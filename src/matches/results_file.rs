@@ -80,7 +80,7 @@ impl Record {
     }
 
     /// The game as a PGN-shaped record (`crate::record`): the seven tags (`Event` the match's
-    /// title, `Round` the game's number), `Variant`, `FEN` for a set-up start, `TimeControl`,
+    /// title, `Site` the machine's host name, `Round` the game's number), `Variant`, `FEN` for a set-up start, `TimeControl`,
     /// `Termination`, a comment where the opening ends and one saying how the game ended.
     pub fn to_pgn(&self, event: &str, date: &str, time_control: &str) -> crate::record::Record {
         let moves: Vec<String> = self
@@ -93,6 +93,7 @@ impl Record {
         let start = self.opening.fen.as_deref();
         let mut r = crate::record::Record::new(&self.variant, start, &moves, &self.result);
         r.set("Event", event);
+        r.set("Site", &site());
         r.set("Date", date);
         r.set("Round", &self.game.to_string());
         r.set("White", &self.white);
@@ -626,6 +627,18 @@ pub fn settings_of(path: &Path) -> Option<String> {
     text.lines()
         .find_map(|l| l.strip_prefix(SETTINGS))
         .map(String::from)
+}
+
+/// The machine's host name, as PGN's `Site` (`?`, PGN's unknown, when it cannot be read).
+fn site() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer is writable for its whole length, which is passed.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    match std::str::from_utf8(&buf[..end]) {
+        Ok(name) if ok && !name.is_empty() => name.to_string(),
+        _ => "?".to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -220,6 +220,9 @@ fn pgn_records_are_written_read_back_and_checked() {
         );
         assert_eq!(g.tag("Result"), Some(g.result.as_str()));
         assert!(g.tag("Termination").is_some() && g.tag("TimeControl").is_some());
+        // The host, as cutechess writes it.
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+        assert_eq!(g.tag("Site"), Some(host.trim()), "{g:?}");
         assert_eq!(
             moulin::record::read(&moulin::record::write(g)).unwrap()[0],
             *g
