@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 /// The flags of `moulin replay`.
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
-    /// A records file written by `moulin match --records`.
+    /// A records file written by `moulin match --records`, or PGN-shaped records (`moulin match
+    /// --pgn`, docs/matches.md "Game records (PGN)"): told apart by their first bytes.
     pub file: PathBuf,
     /// An openings file whose openings are labelled drawn (e.g. book/openings-nine-d16.txt, the
     /// openings a depth-16 search keeps within ±50 cp): also list every game lost from one of

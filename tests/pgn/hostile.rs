@@ -166,3 +166,15 @@ fn records_starting_with_a_bom_a_result_a_variation_or_a_glyph_are_pgn() {
         &["line 1, column 1: an annotation glyph before any move"],
     );
 }
+
+#[test]
+fn replay_says_it_reads_pgn() {
+    // Its help named match records only, though it reads PGN-shaped records too.
+    let help = run(&["replay", "--help"], b"");
+    assert_eq!(help.code, Some(0), "{}", help.err());
+    assert!(
+        help.stdout.contains("PGN-shaped records"),
+        "{}",
+        help.stdout
+    );
+}
