@@ -5,7 +5,7 @@
 
 use super::tables_plan::variables;
 use crate::rules::Rules;
-use crate::tables::index::pair_len;
+use crate::tables::placing::backward::Build;
 use crate::tables::placing::groups::{self, Group};
 use crate::tables::schedule;
 use std::collections::BTreeMap;
@@ -23,12 +23,12 @@ const DEFAULT_SECONDS_PER_POSITION: f64 = 3.9e-7;
 /// (a quarter of a byte a position), or the moving tables after the last placement (two bytes
 /// a position at most); a quarter more and 256 MB for the rest.
 fn memory_mb(group: Group, most: u8) -> u64 {
-    let own = pair_len(group.mover as usize, group.other as usize) as f64 * 2.25;
+    let own = Build::size(group) as f64 * 2.25;
     let after: f64 = (0..=most.min(group.other))
         .map(|k| group.after(k))
         .filter(|next| next.mover >= 3 || group.left > 1)
         .map(|next| {
-            let size = pair_len(next.mover as usize, next.other as usize) as f64;
+            let size = Build::size(next) as f64;
             if group.left == 1 {
                 size * 2.0
             } else {
@@ -77,7 +77,7 @@ pub(super) fn script(args: &PlanArgs, rules: &Rules, dir: &Path, binary: &Path) 
     let most = groups::most_removals(&rules);
     let mut total = 0u64;
     for (left, groups) in &levels {
-        total += groups.iter().map(|g| size(*g)).sum::<u64>();
+        total += groups.iter().map(|g| Build::size(*g)).sum::<u64>();
         s.push_str(&level(args, *left, groups, rate, most));
     }
     let _ = write!(
@@ -95,17 +95,12 @@ pub(super) fn script(args: &PlanArgs, rules: &Rules, dir: &Path, binary: &Path) 
     s
 }
 
-/// The positions (slots) of a group.
-fn size(g: Group) -> u64 {
-    pair_len(g.mover as usize, g.other as usize)
-}
-
 /// The lines that submit the array of the groups `groups`, with `left` placements left.
 fn level(args: &PlanArgs, left: u8, groups: &[Group], rate: f64, most: u8) -> String {
-    let positions: u64 = groups.iter().map(|g| size(*g)).sum();
+    let positions: u64 = groups.iter().map(|g| Build::size(*g)).sum();
     let worst_secs = groups
         .iter()
-        .map(|g| size(*g) as f64 * rate / f64::from(args.cpus))
+        .map(|g| Build::size(*g) as f64 * rate / f64::from(args.cpus))
         .fold(0.0, f64::max);
     let worst_mb = groups
         .iter()

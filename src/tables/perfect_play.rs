@@ -14,20 +14,30 @@ use crate::rules::position::Position;
 pub fn value_of_move(tables: &Tables, pos: &Position, mv: Move) -> Option<Value> {
     let mut child = *pos;
     child.play(mv);
-    let theirs = match child.quick_outcome() {
-        Some(o) => match o.winner() {
-            Some(w) if w == pos.side_to_move() => Value::Loss(0),
-            Some(_) => Value::Win(0),
-            None => Value::Draw,
-        },
-        None => tables.probe_in_game(&child)?,
-    };
+    let theirs = result_after(pos, &child, |c| tables.probe_in_game(c))?;
     let step = |d: u16| if mv.removal_count() > 0 { 1 } else { d + 1 };
     Some(match theirs {
         Value::Loss(d) => Value::Win(step(d)),
         Value::Win(d) => Value::Loss(step(d)),
         Value::Draw => Value::Draw,
     })
+}
+
+/// The value of `child` (the position after a move in `pos`) for the side to move there: the
+/// game's result when the move ended it (from `pos`'s mover's view, turned), else `probe`'s.
+fn result_after(
+    pos: &Position,
+    child: &Position,
+    probe: impl Fn(&Position) -> Option<Value>,
+) -> Option<Value> {
+    match child.quick_outcome() {
+        Some(o) => Some(match o.winner() {
+            Some(w) if w == pos.side_to_move() => Value::Loss(0),
+            Some(_) => Value::Win(0),
+            None => Value::Draw,
+        }),
+        None => probe(child),
+    }
 }
 
 /// The moves of `moves` that keep the tables' value of `pos` as it is without draw rules, where
@@ -44,14 +54,7 @@ pub fn keeping_moves(tables: &Tables, pos: &Position, moves: &[Move]) -> Option<
     for &mv in moves {
         let mut child = *pos;
         child.play(mv);
-        let theirs = match child.quick_outcome() {
-            Some(o) => match o.winner() {
-                Some(w) if w == pos.side_to_move() => -1,
-                Some(_) => 1,
-                None => 0,
-            },
-            None => tables.probe(&child)?.wdl(),
-        };
+        let theirs = result_after(pos, &child, |c| tables.probe(c))?.wdl();
         let ours = if child.side_to_move() == pos.side_to_move() {
             theirs
         } else {
