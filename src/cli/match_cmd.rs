@@ -3,6 +3,7 @@
 
 use super::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
+use crate::matches::adjudicate::{Adjudication, DrawRule, ResignRule};
 use crate::matches::referee::{GameSettings, TimeControl};
 use crate::matches::results_file::{self, Record};
 use crate::matches::runner::{self, OpeningSource, Plan};
@@ -12,14 +13,16 @@ use crate::matches::summary;
 use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::record::openings;
 use crate::rules::Rules;
+use crate::tables::Tables;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an engine failed to start 3 times in a row later (the\n     games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an engine failed to start 3 times in a row later (the\n     games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
 )]
 pub struct MatchArgs {
     /// An engine spec (give exactly two).
@@ -77,6 +80,22 @@ pub struct MatchArgs {
     /// Turns after which a game still going is adjudicated a draw.
     #[arg(long, default_value_t = 1000)]
     pub max_plies: usize,
+    /// End a game as soon as moulin's endgame tables in DIR decide it under the rules (and, with
+    /// the placing solution there, a placing position it values as a draw), with their result.
+    #[arg(long, value_name = "DIR")]
+    pub adjudicate_tables: Option<PathBuf>,
+    /// Adjudicate by the tables only positions of at most N pieces (both sides, on the board and
+    /// in hand); e.g. 10 leaves the placing phase and large endgames to the engines.
+    #[arg(long, value_name = "N", requires = "adjudicate_tables")]
+    pub adjudicate_pieces: Option<u32>,
+    /// Adjudicate a loss: movecount=<N> score=<S> [twosided=true]: an engine whose score was -S
+    /// or below for N of its turns in a row loses (twosided: its opponent's S or above as long).
+    #[arg(long, num_args = 1..=3, value_name = "K=V")]
+    pub resign: Option<Vec<String>>,
+    /// Adjudicate a draw: [movenumber=<M>] movecount=<N> score=<S>: both engines' scores within S
+    /// of zero for N turns each, after M full moves.
+    #[arg(long, num_args = 1..=3, value_name = "K=V")]
+    pub draw: Option<Vec<String>>,
 }
 
 /// The engines of `--engine`, with distinct names.
@@ -184,6 +203,48 @@ fn check_files(args: &MatchArgs) -> Result<(), String> {
     durable::check_files(&files).map_err(|e| e.to_string())
 }
 
+/// Words of the records' settings line, as key and value.
+type SettingsWords = Vec<(&'static str, String)>;
+
+/// The adjudication `args` ask for, with the settings words that name it (none when off, so
+/// that records of earlier matches resume). Tables that cannot be read are an error (exit 1).
+fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, SettingsWords), Failure> {
+    let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
+    let mut adj = Adjudication::default();
+    let mut words = Vec::new();
+    if let Some(r) = &args.resign {
+        let rule = ResignRule::parse(r).map_err(|e| usage(&e))?;
+        words.push(("resign", rule.to_string()));
+        adj.resign = Some(rule);
+    }
+    if let Some(d) = &args.draw {
+        let rule = DrawRule::parse(d).map_err(|e| usage(&e))?;
+        words.push(("draw", rule.to_string()));
+        adj.draw = Some(rule);
+    }
+    if let Some(dir) = &args.adjudicate_tables {
+        log::info!("reading the tables of {} for adjudication", dir.display());
+        let tables = Tables::open(dir, rules)
+            .map_err(|e| Failure::from(format!("--adjudicate-tables {}: {e}", dir.display())))?;
+        log::info!(
+            "adjudication by {} tables{}",
+            tables.pairs().len(),
+            if tables.placing().is_some() {
+                " and the placing solution"
+            } else {
+                ""
+            }
+        );
+        words.push(("adjudicate-tables", dir.display().to_string()));
+        if let Some(n) = args.adjudicate_pieces {
+            words.push(("adjudicate-pieces", n.to_string()));
+        }
+        adj.max_pieces = args.adjudicate_pieces;
+        adj.tables = Some((Arc::new(tables), dir.clone()));
+    }
+    Ok((adj, words))
+}
+
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
@@ -202,6 +263,8 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         .map(Sprt::parse)
         .transpose()
         .map_err(|e| usage(&e))?;
+    // Last: reading the tables takes a while, and every usage error is said before it.
+    let (adjudication, adjudication_words) = adjudication(&args, &rules)?;
     let settings = [
         ("engine", args.engines[0].clone()),
         ("engine", args.engines[1].clone()),
@@ -213,6 +276,9 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         ("openings", openings_setting),
         ("seed", seed.to_string()),
     ]
+    .into_iter()
+    .chain(adjudication_words)
+    .collect::<Vec<_>>()
     .iter()
     .map(|(k, v)| format!("{k}={}", words::quote(v)))
     .collect::<Vec<_>>()
@@ -225,6 +291,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
             grace: Duration::from_millis(args.grace),
             ready_timeout: Duration::from_millis(args.ready_timeout),
             max_plies: args.max_plies,
+            adjudication,
         },
         variant: rules.preset_name().unwrap_or("nine").to_string(),
         games: args.games,

@@ -5,7 +5,8 @@
 //!
 //! - `spec`: how `--engine` names an engine; `words`: the quoting that specs and results share.
 //! - `engine`: the process driver (spawn, timed reads, kill).
-//! - `referee`: one game under a real clock, every move checked by the rules.
+//! - `referee`: one game under a real clock, every move checked by the rules; `adjudicate`:
+//!   ending a game early by the endgame tables or the engines' scores.
 //! - `runner`: pairs of games over worker threads, the records written as games end;
 //!   `summary`: the results as the match prints them.
 //! - `results_file`: one line per game, and the file that holds them; `replay`: their check.
@@ -13,6 +14,7 @@
 //! - `stats`: Elo, its interval, and the SPRT.
 //! - `match_error`: what can go wrong.
 
+pub mod adjudicate;
 pub mod balanced_openings;
 pub mod engine;
 mod match_error;
