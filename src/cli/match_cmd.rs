@@ -1,6 +1,7 @@
 //! `moulin match`: an engine-versus-engine match through the protocol, with clocks and
 //! statistics; the summary is printed on stdout.
 
+use super::match_openings::OpeningsFlag;
 use super::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
 use crate::matches::adjudicate::{Adjudication, DrawRule, ResignRule};
@@ -11,7 +12,6 @@ use crate::matches::spec::{self, EngineSpec};
 use crate::matches::stats::Sprt;
 use crate::matches::summary;
 use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
-use crate::record::openings;
 use crate::rules::Rules;
 use crate::tables::Tables;
 use std::io::Write;
@@ -40,9 +40,10 @@ pub struct MatchArgs {
     /// How late an answer may come (past the time left, or the movetime) before it loses on time.
     #[arg(long, value_name = "MS", default_value_t = 500)]
     pub grace: u64,
-    /// Openings file (one opening a line, see book/README.md); pairs cycle through it in order.
-    #[arg(long, conflicts_with = "random_plies")]
-    pub openings: Option<PathBuf>,
+    /// Openings: a book file (opening lines, see book/README.md, or PGN games), or
+    /// "file=<book> [order=sequential|random] [start=N] [plies=N]"; pairs cycle through it.
+    #[arg(long, value_name = "FILE|K=V...", conflicts_with = "random_plies", value_parser = OpeningsFlag::parse)]
+    pub openings: Option<OpeningsFlag>,
     /// Random openings of this many turns from the start position (the default, with 4).
     #[arg(long, value_name = "K")]
     pub random_plies: Option<usize>,
@@ -159,10 +160,14 @@ fn seed(args: &MatchArgs) -> u64 {
 }
 
 /// Where the openings come from, and how the settings line names it.
-fn opening_source(args: &MatchArgs, rules: &Rules) -> Result<(OpeningSource, String), Failure> {
-    if let Some(path) = &args.openings {
-        let book = openings::read_book_file(path, rules).map_err(|e| e.to_string())?;
-        return Ok((OpeningSource::Book(book), path.display().to_string()));
+fn opening_source(
+    args: &MatchArgs,
+    rules: &Rules,
+    seed: u64,
+) -> Result<(OpeningSource, String), Failure> {
+    if let Some(flag) = &args.openings {
+        let book = flag.book(rules, seed)?;
+        return Ok((OpeningSource::Book(book), flag.setting()));
     }
     let plies = args.random_plies.unwrap_or(4);
     if plies > MAX_RANDOM_PLIES {
@@ -197,8 +202,8 @@ fn check_files(args: &MatchArgs) -> Result<(), String> {
             "give --resume to add to it, or --force to replace it",
         ));
     }
-    if let Some(path) = &args.openings {
-        files.push(CommandFile::reads("--openings", path));
+    if let Some(flag) = &args.openings {
+        files.push(CommandFile::reads("--openings", &flag.file));
     }
     durable::check_files(&files).map_err(|e| e.to_string())
 }
@@ -256,7 +261,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
     check_files(&args)?;
     let seed = seed(&args);
     let pairs = args.games.div_ceil(2);
-    let (openings, openings_setting) = opening_source(&args, &rules)?;
+    let (openings, openings_setting) = opening_source(&args, &rules, seed)?;
     let sprt = args
         .sprt
         .as_deref()

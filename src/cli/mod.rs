@@ -11,6 +11,7 @@ mod book_cover;
 mod book_exact;
 pub mod book_expand;
 mod match_cmd;
+mod match_openings;
 mod openings_cmd;
 pub mod output;
 mod perft_cmd;

@@ -3,7 +3,7 @@
 //! itself. A plain `cargo test` builds the example; with `--test match` alone, run
 //! `cargo build --examples` first so that it is not stale.
 //!
-//! `harness` runs the programs; `adjudicate`, `games`, `hostile`, `records` and `script` (what a tournament
+//! `harness` runs the programs; `adjudicate`, `games`, `openings`, `hostile`, `records` and `script` (what a tournament
 //! script relies on) are the concerns.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
@@ -12,5 +12,6 @@ mod adjudicate;
 mod games;
 mod harness;
 mod hostile;
+mod openings;
 mod records;
 mod script;
