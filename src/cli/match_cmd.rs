@@ -335,6 +335,15 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
             "{}",
             summary::summary(&plan, &finished.recap, finished.secs)
         )?;
+        let o = finished.overhead;
+        if let Some(mean) = o.mean() {
+            out!(
+                "Runner overhead: {:.3} ms a move (mean of {}), longest {:.3} ms",
+                mean.as_secs_f64() * 1e3,
+                o.gaps,
+                o.longest.as_secs_f64() * 1e3
+            )?;
+        }
     }
     match finished.fatal {
         Some(e) => Err(e.to_string().into()),

@@ -15,7 +15,7 @@ use crate::rules::notation::MoveError;
 use crate::rules::position::Outcome;
 use crate::rules::Rules;
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How much time each side has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,6 +157,44 @@ impl End {
     }
 }
 
+/// The runner's own time between answers: from an engine's `bestmove` to the next engine's
+/// `go` (checking the move, the `isready` round trip that drains the engine, writing the
+/// position), which neither engine's clock pays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overhead {
+    /// The gaps between answers measured.
+    pub gaps: u32,
+    /// Their total.
+    pub time: Duration,
+    /// The longest.
+    pub longest: Duration,
+}
+
+impl Overhead {
+    /// Notes the gap before an answer that took `elapsed`, the previous one having ended at
+    /// `previous` (none before a game's first answer: starting the engines is not a move's).
+    fn note(&mut self, previous: Option<Instant>, elapsed: Duration) {
+        if let Some(t) = previous {
+            let gap = t.elapsed().saturating_sub(elapsed);
+            self.gaps += 1;
+            self.time += gap;
+            self.longest = self.longest.max(gap);
+        }
+    }
+
+    /// Adds the gaps of another game.
+    pub fn add(&mut self, other: &Overhead) {
+        self.gaps += other.gaps;
+        self.time += other.time;
+        self.longest = self.longest.max(other.longest);
+    }
+
+    /// The mean gap, when there is one.
+    pub fn mean(&self) -> Option<Duration> {
+        (self.gaps > 0).then(|| self.time / self.gaps)
+    }
+}
+
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct Played {
@@ -166,6 +204,8 @@ pub struct Played {
     pub moves: Vec<String>,
     /// How it ended.
     pub end: End,
+    /// The runner's own time between the answers of the game.
+    pub overhead: Overhead,
 }
 
 /// One side of a game: the spec to start from, and the process (started when missing, dropped
@@ -250,7 +290,8 @@ pub fn play(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings) ->
         }
     };
     let book_len = game.moves().len();
-    let end = run(seats, opening, set, &mut game);
+    let mut overhead = Overhead::default();
+    let end = run(seats, opening, set, &mut game, &mut overhead);
     let moves = turns(&game.moves()[book_len..])
         .iter()
         .map(|m| m.turn_notation())
@@ -259,6 +300,7 @@ pub fn play(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings) ->
         opening: opening.clone(),
         moves,
         end,
+        overhead,
     }
 }
 
@@ -320,7 +362,13 @@ fn ended(set: &GameSettings, game: &Game) -> Option<End> {
 }
 
 /// Plays the game from `game` (where `opening` led) to its end.
-fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &mut Game) -> End {
+fn run(
+    seats: &mut ByColor<Seat>,
+    opening: &Opening,
+    set: &GameSettings,
+    game: &mut Game,
+    overhead: &mut Overhead,
+) -> End {
     if let Some(end) = start_engines(seats, set) {
         return end;
     }
@@ -331,6 +379,7 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
     let mut plies = 0;
     let opening_turns = turns(game.moves()).len();
     let mut scores = ScoreWatch::default();
+    let mut last_answer: Option<Instant> = None;
     loop {
         if let Some(end) = ended(set, game) {
             return end;
@@ -355,6 +404,8 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
             Ok(a) => a,
             Err(f) => return forfeit(seats, us, &f, "move"),
         };
+        overhead.note(last_answer, answer.elapsed);
+        last_answer = Some(Instant::now());
         if let TimeControl::Clock { .. } = set.tc {
             if answer.elapsed > left[us].saturating_add(set.grace) {
                 let fault = EngineFault::Timeout {

@@ -660,6 +660,7 @@ mod tests {
             opening: Opening::parse("d7 a1", &Rules::nine()).unwrap(),
             moves: moves.split_whitespace().map(String::from).collect(),
             end,
+            overhead: crate::matches::referee::Overhead::default(),
         };
         Record::new(1, "a b", "c\"d", "nine", &played)
     }

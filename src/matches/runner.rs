@@ -4,7 +4,7 @@
 
 use super::engine::Engine;
 use super::match_error::MatchError;
-use super::referee::{self, GameSettings, Seat};
+use super::referee::{self, GameSettings, Overhead, Seat};
 use super::results_file::{Recap, Record, RecordsFile};
 use super::spec::EngineSpec;
 use super::stats::{self, Decision, Sprt, Tally};
@@ -110,6 +110,8 @@ struct Shared {
     /// Why the match stopped before its end, when it did.
     fatal: Option<MatchError>,
     sprt: Option<(f64, Decision)>,
+    /// The runner's own time between answers, over the games played.
+    overhead: Overhead,
 }
 
 /// A match played (to its end or not).
@@ -120,6 +122,8 @@ pub struct Finished {
     pub secs: f64,
     /// Why it stopped before its end, when it did.
     pub fatal: Option<MatchError>,
+    /// The runner's own time between answers, over the games played (not those resumed).
+    pub overhead: Overhead,
 }
 
 /// The engines' names, the first one first.
@@ -224,6 +228,7 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         start_failures: [0; 2],
         fatal: None,
         sprt: None,
+        overhead: Overhead::default(),
     });
     // Resumed records may already decide the test.
     let decided = plan
@@ -249,6 +254,7 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         recap: shared.recap,
         secs,
         fatal: shared.fatal,
+        overhead: shared.overhead,
     })
 }
 
@@ -327,6 +333,7 @@ fn worker(c: &Context, mut slots: [Option<Engine>; 2]) {
                 break;
             }
             let pair_done = s.recap.add(&record, names(plan));
+            s.overhead.add(&played.overhead);
             bar.suspend(|| (c.on_game)(&record));
             count_starts(&mut s, &played, white, &slots, &plan.specs, stop);
             bar.inc(1);

@@ -262,3 +262,45 @@ fn an_sprt_cut_short_by_the_games_says_so() {
     assert!(line.contains(": no decision after 2 games"), "{stdout}");
     assert!(!line.contains("continue"), "{stdout}");
 }
+
+/// The runner's own time between answers is measured and printed: one gap between each two
+/// answers of a game (the first answer of a game follows the engines' new-game handshake, which
+/// is no move's).
+#[test]
+fn the_runners_overhead_per_move_is_printed() {
+    let f = fake().display().to_string();
+    let records = temp("overhead.records");
+    let r = records.to_str().unwrap();
+    let (code, stdout, _) = status_of(&[
+        "match",
+        "--engine",
+        &f,
+        "--engine",
+        &f,
+        "--games",
+        "6",
+        "--movetime",
+        "10",
+        "--records",
+        r,
+    ]);
+    assert_eq!(code, Some(0));
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Runner overhead: "))
+        .unwrap_or_else(|| panic!("no overhead line in:\n{stdout}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mean: f64 = words[2].parse().unwrap();
+    let gaps: usize = words[8].trim_end_matches("),").parse().unwrap();
+    assert!(mean.is_finite() && mean >= 0.0, "{line}");
+    let text = std::fs::read_to_string(&records).unwrap();
+    let answers: usize = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let r = moulin::matches::results_file::Record::parse(l).unwrap();
+            r.moves.len().saturating_sub(1)
+        })
+        .sum();
+    assert_eq!(gaps, answers, "{line}");
+}
