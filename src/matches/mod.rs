@@ -4,7 +4,8 @@
 //! `cli/`.
 //!
 //! - `spec`: how `--engine` names an engine; `words`: the quoting that specs and results share.
-//! - `engine`: the process driver (spawn, timed reads, kill).
+//! - `engine`: the process driver (spawn, timed reads, kill); `gbgp`: what it says to an engine
+//!   of the GBGP dialect.
 //! - `referee`: one game under a real clock, every move checked by the rules.
 //! - `runner`: pairs of games over worker threads, the records written as games end;
 //!   `summary`: the results as the match prints them.
@@ -15,6 +16,7 @@
 
 pub mod balanced_openings;
 pub mod engine;
+pub mod gbgp;
 mod match_error;
 pub mod referee;
 pub mod replay;

@@ -3,12 +3,13 @@
 //! itself. A plain `cargo test` builds the example; with `--test match` alone, run
 //! `cargo build --examples` first so that it is not stale.
 //!
-//! `harness` runs the programs; `games`, `hostile`, `records` and `script` (what a tournament
-//! script relies on) are the concerns.
+//! `harness` runs the programs; `games`, `gbgp` (engines of the Nine Morris 3D GUI's dialect),
+//! `hostile`, `records` and `script` (what a tournament script relies on) are the concerns.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 mod games;
+mod gbgp;
 mod harness;
 mod hostile;
 mod records;
