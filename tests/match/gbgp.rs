@@ -160,20 +160,27 @@ fn an_engine_without_gbgpok_stops_the_run_before_the_first_game() {
 }
 
 #[test]
-fn an_illegal_move_in_gbgp_forfeits_with_its_reason() {
-    let (log, records) = log_and_records("illegal");
-    let extra = "--games 1 --movetime 5 --random-plies 0 --records";
-    let extra = format!("{extra} {}", records.display());
-    let (code, stdout, stderr) = fake_match("--illegal-at 2", &log, &extra);
-    assert_eq!(code, Some(0), "{stdout}{stderr}");
-    assert!(stdout.contains("Forfeits: uci 0, gbgp 1"), "{stdout}");
-    assert!(stdout.contains("Ends: illegal 1"), "{stdout}");
-    let text = std::fs::read_to_string(&records).unwrap();
-    assert!(text.contains("end=illegal loser=black"), "{text}");
-    assert!(
-        stderr.contains("Finished game 1 (uci vs gbgp): 1-0 {gbgp (black) played"),
-        "{stderr}"
-    );
+fn an_illegal_move_or_a_false_claim_in_gbgp_forfeits_with_its_reason() {
+    for (flag, end, reason) in [
+        ("--illegal-at 2", "illegal", "played"),
+        (
+            "--none-at 2",
+            "claim",
+            "answered 'bestmove none' but the game is not over",
+        ),
+    ] {
+        let (log, records) = log_and_records(end);
+        let extra = "--games 1 --movetime 5 --random-plies 0 --records";
+        let extra = format!("{extra} {}", records.display());
+        let (code, stdout, stderr) = fake_match(flag, &log, &extra);
+        assert_eq!(code, Some(0), "{stdout}{stderr}");
+        assert!(stdout.contains("Forfeits: uci 0, gbgp 1"), "{stdout}");
+        assert!(stdout.contains(&format!("Ends: {end} 1")), "{stdout}");
+        let text = std::fs::read_to_string(&records).unwrap();
+        assert!(text.contains(&format!("end={end} loser=black")), "{text}");
+        let line = format!("Finished game 1 (uci vs gbgp): 1-0 {{gbgp (black) {reason}");
+        assert!(stderr.contains(&line), "{stderr}");
+    }
 }
 
 #[test]
