@@ -9,17 +9,21 @@
 //! `--info-bestmove` (print `bestmove` at the end of an `info` line), `--two-token` (`bestmove
 //! d6 xb4` in the turn notation), `--hash-scores` (scores from the position key, some mates,
 //! instead of material), `--greedy` (take a piece whenever a move can: a stronger random
-//! player).
+//! player), `--gbgp` (speak the GBGP dialect of the Nine Morris 3D GUI instead: `gbgp`/`gbgpok`
+//! with the option `TwelveMensMorris`, `newgame`, `position pos <string>`; UCI's own words are
+//! errors; `--no-uciok` then means no `gbgpok`), `--log FILE` (append every line received to
+//! FILE).
 
 use moulin::rng::Rng;
-use moulin::rules::movegen;
 use moulin::rules::notation::Convention;
+use moulin::rules::{gbgp_position, movegen};
 use moulin::{Color, Game, Rules};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
 /// The flags that take no value.
-const SWITCHES: [&str; 12] = [
+const SWITCHES: [&str; 13] = [
+    "--gbgp",
     "--no-uciok",
     "--info-bestmove",
     "--two-token",
@@ -65,6 +69,8 @@ struct Flags {
     ignore_quit: bool,
     spawn_child: bool,
     helper: bool,
+    gbgp: bool,
+    log: Option<String>,
 }
 
 fn flags() -> Flags {
@@ -96,6 +102,8 @@ fn flags() -> Flags {
             "--name" => {
                 f.name = args.get(i + 1).cloned().unwrap_or_default();
             }
+            "--log" => f.log = args.get(i + 1).cloned(),
+            "--gbgp" => f.gbgp = true,
             "--no-uciok" => f.no_uciok = true,
             "--info-bestmove" => f.info_bestmove = true,
             "--two-token" => f.two_token = true,
@@ -180,11 +188,19 @@ fn main() {
             let _ = std::io::stderr().write_all(BAD);
             eprintln!(" fake_engine: read '{line}'");
         }
+        log(&f, &line);
         let words: Vec<&str> = line.split_whitespace().collect();
         let reply: Vec<String> = match words.first().copied() {
+            Some("uci" | "ucinewgame") if f.gbgp => {
+                vec![format!("info string error: {} is not GBGP", words[0])]
+            }
+            Some("gbgp" | "newgame") if !f.gbgp => {
+                vec![format!("info string error: {} is not UCI", words[0])]
+            }
             Some("uci") => uci_lines(&f, &mut out),
+            Some("gbgp") => gbgp_lines(&f),
             Some("isready") => vec!["readyok".into()],
-            Some("ucinewgame") => {
+            Some("ucinewgame" | "newgame") => {
                 game = Game::new(rules);
                 vec![]
             }
@@ -193,7 +209,7 @@ fn main() {
                 game = Game::new(rules);
                 reply
             }
-            Some("position") => match position(&words, rules) {
+            Some("position") => match position(&words, rules, f.gbgp) {
                 Ok(g) => {
                     game = g;
                     vec![]
@@ -206,8 +222,8 @@ fn main() {
             }
             Some("quit") if f.ignore_quit => vec![],
             Some("quit") => break,
+            Some("stop") | None => vec![],
             Some(other) => vec![format!("info string error: unknown command {other}")],
-            None => vec![],
         };
         for r in reply {
             let _ = writeln!(out, "{r}");
@@ -219,8 +235,26 @@ fn main() {
     }
 }
 
-fn position(words: &[&str], rules: Rules) -> Result<Game, String> {
+/// Appends a line received to the `--log` file.
+fn log(f: &Flags, line: &str) {
+    if let Some(path) = &f.log {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path);
+        if let Ok(mut file) = file {
+            let _ = writeln!(file, "{line}");
+        }
+    }
+}
+
+fn position(words: &[&str], rules: Rules, gbgp: bool) -> Result<Game, String> {
     let (mut game, rest) = match words.get(1).copied() {
+        Some("pos") if gbgp && words.len() >= 3 => {
+            let pos = gbgp_position::read(words[2], &rules).map_err(|e| e.to_string())?;
+            (Game::from_position(pos), &words[3..])
+        }
+        Some("startpos" | "fen") if gbgp => return Err("GBGP says position pos".into()),
         Some("startpos") => (Game::new(rules), &words[2..]),
         Some("fen") if words.len() >= 19 => (
             Game::from_fen(&words[2..19].join(" "), rules).map_err(|e| e.to_string())?,
@@ -301,6 +335,20 @@ fn uci_lines(f: &Flags, out: &mut impl Write) -> Vec<String> {
     r
 }
 
+/// The answer to `gbgp`: the engine's name, the option the Nine Morris 3D GUI requires, and
+/// `gbgpok` unless told otherwise.
+fn gbgp_lines(f: &Flags) -> Vec<String> {
+    let mut r = vec![
+        format!("id name {}", f.name),
+        "id author moulin tests".into(),
+        "option name TwelveMensMorris type check default false".into(),
+    ];
+    if !f.no_uciok {
+        r.push("gbgpok".into());
+    }
+    r
+}
+
 /// `setoption`: the rules and the notation, or an error line.
 fn set_option(words: &[&str], rules: &mut Rules, notation: &mut Convention) -> Vec<String> {
     let at = |w: &str| words.iter().position(|&x| x == w);
@@ -312,6 +360,16 @@ fn set_option(words: &[&str], rules: &mut Rules, notation: &mut Convention) -> V
                 "variant" => Rules::preset(&value)
                     .map(|r| *rules = r)
                     .ok_or_else(|| format!("unknown variant {value}")),
+                "twelvemensmorris" => match value.as_str() {
+                    "true" => Rules::preset("twelve")
+                        .map(|r| *rules = r)
+                        .ok_or_else(|| "no twelve preset".to_string()),
+                    "false" => {
+                        *rules = Rules::nine();
+                        Ok(())
+                    }
+                    _ => Err(format!("TwelveMensMorris takes true or false, not {value}")),
+                },
                 "movenotation" => Convention::parse(&value)
                     .map(|c| *notation = c)
                     .ok_or_else(|| format!("bad notation {value}")),

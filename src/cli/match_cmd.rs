@@ -11,7 +11,7 @@ use crate::matches::runner::{self, OpeningSource, Plan};
 use crate::matches::spec::{self, EngineSpec};
 use crate::matches::stats::Sprt;
 use crate::matches::summary;
-use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
+use crate::matches::{gbgp, words, MatchError, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::rules::Rules;
 use crate::tables::Tables;
 use std::io::Write;
@@ -22,7 +22,7 @@ use std::time::Duration;
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an engine failed to start 3 times in a row later (the\n     games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines, a variant a proto=gbgp\n     engine cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
 )]
 pub struct MatchArgs {
     /// An engine spec (give exactly two).
@@ -250,6 +250,24 @@ fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, Settin
     Ok((adj, words))
 }
 
+/// Checks that the GBGP engines can play the variant (a usage error, exit status 2) from every
+/// opening (an error, 1) before anything starts.
+fn check_gbgp(
+    specs: &[EngineSpec],
+    rules: &Rules,
+    variant: &str,
+    openings: &OpeningSource,
+) -> Result<(), Failure> {
+    let book = match openings {
+        OpeningSource::Book(book) => Some(book.as_slice()),
+        OpeningSource::Random(_) => None,
+    };
+    gbgp::check(specs, rules, variant, book).map_err(|e| match e {
+        MatchError::GbgpVariant { .. } => Failure::Usage(e.to_string()),
+        e => Failure::Error(e.to_string()),
+    })
+}
+
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
@@ -262,6 +280,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
     let seed = seed(&args);
     let pairs = args.games.div_ceil(2);
     let (openings, openings_setting) = opening_source(&args, &rules, seed)?;
+    check_gbgp(&specs, &rules, &args.variant, &openings)?;
     let sprt = args
         .sprt
         .as_deref()

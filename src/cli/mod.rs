@@ -91,7 +91,8 @@ pub enum Command {
     /// Make a balanced opening book: enumerate placement openings and keep those an engine
     /// scores within a margin.
     Openings(openings_cmd::OpeningsArgs),
-    /// Re-check a match's records: every move and every result, under moulin's rules.
+    /// Re-check a match's records (--records or --pgn): every move and every result, under
+    /// moulin's rules; then the results summed as the match printed them.
     Replay(replay_cmd::ReplayArgs),
     /// Grade every move of a game (a record file or --moves): the value before and after, the
     /// best move and line, a label by the value lost; or, with --position, value every legal

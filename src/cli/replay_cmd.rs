@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 
 /// The flags of `moulin replay`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Prints one line per game that does not replay, a count, then the results as the match\nprinted them, from the first engine's view (the engine with White in game 1): W/D/L,\nscore, draw ratio, Elo difference with its 95% interval, LOS, pairs. The same lines for\na --records file and a --pgn file of one match (the games of a PGN file are paired by\ntheir Round tags). A PGN file whose games name more than two engines is not summed.\n\nExit status: 0 every game replayed, 1 one did not (or the file cannot be read), 2 usage."
+)]
 pub struct ReplayArgs {
     /// A records file written by `moulin match --records`, or PGN-shaped records (`moulin match
     /// --pgn`, docs/matches.md "Game records (PGN)"): told apart by their first bytes.
@@ -37,8 +40,9 @@ pub(super) fn run(args: &ReplayArgs) -> Result<(), Failure> {
     replayed
 }
 
-/// Replays the file: prints every failing record (or game), a summary, and for match records
-/// the results; an error when any failed.
+/// Replays the file: prints every failing record (or game), a summary, and the results as the
+/// match printed them (W/D/L, score, draw ratio, Elo with its interval, LOS, pairs), from the
+/// first engine's view, for match records and PGN-shaped records alike; an error when any failed.
 fn replay_file(path: &Path) -> Result<(), Failure> {
     match replay::replay_file(path).map_err(|e| e.to_string())? {
         Replayed::Records(r) => {
@@ -68,6 +72,16 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.games - r.failed.len(),
                 r.failed.len()
             )?;
+            if r.engines.len() > 2 {
+                outln!(
+                    "not summed: the games name {} engines ({}), and a summary is of the two \
+                     engines of one match",
+                    r.engines.len(),
+                    r.engines.join(", ")
+                )?;
+            } else if let Some([a, _]) = &r.names {
+                out!("{}", summary::results(a, &r.recap.tally))?;
+            }
             Ok(r.verdict().map_err(|e| e.to_string())?)
         }
     }

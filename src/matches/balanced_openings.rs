@@ -280,7 +280,7 @@ fn score_opening(
     let game = opening
         .game(rules)
         .map_err(|e| MatchError::Openings { source: e.into() })?;
-    let position = referee::position_command(&game, &Opening::startpos(), spec.notation);
+    let position = referee::position_for(&game, &Opening::startpos(), spec);
     let go = format!("go depth {}", search.depth);
     for _attempt in 0..2 {
         if engine.is_none() {

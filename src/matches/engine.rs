@@ -7,8 +7,13 @@
 //! wait unread (the engine then blocks on its own pipe), stderr is read to its end whatever it
 //! holds, and the engine runs in its own process group, which is ended whole: no helper process
 //! outlives it.
+//!
+//! It speaks either protocol of the spec (`Proto`): moulin's UCI-style one, or the GBGP dialect
+//! of the Nine Morris 3D GUI (`gbgp`/`gbgpok`, `newgame`, `go` without increments; `gbgp`), with
+//! the same safety.
 
-use super::spec::{EngineSpec, RulesBy};
+use super::gbgp;
+use super::spec::{EngineSpec, Proto, RulesBy};
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use std::fmt;
@@ -102,8 +107,6 @@ pub struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Output>,
-    /// Whether the engine announced the option `MoveNotation`.
-    announces_notation: bool,
     /// Whether the process has been waited for (its process group is then no longer ours).
     reaped: bool,
     /// Its entry in `live`, while it has one.
@@ -185,7 +188,6 @@ impl Engine {
             child,
             stdin,
             lines,
-            announces_notation: false,
             reaped: false,
             live_slot,
         };
@@ -224,22 +226,42 @@ impl Engine {
     }
 
     fn handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
-        self.send("uci")?;
+        match self.spec.proto {
+            Proto::Uci => self.uci_handshake(rules, timeout)?,
+            Proto::Gbgp => self.gbgp_handshake(rules, timeout)?,
+        }
+        for (name, value) in self.spec.options.clone() {
+            self.set_option(&name, &value)?;
+        }
+        self.sync(timeout)
+    }
+
+    /// Sends `hello` and reads until `ok`: the names of the options the engine announced (`id`
+    /// lines and the rest are dropped).
+    fn announced_options(
+        &mut self,
+        hello: &str,
+        ok: &str,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineFault> {
+        self.send(hello)?;
         let deadline = after(Instant::now(), timeout);
+        let mut names = Vec::new();
         loop {
-            let line = self.recv(deadline, "uciok", timeout)?;
+            let line = self.recv(deadline, ok, timeout)?;
             let mut words = line.split_whitespace();
             match words.next() {
-                Some("uciok") => break,
-                Some("option") => {
-                    if let Some(name) = option_name(&line) {
-                        self.announces_notation |= name.eq_ignore_ascii_case("MoveNotation");
-                    }
-                }
+                Some(w) if w == ok => return Ok(names),
+                Some("option") => names.extend(option_name(&line)),
                 _ => {}
             }
         }
-        if self.announces_notation {
+    }
+
+    /// `uci` until `uciok`, then the notation and the rules as the spec says.
+    fn uci_handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
+        let names = self.announced_options("uci", "uciok", timeout)?;
+        if names.iter().any(|n| n.eq_ignore_ascii_case("MoveNotation")) {
             self.set_option("MoveNotation", self.spec.notation.name())?;
         } else if self.spec.notation == Convention::Action {
             log::debug!(
@@ -259,10 +281,24 @@ impl Engine {
                 self.set_option(name, &value)?;
             }
         }
-        for (name, value) in self.spec.options.clone() {
-            self.set_option(&name, &value)?;
+        Ok(())
+    }
+
+    /// `gbgp` until `gbgpok`, then `TwelveMensMorris` when the engine announced it, as the Nine
+    /// Morris 3D GUI does. The variant was checked before the match (`gbgp::check`).
+    fn gbgp_handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
+        let names = self.announced_options(gbgp::HELLO, "gbgpok", timeout)?;
+        let twelve = gbgp::twelve(rules).unwrap_or(false);
+        if names.iter().any(|n| n.eq_ignore_ascii_case(gbgp::TWELVE)) {
+            self.set_option(gbgp::TWELVE, if twelve { "true" } else { "false" })?;
+        } else if twelve {
+            log::warn!(
+                "{}: announces no option {}, so it is not told the game is twelve men's morris",
+                self.spec.name,
+                gbgp::TWELVE
+            );
         }
-        self.sync(timeout)
+        Ok(())
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineFault> {
@@ -282,9 +318,16 @@ impl Engine {
         }
     }
 
-    /// `ucinewgame`, then waits until the engine is ready.
+    /// `ucinewgame` (for GBGP `stop` and `newgame`, as the Nine Morris 3D GUI sends them), then
+    /// waits until the engine is ready.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineFault> {
-        self.send("ucinewgame")?;
+        match self.spec.proto {
+            Proto::Uci => self.send("ucinewgame")?,
+            Proto::Gbgp => {
+                self.send("stop")?;
+                self.send("newgame")?;
+            }
+        }
         self.sync(timeout)
     }
 
@@ -298,10 +341,14 @@ impl Engine {
         })
     }
 
-    /// Sends `position` and `go`, then reads until `bestmove`, waiting at most `limit`.
+    /// Sends `position` and `go` (for GBGP without the words it lacks: `gbgp::go_line`), then
+    /// reads until `bestmove`, waiting at most `limit`.
     pub fn go(&mut self, position: &str, go: &str, limit: Duration) -> Result<Answer, EngineFault> {
         self.send(position)?;
-        self.send(go)?;
+        match self.spec.proto {
+            Proto::Uci => self.send(go)?,
+            Proto::Gbgp => self.send(&gbgp::go_line(go))?,
+        }
         let started = Instant::now();
         let deadline = after(started, limit);
         let mut score = None;

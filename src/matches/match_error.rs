@@ -492,4 +492,34 @@ pub enum MatchError {
         /// How many.
         missing: usize,
     },
+    /// An engine speaks GBGP, which cannot state the match's variant.
+    #[error(
+        "engine {} speaks GBGP (proto=gbgp), which knows nine and twelve men's morris only: \
+         variant {} cannot be played with it",
+        crate::text::quoted(name),
+        crate::text::quoted(variant)
+    )]
+    GbgpVariant {
+        /// The engine's name.
+        name: String,
+        /// The variant, as given.
+        variant: String,
+    },
+    /// An opening starts from a position the GBGP position string cannot state.
+    #[error(
+        "engine {} speaks GBGP (proto=gbgp), whose position string cannot state the start of \
+         opening {number} ({}): {why}",
+        crate::text::quoted(name),
+        crate::text::quoted(opening)
+    )]
+    GbgpStart {
+        /// The engine's name.
+        name: String,
+        /// The opening's number in the book, from 1.
+        number: usize,
+        /// The opening, as a book line.
+        opening: String,
+        /// Why the string cannot state its start.
+        why: String,
+    },
 }

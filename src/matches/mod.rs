@@ -4,7 +4,8 @@
 //! `cli/`.
 //!
 //! - `spec`: how `--engine` names an engine; `words`: the quoting that specs and results share.
-//! - `engine`: the process driver (spawn, timed reads, kill).
+//! - `engine`: the process driver (spawn, timed reads, kill); `gbgp`: what it says to an engine
+//!   of the GBGP dialect.
 //! - `referee`: one game under a real clock, every move checked by the rules; `adjudicate`:
 //!   ending a game early by the endgame tables or the engines' scores.
 //! - `runner`: pairs of games over worker threads, the records written as games end;
@@ -17,6 +18,7 @@
 pub mod adjudicate;
 pub mod balanced_openings;
 pub mod engine;
+pub mod gbgp;
 mod match_error;
 pub mod referee;
 pub mod replay;

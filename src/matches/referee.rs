@@ -4,8 +4,9 @@
 
 use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
 use super::engine::{Engine, EngineFault};
+use super::gbgp;
 use super::match_error::MatchError;
-use super::spec::EngineSpec;
+use super::spec::{EngineSpec, Proto};
 use crate::record::openings::Opening;
 use crate::rules::board::{ByColor, Color};
 use crate::rules::game::Game;
@@ -13,7 +14,7 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::notation::MoveError;
 use crate::rules::position::Outcome;
-use crate::rules::Rules;
+use crate::rules::{gbgp_position, Rules};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -239,6 +240,32 @@ pub fn position_command(game: &Game, opening: &Opening, notation: Convention) ->
         Some(f) => format!("position fen {f}"),
         None => "position startpos".to_string(),
     };
+    push_moves(&mut cmd, game, notation);
+    cmd
+}
+
+/// The `position` command for `game` in the dialect of `spec`: for GBGP, `position pos` and the
+/// GBGP string of the game's start (never `startpos`; a start it cannot state was refused before
+/// the match by `gbgp::check`, and is sent as the board it holds), the moves in the turn
+/// notation.
+pub fn position_for(game: &Game, opening: &Opening, spec: &EngineSpec) -> String {
+    match spec.proto {
+        Proto::Uci => position_command(game, opening, spec.notation),
+        Proto::Gbgp => {
+            let start = game.start();
+            let text = gbgp::start_string(start).unwrap_or_else(|why| {
+                log::error!("{}: start not stated exactly: {why}", spec.name);
+                gbgp_position::write(start)
+            });
+            let mut cmd = format!("position pos {text}");
+            push_moves(&mut cmd, game, Convention::Turn);
+            cmd
+        }
+    }
+}
+
+/// Appends ` moves` and the game's turns in `notation`, when it has any.
+fn push_moves(cmd: &mut String, game: &Game, notation: Convention) {
     let all = turns(game.moves());
     if !all.is_empty() {
         cmd.push_str(" moves");
@@ -249,7 +276,6 @@ pub fn position_command(game: &Game, opening: &Opening, notation: Convention) ->
             before.play(t);
         }
     }
-    cmd
 }
 
 fn forfeit(seats: &mut ByColor<Seat>, loser: Color, fault: &EngineFault, doing: &str) -> End {
@@ -399,7 +425,7 @@ fn run(
         if let Err(f) = engine.sync(set.ready_timeout) {
             return forfeit(seats, us, &f, "ready before move");
         }
-        let position = position_command(game, opening, engine.spec.notation);
+        let position = position_for(game, opening, &engine.spec);
         let answer = match engine.go(&position, &go, limit) {
             Ok(a) => a,
             Err(f) => return forfeit(seats, us, &f, "move"),
@@ -514,6 +540,31 @@ mod tests {
         assert_eq!(
             position_command(&game, &opening, Convention::Turn),
             "position startpos moves d7 a1 g7 d1 a7"
+        );
+    }
+
+    #[test]
+    fn gbgp_positions_start_from_a_position_string() {
+        let rules = Rules::nine();
+        let uci = EngineSpec::parse("cmd=x notation=action").unwrap();
+        let gbgp = EngineSpec::parse("cmd=x proto=gbgp").unwrap();
+        let start = Opening::startpos();
+        let game = start.game(&rules).unwrap();
+        assert_eq!(position_for(&game, &start, &gbgp), "position pos w:w:b:1");
+        assert_eq!(position_for(&game, &start, &uci), "position startpos");
+        let opening = Opening::parse("d7 a1 g7 d1", &rules).unwrap();
+        let mut game = opening.game(&rules).unwrap();
+        game.play_tokens(["a7", "xa1"]).unwrap();
+        assert_eq!(
+            position_for(&game, &opening, &gbgp),
+            "position pos w:w:b:1 moves d7 a1 g7 d1 a7xa1"
+        );
+        let fen = crate::rules::fen::write(game.position());
+        let set_up = Opening::parse(&format!("fen {fen} moves a4"), &rules).unwrap();
+        let game = set_up.game(&rules).unwrap();
+        assert_eq!(
+            position_for(&game, &set_up, &gbgp),
+            "position pos b:wa7,d7,g7:bd1:3 moves a4"
         );
     }
 

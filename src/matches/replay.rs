@@ -79,16 +79,7 @@ impl Replay {
                 return;
             }
         };
-        let names = self.names.get_or_insert_with(|| {
-            let first = record.first_engine().to_string();
-            let second = if record.white == first {
-                record.black.clone()
-            } else {
-                record.white.clone()
-            };
-            [first, second]
-        });
-        self.recap.add(&record, [&names[0], &names[1]]);
+        add_result(&mut self.recap, &mut self.names, &record);
         match record.check() {
             Ok(()) => self.plies += record.moves.len(),
             Err(error) => self.errors.push(Failure {
@@ -116,6 +107,21 @@ impl Replay {
     }
 }
 
+/// Adds the result of `record` to `recap`, from the view of the match's first engine: `names`,
+/// the engines of the match (first first), taken from the first record added.
+fn add_result(recap: &mut Recap, names: &mut Option<[String; 2]>, record: &Record) {
+    let names = names.get_or_insert_with(|| {
+        let first = record.first_engine().to_string();
+        let second = if record.white == first {
+            record.black.clone()
+        } else {
+            record.white.clone()
+        };
+        [first, second]
+    });
+    recap.add(record, [&names[0], &names[1]]);
+}
+
 /// What a replay of PGN-shaped records found.
 #[derive(Debug, Default)]
 pub struct PgnReplay {
@@ -125,6 +131,51 @@ pub struct PgnReplay {
     pub plies: usize,
     /// One line for each game whose result does not follow (`game N[, round R]: why`).
     pub failed: Vec<String>,
+    /// The results of the games, as for match records (game numbers from the `Round` tags),
+    /// while they name two engines.
+    pub recap: Recap,
+    /// The engines' names (first first), from the first game read.
+    pub names: Option<[String; 2]>,
+    /// Every engine the games name (`White` and `Black`), in the order met: more than two, and
+    /// the games are not one match, so `recap` stops being added to.
+    pub engines: Vec<String>,
+}
+
+impl PgnReplay {
+    /// Adds the result of game `number` (from 1, in the file) of `r` to the results.
+    fn add_result(&mut self, number: usize, r: &crate::record::Record) {
+        let name = |tag| r.tag(tag).unwrap_or("?").to_string();
+        let (white, black) = (name("White"), name("Black"));
+        for n in [&white, &black] {
+            if !self.engines.contains(n) {
+                self.engines.push(n.clone());
+            }
+        }
+        if self.engines.len() > 2 {
+            return;
+        }
+        // The match writes each game's number as its round; another tool's rounds may be
+        // anything, and the game's place in the file stands in for them.
+        let game = r
+            .tag("Round")
+            .and_then(|t| t.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or(number);
+        let record = Record {
+            game,
+            white,
+            black,
+            variant: r.tag("Variant").unwrap_or("nine").to_string(),
+            opening: openings::Opening::startpos(),
+            moves: Vec::new(),
+            result: r.result.clone(),
+            end: r.tag("Termination").unwrap_or("normal").to_string(),
+            loser: None,
+            answer: None,
+            reason: String::new(),
+        };
+        add_result(&mut self.recap, &mut self.names, &record);
+    }
 }
 
 impl PgnReplay {
@@ -285,6 +336,7 @@ pub fn replay_pgn(input: impl BufRead, source: &str) -> Result<PgnReplay, MatchE
             source: e,
         })?;
         out.games += 1;
+        out.add_result(i + 1, &r);
         let (game, _) = r
             .game()
             .map_err(|e| MatchError::PgnMoves { source: e.into() })?;

@@ -14,6 +14,7 @@
 //! | `notation` | `turn` (default) or `action`: the move notation the engine reads and writes |
 //! | `rules` | `variant` (default): send `setoption name Variant`; `options`: send every rule option one by one; `both`; `none` |
 //! | `option.<Name>` | `setoption name <Name> value <value>` after `uciok` (repeatable) |
+//! | `proto` | `uci` (default) or `gbgp`: the dialect of the Nine Morris 3D GUI (`gbgp`/`gbgpok`, `newgame`, `position pos`, no increments); nine and twelve men's morris only, turn notation, the rules told by `TwelveMensMorris` (so no `notation` nor `rules` key) |
 
 use super::words;
 use crate::rules::notation::Convention;
@@ -34,6 +35,63 @@ pub enum RulesBy {
     Nothing,
 }
 
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Proto {
+    /// moulin's UCI-style protocol (protocol.md): `uci`, `ucinewgame`, `position startpos|fen`.
+    Uci,
+    /// The GBGP dialect of the Nine Morris 3D GUI (docs/matches.md): `gbgp`, `newgame`,
+    /// `position pos <GBGP position string>`, `go` without increments.
+    Gbgp,
+}
+
+impl Proto {
+    /// Reads the value of `proto`.
+    fn parse(value: &str) -> Result<Proto, String> {
+        match value {
+            "uci" => Ok(Proto::Uci),
+            "gbgp" => Ok(Proto::Gbgp),
+            _ => Err(format!("proto '{value}': expected uci or gbgp")),
+        }
+    }
+
+    /// Checks the `notation` and `rules` keys given with this protocol: a GBGP engine reads and
+    /// writes the turn notation, and hears the rules from its option `TwelveMensMorris` alone.
+    fn check(self, notation: Option<Convention>, rules_by: Option<RulesBy>) -> Result<(), String> {
+        if self == Proto::Uci {
+            return Ok(());
+        }
+        if notation == Some(Convention::Action) {
+            return Err(
+                "proto=gbgp speaks the turn notation only: leave out notation=action".into(),
+            );
+        }
+        if rules_by.is_some() {
+            return Err(
+                "proto=gbgp is told the rules by its option TwelveMensMorris: leave out the \
+                 rules key"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+impl RulesBy {
+    /// Reads the value of `rules`.
+    fn parse(value: &str) -> Result<RulesBy, String> {
+        match value {
+            "variant" => Ok(RulesBy::Variant),
+            "options" => Ok(RulesBy::Options),
+            "both" => Ok(RulesBy::Both),
+            "none" => Ok(RulesBy::Nothing),
+            _ => Err(format!(
+                "rules '{value}': expected variant, options, both or none"
+            )),
+        }
+    }
+}
+
 /// One engine, as the match starts it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -51,6 +109,8 @@ pub struct EngineSpec {
     pub rules_by: RulesBy,
     /// `setoption` name and value pairs, in the order given.
     pub options: Vec<(String, String)>,
+    /// The protocol it speaks.
+    pub proto: Proto,
 }
 
 /// A spec that could not be read, with the offending word.
@@ -86,8 +146,9 @@ impl EngineSpec {
         let mut extra = Vec::new();
         let mut name = None;
         let mut dir = None;
-        let mut notation = Convention::Turn;
-        let mut rules_by = RulesBy::Variant;
+        let mut notation = None;
+        let mut rules_by = None;
+        let mut proto = Proto::Uci;
         let mut options = Vec::new();
         let bare = all.iter().all(|w| !w.contains('='));
         if bare {
@@ -97,7 +158,7 @@ impl EngineSpec {
                 let (key, value) = words::key_value(word);
                 let Some(key) = key else {
                     return Err(err(format!(
-                        "'{word}' is not key=value (keys: cmd, arg, name, dir, notation, rules, option.<Name>)"
+                        "'{word}' is not key=value (keys: cmd, arg, name, dir, notation, rules, option.<Name>, proto)"
                     )));
                 };
                 match key {
@@ -113,30 +174,21 @@ impl EngineSpec {
                     }
                     "dir" => dir = Some(PathBuf::from(value)),
                     "notation" => {
-                        notation = Convention::parse(value).ok_or_else(|| {
+                        notation = Some(Convention::parse(value).ok_or_else(|| {
                             err(format!("notation '{value}': expected turn or action"))
-                        })?;
+                        })?);
                     }
                     "rules" => {
-                        rules_by = match value {
-                            "variant" => RulesBy::Variant,
-                            "options" => RulesBy::Options,
-                            "both" => RulesBy::Both,
-                            "none" => RulesBy::Nothing,
-                            _ => {
-                                return Err(err(format!(
-                                    "rules '{value}': expected variant, options, both or none"
-                                )))
-                            }
-                        }
+                        rules_by = Some(RulesBy::parse(value).map_err(err)?);
                     }
+                    "proto" => proto = Proto::parse(value).map_err(err)?,
                     k => match k.strip_prefix("option.") {
                         Some(opt) if !opt.is_empty() => {
                             options.push((opt.to_string(), value.to_string()));
                         }
                         _ => {
                             return Err(err(format!(
-                                "unknown key '{k}' (keys: cmd, arg, name, dir, notation, rules, option.<Name>)"
+                                "unknown key '{k}' (keys: cmd, arg, name, dir, notation, rules, option.<Name>, proto)"
                             )))
                         }
                     },
@@ -146,6 +198,7 @@ impl EngineSpec {
         if command.is_empty() {
             return Err(err("no command: give cmd=<program>".into()));
         }
+        proto.check(notation, rules_by).map_err(err)?;
         let program = command.remove(0);
         command.extend(extra);
         let name = name.unwrap_or_else(|| {
@@ -167,9 +220,10 @@ impl EngineSpec {
             program,
             args: command,
             dir,
-            notation,
-            rules_by,
+            notation: notation.unwrap_or(Convention::Turn),
+            rules_by: rules_by.unwrap_or(RulesBy::Variant),
             options,
+            proto,
         })
     }
 }
@@ -204,6 +258,9 @@ mod tests {
         assert_eq!(s.notation, Convention::Action);
         assert_eq!(s.rules_by, RulesBy::Both);
         assert_eq!(s.options, vec![("Hash".to_string(), "64".to_string())]);
+        assert_eq!(s.proto, Proto::Uci);
+        let g = EngineSpec::parse("cmd=x proto=gbgp notation=turn option.Hash=8").unwrap();
+        assert_eq!(g.proto, Proto::Gbgp);
     }
 
     #[test]
@@ -224,6 +281,9 @@ mod tests {
             ("cmd=x stray", "'stray' is not key=value"),
             ("cmd=\"x", "unterminated"),
             ("cmd=x option.=3", "unknown key 'option.'"),
+            ("cmd=x proto=xboard", "proto 'xboard'"),
+            ("cmd=x proto=gbgp notation=action", "turn notation only"),
+            ("cmd=x rules=none proto=gbgp", "TwelveMensMorris"),
         ] {
             let e = EngineSpec::parse(bad).unwrap_err().to_string();
             assert!(e.contains(needle), "{bad}: {e}");

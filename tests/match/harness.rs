@@ -81,6 +81,16 @@ pub(crate) fn wdl(stdout: &str) -> (u32, u32, u32) {
     (n[0], n[1], n[2])
 }
 
+/// The results lines of a summary (a match's or a replay's), from the W/D/L line to the pairs.
+pub(crate) fn results_lines(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("W "))
+        .take_while(|l| !l.starts_with("Ends: "))
+        .map(str::to_string)
+        .collect()
+}
+
 pub(crate) fn replay_ok(records: &Path, games: usize) {
     let text = std::fs::read_to_string(records).unwrap();
     let text = text.trim_start_matches('\u{feff}');

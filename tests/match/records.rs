@@ -262,6 +262,47 @@ fn pgn_records_are_written_read_back_and_checked() {
 }
 
 #[test]
+fn replay_sums_pgn_records_as_it_sums_match_records() {
+    let (records, pgn) = (temp("sums.txt"), temp("sums.pgn"));
+    let (r, p) = (records.to_str().unwrap(), pgn.to_str().unwrap());
+    // Forfeits too, which count as any other result.
+    let out = against_fake("--illegal-at 9", 6, &["--records", r, "--pgn", p]);
+    assert!(out.status.success(), "{out:?}");
+    let from_records = run_ok(&["replay", r]);
+    let from_pgn = run_ok(&["replay", p]);
+    let lines = results_lines(&from_records);
+    for word in [
+        "W ",
+        "Score: ",
+        "Draw ratio: ",
+        "Elo difference: ",
+        "LOS: ",
+        "Pairs ",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(word)),
+            "{word}: {lines:?}"
+        );
+    }
+    assert_eq!(results_lines(&from_pgn), lines);
+    // As the match printed them.
+    assert_eq!(results_lines(&String::from_utf8_lossy(&out.stdout)), lines);
+    // Games of a third engine: no summary that would count them as draws.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::write(
+        &pgn,
+        text.replacen("[White \"good\"]", "[White \"third\"]", 1),
+    )
+    .unwrap();
+    let three = run_ok(&["replay", p]);
+    assert!(
+        three.contains("not summed: the games name 3 engines (third, other, good)"),
+        "{three}"
+    );
+    assert!(results_lines(&three).is_empty(), "{three}");
+}
+
+#[test]
 fn no_output_of_a_match_is_an_input_or_another_output() {
     let book = temp("paths-book.txt");
     std::fs::write(&book, "d6 f4\n").unwrap();

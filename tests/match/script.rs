@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The exit status of `moulin` after `args`, with its stdout and stderr.
-fn status_of(args: &[&str]) -> (Option<i32>, String, String) {
+pub(crate) fn status_of(args: &[&str]) -> (Option<i32>, String, String) {
     let out = run(args);
     (
         out.status.code(),

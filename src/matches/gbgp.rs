@@ -1,0 +1,158 @@
+//! What the runner says to an engine of the GBGP dialect (`proto=gbgp`: the protocol of the Nine
+//! Morris 3D GUI, docs/matches.md): the value of its option `TwelveMensMorris`, the position
+//! string its `position pos` starts from, the words of a `go` line it takes, and the checks made
+//! before a match, so that a variant or an opening the dialect cannot state stops the run before
+//! anything starts rather than forfeiting games.
+
+use super::match_error::MatchError;
+use super::spec::{EngineSpec, Proto};
+use crate::record::openings::Opening;
+use crate::rules::position::Position;
+use crate::rules::{fen, gbgp_position, Rules};
+use crate::text::quoted;
+
+/// The first line to a GBGP engine.
+pub const HELLO: &str = "gbgp";
+
+/// The option a GBGP engine announces for its twelve men's morris mode.
+pub const TWELVE: &str = "TwelveMensMorris";
+
+/// The words of a `go` line that GBGP engines are not sent (the Nine Morris 3D GUI never sends
+/// them): increments and moves to go, each with its value. The runner still adds the increment
+/// to its own clock.
+const NOT_SENT: [&str; 3] = ["winc", "binc", "movestogo"];
+
+/// The value of `TwelveMensMorris` that states `rules`: `false` for nine men's morris, `true`
+/// for twelve; `None` for a variant the dialect cannot state.
+pub fn twelve(rules: &Rules) -> Option<bool> {
+    match rules.preset_name() {
+        Some("nine") => Some(false),
+        Some("twelve") => Some(true),
+        _ => None,
+    }
+}
+
+/// A `go` line as a GBGP engine takes it: `line` without the words of `NOT_SENT` and their
+/// values.
+pub fn go_line(line: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        if NOT_SENT.contains(&w) {
+            words.next();
+        } else {
+            out.push(w);
+        }
+    }
+    out.join(" ")
+}
+
+/// The GBGP position string of `pos`, or why it cannot state it: the string holds the board,
+/// the side to move and the move number only, so a position whose pieces in hand do not follow
+/// from its move number, with a removal still to make, or with quiet plies already counted would
+/// reach the engine as another one.
+///
+/// # Errors
+///
+/// Why the string cannot state `pos`, in words.
+pub fn start_string(pos: &Position) -> Result<String, String> {
+    let text = gbgp_position::write(pos);
+    let exact = fen::write(pos);
+    let read = match gbgp_position::read(&text, pos.rules()) {
+        Ok(back) if fen::write(&back) == exact => return Ok(text),
+        Ok(back) => quoted(&fen::write(&back)),
+        Err(e) => format!("no position ({e})"),
+    };
+    Err(format!(
+        "it states the board, the side to move and the move number only, so {} would reach \
+         the engine as {read}",
+        quoted(&exact)
+    ))
+}
+
+/// Checks that every GBGP engine of `specs` can play `variant` (`rules`) from every opening of
+/// `book` (`None`: random openings from the start position, which it can always state).
+///
+/// # Errors
+///
+/// The first engine that cannot: `GbgpVariant` for the variant, `GbgpStart` for an opening.
+pub fn check(
+    specs: &[EngineSpec],
+    rules: &Rules,
+    variant: &str,
+    book: Option<&[Opening]>,
+) -> Result<(), MatchError> {
+    let Some(spec) = specs.iter().find(|s| s.proto == Proto::Gbgp) else {
+        return Ok(());
+    };
+    if twelve(rules).is_none() {
+        return Err(MatchError::GbgpVariant {
+            name: spec.name.clone(),
+            variant: variant.to_string(),
+        });
+    }
+    for (i, opening) in book.unwrap_or_default().iter().enumerate() {
+        let why = match opening.game(rules) {
+            Ok(game) => start_string(game.start()).err(),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(why) = why {
+            return Err(MatchError::GbgpStart {
+                name: spec.name.clone(),
+                number: i + 1,
+                opening: opening.to_line(),
+                why,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::Game;
+
+    #[test]
+    fn go_lines_lose_the_words_gbgp_lacks() {
+        assert_eq!(
+            go_line("go wtime 1000 btime 900 winc 10 binc 10"),
+            "go wtime 1000 btime 900"
+        );
+        assert_eq!(
+            go_line("go wtime 1 btime 2 movestogo 40 winc 0"),
+            "go wtime 1 btime 2"
+        );
+        assert_eq!(go_line("go movetime 50"), "go movetime 50");
+    }
+
+    #[test]
+    fn only_nine_and_twelve_are_stated() {
+        assert_eq!(twelve(&Rules::nine()), Some(false));
+        assert_eq!(twelve(&Rules::preset("twelve").unwrap()), Some(true));
+        for other in ["lasker", "morabaraba", "no-reform", "protected-mills"] {
+            assert_eq!(twelve(&Rules::preset(other).unwrap()), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_start_is_stated_only_when_exact() {
+        let rules = Rules::nine();
+        let mut game = Game::new(rules);
+        assert_eq!(start_string(game.start()).unwrap(), "w:w:b:1");
+        game.play_tokens(["d2", "d6"]).unwrap();
+        assert_eq!(start_string(game.position()).unwrap(), "w:wd2:bd6:2");
+        // A removal still to make.
+        let mut mid = Game::new(rules);
+        mid.play_tokens(["d7", "a1", "g7", "d1", "a7"]).unwrap();
+        let e = start_string(mid.position()).unwrap_err();
+        assert!(e.contains("move number only"), "{e}");
+        // Pieces in hand that do not follow from the move number (a set-up position).
+        let text = fen::write(game.position());
+        let fields: Vec<&str> = text.split(' ').collect();
+        let last = fields.len() - 1;
+        let later = format!("{} 9", fields[..last].join(" "));
+        let pos = fen::read(&later, &rules).unwrap();
+        assert!(start_string(&pos).is_err(), "{later}");
+    }
+}
