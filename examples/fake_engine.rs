@@ -9,7 +9,8 @@
 //! `--info-bestmove` (print `bestmove` at the end of an `info` line), `--two-token` (`bestmove
 //! d6 xb4` in the turn notation), `--hash-scores` (scores from the position key, some mates,
 //! instead of material), `--greedy` (take a piece whenever a move can: a stronger random
-//! player).
+//! player), `--log FILE` (append every line received to FILE), `--ply-depth` (report the depth
+//! `1 + the number of moves played in the game`, so a test can tell what depth each move had).
 
 use moulin::rng::Rng;
 use moulin::rules::movegen;
@@ -19,7 +20,8 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 /// The flags that take no value.
-const SWITCHES: [&str; 12] = [
+const SWITCHES: [&str; 13] = [
+    "--ply-depth",
     "--no-uciok",
     "--info-bestmove",
     "--two-token",
@@ -65,6 +67,8 @@ struct Flags {
     ignore_quit: bool,
     spawn_child: bool,
     helper: bool,
+    log: Option<String>,
+    ply_depth: bool,
 }
 
 fn flags() -> Flags {
@@ -93,6 +97,8 @@ fn flags() -> Flags {
             "--slow-start" => f.slow_start = value(),
             "--tag" => {}
             "--helper" => f.helper = true,
+            "--log" => f.log = args.get(i + 1).cloned(),
+            "--ply-depth" => f.ply_depth = true,
             "--name" => {
                 f.name = args.get(i + 1).cloned().unwrap_or_default();
             }
@@ -172,8 +178,18 @@ fn main() {
     let mut gos = 0u64;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
+    let mut log = f.log.as_ref().map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("fake_engine: --log file")
+    });
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
+        if let Some(log) = log.as_mut() {
+            let _ = writeln!(log, "{line}");
+        }
         if f.bad_stderr {
             // A log line per command: `eprintln!` fails (and the engine dies) if the runner no
             // longer reads stderr.
@@ -274,7 +290,12 @@ fn go(f: &Flags, game: &Game, notation: Convention, gos: u64, rng: &mut Rng) -> 
             Convention::Turn => mv.turn_notation(),
         }
     };
-    let info = format!("info depth 1 score {score} nodes 1 pv {chosen}");
+    let depth = if f.ply_depth {
+        game.moves().len() + 1
+    } else {
+        1
+    };
+    let info = format!("info depth {depth} score {score} nodes 1 pv {chosen}");
     if f.info_bestmove {
         vec![format!("{info} bestmove {chosen}")]
     } else {

@@ -5,7 +5,8 @@
 //!
 //! - `spec`: how `--engine` names an engine; `words`: the quoting that specs and results share.
 //! - `engine`: the process driver (spawn, timed reads, kill).
-//! - `referee`: one game under a real clock, every move checked by the rules.
+//! - `referee`: one game under a real clock, every move checked by the rules; `control`: the
+//!   time controls, the clocks and the `go` line.
 //! - `runner`: pairs of games over worker threads, the records written as games end;
 //!   `summary`: the results as the match prints them.
 //! - `results_file`: one line per game, and the file that holds them; `replay`: their check.
@@ -14,6 +15,7 @@
 //! - `match_error`: what can go wrong.
 
 pub mod balanced_openings;
+pub mod control;
 pub mod engine;
 mod match_error;
 pub mod referee;

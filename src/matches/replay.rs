@@ -431,6 +431,7 @@ mod tests {
             opening: Opening::parse("d7 a1", &Rules::nine()).unwrap(),
             moves: vec!["g7".into()],
             end: End::MoveLimit(1),
+            notes: Vec::new(),
         };
         let record = Record::new(1, "a b", "c\"d", "nine", &played);
         let text = format!("# header\n{}\nnot a record\n", record.to_line());

@@ -3,11 +3,13 @@
 //! itself. A plain `cargo test` builds the example; with `--test match` alone, run
 //! `cargo build --examples` first so that it is not stale.
 //!
-//! `harness` runs the programs; `games`, `hostile`, `records` and `script` (what a tournament
+//! `harness` runs the programs; `controls` (each engine's time control, and the PGN's notes of
+//! it), `games`, `hostile`, `records` and `script` (what a tournament
 //! script relies on) are the concerns.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
+mod controls;
 mod games;
 mod harness;
 mod hostile;
