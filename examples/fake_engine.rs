@@ -12,7 +12,8 @@
 //! player), `--gbgp` (speak the GBGP dialect of the Nine Morris 3D GUI instead: `gbgp`/`gbgpok`
 //! with the option `TwelveMensMorris`, `newgame`, `position pos <string>`; UCI's own words are
 //! errors; `--no-uciok` then means no `gbgpok`), `--log FILE` (append every line received to
-//! FILE).
+//! FILE), `--ply-depth` (report the depth `1 + the number of moves played in the game`, so a
+//! test can tell what depth each move had).
 
 use moulin::rng::Rng;
 use moulin::rules::notation::Convention;
@@ -22,8 +23,9 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 /// The flags that take no value.
-const SWITCHES: [&str; 13] = [
+const SWITCHES: [&str; 14] = [
     "--gbgp",
+    "--ply-depth",
     "--no-uciok",
     "--info-bestmove",
     "--two-token",
@@ -71,6 +73,7 @@ struct Flags {
     helper: bool,
     gbgp: bool,
     log: Option<String>,
+    ply_depth: bool,
 }
 
 fn flags() -> Flags {
@@ -99,10 +102,11 @@ fn flags() -> Flags {
             "--slow-start" => f.slow_start = value(),
             "--tag" => {}
             "--helper" => f.helper = true,
+            "--log" => f.log = args.get(i + 1).cloned(),
+            "--ply-depth" => f.ply_depth = true,
             "--name" => {
                 f.name = args.get(i + 1).cloned().unwrap_or_default();
             }
-            "--log" => f.log = args.get(i + 1).cloned(),
             "--gbgp" => f.gbgp = true,
             "--no-uciok" => f.no_uciok = true,
             "--info-bestmove" => f.info_bestmove = true,
@@ -180,15 +184,24 @@ fn main() {
     let mut gos = 0u64;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
+    let mut log = f.log.as_ref().map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("fake_engine: --log file")
+    });
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
+        if let Some(log) = log.as_mut() {
+            let _ = writeln!(log, "{line}");
+        }
         if f.bad_stderr {
             // A log line per command: `eprintln!` fails (and the engine dies) if the runner no
             // longer reads stderr.
             let _ = std::io::stderr().write_all(BAD);
             eprintln!(" fake_engine: read '{line}'");
         }
-        log(&f, &line);
         let words: Vec<&str> = line.split_whitespace().collect();
         let reply: Vec<String> = match words.first().copied() {
             Some("uci" | "ucinewgame") if f.gbgp => {
@@ -232,19 +245,6 @@ fn main() {
     }
     if f.ignore_quit {
         sleep_forever();
-    }
-}
-
-/// Appends a line received to the `--log` file.
-fn log(f: &Flags, line: &str) {
-    if let Some(path) = &f.log {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path);
-        if let Ok(mut file) = file {
-            let _ = writeln!(file, "{line}");
-        }
     }
 }
 
@@ -308,7 +308,12 @@ fn go(f: &Flags, game: &Game, notation: Convention, gos: u64, rng: &mut Rng) -> 
             Convention::Turn => mv.turn_notation(),
         }
     };
-    let info = format!("info depth 1 score {score} nodes 1 pv {chosen}");
+    let depth = if f.ply_depth {
+        game.moves().len() + 1
+    } else {
+        1
+    };
+    let info = format!("info depth {depth} score {score} nodes 1 pv {chosen}");
     if f.info_bestmove {
         vec![format!("{info} bestmove {chosen}")]
     } else {

@@ -14,6 +14,7 @@ use crate::matches::summary;
 use crate::matches::{gbgp, words, MatchError, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::rules::Rules;
 use crate::tables::Tables;
+use crate::text::quoted;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,7 +23,7 @@ use std::time::Duration;
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines, a variant a proto=gbgp\n     engine cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock in seconds, e.g. tc=10+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines, a variant a proto=gbgp\n     engine cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
 )]
 pub struct MatchArgs {
     /// An engine spec (give exactly two).
@@ -31,15 +32,25 @@ pub struct MatchArgs {
     /// Games to play (pairs of games on the same opening with colours swapped).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
-    /// Clock per side: <base>+<inc> in seconds, e.g. 10+0.1 (the default when no --movetime).
+    /// Spec words every engine gets unless its own spec sets that key (as cutechess-cli's
+    /// -each), e.g. "tc=10+0.1 option.Hash=64".
+    #[arg(long, value_name = "WORDS")]
+    pub each: Option<String>,
+    /// Clock per side, for engines whose spec gives no time: [<moves>/]<base>[+<inc>] in
+    /// seconds, e.g. 10+0.1 or 40/60 (the default, 10+0.1, when no --movetime), or inf.
     #[arg(long, conflicts_with = "movetime")]
     pub tc: Option<String>,
-    /// Fixed time per move in milliseconds instead of a clock.
+    /// Fixed time per move in milliseconds instead of a clock (for engines whose spec gives no
+    /// time).
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
     /// How late an answer may come (past the time left, or the movetime) before it loses on time.
     #[arg(long, value_name = "MS", default_value_t = 500)]
     pub grace: u64,
+    /// How long a search bounded by no time (tc=inf: nodes or depth only) may take before it
+    /// loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub search_timeout: u64,
     /// Openings: a book file (opening lines, see book/README.md, or PGN games), or
     /// "file=<book> [order=sequential|random] [start=N] [plies=N]"; pairs cycle through it.
     #[arg(long, value_name = "FILE|K=V...", conflicts_with = "random_plies", value_parser = OpeningsFlag::parse)]
@@ -99,8 +110,12 @@ pub struct MatchArgs {
     pub draw: Option<Vec<String>>,
 }
 
-/// The engines of `--engine`, with distinct names.
+/// The engines of `--engine` (after the words of `--each`), with distinct names.
 fn engines(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
+    let each = match &args.each {
+        Some(text) => words::split(text).map_err(|e| format!("--each {}: {e}", quoted(text)))?,
+        None => Vec::new(),
+    };
     if args.engines.len() != 2 {
         return Err(format!(
             "a match needs exactly two --engine specs, {} given",
@@ -110,7 +125,7 @@ fn engines(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
     let mut specs = args
         .engines
         .iter()
-        .map(|s| EngineSpec::parse(s).map_err(|e| e.to_string()))
+        .map(|s| EngineSpec::parse_with(s, &each).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     spec::distinct_names(&mut specs);
     let [a, b]: [EngineSpec; 2] = specs
@@ -126,6 +141,17 @@ fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
         (Some(ms), _) => Ok(TimeControl::MoveTime(Duration::from_millis(ms))),
         (None, Some(tc)) => TimeControl::parse_tc(tc).map_err(|e| e.to_string()),
         (None, None) => TimeControl::parse_tc("10+0.1").map_err(|e| e.to_string()),
+    }
+}
+
+/// Checks that every engine's searches are bounded: by a time, nodes or a depth.
+fn check_bounded(specs: &[EngineSpec], tc: TimeControl) -> Result<(), String> {
+    match specs.iter().find(|s| !s.control(tc).is_bounded()) {
+        Some(s) => Err(format!(
+            "engine {} has no time (tc=inf) and no nodes= or depth=: its searches would never end",
+            quoted(&s.name)
+        )),
+        None => Ok(()),
     }
 }
 
@@ -268,6 +294,46 @@ fn check_gbgp(
     })
 }
 
+/// The records' settings line: the engines and every setting that changes the games, for
+/// `--resume` to check. `each`, `search-timeout` and the adjudication (`extra`) are written only when used, so that the
+/// records of a match without them still resume.
+fn settings_line(
+    args: &MatchArgs,
+    specs: &[EngineSpec],
+    tc: TimeControl,
+    openings: String,
+    seed: u64,
+    extra: SettingsWords,
+) -> String {
+    let untimed = specs
+        .iter()
+        .any(|s| s.control(tc).time == TimeControl::Infinite);
+    let each = args.each.iter().map(|e| ("each", e.clone()));
+    let search_timeout = untimed.then(|| ("search-timeout", args.search_timeout.to_string()));
+    [
+        ("engine", args.engines[0].clone()),
+        ("engine", args.engines[1].clone()),
+    ]
+    .into_iter()
+    .chain(each)
+    .chain([
+        ("variant", args.variant.clone()),
+        ("tc", tc.to_string()),
+        ("grace", args.grace.to_string()),
+    ])
+    .chain(search_timeout)
+    .chain([
+        ("ready-timeout", args.ready_timeout.to_string()),
+        ("max-plies", args.max_plies.to_string()),
+        ("openings", openings),
+        ("seed", seed.to_string()),
+    ])
+    .chain(extra)
+    .map(|(k, v)| format!("{k}={}", words::quote(&v)))
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
@@ -275,6 +341,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
     let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
     let rules = Rules::named(&args.variant).map_err(|e| usage(&e))?;
     let tc = time_control(&args).map_err(|e| usage(&e))?;
+    check_bounded(&specs, tc).map_err(Failure::Usage)?;
     check_counts(&args).map_err(Failure::Usage)?;
     check_files(&args)?;
     let seed = seed(&args);
@@ -289,30 +356,21 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         .map_err(|e| usage(&e))?;
     // Last: reading the tables takes a while, and every usage error is said before it.
     let (adjudication, adjudication_words) = adjudication(&args, &rules)?;
-    let settings = [
-        ("engine", args.engines[0].clone()),
-        ("engine", args.engines[1].clone()),
-        ("variant", args.variant.clone()),
-        ("tc", tc.to_string()),
-        ("grace", args.grace.to_string()),
-        ("ready-timeout", args.ready_timeout.to_string()),
-        ("max-plies", args.max_plies.to_string()),
-        ("openings", openings_setting),
-        ("seed", seed.to_string()),
-    ]
-    .into_iter()
-    .chain(adjudication_words)
-    .collect::<Vec<_>>()
-    .iter()
-    .map(|(k, v)| format!("{k}={}", words::quote(v)))
-    .collect::<Vec<_>>()
-    .join(" ");
+    let settings = settings_line(
+        &args,
+        &specs,
+        tc,
+        openings_setting,
+        seed,
+        adjudication_words,
+    );
     Ok(Plan {
         specs,
         settings: GameSettings {
             rules,
             tc,
             grace: Duration::from_millis(args.grace),
+            untimed: Duration::from_millis(args.search_timeout),
             ready_timeout: Duration::from_millis(args.ready_timeout),
             max_plies: args.max_plies,
             adjudication,

@@ -87,7 +87,7 @@ pub enum Command {
         threads: usize,
     },
     /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
-    Match(match_cmd::MatchArgs),
+    Match(Box<match_cmd::MatchArgs>),
     /// Make a balanced opening book: enumerate placement openings and keep those an engine
     /// scores within a margin.
     Openings(openings_cmd::OpeningsArgs),
@@ -216,7 +216,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             divide,
         }) => perft_cmd::run(depth, fen, &moves, &variant, &convention, divide),
         Some(Command::Bench { depth, threads }) => bench_cmd::run(depth, threads),
-        Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::Match(args)) => match_cmd::run(*args),
         Some(Command::Analyse(args)) => analyse_cmd::run(&args),
         Some(Command::Play(args)) => play_cmd::run(&args),
         Some(Command::Solve(args)) => solve_cmd::run(&args),

@@ -121,6 +121,8 @@ pub struct Answer {
     pub tokens: Vec<String>,
     /// The last score reported by an `info` line, from the side to move's view.
     pub score: Option<Score>,
+    /// The last depth reported by an `info` line.
+    pub depth: Option<u32>,
     /// How long the answer took.
     pub elapsed: Duration,
 }
@@ -351,16 +353,16 @@ impl Engine {
         }
         let started = Instant::now();
         let deadline = after(started, limit);
-        let mut score = None;
+        let (mut score, mut depth) = (None, None);
         loop {
             let line = self.recv(deadline, "bestmove", limit)?;
-            if let Some(s) = parse_score(&line) {
-                score = Some(s);
-            }
+            score = parse_score(&line).or(score);
+            depth = parse_depth(&line).or(depth);
             if let Some(tokens) = parse_bestmove(&line) {
                 return Ok(Answer {
                     tokens,
                     score,
+                    depth,
                     elapsed: started.elapsed(),
                 });
             }
@@ -751,6 +753,16 @@ pub fn parse_score(line: &str) -> Option<Score> {
     }
 }
 
+/// The depth of an `info ... depth D` line.
+pub fn parse_depth(line: &str) -> Option<u32> {
+    let words = data_words(line);
+    if words.first() != Some(&"info") {
+        return None;
+    }
+    let at = words.iter().position(|&w| w == "depth")?;
+    words.get(at + 1)?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -814,6 +826,13 @@ mod tests {
         assert_eq!(parse_score("info depth 9"), None);
         assert_eq!(parse_score("info score lowerbound"), None);
         assert_eq!(parse_score("info string score cp 5"), None);
+        assert_eq!(
+            parse_depth("info depth 12 seldepth 14 score cp 3"),
+            Some(12)
+        );
+        assert_eq!(parse_depth("info seldepth 14 nodes 5"), None);
+        assert_eq!(parse_depth("info depth x"), None);
+        assert_eq!(parse_depth("info string depth 5"), None);
         assert_eq!(
             option_name("option name Move Overhead type spin default 10").as_deref(),
             Some("Move Overhead")

@@ -185,6 +185,14 @@ pub enum MatchError {
         /// The part out of range.
         part: String,
     },
+    /// A time control's number of moves per period is not a whole number above zero.
+    #[error("time control {}: {} is not a number of moves (at least 1)", crate::text::quoted(.text), crate::text::quoted(.part))]
+    TcMoves {
+        /// The time control, as given.
+        text: String,
+        /// The part that is not a number of moves.
+        part: String,
+    },
     /// A time control gives no time.
     #[error("time control '{text}' gives no time at all")]
     TcNoTime {

@@ -6,8 +6,9 @@
 //! - `spec`: how `--engine` names an engine; `words`: the quoting that specs and results share.
 //! - `engine`: the process driver (spawn, timed reads, kill); `gbgp`: what it says to an engine
 //!   of the GBGP dialect.
-//! - `referee`: one game under a real clock, every move checked by the rules; `adjudicate`:
-//!   ending a game early by the endgame tables or the engines' scores.
+//! - `referee`: one game under a real clock, every move checked by the rules; `control`: the
+//!   time controls, the clocks and the `go` line; `adjudicate`: ending a game early by the
+//!   endgame tables or the engines' scores.
 //! - `runner`: pairs of games over worker threads, the records written as games end;
 //!   `summary`: the results as the match prints them.
 //! - `results_file`: one line per game, and the file that holds them; `replay`: their check.
@@ -17,6 +18,7 @@
 
 pub mod adjudicate;
 pub mod balanced_openings;
+pub mod control;
 pub mod engine;
 pub mod gbgp;
 mod match_error;

@@ -3,9 +3,10 @@
 //! engines, decide when the game ends. Any fault of an engine loses it the game.
 
 use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
-use super::engine::{Engine, EngineFault};
+pub use super::control::TimeControl;
+use super::control::{self, SideClock};
+use super::engine::{Engine, EngineFault, Score};
 use super::gbgp;
-use super::match_error::MatchError;
 use super::spec::{EngineSpec, Proto};
 use crate::record::openings::Opening;
 use crate::rules::board::{ByColor, Color};
@@ -15,76 +16,19 @@ use crate::rules::notation::Convention;
 use crate::rules::notation::MoveError;
 use crate::rules::position::Outcome;
 use crate::rules::{gbgp_position, Rules};
-use std::fmt;
 use std::time::{Duration, Instant};
-
-/// How much time each side has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// A clock per side: `base` for the game, plus `inc` after each completed turn.
-    Clock {
-        /// The time for the game.
-        base: Duration,
-        /// The time added after each completed turn.
-        inc: Duration,
-    },
-    /// A fixed time per `go`.
-    MoveTime(Duration),
-}
-
-impl TimeControl {
-    /// Reads `<base>+<inc>` in seconds (`10+0.1`, `60`), as `--tc` takes it.
-    ///
-    /// # Errors
-    ///
-    /// A part that is not a number of seconds, or out of range, or no time at all.
-    pub fn parse_tc(text: &str) -> Result<TimeControl, MatchError> {
-        let secs = |s: &str| -> Result<Duration, MatchError> {
-            let v: f64 = s.trim().parse().map_err(|_| MatchError::TcNotSeconds {
-                text: text.to_string(),
-                part: s.to_string(),
-            })?;
-            if !(0.0..=1e7).contains(&v) {
-                return Err(MatchError::TcRange {
-                    text: text.to_string(),
-                    part: s.to_string(),
-                });
-            }
-            Ok(Duration::from_secs_f64(v))
-        };
-        let (base, inc) = match text.split_once('+') {
-            Some((b, i)) => (secs(b)?, secs(i)?),
-            None => (secs(text)?, Duration::ZERO),
-        };
-        if base.is_zero() && inc.is_zero() {
-            return Err(MatchError::TcNoTime {
-                text: text.to_string(),
-            });
-        }
-        Ok(TimeControl::Clock { base, inc })
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeControl::Clock { base, inc } => {
-                write!(f, "{}+{}", base.as_secs_f64(), inc.as_secs_f64())
-            }
-            TimeControl::MoveTime(t) => write!(f, "movetime {} ms", t.as_millis()),
-        }
-    }
-}
 
 /// What every game of a match shares.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
     /// The rules of the games.
     pub rules: Rules,
-    /// The time control.
+    /// The time control of an engine whose spec gives none.
     pub tc: TimeControl,
     /// How far past its time an engine may answer before it loses on time.
     pub grace: Duration,
+    /// How long a search bounded by no time (`tc=inf`, nodes or depth only) may take.
+    pub untimed: Duration,
     /// How long the handshake and each `isready` may take.
     pub ready_timeout: Duration,
     /// Turns after which a game still going is adjudicated a draw.
@@ -205,8 +149,22 @@ pub struct Played {
     pub moves: Vec<String>,
     /// How it ended.
     pub end: End,
+    /// What the engine said of each turn after the opening, as far as the turns were complete.
+    pub notes: Vec<Note>,
     /// The runner's own time between the answers of the game.
     pub overhead: Overhead,
+}
+
+/// What the engine that played a turn said of it: its last score and depth, and the time it
+/// took (its answers summed, when it gave the turn's step and removals one at a time).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Note {
+    /// The last score of its `info` lines, from its own view.
+    pub score: Option<Score>,
+    /// The depth of its last `info` line that gave one.
+    pub depth: Option<u32>,
+    /// The time it took.
+    pub time: Duration,
 }
 
 /// One side of a game: the spec to start from, and the process (started when missing, dropped
@@ -316,8 +274,9 @@ pub fn play(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings) ->
         }
     };
     let book_len = game.moves().len();
+    let mut notes = Vec::new();
     let mut overhead = Overhead::default();
-    let end = run(seats, opening, set, &mut game, &mut overhead);
+    let end = run(seats, opening, set, &mut game, &mut notes, &mut overhead);
     let moves = turns(&game.moves()[book_len..])
         .iter()
         .map(|m| m.turn_notation())
@@ -326,6 +285,7 @@ pub fn play(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings) ->
         opening: opening.clone(),
         moves,
         end,
+        notes,
         overhead,
     }
 }
@@ -353,30 +313,6 @@ fn start_engines(seats: &mut ByColor<Seat>, set: &GameSettings) -> Option<End> {
     None
 }
 
-/// The `go` command for the side `us` with `left` on the clocks, and how long its answer may
-/// take.
-fn go_command(set: &GameSettings, left: &ByColor<Duration>, us: Color) -> (String, Duration) {
-    match set.tc {
-        TimeControl::Clock { inc, .. } => {
-            let ms = |d: Duration| d.as_millis();
-            (
-                format!(
-                    "go wtime {} btime {} winc {} binc {}",
-                    ms(left[Color::White]),
-                    ms(left[Color::Black]),
-                    ms(inc),
-                    ms(inc)
-                ),
-                left[us].saturating_add(set.grace),
-            )
-        }
-        TimeControl::MoveTime(t) => (
-            format!("go movetime {}", t.as_millis()),
-            t.saturating_add(set.grace),
-        ),
-    }
-}
-
 /// How the game ends before the next turn, if it does: by the rules, or by the tables.
 fn ended(set: &GameSettings, game: &Game) -> Option<End> {
     if let Some(outcome) = game.outcome() {
@@ -387,22 +323,27 @@ fn ended(set: &GameSettings, game: &Game) -> Option<End> {
         .map(End::Adjudicated)
 }
 
-/// Plays the game from `game` (where `opening` led) to its end.
+/// Plays the game from `game` (where `opening` led) to its end, with a note of each turn
+/// completed in `notes`.
 fn run(
     seats: &mut ByColor<Seat>,
     opening: &Opening,
     set: &GameSettings,
     game: &mut Game,
+    notes: &mut Vec<Note>,
     overhead: &mut Overhead,
 ) -> End {
     if let Some(end) = start_engines(seats, set) {
         return end;
     }
-    let mut left = match set.tc {
-        TimeControl::Clock { base, .. } => ByColor::new(base, base),
-        TimeControl::MoveTime(_) => ByColor::new(Duration::ZERO, Duration::ZERO),
-    };
+    let control = |c: Color| seats[c].spec.control(set.tc);
+    let controls = ByColor::new(control(Color::White), control(Color::Black));
+    let mut clocks = ByColor::new(
+        SideClock::new(controls.white.time),
+        SideClock::new(controls.black.time),
+    );
     let mut plies = 0;
+    let mut note = Note::default();
     let opening_turns = turns(game.moves()).len();
     let mut scores = ScoreWatch::default();
     let mut last_answer: Option<Instant> = None;
@@ -414,7 +355,7 @@ fn run(
             return End::MoveLimit(plies);
         }
         let us = game.position().side_to_move();
-        let (go, limit) = go_command(set, &left, us);
+        let (go, limit) = control::go_command(&controls, &clocks, us, set.grace, set.untimed);
         let seat = &mut seats[us];
         let engine = seat
             .engine
@@ -432,94 +373,85 @@ fn run(
         };
         overhead.note(last_answer, answer.elapsed);
         last_answer = Some(Instant::now());
-        if let TimeControl::Clock { .. } = set.tc {
-            if answer.elapsed > left[us].saturating_add(set.grace) {
-                let fault = EngineFault::Timeout {
-                    waiting_for: "bestmove".into(),
-                    ms: limit.as_millis() as u64,
-                };
-                return forfeit(seats, us, &fault, "move");
-            }
-            left[us] = left[us].saturating_sub(answer.elapsed);
-        }
-        let text = answer.tokens.join(" ");
-        if matches!(text.as_str(), "none" | "(none)" | "0000") {
-            let end = End::Forfeit {
-                loser: us,
-                kind: "claim".into(),
-                reason: format!(
-                    "{} ({}) answered 'bestmove {text}' but the game is not over",
-                    seats[us].spec.name,
-                    us.name()
-                ),
-                answer: Some(text),
-                at_start: false,
+        if !clocks[us].spend(controls[us].time, answer.elapsed, set.grace) {
+            let fault = EngineFault::Timeout {
+                waiting_for: "bestmove".into(),
+                ms: limit.as_millis() as u64,
             };
-            if let Some(mut e) = seats[us].engine.take() {
-                e.kill();
-            }
+            return forfeit(seats, us, &fault, "move");
+        }
+        if let Some(end) = play_answer(seats, us, game, &answer.tokens) {
             return end;
         }
-        if let Err((_, e)) = game.play_tokens(answer.tokens.iter().map(String::as_str)) {
-            let kind = match e {
-                MoveError::Malformed { .. } => "malformed",
-                MoveError::Illegal { .. } => "illegal",
-            };
-            if let Some(mut eng) = seats[us].engine.take() {
-                eng.kill();
-            }
-            return End::Forfeit {
-                loser: us,
-                kind: kind.into(),
-                reason: format!("{} ({}) played {e}", seats[us].spec.name, us.name()),
-                answer: Some(text),
-                at_start: false,
-            };
-        }
-        let turn_done = game.position().pending_removals() == 0;
-        if turn_done {
+        note.time += answer.elapsed;
+        note.score = answer.score.or(note.score);
+        note.depth = answer.depth.or(note.depth);
+        if game.position().pending_removals() == 0 {
             plies += 1;
-            let verdict = scores.note(&set.adjudication, us, answer.score, opening_turns + plies);
+            let verdict = scores.note(&set.adjudication, us, note.score, opening_turns + plies);
             if let (Some(v), None) = (verdict, game.outcome()) {
+                notes.push(std::mem::take(&mut note));
                 return End::Adjudicated(v);
             }
-            if let TimeControl::Clock { inc, .. } = set.tc {
-                left[us] = left[us].saturating_add(inc);
-            }
+            clocks[us].turn_done(controls[us].time);
+            notes.push(std::mem::take(&mut note));
         }
         log::debug!(
-            "{} ({}) played {text} in {} ms",
+            "{} ({}) played {} in {} ms",
             seats[us].spec.name,
             us.name(),
+            answer.tokens.join(" "),
             answer.elapsed.as_millis()
         );
     }
 }
 
+/// Plays the answer `tokens` of the side `us` in `game`; the forfeit of its engine (which is
+/// then stopped) when the answer claims the game is over or is not a legal move.
+fn play_answer(
+    seats: &mut ByColor<Seat>,
+    us: Color,
+    game: &mut Game,
+    tokens: &[String],
+) -> Option<End> {
+    let text = tokens.join(" ");
+    let end = if matches!(text.as_str(), "none" | "(none)" | "0000") {
+        End::Forfeit {
+            loser: us,
+            kind: "claim".into(),
+            reason: format!(
+                "{} ({}) answered 'bestmove {text}' but the game is not over",
+                seats[us].spec.name,
+                us.name()
+            ),
+            answer: Some(text),
+            at_start: false,
+        }
+    } else {
+        let Err((_, e)) = game.play_tokens(tokens.iter().map(String::as_str)) else {
+            return None;
+        };
+        let kind = match e {
+            MoveError::Malformed { .. } => "malformed",
+            MoveError::Illegal { .. } => "illegal",
+        };
+        End::Forfeit {
+            loser: us,
+            kind: kind.into(),
+            reason: format!("{} ({}) played {e}", seats[us].spec.name, us.name()),
+            answer: Some(text),
+            at_start: false,
+        }
+    };
+    if let Some(mut e) = seats[us].engine.take() {
+        e.kill();
+    }
+    Some(end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn time_controls() {
-        assert_eq!(
-            TimeControl::parse_tc("10+0.1").unwrap(),
-            TimeControl::Clock {
-                base: Duration::from_secs(10),
-                inc: Duration::from_millis(100)
-            }
-        );
-        assert_eq!(
-            TimeControl::parse_tc("60").unwrap(),
-            TimeControl::Clock {
-                base: Duration::from_mins(1),
-                inc: Duration::ZERO
-            }
-        );
-        for bad in ["", "x+1", "1+", "0+0", "-1+1"] {
-            assert!(TimeControl::parse_tc(bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn positions_in_both_notations() {
@@ -540,31 +472,6 @@ mod tests {
         assert_eq!(
             position_command(&game, &opening, Convention::Turn),
             "position startpos moves d7 a1 g7 d1 a7"
-        );
-    }
-
-    #[test]
-    fn gbgp_positions_start_from_a_position_string() {
-        let rules = Rules::nine();
-        let uci = EngineSpec::parse("cmd=x notation=action").unwrap();
-        let gbgp = EngineSpec::parse("cmd=x proto=gbgp").unwrap();
-        let start = Opening::startpos();
-        let game = start.game(&rules).unwrap();
-        assert_eq!(position_for(&game, &start, &gbgp), "position pos w:w:b:1");
-        assert_eq!(position_for(&game, &start, &uci), "position startpos");
-        let opening = Opening::parse("d7 a1 g7 d1", &rules).unwrap();
-        let mut game = opening.game(&rules).unwrap();
-        game.play_tokens(["a7", "xa1"]).unwrap();
-        assert_eq!(
-            position_for(&game, &opening, &gbgp),
-            "position pos w:w:b:1 moves d7 a1 g7 d1 a7xa1"
-        );
-        let fen = crate::rules::fen::write(game.position());
-        let set_up = Opening::parse(&format!("fen {fen} moves a4"), &rules).unwrap();
-        let game = set_up.game(&rules).unwrap();
-        assert_eq!(
-            position_for(&game, &set_up, &gbgp),
-            "position pos b:wa7,d7,g7:bd1:3 moves a4"
         );
     }
 
@@ -593,5 +500,30 @@ mod tests {
                 assert_eq!(read.position(), game.position(), "{cmd}");
             }
         }
+    }
+
+    #[test]
+    fn gbgp_positions_start_from_a_position_string() {
+        let rules = Rules::nine();
+        let uci = EngineSpec::parse("cmd=x notation=action").unwrap();
+        let gbgp = EngineSpec::parse("cmd=x proto=gbgp").unwrap();
+        let start = Opening::startpos();
+        let game = start.game(&rules).unwrap();
+        assert_eq!(position_for(&game, &start, &gbgp), "position pos w:w:b:1");
+        assert_eq!(position_for(&game, &start, &uci), "position startpos");
+        let opening = Opening::parse("d7 a1 g7 d1", &rules).unwrap();
+        let mut game = opening.game(&rules).unwrap();
+        game.play_tokens(["a7", "xa1"]).unwrap();
+        assert_eq!(
+            position_for(&game, &opening, &gbgp),
+            "position pos w:w:b:1 moves d7 a1 g7 d1 a7xa1"
+        );
+        let fen = crate::rules::fen::write(game.position());
+        let set_up = Opening::parse(&format!("fen {fen} moves a4"), &rules).unwrap();
+        let game = set_up.game(&rules).unwrap();
+        assert_eq!(
+            position_for(&game, &set_up, &gbgp),
+            "position pos b:wa7,d7,g7:bd1:3 moves a4"
+        );
     }
 }

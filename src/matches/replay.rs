@@ -173,6 +173,7 @@ impl PgnReplay {
             loser: None,
             answer: None,
             reason: String::new(),
+            notes: Vec::new(),
         };
         add_result(&mut self.recap, &mut self.names, &record);
     }
@@ -484,6 +485,7 @@ mod tests {
             moves: vec!["g7".into()],
             end: End::MoveLimit(1),
             overhead: crate::matches::referee::Overhead::default(),
+            notes: Vec::new(),
         };
         let record = Record::new(1, "a b", "c\"d", "nine", &played);
         let text = format!("# header\n{}\nnot a record\n", record.to_line());

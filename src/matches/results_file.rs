@@ -19,8 +19,9 @@
 //! A records file is written line by line: each game is one `write` of its whole line, flushed;
 //! a write that fails is cut back, so the file always ends with a complete record.
 
+use super::engine::Score;
 use super::match_error::{LineError, MatchError, SettingsMismatch};
-use super::referee::{End, Played};
+use super::referee::{End, Note, Played};
 use super::stats::Tally;
 use super::words;
 use crate::record::openings::Opening;
@@ -57,6 +58,9 @@ pub struct Record {
     pub answer: Option<String>,
     /// What happened, in words.
     pub reason: String,
+    /// What the engines said of each turn after the opening (score, depth, time), for the PGN
+    /// comments; records lines do not keep them.
+    pub notes: Vec<Note>,
 }
 
 impl Record {
@@ -78,13 +82,23 @@ impl Record {
             loser,
             answer,
             reason: played.end.reason(),
+            notes: played.notes.clone(),
         }
     }
 
     /// The game as a PGN-shaped record (`crate::record`): the seven tags (`Event` the match's
-    /// title, `Site` the machine's host name, `Round` the game's number), `Variant`, `FEN` for a set-up start, `TimeControl`,
-    /// `Termination`, a comment where the opening ends and one saying how the game ended.
-    pub fn to_pgn(&self, event: &str, date: &str, time_control: &str) -> crate::record::Record {
+    /// title, `Site` the machine's host name, `Round` the game's number), `Variant`, `FEN` for a
+    /// set-up start, the time controls (`time_controls`: White's and Black's `TimeControl` tag
+    /// values, written as one `TimeControl` tag when they are the same, else as
+    /// `WhiteTimeControl` and `BlackTimeControl`), `Termination`; `{book}` after each opening
+    /// move and, after each move of an engine, its score, depth and time as cutechess writes
+    /// them (`eval_comment`); a last comment says how the game ended.
+    pub fn to_pgn(
+        &self,
+        event: &str,
+        date: &str,
+        time_controls: [&str; 2],
+    ) -> crate::record::Record {
         let moves: Vec<String> = self
             .opening
             .moves
@@ -100,7 +114,13 @@ impl Record {
         r.set("Round", &self.game.to_string());
         r.set("White", &self.white);
         r.set("Black", &self.black);
-        r.set("TimeControl", time_control);
+        match time_controls {
+            [white, black] if white == black => r.set("TimeControl", white),
+            [white, black] => {
+                r.set("WhiteTimeControl", white);
+                r.set("BlackTimeControl", black);
+            }
+        }
         let termination = match self.end.as_str() {
             "rules" => "normal",
             "movelimit" | "tables" | "resign" | "score-draw" => "adjudication",
@@ -108,10 +128,13 @@ impl Record {
             _ => "rules infraction",
         };
         r.set("Termination", termination);
-        if let Some(last) = self.opening.moves.len().checked_sub(1) {
-            if let Some(ply) = r.moves.get_mut(last) {
-                ply.comments.push("end of the opening".into());
-            }
+        let book = self.opening.moves.len();
+        for (i, ply) in r.moves.iter_mut().enumerate() {
+            let comment = match i.checked_sub(book) {
+                None => Some("book".to_string()),
+                Some(k) => self.notes.get(k).map(eval_comment),
+            };
+            ply.comments.extend(comment);
         }
         match r.moves.last_mut() {
             Some(ply) => ply.comments.push(self.reason.clone()),
@@ -235,6 +258,7 @@ impl Record {
             loser,
             answer: take("answer").ok(),
             reason: take("reason").unwrap_or_default(),
+            notes: Vec::new(),
         })
     }
 
@@ -638,6 +662,45 @@ pub fn settings_of(path: &Path) -> Option<String> {
         .map(String::from)
 }
 
+/// A move's comment as cutechess writes it: `+0.35/12 0.51s`. The score (centi-pieces, shown in
+/// pieces as cutechess shows pawns, from the mover's view) and `/depth` come when the engine gave
+/// a depth; a mate in `n` of the mover's own turns is `+M<2n-1>` (plies to the mate), being mated
+/// in `n` is `-M<2n>`. The time has 3 decimals under 0.1 s, 2 under 1 s, 1 under 10 s, none
+/// beyond, and is `0s` when nothing was measured.
+pub fn eval_comment(note: &Note) -> String {
+    let mut out = String::new();
+    if let Some(depth) = note.depth.filter(|&d| d > 0) {
+        match note.score {
+            Some(Score::Cp(cp)) => {
+                let sign = if cp > 0 { "+" } else { "" };
+                out.push_str(&format!("{sign}{:.2}", f64::from(cp) / 100.0));
+            }
+            Some(Score::Mate(n)) if n > 0 => {
+                out.push_str(&format!("+M{}", 2 * i64::from(n) - 1));
+            }
+            Some(Score::Mate(n)) if n < 0 => out.push_str(&format!("-M{}", -2 * i64::from(n))),
+            Some(Score::Mate(_)) => out.push_str("0.00"),
+            None => {}
+        }
+        out.push_str(&format!("/{depth} "));
+    }
+    let ms = note.time.as_millis();
+    if ms == 0 {
+        out.push_str("0s");
+        return out;
+    }
+    let decimals = match ms {
+        0..100 => 3,
+        100..1000 => 2,
+        1000..10_000 => 1,
+        _ => 0,
+    };
+    // Whole milliseconds, as cutechess counts them.
+    let secs = f64::from(u32::try_from(ms).unwrap_or(u32::MAX)) / 1000.0;
+    out.push_str(&format!("{secs:.decimals$}s"));
+    out
+}
+
 /// The machine's host name, as PGN's `Site` (`?`, PGN's unknown, when it cannot be read).
 fn site() -> String {
     let mut buf = [0u8; 256];
@@ -654,6 +717,7 @@ fn site() -> String {
 mod tests {
     use super::*;
     use crate::rules::position::{Outcome, WinReason};
+    use std::time::Duration;
 
     fn record(moves: &str, end: End) -> Record {
         let played = Played {
@@ -661,6 +725,7 @@ mod tests {
             moves: moves.split_whitespace().map(String::from).collect(),
             end,
             overhead: crate::matches::referee::Overhead::default(),
+            notes: Vec::new(),
         };
         Record::new(1, "a b", "c\"d", "nine", &played)
     }
@@ -757,6 +822,54 @@ mod tests {
         assert_eq!((recap.tally.wins, recap.tally.draws), (1, 1));
         assert_eq!(recap.tally.pairs, [0, 0, 0, 1, 0]);
         assert_eq!(r.first_engine(), "a b");
+    }
+
+    #[test]
+    fn comments_as_cutechess_writes_them() {
+        let note = |score, depth, ms| Note {
+            score,
+            depth,
+            time: Duration::from_millis(ms),
+        };
+        for (n, text) in [
+            (note(Some(Score::Cp(35)), Some(12), 510), "+0.35/12 0.51s"),
+            (note(Some(Score::Cp(-120)), Some(3), 51), "-1.20/3 0.051s"),
+            (note(Some(Score::Cp(0)), Some(5), 1_234), "0.00/5 1.2s"),
+            (note(Some(Score::Mate(3)), Some(9), 12_345), "+M5/9 12s"),
+            (note(Some(Score::Mate(-2)), Some(9), 0), "-M4/9 0s"),
+            (note(Some(Score::Cp(7)), None, 99), "0.099s"),
+            (note(None, None, 0), "0s"),
+        ] {
+            assert_eq!(eval_comment(&n), text, "{n:?}");
+        }
+    }
+
+    #[test]
+    fn pgn_tags_and_comments() {
+        let mut r = record("g7 d1", End::MoveLimit(2));
+        r.notes = vec![Note {
+            score: Some(Score::Cp(100)),
+            depth: Some(4),
+            time: Duration::from_millis(5),
+        }];
+        let pgn = r.to_pgn("e", "d", ["1+0.1", "1+0.1"]);
+        assert_eq!(pgn.tag("TimeControl"), Some("1+0.1"));
+        assert_eq!(pgn.tag("WhiteTimeControl"), None);
+        let comments: Vec<&[String]> = pgn.moves.iter().map(|p| &p.comments[..]).collect();
+        assert_eq!(
+            comments[..3],
+            [
+                &["book".to_string()][..],
+                &["book".into()],
+                &["+1.00/4 0.005s".into()]
+            ]
+        );
+        // The last move has no note (its turn was not complete), only how the game ended.
+        assert_eq!(comments[3], [r.reason.clone()]);
+        let pgn = r.to_pgn("e", "d", ["1+0.1", "0.05/move"]);
+        assert_eq!(pgn.tag("TimeControl"), None);
+        assert_eq!(pgn.tag("WhiteTimeControl"), Some("1+0.1"));
+        assert_eq!(pgn.tag("BlackTimeControl"), Some("0.05/move"));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use super::engine::Engine;
 use super::match_error::MatchError;
 use super::referee::{self, GameSettings, Overhead, Seat};
 use super::results_file::{Recap, Record, RecordsFile};
-use super::spec::EngineSpec;
+use super::spec::{self, EngineSpec};
 use super::stats::{self, Decision, Sprt, Tally};
 use crate::record::openings::{self, Opening};
 use crate::rng::Rng;
@@ -190,9 +190,10 @@ fn start_first(plan: &Plan) -> Result<[Engine; 2], MatchError> {
 /// be opened (or resumed): no game is played, and no file made.
 pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished, MatchError> {
     let names = names(plan);
+    let controls = spec::show_controls(&plan.specs, plan.settings.tc);
     let title = format!(
-        "moulin match: {} vs {}, variant {}, {}, seed {}",
-        names[0], names[1], plan.variant, plan.settings.tc, plan.seed
+        "moulin match: {} vs {}, variant {}, {controls}, seed {}",
+        names[0], names[1], plan.variant, plan.seed
     );
     let first = start_first(plan)?;
     let (records, recap, done) = open_records(plan, &title)?;
@@ -206,7 +207,7 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         names[1],
         plan.games,
         plan.variant,
-        plan.settings.tc,
+        controls,
         plan.seed
     );
     let bar = crate::progress::bar(
@@ -388,8 +389,15 @@ fn write_game(plan: &Plan, s: &mut Shared, record: &Record) -> Result<(), MatchE
     let pgn_text = s.pgn.is_some().then(|| {
         let names = names(plan);
         let event = format!("moulin match: {} vs {}", names[0], names[1]);
-        let tc = plan.settings.tc.to_string();
-        crate::record::write(&record.to_pgn(&event, &s.pgn_date, &tc))
+        // Each side's control: the engines' names are distinct.
+        let tag = |name: &str| {
+            let spec = plan.specs.iter().find(|s| s.name == name);
+            spec.map_or(plan.settings.tc, |s| s.control(plan.settings.tc).time)
+                .pgn_tag()
+        };
+        let tags = [tag(&record.white), tag(&record.black)];
+        let tags = [tags[0].as_str(), tags[1].as_str()];
+        crate::record::write(&record.to_pgn(&event, &s.pgn_date, tags))
     });
     if let (Some(file), Some(text)) = (s.pgn.as_mut(), pgn_text) {
         file.append(&text).map_err(|e| MatchError::NotInPgn {

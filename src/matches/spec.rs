@@ -13,9 +13,18 @@
 //! | `dir` | working directory of the process |
 //! | `notation` | `turn` (default) or `action`: the move notation the engine reads and writes |
 //! | `rules` | `variant` (default): send `setoption name Variant`; `options`: send every rule option one by one; `both`; `none` |
-//! | `option.<Name>` | `setoption name <Name> value <value>` after `uciok` (repeatable) |
+//! | `option.<Name>` | `setoption name <Name> value <value>` after `uciok` (repeatable; the last of one name wins) |
+//! | `tc` | its time control, in seconds: `<base>[+<inc>]`, `<moves>/<base>[+<inc>]` (the base again every `moves` turns) or `inf` (no time: give `nodes` or `depth`); default `--tc` |
+//! | `st` | a time per move in seconds (`go movetime`), instead of `tc` |
+//! | `movetime` | a time per move in milliseconds, instead of `tc` |
+//! | `nodes` | `go ... nodes N`: the nodes of each search (with its time control) |
+//! | `depth` | `go ... depth N`: the depth of each search (with its time control) |
 //! | `proto` | `uci` (default) or `gbgp`: the dialect of the Nine Morris 3D GUI (`gbgp`/`gbgpok`, `newgame`, `position pos`, no increments); nine and twelve men's morris only, turn notation, the rules told by `TwelveMensMorris` (so no `notation` nor `rules` key) |
+//!
+//! `--each` gives words every spec gets before its own (`EngineSpec::parse_with`): a key the spec
+//! sets again takes the spec's value.
 
+use super::control::{Control, TimeControl};
 use super::words;
 use crate::rules::notation::Convention;
 use crate::text::quoted;
@@ -78,7 +87,7 @@ impl Proto {
 }
 
 impl RulesBy {
-    /// Reads the value of `rules`.
+    /// Reads a spec's `rules=` value.
     fn parse(value: &str) -> Result<RulesBy, String> {
         match value {
             "variant" => Ok(RulesBy::Variant),
@@ -109,6 +118,12 @@ pub struct EngineSpec {
     pub rules_by: RulesBy,
     /// `setoption` name and value pairs, in the order given.
     pub options: Vec<(String, String)>,
+    /// Its time control, when the spec gives one (else the match's).
+    pub time: Option<TimeControl>,
+    /// The nodes of each search, if bounded.
+    pub nodes: Option<u64>,
+    /// The depth of each search, if bounded.
+    pub depth: Option<u32>,
     /// The protocol it speaks.
     pub proto: Proto,
 }
@@ -131,15 +146,53 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
+/// The keys a spec may have, for error messages.
+const KEYS: &str =
+    "keys: cmd, arg, name, dir, notation, rules, option.<Name>, tc, st, movetime, nodes, depth, proto";
+
+/// A count of a spec's `nodes=` or `depth=` (at least 1).
+fn count<T: std::str::FromStr + PartialOrd + From<u8>>(
+    key: &str,
+    value: &str,
+) -> Result<T, String> {
+    match value.parse::<T>() {
+        Ok(n) if n >= T::from(1) => Ok(n),
+        _ => Err(format!(
+            "{key} {}: expected a whole number of at least 1",
+            quoted(value)
+        )),
+    }
+}
+
+/// The time control of a spec's `tc=`, `st=` or `movetime=` word.
+fn time_key(key: &str, value: &str) -> Result<TimeControl, String> {
+    let parsed = match key {
+        "tc" => TimeControl::parse_tc(value),
+        "st" => TimeControl::parse_st(value),
+        _ => {
+            let ms: u64 = count(key, value)?;
+            return Ok(TimeControl::MoveTime(std::time::Duration::from_millis(ms)));
+        }
+    };
+    parsed.map_err(|e| format!("{key}={}: {e}", quoted(value)))
+}
+
 impl EngineSpec {
     /// Reads one spec.
     pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
+        EngineSpec::parse_with(text, &[])
+    }
+
+    /// Reads one spec after the words `each` (those of `--each`), which it may override: a key
+    /// given again takes the spec's value (for `option.<Name>`, the same name), and `arg` words
+    /// add to those of `each`.
+    pub fn parse_with(text: &str, each: &[String]) -> Result<EngineSpec, SpecError> {
         let err = |message: String| SpecError {
             spec: text.to_string(),
             message,
         };
-        let all = words::split(text).map_err(|e| err(e.to_string()))?;
-        if all.is_empty() {
+        let own = words::split(text).map_err(|e| err(e.to_string()))?;
+        if own.is_empty() {
             return Err(err("empty spec: give cmd=<program> at least".into()));
         }
         let mut command: Vec<String> = Vec::new();
@@ -149,50 +202,52 @@ impl EngineSpec {
         let mut notation = None;
         let mut rules_by = None;
         let mut proto = Proto::Uci;
-        let mut options = Vec::new();
-        let bare = all.iter().all(|w| !w.contains('='));
-        if bare {
-            command = all;
+        let mut options: Vec<(String, String)> = Vec::new();
+        let (mut time, mut nodes, mut depth) = (None, None, None);
+        // A bare spec is a command line, to which `each` adds its keys.
+        let bare = own.iter().all(|w| !w.contains('='));
+        let keyed = if bare {
+            command.clone_from(&own);
+            &own[..0]
         } else {
-            for word in &all {
-                let (key, value) = words::key_value(word);
-                let Some(key) = key else {
-                    return Err(err(format!(
-                        "'{word}' is not key=value (keys: cmd, arg, name, dir, notation, rules, option.<Name>, proto)"
-                    )));
-                };
-                match key {
-                    "cmd" => {
-                        command = words::split(value).map_err(|e| err(e.to_string()))?;
-                    }
-                    "arg" => extra.push(value.to_string()),
-                    "name" => {
-                        if value.trim().is_empty() {
-                            return Err(err("empty name".into()));
-                        }
-                        name = Some(value.trim().to_string());
-                    }
-                    "dir" => dir = Some(PathBuf::from(value)),
-                    "notation" => {
-                        notation = Some(Convention::parse(value).ok_or_else(|| {
-                            err(format!("notation '{value}': expected turn or action"))
-                        })?);
-                    }
-                    "rules" => {
-                        rules_by = Some(RulesBy::parse(value).map_err(err)?);
-                    }
-                    "proto" => proto = Proto::parse(value).map_err(err)?,
-                    k => match k.strip_prefix("option.") {
-                        Some(opt) if !opt.is_empty() => {
-                            options.push((opt.to_string(), value.to_string()));
-                        }
-                        _ => {
-                            return Err(err(format!(
-                                "unknown key '{k}' (keys: cmd, arg, name, dir, notation, rules, option.<Name>, proto)"
-                            )))
-                        }
-                    },
+            &own[..]
+        };
+        for (i, word) in each.iter().chain(keyed).enumerate() {
+            let from = if i < each.len() { " (from --each)" } else { "" };
+            let err = |message: String| err(format!("{message}{from}"));
+            let (key, value) = words::key_value(word);
+            let Some(key) = key else {
+                return Err(err(format!("'{word}' is not key=value ({KEYS})")));
+            };
+            match key {
+                "cmd" => {
+                    command = words::split(value).map_err(|e| err(e.to_string()))?;
                 }
+                "arg" => extra.push(value.to_string()),
+                "name" => {
+                    if value.trim().is_empty() {
+                        return Err(err("empty name".into()));
+                    }
+                    name = Some(value.trim().to_string());
+                }
+                "dir" => dir = Some(PathBuf::from(value)),
+                "notation" => {
+                    notation = Some(Convention::parse(value).ok_or_else(|| {
+                        err(format!("notation '{value}': expected turn or action"))
+                    })?);
+                }
+                "rules" => rules_by = Some(RulesBy::parse(value).map_err(err)?),
+                "proto" => proto = Proto::parse(value).map_err(err)?,
+                "tc" | "st" | "movetime" => time = Some(time_key(key, value).map_err(err)?),
+                "nodes" => nodes = Some(count(key, value).map_err(err)?),
+                "depth" => depth = Some(count(key, value).map_err(err)?),
+                k => match k.strip_prefix("option.") {
+                    Some(opt) if !opt.is_empty() => {
+                        options.retain(|(name, _)| name != opt);
+                        options.push((opt.to_string(), value.to_string()));
+                    }
+                    _ => return Err(err(format!("unknown key '{k}' ({KEYS})"))),
+                },
             }
         }
         if command.is_empty() {
@@ -223,8 +278,37 @@ impl EngineSpec {
             notation: notation.unwrap_or(Convention::Turn),
             rules_by: rules_by.unwrap_or(RulesBy::Variant),
             options,
+            time,
+            nodes,
+            depth,
             proto,
         })
+    }
+
+    /// What bounds its searches: its own time control, else `default` (the match's), with its
+    /// nodes and depth.
+    pub fn control(&self, default: TimeControl) -> Control {
+        Control {
+            time: self.time.unwrap_or(default),
+            nodes: self.nodes,
+            depth: self.depth,
+        }
+    }
+}
+
+/// The time controls of `specs` (`default` for those that give none), as titles and summaries
+/// show them: the one control when all share it, else each engine's (`a 10+0.1, b movetime 50
+/// ms`).
+pub fn show_controls(specs: &[EngineSpec], default: TimeControl) -> String {
+    let controls: Vec<Control> = specs.iter().map(|s| s.control(default)).collect();
+    match controls.first() {
+        Some(first) if controls.iter().all(|c| c == first) => first.to_string(),
+        _ => specs
+            .iter()
+            .zip(&controls)
+            .map(|(s, c)| format!("{} {c}", s.name))
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }
 
@@ -245,6 +329,7 @@ pub fn distinct_names(specs: &mut [EngineSpec]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn full_spec() {
@@ -302,6 +387,52 @@ mod tests {
             assert!(e.message.contains("control character"), "{spec}: {e}");
         }
         assert_eq!(EngineSpec::parse("name=\"a b\" cmd=x").unwrap().name, "a b");
+    }
+
+    #[test]
+    fn time_keys_and_each() {
+        let each: Vec<String> = ["tc=40/60+0.5", "option.Hash=64", "arg=--x", "nodes=100"]
+            .map(String::from)
+            .to_vec();
+        let s = EngineSpec::parse_with("cmd=prog arg=--y option.Hash=8 st=0.05", &each).unwrap();
+        // The spec's own values win; `arg` adds to --each's.
+        assert_eq!(
+            s.time,
+            Some(TimeControl::MoveTime(Duration::from_millis(50)))
+        );
+        assert_eq!(s.options, vec![("Hash".to_string(), "8".to_string())]);
+        assert_eq!(s.args, vec!["--x", "--y"]);
+        assert_eq!(s.nodes, Some(100));
+        // A bare spec gets --each's keys too.
+        let s = EngineSpec::parse_with("prog -v", &each).unwrap();
+        assert_eq!(
+            (s.program.as_str(), s.args.clone()),
+            ("prog", vec!["-v".to_string(), "--x".to_string()])
+        );
+        let default = TimeControl::MoveTime(Duration::from_millis(5));
+        let c = s.control(default);
+        assert_eq!(c.to_string(), "40/60+0.5 nodes 100");
+        let s = EngineSpec::parse("cmd=x movetime=20 depth=7").unwrap();
+        assert_eq!(s.control(default).to_string(), "movetime 20 ms depth 7");
+        assert_eq!(
+            EngineSpec::parse("cmd=x").unwrap().control(default),
+            Control {
+                time: default,
+                nodes: None,
+                depth: None
+            }
+        );
+        let e = EngineSpec::parse_with("cmd=x", &["tc=1+y".to_string()]).unwrap_err();
+        assert!(
+            e.message.contains("'y'") && e.message.ends_with("(from --each)"),
+            "{e}"
+        );
+        let specs = [
+            EngineSpec::parse("name=a cmd=x tc=1+0.1").unwrap(),
+            EngineSpec::parse("name=b cmd=x").unwrap(),
+        ];
+        assert_eq!(show_controls(&specs, default), "a 1+0.1, b movetime 5 ms");
+        assert_eq!(show_controls(&specs[..1], default), "1+0.1");
     }
 
     #[test]

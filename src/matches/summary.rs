@@ -49,7 +49,8 @@ pub fn summary(plan: &Plan, recap: &Recap, secs: f64) -> String {
     let n = t.games();
     out.push_str(&format!(
         "{a} vs {b}: {n} games, {} {}\n",
-        plan.variant, plan.settings.tc
+        plan.variant,
+        super::spec::show_controls(&plan.specs, plan.settings.tc)
     ));
     out.push_str(&results(a, t));
     let ends: Vec<String> = ends.iter().map(|(k, v)| format!("{k} {v}")).collect();

@@ -3,13 +3,14 @@
 //! itself. A plain `cargo test` builds the example; with `--test match` alone, run
 //! `cargo build --examples` first so that it is not stale.
 //!
-//! `harness` runs the programs; `adjudicate`, `games`, `gbgp` (engines of the Nine Morris 3D
-//! GUI's dialect), `hostile`, `openings`, `records` and `script` (what a tournament script
-//! relies on) are the concerns.
+//! `harness` runs the programs; `adjudicate`, `controls` (each engine's time control, and the
+//! PGN's notes of it), `games`, `gbgp` (engines of the Nine Morris 3D GUI's dialect), `hostile`,
+//! `openings`, `records` and `script` (what a tournament script relies on) are the concerns.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 mod adjudicate;
+mod controls;
 mod games;
 mod gbgp;
 mod harness;
