@@ -415,7 +415,7 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
         let o = finished.overhead;
         if let Some(mean) = o.mean() {
             out!(
-                "Runner overhead: {:.3} ms a move (mean of {}), longest {:.3} ms",
+                "Runner overhead: {:.3} ms a move (mean of {}), longest {:.3} ms\n",
                 mean.as_secs_f64() * 1e3,
                 o.gaps,
                 o.longest.as_secs_f64() * 1e3
