@@ -45,7 +45,8 @@ pub struct SuiteArgs {
 pub fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let suite = critical::read_suite(&args.suite, &rules).map_err(|e| e.to_string())?;
-    let spec = EngineSpec::parse(&args.engine).map_err(|e| e.to_string())?;
+    let spec = EngineSpec::parse_unbounded(&args.engine, "moulin train suite")
+        .map_err(|e| e.to_string())?;
     let timeout = Duration::from_millis(args.ready_timeout);
     let mut engine = Engine::start(&spec, &rules, timeout).map_err(|e| e.to_string())?;
     let tables = match &args.exact {

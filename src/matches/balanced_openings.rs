@@ -139,7 +139,7 @@ pub fn distinct_openings(file: &Path, rules: &Rules) -> Result<Vec<Opening>, Mat
 ///
 /// A spec that cannot be read.
 pub fn engine_scorer(spec: &str) -> Result<Scorer, MatchError> {
-    let mut spec = EngineSpec::parse(spec)?;
+    let mut spec = EngineSpec::parse_unbounded(spec, "moulin openings")?;
     if !spec
         .options
         .iter()

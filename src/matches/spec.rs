@@ -183,6 +183,22 @@ impl EngineSpec {
         EngineSpec::parse_with(text, &[])
     }
 
+    /// Reads a spec for a command that sets each search itself (`moulin openings`, `moulin
+    /// train suite`): the keys that bound a match's searches are refused, not ignored.
+    pub fn parse_unbounded(text: &str, command: &str) -> Result<EngineSpec, SpecError> {
+        let spec = EngineSpec::parse(text)?;
+        if spec.time.is_some() || spec.nodes.is_some() || spec.depth.is_some() {
+            return Err(SpecError {
+                spec: text.to_string(),
+                message: format!(
+                    "tc, st, movetime, nodes and depth bound the searches of moulin match; \
+                     {command} sets each search itself (see its --help)"
+                ),
+            });
+        }
+        Ok(spec)
+    }
+
     /// Reads one spec after the words `each` (those of `--each`), which it may override: a key
     /// given again takes the spec's value (for `option.<Name>`, the same name), and `arg` words
     /// add to those of `each`.
@@ -387,6 +403,23 @@ mod tests {
             assert!(e.message.contains("control character"), "{spec}: {e}");
         }
         assert_eq!(EngineSpec::parse("name=\"a b\" cmd=x").unwrap().name, "a b");
+    }
+
+    #[test]
+    fn commands_that_set_their_searches_refuse_time_keys() {
+        assert!(EngineSpec::parse_unbounded("cmd=x option.Hash=8", "moulin openings").is_ok());
+        for spec in [
+            "cmd=x tc=1+0.1",
+            "cmd=x st=1",
+            "cmd=x nodes=5",
+            "cmd=x depth=3",
+        ] {
+            let e = EngineSpec::parse_unbounded(spec, "moulin openings").unwrap_err();
+            assert!(
+                e.to_string().contains("moulin openings sets each search"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

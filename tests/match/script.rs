@@ -289,7 +289,10 @@ fn the_runners_overhead_per_move_is_printed() {
         .lines()
         .find(|l| l.starts_with("Runner overhead: "))
         .unwrap_or_else(|| panic!("no overhead line in:\n{stdout}"));
-    assert!(stdout.ends_with(" ms\n"), "the summary ends with a whole line:\n{stdout}");
+    assert!(
+        stdout.ends_with(" ms\n"),
+        "the summary ends with a whole line:\n{stdout}"
+    );
     let words: Vec<&str> = line.split_whitespace().collect();
     let mean: f64 = words[2].parse().unwrap();
     let gaps: usize = words[8].trim_end_matches("),").parse().unwrap();
