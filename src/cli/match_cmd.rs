@@ -7,6 +7,7 @@ use crate::matches::referee::{GameSettings, TimeControl};
 use crate::matches::results_file::{self, Record};
 use crate::matches::runner::{self, OpeningSource, Plan};
 use crate::matches::spec::{self, EngineSpec};
+use crate::matches::standings::Tournament;
 use crate::matches::stats::Sprt;
 use crate::matches::summary;
 use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
@@ -22,12 +23,29 @@ use std::time::Duration;
     after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an engine failed to start 3 times in a row later (the\n     games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
 )]
 pub struct MatchArgs {
-    /// An engine spec (give exactly two).
+    /// An engine spec (give two, or more with --tournament).
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
-    /// Games to play (pairs of games on the same opening with colours swapped).
+    /// Games to play (pairs of games on the same opening with colours swapped); in a tournament,
+    /// games of each pairing.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
+    /// Play a tournament of the engines: `gauntlet` (the first engine against each other one)
+    /// or `round-robin` (every pair); needed with more than two engines.
+    #[arg(long, value_name = "KIND", value_parser = ["gauntlet", "round-robin"])]
+    pub tournament: Option<String>,
+    /// The engine a tournament's ratings are anchored on (by name; default: the first).
+    #[arg(long, value_name = "NAME", requires = "tournament")]
+    pub anchor: Option<String>,
+    /// The anchor's rating.
+    #[arg(
+        long,
+        value_name = "ELO",
+        default_value_t = 0.0,
+        requires = "tournament",
+        allow_negative_numbers = true
+    )]
+    pub anchor_elo: f64,
     /// Clock per side: <base>+<inc> in seconds, e.g. 10+0.1 (the default when no --movetime).
     #[arg(long, conflicts_with = "movetime")]
     pub tc: Option<String>,
@@ -79,13 +97,23 @@ pub struct MatchArgs {
     pub max_plies: usize,
 }
 
-/// The engines of `--engine`, with distinct names.
-fn engines(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
-    if args.engines.len() != 2 {
+/// The engines of `--engine`, with distinct names, and the tournament they play (none for a
+/// match of two).
+fn engines(args: &MatchArgs) -> Result<(Vec<EngineSpec>, Option<Tournament>), String> {
+    let tournament = args.tournament.as_deref().and_then(Tournament::parse);
+    let n = args.engines.len();
+    if n < 2 || (n > 2 && tournament.is_none()) {
+        let more = if n > 2 {
+            ": give --tournament gauntlet or --tournament round-robin to play more"
+        } else {
+            " (or more, with --tournament)"
+        };
         return Err(format!(
-            "a match needs exactly two --engine specs, {} given",
-            args.engines.len()
+            "a match needs exactly two --engine specs{more}, {n} given"
         ));
+    }
+    if tournament.is_some() && args.sprt.is_some() {
+        return Err("--sprt tests two engines: it cannot be given with --tournament".to_string());
     }
     let mut specs = args
         .engines
@@ -93,10 +121,22 @@ fn engines(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
         .map(|s| EngineSpec::parse(s).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     spec::distinct_names(&mut specs);
-    let [a, b]: [EngineSpec; 2] = specs
-        .try_into()
-        .map_err(|_| "a match needs exactly two --engine specs".to_string())?;
-    Ok([a, b])
+    Ok((specs, tournament))
+}
+
+/// The engine of `--anchor` (an index into `specs`; the first by default).
+fn anchor(args: &MatchArgs, specs: &[EngineSpec]) -> Result<usize, String> {
+    let Some(name) = &args.anchor else {
+        return Ok(0);
+    };
+    specs.iter().position(|s| &s.name == name).ok_or_else(|| {
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        format!(
+            "--anchor {} names no engine; the engines are {}",
+            crate::text::quoted(name),
+            names.join(", ")
+        )
+    })
 }
 
 /// The time control of `--movetime` or `--tc` (10+0.1 by default).
@@ -187,14 +227,21 @@ fn check_files(args: &MatchArgs) -> Result<(), String> {
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
-    let specs = engines(&args).map_err(Failure::Usage)?;
+    let (specs, tournament) = engines(&args).map_err(Failure::Usage)?;
+    let anchor = anchor(&args, &specs).map_err(Failure::Usage)?;
+    if !args.anchor_elo.is_finite() {
+        return Err(Failure::Usage("--anchor-elo must be a number".into()));
+    }
     let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
     let rules = Rules::named(&args.variant).map_err(|e| usage(&e))?;
     let tc = time_control(&args).map_err(|e| usage(&e))?;
     check_counts(&args).map_err(Failure::Usage)?;
     check_files(&args)?;
     let seed = seed(&args);
-    let pairs = args.games.div_ceil(2);
+    let units = args.games.div_ceil(2).saturating_mul(match tournament {
+        Some(t) => t.pairings(specs.len()).len(),
+        None => 1,
+    });
     let (openings, openings_setting) = opening_source(&args, &rules)?;
     let sprt = args
         .sprt
@@ -202,9 +249,15 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         .map(Sprt::parse)
         .transpose()
         .map_err(|e| usage(&e))?;
-    let settings = [
-        ("engine", args.engines[0].clone()),
-        ("engine", args.engines[1].clone()),
+    let mut settings: Vec<(&str, String)> =
+        args.engines.iter().map(|e| ("engine", e.clone())).collect();
+    if let Some(t) = tournament {
+        // The anchor too, so that `replay` ranks the engines as the tournament did.
+        settings.push(("tournament", t.to_string()));
+        settings.push(("anchor", specs[anchor].name.clone()));
+        settings.push(("anchor-elo", args.anchor_elo.to_string()));
+    }
+    settings.extend([
         ("variant", args.variant.clone()),
         ("tc", tc.to_string()),
         ("grace", args.grace.to_string()),
@@ -212,13 +265,16 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         ("max-plies", args.max_plies.to_string()),
         ("openings", openings_setting),
         ("seed", seed.to_string()),
-    ]
-    .iter()
-    .map(|(k, v)| format!("{k}={}", words::quote(v)))
-    .collect::<Vec<_>>()
-    .join(" ");
+    ]);
+    let settings = settings
+        .iter()
+        .map(|(k, v)| format!("{k}={}", words::quote(v)))
+        .collect::<Vec<_>>()
+        .join(" ");
     Ok(Plan {
         specs,
+        tournament,
+        anchor: (anchor, args.anchor_elo),
         settings: GameSettings {
             rules,
             tc,
@@ -229,7 +285,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         variant: rules.preset_name().unwrap_or("nine").to_string(),
         games: args.games,
         openings,
-        concurrency: args.concurrency.min(pairs),
+        concurrency: args.concurrency.min(units),
         sprt,
         records: args.records,
         pgn: args.pgn,
@@ -258,10 +314,10 @@ fn finished_game(r: &Record) {
 pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
     let plan = plan(args)?;
     let finished = runner::play(&plan, &finished_game).map_err(|e| e.to_string())?;
-    if finished.recap.tally.games() > 0 {
+    if finished.standings.games() > 0 {
         out!(
             "{}",
-            summary::summary(&plan, &finished.recap, finished.secs)
+            summary::summary(&plan, &finished.standings, finished.secs)
         )?;
     }
     match finished.fatal {

@@ -52,8 +52,13 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.games - r.errors.len(),
                 r.errors.len()
             )?;
-            if let Some([a, _]) = &r.names {
-                out!("{}", summary::results(a, &r.recap.tally))?;
+            match summary::tournament_of_records(path).map_err(|e| e.to_string())? {
+                Some(tournament) => out!("{tournament}")?,
+                None => {
+                    if let Some([a, _]) = &r.names {
+                        out!("{}", summary::results(a, &r.recap.tally))?;
+                    }
+                }
             }
             Ok(r.verdict().map_err(|e| e.to_string())?)
         }

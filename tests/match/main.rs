@@ -3,8 +3,8 @@
 //! itself. A plain `cargo test` builds the example; with `--test match` alone, run
 //! `cargo build --examples` first so that it is not stale.
 //!
-//! `harness` runs the programs; `games`, `hostile`, `records` and `script` (what a tournament
-//! script relies on) are the concerns.
+//! `harness` runs the programs; `games`, `hostile`, `records`, `script` (what a tournament
+//! script relies on) and `tournament` (more than two engines) are the concerns.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
@@ -13,3 +13,4 @@ mod harness;
 mod hostile;
 mod records;
 mod script;
+mod tournament;
