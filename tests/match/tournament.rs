@@ -58,6 +58,22 @@ fn results_part(stdout: &str) -> String {
     rest[..rest.find("Ends: ").unwrap_or(rest.len())].to_string()
 }
 
+/// Checks that the `games` records replay, and that their replay prints the results `stdout`
+/// (a tournament's) printed.
+fn replays_the_same(records: &Path, stdout: &str, games: usize) {
+    let replayed = run_ok(&["replay", records.to_str().unwrap()]);
+    assert!(
+        replayed.contains(&format!("{games} consistent, 0 failed")),
+        "{replayed}"
+    );
+    assert_eq!(results_part(&replayed), results_part(stdout));
+}
+
+/// The fake engines named and given flags by `engines`.
+fn fakes(engines: &[(&str, &str)]) -> Vec<String> {
+    engines.iter().map(|(n, f)| fake_spec(n, f)).collect()
+}
+
 /// The crosstable's cells: (row rank, column rank) → (points, games).
 type Cells = HashMap<(usize, usize), (f64, f64)>;
 
@@ -81,14 +97,14 @@ fn crosstable(stdout: &str) -> (Vec<String>, Cells) {
     (names, cells)
 }
 
-/// Runs a tournament and returns its standard output (checked to succeed).
-fn tournament(kind: &str, engines: &[String], games: u32, extra: &[&str]) -> String {
-    let games = games.to_string();
-    let mut args = vec!["match", "--tournament", kind];
+/// The arguments of a tournament of `kind` between `engines`, `games` a pairing, 5 ms a move.
+fn tournament_args(kind: &str, engines: &[String], games: u32, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["match".to_string(), "--tournament".into(), kind.into()];
     for e in engines {
-        args.extend(["--engine", e.as_str()]);
+        args.extend(["--engine".to_string(), e.clone()]);
     }
-    args.extend([
+    let games = games.to_string();
+    let rest = [
         "--games",
         &games,
         "--movetime",
@@ -97,9 +113,15 @@ fn tournament(kind: &str, engines: &[String], games: u32, extra: &[&str]) -> Str
         "2000",
         "--seed",
         "11",
-    ]);
-    args.extend(extra);
-    run_ok(&args)
+    ];
+    args.extend(rest.iter().chain(extra).map(|a| (*a).to_string()));
+    args
+}
+
+/// Runs a tournament (`tournament_args`) and returns its standard output (checked to succeed).
+fn tournament(kind: &str, engines: &[String], games: u32, extra: &[&str]) -> String {
+    let args = tournament_args(kind, engines, games, extra);
+    run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// Checks the schedule of the records: `per_pairing` games for each of `pairings` (names), the
@@ -188,21 +210,18 @@ fn a_round_robin_plays_every_pair_with_both_colours_from_the_same_openings() {
         !ratings.contains("inf") && !ratings.contains("NaN"),
         "{stdout}"
     );
-    // The replay of the records prints the same results.
-    let replayed = run_ok(&["replay", records.to_str().unwrap()]);
-    assert!(replayed.contains("12 consistent, 0 failed"), "{replayed}");
-    assert_eq!(results_part(&replayed), results_part(&stdout));
+    replays_the_same(&records, &stdout, 12);
 }
 
 #[test]
 fn a_gauntlet_plays_the_first_engine_against_each_other_anchored_where_asked() {
     let records = temp("gauntlet.txt");
-    let engines = [
-        fake_spec("hero", "--seed 3 --greedy"),
-        fake_spec("x", "--seed 4"),
-        fake_spec("y", "--seed 5"),
-        fake_spec("z", "--seed 6"),
-    ];
+    let engines = fakes(&[
+        ("hero", "--seed 3 --greedy"),
+        ("x", "--seed 4"),
+        ("y", "--seed 5"),
+        ("z", "--seed 6"),
+    ]);
     let stdout = tournament(
         "gauntlet",
         &engines,
@@ -229,6 +248,119 @@ fn a_gauntlet_plays_the_first_engine_against_each_other_anchored_where_asked() {
         .find(|l| l.contains(" x ") && l.contains("anchor"))
         .unwrap_or_else(|| panic!("{stdout}"));
     assert!(anchor_line.contains("1500.0"), "{anchor_line}");
-    let replayed = run_ok(&["replay", records.to_str().unwrap()]);
-    assert_eq!(results_part(&replayed), results_part(&stdout));
+    replays_the_same(&records, &stdout, 9);
+}
+
+#[test]
+fn a_cut_tournament_resumes_with_only_its_missing_games() {
+    let records = temp("resume-tournament.txt");
+    let engines = fakes(&[
+        ("p", "--seed 21"),
+        ("q", "--seed 22 --greedy"),
+        ("r", "--seed 23"),
+    ]);
+    let rec = records.to_str().unwrap();
+    tournament("round-robin", &engines, 4, &["--records", rec]);
+    // Cut as a kill would: five records, then half of the sixth.
+    let text = std::fs::read_to_string(&records).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(
+        &records,
+        format!("{}\n{}", lines[..7].join("\n"), &lines[7][..20]),
+    )
+    .unwrap();
+    let kept: Vec<usize> = lines[2..7]
+        .iter()
+        .map(|l| field(l, "game").parse().unwrap())
+        .collect();
+    // Resumed with more games a pairing: only the games the records lack are played.
+    let mut args = tournament_args("round-robin", &engines, 6, &["--records", rec, "--resume"]);
+    let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut played: Vec<usize> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("Finished game "))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    played.sort_unstable();
+    let missing: Vec<usize> = (1..=18).filter(|g| !kept.contains(g)).collect();
+    assert_eq!(played, missing);
+    check_schedule(&records, &[("p", "q"), ("p", "r"), ("q", "r")], 6);
+    assert!(
+        stdout.starts_with("round-robin of 3 engines: 18 games"),
+        "{stdout}"
+    );
+    check_crosstable(&stdout, &[("p", 12.0), ("q", 12.0), ("r", 12.0)]);
+    replays_the_same(&records, &stdout, 18);
+    // Another anchor is another tournament's settings: refused, the file left as it was.
+    let text = std::fs::read_to_string(&records).unwrap();
+    args.extend(["--anchor".to_string(), "q".to_string()]);
+    let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("anchor is 'q'"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), text);
+}
+
+#[test]
+fn tournament_usage_errors_and_an_engine_that_cannot_start() {
+    let [a, b, c]: [String; 3] = fakes(&[("a", ""), ("b", ""), ("c", "")])
+        .try_into()
+        .unwrap();
+    let three = ["--engine", &a, "--engine", &b, "--engine", &c];
+    for (extra, needle) in [
+        (vec![], "--tournament"),
+        (
+            vec!["--tournament", "gauntlet", "--sprt", "elo0=0", "elo1=5"],
+            "--sprt",
+        ),
+        (
+            vec!["--tournament", "round-robin", "--anchor", "nobody"],
+            "--anchor 'nobody' names no engine",
+        ),
+        (vec!["--tournament", "swiss"], "swiss"),
+    ] {
+        let mut args = vec!["match", "--games", "2", "--movetime", "5"];
+        args.extend(three);
+        args.extend(&extra);
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(needle), "{extra:?}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    // --anchor is for tournaments only.
+    let out = run(&[
+        "match", "--engine", &a, "--engine", &b, "--anchor", "a", "--games", "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    // Any engine that cannot start stops the tournament before its first game.
+    let records = temp("tournament-nostart.txt");
+    let out = run(&[
+        "match",
+        "--tournament",
+        "round-robin",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--engine",
+        "name=typo cmd=/nonexistent/eng",
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("engine 'typo' failed before its first game"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Finished game"), "{stderr}");
+    assert!(!records.exists());
 }
