@@ -4,7 +4,10 @@
 
 use crate::harness::*;
 use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// One game of a records file: number, white, black, start and opening.
 struct Game {
@@ -67,6 +70,17 @@ fn replays_the_same(records: &Path, stdout: &str, games: usize) {
         "{replayed}"
     );
     assert_eq!(results_part(&replayed), results_part(stdout));
+}
+
+/// The numbers of the games of the `Finished game` lines of `stderr`, in order.
+fn finished_numbers(stderr: &str) -> Vec<usize> {
+    let mut played: Vec<usize> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("Finished game "))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    played.sort_unstable();
+    played
 }
 
 /// The fake engines named and given flags by `engines`.
@@ -278,13 +292,7 @@ fn a_cut_tournament_resumes_with_only_its_missing_games() {
     let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{stdout}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let mut played: Vec<usize> = stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("Finished game "))
-        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
-        .collect();
-    played.sort_unstable();
+    let played = finished_numbers(&String::from_utf8_lossy(&out.stderr));
     let missing: Vec<usize> = (1..=18).filter(|g| !kept.contains(g)).collect();
     assert_eq!(played, missing);
     check_schedule(&records, &[("p", "q"), ("p", "r"), ("q", "r")], 6);
@@ -363,4 +371,53 @@ fn tournament_usage_errors_and_an_engine_that_cannot_start() {
     );
     assert!(!stderr.contains("Finished game"), "{stderr}");
     assert!(!records.exists());
+}
+
+#[test]
+fn a_killed_tournament_resumes_with_only_its_missing_games() {
+    let records = temp("killed-tournament.txt");
+    let rec = records.to_str().unwrap();
+    let engines = fakes(&[("k", "--seed 31"), ("l", "--seed 32"), ("m", "--seed 33")]);
+    let args = tournament_args(
+        "round-robin",
+        &engines,
+        40,
+        &["--records", rec, "--concurrency", "2"],
+    );
+    let mut runner = Command::new(moulin())
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Killed (SIGTERM) after its fifth game, while other games are being played.
+    let stderr = runner.stderr.take().unwrap();
+    let mut seen = 0;
+    for line in BufReader::new(stderr).lines() {
+        seen += usize::from(line.unwrap().starts_with("Finished game "));
+        if seen == 5 {
+            let pid = libc::pid_t::try_from(runner.id()).unwrap();
+            // SAFETY: kill has no memory effects; the pid is that of our child.
+            assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+            break;
+        }
+    }
+    let status = runner.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGTERM));
+    let kept: Vec<usize> = games_of(&records).iter().map(|g| g.number).collect();
+    assert!(kept.len() >= 5 && kept.len() < 120, "{kept:?}");
+    // Resumed with fewer games a pairing: the games the records lack, no more.
+    let mut args = tournament_args("round-robin", &engines, 4, &["--records", rec, "--resume"]);
+    args.extend(["--concurrency".to_string(), "2".to_string()]);
+    let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}");
+    let played = finished_numbers(&String::from_utf8_lossy(&out.stderr));
+    let missing: Vec<usize> = (1..=12).filter(|g| !kept.contains(g)).collect();
+    assert_eq!(played, missing);
+    // Every game of the first four of each pairing is there once, whatever else was played.
+    let games = games_of(&records);
+    for g in 1..=12 {
+        assert_eq!(games.iter().filter(|x| x.number == g).count(), 1, "{g}");
+    }
 }
