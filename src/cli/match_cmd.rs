@@ -1,8 +1,10 @@
 //! `moulin match`: an engine-versus-engine match through the protocol, with clocks and
 //! statistics; the summary is printed on stdout.
 
+use super::match_openings::OpeningsFlag;
 use super::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
+use crate::matches::adjudicate::{Adjudication, DrawRule, ResignRule};
 use crate::matches::referee::{GameSettings, TimeControl};
 use crate::matches::results_file::{self, Record};
 use crate::matches::runner::{self, OpeningSource, Plan};
@@ -11,16 +13,17 @@ use crate::matches::standings::Tournament;
 use crate::matches::stats::Sprt;
 use crate::matches::summary;
 use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
-use crate::record::openings;
 use crate::rules::Rules;
+use crate::tables::Tables;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nTournaments: with --tournament gauntlet (the first engine against each other one) or\nround-robin (every pair), three or more engines; --games is per pairing, pair p of every\npairing has the same opening, pairings interleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an engine failed to start 3 times in a row later (the\n     games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, more than two\n     without --tournament, --sprt with --tournament; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption). A spec without '=' is a bare command line.\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nTournaments: with --tournament gauntlet (the first engine against each other one) or\nround-robin (every pair), three or more engines; --games is per pairing, pair p of every\npairing has the same opening, pairings interleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an engine failed to start 3 times in a row later (the\n     games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, more than two\n     without --tournament, --sprt with --tournament; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
 )]
 pub struct MatchArgs {
     /// An engine spec (give two, or more with --tournament).
@@ -55,9 +58,10 @@ pub struct MatchArgs {
     /// How late an answer may come (past the time left, or the movetime) before it loses on time.
     #[arg(long, value_name = "MS", default_value_t = 500)]
     pub grace: u64,
-    /// Openings file (one opening a line, see book/README.md); pairs cycle through it in order.
-    #[arg(long, conflicts_with = "random_plies")]
-    pub openings: Option<PathBuf>,
+    /// Openings: a book file (opening lines, see book/README.md, or PGN games), or
+    /// "file=<book> [order=sequential|random] [start=N] [plies=N]"; pairs cycle through it.
+    #[arg(long, value_name = "FILE|K=V...", conflicts_with = "random_plies", value_parser = OpeningsFlag::parse)]
+    pub openings: Option<OpeningsFlag>,
     /// Random openings of this many turns from the start position (the default, with 4).
     #[arg(long, value_name = "K")]
     pub random_plies: Option<usize>,
@@ -95,6 +99,22 @@ pub struct MatchArgs {
     /// Turns after which a game still going is adjudicated a draw.
     #[arg(long, default_value_t = 1000)]
     pub max_plies: usize,
+    /// End a game as soon as moulin's endgame tables in DIR decide it under the rules (and, with
+    /// the placing solution there, a placing position it values as a draw), with their result.
+    #[arg(long, value_name = "DIR")]
+    pub adjudicate_tables: Option<PathBuf>,
+    /// Adjudicate by the tables only positions of at most N pieces (both sides, on the board and
+    /// in hand); e.g. 10 leaves the placing phase and large endgames to the engines.
+    #[arg(long, value_name = "N", requires = "adjudicate_tables")]
+    pub adjudicate_pieces: Option<u32>,
+    /// Adjudicate a loss: movecount=<N> score=<S> [twosided=true]: an engine whose score was -S
+    /// or below for N of its turns in a row loses (twosided: its opponent's S or above as long).
+    #[arg(long, num_args = 1..=3, value_name = "K=V")]
+    pub resign: Option<Vec<String>>,
+    /// Adjudicate a draw: [movenumber=<M>] movecount=<N> score=<S>: both engines' scores within S
+    /// of zero for N turns each, after M full moves.
+    #[arg(long, num_args = 1..=3, value_name = "K=V")]
+    pub draw: Option<Vec<String>>,
 }
 
 /// The engines of `--engine`, with distinct names, and the tournament they play (none for a
@@ -180,10 +200,14 @@ fn seed(args: &MatchArgs) -> u64 {
 }
 
 /// Where the openings come from, and how the settings line names it.
-fn opening_source(args: &MatchArgs, rules: &Rules) -> Result<(OpeningSource, String), Failure> {
-    if let Some(path) = &args.openings {
-        let book = openings::read_book_file(path, rules).map_err(|e| e.to_string())?;
-        return Ok((OpeningSource::Book(book), path.display().to_string()));
+fn opening_source(
+    args: &MatchArgs,
+    rules: &Rules,
+    seed: u64,
+) -> Result<(OpeningSource, String), Failure> {
+    if let Some(flag) = &args.openings {
+        let book = flag.book(rules, seed)?;
+        return Ok((OpeningSource::Book(book), flag.setting()));
     }
     let plies = args.random_plies.unwrap_or(4);
     if plies > MAX_RANDOM_PLIES {
@@ -218,10 +242,52 @@ fn check_files(args: &MatchArgs) -> Result<(), String> {
             "give --resume to add to it, or --force to replace it",
         ));
     }
-    if let Some(path) = &args.openings {
-        files.push(CommandFile::reads("--openings", path));
+    if let Some(flag) = &args.openings {
+        files.push(CommandFile::reads("--openings", &flag.file));
     }
     durable::check_files(&files).map_err(|e| e.to_string())
+}
+
+/// Words of the records' settings line, as key and value.
+type SettingsWords = Vec<(&'static str, String)>;
+
+/// The adjudication `args` ask for, with the settings words that name it (none when off, so
+/// that records of earlier matches resume). Tables that cannot be read are an error (exit 1).
+fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, SettingsWords), Failure> {
+    let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
+    let mut adj = Adjudication::default();
+    let mut words = Vec::new();
+    if let Some(r) = &args.resign {
+        let rule = ResignRule::parse(r).map_err(|e| usage(&e))?;
+        words.push(("resign", rule.to_string()));
+        adj.resign = Some(rule);
+    }
+    if let Some(d) = &args.draw {
+        let rule = DrawRule::parse(d).map_err(|e| usage(&e))?;
+        words.push(("draw", rule.to_string()));
+        adj.draw = Some(rule);
+    }
+    if let Some(dir) = &args.adjudicate_tables {
+        log::info!("reading the tables of {} for adjudication", dir.display());
+        let tables = Tables::open(dir, rules)
+            .map_err(|e| Failure::from(format!("--adjudicate-tables {}: {e}", dir.display())))?;
+        log::info!(
+            "adjudication by {} tables{}",
+            tables.pairs().len(),
+            if tables.placing().is_some() {
+                " and the placing solution"
+            } else {
+                ""
+            }
+        );
+        words.push(("adjudicate-tables", dir.display().to_string()));
+        if let Some(n) = args.adjudicate_pieces {
+            words.push(("adjudicate-pieces", n.to_string()));
+        }
+        adj.max_pieces = args.adjudicate_pieces;
+        adj.tables = Some((Arc::new(tables), dir.clone()));
+    }
+    Ok((adj, words))
 }
 
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
@@ -242,13 +308,15 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         Some(t) => t.pairings(specs.len()).len(),
         None => 1,
     });
-    let (openings, openings_setting) = opening_source(&args, &rules)?;
+    let (openings, openings_setting) = opening_source(&args, &rules, seed)?;
     let sprt = args
         .sprt
         .as_deref()
         .map(Sprt::parse)
         .transpose()
         .map_err(|e| usage(&e))?;
+    // Last: reading the tables takes a while, and every usage error is said before it.
+    let (adjudication, adjudication_words) = adjudication(&args, &rules)?;
     let mut settings: Vec<(&str, String)> =
         args.engines.iter().map(|e| ("engine", e.clone())).collect();
     if let Some(t) = tournament {
@@ -267,8 +335,9 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         ("seed", seed.to_string()),
     ]);
     let settings = settings
-        .iter()
-        .map(|(k, v)| format!("{k}={}", words::quote(v)))
+        .into_iter()
+        .chain(adjudication_words)
+        .map(|(k, v)| format!("{k}={}", words::quote(&v)))
         .collect::<Vec<_>>()
         .join(" ");
     Ok(Plan {
@@ -281,6 +350,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
             grace: Duration::from_millis(args.grace),
             ready_timeout: Duration::from_millis(args.ready_timeout),
             max_plies: args.max_plies,
+            adjudication,
         },
         variant: rules.preset_name().unwrap_or("nine").to_string(),
         games: args.games,

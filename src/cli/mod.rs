@@ -11,6 +11,7 @@ mod book_cover;
 mod book_exact;
 pub mod book_expand;
 mod match_cmd;
+mod match_openings;
 mod openings_cmd;
 pub mod output;
 mod perft_cmd;
@@ -85,8 +86,9 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
-    Match(match_cmd::MatchArgs),
+    /// Play an engine-versus-engine match (or a tournament of more engines) through the
+    /// protocol, with clocks and statistics.
+    Match(Box<match_cmd::MatchArgs>),
     /// Make a balanced opening book: enumerate placement openings and keep those an engine
     /// scores within a margin.
     Openings(openings_cmd::OpeningsArgs),
@@ -214,7 +216,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             divide,
         }) => perft_cmd::run(depth, fen, &moves, &variant, &convention, divide),
         Some(Command::Bench { depth, threads }) => bench_cmd::run(depth, threads),
-        Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::Match(args)) => match_cmd::run(*args),
         Some(Command::Analyse(args)) => analyse_cmd::run(&args),
         Some(Command::Play(args)) => play_cmd::run(&args),
         Some(Command::Solve(args)) => solve_cmd::run(&args),

@@ -96,9 +96,12 @@ pub enum LineError {
         /// Why the rules ended the game.
         why: String,
     },
-    /// An adjudicated game with a result other than a draw.
-    #[error("adjudicated with result {result}, not a draw")]
-    AdjudicatedNotDraw {
+    /// An adjudicated game with a result its kind cannot give (`movelimit` and `score-draw`
+    /// only draw, `resign` never does).
+    #[error("end={end} with result {result}: {}", if end == "resign" { "a resignation is not a draw" } else { "this adjudication only draws" })]
+    AdjudicatedResult {
+        /// The kind of adjudication.
+        end: String,
         /// The recorded result.
         result: String,
     },
@@ -379,6 +382,16 @@ pub enum MatchError {
         source_name: String,
         /// The system's error.
         source: io::Error,
+    },
+    /// A word of `--resign` or `--draw` that cannot be read.
+    #[error("{flag}: {word_shown}{why}", word_shown = if word.is_empty() { String::new() } else { format!("{}: ", crate::text::quoted(word)) })]
+    BadAdjudication {
+        /// The flag.
+        flag: &'static str,
+        /// The word (empty when a key is missing).
+        word: String,
+        /// What is wrong with it.
+        why: String,
     },
     /// No game thread could be started.
     #[error("could not start a game thread: {source}")]

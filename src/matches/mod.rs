@@ -5,7 +5,8 @@
 //!
 //! - `spec`: how `--engine` names an engine; `words`: the quoting that specs and results share.
 //! - `engine`: the process driver (spawn, timed reads, kill).
-//! - `referee`: one game under a real clock, every move checked by the rules.
+//! - `referee`: one game under a real clock, every move checked by the rules; `adjudicate`:
+//!   ending a game early by the endgame tables or the engines' scores.
 //! - `runner`: pairs of games over worker threads, the records written as games end;
 //!   `standings`: what the games add up to, by pairing (one for a match, several for a
 //!   tournament); `summary`: the results as the match prints them.
@@ -15,6 +16,7 @@
 //!   likelihood.
 //! - `match_error`: what can go wrong.
 
+pub mod adjudicate;
 pub mod balanced_openings;
 pub mod engine;
 mod match_error;

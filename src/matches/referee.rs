@@ -2,6 +2,7 @@
 //! checked by moulin's own rules before the other engine hears of it, and the rules, not the
 //! engines, decide when the game ends. Any fault of an engine loses it the game.
 
+use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
 use super::engine::{Engine, EngineFault};
 use super::match_error::MatchError;
 use super::spec::EngineSpec;
@@ -87,6 +88,8 @@ pub struct GameSettings {
     pub ready_timeout: Duration,
     /// Turns after which a game still going is adjudicated a draw.
     pub max_plies: usize,
+    /// How a game may end early: by tables, by the engines' scores.
+    pub adjudication: Adjudication,
 }
 
 /// How a game ended.
@@ -109,6 +112,8 @@ pub enum End {
     },
     /// The move limit was reached: a draw.
     MoveLimit(usize),
+    /// Adjudicated by the tables or the engines' scores.
+    Adjudicated(Verdict),
 }
 
 impl End {
@@ -118,6 +123,7 @@ impl End {
             End::Rules(o) => o.winner(),
             End::Forfeit { loser, .. } => Some(!*loser),
             End::MoveLimit(_) => None,
+            End::Adjudicated(v) => v.winner,
         }
     }
 
@@ -136,6 +142,7 @@ impl End {
             End::Rules(_) => "rules",
             End::Forfeit { kind, .. } => kind,
             End::MoveLimit(_) => "movelimit",
+            End::Adjudicated(v) => v.kind,
         }
     }
 
@@ -145,6 +152,7 @@ impl End {
             End::Rules(o) => o.describe(),
             End::Forfeit { reason, .. } => reason.clone(),
             End::MoveLimit(n) => format!("draw: adjudicated after {n} plies"),
+            End::Adjudicated(v) => v.reason.clone(),
         }
     }
 }
@@ -301,6 +309,16 @@ fn go_command(set: &GameSettings, left: &ByColor<Duration>, us: Color) -> (Strin
     }
 }
 
+/// How the game ends before the next turn, if it does: by the rules, or by the tables.
+fn ended(set: &GameSettings, game: &Game) -> Option<End> {
+    if let Some(outcome) = game.outcome() {
+        return Some(End::Rules(outcome));
+    }
+    let (tables, _) = set.adjudication.tables.as_ref()?;
+    adjudicate::by_tables(tables, set.adjudication.max_pieces, game.position())
+        .map(End::Adjudicated)
+}
+
 /// Plays the game from `game` (where `opening` led) to its end.
 fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &mut Game) -> End {
     if let Some(end) = start_engines(seats, set) {
@@ -311,9 +329,11 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
         TimeControl::MoveTime(_) => ByColor::new(Duration::ZERO, Duration::ZERO),
     };
     let mut plies = 0;
+    let opening_turns = turns(game.moves()).len();
+    let mut scores = ScoreWatch::default();
     loop {
-        if let Some(outcome) = game.outcome() {
-            return End::Rules(outcome);
+        if let Some(end) = ended(set, game) {
+            return end;
         }
         if plies >= set.max_plies {
             return End::MoveLimit(plies);
@@ -382,6 +402,10 @@ fn run(seats: &mut ByColor<Seat>, opening: &Opening, set: &GameSettings, game: &
         let turn_done = game.position().pending_removals() == 0;
         if turn_done {
             plies += 1;
+            let verdict = scores.note(&set.adjudication, us, answer.score, opening_turns + plies);
+            if let (Some(v), None) = (verdict, game.outcome()) {
+                return End::Adjudicated(v);
+            }
             if let TimeControl::Clock { inc, .. } = set.tc {
                 left[us] = left[us].saturating_add(inc);
             }

@@ -7,7 +7,9 @@
 //! game=3 white=new black=old variant=nine start=startpos opening="d6 f4 d2" moves="b4 g4 ..." result=1-0 end=rules reason="white wins: black has no legal move"
 //! ```
 //!
-//! `end` is `rules` (the rules ended the game), `movelimit` (adjudicated a draw), or the forfeit
+//! `end` is `rules` (the rules ended the game), `movelimit` (adjudicated a draw), an
+//! adjudication (`tables`: the endgame tables' result; `resign` or `score-draw`: the engines'
+//! scores, `--resign` and `--draw`), or the forfeit
 //! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`, `flood`);
 //! a forfeit also has `loser=white|black`, and `illegal`, `malformed` and `claim` keep the engine's
 //! answer in `answer`. Lines starting with `#` are comments; the second line of a match's file,
@@ -101,7 +103,7 @@ impl Record {
         r.set("TimeControl", time_control);
         let termination = match self.end.as_str() {
             "rules" => "normal",
-            "movelimit" => "adjudication",
+            "movelimit" | "tables" | "resign" | "score-draw" => "adjudication",
             "time" | "timeout" => "time forfeit",
             _ => "rules infraction",
         };
@@ -267,12 +269,19 @@ impl Record {
                     });
                 }
             }
-            "movelimit" => {
+            "movelimit" | "tables" | "resign" | "score-draw" => {
                 if let Some(o) = outcome {
                     return Err(LineError::AdjudicatedOver { why: o.describe() });
                 }
-                if self.result != "1/2-1/2" {
-                    return Err(LineError::AdjudicatedNotDraw {
+                let draw = self.result == "1/2-1/2";
+                let fits = match self.end.as_str() {
+                    "movelimit" | "score-draw" => draw,
+                    "resign" => !draw,
+                    _ => true,
+                };
+                if !fits {
+                    return Err(LineError::AdjudicatedResult {
+                        end: self.end.clone(),
                         result: self.result.clone(),
                     });
                 }
@@ -653,6 +662,31 @@ mod tests {
             end,
         };
         Record::new(1, "a b", "c\"d", "nine", &played)
+    }
+
+    #[test]
+    fn adjudicated_results_must_fit_their_kind() {
+        use crate::matches::adjudicate::Verdict;
+        let verdict = |winner, kind| {
+            End::Adjudicated(Verdict {
+                winner,
+                kind,
+                reason: "x".into(),
+            })
+        };
+        for (winner, kind, fits) in [
+            (Some(Color::White), "resign", true),
+            (None, "resign", false),
+            (None, "score-draw", true),
+            (Some(Color::Black), "score-draw", false),
+            (Some(Color::Black), "tables", true),
+            (None, "tables", true),
+        ] {
+            let r = record("g7", verdict(winner, kind));
+            let back = Record::parse(&r.to_line()).unwrap();
+            assert_eq!(back, r);
+            assert_eq!(back.check().is_ok(), fits, "{kind} {winner:?}");
+        }
     }
 
     #[test]

@@ -5,6 +5,11 @@
 //! token form (`d6 f4 d2`), or `fen <17-field position string> [moves <m> ...]`. Everything from
 //! `#` to the end of a line is a comment; blank lines are skipped. Every line is checked against
 //! the rules when the file is read; a bad line is an error naming the file and line.
+//!
+//! A book may also be a file of PGN-shaped games (`crate::record`), such as a match's `--pgn`
+//! file: each game's start (its `FEN` tag, or the rules' start) and main line is an opening. Such
+//! a file is told from a book of lines by its first character that is not blank: `[` (a tag),
+//! `{` or `;` (a comment) or a digit (a move number), none of which begins an opening line.
 
 use super::record_error::RecordError;
 use crate::rng::Rng;
@@ -112,8 +117,55 @@ impl fmt::Display for Opening {
 /// The longest word (move or position-string field) an opening line may hold, in bytes.
 pub(super) const MAX_WORD: usize = 64;
 
-/// Reads a book: every opening line, checked under `rules`.
+/// Whether a book's text holds PGN-shaped games rather than opening lines (see the module's
+/// text).
+fn holds_pgn(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.trim_start()
+        .starts_with(|c: char| matches!(c, '[' | '{' | ';') || c.is_ascii_digit())
+}
+
+/// Reads a book of PGN-shaped games: each game's start and main line, checked under `rules`
+/// (a game's `Variant` tag, when it has one, must name them).
+fn read_pgn_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, RecordError> {
+    let mut out = Vec::new();
+    for (i, record) in super::games(text.as_bytes()).enumerate() {
+        let in_game = |error: RecordError| RecordError::OpeningGame {
+            file: source.to_string(),
+            game: i + 1,
+            error: Box::new(error),
+        };
+        let record = record.map_err(in_game)?;
+        if let Some(variant) = record.tag("Variant") {
+            if Rules::named(variant).ok().as_ref() != Some(rules) {
+                return Err(in_game(RecordError::OpeningVariant {
+                    variant: quoted(variant),
+                    rules: rules.preset_name().unwrap_or("custom").to_string(),
+                }));
+            }
+        }
+        let opening = Opening {
+            fen: record.tag("FEN").map(str::to_string),
+            moves: record.move_texts(),
+        };
+        if opening.game(rules).map_err(in_game)?.outcome().is_some() {
+            return Err(in_game(RecordError::Over));
+        }
+        out.push(opening);
+    }
+    if out.is_empty() {
+        return Err(RecordError::NoOpening {
+            file: source.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Reads a book: every opening line (or every game of a PGN-shaped book), checked under `rules`.
 pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, RecordError> {
+    if holds_pgn(text) {
+        return read_pgn_book(text, rules, source);
+    }
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -185,6 +237,25 @@ mod tests {
         for b in &book {
             assert_eq!(&Opening::parse(&b.to_line(), &rules).unwrap(), b);
         }
+    }
+
+    #[test]
+    fn pgn_books_are_their_games() {
+        let rules = Rules::nine();
+        let text = "\u{feff}[Event \"a\"]\n[Variant \"nine\"]\n\n1. d6 f4 2. d2 *\n\n\
+                    {a comment first} 1. a1 a4 *\n";
+        let book = read_book(text, &rules, "b.pgn").unwrap();
+        assert_eq!(book.len(), 2);
+        assert_eq!(book[0].to_line(), "d6 f4 d2");
+        assert_eq!(book[1].to_line(), "a1 a4");
+        let twelve = "[Variant \"twelve\"]\n\n1. d6 *\n";
+        let e = read_book(twelve, &rules, "b.pgn").unwrap_err().to_string();
+        assert!(e.contains("b.pgn, game 1") && e.contains("'twelve'"), "{e}");
+        let bad = "1. d6 f4 *\n\n1. d6 d6 *\n";
+        let e = read_book(bad, &rules, "b.pgn").unwrap_err().to_string();
+        assert!(e.contains("b.pgn, game 2"), "{e}");
+        // Lines stay lines.
+        assert_eq!(read_book("# c\nd6 f4\n", &rules, "b").unwrap().len(), 1);
     }
 
     #[test]

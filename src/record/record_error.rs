@@ -75,6 +75,25 @@ pub enum RecordError {
         #[source]
         error: Box<RecordError>,
     },
+    /// A game of a PGN openings file that is not an opening.
+    #[error("{file}, game {game}: {error}")]
+    OpeningGame {
+        /// The file's name.
+        file: String,
+        /// The game's number in the file, from 1.
+        game: usize,
+        /// What is wrong with it.
+        #[source]
+        error: Box<RecordError>,
+    },
+    /// A game of a PGN openings file played under other rules than the match's.
+    #[error("its Variant tag {variant} is not the rules in force ({rules})")]
+    OpeningVariant {
+        /// The tag's value, quoted with `text::quoted`.
+        variant: String,
+        /// The rules in force, by their preset's name.
+        rules: String,
+    },
     /// An openings file without an opening.
     #[error("{file}: no opening in the file")]
     NoOpening {
