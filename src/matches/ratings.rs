@@ -62,10 +62,15 @@ impl Scores {
 
     /// Adds a game between engines `i` and `j` in which `i` took `points` (1, ½ or 0).
     pub fn add(&mut self, i: usize, j: usize, points: f64) {
-        self.games[i][j] += 1.0;
-        self.games[j][i] += 1.0;
+        self.add_games(i, j, 1.0, points);
+    }
+
+    /// Adds `games` games between engines `i` and `j` in which `i` took `points` in all.
+    pub fn add_games(&mut self, i: usize, j: usize, games: f64, points: f64) {
+        self.games[i][j] += games;
+        self.games[j][i] += games;
         self.points[i][j] += points;
-        self.points[j][i] += 1.0 - points;
+        self.points[j][i] += games - points;
     }
 
     /// The engines.

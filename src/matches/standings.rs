@@ -129,11 +129,8 @@ impl Standings {
         let mut s = Scores::new(self.names.len());
         for (&(i, j), r) in self.pairings.iter().zip(&self.recaps) {
             let t = &r.tally;
-            for (points, times) in [(1.0, t.wins), (0.5, t.draws), (0.0, t.losses)] {
-                for _ in 0..times {
-                    s.add(i, j, points);
-                }
-            }
+            let points = f64::from(t.wins) + 0.5 * f64::from(t.draws);
+            s.add_games(i, j, f64::from(t.games()), points);
         }
         s
     }
@@ -230,6 +227,30 @@ mod tests {
             Tournament::RoundRobin.pairings(4),
             vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
         );
+    }
+
+    #[test]
+    fn games_count_for_the_engines_their_records_name() {
+        let names = ["a", "b", "c"].map(String::from).to_vec();
+        let mut s = Standings::new(names, Tournament::RoundRobin.pairings(3));
+        let line = |n: usize, w: &str, b: &str, result: &str| {
+            Record::parse(&format!(
+                "game={n} white={w} black={b} start=startpos opening=\"\" moves=\"\" result={result} end=rules"
+            ))
+            .unwrap()
+        };
+        // Pairing a-c is the second: games 3 and 4, c White in game 4.
+        assert_eq!(s.add(&line(3, "a", "c", "1/2-1/2")), Some((1, false)));
+        assert_eq!(s.add(&line(4, "c", "a", "1-0")), Some((1, true)));
+        assert_eq!(s.add(&line(5, "b", "c", "0-1")), Some((2, false)));
+        assert_eq!(s.add(&line(7, "a", "x", "1-0")), None);
+        let t = &s.recaps[1].tally;
+        assert_eq!((t.wins, t.draws, t.losses), (0, 1, 1));
+        assert_eq!(t.pairs, [0, 1, 0, 0, 0]);
+        let scores = s.scores();
+        assert_eq!(scores.between(2, 0), (2.0, 1.5));
+        assert_eq!(scores.between(1, 2), (1.0, 0.0));
+        assert_eq!(s.games(), 3);
     }
 
     #[test]

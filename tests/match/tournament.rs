@@ -197,6 +197,7 @@ fn check_crosstable(stdout: &str, each: &[(&str, f64)]) {
 #[test]
 fn a_round_robin_plays_every_pair_with_both_colours_from_the_same_openings() {
     let records = temp("round-robin.txt");
+    let pgn = temp("round-robin.pgn");
     let engines = [
         fake_spec("a", "--seed 1"),
         fake_spec("b", "--seed 2 --greedy"),
@@ -206,7 +207,15 @@ fn a_round_robin_plays_every_pair_with_both_colours_from_the_same_openings() {
         "round-robin",
         &engines,
         4,
-        &["--concurrency", "2", "--records", records.to_str().unwrap()],
+        &[
+            "--concurrency",
+            "2",
+            "--records",
+            records.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+            "--force",
+        ],
     );
     assert!(
         stdout.starts_with("round-robin of 3 engines: 12 games"),
@@ -225,6 +234,15 @@ fn a_round_robin_plays_every_pair_with_both_colours_from_the_same_openings() {
         "{stdout}"
     );
     replays_the_same(&records, &stdout, 12);
+    // The PGN names the tournament in every game's Event, and replays.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Event \"moulin round-robin: a, b, c\"]")
+            .count(),
+        12
+    );
+    let replayed = run_ok(&["replay", pgn.to_str().unwrap()]);
+    assert!(replayed.contains("12 consistent, 0 failed"), "{replayed}");
 }
 
 #[test]
