@@ -9,6 +9,7 @@ use crate::matches::referee::{GameSettings, TimeControl};
 use crate::matches::results_file::{self, Record};
 use crate::matches::runner::{self, OpeningSource, Plan};
 use crate::matches::spec::{self, EngineSpec};
+use crate::matches::standings::Tournament;
 use crate::matches::stats::Sprt;
 use crate::matches::summary;
 use crate::matches::{gbgp, words, MatchError, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
@@ -23,15 +24,32 @@ use std::time::Duration;
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock in seconds, e.g. tc=10+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, not two engines, a variant a proto=gbgp\n     engine cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock in seconds, e.g. tc=10+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nTournaments: with --tournament gauntlet (the first engine against each other one) or\nround-robin (every pair), three or more engines; --games is per pairing, pair p of every\npairing has the same opening, pairings interleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, more than two\n     without --tournament, --sprt with --tournament, a variant a proto=gbgp engine\n     cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
 )]
 pub struct MatchArgs {
-    /// An engine spec (give exactly two).
+    /// An engine spec (give two, or more with --tournament).
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
-    /// Games to play (pairs of games on the same opening with colours swapped).
+    /// Games to play (pairs of games on the same opening with colours swapped); in a tournament,
+    /// games of each pairing.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
+    /// Play a tournament of the engines: `gauntlet` (the first engine against each other one)
+    /// or `round-robin` (every pair); needed with more than two engines.
+    #[arg(long, value_name = "KIND", value_parser = ["gauntlet", "round-robin"])]
+    pub tournament: Option<String>,
+    /// The engine a tournament's ratings are anchored on (by name; default: the first).
+    #[arg(long, value_name = "NAME", requires = "tournament")]
+    pub anchor: Option<String>,
+    /// The anchor's rating.
+    #[arg(
+        long,
+        value_name = "ELO",
+        default_value_t = 0.0,
+        requires = "tournament",
+        allow_negative_numbers = true
+    )]
+    pub anchor_elo: f64,
     /// Spec words every engine gets unless its own spec sets that key (as cutechess-cli's
     /// -each), e.g. "tc=10+0.1 option.Hash=64".
     #[arg(long, value_name = "WORDS")]
@@ -110,17 +128,27 @@ pub struct MatchArgs {
     pub draw: Option<Vec<String>>,
 }
 
-/// The engines of `--engine` (after the words of `--each`), with distinct names.
-fn engines(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
+/// The engines of `--engine`, with distinct names, and the tournament they play (none for a
+/// match of two).
+fn engines(args: &MatchArgs) -> Result<(Vec<EngineSpec>, Option<Tournament>), String> {
     let each = match &args.each {
         Some(text) => words::split(text).map_err(|e| format!("--each {}: {e}", quoted(text)))?,
         None => Vec::new(),
     };
-    if args.engines.len() != 2 {
+    let tournament = args.tournament.as_deref().and_then(Tournament::parse);
+    let n = args.engines.len();
+    if n < 2 || (n > 2 && tournament.is_none()) {
+        let more = if n > 2 {
+            ": give --tournament gauntlet or --tournament round-robin to play more"
+        } else {
+            " (or more, with --tournament)"
+        };
         return Err(format!(
-            "a match needs exactly two --engine specs, {} given",
-            args.engines.len()
+            "a match needs exactly two --engine specs{more}, {n} given"
         ));
+    }
+    if tournament.is_some() && args.sprt.is_some() {
+        return Err("--sprt tests two engines: it cannot be given with --tournament".to_string());
     }
     let mut specs = args
         .engines
@@ -128,10 +156,22 @@ fn engines(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
         .map(|s| EngineSpec::parse_with(s, &each).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     spec::distinct_names(&mut specs);
-    let [a, b]: [EngineSpec; 2] = specs
-        .try_into()
-        .map_err(|_| "a match needs exactly two --engine specs".to_string())?;
-    Ok([a, b])
+    Ok((specs, tournament))
+}
+
+/// The engine of `--anchor` (an index into `specs`; the first by default).
+fn anchor(args: &MatchArgs, specs: &[EngineSpec]) -> Result<usize, String> {
+    let Some(name) = &args.anchor else {
+        return Ok(0);
+    };
+    specs.iter().position(|s| &s.name == name).ok_or_else(|| {
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        format!(
+            "--anchor {} names no engine; the engines are {}",
+            crate::text::quoted(name),
+            names.join(", ")
+        )
+    })
 }
 
 /// The time control of `--movetime` or `--tc` (10+0.1 by default).
@@ -294,15 +334,15 @@ fn check_gbgp(
     })
 }
 
-/// The records' settings line: the engines and every setting that changes the games, for
-/// `--resume` to check. `each`, `search-timeout` and the adjudication (`extra`) are written only when used, so that the
+/// The records' settings line: the engines (and a tournament's kind and anchor) and every
+/// setting that changes the games, for `--resume` to check. `each`, `search-timeout` and the adjudication (`extra`) are written only when used, so that the
 /// records of a match without them still resume.
 fn settings_line(
     args: &MatchArgs,
     specs: &[EngineSpec],
     tc: TimeControl,
-    openings: String,
-    seed: u64,
+    (openings, seed): (String, u64),
+    tournament: SettingsWords,
     extra: SettingsWords,
 ) -> String {
     let untimed = specs
@@ -310,34 +350,37 @@ fn settings_line(
         .any(|s| s.control(tc).time == TimeControl::Infinite);
     let each = args.each.iter().map(|e| ("each", e.clone()));
     let search_timeout = untimed.then(|| ("search-timeout", args.search_timeout.to_string()));
-    [
-        ("engine", args.engines[0].clone()),
-        ("engine", args.engines[1].clone()),
-    ]
-    .into_iter()
-    .chain(each)
-    .chain([
-        ("variant", args.variant.clone()),
-        ("tc", tc.to_string()),
-        ("grace", args.grace.to_string()),
-    ])
-    .chain(search_timeout)
-    .chain([
-        ("ready-timeout", args.ready_timeout.to_string()),
-        ("max-plies", args.max_plies.to_string()),
-        ("openings", openings),
-        ("seed", seed.to_string()),
-    ])
-    .chain(extra)
-    .map(|(k, v)| format!("{k}={}", words::quote(&v)))
-    .collect::<Vec<_>>()
-    .join(" ")
+    args.engines
+        .iter()
+        .map(|e| ("engine", e.clone()))
+        .chain(tournament)
+        .chain(each)
+        .chain([
+            ("variant", args.variant.clone()),
+            ("tc", tc.to_string()),
+            ("grace", args.grace.to_string()),
+        ])
+        .chain(search_timeout)
+        .chain([
+            ("ready-timeout", args.ready_timeout.to_string()),
+            ("max-plies", args.max_plies.to_string()),
+            ("openings", openings),
+            ("seed", seed.to_string()),
+        ])
+        .chain(extra)
+        .map(|(k, v)| format!("{k}={}", words::quote(&v)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
-    let specs = engines(&args).map_err(Failure::Usage)?;
+    let (specs, tournament) = engines(&args).map_err(Failure::Usage)?;
+    let anchor = anchor(&args, &specs).map_err(Failure::Usage)?;
+    if !args.anchor_elo.is_finite() {
+        return Err(Failure::Usage("--anchor-elo must be a number".into()));
+    }
     let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
     let rules = Rules::named(&args.variant).map_err(|e| usage(&e))?;
     let tc = time_control(&args).map_err(|e| usage(&e))?;
@@ -345,7 +388,10 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
     check_counts(&args).map_err(Failure::Usage)?;
     check_files(&args)?;
     let seed = seed(&args);
-    let pairs = args.games.div_ceil(2);
+    let units = args.games.div_ceil(2).saturating_mul(match tournament {
+        Some(t) => t.pairings(specs.len()).len(),
+        None => 1,
+    });
     let (openings, openings_setting) = opening_source(&args, &rules, seed)?;
     check_gbgp(&specs, &rules, &args.variant, &openings)?;
     let sprt = args
@@ -356,16 +402,27 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         .map_err(|e| usage(&e))?;
     // Last: reading the tables takes a while, and every usage error is said before it.
     let (adjudication, adjudication_words) = adjudication(&args, &rules)?;
+    let tournament_words = match tournament {
+        // The anchor too, so that `replay` ranks the engines as the tournament did.
+        Some(t) => vec![
+            ("tournament", t.to_string()),
+            ("anchor", specs[anchor].name.clone()),
+            ("anchor-elo", args.anchor_elo.to_string()),
+        ],
+        None => Vec::new(),
+    };
     let settings = settings_line(
         &args,
         &specs,
         tc,
-        openings_setting,
-        seed,
+        (openings_setting, seed),
+        tournament_words,
         adjudication_words,
     );
     Ok(Plan {
         specs,
+        tournament,
+        anchor: (anchor, args.anchor_elo),
         settings: GameSettings {
             rules,
             tc,
@@ -378,7 +435,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         variant: rules.preset_name().unwrap_or("nine").to_string(),
         games: args.games,
         openings,
-        concurrency: args.concurrency.min(pairs),
+        concurrency: args.concurrency.min(units),
         sprt,
         records: args.records,
         pgn: args.pgn,
@@ -407,10 +464,10 @@ fn finished_game(r: &Record) {
 pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
     let plan = plan(args)?;
     let finished = runner::play(&plan, &finished_game).map_err(|e| e.to_string())?;
-    if finished.recap.tally.games() > 0 {
+    if finished.standings.games() > 0 {
         out!(
             "{}",
-            summary::summary(&plan, &finished.recap, finished.secs)
+            summary::summary(&plan, &finished.standings, finished.secs)
         )?;
         let o = finished.overhead;
         if let Some(mean) = o.mean() {

@@ -86,7 +86,8 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// Play an engine-versus-engine match through the protocol, with clocks and statistics.
+    /// Play an engine-versus-engine match (or a tournament of more engines) through the
+    /// protocol, with clocks and statistics.
     Match(Box<match_cmd::MatchArgs>),
     /// Make a balanced opening book: enumerate placement openings and keep those an engine
     /// scores within a margin.

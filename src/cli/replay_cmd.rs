@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// The flags of `moulin replay`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Prints one line per game that does not replay, a count, then the results as the match\nprinted them, from the first engine's view (the engine with White in game 1): W/D/L,\nscore, draw ratio, Elo difference with its 95% interval, LOS, pairs. The same lines for\na --records file and a --pgn file of one match (the games of a PGN file are paired by\ntheir Round tags). A PGN file whose games name more than two engines is not summed.\n\nExit status: 0 every game replayed, 1 one did not (or the file cannot be read), 2 usage."
+    after_help = "Prints one line per game that does not replay, a count, then the results as the match\nprinted them, from the first engine's view (the engine with White in game 1): W/D/L,\nscore, draw ratio, Elo difference with its 95% interval, LOS, pairs. The same lines for\na --records file and a --pgn file of one match (the games of a PGN file are paired by\ntheir Round tags). A file whose games name more than two engines (a tournament's) gets a tournament's results:\nratings anchored on the first engine named, crosstable, pairings.\n\nExit status: 0 every game replayed, 1 one did not (or the file cannot be read), 2 usage."
 )]
 pub struct ReplayArgs {
     /// A records file written by `moulin match --records`, or PGN-shaped records (`moulin match
@@ -56,8 +56,13 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.games - r.errors.len(),
                 r.errors.len()
             )?;
-            if let Some([a, _]) = &r.names {
-                out!("{}", summary::results(a, &r.recap.tally))?;
+            match summary::tournament_of_records(path).map_err(|e| e.to_string())? {
+                Some(tournament) => out!("{tournament}")?,
+                None => {
+                    if let Some([a, _]) = &r.names {
+                        out!("{}", summary::results(a, &r.recap.tally))?;
+                    }
+                }
             }
             Ok(r.verdict().map_err(|e| e.to_string())?)
         }
@@ -74,11 +79,11 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
             )?;
             if r.engines.len() > 2 {
                 outln!(
-                    "not summed: the games name {} engines ({}), and a summary is of the two \
-                     engines of one match",
+                    "{} engines: {} games (ratings anchored on the first engine named)",
                     r.engines.len(),
-                    r.engines.join(", ")
+                    r.standings.games()
                 )?;
+                out!("{}", summary::tournament_results(&r.standings, 0, 0.0))?;
             } else if let Some([a, _]) = &r.names {
                 out!("{}", summary::results(a, &r.recap.tally))?;
             }

@@ -10,10 +10,12 @@
 //!   time controls, the clocks and the `go` line; `adjudicate`: ending a game early by the
 //!   endgame tables or the engines' scores.
 //! - `runner`: pairs of games over worker threads, the records written as games end;
-//!   `summary`: the results as the match prints them.
+//!   `standings`: what the games add up to, by pairing (one for a match, several for a
+//!   tournament); `summary`: the results as the match prints them.
 //! - `results_file`: one line per game, and the file that holds them; `replay`: their check.
 //! - `balanced_openings`: making opening books of openings an engine finds balanced.
-//! - `stats`: Elo, its interval, and the SPRT.
+//! - `stats`: Elo, its interval, and the SPRT; `ratings`: a tournament's ratings by maximum
+//!   likelihood.
 //! - `match_error`: what can go wrong.
 
 pub mod adjudicate;
@@ -22,11 +24,13 @@ pub mod control;
 pub mod engine;
 pub mod gbgp;
 mod match_error;
+pub mod ratings;
 pub mod referee;
 pub mod replay;
 pub mod results_file;
 pub mod runner;
 pub mod spec;
+pub mod standings;
 pub mod stats;
 pub mod summary;
 pub mod words;

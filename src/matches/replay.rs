@@ -5,6 +5,7 @@
 
 use super::match_error::{LineError, MatchError};
 use super::results_file::{each_line, Recap, Record};
+use super::standings::Standings;
 use crate::record::openings;
 use crate::rules::game::Game;
 use crate::rules::Rules;
@@ -139,6 +140,9 @@ pub struct PgnReplay {
     /// Every engine the games name (`White` and `Black`), in the order met: more than two, and
     /// the games are not one match, so `recap` stops being added to.
     pub engines: Vec<String>,
+    /// The results of every pair of engines the games name, for the summary of games of more
+    /// than two engines (a tournament's): the engines in the order met, each pair when first met.
+    pub standings: Standings,
 }
 
 impl PgnReplay {
@@ -150,9 +154,6 @@ impl PgnReplay {
             if !self.engines.contains(n) {
                 self.engines.push(n.clone());
             }
-        }
-        if self.engines.len() > 2 {
-            return;
         }
         // The match writes each game's number as its round; another tool's rounds may be
         // anything, and the game's place in the file stands in for them.
@@ -175,7 +176,23 @@ impl PgnReplay {
             reason: String::new(),
             notes: Vec::new(),
         };
-        add_result(&mut self.recap, &mut self.names, &record);
+        let st = &mut self.standings;
+        if st.pairing_of(&record.white, &record.black).is_none() {
+            let index = |st: &mut Standings, name: &str| {
+                if let Some(i) = st.names.iter().position(|n| n == name) {
+                    return i;
+                }
+                st.names.push(name.to_string());
+                st.names.len() - 1
+            };
+            let pairing = (index(st, &record.white), index(st, &record.black));
+            st.pairings.push(pairing);
+            st.recaps.push(Recap::default());
+        }
+        st.add(&record);
+        if self.engines.len() <= 2 {
+            add_result(&mut self.recap, &mut self.names, &record);
+        }
     }
 }
 

@@ -1,12 +1,19 @@
 //! The match runner: pairs of games (the same opening, colours swapped) over worker threads,
 //! each game refereed and written to the records as it ends, with a progress bar, the SPRT
 //! checked after each complete pair, and a stop on an error that would spoil the match.
+//!
+//! A tournament is played the same way, its pairings interleaved: pair 0 of every pairing, then
+//! pair 1 of every pairing, ..., all the pairings of pair `p` from the same opening. Pair `p` of
+//! pairing `k` (of `K`) is unit `u = p K + k`, whose games are numbered `2u + 1` (the pairing's
+//! first engine has White) and `2u + 2`: the numbers are stable when `--games` grows, so that
+//! `--resume` works by game number as for a match (a match is the tournament of one pairing).
 
 use super::engine::Engine;
 use super::match_error::MatchError;
 use super::referee::{self, GameSettings, Overhead, Seat};
-use super::results_file::{Recap, Record, RecordsFile};
+use super::results_file::{Record, RecordsFile};
 use super::spec::{self, EngineSpec};
+use super::standings::{Standings, Tournament};
 use super::stats::{self, Decision, Sprt, Tally};
 use crate::record::openings::{self, Opening};
 use crate::rng::Rng;
@@ -24,13 +31,18 @@ pub const MAX_START_FAILURES: u32 = 3;
 
 /// Everything a match needs, checked.
 pub struct Plan {
-    /// The two engines, the first one first (results are from its view).
-    pub specs: [EngineSpec; 2],
+    /// The engines, the first one first (a match's results are from its view).
+    pub specs: Vec<EngineSpec>,
+    /// How the engines meet when there are more than two (`None`: a match of two).
+    pub tournament: Option<Tournament>,
+    /// The engine a tournament's ratings are anchored on (an index into `specs`), and its
+    /// rating.
+    pub anchor: (usize, f64),
     /// The rules, the clock and the limits of every game.
     pub settings: GameSettings,
     /// The variant's name, as the records write it.
     pub variant: String,
-    /// Games to play.
+    /// Games to play (by each pairing, in a tournament).
     pub games: usize,
     /// Where the pairs' openings come from.
     pub openings: OpeningSource,
@@ -60,53 +72,87 @@ pub enum OpeningSource {
     Random(usize),
 }
 
-/// Which pair comes next, and its opening.
+impl Plan {
+    /// The pairings played (engine indices, first engine first): one for a match.
+    #[must_use]
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        self.tournament
+            .map_or_else(|| vec![(0, 1)], |t| t.pairings(self.specs.len()))
+    }
+
+    /// The engines' names, in the order of `--engine`.
+    #[must_use]
+    pub fn names(&self) -> Vec<String> {
+        self.specs.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The games the plan plays: `games` by each pairing.
+    #[must_use]
+    pub fn total_games(&self) -> usize {
+        self.games.saturating_mul(self.pairings().len())
+    }
+}
+
+/// Which unit (a pair of games of one pairing) comes next, and its opening.
 struct Schedule {
-    next_pair: usize,
+    next_unit: usize,
+    /// The pairings (engine indices).
+    pairings: Vec<(usize, usize)>,
+    /// The opening of the pair index last reached, and that index.
+    opening: Option<(usize, Opening)>,
     rng: Rng,
     /// Games (numbered from 1) already in the records of a resumed match.
     done: HashSet<usize>,
 }
 
 impl Schedule {
-    /// The next pair with a game still to play, and its opening; `None` when all are played.
-    fn next(&mut self, plan: &Plan) -> Option<(usize, Opening)> {
-        let pairs = plan.games.div_ceil(2);
-        while self.next_pair < pairs {
-            let p = self.next_pair;
-            self.next_pair += 1;
-            // Made for every pair, played or not, so that a resumed match has the same openings.
-            let opening = match &plan.openings {
-                OpeningSource::Book(book) => book[p % book.len()].clone(),
-                OpeningSource::Random(plies) => {
-                    openings::random_opening(&plan.settings.rules, *plies, &mut self.rng)
-                }
-            };
-            if self.to_play(plan, p).next().is_some() {
-                return Some((p, opening));
+    /// The next unit with a game still to play, its pairing and its opening; `None` when all
+    /// are played.
+    fn next(&mut self, plan: &Plan) -> Option<(usize, (usize, usize), Opening)> {
+        let k = self.pairings.len();
+        let units = plan.games.div_ceil(2).saturating_mul(k);
+        while self.next_unit < units {
+            let u = self.next_unit;
+            self.next_unit += 1;
+            let p = u / k;
+            // Made for every pair index, played or not, so that a resumed match has the same
+            // openings; one opening for the pair of every pairing.
+            if self.opening.as_ref().map(|(q, _)| *q) != Some(p) {
+                let opening = match &plan.openings {
+                    OpeningSource::Book(book) => book[p % book.len()].clone(),
+                    OpeningSource::Random(plies) => {
+                        openings::random_opening(&plan.settings.rules, *plies, &mut self.rng)
+                    }
+                };
+                self.opening = Some((p, opening));
+            }
+            if let (Some(_), Some((_, opening))) = (self.to_play(plan, u).next(), &self.opening) {
+                return Some((u, self.pairings[u % k], opening.clone()));
             }
         }
         None
     }
 
-    /// The games of pair `p` still to play, numbered from 1.
-    fn to_play<'a>(&'a self, plan: &Plan, p: usize) -> impl Iterator<Item = usize> + 'a {
-        let games = plan.games;
-        (2 * p + 1..=2 * p + 2).filter(move |g| *g <= games && !self.done.contains(g))
+    /// The games of unit `u` still to play, numbered from 1.
+    fn to_play<'a>(&'a self, plan: &Plan, u: usize) -> impl Iterator<Item = usize> + 'a {
+        // The second game of the last pair is left out when the pairing's games are odd.
+        let second_exists = 2 * (u / self.pairings.len()) + 2 <= plan.games;
+        (2 * u + 1..=2 * u + 2)
+            .filter(move |g| (g % 2 == 1 || second_exists) && !self.done.contains(g))
     }
 }
 
 /// What the workers share.
 struct Shared {
     schedule: Schedule,
-    recap: Recap,
+    standings: Standings,
     records: Option<RecordsFile>,
     /// The `--pgn` file.
     pgn: Option<RecordsFile>,
     /// Its `Date` and `TimeControl` tags.
     pgn_date: String,
     /// Start failures in a row, per engine.
-    start_failures: [u32; 2],
+    start_failures: Vec<u32>,
     /// Why the match stopped before its end, when it did.
     fatal: Option<MatchError>,
     sprt: Option<(f64, Decision)>,
@@ -117,7 +163,7 @@ struct Shared {
 /// A match played (to its end or not).
 pub struct Finished {
     /// What its games add up to, those of resumed records included.
-    pub recap: Recap,
+    pub standings: Standings,
     /// The time it took, in seconds.
     pub secs: f64,
     /// Why it stopped before its end, when it did.
@@ -126,18 +172,13 @@ pub struct Finished {
     pub overhead: Overhead,
 }
 
-/// The engines' names, the first one first.
-fn names(plan: &Plan) -> [&str; 2] {
-    [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()]
-}
-
 /// The records file of the match (resumed or new, when it has one), with the games it already
 /// holds: their numbers and what they add up to.
 fn open_records(
     plan: &Plan,
     title: &str,
-) -> Result<(Option<RecordsFile>, Recap, HashSet<usize>), MatchError> {
-    let mut recap = Recap::default();
+) -> Result<(Option<RecordsFile>, Standings, HashSet<usize>), MatchError> {
+    let mut standings = Standings::new(plan.names(), plan.pairings());
     let mut done = HashSet::new();
     let records = match &plan.records {
         Some(path) if plan.resume => {
@@ -148,7 +189,7 @@ fn open_records(
                         game: r.game,
                     });
                 }
-                recap.add(r, names(plan));
+                add_resumed(plan, &mut standings, r);
                 Ok(())
             })?;
             log::info!("resuming: {} games already recorded", done.len());
@@ -162,12 +203,22 @@ fn open_records(
         )?),
         None => None,
     };
-    Ok((records, recap, done))
+    Ok((records, standings, done))
 }
 
-/// Starts both engines (the handshake included) before anything else, so that an engine that
+/// Adds a game of resumed records. The engines' names are those of the settings line, which
+/// `--resume` checked; a record of other names counts for the one pairing of a match (as a
+/// draw, from the first engine's view), and for nothing in a tournament.
+fn add_resumed(plan: &Plan, standings: &mut Standings, r: &Record) {
+    if standings.add(r).is_none() && plan.tournament.is_none() {
+        let names = [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()];
+        standings.recaps[0].add(r, names);
+    }
+}
+
+/// Starts every engine (the handshake included) before anything else, so that an engine that
 /// cannot start stops the run before its first game instead of forfeiting every game.
-fn start_first(plan: &Plan) -> Result<[Engine; 2], MatchError> {
+fn start_first(plan: &Plan) -> Result<Vec<Option<Engine>>, MatchError> {
     let start = |spec: &EngineSpec| {
         Engine::start(spec, &plan.settings.rules, plan.settings.ready_timeout).map_err(|fault| {
             MatchError::NotStarted {
@@ -176,7 +227,23 @@ fn start_first(plan: &Plan) -> Result<[Engine; 2], MatchError> {
             }
         })
     };
-    Ok([start(&plan.specs[0])?, start(&plan.specs[1])?])
+    plan.specs.iter().map(|s| start(s).map(Some)).collect()
+}
+
+/// Who plays: `a vs b`, or `round-robin: a, b, c`.
+fn heading(plan: &Plan) -> String {
+    match plan.tournament {
+        None => format!("{} vs {}", plan.specs[0].name, plan.specs[1].name),
+        Some(t) => format!("{t}: {}", plan.names().join(", ")),
+    }
+}
+
+/// The match's `Event` in the PGN, and the start of the records file's title.
+fn event(plan: &Plan) -> String {
+    match plan.tournament {
+        None => format!("moulin match: {}", heading(plan)),
+        Some(_) => format!("moulin {}", heading(plan)),
+    }
 }
 
 /// Plays the match of `plan`, calling `on_game` with the record of each game as it ends. A
@@ -189,44 +256,46 @@ fn start_first(plan: &Plan) -> Result<[Engine; 2], MatchError> {
 /// An engine that cannot start before the first game, records or a `--pgn` file that cannot
 /// be opened (or resumed): no game is played, and no file made.
 pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished, MatchError> {
-    let names = names(plan);
     let controls = spec::show_controls(&plan.specs, plan.settings.tc);
     let title = format!(
-        "moulin match: {} vs {}, variant {}, {controls}, seed {}",
-        names[0], names[1], plan.variant, plan.seed
+        "{}, variant {}, {controls}, seed {}",
+        event(plan),
+        plan.variant,
+        plan.seed
     );
     let first = start_first(plan)?;
-    let (records, recap, done) = open_records(plan, &title)?;
+    let (records, standings, done) = open_records(plan, &title)?;
     let pgn = match &plan.pgn {
         Some(path) => Some(RecordsFile::open_plain(path, plan.force, plan.resume)?),
         None => None,
     };
     log::info!(
-        "{} vs {}: {} games, variant {}, {}, seed {}",
-        names[0],
-        names[1],
-        plan.games,
+        "{}: {} games, variant {}, {}, seed {}",
+        heading(plan),
+        plan.total_games(),
         plan.variant,
         controls,
         plan.seed
     );
     let bar = crate::progress::bar(
-        plan.games as u64,
-        u64::from(recap.tally.games()),
+        plan.total_games() as u64,
+        u64::from(standings.games()),
         "",
         "games",
     );
     let shared = Mutex::new(Shared {
         schedule: Schedule {
-            next_pair: 0,
+            next_unit: 0,
+            pairings: plan.pairings(),
+            opening: None,
             rng: Rng::new(plan.seed),
             done,
         },
-        recap,
+        standings,
         records,
         pgn,
         pgn_date: crate::date::Date::today().pgn(),
-        start_failures: [0; 2],
+        start_failures: vec![0; plan.specs.len()],
         fatal: None,
         sprt: None,
         overhead: Overhead::default(),
@@ -235,7 +304,7 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
     let decided = plan
         .sprt
         .as_ref()
-        .map(|t| t.test(&lock(&shared).recap.tally));
+        .map(|t| t.test(&lock(&shared).standings.recaps[0].tally));
     let stop = AtomicBool::new(matches!(decided, Some((_, d)) if d != Decision::Continue));
     let started = Instant::now();
     let context = Context {
@@ -252,7 +321,7 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     Ok(Finished {
-        recap: shared.recap,
+        standings: shared.standings,
         secs,
         fatal: shared.fatal,
         overhead: shared.overhead,
@@ -272,13 +341,13 @@ struct Context<'a> {
 
 /// Runs `plan.concurrency` workers (fewer when threads cannot be started) until they end; the
 /// first worker plays with the engines `first`, started before the match.
-fn run_workers(c: &Context, first: [Engine; 2]) {
+fn run_workers(c: &Context, first: Vec<Option<Engine>>) {
     let mut first = Some(first);
     std::thread::scope(|scope| {
         for i in 0..c.plan.concurrency {
             let slots = first
                 .take()
-                .map_or([None, None], |[a, b]| [Some(a), Some(b)]);
+                .unwrap_or_else(|| c.plan.specs.iter().map(|_| None).collect());
             let spawned = std::thread::Builder::new()
                 .name(format!("game-{i}"))
                 .spawn_scoped(scope, move || worker(c, slots));
@@ -301,25 +370,39 @@ fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
 }
 
 /// Plays pairs of games until none is left or the match stops, with the engines of `slots`
-/// (started when missing).
-fn worker(c: &Context, mut slots: [Option<Engine>; 2]) {
+/// (by engine index; started when missing). Only the engines of the pairing being played are
+/// kept running: the others are stopped when the worker changes pairing.
+fn worker(c: &Context, mut slots: Vec<Option<Engine>>) {
     let (plan, shared, stop, bar) = (c.plan, c.shared, c.stop, c.bar);
     while !stop.load(Ordering::SeqCst) {
         let next = lock(shared).schedule.next(plan);
-        let Some((p, opening)) = next else { break };
-        let games: Vec<usize> = lock(shared).schedule.to_play(plan, p).collect();
+        let Some((u, (first, second), opening)) = next else {
+            break;
+        };
+        for (i, slot) in slots.iter_mut().enumerate() {
+            if i != first && i != second {
+                if let Some(e) = slot.take() {
+                    e.quit();
+                }
+            }
+        }
+        let games: Vec<usize> = lock(shared).schedule.to_play(plan, u).collect();
         for number in games {
             // A decided SPRT lets the pair finish; a fatal error does not.
             if lock(shared).fatal.is_some() {
                 break;
             }
-            // The first game of a pair (odd number) gives engine 0 White.
-            let white = usize::from(number % 2 == 0);
-            let played = play_game(plan, &mut slots, white, &opening);
+            // The first game of a pair (odd number) gives the pairing's first engine White.
+            let seats = if number % 2 == 1 {
+                ByColor::new(first, second)
+            } else {
+                ByColor::new(second, first)
+            };
+            let played = play_game(plan, &mut slots, seats, &opening);
             let record = Record::new(
                 number,
-                &plan.specs[white].name,
-                &plan.specs[1 - white].name,
+                &plan.specs[seats.white].name,
+                &plan.specs[seats.black].name,
                 &plan.variant,
                 &played,
             );
@@ -333,15 +416,19 @@ fn worker(c: &Context, mut slots: [Option<Engine>; 2]) {
                 stop.store(true, Ordering::SeqCst);
                 break;
             }
-            let pair_done = s.recap.add(&record, names(plan));
+            let pair_done = s.standings.add(&record).is_some_and(|(_, done)| done);
             s.overhead.add(&played.overhead);
             bar.suspend(|| (c.on_game)(&record));
-            count_starts(&mut s, &played, white, &slots, &plan.specs, stop);
+            count_starts(&mut s, &played, seats, &slots, &plan.specs, stop);
             bar.inc(1);
             if pair_done {
                 test_sprt(plan, &mut s, stop);
             }
-            bar.set_message(progress_message(&s.recap.tally, s.sprt));
+            let message = match plan.tournament {
+                None => progress_message(&s.standings.recaps[0].tally, s.sprt),
+                Some(_) => String::new(),
+            };
+            bar.set_message(message);
         }
     }
     for e in slots.into_iter().flatten() {
@@ -349,27 +436,29 @@ fn worker(c: &Context, mut slots: [Option<Engine>; 2]) {
     }
 }
 
-/// Plays one game from `opening`, engine `white` (0 or 1) having White, with the engines of
-/// `slots` (started when missing).
+/// Plays one game from `opening`, the engines of `seats` (indices into `slots`, two different
+/// ones) having White and Black, with the engines of `slots` (started when missing).
 fn play_game(
     plan: &Plan,
-    slots: &mut [Option<Engine>; 2],
-    white: usize,
+    slots: &mut [Option<Engine>],
+    seats: ByColor<usize>,
     opening: &Opening,
 ) -> referee::Played {
-    let [slot0, slot1] = slots;
-    let (ws, bs) = if white == 0 {
-        (slot0, slot1)
+    let (low, high) = (seats.white.min(seats.black), seats.white.max(seats.black));
+    let (left, right) = slots.split_at_mut(high);
+    let (low_slot, high_slot) = (&mut left[low], &mut right[0]);
+    let (ws, bs) = if seats.white == low {
+        (low_slot, high_slot)
     } else {
-        (slot1, slot0)
+        (high_slot, low_slot)
     };
     let mut seats = ByColor::new(
         Seat {
-            spec: &plan.specs[white],
+            spec: &plan.specs[seats.white],
             engine: ws,
         },
         Seat {
-            spec: &plan.specs[1 - white],
+            spec: &plan.specs[seats.black],
             engine: bs,
         },
     );
@@ -387,8 +476,6 @@ fn write_game(plan: &Plan, s: &mut Shared, record: &Record) -> Result<(), MatchE
             })?;
     }
     let pgn_text = s.pgn.is_some().then(|| {
-        let names = names(plan);
-        let event = format!("moulin match: {} vs {}", names[0], names[1]);
         // Each side's control: the engines' names are distinct.
         let tag = |name: &str| {
             let spec = plan.specs.iter().find(|s| s.name == name);
@@ -397,7 +484,7 @@ fn write_game(plan: &Plan, s: &mut Shared, record: &Record) -> Result<(), MatchE
         };
         let tags = [tag(&record.white), tag(&record.black)];
         let tags = [tags[0].as_str(), tags[1].as_str()];
-        crate::record::write(&record.to_pgn(&event, &s.pgn_date, tags))
+        crate::record::write(&record.to_pgn(&event(plan), &s.pgn_date, tags))
     });
     if let (Some(file), Some(text)) = (s.pgn.as_mut(), pgn_text) {
         file.append(&text).map_err(|e| MatchError::NotInPgn {
@@ -411,7 +498,7 @@ fn write_game(plan: &Plan, s: &mut Shared, record: &Record) -> Result<(), MatchE
 /// Runs the SPRT on the complete pairs so far; stops the match when it is decided.
 fn test_sprt(plan: &Plan, s: &mut Shared, stop: &AtomicBool) {
     if let Some(sprt) = &plan.sprt {
-        let (llr, decision) = sprt.test(&s.recap.tally);
+        let (llr, decision) = sprt.test(&s.standings.recaps[0].tally);
         s.sprt = Some((llr, decision));
         if decision != Decision::Continue {
             stop.store(true, Ordering::SeqCst);
@@ -419,18 +506,18 @@ fn test_sprt(plan: &Plan, s: &mut Shared, stop: &AtomicBool) {
     }
 }
 
-/// Counts start failures in a row per engine (`white` is the engine that had White); stops the
-/// match when one engine reaches `MAX_START_FAILURES`.
+/// Counts start failures in a row per engine (`seats` are the engines that had White and
+/// Black); stops the match when one engine reaches `MAX_START_FAILURES`.
 fn count_starts(
     s: &mut Shared,
     played: &referee::Played,
-    white: usize,
-    slots: &[Option<Engine>; 2],
-    specs: &[EngineSpec; 2],
+    seats: ByColor<usize>,
+    slots: &[Option<Engine>],
+    specs: &[EngineSpec],
     stop: &AtomicBool,
 ) {
-    for (k, slot) in slots.iter().enumerate() {
-        if slot.is_some() {
+    for k in [seats.white, seats.black] {
+        if slots[k].is_some() {
             s.start_failures[k] = 0;
         }
     }
@@ -441,9 +528,9 @@ fn count_starts(
     } = &played.end
     {
         let k = if *loser == Color::White {
-            white
+            seats.white
         } else {
-            1 - white
+            seats.black
         };
         s.start_failures[k] += 1;
         if s.start_failures[k] >= MAX_START_FAILURES && s.fatal.is_none() {

@@ -1,10 +1,13 @@
 //! The summary of a match: the results from the first engine's view (W/D/L, score, draw ratio,
 //! Elo with its interval, LOS, pairs), how the games ended, the forfeits, the SPRT's verdict, and
-//! the time taken.
+//! the time taken. That of a tournament: the ranking by rating (maximum likelihood over all its
+//! games), the crosstable, and each pairing's results.
 
-use super::results_file::Recap;
+use super::ratings::Rating;
 use super::runner::Plan;
+use super::standings::Standings;
 use super::stats::{self, Tally};
+use std::fmt::Write as _;
 
 /// The results from the first engine's (`a`) view: W/D/L, score, draw ratio, Elo with its
 /// interval (`n/a` when the samples cannot give one), LOS, pairs.
@@ -39,9 +42,14 @@ pub fn results(a: &str, t: &Tally) -> String {
     out
 }
 
-/// The summary of a match played by `plan`, whose games add up to `recap`, in `secs` seconds.
+/// The summary of a match (or a tournament) played by `plan`, whose games add up to
+/// `standings`, in `secs` seconds.
 #[must_use]
-pub fn summary(plan: &Plan, recap: &Recap, secs: f64) -> String {
+pub fn summary(plan: &Plan, standings: &Standings, secs: f64) -> String {
+    if let Some(t) = plan.tournament {
+        return tournament_summary(plan, t, standings, secs);
+    }
+    let recap = &standings.recaps[0];
     let (a, b) = (&plan.specs[0].name, &plan.specs[1].name);
     let t = &recap.tally;
     let (ends, forfeits) = (&recap.ends, recap.forfeits);
@@ -74,9 +82,254 @@ pub fn summary(plan: &Plan, recap: &Recap, secs: f64) -> String {
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         ));
     }
-    out.push_str(&format!(
+    out.push_str(&time_taken(n, secs));
+    out
+}
+
+/// The results of the tournament whose records are in the file at `path` (`tournament_results`,
+/// after a line naming the tournament); `None` for a match's records.
+///
+/// # Errors
+///
+/// A file that cannot be read.
+pub fn tournament_of_records(path: &std::path::Path) -> Result<Option<String>, super::MatchError> {
+    let Some(t) = super::standings::tournament_of_records(path)? else {
+        return Ok(None);
+    };
+    let mut out = format!(
+        "{} of {} engines: {} games\n",
+        t.tournament,
+        t.standings.names.len(),
+        t.standings.games()
+    );
+    out.push_str(&tournament_results(&t.standings, t.anchor, t.anchor_elo));
+    Ok(Some(out))
+}
+
+/// The summary's last line: the time taken.
+fn time_taken(games: u32, secs: f64) -> String {
+    format!(
         "Time: {secs:.1} s, {:.1} games/min\n",
-        f64::from(n) * 60.0 / secs.max(1e-9)
-    ));
+        f64::from(games) * 60.0 / secs.max(1e-9)
+    )
+}
+
+/// The summary of a tournament of kind `kind`.
+fn tournament_summary(
+    plan: &Plan,
+    kind: super::standings::Tournament,
+    standings: &Standings,
+    secs: f64,
+) -> String {
+    let n = standings.games();
+    let mut out = format!(
+        "{kind} of {} engines: {n} games, {} {}\n",
+        plan.specs.len(),
+        plan.variant,
+        super::spec::show_controls(&plan.specs, plan.settings.tc)
+    );
+    out.push_str(&tournament_results(standings, plan.anchor.0, plan.anchor.1));
+    let ends: Vec<String> = standings
+        .ends()
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    out.push_str(&format!("Ends: {}\n", ends.join(", ")));
+    let forfeits: Vec<String> = standings
+        .names
+        .iter()
+        .zip(standings.forfeits())
+        .map(|(name, k)| format!("{name} {k}"))
+        .collect();
+    out.push_str(&format!("Forfeits: {}\n", forfeits.join(", ")));
+    out.push_str(&time_taken(n, secs));
+    out
+}
+
+/// One engine's line of the ranking.
+struct Entry {
+    engine: usize,
+    rating: Rating,
+    games: f64,
+    points: f64,
+    draws: u32,
+}
+
+impl Entry {
+    /// The key the ranking sorts by: above the rated, the rated by rating, below them, and
+    /// those with no rating last; the score breaks ties.
+    fn key(&self) -> (u8, f64) {
+        let score = self.points / self.games.max(1.0);
+        match self.rating {
+            Rating::Above => (0, -score),
+            Rating::Finite { elo, .. } => (1, -elo),
+            Rating::Below => (2, -score),
+            Rating::Unlinked => (3, -score),
+        }
+    }
+}
+
+/// A tournament's results: the ranking (rating, its 95% error, games, score, draws), the engines
+/// with no finite rating and why, the crosstable, and each pairing's results. The ratings are
+/// anchored on engine `anchor` at `anchor_elo`.
+#[must_use]
+pub fn tournament_results(standings: &Standings, anchor: usize, anchor_elo: f64) -> String {
+    let scores = standings.scores();
+    let ratings = scores.ratings(anchor, anchor_elo);
+    let names = &standings.names;
+    let mut entries: Vec<Entry> = (0..names.len())
+        .map(|i| {
+            let (games, points) = (0..names.len())
+                .map(|j| scores.between(i, j))
+                .fold((0.0, 0.0), |(g, p), (a, b)| (g + a, p + b));
+            let draws = standings
+                .pairings
+                .iter()
+                .zip(&standings.recaps)
+                .filter(|((a, b), _)| *a == i || *b == i)
+                .map(|(_, r)| r.tally.draws)
+                .sum();
+            Entry {
+                engine: i,
+                rating: ratings[i],
+                games,
+                points,
+                draws,
+            }
+        })
+        .collect();
+    entries.sort_by(|a, b| {
+        a.key()
+            .partial_cmp(&b.key())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut out = ranking(names, &entries, anchor_elo);
+    out.push_str(&crosstable(standings, &entries));
+    out.push_str(&pairwise(standings));
+    out
+}
+
+/// The width of the engines' column: the longest name, and at least that of `Engine`.
+fn name_width(names: &[String]) -> usize {
+    names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6)
+}
+
+/// The ranking table, and a line for each kind of engine with no finite rating.
+fn ranking(names: &[String], entries: &[Entry], anchor_elo: f64) -> String {
+    let width = name_width(names);
+    let mut out = format!(
+        "Ratings (maximum likelihood, logistic Elo, draws half a point; ± is the 95% error):\n{:>4}  {:<width$}  {:>8}  {:>7}  {:>6}  {:>6}  {:>6}\n",
+        "Rank", "Engine", "Rating", "±", "Games", "Score", "Draws"
+    );
+    let show = |elo: f64| {
+        if anchor_elo == 0.0 {
+            stats::show_elo(elo)
+        } else {
+            format!("{elo:.1}")
+        }
+    };
+    let mut unrated: [Vec<&str>; 3] = Default::default();
+    for (rank, e) in entries.iter().enumerate() {
+        let (rating, error) = match e.rating {
+            Rating::Finite { elo, error } => (
+                show(elo),
+                error.map_or_else(|| "anchor".to_string(), |x| format!("{x:.1}")),
+            ),
+            other => {
+                let k = match other {
+                    Rating::Above => 0,
+                    Rating::Below => 1,
+                    _ => 2,
+                };
+                unrated[k].push(&names[e.engine]);
+                ("n/a".to_string(), "n/a".to_string())
+            }
+        };
+        let share = |x: f64| stats::show_percent((e.games > 0.0).then(|| x / e.games));
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {rating:>8}  {error:>7}  {:>6}  {:>6}  {:>6}",
+            rank + 1,
+            names[e.engine],
+            e.games,
+            share(e.points),
+            share(f64::from(e.draws))
+        );
+    }
+    let why = [
+        "won every game against the rated engines (directly or through engines that did): no finite rating, above them",
+        "lost every game to the rated engines (directly or through engines that did): no finite rating, below them",
+        "no games link them to the anchor: no rating",
+    ];
+    for (list, why) in unrated.iter().zip(why) {
+        if !list.is_empty() {
+            let _ = writeln!(out, "n/a: {} {why}", list.join(", "));
+        }
+    }
+    out
+}
+
+/// The crosstable, in the ranking's order: the row's points against the column's, of the games
+/// they played (blank for engines that did not meet).
+fn crosstable(standings: &Standings, entries: &[Entry]) -> String {
+    let scores = standings.scores();
+    let names = &standings.names;
+    let width = name_width(names);
+    let cell = 9;
+    let mut out = format!(
+        "Crosstable (the row's points against the column's, of their games):\n{:>4}  {:<width$}",
+        "", "Engine"
+    );
+    for k in 1..=entries.len() {
+        let _ = write!(out, "  {k:>cell$}");
+    }
+    out.push('\n');
+    for (rank, row) in entries.iter().enumerate() {
+        let _ = write!(out, "{:>4}  {:<width$}", rank + 1, names[row.engine]);
+        for col in entries {
+            let (games, points) = scores.between(row.engine, col.engine);
+            let text = if col.engine == row.engine {
+                "-".to_string()
+            } else if games > 0.0 {
+                format!("{points}/{games}")
+            } else {
+                String::new()
+            };
+            let _ = write!(out, "  {text:>cell$}");
+        }
+        out.truncate(out.trim_end_matches(' ').len());
+        out.push('\n');
+    }
+    out
+}
+
+/// Each pairing's results from its first engine's view: W/D/L, score, Elo difference with its
+/// 95% interval (pentanomial over the pairs), LOS.
+fn pairwise(standings: &Standings) -> String {
+    let mut out = "Pairings (from the first engine's view; Elo over game pairs):\n".to_string();
+    for (&(i, j), r) in standings.pairings.iter().zip(&standings.recaps) {
+        let t = &r.tally;
+        let _ = write!(
+            out,
+            "{} vs {}: W {}  D {}  L {}",
+            standings.names[i], standings.names[j], t.wins, t.draws, t.losses
+        );
+        if let Some(e) = t.estimate() {
+            let _ = write!(
+                out,
+                "  score {}  Elo {}  95% {}  LOS {}",
+                stats::show_percent(t.score()),
+                stats::show_elo(e.elo),
+                stats::show_interval(e.interval),
+                stats::show_percent(e.los)
+            );
+        }
+        out.push('\n');
+    }
     out
 }

@@ -5,7 +5,8 @@
 //!
 //! `harness` runs the programs; `adjudicate`, `controls` (each engine's time control, and the
 //! PGN's notes of it), `games`, `gbgp` (engines of the Nine Morris 3D GUI's dialect), `hostile`,
-//! `openings`, `records` and `script` (what a tournament script relies on) are the concerns.
+//! `openings`, `records`, `script` (what a tournament script relies on) and `tournament` (more
+//! than two engines) are the concerns.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
@@ -18,3 +19,4 @@ mod hostile;
 mod openings;
 mod records;
 mod script;
+mod tournament;
