@@ -133,38 +133,16 @@ fn bad_input_is_one_message_and_a_failure() {
     }
 }
 
-/// A game of moulin against itself at a low level, as a record file: blunders to be found.
-fn sample_game(dir: &std::path::Path) -> std::path::PathBuf {
-    let records = dir.join("sample.pgn");
-    let _ = std::fs::remove_file(&records);
-    let me = env!("CARGO_BIN_EXE_moulin");
-    let out = Command::new(me)
-        .args([
-            "match",
-            "--engine",
-            &format!("name=a cmd={me} option.Level=4"),
-        ])
-        .args(["--engine", &format!("name=b cmd={me} option.Level=2")])
-        .args(["--games", "1", "--movetime", "20", "--seed", "3"])
-        .arg("--pgn")
-        .arg(&records)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    records
-}
+/// A game between moulin at levels 4 and 2 (White wins in 57 plies), as a record file with
+/// its tags: blunders to be found.
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/analyse-sample.pgn");
 
 /// The analysis page of the sample game, searched to `depth`, in `dir`.
 fn sample_page(dir: &std::path::Path, depth: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(dir).unwrap();
-    let game = sample_game(dir);
     let page = dir.join("analysis.html");
-    let (g, p) = (game.to_str().unwrap(), page.to_str().unwrap());
-    ok(&[g, "--depth", depth, "--html", p]);
+    let _ = std::fs::remove_file(&page);
+    ok(&[SAMPLE, "--depth", depth, "--html", page.to_str().unwrap()]);
     page
 }
 
@@ -283,8 +261,7 @@ fn the_html_page_is_a_board_to_step_through_offline() {
         .join(format!("moulin-html-{}", std::process::id()));
     let page = sample_page(&dir, "4");
     let html = std::fs::read_to_string(&page).unwrap();
-    let game = dir.join("sample.pgn");
-    let text = ok(&[game.to_str().unwrap(), "--depth", "4"]);
+    let text = ok(&[SAMPLE, "--depth", "4"]);
     check_page(&html, &text);
     // The board, the bar, the graph with its zero line and ply ticks, the summary, the tags.
     for part in [
@@ -383,6 +360,26 @@ fn text_and_json_give_values_from_whites_side() {
         json.contains("\"sides\":{\"white\":{\"moves\":4,"),
         "{json}"
     );
+}
+
+#[test]
+fn all_moves_values_every_legal_move_of_every_position() {
+    let json = ok(&[
+        "--all-moves",
+        "--depth",
+        "3",
+        "--moves",
+        "d2",
+        "d6",
+        "--json",
+    ]);
+    let advice: Vec<usize> = json
+        .split("\"advice\":[")
+        .skip(1)
+        .map(|s| s[..s.find(']').unwrap()].matches("\"move\":").count())
+        .collect();
+    // 24 empty points, then 23.
+    assert_eq!(advice, [24, 23], "{json}");
 }
 
 #[test]
@@ -496,4 +493,135 @@ fn exact_values_of_a_placing_position() {
     let out = moulin(&["--position", "--exact", "--fen", fen]);
     assert!(!out.status.success());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+mod webdriver;
+
+/// A position string's board as the page's data writes it: `w`, `b` or `.` a point, in the
+/// points' order.
+fn board_of_fen(fen: &str) -> String {
+    let rings = fen.split(' ').next().unwrap();
+    rings
+        .chars()
+        .filter(|&c| c != '/')
+        .map(|c| match c {
+            'O' => 'w',
+            '@' => 'b',
+            _ => '.',
+        })
+        .collect()
+}
+
+/// What the page shows: the board's pieces, the highlighted move, the step, and the marks of the
+/// move played (arrows, rings, crosses).
+const SHOWN: &str = "const m = {};
+for (const c of document.querySelectorAll('#board .piece')) m[c.dataset.point] = c.classList.contains('white') ? 'w' : 'b';
+const d = JSON.parse(document.getElementById('analysis-data').textContent);
+const cur = document.querySelector('.mv.current');
+return [d.points.map(p => m[p[2]] || '.').join(''), cur ? cur.textContent : '', document.getElementById('board').dataset.step, document.querySelectorAll('#board .played').length].join(';');";
+
+/// Steps through the analysis page of a fixed game in headless Chromium (Debian packages
+/// `chromium` and `chromium-driver`) with the keyboard, a click on a move and one on the graph,
+/// checking the board and the highlighted move against the JSON analysis at each; then takes the
+/// pictures docs/play-and-analyse.md shows (docs/img/). `cargo test --test analyse -- --ignored`.
+#[test]
+#[ignore = "needs Debian's chromium and chromium-driver; remakes the pictures in docs/img/"]
+fn the_page_steps_through_the_game_in_headless_chromium() {
+    let dir = std::env::temp_dir().join(format!("moulin-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = sample_page(&dir, "8");
+    let json = ok(&[SAMPLE, "--depth", "8", "--json"]);
+    let plies: Vec<&str> = json.split("{\"ply\":").skip(1).collect();
+    let field = |ply: usize, key: &str| webdriver::string_after(plies[ply - 1], key);
+    let browser = webdriver::Browser::start(&dir.join("profile"), 1200, 1300);
+    browser.open(&format!("file://{}", page.display()));
+    let expect = |step: usize| {
+        let shown = browser.run(SHOWN);
+        let parts: Vec<&str> = shown.split(';').collect();
+        assert_eq!(parts[2], step.to_string(), "{shown}");
+        if step < plies.len() {
+            assert_eq!(
+                parts[0],
+                board_of_fen(&field(step + 1, "fen")),
+                "step {step}"
+            );
+        }
+        if step == 0 {
+            assert_eq!(parts[1], "start");
+        } else {
+            let played = format!("{}{}", field(step, "move"), field(step, "glyph"));
+            assert_eq!(parts[1], played, "step {step}");
+            assert!(parts[3] != "0", "the move played is drawn at step {step}");
+        }
+    };
+    expect(0);
+    for _ in 0..5 {
+        browser.key(webdriver::RIGHT);
+    }
+    expect(5);
+    browser.key(webdriver::END);
+    expect(plies.len());
+    browser.key(webdriver::LEFT);
+    expect(plies.len() - 1);
+    browser.key(webdriver::HOME);
+    expect(0);
+    browser.run("document.querySelector('.mv[data-step=\"20\"]').click(); return '';");
+    expect(20);
+    browser.run("document.querySelector('#graph .hit[data-step=\"31\"]').dispatchEvent(new MouseEvent('click')); return '';");
+    expect(31);
+    // The picture: the first blunder, its better move drawn beside it.
+    let blunder = (1..=plies.len())
+        .find(|&p| field(p, "label") == "blunder" && field(p, "best") != field(p, "move"))
+        .unwrap();
+    browser.key(webdriver::HOME);
+    for _ in 0..blunder {
+        browser.key(webdriver::RIGHT);
+    }
+    expect(blunder);
+    shoot(&browser, "analysis.png");
+    drop(browser);
+    twelve_picture(&dir);
+}
+
+/// Saves a screenshot under docs/img/.
+fn shoot(browser: &webdriver::Browser, name: &str) {
+    let png = browser.screenshot();
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 20_000,
+        "{} bytes",
+        png.len()
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/img")
+        .join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, png).unwrap();
+    println!("screenshot: {}", path.display());
+}
+
+/// The page of a short game of twelve men's morris, its diagonals drawn, at its fourth move.
+fn twelve_picture(dir: &std::path::Path) {
+    let page = dir.join("twelve.html");
+    let moves = ["d6", "b6", "f6", "d2", "b4", "f4", "d7", "a7", "g4"];
+    let mut args = vec![
+        "--variant",
+        "twelve",
+        "--depth",
+        "6",
+        "--html",
+        page.to_str().unwrap(),
+        "--moves",
+    ];
+    args.extend(moves);
+    ok(&args);
+    let browser = webdriver::Browser::start(&dir.join("profile-twelve"), 1200, 1300);
+    browser.open(&format!("file://{}", page.display()));
+    assert_eq!(
+        browser.run("return String(document.querySelectorAll('#board .lines line').length);"),
+        "40"
+    );
+    for _ in 0..4 {
+        browser.key(webdriver::RIGHT);
+    }
+    shoot(&browser, "analysis-twelve.png");
 }

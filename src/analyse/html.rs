@@ -101,11 +101,14 @@ pub fn page(
             .map(|(_, v)| v.as_str())
             .filter(|v| !v.is_empty() && *v != "?")
     };
-    let players = format!(
-        "{} (White) vs {} (Black)",
-        tag("White").unwrap_or("White"),
-        tag("Black").unwrap_or("Black")
-    );
+    let players = match (tag("White"), tag("Black")) {
+        (None, None) => "White vs Black".to_string(),
+        (w, b) => format!(
+            "{} (White) vs {} (Black)",
+            w.unwrap_or("?"),
+            b.unwrap_or("?")
+        ),
+    };
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
