@@ -13,6 +13,15 @@ fn moulin(args: &[&str]) -> Output {
         .expect("moulin runs")
 }
 
+/// A folder of this test run's own, made anew: `name` and the process id.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn ok(args: &[&str]) -> String {
     let out = moulin(args);
     assert!(
@@ -104,9 +113,7 @@ fn the_worst_move_is_graded_as_the_advisor_values_it() {
 
 #[test]
 fn bad_input_is_one_message_and_a_failure() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("moulin-analyse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("moulin-analyse");
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "1. d6 d6 *\n").unwrap();
     let bad = bad.to_str().unwrap();
@@ -257,8 +264,7 @@ fn edges(data: &str) -> usize {
 
 #[test]
 fn the_html_page_is_a_board_to_step_through_offline() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("moulin-html-{}", std::process::id()));
+    let dir = scratch("moulin-html");
     let page = sample_page(&dir, "4");
     let html = std::fs::read_to_string(&page).unwrap();
     let text = ok(&[SAMPLE, "--depth", "4"]);
@@ -285,9 +291,7 @@ fn the_html_page_is_a_board_to_step_through_offline() {
 
 #[test]
 fn the_page_of_a_twelve_game_from_a_set_up_position_draws_its_board() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("moulin-html-twelve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("moulin-html-twelve");
     let page = dir.join("twelve.html");
     // Twelve men's morris from a set-up position: White on d5 and a7, Black on d3.
     let fen = "O***@***/********/*******O w p p 2 10 1 11 0 0 -1 -1 -1 -1 0 0 2";
@@ -384,10 +388,7 @@ fn all_moves_values_every_legal_move_of_every_position() {
 
 #[test]
 fn positions_the_tables_cover_are_graded_by_their_exact_value() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "moulin-{}-analyse-graded-exact",
-        std::process::id()
-    ));
+    let dir = scratch("moulin-analyse-graded-exact");
     let d = dir.to_str().unwrap();
     let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
         .args(["tables", "build", "--pieces", "3", "--dir", d])
@@ -439,8 +440,7 @@ fn positions_the_tables_cover_are_graded_by_their_exact_value() {
 #[test]
 fn exact_values_of_a_placing_position() {
     // Tables up to 3 a side: a placing position that ends with 3 a side is covered.
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("moulin-{}-analyse-exact", std::process::id()));
+    let dir = scratch("moulin-analyse-exact");
     let d = dir.to_str().unwrap();
     let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
         .args(["tables", "build", "--pieces", "3", "--dir", d])
@@ -527,8 +527,7 @@ return [d.points.map(p => m[p[2]] || '.').join(''), cur ? cur.textContent : '', 
 #[test]
 #[ignore = "needs Debian's chromium and chromium-driver; remakes the pictures in docs/img/"]
 fn the_page_steps_through_the_game_in_headless_chromium() {
-    let dir = std::env::temp_dir().join(format!("moulin-browser-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("moulin-browser");
     let page = sample_page(&dir, "8");
     let json = ok(&[SAMPLE, "--depth", "8", "--json"]);
     let plies: Vec<&str> = json.split("{\"ply\":").skip(1).collect();

@@ -305,6 +305,32 @@ pub struct Summary {
     pub accuracy: f64,
 }
 
+impl Summary {
+    /// The names of `figures`, as the JSON writes them.
+    pub const NAMES: [&'static str; 6] = [
+        "moves",
+        "blunders",
+        "mistakes",
+        "inaccuracies",
+        "average_loss",
+        "accuracy",
+    ];
+
+    /// The figures as the reports write them, in the order of `NAMES`: the counts, then the
+    /// average loss and the accuracy to one decimal.
+    #[must_use]
+    pub fn figures(&self) -> [String; 6] {
+        [
+            self.moves.to_string(),
+            self.blunders.to_string(),
+            self.mistakes.to_string(),
+            self.inaccuracies.to_string(),
+            format!("{:.1}", self.average_loss),
+            format!("{:.1}", self.accuracy),
+        ]
+    }
+}
+
 /// The summary of the moves `side` (`white` or `black`) played.
 #[must_use]
 pub fn summary(graded: &[Graded], side: &str) -> Summary {

@@ -181,19 +181,14 @@ fn summary_table(graded: &[Graded], white: Option<&str>, black: Option<&str>) ->
          <th>mistakes ?</th><th>inaccuracies ?!</th><th>average lost</th><th>accuracy</th></tr>\n",
     );
     for (side, name) in [("white", white), ("black", black)] {
-        let s = summary(graded, side);
         let who = name.map_or(String::new(), |n| format!(" ({})", esc(n)));
+        let mut figures = summary(graded, side).figures();
+        figures[5].push('%');
         let _ = writeln!(
             out,
-            "<tr class=\"{side}\"><td>{}{who}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{:.1}</td><td>{:.1}%</td></tr>",
+            "<tr class=\"{side}\"><td>{}{who}</td><td>{}</td></tr>",
             if side == "white" { "White" } else { "Black" },
-            s.moves,
-            s.blunders,
-            s.mistakes,
-            s.inaccuracies,
-            s.average_loss,
-            s.accuracy
+            figures.join("</td><td>")
         );
     }
     out.push_str("</table>\n");

@@ -3,8 +3,8 @@
 
 use super::analyst::ExactValues;
 use super::grade::{
-    for_white, line_text, shown, shown_exact, shown_value, summary, Graded, Label, BLUNDER,
-    INACCURACY, LOSS_CAP, MISTAKE,
+    for_white, line_text, shown, shown_exact, shown_value, summary, Graded, Label, Summary,
+    BLUNDER, INACCURACY, LOSS_CAP, MISTAKE,
 };
 use crate::rules::fen;
 use crate::rules::game::Game;
@@ -156,18 +156,12 @@ pub(super) fn json_sides(graded: &[Graded]) -> String {
     let sides: Vec<String> = ["white", "black"]
         .iter()
         .map(|side| {
-            let s = summary(graded, side);
-            format!(
-                "{}:{{\"moves\":{},\"blunders\":{},\"mistakes\":{},\"inaccuracies\":{},\
-                 \"average_loss\":{:.1},\"accuracy\":{:.1}}}",
-                js(side),
-                s.moves,
-                s.blunders,
-                s.mistakes,
-                s.inaccuracies,
-                s.average_loss,
-                s.accuracy
-            )
+            let figures: Vec<String> = Summary::NAMES
+                .iter()
+                .zip(summary(graded, side).figures())
+                .map(|(name, figure)| format!("{}:{figure}", js(name)))
+                .collect();
+            format!("{}:{{{}}}", js(side), figures.join(","))
         })
         .collect();
     format!("{{{}}}", sides.join(","))
