@@ -26,18 +26,12 @@ pub struct Setup {
     pub threads: usize,
     /// Endgame tables, for the exact value of the positions they cover.
     pub tables: Option<PathBuf>,
-    /// How long each position is searched.
-    pub budget: Budget,
-}
-
-/// How long each position is searched: to a depth (the same values every run, with one
-/// thread), or for a time (more in a slow moment, less in a busy one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// To this depth.
-    Depth(u32),
-    /// For this many milliseconds.
-    Movetime(u64),
+    /// The deepest each position is searched (`DEFAULT_DEPTH` without a depth or a time): with
+    /// one thread, the same values every run.
+    pub depth: Option<u32>,
+    /// The longest each position is searched, in milliseconds: values then vary with the
+    /// machine's load.
+    pub movetime: Option<u64>,
 }
 
 /// The depth a position is searched to unless told otherwise: a game of 60 plies takes a few
@@ -168,15 +162,14 @@ impl Analyst {
             })?;
             searcher.options.tables = Some(Arc::new(t));
         }
-        let limits = match setup.budget {
-            Budget::Depth(d) => Limits {
-                depth: Some(d),
-                ..Limits::default()
-            },
-            Budget::Movetime(ms) => Limits {
-                movetime: Some(ms),
-                ..Limits::default()
-            },
+        let depth = match (setup.depth, setup.movetime) {
+            (None, None) => Some(DEFAULT_DEPTH),
+            (depth, _) => depth,
+        };
+        let limits = Limits {
+            depth,
+            movetime: setup.movetime,
+            ..Limits::default()
         };
         Ok(Analyst { searcher, limits })
     }

@@ -2,7 +2,7 @@
 //! of one position (docs/play-and-analyse.md, "Analysis").
 
 use super::output::{out, outln, Failure};
-use crate::analyse::analyst::{Budget, RecordGame, DEFAULT_DEPTH};
+use crate::analyse::analyst::RecordGame;
 use crate::analyse::{analyst, html, report, Analyst, Setup};
 use crate::durable::{self, CommandFile, Role};
 use crate::rules::game::Game;
@@ -32,12 +32,13 @@ pub struct AnalyseArgs {
     /// best first, instead of grading a game.
     #[arg(long)]
     pub position: bool,
-    /// Search time per position, in milliseconds (1 to 600000), instead of a depth: the values
-    /// then vary from run to run with the machine's load.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000), conflicts_with = "depth")]
+    /// Search time per position, in milliseconds (1 to 600000), instead of the default depth
+    /// (with --depth, whichever comes first): the values then vary from run to run with the
+    /// machine's load.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub movetime: Option<u64>,
-    /// Search depth per position (1 to 64; 12 unless --movetime): with one thread, two runs
-    /// give the same values and labels.
+    /// Search depth per position (1 to 64; 12 unless --movetime): with one thread and no
+    /// --movetime, two runs give the same values and labels.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// Value every legal move of every position of the game (the advisor's view, in --json and
@@ -129,10 +130,8 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         hash_mb: args.hash as usize,
         threads: args.threads as usize,
         tables: args.tables.clone(),
-        budget: match args.movetime {
-            Some(ms) => Budget::Movetime(ms),
-            None => Budget::Depth(args.depth.unwrap_or(DEFAULT_DEPTH)),
-        },
+        depth: args.depth,
+        movetime: args.movetime,
     };
     let mut analyst = Analyst::new(&setup, start.rules()).map_err(|e| e.to_string())?;
     // Every move is checked before any search.
