@@ -6,7 +6,7 @@
 //! (`<script id="analysis-data" type="application/json">`), which the script draws.
 
 use super::grade::{class, for_white, shown_value, summary, Graded, Label, LOSS_CAP};
-use super::report::{js, white_values};
+use super::report::{js, js_list, white_values};
 use crate::rules::board::{Color, Point};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
@@ -543,10 +543,6 @@ fn js_ply(g: &Graded) -> String {
         Some(b) => js_move(b, &g.best),
         None => "null".into(),
     };
-    let list = |items: &[String]| {
-        let v: Vec<String> = items.iter().map(|m| js(m)).collect();
-        v.join(",")
-    };
     let advice: Vec<String> = g
         .advice
         .iter()
@@ -560,7 +556,7 @@ fn js_ply(g: &Graded) -> String {
         .collect();
     format!(
         "{{\"ply\":{},\"side\":{},\"move\":{},\"best\":{best},\"before\":{},\"after\":{},\
-         \"lost\":{},\"label\":{},\"glyph\":{},\"line\":[{}],\"kept\":[{}],\"advice\":[{}]}}",
+         \"lost\":{},\"label\":{},\"glyph\":{},\"line\":{},\"kept\":{},\"advice\":[{}]}}",
         g.ply,
         js(g.mover),
         js_move(g.mv, &g.played),
@@ -569,8 +565,8 @@ fn js_ply(g: &Graded) -> String {
         g.lost,
         js(g.label.name()),
         js(g.label.glyph()),
-        list(&g.line),
-        list(&g.kept),
+        js_list(&g.line),
+        js_list(&g.kept),
         advice.join(",")
     )
 }

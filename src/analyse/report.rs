@@ -111,7 +111,7 @@ pub(super) fn js_score(s: Score, exact: bool) -> String {
 }
 
 /// A list of JSON strings.
-fn js_list(items: &[String]) -> String {
+pub(super) fn js_list(items: &[String]) -> String {
     let items: Vec<String> = items.iter().map(|m| js(m)).collect();
     format!("[{}]", items.join(","))
 }
