@@ -13,6 +13,15 @@ fn moulin(args: &[&str]) -> Output {
         .expect("moulin runs")
 }
 
+/// A folder of this test run's own, made anew: `name` and the process id.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn ok(args: &[&str]) -> String {
     let out = moulin(args);
     assert!(
@@ -76,7 +85,7 @@ fn the_worst_move_is_graded_as_the_advisor_values_it() {
     args.extend(before);
     args.push(&worst);
     let text = ok(&args);
-    let row = text.lines().nth(before.len() + 1).unwrap();
+    let row = text.lines().nth(before.len() + 2).unwrap();
     assert!(
         row.contains(&worst) && (row.contains("mistake") || row.contains("blunder")),
         "{text}"
@@ -92,7 +101,7 @@ fn the_worst_move_is_graded_as_the_advisor_values_it() {
     args.push("--json");
     let json = ok(&args);
     assert!(
-        json.starts_with("{\"result\":") && json.trim_end().ends_with("]}"),
+        json.starts_with("{\"values\":\"white\",\"result\":") && json.trim_end().ends_with("]}"),
         "{json}"
     );
     assert_eq!(json.matches("\"ply\":").count(), before.len() + 1);
@@ -104,9 +113,7 @@ fn the_worst_move_is_graded_as_the_advisor_values_it() {
 
 #[test]
 fn bad_input_is_one_message_and_a_failure() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("moulin-analyse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("moulin-analyse");
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "1. d6 d6 *\n").unwrap();
     let bad = bad.to_str().unwrap();
@@ -133,101 +140,307 @@ fn bad_input_is_one_message_and_a_failure() {
     }
 }
 
-/// A game of moulin against itself at a low level, as a record file: blunders to be found.
-fn sample_game(dir: &std::path::Path) -> std::path::PathBuf {
-    let records = dir.join("sample.pgn");
-    let _ = std::fs::remove_file(&records);
-    let me = env!("CARGO_BIN_EXE_moulin");
-    let out = Command::new(me)
-        .args([
-            "match",
-            "--engine",
-            &format!("name=a cmd={me} option.Level=4"),
-        ])
-        .args(["--engine", &format!("name=b cmd={me} option.Level=2")])
-        .args(["--games", "1", "--movetime", "20", "--seed", "3"])
-        .arg("--pgn")
-        .arg(&records)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    records
-}
+/// A game between moulin at levels 4 and 2 (White wins in 57 plies), as a record file with
+/// its tags: blunders to be found.
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/analyse-sample.pgn");
 
 /// The analysis page of the sample game, searched to `depth`, in `dir`.
 fn sample_page(dir: &std::path::Path, depth: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(dir).unwrap();
-    let game = sample_game(dir);
     let page = dir.join("analysis.html");
-    let (g, p) = (game.to_str().unwrap(), page.to_str().unwrap());
-    ok(&[g, "--depth", depth, "--html", p]);
+    let _ = std::fs::remove_file(&page);
+    ok(&[SAMPLE, "--depth", depth, "--html", page.to_str().unwrap()]);
     page
 }
 
-#[test]
-fn the_html_page_draws_the_graph_and_the_critical_boards_offline() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("moulin-html-{}", std::process::id()));
-    let page = sample_page(&dir, "4");
-    let html = std::fs::read_to_string(&page).unwrap();
-    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
-    assert!(html.contains("<polyline"), "the value graph");
-    assert!(
-        html.matches("<svg").count() >= 2,
-        "the graph and at least one board"
-    );
-    assert!(html.contains("class=\"blunder\"") || html.contains("class=\"mistake\""));
-    // Offline: no script, and no address but the SVG namespace.
-    assert!(!html.contains("<script"));
-    let addresses = html.matches("http").count();
-    let namespaces = html.matches("http://www.w3.org/2000/svg").count();
-    assert_eq!(addresses, namespaces);
+/// The text of an element's attribute-free opening tag names, closed in order: a page whose
+/// elements nest (void elements and self-closed SVG elements aside), the script's text skipped.
+fn check_nesting(html: &str) {
+    const VOID: [&str; 4] = ["meta", "br", "input", "!DOCTYPE"];
+    let mut open: Vec<String> = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        let end = rest.find('>').expect("every tag ends");
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(open.pop().as_deref(), Some(name), "closing {name}");
+        } else if !tag.ends_with('/') {
+            let name = tag.split_whitespace().next().unwrap().to_string();
+            if VOID.contains(&name.as_str()) {
+                continue;
+            }
+            if name == "script" {
+                let close = rest.find("</script>").expect("a script ends");
+                rest = &rest[close + "</script>".len()..];
+                continue;
+            }
+            open.push(name);
+        }
+    }
+    assert!(open.is_empty(), "left open: {open:?}");
 }
 
-/// Opens the page in headless Chromium (Debian package chromium) and takes a screenshot, the
-/// picture docs/play-and-analyse.md shows: `cargo test --release --test analyse -- --ignored`, then copy
-/// `$TMPDIR/moulin-html-shot/analysis.png` to `docs/analysis.png`.
+/// The page's embedded data.
+fn embedded_data(html: &str) -> &str {
+    let start = html
+        .find("<script id=\"analysis-data\" type=\"application/json\">")
+        .expect("the data");
+    let data = &html[start..];
+    let data = &data[data.find('>').unwrap() + 1..];
+    &data[..data.find("</script>").unwrap()]
+}
+
+/// Checks a page against the text analysis of the same game: well-formed, offline, with every
+/// step's board and every ply's values, label and move as the text gives them.
+fn check_page(html: &str, text: &str) {
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    check_nesting(html);
+    // Offline: nothing is fetched, whatever the element.
+    for fetch in [
+        "src=\"http",
+        "href=\"http",
+        "url(http",
+        "@import",
+        "fetch(",
+        "XMLHttpRequest",
+    ] {
+        assert!(!html.contains(fetch), "{fetch}");
+    }
+    let addresses = html.matches("http").count();
+    let namespaces = html.matches("http://www.w3.org/2000/svg").count();
+    assert_eq!(addresses, namespaces, "no address but the SVG namespace");
+    let data = embedded_data(html);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with(' ') || l.as_bytes()[0].is_ascii_digit())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert!(!rows.is_empty(), "{text}");
+    assert_eq!(
+        data.matches("\"board\":").count(),
+        rows.len() + 1,
+        "a step a ply"
+    );
+    for row in &rows {
+        // Values that are one word (`+35`, `W3`, `draw`) are checked; `win 12` splits.
+        let (ply, mv) = (row[0], row[2]);
+        let at = data
+            .find(&format!("{{\"ply\":{ply},"))
+            .expect("the ply's data");
+        let item = &data[at..];
+        let item = &item[..item.find("\"advice\"").unwrap()];
+        assert!(
+            item.contains(&format!("\"move\":{{\"text\":\"{mv}\"")),
+            "{item}"
+        );
+        if row.len() > 6 && !row[3].starts_with('w') && !row[3].starts_with('l') {
+            assert!(
+                item.contains(&format!("\"before\":\"{}\"", row[3])),
+                "{row:?} {item}"
+            );
+        }
+        let label = row
+            .iter()
+            .find(|w| ["best", "good", "inaccuracy", "mistake", "blunder"].contains(w));
+        assert!(
+            item.contains(&format!("\"label\":\"{}\"", label.unwrap())),
+            "{row:?} {item}"
+        );
+        assert!(
+            html.contains(&format!("data-step=\"{ply}\"")),
+            "the move leads to its step"
+        );
+    }
+}
+
+/// The lines between points the page draws.
+fn edges(data: &str) -> usize {
+    let list = data.split("\"edges\":[").nth(1).unwrap();
+    list[..list.find("]]").unwrap()].matches('[').count()
+}
+
 #[test]
-#[ignore = "needs Debian's chromium; makes the picture of docs/play-and-analyse.md"]
-fn the_html_page_renders_in_headless_chromium() {
-    let dir = std::env::temp_dir().join("moulin-html-shot");
-    let page = sample_page(&dir, "6");
-    let shot = dir.join("analysis.png");
-    let _ = std::fs::remove_file(&shot);
-    let out = Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--window-size=1000,1400",
-        ])
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!("file://{}", page.display()))
+fn the_html_page_is_a_board_to_step_through_offline() {
+    let dir = scratch("moulin-html");
+    let page = sample_page(&dir, "4");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let text = ok(&[SAMPLE, "--depth", "4"]);
+    check_page(&html, &text);
+    // The board, the bar, the graph with its zero line and ply ticks, the summary, the tags.
+    for part in [
+        "id=\"board\"",
+        "id=\"evalbar\"",
+        "id=\"graph\"",
+        "class=\"zero\"",
+        ">10</text>",
+        "blunders ??",
+        "accuracy",
+        "Event: moulin match",
+        "(White) vs",
+        "<h2>Legend</h2>",
+    ] {
+        assert!(html.contains(part), "{part}");
+    }
+    assert!(html.contains("class=\"mv blunder\"") || html.contains("class=\"mv mistake\""));
+    // The nine men's board: 32 lines between points, no diagonal.
+    assert_eq!(edges(embedded_data(&html)), 32);
+}
+
+#[test]
+fn the_page_of_a_twelve_game_from_a_set_up_position_draws_its_board() {
+    let dir = scratch("moulin-html-twelve");
+    let page = dir.join("twelve.html");
+    // Twelve men's morris from a set-up position: White on d5 and a7, Black on d3.
+    let fen = "O***@***/********/*******O w p p 2 10 1 11 0 0 -1 -1 -1 -1 0 0 2";
+    let args = [
+        "--variant",
+        "twelve",
+        "--fen",
+        fen,
+        "--depth",
+        "3",
+        "--moves",
+        "b6",
+        "d1",
+    ];
+    let text = ok(&args);
+    let mut with_page = args.to_vec();
+    with_page.extend(["--html", page.to_str().unwrap()]);
+    ok(&with_page);
+    let html = std::fs::read_to_string(&page).unwrap();
+    check_page(&html, &text);
+    let data = embedded_data(&html);
+    // 32 lines and the 8 of twelve's four diagonals.
+    assert_eq!(edges(data), 40);
+    // The first step is the set-up position: d5 (point 0) white, d3 (4) black, a7 (23) white.
+    let board = &data[data.find("\"board\":\"").unwrap() + 9..][..24];
+    assert_eq!(board, "w...b..................w", "{data}");
+}
+
+#[test]
+fn two_runs_of_a_game_give_the_same_json() {
+    // The default budget is a depth: nothing depends on the machine's speed.
+    let args = [
+        "--moves", "d2", "d6", "f4", "b4", "b6", "f6", "d1", "g7", "--json",
+    ];
+    let first = ok(&args);
+    let second = ok(&args);
+    assert_eq!(first, second);
+}
+
+#[test]
+fn text_and_json_give_values_from_whites_side() {
+    let moves = ["d2", "d6", "f4", "b4", "b6", "f6", "d1", "g7"];
+    let mut args = vec!["--depth", "6", "--moves"];
+    args.extend(moves);
+    let text = ok(&args);
+    assert!(text.starts_with("values from White's side\n"), "{text}");
+    // From one side, the value after a move is the value before the next one.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(2)
+        .take(moves.len())
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    for w in rows.windows(2) {
+        assert_eq!(w[0][4], w[1][3], "{text}");
+    }
+    args.push("--json");
+    let json = ok(&args);
+    assert!(json.starts_with("{\"values\":\"white\","), "{json}");
+    let values = |key: &str| -> Vec<&str> {
+        json.split(&format!("\"{key}\":{{\"cp\":"))
+            .skip(1)
+            .map(|s| &s[..s.find('}').unwrap()])
+            .collect()
+    };
+    let (before, after) = (values("before"), values("after"));
+    assert_eq!(before.len(), moves.len(), "{json}");
+    assert_eq!(&after[..after.len() - 1], &before[1..], "{json}");
+    assert!(
+        json.contains("\"sides\":{\"white\":{\"moves\":4,"),
+        "{json}"
+    );
+}
+
+#[test]
+fn all_moves_values_every_legal_move_of_every_position() {
+    let json = ok(&[
+        "--all-moves",
+        "--depth",
+        "3",
+        "--moves",
+        "d2",
+        "d6",
+        "--json",
+    ]);
+    let advice: Vec<usize> = json
+        .split("\"advice\":[")
+        .skip(1)
+        .map(|s| s[..s.find(']').unwrap()].matches("\"move\":").count())
+        .collect();
+    // 24 empty points, then 23.
+    assert_eq!(advice, [24, 23], "{json}");
+}
+
+#[test]
+fn positions_the_tables_cover_are_graded_by_their_exact_value() {
+    let dir = scratch("moulin-analyse-graded-exact");
+    let d = dir.to_str().unwrap();
+    let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(["tables", "build", "--pieces", "3", "--dir", d])
         .output()
-        .expect("chromium is installed (Debian package chromium)");
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    // Three a side, flying: White (d5, g1, a7) wins, in 11 plies to a removal.
+    let fen = "O***@***/********/*@*O*@*O w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 9";
+    let args = [
+        "--tables", d, "--fen", fen, "--moves", "g1-e5", "d3-c5", "d5-e4", "c5-e3",
+    ];
+    let text = ok(&args);
+    let rows: Vec<&str> = text.lines().skip(2).take(4).collect();
+    assert!(rows[0].contains(" win 11 "), "{text}");
+    for row in &rows {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        // win n before and after, never a score; a slower win loses nothing.
+        assert_eq!((words[3], words[5]), ("win", "win"), "{text}");
+        assert!(
+            words[4].parse::<u32>().is_ok() && words[6].parse::<u32>().is_ok(),
+            "{text}"
+        );
+        assert!(
+            row.ends_with("[exact]") && !row.contains(" +") && !row.contains(" -"),
+            "{text}"
+        );
+        assert_eq!(words[7], "0", "{text}");
+    }
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let json = ok(&json_args);
     assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        json.contains("\"before\":{\"exact\":\"win\",\"distance\":11}"),
+        "{json}"
     );
-    let png = std::fs::read(&shot).unwrap();
+    assert!(!json.contains("\"cp\":"), "{json}");
+    let page = dir.join("exact.html");
+    json_args.pop();
+    json_args.extend(["--html", page.to_str().unwrap()]);
+    ok(&json_args);
+    let html = std::fs::read_to_string(&page).unwrap();
     assert!(
-        png.starts_with(b"\x89PNG") && png.len() > 20_000,
-        "{} bytes",
-        png.len()
+        html.contains("\"before\":\"win 11\""),
+        "the page shows it too"
     );
-    println!("screenshot: {}", shot.display());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn exact_values_of_a_placing_position() {
     // Tables up to 3 a side: a placing position that ends with 3 a side is covered.
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("moulin-{}-analyse-exact", std::process::id()));
+    let dir = scratch("moulin-analyse-exact");
     let d = dir.to_str().unwrap();
     let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
         .args(["tables", "build", "--pieces", "3", "--dir", d])
@@ -280,4 +493,134 @@ fn exact_values_of_a_placing_position() {
     let out = moulin(&["--position", "--exact", "--fen", fen]);
     assert!(!out.status.success());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+mod webdriver;
+
+/// A position string's board as the page's data writes it: `w`, `b` or `.` a point, in the
+/// points' order.
+fn board_of_fen(fen: &str) -> String {
+    let rings = fen.split(' ').next().unwrap();
+    rings
+        .chars()
+        .filter(|&c| c != '/')
+        .map(|c| match c {
+            'O' => 'w',
+            '@' => 'b',
+            _ => '.',
+        })
+        .collect()
+}
+
+/// What the page shows: the board's pieces, the highlighted move, the step, and the marks of the
+/// move played (arrows, rings, crosses).
+const SHOWN: &str = "const m = {};
+for (const c of document.querySelectorAll('#board .piece')) m[c.dataset.point] = c.classList.contains('white') ? 'w' : 'b';
+const d = JSON.parse(document.getElementById('analysis-data').textContent);
+const cur = document.querySelector('.mv.current');
+return [d.points.map(p => m[p[2]] || '.').join(''), cur ? cur.textContent : '', document.getElementById('board').dataset.step, document.querySelectorAll('#board .played').length].join(';');";
+
+/// Steps through the analysis page of a fixed game in headless Chromium (Debian packages
+/// `chromium` and `chromium-driver`) with the keyboard, a click on a move and one on the graph,
+/// checking the board and the highlighted move against the JSON analysis at each; then takes the
+/// pictures docs/play-and-analyse.md shows (docs/img/). `cargo test --test analyse -- --ignored`.
+#[test]
+#[ignore = "needs Debian's chromium and chromium-driver; remakes the pictures in docs/img/"]
+fn the_page_steps_through_the_game_in_headless_chromium() {
+    let dir = scratch("moulin-browser");
+    let page = sample_page(&dir, "8");
+    let json = ok(&[SAMPLE, "--depth", "8", "--json"]);
+    let plies: Vec<&str> = json.split("{\"ply\":").skip(1).collect();
+    let field = |ply: usize, key: &str| webdriver::string_after(plies[ply - 1], key);
+    let browser = webdriver::Browser::start(&dir.join("profile"), 1200, 1300);
+    browser.open(&format!("file://{}", page.display()));
+    let expect = |step: usize| {
+        let shown = browser.run(SHOWN);
+        let parts: Vec<&str> = shown.split(';').collect();
+        assert_eq!(parts[2], step.to_string(), "{shown}");
+        if step < plies.len() {
+            assert_eq!(
+                parts[0],
+                board_of_fen(&field(step + 1, "fen")),
+                "step {step}"
+            );
+        }
+        if step == 0 {
+            assert_eq!(parts[1], "start");
+        } else {
+            let played = format!("{}{}", field(step, "move"), field(step, "glyph"));
+            assert_eq!(parts[1], played, "step {step}");
+            assert!(parts[3] != "0", "the move played is drawn at step {step}");
+        }
+    };
+    expect(0);
+    for _ in 0..5 {
+        browser.key(webdriver::RIGHT);
+    }
+    expect(5);
+    browser.key(webdriver::END);
+    expect(plies.len());
+    browser.key(webdriver::LEFT);
+    expect(plies.len() - 1);
+    browser.key(webdriver::HOME);
+    expect(0);
+    browser.run("document.querySelector('.mv[data-step=\"20\"]').click(); return '';");
+    expect(20);
+    browser.run("document.querySelector('#graph .hit[data-step=\"31\"]').dispatchEvent(new MouseEvent('click')); return '';");
+    expect(31);
+    // The picture: the first blunder, its better move drawn beside it.
+    let blunder = (1..=plies.len())
+        .find(|&p| field(p, "label") == "blunder" && field(p, "best") != field(p, "move"))
+        .unwrap();
+    browser.key(webdriver::HOME);
+    for _ in 0..blunder {
+        browser.key(webdriver::RIGHT);
+    }
+    expect(blunder);
+    shoot(&browser, "analysis.png");
+    drop(browser);
+    twelve_picture(&dir);
+}
+
+/// Saves a screenshot under docs/img/.
+fn shoot(browser: &webdriver::Browser, name: &str) {
+    let png = browser.screenshot();
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 20_000,
+        "{} bytes",
+        png.len()
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/img")
+        .join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, png).unwrap();
+    println!("screenshot: {}", path.display());
+}
+
+/// The page of a short game of twelve men's morris, its diagonals drawn, at its fourth move.
+fn twelve_picture(dir: &std::path::Path) {
+    let page = dir.join("twelve.html");
+    let moves = ["d6", "b6", "f6", "d2", "b4", "f4", "d7", "a7", "g4"];
+    let mut args = vec![
+        "--variant",
+        "twelve",
+        "--depth",
+        "6",
+        "--html",
+        page.to_str().unwrap(),
+        "--moves",
+    ];
+    args.extend(moves);
+    ok(&args);
+    let browser = webdriver::Browser::start(&dir.join("profile-twelve"), 1200, 1300);
+    browser.open(&format!("file://{}", page.display()));
+    assert_eq!(
+        browser.run("return String(document.querySelectorAll('#board .lines line').length);"),
+        "40"
+    );
+    for _ in 0..4 {
+        browser.key(webdriver::RIGHT);
+    }
+    shoot(&browser, "analysis-twelve.png");
 }

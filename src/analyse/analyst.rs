@@ -26,15 +26,29 @@ pub struct Setup {
     pub threads: usize,
     /// Endgame tables, for the exact value of the positions they cover.
     pub tables: Option<PathBuf>,
-    /// Search depth per position, instead of a time.
+    /// The deepest each position is searched (`DEFAULT_DEPTH` without a depth or a time): with
+    /// one thread, the same values every run.
     pub depth: Option<u32>,
-    /// Search time per position, in milliseconds (without a depth).
-    pub movetime: u64,
+    /// The longest each position is searched, in milliseconds: values then vary with the
+    /// machine's load.
+    pub movetime: Option<u64>,
 }
 
-/// Lines of a position's moves, best first: each with its value for the side to move, from its
-/// first move on.
-pub type Lines = Vec<(Score, Vec<Move>)>;
+/// The depth a position is searched to unless told otherwise: a game of 60 plies takes a few
+/// seconds.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// A game of a record file: its start, its moves and its tags.
+pub struct RecordGame {
+    /// The game at its start.
+    pub start: Game,
+    /// The moves as the record writes them.
+    pub moves: Vec<String>,
+    /// The record's tag pairs, in its order.
+    pub tags: Vec<(String, String)>,
+}
+
+pub use super::grade::Lines;
 
 /// What analyses: the searcher and its limits.
 pub struct Analyst {
@@ -54,13 +68,13 @@ pub struct ExactValues {
     pub secs: f64,
 }
 
-/// The start and the moves of game `number` (from 1) of a record file.
+/// Game `number` (from 1) of a record file.
 ///
 /// # Errors
 ///
 /// A file that cannot be read, that is no record, that has no such game, or whose game has a
 /// start that cannot be set up.
-pub fn game_of_file(path: &Path, number: usize) -> Result<(Game, Vec<String>), AnalyseError> {
+pub fn game_of_file(path: &Path, number: usize) -> Result<RecordGame, AnalyseError> {
     let file = std::fs::File::open(path).map_err(|source| AnalyseError::Read {
         path: path.to_path_buf(),
         source,
@@ -85,7 +99,11 @@ pub fn game_of_file(path: &Path, number: usize) -> Result<(Game, Vec<String>), A
     let start = r
         .start()
         .map_err(|e| AnalyseError::Start { source: e.into() })?;
-    Ok((start, r.move_texts()))
+    Ok(RecordGame {
+        start,
+        moves: r.move_texts(),
+        tags: r.tags,
+    })
 }
 
 /// Plays `moves` from `start`, checking every one: returns the game reached and each move with
@@ -144,9 +162,13 @@ impl Analyst {
             })?;
             searcher.options.tables = Some(Arc::new(t));
         }
+        let depth = match (setup.depth, setup.movetime) {
+            (None, None) => Some(DEFAULT_DEPTH),
+            (depth, _) => depth,
+        };
         let limits = Limits {
-            depth: setup.depth,
-            movetime: setup.depth.is_none().then_some(setup.movetime),
+            depth,
+            movetime: setup.movetime,
             ..Limits::default()
         };
         Ok(Analyst { searcher, limits })
@@ -180,6 +202,7 @@ impl Analyst {
             pv,
             exact: result.table.is_some(),
             kept: Vec::new(),
+            lines: Vec::new(),
         };
         let mut all_lines: Lines = lines
             .into_iter()
@@ -187,6 +210,10 @@ impl Analyst {
             .map(|(_, s, pv)| (s, pv))
             .collect();
         all_lines.sort_by_key(|(s, _)| -rank(*s));
+        let searched = Searched {
+            lines: if all { all_lines.clone() } else { Vec::new() },
+            ..searched
+        };
         (searched, all_lines)
     }
 
@@ -229,17 +256,19 @@ impl Analyst {
             pv: vec![best.moves[0]],
             exact: true,
             kept,
+            lines: lines.clone(),
         };
         Some((searched, lines))
     }
 
     /// Grades the moves `played` (each with the game before it, as `play_moves` gives them) of a
-    /// game that ended in `game`: every position is searched once, with a progress bar.
-    pub fn grade_game(&mut self, played: &[(Game, Move)], game: &Game) -> Vec<Graded> {
+    /// game that ended in `game`: every position is searched once (following every root move
+    /// when `all`, for the advisor's view), with a progress bar.
+    pub fn grade_game(&mut self, played: &[(Game, Move)], game: &Game, all: bool) -> Vec<Graded> {
         let bar = crate::progress::bar(played.len() as u64 + 1, 0, "analysing ", "positions");
         let mut searched = Vec::new();
         for (before, _) in played {
-            searched.push(self.search(before, false).0);
+            searched.push(self.search(before, all).0);
             bar.inc(1);
         }
         let end = if game.outcome().is_some() {

@@ -13,6 +13,10 @@ pub const BLUNDER: i32 = 300;
 pub const MISTAKE: i32 = 120;
 /// A drop of this many centi-pieces or more is an inaccuracy.
 pub const INACCURACY: i32 = 50;
+/// The most value a move can lose, in centi-pieces: a win or a draw thrown away counts this
+/// much, so that one such move does not swamp a side's average (docs/play-and-analyse.md,
+/// "Accuracy").
+pub const LOSS_CAP: i32 = 1000;
 
 /// How a move is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +34,17 @@ pub enum Label {
 }
 
 impl Label {
+    /// The glyph of a move's label as records write it: `??`, `?`, `?!`, or none.
+    #[must_use]
+    pub fn glyph(self) -> &'static str {
+        match self {
+            Label::Blunder => "??",
+            Label::Mistake => "?",
+            Label::Inaccuracy => "?!",
+            Label::Best | Label::Good => "",
+        }
+    }
+
     /// The label as the reports write it: `best`, `good`, `inaccuracy`, `mistake`, `blunder`.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -54,17 +69,52 @@ pub fn shown(score: Score) -> String {
     }
 }
 
-/// An exact value as people read it: `win`, `draw` or `loss` for the side named (a table's or
-/// the placing solution's score).
+/// An exact value as people read it: `win 12`, `draw` or `loss 12` for the side named, the
+/// number being the plies to the next removal (or the end) by the endgame tables; `win` or
+/// `loss` alone where no distance is known (the placing solution, a game over).
 #[must_use]
-pub fn shown_exact(score: Score) -> &'static str {
-    use crate::search::TABLE_BOUND;
-    match score {
-        Score::Mate(m) if m > 0 => "win",
-        Score::Mate(_) => "loss",
-        Score::Cp(c) if c >= TABLE_BOUND => "win",
-        Score::Cp(c) if c <= -TABLE_BOUND => "loss",
-        Score::Cp(_) => "draw",
+pub fn shown_exact(score: Score) -> String {
+    let c = match score {
+        Score::Mate(m) if m > 0 => return "win".into(),
+        Score::Mate(_) => return "loss".into(),
+        Score::Cp(c) => c,
+    };
+    let word = match c.signum() {
+        1 => "win",
+        -1 => "loss",
+        _ => return "draw".into(),
+    };
+    match exact_distance(c) {
+        Some(d) => format!("{word} {d}"),
+        None => word.into(),
+    }
+}
+
+/// The plies to the next removal of a score the tables gave (`from_tables` at the root); `None`
+/// for the placing solution's values, which carry no distance.
+fn exact_distance(c: i32) -> Option<i32> {
+    use crate::search::{TABLE_BOUND, TABLE_WIN};
+    let c = c.abs();
+    (c > TABLE_BOUND && c <= TABLE_WIN).then_some(TABLE_WIN - c)
+}
+
+/// A value as people read it, exact (`shown_exact`) or searched (`shown`).
+#[must_use]
+pub fn shown_value(score: Score, exact: bool) -> String {
+    if exact {
+        shown_exact(score)
+    } else {
+        shown(score)
+    }
+}
+
+/// A value of the side `mover` from White's side.
+#[must_use]
+pub fn for_white(score: Score, mover: &str) -> Score {
+    if mover == "black" {
+        negate(score)
+    } else {
+        score
     }
 }
 
@@ -77,28 +127,51 @@ pub(crate) fn rank(score: Score) -> i32 {
     }
 }
 
-/// Won (1), lost (-1) or neither (0).
-fn class(score: Score) -> i32 {
+/// Won (1), lost (-1) or neither (0): by the search's win or loss, or by the endgame tables'
+/// and the placing solution's.
+pub(crate) fn class(score: Score) -> i32 {
     match score {
-        Score::Mate(m) if m > 0 => 1,
-        Score::Mate(_) => -1,
+        Score::Mate(m) => m.signum(),
+        Score::Cp(c) if c.abs() >= crate::search::TABLE_BOUND => c.signum(),
         Score::Cp(_) => 0,
     }
+}
+
+/// The value a move lost, in centi-pieces from 0 to `LOSS_CAP`, when it took the mover from
+/// `before` to `after` (both from the mover's side): nothing when both are the same win or loss
+/// (a slower win loses nothing), `LOSS_CAP` when a win or a draw is thrown away, the drop
+/// otherwise.
+#[must_use]
+pub fn loss(before: Score, after: Score) -> i32 {
+    let (b, a) = (class(before), class(after));
+    if a < b {
+        LOSS_CAP
+    } else if a != 0 && a == b {
+        0
+    } else {
+        rank(before).saturating_sub(rank(after)).clamp(0, LOSS_CAP)
+    }
+}
+
+/// The accuracy of a move that lost `loss` centi-pieces, in percent: 100 for no loss, falling
+/// in a straight line to 0 at a blunder's `BLUNDER` (docs/play-and-analyse.md, "Accuracy").
+#[must_use]
+pub fn accuracy(loss: i32) -> f64 {
+    100.0 * (1.0 - f64::from(loss.clamp(0, BLUNDER)) / f64::from(BLUNDER))
 }
 
 /// The label of a move that took the mover from `before` to `after` (both from the mover's
 /// side), `best` when it is the move the search preferred.
 #[must_use]
 pub fn label(before: Score, after: Score, best: bool) -> Label {
-    let loss = rank(before).saturating_sub(rank(after));
-    if best || loss <= 0 {
-        return if best { Label::Best } else { Label::Good };
-    }
-    if class(after) < class(before) || loss >= BLUNDER {
+    let lost = loss(before, after);
+    if best {
+        Label::Best
+    } else if class(after) < class(before) || lost >= BLUNDER {
         Label::Blunder
-    } else if loss >= MISTAKE {
+    } else if lost >= MISTAKE {
         Label::Mistake
-    } else if loss >= INACCURACY {
+    } else if lost >= INACCURACY {
         Label::Inaccuracy
     } else {
         Label::Good
@@ -119,7 +192,14 @@ pub struct Searched {
     /// The moves that keep the exact value, where it is known for every move (the placing
     /// solution); empty otherwise.
     pub kept: Vec<Move>,
+    /// Every legal move's value and line, best first, where the analysis computed them (the
+    /// placing solution, or a search of every root move); empty otherwise.
+    pub lines: Lines,
 }
+
+/// Lines of a position's moves, best first: each with its value for the side to move, from its
+/// first move on.
+pub type Lines = Vec<(Score, Vec<Move>)>;
 
 /// One graded move.
 #[derive(Clone, Debug)]
@@ -132,20 +212,31 @@ pub struct Graded {
     pub mover: &'static str,
     /// The position string of `pos`.
     pub fen: String,
+    /// The move.
+    pub mv: Move,
     /// The move, as written in `pos`.
     pub played: String,
     /// The value before the move, for the mover.
     pub before: Score,
     /// The value after the move, for the mover.
     pub after: Score,
+    /// The search's best move, if the position has one.
+    pub best_mv: Option<Move>,
     /// The search's best move (`-` when there was none).
     pub best: String,
     /// The search's line, from its best move on.
     pub line: Vec<String>,
     /// The label the move earns.
     pub label: Label,
-    /// Whether the value before is the endgame tables' exact one.
+    /// Whether the value before is exact (the endgame tables' or the placing solution's).
     pub exact: bool,
+    /// Whether the value after is exact (as `exact`, or the game's end).
+    pub exact_after: bool,
+    /// The value the move lost, in centi-pieces from the mover's side (`loss`).
+    pub lost: i32,
+    /// Every legal move with its value for the mover, best first, where the analysis computed
+    /// them (the advisor's view); empty otherwise.
+    pub advice: Vec<(String, Score)>,
     /// The moves that kept the exact value, as written in `pos` (empty where it is not known).
     pub kept: Vec<String>,
 }
@@ -163,35 +254,104 @@ pub fn grade(
     let mut graded = Vec::new();
     for (i, (before, mv)) in played.iter().enumerate() {
         let now = &searched[i];
-        let after_score = match (searched.get(i + 1), end) {
-            (Some(next), _) => negate(next.score),
-            (None, Some(last)) => negate(last.score),
-            (None, None) => outcome_score(game, before),
+        let (after_score, exact_after) = match searched.get(i + 1).or(end) {
+            Some(next) => (negate(next.score), next.exact),
+            None => (outcome_score(game, before), true),
         };
         let pos = before.position();
         let best = now.best == Some(*mv);
+        let written = |m: &Move| m.written_at(pos, Convention::Turn);
         graded.push(Graded {
             ply: i + 1,
             pos: *pos,
             mover: pos.side_to_move().name(),
             fen: crate::rules::fen::write(pos),
-            played: mv.written_at(pos, Convention::Turn),
+            mv: *mv,
+            played: written(mv),
             before: now.score,
             after: after_score,
-            best: now
-                .best
-                .map_or("-".into(), |b| b.written_at(pos, Convention::Turn)),
+            best_mv: now.best,
+            best: now.best.as_ref().map_or("-".into(), written),
             line: line_text(pos, &now.pv),
             label: label(now.score, after_score, best),
             exact: now.exact,
-            kept: now
-                .kept
+            exact_after,
+            lost: loss(now.score, after_score),
+            advice: now
+                .lines
                 .iter()
-                .map(|m| m.written_at(pos, Convention::Turn))
+                .filter_map(|(s, pv)| pv.first().map(|m| (written(m), *s)))
                 .collect(),
+            kept: now.kept.iter().map(written).collect(),
         });
     }
     graded
+}
+
+/// One side's moves summed up: counts by label, the average value lost, the accuracy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// The side's moves.
+    pub moves: usize,
+    /// Its blunders.
+    pub blunders: usize,
+    /// Its mistakes.
+    pub mistakes: usize,
+    /// Its inaccuracies.
+    pub inaccuracies: usize,
+    /// The average of `Graded::lost` over its moves, in centi-pieces (0 without moves).
+    pub average_loss: f64,
+    /// The average of `accuracy` over its moves, in percent (100 without moves).
+    pub accuracy: f64,
+}
+
+impl Summary {
+    /// The names of `figures`, as the JSON writes them.
+    pub const NAMES: [&'static str; 6] = [
+        "moves",
+        "blunders",
+        "mistakes",
+        "inaccuracies",
+        "average_loss",
+        "accuracy",
+    ];
+
+    /// The figures as the reports write them, in the order of `NAMES`: the counts, then the
+    /// average loss and the accuracy to one decimal.
+    #[must_use]
+    pub fn figures(&self) -> [String; 6] {
+        [
+            self.moves.to_string(),
+            self.blunders.to_string(),
+            self.mistakes.to_string(),
+            self.inaccuracies.to_string(),
+            format!("{:.1}", self.average_loss),
+            format!("{:.1}", self.accuracy),
+        ]
+    }
+}
+
+/// The summary of the moves `side` (`white` or `black`) played.
+#[must_use]
+pub fn summary(graded: &[Graded], side: &str) -> Summary {
+    let mine: Vec<&Graded> = graded.iter().filter(|g| g.mover == side).collect();
+    let count = |l: Label| mine.iter().filter(|g| g.label == l).count();
+    let n = mine.len() as f64;
+    let mean = |f: &dyn Fn(&Graded) -> f64, empty: f64| {
+        if mine.is_empty() {
+            empty
+        } else {
+            mine.iter().map(|g| f(g)).sum::<f64>() / n
+        }
+    };
+    Summary {
+        moves: mine.len(),
+        blunders: count(Label::Blunder),
+        mistakes: count(Label::Mistake),
+        inaccuracies: count(Label::Inaccuracy),
+        average_loss: mean(&|g| f64::from(g.lost), 0.0),
+        accuracy: mean(&|g| accuracy(g.lost), 100.0),
+    }
 }
 
 /// The value for the mover of a game the last move ended.
@@ -244,8 +404,14 @@ mod tests {
         // A draw thrown away, however small the drop in numbers looks.
         assert_eq!(label(Score::Cp(0), Score::Mate(-30), false), Label::Blunder);
         assert_eq!(label(Score::Mate(5), Score::Cp(250), false), Label::Blunder);
-        // A slower win is no blunder.
+        // A slower win is no blunder, by search or by the tables.
         assert_eq!(label(Score::Mate(3), Score::Mate(4), false), Label::Good);
+        let table_win = |d| Score::Cp(crate::search::TABLE_WIN - d);
+        assert_eq!(label(table_win(3), table_win(90), false), Label::Good);
+        assert_eq!(shown_exact(table_win(12)), "win 12");
+        assert_eq!(shown_exact(Score::solved(-1)), "loss");
+        assert_eq!(loss(Score::Cp(0), Score::solved(-1)), LOSS_CAP);
+        assert!((accuracy(MISTAKE) - 60.0).abs() < 1e-9);
         assert_eq!(shown(Score::Mate(-2)), "L2");
     }
 }

@@ -1,15 +1,26 @@
-//! `moulin analyse --html FILE`: one page that works offline (inline CSS and SVG, no script, no
-//! font or image from the network): the game's moves with their labels, an SVG graph of the value
-//! over the plies (from White's side), and an SVG board for each critical moment (a blunder or
-//! a mistake), with the move played and the better one drawn as arrows.
+//! `moulin analyse --html FILE`: one page that works offline (its CSS and script written for
+//! moulin and inlined, `page.css` and `page.js`; no font, image or address fetched): a board to
+//! step through the game (the arrow keys, the move list, the graph), with the move played and the
+//! best one drawn, an evaluation bar, the value graph from White's side, each side's summary, the
+//! record's tags and a legend. The data of every step is embedded as JSON
+//! (`<script id="analysis-data" type="application/json">`), which the script draws.
 
-use super::grade::{rank, shown, Graded, Label};
+use super::grade::{class, for_white, shown_value, summary, Graded, Label, LOSS_CAP};
+use super::report::{js, js_list, white_values};
 use crate::rules::board::{Color, Point};
 use crate::rules::game::Game;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::search::Score;
+use std::fmt::Write as _;
 
-/// The most boards drawn (the worst moments first, then in game order).
-const MOMENTS: usize = 8;
+/// The page's style sheet.
+const STYLE: &str = include_str!("page.css");
+/// The page's script.
+const SCRIPT: &str = include_str!("page.js");
+
+/// The graph's width, height, margin and the height of each band of decided values.
+const GRAPH: (f64, f64, f64, f64) = (720.0, 240.0, 34.0, 22.0);
 
 /// Text made safe inside HTML.
 fn esc(text: &str) -> String {
@@ -19,241 +30,551 @@ fn esc(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The page of a graded game, titled `title`.
+/// A value at one step of the game: from White's side, exact or searched.
+#[derive(Clone, Copy)]
+struct StepValue {
+    score: Score,
+    exact: bool,
+}
+
+impl StepValue {
+    /// The value before the first move (`None` for a game without moves) and after each move.
+    fn of_game(graded: &[Graded]) -> Vec<Option<StepValue>> {
+        let mut values = vec![graded.first().map(|g| StepValue {
+            score: for_white(g.before, g.mover),
+            exact: g.exact,
+        })];
+        values.extend(graded.iter().map(|g| {
+            Some(StepValue {
+                score: for_white(g.after, g.mover),
+                exact: g.exact_after,
+            })
+        }));
+        values
+    }
+
+    /// Where the value stands from -1 (Black wins) to 1 (White wins), on the game's scale
+    /// `range` (centi-pieces): a won or lost game at the ends.
+    fn gauge(self, range: f64) -> f64 {
+        match (class(self.score), self.score) {
+            (0, Score::Cp(c)) => (f64::from(c) / range).clamp(-1.0, 1.0),
+            (c, _) => f64::from(c),
+        }
+    }
+
+    /// Whether the value is a decided game (won or lost).
+    fn decided(self) -> bool {
+        class(self.score) != 0
+    }
+}
+
+/// The game's own scale: the largest value not decided, in centi-pieces, rounded up to a
+/// multiple of 50 (at least 100, at most `LOSS_CAP` times 2), so that a game within ±0.6 pieces
+/// fills the graph as one within ±10 does.
+fn range(values: &[Option<StepValue>]) -> f64 {
+    let most = values
+        .iter()
+        .flatten()
+        .filter(|v| !v.decided())
+        .map(|v| match v.score {
+            Score::Cp(c) => c.abs(),
+            Score::Mate(_) => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    f64::from(((most + 49) / 50 * 50).clamp(100, 2 * LOSS_CAP))
+}
+
+/// The page of a graded game played from `start` to `game`, titled `title`, with the record's
+/// `tags`.
 #[must_use]
-pub fn page(graded: &[Graded], game: &Game, title: &str) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
-         <style>\nbody{{font-family:sans-serif;margin:2em;max-width:60em;color:#222}}\n\
-         .moves span{{display:inline-block;margin:0 .4em .2em 0}}\n\
-         .blunder{{color:#fff;background:#c0392b;padding:0 .2em}}\n\
-         .mistake{{color:#fff;background:#e67e22;padding:0 .2em}}\n\
-         .inaccuracy{{background:#f7dc6f;padding:0 .2em}}\n\
-         .moment{{display:inline-block;margin:1em 1em 0 0;vertical-align:top}}\n\
-         figcaption{{max-width:20em}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+pub fn page(
+    graded: &[Graded],
+    start: &Game,
+    game: &Game,
+    title: &str,
+    tags: &[(String, String)],
+) -> String {
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty() && *v != "?")
+    };
+    let players = match (tag("White"), tag("Black")) {
+        (None, None) => "White vs Black".to_string(),
+        (w, b) => format!(
+            "{} (White) vs {} (Black)",
+            w.unwrap_or("?"),
+            b.unwrap_or("?")
+        ),
+    };
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
         esc(title),
-        esc(title)
+        esc(&players)
+    );
+    out.push_str(&header(tags, game));
+    let values = StepValue::of_game(graded);
+    let range = range(&values);
+    out.push_str("<div class=\"layout\">\n<div class=\"boardcol\">\n");
+    out.push_str(
+        "<div class=\"boardwrap\"><div id=\"evalbar\" title=\"evaluation, White's side\">\
+         <div id=\"evalfill\"></div><span id=\"evaltext\"></span></div>\n\
+         <svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 300 300\" \
+         role=\"img\" aria-label=\"the board\"><defs>\
+         <marker id=\"head-played\" viewBox=\"0 0 10 10\" refX=\"7\" refY=\"5\" markerWidth=\"3\" \
+         markerHeight=\"3\" orient=\"auto\"><path class=\"head-played\" d=\"M0,0L10,5L0,10z\"/></marker>\
+         <marker id=\"head-best\" viewBox=\"0 0 10 10\" refX=\"7\" refY=\"5\" markerWidth=\"3\" \
+         markerHeight=\"3\" orient=\"auto\"><path class=\"head-best\" d=\"M0,0L10,5L0,10z\"/></marker>\
+         </defs></svg></div>\n\
+         <div id=\"nav\"><button data-go=\"first\" title=\"Home\">&#8676;</button> \
+         <button data-go=\"back\" title=\"Left\">&#8592;</button> \
+         <button data-go=\"next\" title=\"Right\">&#8594;</button> \
+         <button data-go=\"end\" title=\"End\">&#8677;</button></div>\n\
+         <div id=\"hands\"></div>\n<div id=\"detail\"></div>\n</div>\n<div class=\"side\">\n",
+    );
+    out.push_str(&summary_table(graded, tag("White"), tag("Black")));
+    out.push_str(&move_list(graded));
+    out.push_str("</div>\n</div>\n<h2>Value</h2>\n");
+    out.push_str(&graph(graded, &values, range));
+    out.push_str(&legend(range));
+    out.push_str(&format!(
+        "<script id=\"analysis-data\" type=\"application/json\">{}</script>\n\
+         <script>\n{SCRIPT}</script>\n</body>\n</html>\n",
+        data(graded, start, game, &values, range)
     ));
-    let result = game.outcome().map_or("*".to_string(), |o| {
-        format!("{} ({})", o.score(), o.describe())
-    });
-    out.push_str(&format!("<p>Result: {}</p>\n", esc(&result)));
-    out.push_str("<h2>Moves</h2>\n<p class=\"moves\">");
+    out
+}
+
+/// The record's event, site, date and round, the variant, the start, and the result.
+fn header(tags: &[(String, String)], game: &Game) -> String {
+    let mut parts: Vec<String> = ["Event", "Site", "Date", "Round", "Variant"]
+        .iter()
+        .filter_map(|name| {
+            tags.iter()
+                .find(|(k, v)| k == name && !v.is_empty() && v != "?")
+                .map(|(k, v)| format!("{k}: {}", esc(v)))
+        })
+        .collect();
+    if tags.iter().any(|(k, _)| k == "FEN") {
+        parts.push("from a set-up position".into());
+    }
+    let result = match game.outcome() {
+        Some(o) => format!("{} ({})", o.score(), o.describe()),
+        None => tags
+            .iter()
+            .find(|(k, _)| k == "Result")
+            .map_or("*".into(), |(_, v)| v.clone()),
+    };
+    parts.push(format!("Result: <b>{}</b>", esc(&result)));
+    format!("<p class=\"tags\">{}</p>\n", parts.join(" &middot; "))
+}
+
+/// Each side's counts of blunders, mistakes and inaccuracies, its average value lost and its
+/// accuracy.
+fn summary_table(graded: &[Graded], white: Option<&str>, black: Option<&str>) -> String {
+    let mut out = String::from(
+        "<table class=\"summary\"><tr><th>Side</th><th>moves</th><th>blunders ??</th>\
+         <th>mistakes ?</th><th>inaccuracies ?!</th><th>average lost</th><th>accuracy</th></tr>\n",
+    );
+    for (side, name) in [("white", white), ("black", black)] {
+        let who = name.map_or(String::new(), |n| format!(" ({})", esc(n)));
+        let mut figures = summary(graded, side).figures();
+        figures[5].push('%');
+        let _ = writeln!(
+            out,
+            "<tr class=\"{side}\"><td>{}{who}</td><td>{}</td></tr>",
+            if side == "white" { "White" } else { "Black" },
+            figures.join("</td><td>")
+        );
+    }
+    out.push_str("</table>\n");
+    out
+}
+
+/// The moves, a row a move number, each move a link to its step, coloured by label and followed
+/// by its glyph.
+fn move_list(graded: &[Graded]) -> String {
+    let mut out = String::from(
+        "<div id=\"moves\" role=\"list\">\n<div class=\"row\"><span></span>\
+         <span class=\"mv\" data-step=\"0\">start</span><span></span></div>\n",
+    );
+    let mut open = false;
     for g in graded {
-        let number = match (g.mover == "white", g.ply == 1) {
-            (true, _) => format!("{}. ", g.pos.fullmove()),
-            (false, true) => format!("{}... ", g.pos.fullmove()),
-            (false, false) => String::new(),
-        };
+        if g.mover == "white" || !open {
+            if open {
+                out.push_str("</div>\n");
+            }
+            let _ = write!(out, "<div class=\"row\"><span>{}.</span>", g.pos.fullmove());
+            if g.mover == "black" {
+                out.push_str("<span>&#8230;</span>");
+            }
+            open = true;
+        }
         let class = match g.label {
             Label::Blunder | Label::Mistake | Label::Inaccuracy => g.label.name(),
             _ => "",
         };
-        out.push_str(&format!(
-            "<span class=\"{class}\" title=\"{} {} &#8594; {}, best {}\">{number}{}</span>",
-            g.label.name(),
-            esc(&shown(g.before)),
-            esc(&shown(g.after)),
-            esc(&g.best),
-            esc(&g.played)
-        ));
-    }
-    out.push_str("</p>\n<h2>Value</h2>\n");
-    out.push_str(&graph(graded));
-    out.push_str("\n<h2>Critical moments</h2>\n");
-    let mut moments: Vec<&Graded> = graded
-        .iter()
-        .filter(|g| matches!(g.label, Label::Blunder | Label::Mistake))
-        .collect();
-    moments.sort_by_key(|g| rank(g.after) - rank(g.before));
-    moments.truncate(MOMENTS);
-    moments.sort_by_key(|g| g.ply);
-    if moments.is_empty() {
-        out.push_str("<p>No blunder and no mistake.</p>\n");
-    }
-    for g in moments {
-        out.push_str(&format!(
-            "<figure class=\"moment\">\n{}\n<figcaption>Ply {}, {} played <b>{}</b> ({} &#8594; {}, \
-             a {}); better: <b>{}</b> ({}). Red: the move played; green: the better one.\
-             </figcaption>\n</figure>\n",
-            board(g),
+        let (before, after) = white_values(g);
+        let _ = write!(
+            out,
+            "<span class=\"mv {class}\" data-step=\"{}\" role=\"listitem\" title=\"{} {} &#8594; {}\">{}{}</span>",
             g.ply,
-            g.mover,
-            esc(&g.played),
-            esc(&shown(g.before)),
-            esc(&shown(g.after)),
             g.label.name(),
-            esc(&g.best),
-            esc(&g.line.join(" "))
-        ));
+            esc(&before),
+            esc(&after),
+            esc(&g.played),
+            g.label.glyph()
+        );
+        if g.mover == "black" {
+            out.push_str("</div>\n");
+            open = false;
+        }
     }
-    out.push_str(
-        "<p>Values: centi-pieces for the side that moved, or W/L n for a win or loss in n turns. \
-         The graph shows them from White's side, clamped to &#177;10 pieces.</p>\n</body>\n</html>\n",
+    if open {
+        out.push_str("</div>\n");
+    }
+    out.push_str("</div>\n");
+    out
+}
+
+/// The value graph: a point a step from White's side on the game's scale, the zero line, ply
+/// ticks, decided values in a band of their own above and below, a mark on each labelled move,
+/// and a strip a step to click.
+fn graph(graded: &[Graded], values: &[Option<StepValue>], range: f64) -> String {
+    let (w, h, pad, band) = GRAPH;
+    let steps = values.len();
+    let x = |i: usize| graph_x(i, steps);
+    let y = |v: StepValue| graph_y(v, range);
+    let mut svg = format!(
+        "<svg id=\"graph\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"value over the plies, White's side\">\n\
+         <rect class=\"band\" x=\"{pad}\" y=\"{pad}\" width=\"{}\" height=\"{band}\"/>\
+         <rect class=\"band\" x=\"{pad}\" y=\"{}\" width=\"{}\" height=\"{band}\"/>\n\
+         <text class=\"tick\" x=\"{}\" y=\"{}\">White wins</text>\
+         <text class=\"tick\" x=\"{}\" y=\"{}\">Black wins</text>\n",
+        w - 2.0 * pad,
+        h - pad - band,
+        w - 2.0 * pad,
+        pad + 4.0,
+        pad + band / 2.0 + 4.0,
+        pad + 4.0,
+        h - pad - band / 2.0 + 4.0,
+    );
+    for frac in [1.0, 0.5, -0.5, -1.0] {
+        let v = StepValue {
+            score: Score::Cp((frac * range) as i32),
+            exact: false,
+        };
+        let _ = writeln!(
+            svg,
+            "<line class=\"grid\" x1=\"{pad}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\"/>\
+             <text class=\"tick\" x=\"2\" y=\"{2:.1}\">{3:+.2}</text>",
+            y(v),
+            w - pad,
+            y(v) + 3.0,
+            frac * range / 100.0
+        );
+    }
+    let zero = y(StepValue {
+        score: Score::Cp(0),
+        exact: false,
+    });
+    let _ = writeln!(
+        svg,
+        "<line class=\"zero\" x1=\"{pad}\" y1=\"{zero}\" x2=\"{}\" y2=\"{zero}\"/>\
+         <text class=\"tick\" x=\"2\" y=\"{}\">0</text>",
+        w - pad,
+        zero + 3.0
+    );
+    svg.push_str(&graph_ticks(steps));
+    svg.push_str(&graph_points(graded, values, range));
+    for i in 0..steps {
+        let _ = write!(
+            svg,
+            "<rect class=\"hit\" data-step=\"{i}\" x=\"{:.1}\" y=\"{pad}\" width=\"{:.1}\" height=\"{}\"><title>step {i}</title></rect>",
+            x(i) - graph_step(steps) / 2.0,
+            graph_step(steps),
+            h - 2.0 * pad
+        );
+    }
+    let _ = write!(
+        svg,
+        "\n<line id=\"cursor\" x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{}\"/>\n</svg>\n",
+        h - pad
+    );
+    svg
+}
+
+/// The ply ticks under the graph: every 5, 10 or 20 plies by the game's length.
+fn graph_ticks(steps: usize) -> String {
+    let (_, h, pad, _) = GRAPH;
+    let every = match steps {
+        0..=40 => 5,
+        41..=120 => 10,
+        _ => 20,
+    };
+    let mut out = String::new();
+    for i in (0..steps).step_by(every) {
+        let x = graph_x(i, steps);
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{}\"/>\
+             <text class=\"tick\" x=\"{:.1}\" y=\"{}\">{i}</text>",
+            h - pad,
+            h - pad + 4.0,
+            x - 4.0,
+            h - pad + 15.0
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<text class=\"tick\" x=\"{}\" y=\"{}\">ply</text>",
+        GRAPH.0 - pad + 4.0,
+        h - pad + 15.0
     );
     out
 }
 
-/// The value before each move, from White's side, clamped; wins at the edges.
-fn white_value(g: &Graded) -> f64 {
-    let v = match g.before {
-        Score::Cp(c) => f64::from(c.clamp(-1000, 1000)),
-        Score::Mate(m) if m > 0 => 1000.0,
-        Score::Mate(_) => -1000.0,
-    };
-    if g.mover == "white" {
-        v
-    } else {
-        -v
-    }
-}
-
-/// The value graph: one point per ply, a line through them, the zero line, the critical plies
-/// marked.
-fn graph(graded: &[Graded]) -> String {
-    let (w, h, pad) = (720.0, 240.0, 30.0);
-    let n = graded.len().max(2) as f64;
-    let x = |i: usize| pad + (w - 2.0 * pad) * i as f64 / (n - 1.0);
-    let y = |v: f64| h / 2.0 - (h / 2.0 - pad) * v / 1000.0;
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
-         role=\"img\" aria-label=\"value over the plies\">\n\
-         <rect width=\"{w}\" height=\"{h}\" fill=\"#fafafa\" stroke=\"#ccc\"/>\n\
-         <line x1=\"{pad}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n\
-         <text x=\"4\" y=\"{}\" font-size=\"11\">+10</text><text x=\"4\" y=\"{}\" font-size=\"11\">-10</text>\n",
-        h / 2.0,
-        w - pad,
-        h / 2.0,
-        pad + 4.0,
-        h - pad + 4.0
-    );
-    let points: Vec<String> = graded
+/// The line through the values, a square on each exact value, a mark on each labelled move.
+fn graph_points(graded: &[Graded], values: &[Option<StepValue>], range: f64) -> String {
+    let steps = values.len();
+    let points: Vec<String> = values
         .iter()
         .enumerate()
-        .map(|(i, g)| format!("{:.1},{:.1}", x(i), y(white_value(g))))
+        .filter_map(|(i, v)| {
+            v.map(|v| format!("{:.1},{:.1}", graph_x(i, steps), graph_y(v, range)))
+        })
         .collect();
-    svg.push_str(&format!(
-        "<polyline fill=\"none\" stroke=\"#2c3e50\" stroke-width=\"2\" points=\"{}\"/>\n",
+    let mut out = format!(
+        "<polyline class=\"value\" points=\"{}\"/>\n",
         points.join(" ")
-    ));
-    for (i, g) in graded.iter().enumerate() {
+    );
+    for (i, v) in values.iter().enumerate() {
+        let Some(v) = *v else { continue };
+        let (x, y) = (graph_x(i, steps), graph_y(v, range));
+        if v.exact || v.decided() {
+            let class = if v.exact { "exact" } else { "won" };
+            let _ = write!(
+                out,
+                "<rect class=\"{class}\" x=\"{:.1}\" y=\"{:.1}\" width=\"6\" height=\"6\"><title>{}</title></rect>",
+                x - 3.0,
+                y - 3.0,
+                esc(&shown_value(v.score, v.exact))
+            );
+        }
+    }
+    for g in graded {
         let colour = match g.label {
             Label::Blunder => "#c0392b",
             Label::Mistake => "#e67e22",
+            Label::Inaccuracy => "#d4ac0d",
             _ => continue,
         };
-        svg.push_str(&format!(
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"{colour}\"><title>ply {}: {} {}</title></circle>\n",
-            x(i),
-            y(white_value(g)),
+        let Some(v) = values[g.ply] else { continue };
+        let _ = write!(
+            out,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4.5\" fill=\"{colour}\"><title>ply {}: {}{} {}</title></circle>",
+            graph_x(g.ply, steps),
+            graph_y(v, range),
             g.ply,
             esc(&g.played),
+            g.label.glyph(),
             g.label.name()
-        ));
+        );
     }
-    svg.push_str(&format!(
-        "<text x=\"{pad}\" y=\"{}\" font-size=\"11\">ply 1</text><text x=\"{}\" y=\"{}\" font-size=\"11\">ply {}</text>\n</svg>",
-        h - 6.0,
-        w - pad - 40.0,
-        h - 6.0,
-        graded.len()
-    ));
-    svg
+    out.push('\n');
+    out
 }
 
-/// The centre of a point on a board drawing of 7 x 7 cells of 40 units.
-fn at(p: Point) -> (f64, f64) {
-    let name = p.name().as_bytes();
-    let file = f64::from(name[0] - b'a');
-    let rank = f64::from(b'7' - name[1]);
-    (30.0 + 40.0 * file, 30.0 + 40.0 * rank)
+/// The width of one step on the graph.
+fn graph_step(steps: usize) -> f64 {
+    let (w, _, pad, _) = GRAPH;
+    (w - 2.0 * pad) / (steps.max(2) - 1) as f64
 }
 
-/// The board before the move, with the move played (red) and the better one (green).
-fn board(g: &Graded) -> String {
-    let pos = g.pos;
-    let mut svg = String::from(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"300\" viewBox=\"0 0 300 300\" role=\"img\">\n\
-         <defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">\
-         <path d=\"M0,0 L10,5 L0,10 z\" fill=\"context-stroke\"/></marker></defs>\n\
-         <rect width=\"300\" height=\"300\" fill=\"#f3e2c0\"/>\n",
-    );
-    let topology = pos.rules().topology();
+/// The graph's x of step `i` of `steps`.
+fn graph_x(i: usize, steps: usize) -> f64 {
+    GRAPH.2 + graph_step(steps) * i as f64
+}
+
+/// The graph's y of a value: decided ones in the middle of their band, the others on the scale
+/// between the bands.
+fn graph_y(v: StepValue, range: f64) -> f64 {
+    let (_, h, pad, band) = GRAPH;
+    let g = v.gauge(range);
+    if v.decided() {
+        return if g > 0.0 {
+            pad + band / 2.0
+        } else {
+            h - pad - band / 2.0
+        };
+    }
+    let half = h / 2.0 - pad - band - 6.0;
+    h / 2.0 - half * g
+}
+
+/// What the colours, glyphs, arrows and values mean.
+fn legend(range: f64) -> String {
+    format!(
+        "<h2>Legend</h2>\n<div class=\"legend\"><p>Step through the game with the arrow keys \
+         (Left, Right; Home and End for the start and the end), by clicking a move, or by clicking \
+         the graph. The board shows the position after the move; <span style=\"color:#1f6fb2\">\
+         blue</span>: the move played (an arrow from where the piece came, a ring where it was \
+         placed, a cross on the piece it removed); <span style=\"color:#27ae60\">green</span>: \
+         the engine's best move there, when it is another.</p>\n\
+         <p><span class=\"sw blunder\">blunder ??</span> lost 3 pieces or more, or a win or draw \
+         thrown away; <span class=\"sw mistake\">mistake ?</span> 1.2 or more; \
+         <span class=\"sw inaccuracy\">inaccuracy ?!</span> 0.5 or more; good: less; best: the \
+         engine's own choice.</p>\n\
+         <p>Values are from White's side, in centi-pieces (+100: White a piece ahead), or W/L n \
+         for a win or loss found by the search in n turns. Where moulin's endgame tables or \
+         placing solution know the position, its value is exact: win n, draw or loss n (n plies \
+         to the next removal, where known), drawn as a square on the graph, decided games in \
+         the bands above and below. The graph's scale is the game's own: &#177;{:.2} pieces. \
+         The bar beside the board shows the value of the position shown.</p>\n\
+         <p>Average lost: the value a side's moves lost, in centi-pieces, each at most {LOSS_CAP}. \
+         Accuracy: the average over a side's moves of 100 &#215; (1 &#8722; lost/300), at least \
+         0 (docs/play-and-analyse.md, \"Accuracy\").</p></div>\n",
+        range / 100.0
+    )
+}
+
+/// A move for the script: its text, the indexes of the points it moves from and to, and of
+/// those it removes.
+fn js_move(mv: Move, text: &str) -> String {
+    let index = |p: Option<Point>| p.map_or("null".into(), |p| p.index().to_string());
+    let rem: Vec<String> = mv.removals().map(|p| p.index().to_string()).collect();
+    format!(
+        "{{\"text\":{},\"from\":{},\"to\":{},\"rem\":[{}]}}",
+        js(text),
+        index(mv.from()),
+        index(mv.to()),
+        rem.join(",")
+    )
+}
+
+/// One step for the script: the board (a letter a point: `w`, `b` or `.`), the pieces in hand,
+/// a note, the value shown and where it stands on the bar.
+fn js_step(pos: &Position, note: &str, value: Option<StepValue>, range: f64) -> String {
+    let board: String = Point::all()
+        .map(|p| match pos.color_at(p) {
+            Some(Color::White) => 'w',
+            Some(Color::Black) => 'b',
+            None => '.',
+        })
+        .collect();
+    let (text, gauge) = value.map_or((String::new(), 0.0), |v| {
+        (shown_value(v.score, v.exact), v.gauge(range))
+    });
+    format!(
+        "{{\"board\":\"{board}\",\"hand\":[{},{}],\"note\":{},\"value\":{},\"gauge\":{gauge:.4}}}",
+        pos.in_hand(Color::White),
+        pos.in_hand(Color::Black),
+        js(note),
+        js(&text)
+    )
+}
+
+/// The data the script draws: the points and lines of the board, every step, every ply.
+fn data(
+    graded: &[Graded],
+    start: &Game,
+    game: &Game,
+    values: &[Option<StepValue>],
+    range: f64,
+) -> String {
+    let points: Vec<String> = Point::all()
+        .map(|p| {
+            let (x, y) = at(p);
+            format!("[{x},{y},\"{}\"]", p.name())
+        })
+        .collect();
+    let topology = start.position().rules().topology();
+    let mut edges = Vec::new();
     for p in Point::all() {
         for q in topology.adjacent[p.index()] {
             if q > p {
-                let ((x1, y1), (x2, y2)) = (at(p), at(q));
-                svg.push_str(&format!(
-                    "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#5d4037\" stroke-width=\"2\"/>\n"
-                ));
+                edges.push(format!("[{},{}]", p.index(), q.index()));
             }
         }
     }
-    for p in Point::all() {
-        let (x, y) = at(p);
-        let (r, fill) = match pos.color_at(p) {
-            Some(Color::White) => (12, "#fdfdfd"),
-            Some(Color::Black) => (12, "#222"),
-            None => (4, "#5d4037"),
+    let to_move = |pos: &Position| format!("{} to move.", pos.side_to_move().name());
+    let mut steps = vec![js_step(
+        start.position(),
+        &to_move(start.position()),
+        values[0],
+        range,
+    )];
+    for i in 0..graded.len() {
+        let (pos, note) = match graded.get(i + 1) {
+            Some(next) => (next.pos, to_move(&next.pos)),
+            None => (
+                *game.position(),
+                game.outcome().map_or_else(
+                    || to_move(game.position()),
+                    crate::rules::position::Outcome::describe,
+                ),
+            ),
         };
-        svg.push_str(&format!(
-            "<circle cx=\"{x}\" cy=\"{y}\" r=\"{r}\" fill=\"{fill}\" stroke=\"#222\"/>\n"
-        ));
+        steps.push(js_step(&pos, &note, values[i + 1], range));
     }
-    for (text, colour) in [(&g.played, "#c0392b"), (&g.best, "#27ae60")] {
-        if let Ok(mv) = crate::rules::notation::parse_move(&pos, text) {
-            svg.push_str(&arrow(mv, colour));
-        }
-    }
-    for (i, f) in "abcdefg".chars().enumerate() {
-        svg.push_str(&format!(
-            "<text x=\"{}\" y=\"296\" font-size=\"10\" text-anchor=\"middle\">{f}</text>",
-            30 + 40 * i
-        ));
-    }
-    for (i, r) in "7654321".chars().enumerate() {
-        svg.push_str(&format!(
-            "<text x=\"6\" y=\"{}\" font-size=\"10\">{r}</text>",
-            34 + 40 * i
-        ));
-    }
-    svg.push_str("\n</svg>");
-    svg
+    let plies: Vec<String> = graded.iter().map(js_ply).collect();
+    let xs: Vec<String> = (0..values.len())
+        .map(|i| format!("{:.1}", graph_x(i, values.len())))
+        .collect();
+    format!(
+        "{{\"points\":[{}],\"edges\":[{}],\"steps\":[{}],\"plies\":[{}],\"graphX\":[{}]}}",
+        points.join(","),
+        edges.join(","),
+        steps.join(","),
+        plies.join(","),
+        xs.join(",")
+    )
 }
 
-/// A move drawn: an arrow from where a piece moves (a ring where one is placed), a cross on each
-/// removed piece.
-fn arrow(mv: crate::rules::moves::Move, colour: &str) -> String {
-    let mut out = String::new();
-    if let Some(to) = mv.to() {
-        let (x2, y2) = at(to);
-        match mv.from() {
-            Some(from) => {
-                let (x1, y1) = at(from);
-                out.push_str(&format!(
-                    "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{colour}\" stroke-width=\"5\" \
-                     stroke-opacity=\"0.8\" marker-end=\"url(#head)\"/>\n"
-                ));
-            }
-            None => out.push_str(&format!(
-                "<circle cx=\"{x2}\" cy=\"{y2}\" r=\"15\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"4\"/>\n"
-            )),
-        }
-    }
-    for r in mv.removals() {
-        let (x, y) = at(r);
-        out.push_str(&format!(
-            "<path d=\"M{},{} L{},{} M{},{} L{},{}\" stroke=\"{colour}\" stroke-width=\"4\"/>\n",
-            x - 9.0,
-            y - 9.0,
-            x + 9.0,
-            y + 9.0,
-            x - 9.0,
-            y + 9.0,
-            x + 9.0,
-            y - 9.0
-        ));
-    }
-    out
+/// One graded move for the script, its values from White's side as text.
+fn js_ply(g: &Graded) -> String {
+    let (before, after) = white_values(g);
+    let best = match g.best_mv {
+        Some(b) => js_move(b, &g.best),
+        None => "null".into(),
+    };
+    let advice: Vec<String> = g
+        .advice
+        .iter()
+        .map(|(m, s)| {
+            format!(
+                "[{},{}]",
+                js(m),
+                js(&shown_value(for_white(*s, g.mover), g.exact))
+            )
+        })
+        .collect();
+    format!(
+        "{{\"ply\":{},\"side\":{},\"move\":{},\"best\":{best},\"before\":{},\"after\":{},\
+         \"lost\":{},\"label\":{},\"glyph\":{},\"line\":{},\"kept\":{},\"advice\":[{}]}}",
+        g.ply,
+        js(g.mover),
+        js_move(g.mv, &g.played),
+        js(&before),
+        js(&after),
+        g.lost,
+        js(g.label.name()),
+        js(g.label.glyph()),
+        js_list(&g.line),
+        js_list(&g.kept),
+        advice.join(",")
+    )
+}
+
+/// The centre of a point on a board drawing of 7 x 7 cells of 40 units.
+fn at(p: Point) -> (u32, u32) {
+    let name = p.name().as_bytes();
+    let file = u32::from(name[0] - b'a');
+    let rank = u32::from(b'7' - name[1]);
+    (30 + 40 * file, 30 + 40 * rank)
 }

@@ -2,7 +2,10 @@
 //! position with their values.
 
 use super::analyst::ExactValues;
-use super::grade::{line_text, shown, shown_exact, Graded, Label, BLUNDER, INACCURACY, MISTAKE};
+use super::grade::{
+    for_white, line_text, shown, shown_exact, shown_value, summary, Graded, Label, Summary,
+    BLUNDER, INACCURACY, LOSS_CAP, MISTAKE,
+};
 use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
@@ -10,12 +13,14 @@ use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::Score;
 
-/// The graded moves of a game as a table, then each side's count of blunders, mistakes and
-/// inaccuracies, the result, and a legend.
+/// The graded moves of a game as a table (values from White's side), then each side's summary,
+/// the result, and a legend.
 #[must_use]
 pub fn text_game(graded: &[Graded], game: &Game) -> String {
-    let mut out =
-        String::from("ply  side   move          before  after   label       best (line)\n");
+    let mut out = String::from(
+        "values from White's side\n\
+         ply  side   move          before    after     lost  label          best (line)\n",
+    );
     for g in graded {
         let best = if g.label == Label::Best {
             String::new()
@@ -24,56 +29,61 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
         } else {
             format!("{} ({})", g.best, g.line.join(" "))
         };
-        let (before, after) = if g.exact {
-            (shown_exact(g.before).into(), shown_exact(g.after).into())
-        } else {
-            (shown(g.before), shown(g.after))
-        };
+        let (before, after) = white_values(g);
+        let label = format!("{} {}", g.label.name(), g.label.glyph());
         out.push_str(&format!(
-            "{:>3}  {:<5}  {:<12}  {:>6}  {:>6}  {:<10}  {}{}\n",
+            "{:>3}  {:<5}  {:<12}  {:>7}  {:>7}  {:>5}  {:<13}  {}{}\n",
             g.ply,
             g.mover,
             g.played,
             before,
             after,
-            g.label.name(),
+            g.lost,
+            label.trim_end(),
             best,
-            if g.exact { " [tables]" } else { "" }
+            if g.exact { " [exact]" } else { "" }
         ));
     }
-    let count = |side: &str, l: Label| {
-        graded
-            .iter()
-            .filter(|g| g.mover == side && g.label == l)
-            .count()
-    };
     for side in ["white", "black"] {
+        let s = summary(graded, side);
         out.push_str(&format!(
-            "{side}: {} blunders, {} mistakes, {} inaccuracies\n",
-            count(side, Label::Blunder),
-            count(side, Label::Mistake),
-            count(side, Label::Inaccuracy)
+            "{side}: {} blunders, {} mistakes, {} inaccuracies; {:.1} lost a move on average, \
+             accuracy {:.1}%\n",
+            s.blunders, s.mistakes, s.inaccuracies, s.average_loss, s.accuracy
         ));
     }
     if let Some(o) = game.outcome() {
         out.push_str(&format!("{} {}\n", o.score(), o.describe()));
     }
     out.push_str(&format!(
-        "values for the side to move: centi-pieces, or W/L n for a win/loss in n turns (win, draw \
-         or loss where the tables or the placing solution know it exactly); labels \
-         by the value lost: blunder {BLUNDER}+ (or a win or draw thrown away), mistake \
-         {MISTAKE}+, inaccuracy {INACCURACY}+\n"
+        "values from White's side: centi-pieces, or W/L n for a win/loss in n turns found by \
+         the search; exact ones (the endgame tables, the placing solution) as win n, draw, loss n \
+         (n plies to the next removal where known), marked [exact]; lost: the value the mover \
+         lost, in centi-pieces (at most {LOSS_CAP}); labels by the value lost: blunder ?? \
+         {BLUNDER}+ (or a win or draw thrown away), mistake ? {MISTAKE}+, inaccuracy ?! \
+         {INACCURACY}+; accuracy: docs/play-and-analyse.md\n"
     ));
     out
 }
 
+/// A move's values before and after it, from White's side, as people read them.
+#[must_use]
+pub fn white_values(g: &Graded) -> (String, String) {
+    (
+        shown_value(for_white(g.before, g.mover), g.exact),
+        shown_value(for_white(g.after, g.mover), g.exact_after),
+    )
+}
+
 /// A JSON string.
-fn js(text: &str) -> String {
+pub(super) fn js(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
+            // Keeps the text inert inside an HTML script element too.
+            '<' => out.push_str("\\u003c"),
             c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
@@ -82,42 +92,98 @@ fn js(text: &str) -> String {
     out
 }
 
-/// A score as JSON: `{"cp": n}` or `{"win": n}` (negative: a loss), for the side to move.
-fn js_score(s: Score) -> String {
+/// A score as JSON: `{"cp": n}` or `{"win": n}` (negative: a loss) found by search; exact:
+/// `{"exact": "win"|"draw"|"loss", "distance": n}` (the distance where the tables give it).
+pub(super) fn js_score(s: Score, exact: bool) -> String {
+    if exact {
+        let shown = shown_exact(s);
+        let mut words = shown.split(' ');
+        let word = words.next().unwrap_or("draw");
+        return match words.next() {
+            Some(d) => format!("{{\"exact\":{},\"distance\":{d}}}", js(word)),
+            None => format!("{{\"exact\":{}}}", js(word)),
+        };
+    }
     match s {
         Score::Cp(c) => format!("{{\"cp\":{c}}}"),
         Score::Mate(m) => format!("{{\"win\":{m}}}"),
     }
 }
 
-/// The graded moves of a game as one JSON object (one line).
-#[must_use]
-pub fn json_game(graded: &[Graded], game: &Game) -> String {
-    let moves: Vec<String> = graded
+/// A list of JSON strings.
+pub(super) fn js_list(items: &[String]) -> String {
+    let items: Vec<String> = items.iter().map(|m| js(m)).collect();
+    format!("[{}]", items.join(","))
+}
+
+/// One graded move as JSON, its values from White's side.
+fn json_move(g: &Graded) -> String {
+    let advice: Vec<String> = g
+        .advice
         .iter()
-        .map(|g| {
+        .map(|(m, s)| {
             format!(
-                "{{\"ply\":{},\"side\":{},\"fen\":{},\"move\":{},\"before\":{},\"after\":{},\
-                 \"label\":{},\"best\":{},\"line\":[{}],\"exact\":{},\"kept\":[{}]}}",
-                g.ply,
-                js(g.mover),
-                js(&g.fen),
-                js(&g.played),
-                js_score(g.before),
-                js_score(g.after),
-                js(g.label.name()),
-                js(&g.best),
-                g.line.iter().map(|m| js(m)).collect::<Vec<_>>().join(","),
-                g.exact,
-                g.kept.iter().map(|m| js(m)).collect::<Vec<_>>().join(",")
+                "{{\"move\":{},\"value\":{}}}",
+                js(m),
+                js_score(for_white(*s, g.mover), g.exact)
             )
         })
         .collect();
+    format!(
+        "{{\"ply\":{},\"side\":{},\"fen\":{},\"move\":{},\"before\":{},\"after\":{},\
+         \"loss\":{},\"label\":{},\"glyph\":{},\"best\":{},\"line\":{},\"exact\":{},\
+         \"exact_after\":{},\"kept\":{},\"advice\":[{}]}}",
+        g.ply,
+        js(g.mover),
+        js(&g.fen),
+        js(&g.played),
+        js_score(for_white(g.before, g.mover), g.exact),
+        js_score(for_white(g.after, g.mover), g.exact_after),
+        g.lost,
+        js(g.label.name()),
+        js(g.label.glyph()),
+        js(&g.best),
+        js_list(&g.line),
+        g.exact,
+        g.exact_after,
+        js_list(&g.kept),
+        advice.join(",")
+    )
+}
+
+/// Each side's summary as JSON.
+pub(super) fn json_sides(graded: &[Graded]) -> String {
+    let sides: Vec<String> = ["white", "black"]
+        .iter()
+        .map(|side| {
+            let figures: Vec<String> = Summary::NAMES
+                .iter()
+                .zip(summary(graded, side).figures())
+                .map(|(name, figure)| format!("{}:{figure}", js(name)))
+                .collect();
+            format!("{}:{{{}}}", js(side), figures.join(","))
+        })
+        .collect();
+    format!("{{{}}}", sides.join(","))
+}
+
+/// The graded moves of a game as one JSON object (one line), values from White's side, with the
+/// record's `tags`.
+#[must_use]
+pub fn json_game(graded: &[Graded], game: &Game, tags: &[(String, String)]) -> String {
+    let moves: Vec<String> = graded.iter().map(json_move).collect();
+    let tags: Vec<String> = tags
+        .iter()
+        .map(|(k, v)| format!("{}:{}", js(k), js(v)))
+        .collect();
     let result = game.outcome().map_or("*", |o| o.score());
     format!(
-        "{{\"result\":{},\"thresholds\":{{\"blunder\":{BLUNDER},\"mistake\":{MISTAKE},\
-         \"inaccuracy\":{INACCURACY}}},\"moves\":[{}]}}",
+        "{{\"values\":\"white\",\"result\":{},\"tags\":{{{}}},\"thresholds\":{{\"blunder\":{BLUNDER},\
+         \"mistake\":{MISTAKE},\"inaccuracy\":{INACCURACY},\"loss_cap\":{LOSS_CAP}}},\
+         \"sides\":{},\"moves\":[{}]}}",
         js(result),
+        tags.join(","),
+        json_sides(graded),
         moves.join(",")
     )
 }
@@ -182,7 +248,7 @@ pub fn advice(pos: &Position, lines: &[(Score, Vec<Move>)], json: bool) -> Strin
                 format!(
                     "{{\"move\":{},\"value\":{},\"line\":[{}]}}",
                     js(text.first().map_or("", String::as_str)),
-                    js_score(*s),
+                    js_score(*s, false),
                     text.iter().map(|m| js(m)).collect::<Vec<_>>().join(",")
                 )
             })
@@ -213,6 +279,6 @@ mod tests {
 
     #[test]
     fn json_strings_are_escaped() {
-        assert_eq!(js("a\"b\n"), "\"a\\\"b\\u000a\"");
+        assert_eq!(js("a\"b\n</"), "\"a\\\"b\\u000a\\u003c/\"");
     }
 }

@@ -2,6 +2,7 @@
 //! of one position (docs/play-and-analyse.md, "Analysis").
 
 use super::output::{out, outln, Failure};
+use crate::analyse::analyst::RecordGame;
 use crate::analyse::{analyst, html, report, Analyst, Setup};
 use crate::durable::{self, CommandFile, Role};
 use crate::rules::game::Game;
@@ -31,12 +32,20 @@ pub struct AnalyseArgs {
     /// best first, instead of grading a game.
     #[arg(long)]
     pub position: bool,
-    /// Search time per position, in milliseconds (1 to 600000).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
-    pub movetime: u64,
-    /// Search depth per position instead of a time (1 to 64).
+    /// Search time per position, in milliseconds (1 to 600000), instead of the default depth
+    /// (with --depth, whichever comes first): the values then vary from run to run with the
+    /// machine's load.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub movetime: Option<u64>,
+    /// Search depth per position (1 to 64; 12 unless --movetime): with one thread and no
+    /// --movetime, two runs give the same values and labels.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
+    /// Value every legal move of every position of the game (the advisor's view, in --json and
+    /// --html): one search that follows every root move, slower. Placing positions the
+    /// solution covers (with --tables) get every move's exact value anyway.
+    #[arg(long, conflicts_with = "position")]
+    pub all_moves: bool,
     /// Endgame tables: covered positions get their exact value.
     #[arg(long)]
     pub tables: Option<PathBuf>,
@@ -55,10 +64,11 @@ pub struct AnalyseArgs {
     /// Print JSON (one object) instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Also write the analysis as one HTML page (works offline): the moves, an SVG graph of the
-    /// value, an SVG board for each blunder and mistake. Whole or not at all; never the record
-    /// file; an existing file is refused unless --force; a path that cannot be written is said
-    /// before the analysis. Not with --position: the page is that of a graded game.
+    /// Also write the analysis as one HTML page (works offline, no address fetched): a board to
+    /// step through the game (arrow keys, the moves, the graph), the value graph, an
+    /// evaluation bar, each side's summary. Whole or not at all; never the record file; an
+    /// existing file is refused unless --force; a path that cannot be written is said before the
+    /// analysis. Not with --position: the page is that of a graded game.
     #[arg(long, value_name = "FILE", conflicts_with = "position")]
     pub html: Option<PathBuf>,
     /// Replace an existing --html file.
@@ -90,8 +100,8 @@ fn check_files(args: &AnalyseArgs) -> Result<(), String> {
     durable::check_files(&files).map_err(|e| e.to_string())
 }
 
-/// The start and the moves to analyse: from the record file or the flags.
-fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
+/// The start, the moves and the tags to analyse: from the record file or the flags.
+fn game_and_moves(args: &AnalyseArgs) -> Result<RecordGame, String> {
     if let Some(path) = &args.file {
         return analyst::game_of_file(path, args.game).map_err(|e| e.to_string());
     }
@@ -105,13 +115,17 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<(Game, Vec<String>), String> {
             "nothing to analyse: give a record file, or --moves (or --fen with --position)".into(),
         );
     }
-    Ok((game, args.moves.clone()))
+    Ok(RecordGame {
+        start: game,
+        moves: args.moves.clone(),
+        tags: vec![("Variant".into(), args.variant.clone())],
+    })
 }
 
 /// Runs `moulin analyse`.
 pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     check_files(args)?;
-    let (start, moves) = game_and_moves(args)?;
+    let RecordGame { start, moves, tags } = game_and_moves(args)?;
     let setup = Setup {
         hash_mb: args.hash as usize,
         threads: args.threads as usize,
@@ -130,17 +144,17 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         let (pos, lines) = analyst.advice(&game).map_err(|e| e.to_string())?;
         return out!("{}", report::advice(&pos, &lines, args.json));
     }
-    let graded = analyst.grade_game(&played, &game);
+    let graded = analyst.grade_game(&played, &game, args.all_moves);
     if let Some(path) = &args.html {
         let title = match &args.file {
             Some(f) => format!("moulin analysis: {} game {}", f.display(), args.game),
             None => "moulin analysis".to_string(),
         };
-        durable::write_atomic(path, html::page(&graded, &game, &title).as_bytes())
-            .map_err(|e| e.to_string())?;
+        let page = html::page(&graded, &start, &game, &title, &tags);
+        durable::write_atomic(path, page.as_bytes()).map_err(|e| e.to_string())?;
     }
     if args.json {
-        outln!("{}", report::json_game(&graded, &game))
+        outln!("{}", report::json_game(&graded, &game, &tags))
     } else {
         out!("{}", report::text_game(&graded, &game))
     }
