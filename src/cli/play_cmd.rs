@@ -295,7 +295,11 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         movetime: args.movetime,
         rng: Rng::from_time(),
     })));
-    let mut rl = DefaultEditor::new().map_err(|e| format!("cannot read the terminal: {e}"))?;
+    // Without bracketed paste a terminal sends a paste as keys, so each pasted line runs as if
+    // typed; with it, the lines would wait in the editor as one multi-line entry.
+    let config = rustyline::Config::builder().bracketed_paste(false).build();
+    let mut rl =
+        DefaultEditor::with_config(config).map_err(|e| format!("cannot read the terminal: {e}"))?;
     let printer = rl
         .create_external_printer()
         .map_err(|e| format!("cannot write to the terminal: {e}"))?;
