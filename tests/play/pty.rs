@@ -98,6 +98,13 @@ impl Pty {
         self.burst(&format!("{text}\r"));
     }
 
+    /// Types `line` and Enter (one write) and waits until what follows satisfies `done`.
+    pub(crate) fn answer(&self, line: &str, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let mark = self.mark();
+        self.keys(line);
+        self.wait_since(mark, what, done)
+    }
+
     /// Everything shown so far.
     pub(crate) fn text(&self) -> String {
         self.shown.lock().unwrap().clone()
