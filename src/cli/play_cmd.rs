@@ -629,8 +629,16 @@ fn human_move(table: &Mutex<Table>, text: &str) -> String {
         .collect::<String>()
         .to_ascii_lowercase();
     let point = typed.strip_prefix('x').unwrap_or(&typed);
+    let playable = |token: &str| t.game.clone().play_token(token).is_ok();
+    // A point after a mill is the piece to remove; one that is not removable but a move of its
+    // own (an empty point in the placing: no point is both) starts another move instead.
     let removing = match &t.pending {
-        Some(mv) if Point::parse(point).is_some() => Some(mv.clone()),
+        Some(mv)
+            if Point::parse(point).is_some()
+                && (playable(&format!("{mv}x{point}")) || !playable(&typed)) =>
+        {
+            Some(mv.clone())
+        }
         _ => None,
     };
     let joined = removing

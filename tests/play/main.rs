@@ -215,10 +215,10 @@ fn a_mill_closed_by_a_placement_is_completed_by_the_piece_alone() {
         "{t}"
     );
     // A piece that cannot be removed: said, and the move still waits for its removal.
-    let t = pty.answer("a1", "the refusal", |t| {
+    let t = pty.answer("a7", "the refusal", |t| {
         t.contains("g7 closes a mill, remove which piece? > ")
     });
-    assert!(t.contains("'a1' cannot be removed after g7"), "{t}");
+    assert!(t.contains("'a7' cannot be removed after g7"), "{t}");
     assert!(t.contains("You can remove: b4 d2"), "{t}");
     let t = pty.answer("d2", "moulin's answer", |t| {
         t.contains("moulin plays ") && t.contains("white (you) to move")
@@ -231,6 +231,13 @@ fn a_mill_closed_by_a_placement_is_completed_by_the_piece_alone() {
     pty.keys("xb4");
     let t = pty.wait_since(mark, "moulin's answer", |t| t.contains("moulin plays "));
     assert!(t.contains("you play g7xb4"), "{t}");
+    // An empty point after a mill is another placement: the mill's move is dropped.
+    pty.answer("undo", "the undo", |t| t.contains("Took back 2 move(s)"));
+    pty.answer("g7", "the question", |t| {
+        t.contains("remove which piece? > ")
+    });
+    let t = pty.answer("a1", "moulin's answer", |t| t.contains("moulin plays "));
+    assert!(t.contains("you play a1"), "{t}");
 }
 
 #[test]
