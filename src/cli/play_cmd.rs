@@ -4,11 +4,11 @@
 //! and the prompt stays open meanwhile (`stop` makes it move at once).
 
 use super::output::{out, outln, Failure};
-use crate::book::{self, Book, Variety};
+use crate::book::{self, Book, BookMove, Variety};
 use crate::record::{self, Record};
 use crate::rng::Rng;
-use crate::rules::board::{ByColor, Color};
-use crate::rules::diagram::board_drawing_from;
+use crate::rules::board::{ByColor, Color, Point};
+use crate::rules::diagram::{board_drawing_from, drawing_cell};
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
@@ -27,6 +27,15 @@ use std::time::{Duration, Instant};
 
 /// The flags of `moulin play`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "At the prompt, type a move (d6, d6-d5, d6xb4; after a move that \
+closes a mill, the piece alone completes it: xb4 or b4) or a command: hint (moulin's move for \
+you and its value, exact where --tables and a placing solution there decide), undo, new, \
+flip, level N, stop, board, save FILE (asks before replacing a file), save! FILE, load FILE, \
+help, quit (asks first if the game is not saved). A command misused is answered with its usage. \
+The board is drawn once a turn, the last move marked: [ ] on its points, x where it removed \
+a piece. Input may come in bursts: a pasted line or several lines run as typed."
+)]
 pub struct PlayArgs {
     /// The colour you play: white or black.
     #[arg(long, default_value = "white")]
@@ -44,7 +53,8 @@ pub struct PlayArgs {
     /// added a move); a side whose time runs out loses.
     #[arg(long, value_name = "M[+S]")]
     pub clock: Option<String>,
-    /// Endgame tables for moulin's play (docs/endgame-tables.md, "Endgame tables").
+    /// Endgame tables for moulin's play and for exact hints (docs/endgame-tables.md, "Endgame
+    /// tables").
     #[arg(long)]
     pub tables: Option<PathBuf>,
     /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
@@ -99,6 +109,10 @@ struct Table {
     /// The engine is thinking (its control, to stop it).
     thinking: Option<Arc<Control>>,
     colour: bool,
+    /// The player's placement or step that closed a mill, waiting for the piece to remove.
+    pending: Option<String>,
+    /// Moves were made since the game was last saved or loaded.
+    unsaved: bool,
 }
 
 impl Table {
@@ -106,6 +120,8 @@ impl Table {
         self.rules = rules;
         self.game = Game::new(rules);
         self.before.clear();
+        self.pending = None;
+        self.unsaved = false;
         self.flagged = None;
         self.generation += 1;
         self.turn_started = Instant::now();
@@ -151,6 +167,7 @@ impl Table {
         }
         self.before.push(self.game.clone());
         self.game.play(mv);
+        self.unsaved = true;
         self.generation += 1;
         self.turn_started = Instant::now();
         true
@@ -168,7 +185,7 @@ impl Table {
     fn picture(&self) -> String {
         let pos = self.game.position();
         let mut out = String::new();
-        for line in board_drawing_from(pos, self.flipped) {
+        for line in self.marked_board() {
             out.push_str(&self.paint(&line));
             out.push('\n');
         }
@@ -190,10 +207,10 @@ impl Table {
             let removal = if removed.is_empty() {
                 String::new()
             } else {
-                format!(" (removed {})", removed.join(", "))
+                format!("; x where {} was removed", removed.join(", "))
             };
             out.push_str(&format!(
-                "Last move: {} {text}{removal}\n",
+                "Last move: {} {text} (marked [ ] on the board{removal})\n",
                 before.position().side_to_move().name()
             ));
         }
@@ -213,7 +230,37 @@ impl Table {
         out
     }
 
-    /// Pieces in colour when the terminal has it.
+    /// The board's drawing with the last move marked: its points in brackets (`[O]`, and `[.]`
+    /// where a piece stepped from), an `x` where it removed a piece.
+    fn marked_board(&self) -> Vec<String> {
+        let mut lines: Vec<Vec<char>> = board_drawing_from(self.game.position(), self.flipped)
+            .iter()
+            .map(|l| l.chars().collect())
+            .collect();
+        let Some(last) = self.game.moves().last() else {
+            return lines.into_iter().map(String::from_iter).collect();
+        };
+        // Each edit: a character put at an offset from the point's left neighbour.
+        let mut mark = |p, edits: &[(usize, char)]| {
+            let (row, col) = drawing_cell(p, self.flipped);
+            let line = &mut lines[row];
+            if line.len() < col + 2 {
+                line.resize(col + 2, ' ');
+            }
+            for &(offset, c) in edits {
+                line[col - 1 + offset] = c;
+            }
+        };
+        for p in last.from().into_iter().chain(last.to()) {
+            mark(p, &[(0, '['), (2, ']')]);
+        }
+        for p in last.removals() {
+            mark(p, &[(1, 'x')]);
+        }
+        lines.into_iter().map(String::from_iter).collect()
+    }
+
+    /// Pieces and the last move's marks in colour when the terminal has it.
     fn paint(&self, line: &str) -> String {
         if !self.colour {
             return line.to_string();
@@ -223,6 +270,8 @@ impl Table {
             match ch {
                 'O' => out.push_str("\x1b[1;33mO\x1b[0m"),
                 '@' => out.push_str("\x1b[1;31m@\x1b[0m"),
+                '[' | ']' => out.push_str(&format!("\x1b[1;36m{ch}\x1b[0m")),
+                'x' => out.push_str("\x1b[1;35mx\x1b[0m"),
                 c => out.push(c),
             }
         }
@@ -238,22 +287,99 @@ struct Engine {
     rng: Rng,
 }
 
-const HELP: &str = "\
-Moves: d6 (place), d6-d5 (move or fly), d6xb4 or d6 xb4 (with a removal).
-Commands:
-  hint        moulin's suggestion for you
-  undo        take back your last move (and moulin's answer)
-  new         a new game (same colours and level)
-  flip        turn the board half a turn
-  level N     moulin's level, 1 to 20
-  stop        moulin moves at once
-  board       draw the board again
-  save FILE   write the game as a record (docs/matches.md, \"Game records
-              (PGN)\"); a file there is kept
-  save! FILE  the same, replacing a file there
-  load FILE   play on from a record's game
-  help        this text
-  quit        leave";
+/// A command of the prompt: its names, its arguments and what it does, for `help` and for the
+/// usage that answers a misuse.
+struct Command {
+    names: &'static [&'static str],
+    args: &'static str,
+    what: &'static str,
+}
+
+const COMMANDS: &[Command] = &[
+    Command {
+        names: &["hint"],
+        args: "",
+        what: "moulin's move for you, with its value",
+    },
+    Command {
+        names: &["undo"],
+        args: "",
+        what: "take back your last move (and moulin's answer)",
+    },
+    Command {
+        names: &["new"],
+        args: "",
+        what: "a new game (same colours and level)",
+    },
+    Command {
+        names: &["flip"],
+        args: "",
+        what: "turn the board half a turn",
+    },
+    Command {
+        names: &["level"],
+        args: "N",
+        what: "moulin's level, 1 to 20",
+    },
+    Command {
+        names: &["stop"],
+        args: "",
+        what: "moulin moves at once",
+    },
+    Command {
+        names: &["board", "d"],
+        args: "",
+        what: "draw the board again",
+    },
+    Command {
+        names: &["save"],
+        args: "FILE",
+        what: "write the game as a record (docs/matches.md, \"Game records (PGN)\"); \
+               asks before replacing a file",
+    },
+    Command {
+        names: &["save!"],
+        args: "FILE",
+        what: "the same, replacing a file without asking",
+    },
+    Command {
+        names: &["load"],
+        args: "FILE",
+        what: "play on from a record's game",
+    },
+    Command {
+        names: &["help", "?"],
+        args: "",
+        what: "this text",
+    },
+    Command {
+        names: &["quit", "exit"],
+        args: "",
+        what: "leave (asks first if the game is not saved)",
+    },
+];
+
+/// The text of `help`.
+fn help() -> String {
+    let mut text = String::from(
+        "Moves: d6 (place), d6-d5 (move or fly), d6xb4 or d6 xb4 (with a removal);\n\
+         after a move that closes a mill, the piece alone (xb4 or b4) completes it.\n\
+         Commands:\n",
+    );
+    for c in COMMANDS {
+        let call = format!("{} {}", c.names[0], c.args);
+        text.push_str(&format!("  {call:<11} {}\n", c.what));
+    }
+    text.pop();
+    text
+}
+
+/// The usage of the command named `word`, if it is one.
+fn usage(word: &str) -> Option<String> {
+    let c = COMMANDS.iter().find(|c| c.names.contains(&word))?;
+    let call = format!("{} {}", c.names[0], c.args);
+    Some(format!("usage: {}  ({})", call.trim_end(), c.what))
+}
 
 /// Runs `moulin play`.
 pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
@@ -288,6 +414,8 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         generation: 0,
         thinking: None,
         colour,
+        pending: None,
+        unsaved: false,
     }));
     let engine = Arc::new(Mutex::new(Some(Engine {
         searcher,
@@ -295,7 +423,11 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         movetime: args.movetime,
         rng: Rng::from_time(),
     })));
-    let mut rl = DefaultEditor::new().map_err(|e| format!("cannot read the terminal: {e}"))?;
+    // Without bracketed paste a terminal sends a paste as keys, so each pasted line runs as if
+    // typed; with it, the lines would wait in the editor as one multi-line entry.
+    let config = rustyline::Config::builder().bracketed_paste(false).build();
+    let mut rl =
+        DefaultEditor::with_config(config).map_err(|e| format!("cannot read the terminal: {e}"))?;
     let printer = rl
         .create_external_printer()
         .map_err(|e| format!("cannot write to the terminal: {e}"))?;
@@ -306,56 +438,112 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         human.name()
     )?;
     out!("{}", lock(&table).picture())?;
+    let result = converse(&mut rl, &table, &engine, &printer);
+    stop_and_wait(&table, &engine);
+    result
+}
+
+/// The prompt's loop: reads lines and answers them until `quit` or the end of input.
+fn converse(
+    rl: &mut DefaultEditor,
+    table: &Arc<Mutex<Table>>,
+    engine: &Arc<Mutex<Option<Engine>>>,
+    printer: &Printer,
+) -> Result<(), Failure> {
     loop {
-        if lock(&table).engine_starts(false) {
+        if lock(table).engine_starts(false) {
             // Written here, on the prompt's thread before the engine starts: through the
             // printer it could run into the engine's own message.
             outln!("moulin is thinking... (type stop to make it move now)")?;
         }
-        start_thinking(&table, &engine, &printer, false);
-        let line = match rl.readline("> ") {
-            Ok(l) => l,
-            Err(ReadlineError::Interrupted | ReadlineError::Eof) => break,
-            // The prompt is written to standard output: its reader may have left.
-            Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                stop_and_wait(&table, &engine);
-                return Err(Failure::Closed);
-            }
-            Err(e) => return Err(format!("reading the terminal: {e}").into()),
+        start_thinking(table, engine, printer, false);
+        let prompt = match &lock(table).pending {
+            Some(mv) => format!("{mv} closes a mill, remove which piece? > "),
+            None => "> ".to_string(),
         };
-        let line = line.trim().to_string();
+        let Some(line) = read_line(rl, &prompt)? else {
+            return Ok(());
+        };
         if line.is_empty() {
             continue;
         }
         let _ = rl.add_history_entry(line.as_str());
-        let Some(answer) = answer(&line, &table, &engine, &printer) else {
-            break;
+        let text = match answer(&line, table, engine, printer) {
+            Reply::Say(text) => text,
+            Reply::Quit => return Ok(()),
+            Reply::Ask(question, then) => {
+                let Some(yes) = read_line(rl, &format!("{question} (y/n) "))? else {
+                    return Ok(());
+                };
+                let yes = yes.to_ascii_lowercase().starts_with('y');
+                match then {
+                    Confirmed::Quit if yes => return Ok(()),
+                    Confirmed::Quit => "Playing on (save FILE keeps the game).".into(),
+                    Confirmed::Replace(file) if yes => save(&mut lock(table), &file, true),
+                    Confirmed::Replace(file) => format!("{} kept.", crate::text::quoted(&file)),
+                }
+            }
         };
-        if let Err(e) = outln!("{answer}") {
-            stop_and_wait(&table, &engine);
-            return Err(e);
-        }
+        outln!("{text}")?;
     }
-    stop_and_wait(&table, &engine);
-    Ok(())
+}
+
+/// One line typed at `prompt`, trimmed; `None` at the end of input (or Ctrl-C).
+fn read_line(rl: &mut DefaultEditor, prompt: &str) -> Result<Option<String>, Failure> {
+    match rl.readline(prompt) {
+        Ok(l) => Ok(Some(l.trim().to_string())),
+        Err(ReadlineError::Interrupted | ReadlineError::Eof) => Ok(None),
+        // The prompt is written to standard output: its reader may have left.
+        Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::Closed)
+        }
+        Err(e) => Err(format!("reading the terminal: {e}").into()),
+    }
+}
+
+/// What the prompt does with a line.
+enum Reply {
+    /// Show this text.
+    Say(String),
+    /// Leave.
+    Quit,
+    /// Ask this yes-or-no question; a yes does the second part.
+    Ask(String, Confirmed),
+}
+
+/// What a yes to a question does.
+enum Confirmed {
+    Quit,
+    /// Saves the game over this file.
+    Replace(String),
 }
 
 /// The printer that writes above the prompt, shared with the thinking thread.
 type Printer = Arc<Mutex<Box<dyn ExternalPrinter + Send>>>;
 
-/// The answer to one line typed at the prompt (a command or a move); `None` for `quit`.
+/// The answer to one line typed at the prompt (a command or a move).
 fn answer(
     line: &str,
     table: &Arc<Mutex<Table>>,
     engine: &Arc<Mutex<Option<Engine>>>,
     printer: &Printer,
-) -> Option<String> {
+) -> Reply {
     let mut words = line.split_whitespace();
     let first = words.next().unwrap_or("").to_ascii_lowercase();
     let rest: Vec<&str> = words.collect();
     let answer = match (first.as_str(), rest.as_slice()) {
-        ("quit" | "exit", []) => return None,
-        ("help" | "?", []) => HELP.to_string(),
+        ("quit" | "exit", []) => {
+            let t = lock(table);
+            return if t.unsaved && !t.game.moves().is_empty() {
+                Reply::Ask(
+                    "The game is not saved (save FILE keeps it). Quit anyway?".into(),
+                    Confirmed::Quit,
+                )
+            } else {
+                Reply::Quit
+            };
+        }
+        ("help" | "?", []) => help(),
         ("board" | "d", []) => lock(table).picture(),
         ("flip", []) => {
             let mut t = lock(table);
@@ -374,7 +562,10 @@ fn answer(
                 lock(table).level = n;
                 format!("moulin plays at level {n} from its next move.")
             }
-            _ => format!("level {n}: expected a whole number from 1 to 20"),
+            _ => format!(
+                "level {}: expected a whole number from 1 to 20",
+                crate::text::printable(n, crate::text::MAX_SHOWN)
+            ),
         },
         ("new", []) => {
             stop_and_wait(table, engine);
@@ -398,23 +589,29 @@ fn answer(
                 "thinking about a hint...".into()
             }
         }
-        ("save", [file]) => save(&lock(table), file, false),
-        ("save!", [file]) => save(&lock(table), file, true),
+        ("save", [file]) if std::fs::symlink_metadata(file).is_ok() => {
+            return Reply::Ask(
+                format!("{} exists. Replace it?", crate::text::quoted(file)),
+                Confirmed::Replace((*file).to_string()),
+            );
+        }
+        ("save", [file]) => save(&mut lock(table), file, false),
+        ("save!", [file]) => save(&mut lock(table), file, true),
         ("load", [file]) => {
             stop_and_wait(table, engine);
             load(&mut lock(table), file)
         }
-        ("save" | "save!" | "load", _) => format!("{first} FILE: give one file name"),
-        _ => human_move(table, line),
+        _ => usage(&first).unwrap_or_else(|| human_move(table, line)),
     };
-    Some(answer)
+    Reply::Say(answer)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// A move typed by the player: played, or what was wrong and the legal choices.
+/// A move typed by the player: played, or what was wrong and the legal choices. After a move
+/// that closes a mill, a point alone (`xd5` or `d5`) is the piece it removes.
 fn human_move(table: &Mutex<Table>, text: &str) -> String {
     let mut t = lock(table);
     if t.thinking.is_some() {
@@ -427,31 +624,82 @@ fn human_move(table: &Mutex<Table>, text: &str) -> String {
     if pos.side_to_move() != t.human {
         return "it is moulin's turn".into();
     }
-    let joined: String = text.split_whitespace().collect();
-    let mut probe = t.game.clone();
+    let typed: String = text
+        .split_whitespace()
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let point = typed.strip_prefix('x').unwrap_or(&typed);
+    let playable = |token: &str| t.game.clone().play_token(token).is_ok();
+    // A point after a mill is the piece to remove; one that is not removable but a move of its
+    // own (an empty point in the placing: no point is both) starts another move instead.
+    let removing = match &t.pending {
+        Some(mv)
+            if Point::parse(point).is_some()
+                && (playable(&format!("{mv}x{point}")) || !playable(&typed)) =>
+        {
+            Some(mv.clone())
+        }
+        _ => None,
+    };
+    let joined = removing
+        .as_ref()
+        .map_or_else(|| typed.clone(), |mv| format!("{mv}x{point}"));
     let legal: Vec<String> = movegen::legal_moves(&pos, Convention::Turn)
         .into_iter()
         .map(|m| m.written_at(&pos, Convention::Turn))
         .collect();
+    let mut probe = t.game.clone();
     match probe.play_token(&joined) {
-        Ok(_) if probe.position().pending_removals() > 0 => format!(
-            "{joined} closes a mill: add the piece to remove, such as {joined}x{}",
-            legal
-                .iter()
-                .find_map(|m| m.strip_prefix(&format!("{joined}x")))
-                .unwrap_or("..")
-        ),
+        Ok(_) if probe.position().pending_removals() > 0 => {
+            let choices = removable(&legal, &joined);
+            t.pending = Some(joined.clone());
+            format!(
+                "{joined} closes a mill: type the piece to remove, such as x{0} or {0} \
+                 (you can remove {1})",
+                choices.first().map_or("..", String::as_str),
+                choices.join(" ")
+            )
+        }
         Ok(mv) => {
+            t.pending = None;
+            let written = mv.written_at(&pos, Convention::Turn);
             if !t.play(mv) {
                 return format!("too late: your time ran out.\n{}", t.picture());
             }
-            t.picture()
+            // The board is drawn once a turn: after moulin's answer, or now if the game is over.
+            if t.over().is_some() {
+                t.picture()
+            } else {
+                format!("you play {written}")
+            }
         }
-        Err(e) => format!(
-            "'{text}' is not a legal move here: {e}\nLegal moves: {}\n(type help for the commands)",
-            legal.join(" ")
-        ),
+        Err(e) => match removing {
+            Some(mv) => format!(
+                "{} cannot be removed after {mv}: {e}\nYou can remove: {}",
+                crate::text::quoted(point),
+                removable(&legal, &mv).join(" ")
+            ),
+            None => format!(
+                "{} is not a legal move here: {e}\nLegal moves: {}\n(type help for the commands)",
+                crate::text::quoted(text),
+                legal.join(" ")
+            ),
+        },
     }
+}
+
+/// The pieces that the moves in `legal` remove first after `partial` (a move that closed a mill).
+fn removable(legal: &[String], partial: &str) -> Vec<String> {
+    let prefix = format!("{partial}x");
+    let mut points: Vec<String> = legal
+        .iter()
+        .filter_map(|m| m.strip_prefix(&prefix))
+        .filter_map(|rest| rest.split('x').next())
+        .map(String::from)
+        .collect();
+    points.sort();
+    points.dedup();
+    points
 }
 
 /// Takes back the player's last move and what moulin answered to it.
@@ -468,6 +716,8 @@ fn undo(t: &mut Table) -> String {
     if undone == 0 {
         return "nothing to undo".into();
     }
+    t.pending = None;
+    t.unsaved = true;
     t.flagged = None;
     t.generation += 1;
     t.turn_started = Instant::now();
@@ -476,7 +726,7 @@ fn undo(t: &mut Table) -> String {
 
 /// `save FILE` (a file there is kept) or `save! FILE` (`replace`): the game as a record, written
 /// whole or not at all.
-fn save(t: &Table, file: &str, replace: bool) -> String {
+fn save(t: &mut Table, file: &str, replace: bool) -> String {
     if !replace && std::fs::symlink_metadata(file).is_ok() {
         return format!(
             "{} exists: kept. Type save! {file} to replace it, or give another name",
@@ -509,7 +759,10 @@ fn save(t: &Table, file: &str, replace: bool) -> String {
     r.set("White", &name(Color::White));
     r.set("Black", &name(Color::Black));
     match crate::durable::write_atomic(std::path::Path::new(file), record::write(&r).as_bytes()) {
-        Ok(()) => format!("saved {} moves to {file}", texts.len()),
+        Ok(()) => {
+            t.unsaved = false;
+            format!("saved {} moves to {file}", texts.len())
+        }
         Err(e) => e.to_string(),
     }
 }
@@ -546,6 +799,7 @@ fn load(t: &mut Table, file: &str) -> String {
         }
     }
     t.generation += 1;
+    t.unsaved = false;
     format!(
         "loaded {} moves from {file}\n{}",
         r.moves.len(),
@@ -600,16 +854,21 @@ fn start_thinking(
     let (table, engine, printer) = (Arc::clone(table), Arc::clone(engine), Arc::clone(printer));
     thread::spawn(move || {
         e.searcher.options.strength = Strength::level(f64::from(level));
+        // A hint takes the book's best move; moulin's own moves vary by the weights.
+        let variety = if hint {
+            Variety::Best
+        } else {
+            Variety::Weighted
+        };
         let from_book = if level == 20 {
-            e.book.as_ref().and_then(|b| {
-                b.choose(game.position(), Variety::Weighted, e.rng.unit())
-                    .map(|bm| bm.mv)
-            })
+            e.book
+                .as_ref()
+                .and_then(|b| b.choose(game.position(), variety, e.rng.unit()))
         } else {
             None
         };
-        let (best, said) = if let Some(mv) = from_book {
-            (Some(mv), "from the book".to_string())
+        let (best, said) = if let Some(bm) = from_book {
+            (Some(bm.mv), book_value(&bm))
         } else {
             let result = e.searcher.search(&game, &limits, &control, &mut |_| {});
             (result.best, hint_value(&result))
@@ -655,12 +914,28 @@ fn hint_value(result: &SearchResult) -> String {
             ),
         };
     }
-    match result.score {
+    score_words(result.score, "by search")
+}
+
+/// What the opening book knows of its move's value for the side to move.
+fn book_value(bm: &BookMove) -> String {
+    match bm.exact {
+        Some(v) => format!(
+            "at least a {}, proved by the exact solver, from the opening book",
+            exact::name(v)
+        ),
+        None => score_words(bm.score, "by the opening book's search"),
+    }
+}
+
+/// A search's score for the side to move, in words; a score in pieces says `by` whom.
+fn score_words(score: Score, by: &str) -> String {
+    match score {
         Score::Mate(n) if n > 0 => format!("a win in {n} turns"),
         Score::Mate(n) => format!("a loss in {} turns", -n),
         Score::Cp(x) if x >= TABLE_BOUND => "a win, by the endgame tables".into(),
         Score::Cp(x) if x <= -TABLE_BOUND => "a loss, by the endgame tables".into(),
-        Score::Cp(x) => format!("{:+.2} pieces by search", f64::from(x) / 100.0),
+        Score::Cp(x) => format!("{:+.2} pieces {by}", f64::from(x) / 100.0),
     }
 }
 
@@ -709,13 +984,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn save_keeps_a_file_there_unless_told_to_replace_it() {
-        let dir = std::env::temp_dir().join(format!("moulin-play-save-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+    /// A table for a new game of nine men's morris, the player White.
+    fn new_table() -> Arc<Mutex<Table>> {
         let rules = Rules::nine();
-        let table = Arc::new(Mutex::new(Table {
+        Arc::new(Mutex::new(Table {
             game: Game::new(rules),
             before: Vec::new(),
             human: Color::White,
@@ -729,21 +1001,96 @@ mod tests {
             generation: 0,
             thinking: None,
             colour: false,
-        }));
+            pending: None,
+            unsaved: false,
+        }))
+    }
+
+    /// What the prompt answers to `line`: the text, `asks: QUESTION`, or `quits`.
+    fn say(table: &Arc<Mutex<Table>>, line: &str) -> String {
         let engine = Arc::new(Mutex::new(None));
         let printer: Printer = Arc::new(Mutex::new(Box::new(Silent)));
-        let say = |line: &str| answer(line, &table, &engine, &printer).unwrap();
+        match answer(line, table, &engine, &printer) {
+            Reply::Say(text) => text,
+            Reply::Ask(question, _) => format!("asks: {question}"),
+            Reply::Quit => "quits".into(),
+        }
+    }
+
+    #[test]
+    fn a_step_that_closes_a_mill_is_completed_by_the_piece_alone_and_marked() {
+        // A random game (seeded) to a moving position where White has a step closing a mill.
+        let (game, step) = (0..1000)
+            .find_map(|seed| {
+                let mut rng = Rng::new(seed);
+                let mut game = Game::new(Rules::nine());
+                while game.outcome().is_none() && game.moves().len() < 200 {
+                    let pos = *game.position();
+                    let legal = movegen::legal_moves(&pos, Convention::Turn);
+                    let texts = legal.iter().map(|m| m.written_at(&pos, Convention::Turn));
+                    let closing = texts.clone().find(|t| t.contains('-') && t.contains('x'));
+                    if let Some(step) = closing.filter(|_| pos.side_to_move() == Color::White) {
+                        return Some((game, step));
+                    }
+                    game.play(legal[rng.below(legal.len())]);
+                }
+                None
+            })
+            .unwrap();
+        let table = new_table();
+        lock(&table).game = game.clone();
+        lock(&table).before.push(game);
+        let (from_to, removal) = step.split_once('x').unwrap();
+        let removal = removal.split('x').next().unwrap();
+        let asked = say(&table, from_to);
+        assert!(
+            asked.starts_with(&format!(
+                "{from_to} closes a mill: type the piece to remove"
+            )),
+            "{asked}"
+        );
+        assert_eq!(lock(&table).pending.as_deref(), Some(from_to));
+        // A command meanwhile leaves the move waiting.
+        assert!(say(&table, "help").contains("Commands:"));
+        let played = say(&table, &format!("x{removal}"));
+        assert_eq!(played, format!("you play {from_to}x{removal}"));
+        assert_eq!(lock(&table).pending, None);
+        // The board marks the step's two points and the removed piece.
+        let t = lock(&table);
+        let board = t.marked_board();
+        let (from, to) = from_to.split_once('-').unwrap();
+        let at = |p: &str| drawing_cell(Point::parse(p).unwrap(), false);
+        let cell = |p: &str, d: usize| {
+            let (row, col) = at(p);
+            board[row].chars().nth(col + d - 1).unwrap()
+        };
+        let sides = |p| (cell(p, 0), cell(p, 1), cell(p, 2));
+        assert_eq!(sides(from), ('[', '.', ']'), "{board:#?}");
+        assert_eq!(sides(to), ('[', 'O', ']'), "{board:#?}");
+        assert_eq!(cell(removal, 1), 'x', "{board:#?}");
+    }
+
+    #[test]
+    fn save_and_quit_ask_before_losing_a_file_or_a_game() {
+        let dir = std::env::temp_dir().join(format!("moulin-play-save-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let table = new_table();
+        let say = |line: &str| say(&table, line);
         let file = dir.join("mine.pgn");
         let name = file.to_str().unwrap();
         std::fs::write(&file, "precious\n").unwrap();
+        assert_eq!(say("quit"), "quits", "nothing to lose");
         say("d6");
-        let refused = say(&format!("save {name}"));
+        assert!(say("quit").starts_with("asks: The game is not saved"));
+        let asked = say(&format!("save {name}"));
         assert!(
-            refused.contains("exists") && refused.contains("save!"),
-            "{refused}"
+            asked.starts_with("asks: ") && asked.contains("exists. Replace it?"),
+            "{asked}"
         );
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "precious\n");
         let saved = say(&format!("save! {name}"));
+        assert_eq!(say("quit"), "quits", "saved");
         assert!(saved.starts_with("saved 1 moves"), "{saved}");
         let text = std::fs::read_to_string(&file).unwrap();
         assert!(text.contains("1. d6"), "{text}");

@@ -11,6 +11,21 @@ pub fn board_drawing(pos: &Position) -> Vec<String> {
     board_drawing_from(pos, false)
 }
 
+/// The width of the rank label before each line of the drawing.
+const LABEL: usize = 3;
+
+/// Where `board_drawing_from(_, flipped)` draws point `p`: its line, and its column in that line
+/// in characters (the rank label counted), for marking points on the drawing.
+pub fn drawing_cell(p: Point, flipped: bool) -> (usize, usize) {
+    let name = p.name().as_bytes();
+    let (file, rank) = if flipped {
+        (b'g' - name[0], name[1] - b'1')
+    } else {
+        (name[0] - b'a', b'7' - name[1])
+    };
+    (usize::from(rank) * 2, usize::from(file) * 4 + LABEL)
+}
+
 /// The board seen from White's side, or from Black's (`flipped`: turned half a turn, rank 1 at
 /// the top and file g on the left).
 pub fn board_drawing_from(pos: &Position, flipped: bool) -> Vec<String> {
@@ -18,13 +33,8 @@ pub fn board_drawing_from(pos: &Position, flipped: bool) -> Vec<String> {
     const H: usize = 13;
     let mut grid = [[b' '; W]; H];
     let at = |p: Point| {
-        let name = p.name().as_bytes();
-        let (file, rank) = if flipped {
-            (b'g' - name[0], name[1] - b'1')
-        } else {
-            (name[0] - b'a', b'7' - name[1])
-        };
-        (rank as usize * 2, file as usize * 4)
+        let (line, column) = drawing_cell(p, flipped);
+        (line, column - LABEL)
     };
     let topology = pos.rules().topology();
     for p in Point::all() {
