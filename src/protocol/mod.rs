@@ -30,6 +30,7 @@ mod gbgp;
 mod input;
 mod jobs;
 mod options;
+mod overhead;
 mod reply;
 mod session;
 

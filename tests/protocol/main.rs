@@ -20,3 +20,4 @@ mod search;
 mod tables;
 mod tables_changes;
 mod tables_plan;
+mod time;
