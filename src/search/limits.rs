@@ -69,7 +69,8 @@ pub struct Limits {
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
     /// Milliseconds the GUI was seen to charge per move beyond the engine's own time (learned
-    /// by the protocol), kept in reserve for every move besides `MoveOverhead`.
+    /// by the protocol), kept in reserve for every move to come, besides `MoveOverhead` (kept
+    /// once).
     pub reserve: u64,
 }
 
@@ -85,7 +86,8 @@ pub(super) struct Deadline {
 /// The time for this move: a `movetime` (less at most a share of the overhead,
 /// `timeman::movetime`), or the time manager's plan from the side to move's clock (the other
 /// side's, when only that one is given), its optimum the soft limit and its maximum the hard
-/// one; no limit without either. `overhead` is kept in reserve for every move to come.
+/// one; no limit without either. `overhead` (`MoveOverhead`) is kept once, the learned
+/// `limits.reserve` for every move to come.
 fn deadline(pos: &Position, limits: &Limits, overhead: u64, horizon: Horizon) -> Deadline {
     if let Some(mt) = limits.movetime {
         let t = Duration::from_millis(timeman::movetime(mt, overhead));
@@ -109,7 +111,7 @@ fn deadline(pos: &Position, limits: &Limits, overhead: u64, horizon: Horizon) ->
         inc: limits.inc[clock],
         movestogo: limits.movestogo,
     };
-    let plan = timeman::plan(clock, horizon, overhead);
+    let plan = timeman::plan(clock, horizon, overhead, limits.reserve);
     Deadline {
         soft: Some(Duration::from_millis(plan.optimum)),
         hard: Some(Duration::from_millis(plan.maximum)),
@@ -127,11 +129,10 @@ pub(super) struct Budget {
 }
 
 impl Budget {
-    /// The budget of a search of `pos` within `limits`, keeping `overhead` milliseconds (and the
-    /// learned `limits.reserve`) for the communication with the GUI on every move to come, the
+    /// The budget of a search of `pos` within `limits`, keeping `overhead` milliseconds for the
+    /// communication with the GUI, and the learned `limits.reserve` for every move to come, the
     /// game's `horizon` telling how many moves are to come.
     pub(super) fn new(pos: &Position, limits: &Limits, overhead: u64, horizon: Horizon) -> Budget {
-        let overhead = overhead.saturating_add(limits.reserve);
         Budget {
             whole: deadline(pos, limits, overhead, horizon),
         }
