@@ -66,8 +66,8 @@ impl Overhead {
 
     /// A `go` with `left` milliseconds (and `inc`) on the clock of the side to move, in the game
     /// of `start` and `moves`. When it continues the game of the previous `go` answered (that
-    /// game, its answer, then the other side's moves), the charge of that move is learned;
-    /// otherwise what was learned is forgotten. The new estimate, when it changed by much since
+    /// game, its answer, then the other side's turn), the charge of that move is learned; when
+    /// it does not, what was learned is forgotten. The new estimate, when it changed by much since
     /// it was last said.
     pub(super) fn asked(
         &mut self,
@@ -82,6 +82,7 @@ impl Overhead {
             let continues = t.start == *start
                 && t.side == side
                 && moves.len() > t.moves.len()
+                && moves.len() <= t.moves.len() + 2
                 && moves.starts_with(&t.moves);
             continues.then_some((t.left, t.inc, used))
         });
@@ -93,7 +94,9 @@ impl Overhead {
                     self.learn(charged.saturating_sub(used));
                 }
             }
-            None => self.reset(),
+            // Another game (after a `go` without a clock, nothing to compare with).
+            None if self.last.is_some() => self.reset(),
+            None => {}
         }
         self.last = Some(Turn {
             start: *start,
@@ -110,6 +113,13 @@ impl Overhead {
             self.said = now;
             now
         })
+    }
+
+    /// A `go` without a clock, or pondering: the next `go` with a clock does not continue the
+    /// last one's turn (the time between them is not all the GUI's).
+    pub(super) fn unclocked(&mut self) {
+        self.last = None;
+        self.previous = None;
     }
 
     /// The engine answered the last `go` with `best` (`None`: no move, nothing to learn from).
@@ -202,6 +212,27 @@ mod tests {
         let other: Vec<Move> = moves.iter().rev().copied().collect();
         o.asked(&start, &other, Color::White, 59_000, 0);
         assert_eq!(o.reserve(), 0);
+    }
+
+    #[test]
+    fn a_go_without_a_clock_between_two_is_not_charged() {
+        let mut o = Overhead::default();
+        play(&mut o, 3, &[300]);
+        assert!(o.reserve() >= 300);
+        // Our move at a fixed time (or pondered), then a clock that lost 5 s over two moves.
+        o.unclocked();
+        let (start, moves) = game(8);
+        o.asked(&start, &moves, Color::White, 55_000, 0);
+        let (_, next) = game(9);
+        o.answered(Some(next[8]));
+        let before = o.reserve();
+        let (start, moves) = game(10);
+        o.asked(&start, &moves, Color::White, 54_700, 0);
+        // What was learned stands; the 5 s are not taken for one move's charge.
+        assert!(
+            (240..=300).contains(&before) && o.reserve() <= before,
+            "{before}"
+        );
     }
 
     #[test]

@@ -877,6 +877,7 @@ impl Session {
     fn learn_overhead(&mut self, limits: &crate::search::Limits) -> bool {
         let us = self.game.position().side_to_move();
         let Some(left) = limits.time[us].filter(|_| !limits.ponder) else {
+            self.overhead.unclocked();
             return false;
         };
         let said = self.overhead.asked(
