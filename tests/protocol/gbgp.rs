@@ -94,7 +94,7 @@ impl Referee {
     }
 
     /// `position pos w:w:b:1 [moves ...]`, as the GUI writes it.
-    fn position_command(&self) -> String {
+    pub(crate) fn position_command(&self) -> String {
         if self.moves.is_empty() {
             "position pos w:w:b:1".into()
         } else {
