@@ -8,14 +8,16 @@
 //! management"). `MoveOverhead` is a margin kept once; what the protocol learned the GUI charges
 //! beyond the engine's own time is kept for every move to come.
 
-/// Moves left in a moving phase of three pieces a side that the tables do not decide (games
-/// between engines often run to the 100 quiet plies of the draw rule: a GUI's charge must be
-/// kept for that many moves).
-pub(super) const MOVING_MOVES_BASE: f64 = 24.0;
+/// Moves left in a moving phase of three pieces a side that the tables do not decide.
+pub(super) const MOVING_MOVES_BASE: f64 = 16.0;
 /// Moves left added for each piece (on the board or in hand, both sides) beyond six.
 pub(super) const MOVING_MOVES_PER_PIECE: f64 = 2.0;
 /// The fewest moves left ever assumed: a game the tables do not decide can go on.
-pub(super) const MIN_MOVES_LEFT: f64 = 16.0;
+pub(super) const MIN_MOVES_LEFT: f64 = 8.0;
+/// The GUI's learned charge is kept for at least this many moves to come, whatever the estimate:
+/// a game can run to the draw rule's 100 quiet plies after any capture, and a move the GUI
+/// charges 700 ms costs that much even unsearched.
+pub(super) const CHARGE_MOVES: f64 = 60.0;
 /// The most moves left `movestogo` is taken to mean.
 pub(super) const MAX_MOVESTOGO: f64 = 50.0;
 /// The optimum is this multiple of an even share of the time left over the moves left.
@@ -109,7 +111,7 @@ pub(super) struct Plan {
 
 /// The move's plan from the clock: the time left, and the increments of the moves to come,
 /// less `charge` (what the GUI takes beyond the engine's time) for every move to come, this one
-/// included, and `overhead` (`MoveOverhead`, a margin kept once), spread over the moves left
+/// included (at least `CHARGE_MOVES` of them), and `overhead` (`MoveOverhead`, a margin kept once), spread over the moves left
 /// (`movestogo` when it is fewer). Never more than the clock less both.
 pub(super) fn plan(clock: Clock, horizon: Horizon, overhead: u64, charge: u64) -> Plan {
     let mut moves = horizon.moves_left();
@@ -119,7 +121,8 @@ pub(super) fn plan(clock: Clock, horizon: Horizon, overhead: u64, charge: u64) -
     let left = clock.left as f64;
     let (overhead, charge) = (overhead as f64, charge as f64);
     let usable = (left - overhead - charge).max(1.0);
-    let pool = left + clock.inc as f64 * (moves - 1.0) - overhead - charge * moves;
+    let pool =
+        left + clock.inc as f64 * (moves - 1.0) - overhead - charge * moves.max(CHARGE_MOVES);
     let optimum = (pool.max(1.0) / moves * OPTIMUM_SCALE)
         .min(usable * OPTIMUM_MAX_SHARE)
         .max(1.0);
@@ -224,8 +227,8 @@ mod tests {
         let early = plan(MINUTE, START, 30, 0);
         let late = plan(MINUTE, MOVING, 30, 0);
         assert!(early.optimum < late.optimum, "{early:?} {late:?}");
-        // About a 57th of the minute at the start (9 placings + 48 moving moves).
-        assert!((1000..1100).contains(&early.optimum), "{early:?}");
+        // About a 49th of the minute at the start (9 placings + 40 moving moves).
+        assert!((1150..1300).contains(&early.optimum), "{early:?}");
         assert!(early.maximum >= 3 * early.optimum);
     }
 
