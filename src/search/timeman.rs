@@ -12,6 +12,9 @@
 pub(super) const MOVING_MOVES_BASE: f64 = 16.0;
 /// Moves left added for each piece (on the board or in hand, both sides) beyond six.
 pub(super) const MOVING_MOVES_PER_PIECE: f64 = 2.0;
+/// A placing move searched gets this many shares of the time left, a moving move one: engines
+/// between themselves decide most games in the placing, and the moving phase is long.
+pub(super) const PLACING_WEIGHT: f64 = 2.0;
 /// The fewest moves left ever assumed: a game the tables do not decide can go on.
 pub(super) const MIN_MOVES_LEFT: f64 = 8.0;
 /// The GUI's learned charge is kept for at least this many moves to come, whatever the estimate:
@@ -75,17 +78,37 @@ impl Horizon {
     /// the placing solution does not answer, and the moving phase's moves that the tables do
     /// not answer (more pieces, a longer game); never fewer than `MIN_MOVES_LEFT`.
     pub(super) fn moves_left(self) -> f64 {
-        let placing = if self.placing_free {
-            0.0
-        } else {
-            f64::from(self.placings)
-        };
+        let placing = self.searched_placings();
         let moving = if self.moving_free {
             0.0
         } else {
             MOVING_MOVES_BASE + MOVING_MOVES_PER_PIECE * f64::from(self.pieces.saturating_sub(6))
         };
         (placing + moving).max(MIN_MOVES_LEFT)
+    }
+
+    /// The shares of the time left the moves left take: a placing searched counts
+    /// `PLACING_WEIGHT`, a moving move one.
+    fn shares(self) -> f64 {
+        self.moves_left() + (PLACING_WEIGHT - 1.0) * self.searched_placings()
+    }
+
+    /// The placings the side to move still searches (the placing solution answers them free).
+    fn searched_placings(self) -> f64 {
+        if self.placing_free {
+            0.0
+        } else {
+            f64::from(self.placings)
+        }
+    }
+
+    /// The shares this move takes: `PLACING_WEIGHT` for a placing searched, else one.
+    fn this_move(self) -> f64 {
+        if self.searched_placings() > 0.0 {
+            PLACING_WEIGHT
+        } else {
+            1.0
+        }
     }
 }
 
@@ -115,15 +138,20 @@ pub(super) struct Plan {
 /// (`movestogo` when it is fewer). Never more than the clock less both.
 pub(super) fn plan(clock: Clock, horizon: Horizon, overhead: u64, charge: u64) -> Plan {
     let mut moves = horizon.moves_left();
+    let mut shares = horizon.shares();
     if let Some(mtg) = clock.movestogo {
-        moves = moves.min(f64::from(mtg.max(1)).min(MAX_MOVESTOGO));
+        let to_go = f64::from(mtg.max(1)).min(MAX_MOVESTOGO);
+        if to_go < moves {
+            shares *= to_go / moves;
+            moves = to_go;
+        }
     }
     let left = clock.left as f64;
     let (overhead, charge) = (overhead as f64, charge as f64);
     let usable = (left - overhead - charge).max(1.0);
     let pool =
         left + clock.inc as f64 * (moves - 1.0) - overhead - charge * moves.max(CHARGE_MOVES);
-    let optimum = (pool.max(1.0) / moves * OPTIMUM_SCALE)
+    let optimum = (pool.max(1.0) / shares.max(1.0) * horizon.this_move() * OPTIMUM_SCALE)
         .min(usable * OPTIMUM_MAX_SHARE)
         .max(1.0);
     let maximum = (optimum * MAXIMUM_SCALE)
@@ -223,31 +251,54 @@ mod tests {
     };
 
     #[test]
-    fn the_placing_gets_a_smaller_share_of_the_clock_than_the_moving_phase() {
+    fn a_placing_searched_gets_more_of_the_clock_than_a_moving_move() {
         let early = plan(MINUTE, START, 30, 0);
-        let late = plan(MINUTE, MOVING, 30, 0);
-        assert!(early.optimum < late.optimum, "{early:?} {late:?}");
-        // About a 49th of the minute at the start (9 placings + 40 moving moves).
-        assert!((1150..1300).contains(&early.optimum), "{early:?}");
+        // 9 placings at PLACING_WEIGHT shares each + 40 moving moves: 58 shares, this move 2.
+        assert!((2000..2100).contains(&early.optimum), "{early:?}");
         assert!(early.maximum >= 3 * early.optimum);
+        // The last placing, then the first moving move of the same game: the placing takes
+        // PLACING_WEIGHT times as much.
+        let last_placing = Horizon {
+            placings: 1,
+            ..START
+        };
+        let first_moving = Horizon {
+            placings: 0,
+            ..START
+        };
+        let (p, m) = (
+            plan(MINUTE, last_placing, 30, 0).optimum as f64,
+            plan(MINUTE, first_moving, 30, 0).optimum as f64,
+        );
+        assert!(
+            (p / m - PLACING_WEIGHT * 40.0 / 42.0).abs() < 0.01,
+            "{p} {m}"
+        );
     }
 
     #[test]
     fn what_the_tables_decide_is_not_charged_a_share() {
+        // A placing the solution answers is not charged; nor is a moving phase the tables
+        // answer: the time left goes to the moves still searched.
         let solved_placing = Horizon {
             placing_free: true,
+            ..MOVING
+        };
+        let free_moving = Horizon {
+            moving_free: true,
             ..START
         };
-        let both = Horizon {
-            moving_free: true,
-            ..solved_placing
-        };
+        let searched = plan(MINUTE, MOVING, 30, 0).optimum;
+        assert_eq!(plan(MINUTE, solved_placing, 30, 0).optimum, searched);
         let a = plan(MINUTE, START, 30, 0).optimum;
-        let b = plan(MINUTE, solved_placing, 30, 0).optimum;
-        let c = plan(MINUTE, both, 30, 0).optimum;
-        assert!(a < b && b < c, "{a} {b} {c}");
+        let b = plan(MINUTE, free_moving, 30, 0).optimum;
+        assert!(a < b, "{a} {b}");
         // Nothing left to search but this move: still only OPTIMUM_MAX_SHARE of the clock.
-        assert!(c <= 12_000);
+        let both = Horizon {
+            placing_free: true,
+            ..free_moving
+        };
+        assert!(plan(MINUTE, both, 30, 0).optimum <= 12_000);
     }
 
     #[test]
