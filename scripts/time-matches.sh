@@ -9,6 +9,7 @@
 #   scripts/time-matches.sh smoke      10 games at 1+0.01, to try the script
 #   scripts/time-matches.sh losses     the games each engine lost on time, per match
 #   scripts/time-matches.sh table NAME the time per ply of `new` over a match's PGN (sprt, fast...)
+#   scripts/time-matches.sh bands NAME new's and main's time by bands of plies (the README's table)
 #
 # All at concurrency 2 on book/openings-nine.txt, `new` (NEW, the branch's release binary) first
 # against `main` (OLD, main's release binary). Records and PGN go to OUT (default
@@ -57,8 +58,12 @@ table)
     name=${2:?which match: sprt-5+0.05, fast-1+0.01, slow-60+0 or smoke-1+0.01}
     python3 "$(dirname "$0")/time-per-ply.py" "$OUT/$name.pgn" "${3:-new}"
     ;;
+bands)
+    name=${2:?which match: sprt-5+0.05, fast-1+0.01, slow-60+0 or smoke-1+0.01}
+    python3 "$(dirname "$0")/time-per-ply.py" "$OUT/$name.pgn" --bands new main
+    ;;
 *)
-    sed -n '2,17p' "$0"
+    sed -n '2,18p' "$0"
     exit 2
     ;;
 esac

@@ -8,6 +8,12 @@ games of a PGN file (issue 37):
 One row per ply (half-move, 1 = White's first) at which ENGINE moved: the games that reached it,
 the mean, median and largest time of its move there (book moves count 0), and the mean of its
 clock used so far. With no ENGINE, the first engine named in a White tag.
+
+    python3 scripts/time-per-ply.py games.pgn --bands new main
+
+A Markdown table instead, by bands of plies (the book's plies, the rest of the placing, then
+the moving phase in longer bands), one column pair per engine: the mean time of a move in the
+band, and the mean time a game spent in it (over the games that reached it).
 """
 import re
 import statistics
@@ -50,7 +56,48 @@ def plies(text):
     return out
 
 
+BANDS = [(1, 8), (9, 18), (19, 30), (31, 50), (51, 100), (101, 10_000)]
+
+
+def bands(path, engines):
+    """The Markdown table of `--bands`."""
+    rows = {e: {b: ([], []) for b in BANDS} for e in engines}
+    counts = dict.fromkeys(engines, 0)
+    for tags, times in games(path):
+        for engine in engines:
+            if engine not in (tags.get("White"), tags.get("Black")):
+                continue
+            counts[engine] += 1
+            first = 0 if tags.get("White") == engine else 1
+            for band in BANDS:
+                lo, hi = band
+                mine = [times[p - 1] for p in range(lo, min(hi, len(times)) + 1)
+                        if (p - 1) % 2 == first]
+                if mine:
+                    rows[engine][band][0].extend(mine)
+                    rows[engine][band][1].append(sum(mine))
+    games_said = ", ".join(f"{e} {counts[e]}" for e in engines)
+    print(f"<!-- {path}: games {games_said} -->")
+    head = " | ".join(f"{e}: s a move | {e}: s a game" for e in engines)
+    print(f"| plies | {head} |")
+    print("|---" * (1 + 2 * len(engines)) + "|")
+    for band in BANDS:
+        lo, hi = band
+        name = f"{lo}-{hi}" if hi < 10_000 else f"{lo}+"
+        cells = []
+        for e in engines:
+            moves, per_game = rows[e][band]
+            if moves:
+                cells.append(f"{statistics.mean(moves):.3f} | {statistics.mean(per_game):.2f}")
+            else:
+                cells.append("- | -")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[2] == "--bands":
+        bands(sys.argv[1], sys.argv[3:] or ["new"])
+        return
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     path = sys.argv[1]
