@@ -4,6 +4,7 @@
 
 use crate::matches::words;
 use crate::record::openings::{self, Opening};
+use crate::record::RecordError;
 use crate::rng::{mix, Rng};
 use crate::rules::Rules;
 use crate::text::quoted;
@@ -107,12 +108,22 @@ impl OpeningsFlag {
     /// The openings in the order the pairs take them: the book read and checked under `rules`,
     /// cut to `plies`, shuffled by `seed` for `order=random`, and begun at `start`.
     pub fn book(&self, rules: &Rules, seed: u64) -> Result<Vec<Opening>, String> {
-        let mut book = openings::read_book_file(&self.file, rules).map_err(|e| e.to_string())?;
-        if let Some(plies) = self.plies {
-            for o in &mut book {
-                o.moves.truncate(plies);
-            }
-        }
+        let mut book =
+            openings::read_book_file_cut(&self.file, rules, self.plies).map_err(|e| {
+                let hint = match (&e, self.plies) {
+                    (RecordError::OpeningGame { error, .. }, None)
+                        if matches!(**error, RecordError::Over) =>
+                    {
+                        format!(
+                            "; give --openings \"file={} plies=N\" to play the first N turns of \
+                         each game",
+                            self.file.display()
+                        )
+                    }
+                    _ => String::new(),
+                };
+                format!("{e}{hint}")
+            })?;
         if self.random {
             // A stream of its own, so that the order does not depend on anything else drawn.
             let mut rng = Rng::new(mix(seed ^ 0x6f70_656e_696e_6773));

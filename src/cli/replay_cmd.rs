@@ -81,9 +81,9 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 outln!(
                     "{} engines: {} games (ratings anchored on the first engine named)",
                     r.engines.len(),
-                    r.standings.games()
+                    r.results.len()
                 )?;
-                out!("{}", summary::tournament_results(&r.standings, 0, 0.0))?;
+                out!("{}", summary::tournament_results(&r.standings(), 0, 0.0))?;
             } else if let Some([a, _]) = &r.names {
                 out!("{}", summary::results(a, &r.recap.tally))?;
             }

@@ -140,9 +140,9 @@ pub struct PgnReplay {
     /// Every engine the games name (`White` and `Black`), in the order met: more than two, and
     /// the games are not one match, so `recap` stops being added to.
     pub engines: Vec<String>,
-    /// The results of every pair of engines the games name, for the summary of games of more
-    /// than two engines (a tournament's): the engines in the order met, each pair when first met.
-    pub standings: Standings,
+    /// The results of the games (no moves), for the summary of games of more than two engines
+    /// (`PgnReplay::standings`).
+    pub results: Vec<Record>,
 }
 
 impl PgnReplay {
@@ -176,20 +176,7 @@ impl PgnReplay {
             reason: String::new(),
             notes: Vec::new(),
         };
-        let st = &mut self.standings;
-        if st.pairing_of(&record.white, &record.black).is_none() {
-            let index = |st: &mut Standings, name: &str| {
-                if let Some(i) = st.names.iter().position(|n| n == name) {
-                    return i;
-                }
-                st.names.push(name.to_string());
-                st.names.len() - 1
-            };
-            let pairing = (index(st, &record.white), index(st, &record.black));
-            st.pairings.push(pairing);
-            st.recaps.push(Recap::default());
-        }
-        st.add(&record);
+        self.results.push(record.clone());
         if self.engines.len() <= 2 {
             add_result(&mut self.recap, &mut self.names, &record);
         }
@@ -197,6 +184,32 @@ impl PgnReplay {
 }
 
 impl PgnReplay {
+    /// The results of every pair of engines the games name (a tournament's): the engines in the
+    /// order the games, taken by number, meet them, and each pair when first met; so that the
+    /// PGN of a tournament gives its own order of engines and pairings.
+    #[must_use]
+    pub fn standings(&self) -> Standings {
+        let mut results: Vec<&Record> = self.results.iter().collect();
+        results.sort_by_key(|r| r.game);
+        let mut st = Standings::default();
+        for record in results {
+            if st.pairing_of(&record.white, &record.black).is_none() {
+                let mut index = |name: &str| {
+                    if let Some(i) = st.names.iter().position(|n| n == name) {
+                        return i;
+                    }
+                    st.names.push(name.to_string());
+                    st.names.len() - 1
+                };
+                let pairing = (index(&record.white), index(&record.black));
+                st.pairings.push(pairing);
+                st.recaps.push(Recap::default());
+            }
+            st.add(record);
+        }
+        st
+    }
+
     /// Whether every game replayed.
     ///
     /// # Errors

@@ -45,7 +45,8 @@ fn play(name: &str, openings: &str, games: &str, extra: &[&str]) -> Vec<String> 
 
 #[test]
 fn a_pgn_file_is_a_book_of_its_games_cut_to_plies() {
-    // A match's own PGN, read back as a book: each game's moves, cut to three turns.
+    // A match's own PGN (games played to their end), read back as a book: each game's moves,
+    // cut to three turns before they are checked.
     let lines = temp("pgn-book-lines.txt");
     let set_up = "fen ********/O*@*O*@*/@*O*@*O* w p p 4 5 4 5 0 0 -1 -1 -1 -1 0 0 5";
     std::fs::write(&lines, format!("d6 f4 d2 b4\n{set_up}\n")).unwrap();
@@ -54,9 +55,25 @@ fn a_pgn_file_is_a_book_of_its_games_cut_to_plies() {
         "pgn-book-first.records",
         lines.to_str().unwrap(),
         "4",
-        &["--pgn", pgn.to_str().unwrap(), "--max-plies", "10"],
+        &["--pgn", pgn.to_str().unwrap()],
     );
     assert_eq!(first.len(), 4);
+    // Whole, its finished games are no openings, and the error says what to do.
+    let engine = format!("cmd={}", fake().display());
+    let whole = run(&[
+        "match",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--openings",
+        pgn.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&whole.stderr);
+    assert!(
+        err.contains("already over") && err.contains("plies=N"),
+        "{err}"
+    );
     let book = format!("file={} plies=3", pgn.display());
     let again = play("pgn-book-again.records", &book, "8", &[]);
     // Game k of the first match is opening k of the book: its opening and moves, cut.

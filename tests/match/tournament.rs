@@ -442,3 +442,23 @@ fn a_killed_tournament_resumes_with_only_its_missing_games() {
         assert_eq!(games.iter().filter(|x| x.number == g).count(), 1, "{g}");
     }
 }
+
+/// Engines that get their command from `--each` (`name=a`, and `--each cmd=...`): the replay of
+/// the records reads the specs as the tournament did, and ranks the same.
+#[test]
+fn a_tournament_whose_engines_come_from_each_replays_the_same() {
+    let records = temp("each-round-robin.txt");
+    let engines = ["name=a".to_string(), "name=b".into(), "name=c".into()];
+    let each = format!("cmd={} st=0.01", fake().display());
+    let stdout = tournament(
+        "round-robin",
+        &engines,
+        2,
+        &["--each", &each, "--records", records.to_str().unwrap()],
+    );
+    assert!(
+        stdout.starts_with("round-robin of 3 engines: 6 games"),
+        "{stdout}"
+    );
+    replays_the_same(&records, &stdout, 6);
+}
