@@ -329,7 +329,9 @@ fn check_gbgp(
         OpeningSource::Random(_) => None,
     };
     gbgp::check(specs, rules, variant, book).map_err(|e| match e {
-        MatchError::GbgpVariant { .. } => Failure::Usage(e.to_string()),
+        MatchError::GbgpVariant { .. } | MatchError::GbgpBound { .. } => {
+            Failure::Usage(e.to_string())
+        }
         e => Failure::Error(e.to_string()),
     })
 }

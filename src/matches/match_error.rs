@@ -513,6 +513,18 @@ pub enum MatchError {
         /// The variant, as given.
         variant: String,
     },
+    /// A GBGP engine given a bound the dialect has no word for.
+    #[error(
+        "engine {} speaks GBGP (proto=gbgp), which bounds a search by clocks or a move time \
+         only (the Nine Morris 3D GUI sends no {key}): leave out {key}=",
+        crate::text::quoted(name)
+    )]
+    GbgpBound {
+        /// The engine's name.
+        name: String,
+        /// The spec key: `nodes`, `depth` or `tc` (for `tc=inf`).
+        key: &'static str,
+    },
     /// An opening starts from a position the GBGP position string cannot state.
     #[error(
         "engine {} speaks GBGP (proto=gbgp), whose position string cannot state the start of \
