@@ -337,8 +337,9 @@ fn check_gbgp(
 }
 
 /// The records' settings line: the engines (and a tournament's kind and anchor) and every
-/// setting that changes the games, for `--resume` to check. `each`, `search-timeout` and the adjudication (`extra`) are written only when used, so that the
-/// records of a match without them still resume.
+/// setting that changes the games, for `--resume` to check. `each`, `search-timeout` and the
+/// adjudication (`extra`) are written only when used, so that the records of a match without
+/// them still resume.
 fn settings_line(
     args: &MatchArgs,
     specs: &[EngineSpec],

@@ -24,11 +24,11 @@ pub struct OpeningsFlag {
 }
 
 impl OpeningsFlag {
-    /// Reads the flag: a path alone, or `file=` first and the other keys after it.
+    /// Reads the flag: a path alone, or key=value words of which one is `file=`.
     pub fn parse(text: &str) -> Result<OpeningsFlag, String> {
         let err = |why: String| format!("--openings {}: {why}", quoted(text));
         let all = words::split(text).map_err(|e| err(e.to_string()))?;
-        if !all.first().is_some_and(|w| w.starts_with("file=")) {
+        if !all.iter().any(|w| w.starts_with("file=")) {
             return Ok(OpeningsFlag {
                 file: PathBuf::from(text),
                 random: false,
@@ -177,6 +177,7 @@ mod tests {
             ("file=a start=2 start=3", "start given twice"),
             ("file=", "names no file"),
             ("file=a stray", "'stray' is not key=value"),
+            ("order=random start=0 file=a", "'start=0'"),
         ] {
             let e = OpeningsFlag::parse(bad).unwrap_err();
             assert!(e.contains("--openings") && e.contains(needle), "{bad}: {e}");

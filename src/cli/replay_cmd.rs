@@ -56,7 +56,7 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.games - r.errors.len(),
                 r.errors.len()
             )?;
-            match summary::tournament_of_records(path).map_err(|e| e.to_string())? {
+            match summary::tournament_report(path).map_err(|e| e.to_string())? {
                 Some(tournament) => out!("{tournament}")?,
                 None => {
                     if let Some([a, _]) = &r.names {
