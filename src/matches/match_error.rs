@@ -155,9 +155,6 @@ pub enum SettingsMismatch {
     /// A quote in the settings is not closed.
     #[error(transparent)]
     Quote(#[from] QuoteError),
-    /// The records have every setting of the match, and more.
-    #[error("the records have more settings than this match")]
-    More,
     /// Settings with other values, or missing (one description each).
     #[error("{}", .0.join("; "))]
     Differ(Vec<String>),

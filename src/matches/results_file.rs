@@ -618,29 +618,45 @@ impl RecordsFile {
 
 /// Checks a records file's settings against the match's: the same keys with the same values.
 fn check_settings(found: &str, wanted: &str) -> Result<(), SettingsMismatch> {
-    let map = |text: &str| -> Result<Vec<(String, String)>, SettingsMismatch> {
-        Ok(words::split(text)?
-            .iter()
-            .map(|w| match words::key_value(w) {
+    // Each key with its values in order (`engine` has several), so that a setting one side
+    // has and the other lacks does not shift the comparison of the rest.
+    let map = |text: &str| -> Result<Vec<(String, Vec<String>)>, SettingsMismatch> {
+        let mut keys: Vec<(String, Vec<String>)> = Vec::new();
+        for w in words::split(text)? {
+            let (k, v) = match words::key_value(&w) {
                 (Some(k), v) => (k.to_string(), v.to_string()),
                 (None, v) => (String::new(), v.to_string()),
-            })
-            .collect())
+            };
+            match keys.iter_mut().find(|(key, _)| *key == k) {
+                Some((_, values)) => values.push(v),
+                None => keys.push((k, vec![v])),
+            }
+        }
+        Ok(keys)
     };
     let (found, wanted) = (map(found)?, map(wanted)?);
-    let differ: Vec<String> = wanted
-        .iter()
-        .enumerate()
-        .filter(|(i, w)| found.get(*i) != Some(*w))
-        .map(|(i, (k, v))| match found.get(i) {
-            Some((_, was)) => format!("{k} is '{v}', the records have '{was}'"),
-            None => format!("{k} '{v}' is not in the records"),
-        })
-        .collect();
-    if differ.is_empty() && found.len() == wanted.len() {
+    let values_of = |keys: &[(String, Vec<String>)], k: &str| {
+        keys.iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.join("', '"))
+    };
+    let mut differ: Vec<String> = Vec::new();
+    for (k, values) in &wanted {
+        let v = values.join("', '");
+        match values_of(&found, k) {
+            Some(was) if was == v => {}
+            Some(was) => differ.push(format!("{k} is '{v}', the records have '{was}'")),
+            None => differ.push(format!("{k} '{v}' is not in the records")),
+        }
+    }
+    for (k, values) in &found {
+        if values_of(&wanted, k).is_none() {
+            let was = values.join("', '");
+            differ.push(format!("the records have {k} '{was}', this match has none"));
+        }
+    }
+    if differ.is_empty() {
         Ok(())
-    } else if differ.is_empty() {
-        Err(SettingsMismatch::More)
     } else {
         Err(SettingsMismatch::Differ(differ))
     }
@@ -878,6 +894,14 @@ mod tests {
         let e = check_settings("a=1 b=2", "a=1 b=3").unwrap_err();
         assert_eq!(e.to_string(), "b is '3', the records have '2'");
         assert!(check_settings("a=1", "a=1 b=3").is_err());
+        // A setting one side lacks is named alone: the rest still compare by key.
+        let e = check_settings("e=x each=m v=nine tc=1", "e=x v=nine tc=1").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the records have each 'm', this match has none"
+        );
+        let e = check_settings("e=x e=y v=1", "e=x e=z v=1").unwrap_err();
+        assert_eq!(e.to_string(), "e is 'x', 'z', the records have 'x', 'y'");
         assert_eq!(setting("x=1 seed=42", "seed"), Some("42"));
     }
 }
