@@ -68,25 +68,20 @@ fn rule_words(
     words: &[String],
     keys: &[&str],
 ) -> Result<Vec<(String, String)>, MatchError> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for w in words.iter().flat_map(|w| w.split_whitespace()) {
-        let bad = |why: String| MatchError::BadAdjudication {
-            flag,
-            word: w.to_string(),
-            why,
-        };
-        let (k, v) = w
-            .split_once('=')
-            .ok_or_else(|| bad("not key=value".into()))?;
-        if !keys.contains(&k) {
-            return Err(bad(format!("unknown key (keys: {})", keys.join(", "))));
-        }
-        if out.iter().any(|(seen, _)| seen == k) {
-            return Err(bad("given twice".into()));
-        }
-        out.push((k.to_string(), v.to_string()));
-    }
-    Ok(out)
+    let all: Vec<String> = words
+        .iter()
+        .flat_map(|w| w.split_whitespace())
+        .map(String::from)
+        .collect();
+    let pairs = super::words::pairs(&all, keys).map_err(|e| MatchError::BadAdjudication {
+        flag,
+        word: String::new(),
+        why: e.to_string(),
+    })?;
+    Ok(pairs
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect())
 }
 
 /// The number of `key` in `pairs`, between `min` and `max`.

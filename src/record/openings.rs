@@ -208,6 +208,36 @@ pub fn read_book_cut(
     Ok(out)
 }
 
+/// The openings of `book` in the order a match's pairs take them: shuffled once by `shuffle`
+/// (a seed; a stream of its own, so that the order depends on nothing else drawn), then begun at
+/// the `start`th (from 1). `source` names the book in an error.
+///
+/// # Errors
+///
+/// A `start` past the book's end.
+pub fn in_order(
+    mut book: Vec<Opening>,
+    shuffle: Option<u64>,
+    start: usize,
+    source: &str,
+) -> Result<Vec<Opening>, RecordError> {
+    if let Some(seed) = shuffle {
+        let mut rng = Rng::new(crate::rng::mix(seed ^ 0x6f70_656e_696e_6773));
+        for i in (1..book.len()).rev() {
+            book.swap(i, rng.below(i + 1));
+        }
+    }
+    if start == 0 || start > book.len() {
+        return Err(RecordError::OpeningStart {
+            file: source.to_string(),
+            start,
+            count: book.len(),
+        });
+    }
+    book.rotate_left(start - 1);
+    Ok(book)
+}
+
 /// Reads a book file.
 pub fn read_book_file(path: &Path, rules: &Rules) -> Result<Vec<Opening>, RecordError> {
     read_book_file_cut(path, rules, None)
