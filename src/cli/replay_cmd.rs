@@ -78,12 +78,13 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.failed.len()
             )?;
             if r.engines.len() > 2 {
+                let standings = r.standings();
                 outln!(
                     "{} engines: {} games (ratings anchored on the first engine named)",
                     r.engines.len(),
-                    r.results.len()
+                    standings.games()
                 )?;
-                out!("{}", summary::tournament_results(&r.standings(), 0, 0.0))?;
+                out!("{}", summary::tournament_results(&standings, 0, 0.0))?;
             } else if let Some([a, _]) = &r.names {
                 out!("{}", summary::results(a, &r.recap.tally))?;
             }

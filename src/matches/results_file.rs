@@ -373,6 +373,17 @@ pub struct Recap {
 }
 
 impl Recap {
+    /// The same results from the other engine's view.
+    pub fn flip(&mut self) {
+        let t = &mut self.tally;
+        std::mem::swap(&mut t.wins, &mut t.losses);
+        t.pairs.reverse();
+        self.forfeits.swap(0, 1);
+        for points in self.halves.values_mut() {
+            *points = 1.0 - *points;
+        }
+    }
+
     /// Adds the record of a game between `names` (first engine first). Returns whether it
     /// completed a pair.
     pub fn add(&mut self, record: &Record, names: [&str; 2]) -> bool {
@@ -744,6 +755,37 @@ mod tests {
             notes: Vec::new(),
         };
         Record::new(1, "a b", "c\"d", "nine", &played)
+    }
+
+    #[test]
+    fn a_recap_flips_to_the_other_engines_view() {
+        let mut recap = Recap::default();
+        let names = ["a b", "c\"d"];
+        let win = |number, white| {
+            let loser = if white { Color::Black } else { Color::White };
+            let mut r = record("g7", End::Rules(Outcome::Win(!loser, WinReason::Blocked)));
+            r.game = number;
+            if !white {
+                std::mem::swap(&mut r.white, &mut r.black);
+            }
+            r
+        };
+        // "a b" wins game 1 with White, "c\"d" wins game 2 (White), game 3 is half a pair.
+        recap.add(&win(1, true), names);
+        recap.add(&win(2, true), names);
+        recap.add(&win(3, true), names);
+        let mut flipped = recap.clone();
+        flipped.flip();
+        assert_eq!(
+            (flipped.tally.wins, flipped.tally.losses),
+            (recap.tally.losses, recap.tally.wins)
+        );
+        let mut pairs = recap.tally.pairs;
+        pairs.reverse();
+        assert_eq!(flipped.tally.pairs, pairs);
+        flipped.flip();
+        assert_eq!(flipped.tally, recap.tally);
+        assert_eq!(flipped.halves, recap.halves);
     }
 
     #[test]

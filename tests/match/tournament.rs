@@ -246,6 +246,18 @@ fn a_round_robin_plays_every_pair_with_both_colours_from_the_same_openings() {
     // Its results as the tournament printed them (anchored on the first engine named).
     assert!(replayed.contains("3 engines: 12 games"), "{replayed}");
     assert_eq!(results_part(&replayed), results_part(&stdout));
+    // In any order of the file: the games' numbers give the order.
+    let mut games: Vec<&str> = text.split("\n\n[Event").collect();
+    games.reverse();
+    let reversed = temp("round-robin-reversed.pgn");
+    let body = games
+        .iter()
+        .map(|g| format!("[Event{}", g.trim_start_matches("[Event").trim_end()))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    std::fs::write(&reversed, body + "\n").unwrap();
+    let again = run_ok(&["replay", reversed.to_str().unwrap()]);
+    assert_eq!(results_part(&again), results_part(&stdout));
 }
 
 #[test]
