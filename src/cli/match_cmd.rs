@@ -311,7 +311,7 @@ fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, Settin
             words.push(("adjudicate-pieces", n.to_string()));
         }
         adj.max_pieces = args.adjudicate_pieces;
-        adj.tables = Some((Arc::new(tables), dir.clone()));
+        adj.tables = Some(Arc::new(tables));
     }
     Ok((adj, words))
 }

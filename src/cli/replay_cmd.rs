@@ -77,11 +77,11 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.games - r.failed.len(),
                 r.failed.len()
             )?;
-            if r.engines.len() > 2 {
+            if r.engines().len() > 2 {
                 let standings = r.standings();
                 outln!(
                     "{} engines: {} games (ratings anchored on the first engine named)",
-                    r.engines.len(),
+                    r.engines().len(),
                     standings.games()
                 )?;
                 out!("{}", summary::tournament_results(&standings, 0, 0.0))?;

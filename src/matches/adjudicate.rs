@@ -22,14 +22,13 @@ use crate::rules::board::Color;
 use crate::rules::position::Position;
 use crate::tables::{Tables, Value};
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How the games of a match may be adjudicated before the rules end them.
 #[derive(Clone, Debug, Default)]
 pub struct Adjudication {
-    /// The endgame tables (and placing solution) that end covered positions, and their folder.
-    pub tables: Option<(Arc<Tables>, PathBuf)>,
+    /// The endgame tables (and placing solution) that end covered positions.
+    pub tables: Option<Arc<Tables>>,
     /// The most pieces (on the board and in hand, both sides) of a position the tables end, as
     /// cutechess-cli's `-tbpieces`; `None`: every position they cover.
     pub max_pieces: Option<u32>,

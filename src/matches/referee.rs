@@ -318,7 +318,7 @@ fn ended(set: &GameSettings, game: &Game) -> Option<End> {
     if let Some(outcome) = game.outcome() {
         return Some(End::Rules(outcome));
     }
-    let (tables, _) = set.adjudication.tables.as_ref()?;
+    let tables = set.adjudication.tables.as_ref()?;
     adjudicate::by_tables(tables, set.adjudication.max_pieces, game.position())
         .map(End::Adjudicated)
 }

@@ -137,9 +137,6 @@ pub struct PgnReplay {
     pub recap: Recap,
     /// The engines' names (first first), from the first game read.
     pub names: Option<[String; 2]>,
-    /// Every engine the games name (`White` and `Black`), in the order met: more than two, and
-    /// the games are not one match, so `recap` stops being added to.
-    pub engines: Vec<String>,
     /// The results of every pair of engines the games name, as read (the order of the file),
     /// for the summary of games of more than two engines (`PgnReplay::standings`); the memory
     /// is that of the pairs, not of the games.
@@ -157,11 +154,6 @@ impl PgnReplay {
     fn add_result(&mut self, number: usize, r: &crate::record::Record) {
         let name = |tag| r.tag(tag).unwrap_or("?").to_string();
         let (white, black) = (name("White"), name("Black"));
-        for n in [&white, &black] {
-            if !self.engines.contains(n) {
-                self.engines.push(n.clone());
-            }
-        }
         // The match writes each game's number as its round; another tool's rounds may be
         // anything, and the game's place in the file stands in for them.
         let game = r
@@ -184,13 +176,20 @@ impl PgnReplay {
             notes: Vec::new(),
         };
         self.meet(&record);
-        if self.engines.len() <= 2 {
+        if self.engines().len() <= 2 {
             add_result(&mut self.recap, &mut self.names, &record);
         }
     }
 }
 
 impl PgnReplay {
+    /// Every engine the games name (`White` and `Black`), in the order met: more than two, and
+    /// the games are not one match, so `recap` stops being added to.
+    #[must_use]
+    pub fn engines(&self) -> &[String] {
+        &self.met.names
+    }
+
     /// Adds a game's result to those of its pair of engines (`met`), noting where each engine
     /// and each pairing first played.
     fn meet(&mut self, record: &Record) {
