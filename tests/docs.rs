@@ -2,11 +2,14 @@
 //! book/README.md and docs/ leads to a file or folder that exists, a link's `#anchor` into a
 //! Markdown file names one of its headings, and every repository path they quote in backticks
 //! (`src/...`, `tests/...`, `docs/...`, `book/...`, `scripts/...`, `examples/...`) exists too.
-//! And nothing cites the rules file that used to live outside the repository: the rules are
-//! docs/rules.md.
+//! Nothing cites the rules file that used to live outside the repository: the rules are
+//! docs/rules.md, whose example position strings and perft figures are the engine's.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
+use moulin::rules::notation::Convention;
+use moulin::rules::{fen, perft};
+use moulin::{Game, Rules};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -271,4 +274,82 @@ fn the_checks_find_what_they_look_for() {
         [format!("2: see {OLD_RULES} §4")]
     );
     assert!(old_rules_citations("docs/rules.md, \"Notation\"").is_empty());
+}
+
+/// The rows of the Markdown tables under `heading` in `text` (up to the next heading), each as
+/// its cells, trimmed.
+fn table_rows(text: &str, heading: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .skip_while(|line| *line != heading)
+        .skip(1)
+        .take_while(|line| !line.starts_with('#'))
+        .filter(|line| line.starts_with('|'))
+        .map(|line| {
+            line.trim_matches('|')
+                .split('|')
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The text between the first pair of backticks in `cell`, or nothing.
+fn code(cell: &str) -> &str {
+    cell.split('`').nth(1).unwrap_or("")
+}
+
+/// The rules a cell such as `` `nine`, `FirstPlayer black` `` names: a preset, then options.
+fn rules_named(cell: &str) -> Rules {
+    let mut parts = cell.split(',').map(code);
+    let mut rules = Rules::named(parts.next().unwrap()).unwrap();
+    for option in parts {
+        let (name, value) = option.split_once(' ').unwrap();
+        rules.set(name, value).unwrap();
+    }
+    rules
+}
+
+/// The text of docs/rules.md.
+fn rules_page() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md")).unwrap()
+}
+
+#[test]
+fn the_rules_page_position_strings_are_the_engines() {
+    let rows = table_rows(&rules_page(), "### Examples");
+    let examples: Vec<_> = rows.iter().filter(|r| code(&r[2]).contains('/')).collect();
+    assert!(examples.len() >= 5, "{rows:?}");
+    for row in examples {
+        let mut game = Game::new(rules_named(&row[0]));
+        game.play_tokens(code(&row[1]).split_whitespace()).unwrap();
+        assert_eq!(fen::write(game.position()), code(&row[2]), "{row:?}");
+    }
+}
+
+#[test]
+fn the_rules_page_perft_figures_are_the_engines() {
+    // The counts of 7 plies from the start take seconds each: tests/perft.rs runs them under
+    // --ignored.
+    const MOST: u64 = 200_000_000;
+    let mut start = Game::new(Rules::nine());
+    let mut checked = 0;
+    for row in table_rows(&rules_page(), "### Reference figures") {
+        if row[0].starts_with("plies") {
+            start = Game::new(Rules::nine());
+            start.play_tokens(code(&row[0]).split_whitespace()).unwrap();
+            continue;
+        }
+        let Some(convention) = Convention::parse(&row[0]) else {
+            continue;
+        };
+        for (depth, cell) in (1..).zip(&row[1..]) {
+            let nodes: u64 = cell.replace(',', "").parse().unwrap();
+            if nodes < MOST {
+                let counted = perft::perft(start.position(), depth, convention);
+                assert_eq!(counted, nodes, "{} at depth {depth}", row[0]);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} figures read");
 }
