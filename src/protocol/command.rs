@@ -40,7 +40,7 @@ pub enum Command {
     Position {
         /// Where the position starts.
         start: Start,
-        /// Move tokens, in either form of RULES.md §4.
+        /// Move tokens, in either form of docs/rules.md, "Notation".
         moves: Vec<String>,
     },
     /// `go ...`: search (or count, with `perft`).
