@@ -495,6 +495,31 @@ fn exact_values_of_a_placing_position() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// With the whole game solved (the tables of nine and the placing solution, about three hours
+/// to build), every placing move of a game is graded by its exact value, never by a score.
+#[test]
+#[ignore = "needs the complete tables of nine in ~/.cache/moulin/tables/nine (reads them: minutes)"]
+fn the_placing_solution_grades_a_game_exactly() {
+    let dir = moulin::tables::default_dir("nine");
+    let text = ok(&[
+        "--moves",
+        "d6",
+        "f4",
+        "d2",
+        "b4",
+        "--tables",
+        dir.to_str().unwrap(),
+    ]);
+    let plies: Vec<&str> = text.lines().skip(2).take(4).collect();
+    assert_eq!(plies.len(), 4, "{text}");
+    for line in plies {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        // The start is a draw, and none of these moves gives it away.
+        assert_eq!((w[3], w[4], w[5]), ("draw", "draw", "0"), "{line}");
+        assert!(line.ends_with("[exact]"), "{line}");
+    }
+}
+
 mod webdriver;
 
 /// A position string's board as the page's data writes it: `w`, `b` or `.` a point, in the

@@ -149,7 +149,7 @@ fn perft_slow() {
 
 #[test]
 fn rules_md_examples() {
-    // RULES.md §5: the position strings its examples give.
+    // docs/rules.md, "Position string": the position strings its examples give.
     let examples = [
         ("", fen::START),
         (
@@ -172,7 +172,7 @@ fn rules_md_examples() {
         let read = fen::read(want, &Rules::nine()).unwrap();
         assert_eq!(fen::write(&read), want);
     }
-    // RULES.md §6: the first moving position, read from its string.
+    // docs/rules.md, "Perft": the first moving position, read from its string.
     let pos = fen::read(
         "O*O*@@**/O@@OO@@O/@@O*@*OO w m s 9 0 9 0 0 0 -1 -1 -1 -1 0 0 10",
         &Rules::nine(),

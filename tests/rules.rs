@@ -1,6 +1,6 @@
-//! Scenario tests: hand-built positions, one or a few per rule option of RULES.md §3, each showing
-//! the difference the option makes; and the notation's errors (malformed versus illegal, with
-//! the reason).
+//! Scenario tests: hand-built positions, one or a few per rule option of docs/rules.md,
+//! "Rule options", each showing the difference the option makes; and the notation's errors
+//! (malformed versus illegal, with the reason).
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
@@ -13,8 +13,8 @@ use moulin::rules::{
 };
 use moulin::{Color, Game, Point, Rules};
 
-/// The points in position-string order (RULES.md §5): inner, middle, outer ring, each clockwise
-/// from its top-middle point.
+/// The points in position-string order (docs/rules.md, "Points"): inner, middle, outer ring, each
+/// clockwise from its top-middle point.
 const ORDER: [&str; 24] = [
     "d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5", "d6", "f6", "f4", "f2", "d2", "b2", "b4", "b6",
     "d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7",
@@ -279,7 +279,7 @@ fn reforming_with_the_same_pieces() {
 #[test]
 fn a_mill_never_gives_twice_with_the_same_pieces() {
     // d7-d6-d5 earned with {A, B, C}; A leaves, X closes it ({X, B, C}: a removal), X leaves,
-    // A comes back: {A, B, C} has already given its removal (RULES.md §3).
+    // A comes back: {A, B, C} has already given its removal (docs/rules.md, "Reform").
     for reform in [Reform::NoRemoval, Reform::Illegal] {
         let mut g = reform_game(reform);
         play(&mut g, "d7-a7 a1-a4 g7-d7xb2 d1-g1 d7-g7 g1-d1");

@@ -222,7 +222,8 @@ fn the_suite_counts_the_moves_that_keep_the_value() {
     // one that wrongly says a1.
     let dir = scratch("suite");
     let suite = dir.join("suite.txt");
-    // After a7 b6 d7 (RULES.md §5: rings from the inside, each from its top middle clockwise).
+    // After a7 b6 d7 (docs/rules.md, "Points": rings from the inside, each from its top middle
+    // clockwise).
     let fen = "********/*******@/O******O b p p 2 7 1 8 0 0 -1 -1 -1 -1 0 0 2";
     std::fs::write(
         &suite,

@@ -5,10 +5,11 @@
 //! <17-field position string, canonical> | <move> <score> <weight> | <move> <score> <weight> ...
 //! ```
 //!
-//! with moves in the turn notation of RULES.md §4, best first; a score is centi-pieces (`-12`),
-//! a win or loss in so many of the side to move's turns (`M3`, `M-2`), or a value the exact
-//! solver proved the move keeps at least (`>=draw`, `>=win`: `moulin book cover`). `#` starts a comment
-//! line; blank lines are skipped. Reading is parse-then-check: every error names its line.
+//! with moves in the turn notation of docs/rules.md, "Notation", best first; a score is
+//! centi-pieces (`-12`), a win or loss in so many of the side to move's turns (`M3`, `M-2`), or a
+//! value the exact solver proved the move keeps at least (`>=draw`, `>=win`: `moulin book cover`).
+//! `#` starts a comment line; blank lines are skipped. Reading is parse-then-check: every error
+//! names its line.
 
 use super::book_error::TextError;
 use super::book_move::{weight, BookMove};

@@ -311,7 +311,7 @@ fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, Settin
             words.push(("adjudicate-pieces", n.to_string()));
         }
         adj.max_pieces = args.adjudicate_pieces;
-        adj.tables = Some((Arc::new(tables), dir.clone()));
+        adj.tables = Some(Arc::new(tables));
     }
     Ok((adj, words))
 }
@@ -329,14 +329,17 @@ fn check_gbgp(
         OpeningSource::Random(_) => None,
     };
     gbgp::check(specs, rules, variant, book).map_err(|e| match e {
-        MatchError::GbgpVariant { .. } => Failure::Usage(e.to_string()),
+        MatchError::GbgpVariant { .. } | MatchError::GbgpBound { .. } => {
+            Failure::Usage(e.to_string())
+        }
         e => Failure::Error(e.to_string()),
     })
 }
 
 /// The records' settings line: the engines (and a tournament's kind and anchor) and every
-/// setting that changes the games, for `--resume` to check. `each`, `search-timeout` and the adjudication (`extra`) are written only when used, so that the
-/// records of a match without them still resume.
+/// setting that changes the games, for `--resume` to check. `each`, `search-timeout` and the
+/// adjudication (`extra`) are written only when used, so that the records of a match without
+/// them still resume.
 fn settings_line(
     args: &MatchArgs,
     specs: &[EngineSpec],

@@ -4,7 +4,7 @@
 
 use crate::matches::words;
 use crate::record::openings::{self, Opening};
-use crate::rng::{mix, Rng};
+use crate::record::RecordError;
 use crate::rules::Rules;
 use crate::text::quoted;
 use std::path::PathBuf;
@@ -23,11 +23,11 @@ pub struct OpeningsFlag {
 }
 
 impl OpeningsFlag {
-    /// Reads the flag: a path alone, or `file=` first and the other keys after it.
+    /// Reads the flag: a path alone, or key=value words of which one is `file=`.
     pub fn parse(text: &str) -> Result<OpeningsFlag, String> {
         let err = |why: String| format!("--openings {}: {why}", quoted(text));
         let all = words::split(text).map_err(|e| err(e.to_string()))?;
-        if !all.first().is_some_and(|w| w.starts_with("file=")) {
+        if !all.iter().any(|w| w.starts_with("file=")) {
             return Ok(OpeningsFlag {
                 file: PathBuf::from(text),
                 random: false,
@@ -47,14 +47,9 @@ impl OpeningsFlag {
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| err(format!("{}: expected a whole number from 1", quoted(word))))
         };
-        let mut seen: Vec<&str> = Vec::new();
-        for word in &all {
-            let (key, value) = words::key_value(word);
-            let key = key.ok_or_else(|| err(format!("{} is not key=value", quoted(word))))?;
-            if seen.contains(&key) {
-                return Err(err(format!("{key} given twice")));
-            }
-            seen.push(key);
+        let keys = ["file", "order", "start", "plies"];
+        for (key, value) in words::pairs(&all, &keys).map_err(|e| err(e.to_string()))? {
+            let word = format!("{key}={value}");
             match key {
                 "file" => flag.file = PathBuf::from(value),
                 "order" => {
@@ -69,14 +64,8 @@ impl OpeningsFlag {
                         }
                     }
                 }
-                "start" => flag.start = number(word, value)?,
-                "plies" => flag.plies = Some(number(word, value)?),
-                _ => {
-                    return Err(err(format!(
-                        "unknown key {} (keys: file, order, start, plies)",
-                        quoted(key)
-                    )))
-                }
+                "start" => flag.start = number(&word, value)?,
+                _ => flag.plies = Some(number(&word, value)?),
             }
         }
         if flag.file.as_os_str().is_empty() {
@@ -107,29 +96,24 @@ impl OpeningsFlag {
     /// The openings in the order the pairs take them: the book read and checked under `rules`,
     /// cut to `plies`, shuffled by `seed` for `order=random`, and begun at `start`.
     pub fn book(&self, rules: &Rules, seed: u64) -> Result<Vec<Opening>, String> {
-        let mut book = openings::read_book_file(&self.file, rules).map_err(|e| e.to_string())?;
-        if let Some(plies) = self.plies {
-            for o in &mut book {
-                o.moves.truncate(plies);
-            }
-        }
-        if self.random {
-            // A stream of its own, so that the order does not depend on anything else drawn.
-            let mut rng = Rng::new(mix(seed ^ 0x6f70_656e_696e_6773));
-            for i in (1..book.len()).rev() {
-                book.swap(i, rng.below(i + 1));
-            }
-        }
-        if self.start > book.len() {
-            return Err(format!(
-                "--openings: start={} but {} holds {} openings",
-                self.start,
-                self.file.display(),
-                book.len()
-            ));
-        }
-        book.rotate_left(self.start - 1);
-        Ok(book)
+        let book = openings::read_book_file_cut(&self.file, rules, self.plies).map_err(|e| {
+            let hint = match (&e, self.plies) {
+                (RecordError::OpeningGame { error, .. }, None)
+                    if matches!(**error, RecordError::Over) =>
+                {
+                    format!(
+                        "; give --openings \"file={} plies=N\" to play the first N turns of \
+                         each game",
+                        self.file.display()
+                    )
+                }
+                _ => String::new(),
+            };
+            format!("{e}{hint}")
+        })?;
+        let shuffle = self.random.then_some(seed);
+        openings::in_order(book, shuffle, self.start, &self.file.display().to_string())
+            .map_err(|e| format!("--openings: {e}"))
     }
 }
 
@@ -166,6 +150,7 @@ mod tests {
             ("file=a start=2 start=3", "start given twice"),
             ("file=", "names no file"),
             ("file=a stray", "'stray' is not key=value"),
+            ("order=random start=0 file=a", "'start=0'"),
         ] {
             let e = OpeningsFlag::parse(bad).unwrap_err();
             assert!(e.contains("--openings") && e.contains(needle), "{bad}: {e}");

@@ -56,7 +56,7 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.games - r.errors.len(),
                 r.errors.len()
             )?;
-            match summary::tournament_of_records(path).map_err(|e| e.to_string())? {
+            match summary::tournament_report(path).map_err(|e| e.to_string())? {
                 Some(tournament) => out!("{tournament}")?,
                 None => {
                     if let Some([a, _]) = &r.names {
@@ -77,13 +77,14 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.games - r.failed.len(),
                 r.failed.len()
             )?;
-            if r.engines.len() > 2 {
+            if r.engines().len() > 2 {
+                let standings = r.standings();
                 outln!(
                     "{} engines: {} games (ratings anchored on the first engine named)",
-                    r.engines.len(),
-                    r.standings.games()
+                    r.engines().len(),
+                    standings.games()
                 )?;
-                out!("{}", summary::tournament_results(&r.standings, 0, 0.0))?;
+                out!("{}", summary::tournament_results(&standings, 0, 0.0))?;
             } else if let Some([a, _]) = &r.names {
                 out!("{}", summary::results(a, &r.recap.tally))?;
             }

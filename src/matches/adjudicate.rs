@@ -22,14 +22,13 @@ use crate::rules::board::Color;
 use crate::rules::position::Position;
 use crate::tables::{Tables, Value};
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How the games of a match may be adjudicated before the rules end them.
 #[derive(Clone, Debug, Default)]
 pub struct Adjudication {
-    /// The endgame tables (and placing solution) that end covered positions, and their folder.
-    pub tables: Option<(Arc<Tables>, PathBuf)>,
+    /// The endgame tables (and placing solution) that end covered positions.
+    pub tables: Option<Arc<Tables>>,
     /// The most pieces (on the board and in hand, both sides) of a position the tables end, as
     /// cutechess-cli's `-tbpieces`; `None`: every position they cover.
     pub max_pieces: Option<u32>,
@@ -68,25 +67,20 @@ fn rule_words(
     words: &[String],
     keys: &[&str],
 ) -> Result<Vec<(String, String)>, MatchError> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for w in words.iter().flat_map(|w| w.split_whitespace()) {
-        let bad = |why: String| MatchError::BadAdjudication {
-            flag,
-            word: w.to_string(),
-            why,
-        };
-        let (k, v) = w
-            .split_once('=')
-            .ok_or_else(|| bad("not key=value".into()))?;
-        if !keys.contains(&k) {
-            return Err(bad(format!("unknown key (keys: {})", keys.join(", "))));
-        }
-        if out.iter().any(|(seen, _)| seen == k) {
-            return Err(bad("given twice".into()));
-        }
-        out.push((k.to_string(), v.to_string()));
-    }
-    Ok(out)
+    let all: Vec<String> = words
+        .iter()
+        .flat_map(|w| w.split_whitespace())
+        .map(String::from)
+        .collect();
+    let pairs = super::words::pairs(&all, keys).map_err(|e| MatchError::BadAdjudication {
+        flag,
+        word: String::new(),
+        why: e.to_string(),
+    })?;
+    Ok(pairs
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect())
 }
 
 /// The number of `key` in `pairs`, between `min` and `max`.

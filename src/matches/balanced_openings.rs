@@ -433,7 +433,7 @@ mod tests {
 
     #[test]
     fn three_ply_openings_match_the_known_count() {
-        // RULES.md §7: 428 positions after 3 plies, up to symmetry.
+        // docs/rules.md, "Perfect play": 428 positions after 3 plies, up to symmetry.
         assert_eq!(enumerate(&Rules::nine(), 3).len(), 428);
         assert_eq!(enumerate(&Rules::nine(), 1).len(), 4);
     }

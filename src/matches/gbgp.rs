@@ -33,16 +33,25 @@ pub fn twelve(rules: &Rules) -> Option<bool> {
 }
 
 /// A `go` line as a GBGP engine takes it: `line` without the words of `NOT_SENT` and their
-/// values.
+/// values, and with both clocks, as the GUI always sends them: against an engine that has no
+/// clock (a move time), the other side's clock is stated as the engine's own.
 pub fn go_line(line: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut words = line.split_whitespace();
+    let (mut white, mut black) = (None, None);
     while let Some(w) = words.next() {
-        if NOT_SENT.contains(&w) {
-            words.next();
-        } else {
-            out.push(w);
+        match w {
+            "wtime" => white = words.next(),
+            "btime" => black = words.next(),
+            w if NOT_SENT.contains(&w) => {
+                words.next();
+            }
+            w => out.push(w),
         }
+    }
+    if let Some(own) = white.or(black) {
+        let clocks = ["wtime", white.unwrap_or(own), "btime", black.unwrap_or(own)];
+        out.splice(1.min(out.len())..1.min(out.len()), clocks);
     }
     out.join(" ")
 }
@@ -82,6 +91,23 @@ pub fn check(
     variant: &str,
     book: Option<&[Opening]>,
 ) -> Result<(), MatchError> {
+    for spec in specs.iter().filter(|s| s.proto == Proto::Gbgp) {
+        let key = if spec.nodes.is_some() {
+            Some("nodes")
+        } else if spec.depth.is_some() {
+            Some("depth")
+        } else if spec.time == Some(super::control::TimeControl::Infinite) {
+            Some("tc")
+        } else {
+            None
+        };
+        if let Some(key) = key {
+            return Err(MatchError::GbgpBound {
+                name: spec.name.clone(),
+                key,
+            });
+        }
+    }
     let Some(spec) = specs.iter().find(|s| s.proto == Proto::Gbgp) else {
         return Ok(());
     };
@@ -124,6 +150,25 @@ mod tests {
             "go wtime 1 btime 2"
         );
         assert_eq!(go_line("go movetime 50"), "go movetime 50");
+        // Against an engine on a move time, the GUI's two clocks all the same.
+        assert_eq!(go_line("go btime 5000 binc 50"), "go wtime 5000 btime 5000");
+        assert_eq!(go_line("go wtime 700"), "go wtime 700 btime 700");
+    }
+
+    #[test]
+    fn bounds_gbgp_has_no_word_for_are_refused() {
+        let rules = Rules::nine();
+        for (spec, key) in [
+            ("name=g cmd=x proto=gbgp nodes=100", "nodes"),
+            ("name=g cmd=x proto=gbgp tc=5 depth=3", "depth"),
+            ("name=g cmd=x proto=gbgp tc=inf", "tc"),
+        ] {
+            let specs = [EngineSpec::parse(spec).unwrap()];
+            let e = check(&specs, &rules, "nine", None).unwrap_err().to_string();
+            assert!(e.contains(&format!("leave out {key}=")), "{spec}: {e}");
+        }
+        let fine = [EngineSpec::parse("cmd=x proto=gbgp st=0.1").unwrap()];
+        assert!(check(&fine, &rules, "nine", None).is_ok());
     }
 
     #[test]

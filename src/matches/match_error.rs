@@ -155,9 +155,6 @@ pub enum SettingsMismatch {
     /// A quote in the settings is not closed.
     #[error(transparent)]
     Quote(#[from] QuoteError),
-    /// The records have every setting of the match, and more.
-    #[error("the records have more settings than this match")]
-    More,
     /// Settings with other values, or missing (one description each).
     #[error("{}", .0.join("; "))]
     Differ(Vec<String>),
@@ -512,6 +509,18 @@ pub enum MatchError {
         name: String,
         /// The variant, as given.
         variant: String,
+    },
+    /// A GBGP engine given a bound the dialect has no word for.
+    #[error(
+        "engine {} speaks GBGP (proto=gbgp), which bounds a search by clocks or a move time \
+         only (the Nine Morris 3D GUI sends no {key}): leave out {key}=",
+        crate::text::quoted(name)
+    )]
+    GbgpBound {
+        /// The engine's name.
+        name: String,
+        /// The spec key: `nodes`, `depth` or `tc` (for `tc=inf`).
+        key: &'static str,
     },
     /// An opening starts from a position the GBGP position string cannot state.
     #[error(

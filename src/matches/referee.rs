@@ -318,7 +318,7 @@ fn ended(set: &GameSettings, game: &Game) -> Option<End> {
     if let Some(outcome) = game.outcome() {
         return Some(End::Rules(outcome));
     }
-    let (tables, _) = set.adjudication.tables.as_ref()?;
+    let tables = set.adjudication.tables.as_ref()?;
     adjudicate::by_tables(tables, set.adjudication.max_pieces, game.position())
         .map(End::Adjudicated)
 }
@@ -389,12 +389,13 @@ fn run(
         if game.position().pending_removals() == 0 {
             plies += 1;
             let verdict = scores.note(&set.adjudication, us, note.score, opening_turns + plies);
-            if let (Some(v), None) = (verdict, game.outcome()) {
-                notes.push(std::mem::take(&mut note));
-                return End::Adjudicated(v);
-            }
             clocks[us].turn_done(controls[us].time);
             notes.push(std::mem::take(&mut note));
+            // The rules and the tables, exact, go before the engines' scores: the top of the
+            // loop ends the game by them.
+            if let (Some(v), None) = (verdict, ended(set, game)) {
+                return End::Adjudicated(v);
+            }
         }
         log::debug!(
             "{} ({}) played {} in {} ms",

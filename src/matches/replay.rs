@@ -137,12 +137,16 @@ pub struct PgnReplay {
     pub recap: Recap,
     /// The engines' names (first first), from the first game read.
     pub names: Option<[String; 2]>,
-    /// Every engine the games name (`White` and `Black`), in the order met: more than two, and
-    /// the games are not one match, so `recap` stops being added to.
-    pub engines: Vec<String>,
-    /// The results of every pair of engines the games name, for the summary of games of more
-    /// than two engines (a tournament's): the engines in the order met, each pair when first met.
-    pub standings: Standings,
+    /// The results of every pair of engines the games name, as read (the order of the file),
+    /// for the summary of games of more than two engines (`PgnReplay::standings`); the memory
+    /// is that of the pairs, not of the games.
+    met: Standings,
+    /// For each engine of `met`, where it first played: twice the lowest game number it played
+    /// in, plus one if it had Black there.
+    first_game: Vec<usize>,
+    /// For each pairing of `met`, the lowest game number of its games and the engine that had
+    /// White in it.
+    first_of_pairing: Vec<(usize, usize)>,
 }
 
 impl PgnReplay {
@@ -150,11 +154,6 @@ impl PgnReplay {
     fn add_result(&mut self, number: usize, r: &crate::record::Record) {
         let name = |tag| r.tag(tag).unwrap_or("?").to_string();
         let (white, black) = (name("White"), name("Black"));
-        for n in [&white, &black] {
-            if !self.engines.contains(n) {
-                self.engines.push(n.clone());
-            }
-        }
         // The match writes each game's number as its round; another tool's rounds may be
         // anything, and the game's place in the file stands in for them.
         let game = r
@@ -176,27 +175,83 @@ impl PgnReplay {
             reason: String::new(),
             notes: Vec::new(),
         };
-        let st = &mut self.standings;
-        if st.pairing_of(&record.white, &record.black).is_none() {
-            let index = |st: &mut Standings, name: &str| {
-                if let Some(i) = st.names.iter().position(|n| n == name) {
-                    return i;
-                }
-                st.names.push(name.to_string());
-                st.names.len() - 1
-            };
-            let pairing = (index(st, &record.white), index(st, &record.black));
-            st.pairings.push(pairing);
-            st.recaps.push(Recap::default());
-        }
-        st.add(&record);
-        if self.engines.len() <= 2 {
+        self.meet(&record);
+        if self.engines().len() <= 2 {
             add_result(&mut self.recap, &mut self.names, &record);
         }
     }
 }
 
 impl PgnReplay {
+    /// Every engine the games name (`White` and `Black`), in the order met: more than two, and
+    /// the games are not one match, so `recap` stops being added to.
+    #[must_use]
+    pub fn engines(&self) -> &[String] {
+        &self.met.names
+    }
+
+    /// Adds a game's result to those of its pair of engines (`met`), noting where each engine
+    /// and each pairing first played.
+    fn meet(&mut self, record: &Record) {
+        let st = &mut self.met;
+        let mut index = |name: &str| {
+            if let Some(i) = st.names.iter().position(|n| n == name) {
+                return i;
+            }
+            st.names.push(name.to_string());
+            self.first_game.push(usize::MAX);
+            st.names.len() - 1
+        };
+        let (w, b) = (index(&record.white), index(&record.black));
+        // White before Black in a game, as the games meet the engines.
+        for (e, side) in [(w, 0), (b, 1)] {
+            let key = record.game.saturating_mul(2).saturating_add(side);
+            self.first_game[e] = self.first_game[e].min(key);
+        }
+        if st.pairing_of(&record.white, &record.black).is_none() {
+            st.pairings.push((w, b));
+            st.recaps.push(Recap::default());
+            self.first_of_pairing.push((usize::MAX, w));
+        }
+        let k = st
+            .pairing_of(&record.white, &record.black)
+            .unwrap_or(st.pairings.len() - 1);
+        if record.game < self.first_of_pairing[k].0 {
+            self.first_of_pairing[k] = (record.game, w);
+        }
+        st.add(record);
+    }
+
+    /// The results of every pair of engines the games name (a tournament's), in the order of
+    /// the games' numbers, whatever the order of the file: the engines as the games meet them,
+    /// each pairing when first played, from the view of the engine that had White in its first
+    /// game; so that the PGN of a tournament gives its own order of engines and pairings.
+    #[must_use]
+    pub fn standings(&self) -> Standings {
+        let met = &self.met;
+        let mut engines: Vec<usize> = (0..met.names.len()).collect();
+        engines.sort_by_key(|&e| self.first_game[e]);
+        let place = |e: usize| engines.iter().position(|&x| x == e).unwrap_or(e);
+        let mut pairings: Vec<usize> = (0..met.pairings.len()).collect();
+        pairings.sort_by_key(|&k| self.first_of_pairing[k].0);
+        let mut st = Standings {
+            names: engines.iter().map(|&e| met.names[e].clone()).collect(),
+            ..Standings::default()
+        };
+        for k in pairings {
+            let (i, j) = met.pairings[k];
+            let mut recap = met.recaps[k].clone();
+            let first = self.first_of_pairing[k].1;
+            let (a, b) = if first == i { (i, j) } else { (j, i) };
+            if first != i {
+                recap.flip();
+            }
+            st.pairings.push((place(a), place(b)));
+            st.recaps.push(recap);
+        }
+        st
+    }
+
     /// Whether every game replayed.
     ///
     /// # Errors

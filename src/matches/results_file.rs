@@ -373,6 +373,17 @@ pub struct Recap {
 }
 
 impl Recap {
+    /// The same results from the other engine's view.
+    pub fn flip(&mut self) {
+        let t = &mut self.tally;
+        std::mem::swap(&mut t.wins, &mut t.losses);
+        t.pairs.reverse();
+        self.forfeits.swap(0, 1);
+        for points in self.halves.values_mut() {
+            *points = 1.0 - *points;
+        }
+    }
+
     /// Adds the record of a game between `names` (first engine first). Returns whether it
     /// completed a pair.
     pub fn add(&mut self, record: &Record, names: [&str; 2]) -> bool {
@@ -618,29 +629,45 @@ impl RecordsFile {
 
 /// Checks a records file's settings against the match's: the same keys with the same values.
 fn check_settings(found: &str, wanted: &str) -> Result<(), SettingsMismatch> {
-    let map = |text: &str| -> Result<Vec<(String, String)>, SettingsMismatch> {
-        Ok(words::split(text)?
-            .iter()
-            .map(|w| match words::key_value(w) {
+    // Each key with its values in order (`engine` has several), so that a setting one side
+    // has and the other lacks does not shift the comparison of the rest.
+    let map = |text: &str| -> Result<Vec<(String, Vec<String>)>, SettingsMismatch> {
+        let mut keys: Vec<(String, Vec<String>)> = Vec::new();
+        for w in words::split(text)? {
+            let (k, v) = match words::key_value(&w) {
                 (Some(k), v) => (k.to_string(), v.to_string()),
                 (None, v) => (String::new(), v.to_string()),
-            })
-            .collect())
+            };
+            match keys.iter_mut().find(|(key, _)| *key == k) {
+                Some((_, values)) => values.push(v),
+                None => keys.push((k, vec![v])),
+            }
+        }
+        Ok(keys)
     };
     let (found, wanted) = (map(found)?, map(wanted)?);
-    let differ: Vec<String> = wanted
-        .iter()
-        .enumerate()
-        .filter(|(i, w)| found.get(*i) != Some(*w))
-        .map(|(i, (k, v))| match found.get(i) {
-            Some((_, was)) => format!("{k} is '{v}', the records have '{was}'"),
-            None => format!("{k} '{v}' is not in the records"),
-        })
-        .collect();
-    if differ.is_empty() && found.len() == wanted.len() {
+    let values_of = |keys: &[(String, Vec<String>)], k: &str| {
+        keys.iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.join("', '"))
+    };
+    let mut differ: Vec<String> = Vec::new();
+    for (k, values) in &wanted {
+        let v = values.join("', '");
+        match values_of(&found, k) {
+            Some(was) if was == v => {}
+            Some(was) => differ.push(format!("{k} is '{v}', the records have '{was}'")),
+            None => differ.push(format!("{k} '{v}' is not in the records")),
+        }
+    }
+    for (k, values) in &found {
+        if values_of(&wanted, k).is_none() {
+            let was = values.join("', '");
+            differ.push(format!("the records have {k} '{was}', this match has none"));
+        }
+    }
+    if differ.is_empty() {
         Ok(())
-    } else if differ.is_empty() {
-        Err(SettingsMismatch::More)
     } else {
         Err(SettingsMismatch::Differ(differ))
     }
@@ -728,6 +755,37 @@ mod tests {
             notes: Vec::new(),
         };
         Record::new(1, "a b", "c\"d", "nine", &played)
+    }
+
+    #[test]
+    fn a_recap_flips_to_the_other_engines_view() {
+        let mut recap = Recap::default();
+        let names = ["a b", "c\"d"];
+        let win = |number, white| {
+            let loser = if white { Color::Black } else { Color::White };
+            let mut r = record("g7", End::Rules(Outcome::Win(!loser, WinReason::Blocked)));
+            r.game = number;
+            if !white {
+                std::mem::swap(&mut r.white, &mut r.black);
+            }
+            r
+        };
+        // "a b" wins game 1 with White, "c\"d" wins game 2 (White), game 3 is half a pair.
+        recap.add(&win(1, true), names);
+        recap.add(&win(2, true), names);
+        recap.add(&win(3, true), names);
+        let mut flipped = recap.clone();
+        flipped.flip();
+        assert_eq!(
+            (flipped.tally.wins, flipped.tally.losses),
+            (recap.tally.losses, recap.tally.wins)
+        );
+        let mut pairs = recap.tally.pairs;
+        pairs.reverse();
+        assert_eq!(flipped.tally.pairs, pairs);
+        flipped.flip();
+        assert_eq!(flipped.tally, recap.tally);
+        assert_eq!(flipped.halves, recap.halves);
     }
 
     #[test]
@@ -878,6 +936,14 @@ mod tests {
         let e = check_settings("a=1 b=2", "a=1 b=3").unwrap_err();
         assert_eq!(e.to_string(), "b is '3', the records have '2'");
         assert!(check_settings("a=1", "a=1 b=3").is_err());
+        // A setting one side lacks is named alone: the rest still compare by key.
+        let e = check_settings("e=x each=m v=nine tc=1", "e=x v=nine tc=1").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the records have each 'm', this match has none"
+        );
+        let e = check_settings("e=x e=y v=1", "e=x e=z v=1").unwrap_err();
+        assert_eq!(e.to_string(), "e is 'x', 'z', the records have 'x', 'y'");
         assert_eq!(setting("x=1 seed=42", "seed"), Some("42"));
     }
 }

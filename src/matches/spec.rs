@@ -13,7 +13,7 @@
 //! | `dir` | working directory of the process |
 //! | `notation` | `turn` (default) or `action`: the move notation the engine reads and writes |
 //! | `rules` | `variant` (default): send `setoption name Variant`; `options`: send every rule option one by one; `both`; `none` |
-//! | `option.<Name>` | `setoption name <Name> value <value>` after `uciok` (repeatable; the last of one name wins) |
+//! | `option.<Name>` | `setoption name <Name> value <value>` after `uciok` (repeatable, once a name; a spec's own overrides `--each`'s) |
 //! | `tc` | its time control, in seconds: `<base>[+<inc>]`, `<moves>/<base>[+<inc>]` (the base again every `moves` turns) or `inf` (no time: give `nodes` or `depth`); default `--tc` |
 //! | `st` | a time per move in seconds (`go movetime`), instead of `tc` |
 //! | `movetime` | a time per move in milliseconds, instead of `tc` |
@@ -146,6 +146,35 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
+/// Why the key=value `words` of one spec (or of `--each`) say one thing twice, if they do: a key
+/// given twice (but `arg` and `option.<Name>` of different names, which add up), or more than
+/// one of `tc`, `st` and `movetime`.
+fn repeated_key(words: &[String]) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for word in words {
+        let Some(key) = words::key_value(word).0 else {
+            continue;
+        };
+        let group = if matches!(key, "tc" | "st" | "movetime") {
+            "tc"
+        } else {
+            key
+        };
+        if key == "arg" {
+            continue;
+        }
+        if seen.contains(&group) {
+            return Some(if group == "tc" {
+                "give one time control: one of tc, st and movetime".to_string()
+            } else {
+                format!("{key} given twice")
+            });
+        }
+        seen.push(group);
+    }
+    None
+}
+
 /// The keys a spec may have, for error messages.
 const KEYS: &str =
     "keys: cmd, arg, name, dir, notation, rules, option.<Name>, tc, st, movetime, nodes, depth, proto";
@@ -228,6 +257,12 @@ impl EngineSpec {
         } else {
             &own[..]
         };
+        if let Some(m) = repeated_key(each) {
+            return Err(err(format!("{m} (in --each)")));
+        }
+        if let Some(m) = repeated_key(keyed) {
+            return Err(err(m));
+        }
         for (i, word) in each.iter().chain(keyed).enumerate() {
             let from = if i < each.len() { " (from --each)" } else { "" };
             let err = |message: String| err(format!("{message}{from}"));
@@ -403,6 +438,35 @@ mod tests {
             assert!(e.message.contains("control character"), "{spec}: {e}");
         }
         assert_eq!(EngineSpec::parse("name=\"a b\" cmd=x").unwrap().name, "a b");
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused() {
+        for (spec, needle) in [
+            ("cmd=x name=a name=z", "name given twice"),
+            ("cmd=x tc=1 st=0.01", "one of tc, st and movetime"),
+            (
+                "cmd=x option.Hash=8 option.Hash=16",
+                "option.Hash given twice",
+            ),
+            ("cmd=x cmd=y", "cmd given twice"),
+        ] {
+            let e = EngineSpec::parse(spec).unwrap_err().to_string();
+            assert!(e.contains(needle), "{spec}: {e}");
+        }
+        let each = ["tc=1".to_string(), "st=2".to_string()];
+        let e = EngineSpec::parse_with("cmd=x", &each)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("(in --each)"), "{e}");
+        // What adds up, or overrides --each, is fine.
+        let s = EngineSpec::parse_with(
+            "cmd=x arg=-a arg=-b option.A=1 option.B=2 st=0.1",
+            &["tc=1".to_string(), "option.A=0".to_string()],
+        )
+        .unwrap();
+        assert_eq!(s.args, ["-a", "-b"]);
+        assert_eq!(s.options.len(), 2);
     }
 
     #[test]

@@ -164,10 +164,15 @@ pub fn tournament_settings(settings: &str) -> Option<(Tournament, Vec<String>, u
         .collect();
     let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v);
     let tournament = Tournament::parse(value("tournament")?)?;
+    // The specs as the tournament read them: after the words of its `--each`.
+    let each = match value("each") {
+        Some(text) => words::split(text).ok()?,
+        None => Vec::new(),
+    };
     let mut specs = pairs
         .iter()
         .filter(|(k, _)| k == "engine")
-        .map(|(_, v)| EngineSpec::parse(v).ok())
+        .map(|(_, v)| EngineSpec::parse_with(v, &each).ok())
         .collect::<Option<Vec<_>>>()?;
     spec::distinct_names(&mut specs);
     let names: Vec<String> = specs.into_iter().map(|s| s.name).collect();

@@ -92,7 +92,7 @@ pub fn summary(plan: &Plan, standings: &Standings, secs: f64) -> String {
 /// # Errors
 ///
 /// A file that cannot be read.
-pub fn tournament_of_records(path: &std::path::Path) -> Result<Option<String>, super::MatchError> {
+pub fn tournament_report(path: &std::path::Path) -> Result<Option<String>, super::MatchError> {
     let Some(t) = super::standings::tournament_of_records(path)? else {
         return Ok(None);
     };
@@ -322,11 +322,13 @@ fn pairwise(standings: &Standings) -> String {
         if let Some(e) = t.estimate() {
             let _ = write!(
                 out,
-                "  score {}  Elo {}  95% {}  LOS {}",
+                "  score {}  Elo {}  95% {}  LOS {}  ({}: {} samples)",
                 stats::show_percent(t.score()),
                 stats::show_elo(e.elo),
                 stats::show_interval(e.interval),
-                stats::show_percent(e.los)
+                stats::show_percent(e.los),
+                e.model,
+                e.samples
             );
         }
         out.push('\n');

@@ -122,9 +122,68 @@ pub fn key_value(word: &str) -> (Option<&str>, &str) {
     }
 }
 
+/// What is wrong with a list of key=value words (`pairs`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    /// A word without `=`.
+    #[error("{} is not key=value", crate::text::quoted(.0))]
+    NotKeyValue(String),
+    /// A key not among those allowed (listed in the second field).
+    #[error("unknown key {} (keys: {})", crate::text::quoted(.0), .1)]
+    UnknownKey(String, String),
+    /// A key given twice.
+    #[error("{0} given twice")]
+    Twice(String),
+}
+
+/// The key=value `words` in order, each key one of `keys` and none given twice (the flags that
+/// take such words: `--openings`, `--resign`, `--draw`).
+///
+/// # Errors
+///
+/// The first word that is not key=value, has another key, or repeats one.
+pub fn pairs<'a>(words: &'a [String], keys: &[&str]) -> Result<Vec<(&'a str, &'a str)>, PairError> {
+    let mut out: Vec<(&str, &str)> = Vec::new();
+    for word in words {
+        let (Some(key), value) = key_value(word) else {
+            return Err(PairError::NotKeyValue(word.clone()));
+        };
+        if !keys.contains(&key) {
+            return Err(PairError::UnknownKey(key.to_string(), keys.join(", ")));
+        }
+        if out.iter().any(|(seen, _)| *seen == key) {
+            return Err(PairError::Twice(key.to_string()));
+        }
+        out.push((key, value));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairs_are_checked() {
+        let w = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        let keys = ["a", "b"];
+        assert_eq!(
+            pairs(&w("b=2 a=1"), &keys).unwrap(),
+            [("b", "2"), ("a", "1")]
+        );
+        assert_eq!(
+            pairs(&w("a=1 c=3"), &keys).unwrap_err().to_string(),
+            "unknown key 'c' (keys: a, b)"
+        );
+        assert_eq!(
+            pairs(&w("a=1 a=2"), &keys).unwrap_err(),
+            PairError::Twice("a".into())
+        );
+        assert_eq!(
+            pairs(&w("a"), &keys).unwrap_err().to_string(),
+            "'a' is not key=value"
+        );
+    }
 
     #[test]
     fn splits_with_quotes() {

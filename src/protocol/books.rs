@@ -1,17 +1,20 @@
 //! The opening book as a session plays it: loaded on a thread of its own, chosen from by weight,
 //! and a book turn answered in parts when the notation or a double removal asks for it.
 
+use super::dialect::Dialect;
 use super::event::{Event, LoadError};
+use super::gbgp;
 use super::options::Settings;
+use super::reply::info_line;
 use super::reply::{one_line, Out};
 use crate::book::{self, Book};
 use crate::rng::Rng;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::search::eval::{self, Weights};
 use crate::search::exact::Wdl;
-use crate::search::{Score, SearchResult};
+use crate::search::tt::Bound;
+use crate::search::{Info, Score, SearchResult, TABLE_BOUND};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
@@ -175,14 +178,8 @@ impl Books {
         matches!(self.slot, BookSlot::Loading(_))
     }
 
-    /// The book's answer in the current position, if it has one: the `info string book` line,
-    /// the result to give as `bestmove`, and whether the exact solver proved the move (`book
-    /// cover`: no need to check it again).
-    pub(super) fn answer(
-        &mut self,
-        settings: &Settings,
-        pos: &Position,
-    ) -> Option<(String, SearchResult, bool)> {
+    /// The book's answer in the current position, if it has one.
+    pub(super) fn answer(&mut self, settings: &Settings, pos: &Position) -> Option<BookAnswer> {
         let BookSlot::Ready(book) = &self.slot else {
             return None;
         };
@@ -222,21 +219,15 @@ impl Books {
         let ponder = book
             .probe(&after)
             .and_then(|moves| moves.first().map(|m| m.mv));
-        let score = match bm.exact {
-            Some(v) => proven_score(&pos, v),
-            None => bm.score,
+        let (score, bound) = match bm.exact {
+            Some(v) => proven_score(v),
+            None => (bm.score, None),
         };
         let proven = bm.exact.map_or(String::new(), |v| {
             format!(" proven {}", crate::search::exact::name(v))
         });
-        let info = format!(
-            "info string book {} score {score} weight {}{proven}",
-            bm.mv.turn_notation(),
-            bm.weight
-        );
-        Some((
-            info,
-            SearchResult {
+        Some(BookAnswer {
+            result: SearchResult {
                 best: Some(chosen),
                 ponder,
                 score,
@@ -246,20 +237,72 @@ impl Books {
                 table: None,
                 solved: None,
             },
-            bm.exact.is_some(),
-        ))
+            bound,
+            word: format!(
+                "info string book {} weight {}{proven}",
+                bm.mv.turn_notation(),
+                bm.weight
+            ),
+            proven: bm.exact.is_some(),
+        })
     }
 }
 
-/// The score shown for a book move the exact solver proved to keep at least `proven` (`>=draw`
-/// or `>=win`, the only marks the book format takes): a proven win is scored as one (1000 cp); a
-/// proven draw at least is the static evaluation of the position for the side to move (the
-/// `eval` command's), floored at 0 (the position may be won; the proof says only that it is not
-/// lost), and below a win's 1000.
-fn proven_score(pos: &Position, proven: Wdl) -> Score {
-    if proven >= 1 {
-        return Score::Cp(1000);
+/// A move the book answers with.
+pub(super) struct BookAnswer {
+    /// The move to play (of a book turn answered in parts, the part), its score and the book's
+    /// best reply.
+    pub(super) result: SearchResult,
+    /// `Some(Lower)` when the score is a lower bound only: a move proven to keep at least a
+    /// draw.
+    pub(super) bound: Option<Bound>,
+    /// The `info string book` line: the book's whole turn, its weight, its proven value.
+    pub(super) word: String,
+    /// Whether the exact solver proved the move (`book cover`: no need to check it again).
+    pub(super) proven: bool,
+}
+
+impl BookAnswer {
+    /// The lines that state the answer in `root` (before `bestmove`): in UCI an `info depth 0`
+    /// line with the score and the move as a search states them (§6), then the `info string
+    /// book` line; in GBGP its `info depth 0` line alone.
+    pub(super) fn lines(
+        &self,
+        root: &Position,
+        notation: Convention,
+        dialect: Dialect,
+    ) -> Vec<String> {
+        let pv: Vec<_> = self.result.best.into_iter().collect();
+        match dialect {
+            Dialect::Uci => {
+                let info = Info {
+                    depth: 0,
+                    seldepth: 0,
+                    multipv: 1,
+                    score: self.result.score,
+                    bound: self.bound,
+                    nodes: 0,
+                    nps: 0,
+                    hashfull: 0,
+                    time_ms: 0,
+                    pv,
+                };
+                vec![info_line(&info, root, notation), self.word.clone()]
+            }
+            Dialect::Gbgp => vec![gbgp::book_line(root, self.result.score, &pv)],
+        }
     }
-    let weights = Weights::DEFAULT.for_rules(pos.rules());
-    Score::Cp(eval::evaluate(pos, &weights).clamp(0, 999))
+}
+
+/// The score of a book move the exact solver proved to keep at least `proven` (`>=draw` or
+/// `>=win`, the only marks the book format takes), as the placing solution states its values
+/// (§6): a win is the least win the tables prove, `cp 28000` (no distance is known); a draw at
+/// least is `cp 0` and a lower bound (the position may be won: the proof says only that it is
+/// not lost).
+fn proven_score(proven: Wdl) -> (Score, Option<Bound>) {
+    if proven >= 1 {
+        (Score::Cp(TABLE_BOUND), None)
+    } else {
+        (Score::Cp(0), Some(Bound::Lower))
+    }
 }

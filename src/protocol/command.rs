@@ -40,7 +40,7 @@ pub enum Command {
     Position {
         /// Where the position starts.
         start: Start,
-        /// Move tokens, in either form of RULES.md §4.
+        /// Move tokens, in either form of docs/rules.md, "Notation".
         moves: Vec<String>,
     },
     /// `go ...`: search (or count, with `perft`).
@@ -63,6 +63,8 @@ pub enum Command {
     Perft(u32),
     /// `help`: the commands.
     Help,
+    /// `bench [depth N]`: the search of `moulin bench`, each position at `depth` if given.
+    Bench(Option<u32>),
 }
 
 /// Where a `position` command starts.
@@ -229,6 +231,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
                 })
             }
         },
+        "bench" => Command::Bench(parse_bench(&rest)?),
         _ => return Err(CommandError::Unknown(first.to_string())),
     };
     Ok(Some(cmd))
@@ -463,6 +466,27 @@ pub fn number(after: &'static str, token: Option<&str>) -> Result<u64, CommandEr
     }))
 }
 
+/// `bench [depth N]`: the depth (at most `MAX_DEPTH`; 0 as `moulin bench --depth 0` takes it).
+fn parse_bench(rest: &[&str]) -> Result<Option<u32>, CommandError> {
+    match rest {
+        [] => Ok(None),
+        [w, tail @ ..] if is(w, "depth") => {
+            let depth = number("bench depth", tail.first().copied())?;
+            match tail.get(1) {
+                None => Ok(Some(depth.min(u64::from(MAX_DEPTH)) as u32)),
+                Some(extra) => Err(CommandError::Unexpected {
+                    command: "bench",
+                    token: (*extra).to_string(),
+                }),
+            }
+        }
+        [w, ..] => Err(CommandError::Unexpected {
+            command: "bench",
+            token: (*w).to_string(),
+        }),
+    }
+}
+
 fn perft_depth(command: &'static str, token: &str) -> Result<u32, CommandError> {
     let d = number(command, Some(token))?;
     if token.starts_with('-') || d > u64::from(MAX_PERFT) {
@@ -592,6 +616,12 @@ mod tests {
             assert!(parse(bad).is_err(), "{bad}");
         }
         assert_eq!(ok("perft 3"), Command::Perft(3));
+        assert_eq!(ok("bench"), Command::Bench(None));
+        assert_eq!(ok("BENCH Depth 4"), Command::Bench(Some(4)));
+        assert_eq!(ok("bench depth 0"), Command::Bench(Some(0)));
+        for bad in ["bench 4", "bench depth", "bench depth x", "bench depth 4 5"] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

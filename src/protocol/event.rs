@@ -1,6 +1,7 @@
 //! What the engine loop waits for: a line of input, or a thread's report.
 
 use crate::book::Book;
+use crate::search::bench::BenchTotal;
 use crate::search::{SearchResult, Searcher};
 use crate::tables::{TableChange, Tables, Values};
 use std::path::PathBuf;
@@ -38,6 +39,8 @@ pub(super) enum Event {
     TablesReread(u64, Vec<(TableChange, Result<Values, LoadError>)>),
     /// Perft finished (`Some(total, time)`) or was stopped (`None`).
     PerftDone(Option<(u64, Duration)>),
+    /// The bench finished (`Some(total)`) or was stopped (`None`).
+    BenchDone(Option<BenchTotal>),
     /// Stdout is gone (its reader left, or a write failed): nobody hears the engine any more.
     OutputGone,
 }

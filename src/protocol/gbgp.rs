@@ -139,13 +139,17 @@ pub fn info_line(info: &Info, root: &Position) -> String {
     line
 }
 
-/// The `info` line of a move from the book.
-pub fn book_line(root: &Position, book_score: Score, mv: crate::rules::moves::Move) -> String {
+/// The `info` line of a move from the book (`pv`: the move).
+pub fn book_line(
+    root: &Position,
+    book_score: Score,
+    pv_moves: &[crate::rules::moves::Move],
+) -> String {
     let mut line = format!(
         "info depth 0 time 0 nodes 0 score {}",
         score(book_score, root.side_to_move())
     );
-    pv(&mut line, root, &[mv]);
+    pv(&mut line, root, pv_moves);
     line
 }
 

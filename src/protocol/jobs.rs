@@ -1,5 +1,5 @@
-//! The jobs a session runs on threads of their own: a search (`go`) and perft. Each reports
-//! back over the session's channel; `stop` reaches it through the shared `Control`.
+//! The jobs a session runs on threads of their own: a search (`go`), perft and the bench. Each
+//! reports back over the session's channel; `stop` reaches it through the shared `Control`.
 
 use super::command::Go;
 use super::dialect::Dialect;
@@ -13,7 +13,8 @@ use crate::rules::moves::Move;
 use crate::rules::notation::{self, Convention};
 use crate::rules::perft;
 use crate::rules::position::Position;
-use crate::search::{Control, Info, Limits, SearchResult, Searcher};
+use crate::search::{bench, Control, Info, Limits, SearchResult, Searcher};
+use std::ops::ControlFlow;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
@@ -78,23 +79,29 @@ impl SearchJob {
 pub(super) enum Job {
     Search(Box<SearchJob>),
     Perft { depth: u32, stopped: bool },
+    Bench { stopped: bool },
 }
 
 impl Job {
     pub(super) fn stopped(&self) -> bool {
         match self {
             Job::Search(j) => j.stopped,
-            Job::Perft { stopped, .. } => *stopped,
+            Job::Perft { stopped, .. } | Job::Bench { stopped } => *stopped,
         }
     }
 
     /// Whether the job ends and answers without `stop`: a search with limits that is neither
-    /// infinite nor pondering, or perft.
+    /// infinite nor pondering, perft, or the bench.
     pub(super) fn ends_alone(&self) -> bool {
         match self {
             Job::Search(j) => j.ends == Ends::AtLimits && !j.pondering,
-            Job::Perft { .. } => true,
+            Job::Perft { .. } | Job::Bench { .. } => true,
         }
+    }
+
+    /// Whether the job ends with no more `stop`: it ends alone, or it was told to stop.
+    pub(super) fn ends_without_stop(&self) -> bool {
+        self.stopped() || self.ends_alone()
     }
 }
 
@@ -133,13 +140,13 @@ impl Reporting {
 }
 
 /// Searches on a thread of its own, writing `info` lines as it goes; the searcher comes back
-/// with the result in `Event::SearchDone`. A book answer (its line and result) is checked
+/// with the result in `Event::SearchDone`. A book answer (its lines and result) is checked
 /// first: it is the result unless the exact solver proves its move gives value away.
 pub(super) fn spawn_search(
     mut searcher: Searcher,
     game: Game,
     limits: Limits,
-    book: Option<(String, SearchResult)>,
+    book: Option<(Vec<String>, SearchResult)>,
     notation: Convention,
     dialect: Dialect,
     to: Reporting,
@@ -166,7 +173,7 @@ pub(super) fn spawn_search(
             Dialect::Gbgp => {}
         };
         let done = panic::catch_unwind(AssertUnwindSafe(|| {
-            if let Some((line, result)) = book {
+            if let Some((lines, result)) = book {
                 let mv = result.best.unwrap_or(Move::NULL);
                 if searcher.move_keeps_value(&game, mv, &limits, control) == Some(false) {
                     let text = format!(
@@ -178,7 +185,7 @@ pub(super) fn spawn_search(
                         out.line(&format!("info string {text}"));
                     }
                 } else {
-                    out.line(&line);
+                    out.lines(lines);
                     return (searcher, result);
                 }
             }
@@ -210,6 +217,21 @@ pub(super) fn spawn_perft(
         let done = perft::divide(&pos, depth, conv, &stopped, &mut each)
             .map(|total| (total, started.elapsed()));
         let _ = to.events.send(Event::PerftDone(done));
+    })
+}
+
+/// Runs the bench of `moulin bench` (`crate::search::bench`: one thread, 16 MB, at `depth` if
+/// given) on a thread of its own, writing its line per position as `moulin bench` does; the
+/// total comes back in `Event::BenchDone` (`None` when stopped before the last position).
+pub(super) fn spawn_bench(depth: Option<u32>, to: Reporting) -> Result<(), Error> {
+    to.spawn("moulin-bench", move |to| {
+        let each = |line: &bench::BenchLine| {
+            to.out.line(&line.to_string());
+            ControlFlow::Continue(())
+        };
+        let lines = bench::run(depth, 1, &to.control, each);
+        let done = (lines.len() == bench::POSITIONS.len()).then(|| bench::BenchTotal::of(&lines));
+        let _ = to.events.send(Event::BenchDone(done));
     })
 }
 

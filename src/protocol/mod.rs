@@ -3,9 +3,10 @@
 //! Three kinds of thread take part. A reader thread turns stdin into lines (bytes, decoded
 //! lossily, each at most `command::MAX_LINE` long) and sends them over a channel. The engine loop
 //! (the caller of `run`) owns the game, the settings and the searcher; it parses each line into a
-//! `Command` and acts on it at once, so input is never held up by a search. `go` and `perft` run
-//! on a worker thread of their own that reports back over the same channel; `stop` and
-//! `ponderhit` reach it through the shared `Control`. Only this module prints, one whole line at a
+//! `Command` as it comes, so input is never held up by a search: it acts on it at once, or, if
+//! the command needs the engine idle, keeps it to obey once the running job ends (`waiting`).
+//! `go`, `perft` and `bench` run on a worker thread of their own that reports back over the same
+//! channel; `stop` and `ponderhit` reach it through the shared `Control`. Only this module prints, one whole line at a
 //! time under the stdout lock, flushed at once, so lines never interleave. A fourth thread
 //! watches stdout: when its reader leaves (or a write fails) the session is told, and ends its
 //! search and itself.
@@ -16,9 +17,9 @@
 //! Files: `event` is what the engine loop waits for and `dialect` the two dialects a session may
 //! speak; `input` reads lines; `command` parses them into `Command`s (the UCI dialect);
 //! `session` is the state of one conversation and what each command does, with `jobs` (the
-//! search and perft threads) and `books` (the opening book as the session plays it); `options`
-//! is the table of options; `reply` writes every answer line and `display` the `d` and `eval`
-//! pictures. The GBGP dialect of the Nine Morris 3D GUI (`gbgp`) goes beside `command` and
+//! search, perft and bench threads), `waiting` (the commands that wait for a job) and `books`
+//! (the opening book as the session plays it); `options` is the table of options; `reply`
+//! writes every answer line and `display` the `d` and `eval` pictures. The GBGP dialect of the Nine Morris 3D GUI (`gbgp`) goes beside `command` and
 //! `reply`: a session whose first line is `gbgp` speaks it, with the same state and search.
 
 mod books;
@@ -33,11 +34,12 @@ mod options;
 mod overhead;
 mod reply;
 mod session;
+mod waiting;
 
 pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
 pub use options::{Changed, OptionError, Settings};
 
-use std::io;
+use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc;
 use std::thread;
 
@@ -68,9 +70,16 @@ pub enum ProtocolError {
     },
 }
 
+/// The line a person at a terminal reads first, on stderr, so that a screen that waits for a
+/// command says so: only when stdin is a terminal (a GUI or a script reads stdout alone, and a
+/// line there would be a word of the protocol).
+pub fn greeting(stdin_is_terminal: bool) -> Option<String> {
+    stdin_is_terminal.then(|| format!("moulin {}: type help", env!("CARGO_PKG_VERSION")))
+}
+
 /// Runs the protocol on stdin/stdout until `quit`, the end of input (after answering what was
 /// asked before it) or an output that is gone, with `options` (name, value) set first; a bad
-/// one is an error before anything is read.
+/// one is an error before anything is read. On a terminal the `greeting` comes first.
 ///
 /// # Errors
 ///
@@ -85,6 +94,10 @@ pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
                 value: value.clone(),
                 source,
             })?;
+    }
+    if let Some(line) = greeting(io::stdin().is_terminal()) {
+        // A greeting that cannot be written (stderr closed) is no reason not to play.
+        let _ = writeln!(io::stderr(), "{line}");
     }
     let (tx, rx) = mpsc::sync_channel(256);
     let reader_tx = tx.clone();
@@ -103,5 +116,20 @@ pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
     match session.run() {
         Some(source) => Err(ProtocolError::Output { source }),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_terminal_is_greeted_and_a_pipe_is_not() {
+        let line = greeting(true).unwrap();
+        assert_eq!(
+            line,
+            format!("moulin {}: type help", env!("CARGO_PKG_VERSION"))
+        );
+        assert_eq!(greeting(false), None);
     }
 }

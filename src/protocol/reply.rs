@@ -4,6 +4,7 @@
 use super::command::{self, CommandError};
 use super::event::Event;
 use super::options::OptionError;
+use super::waiting;
 use crate::rules::fen::FenError;
 use crate::rules::notation::{Convention, MoveError};
 use crate::rules::position::Position;
@@ -130,7 +131,8 @@ pub(super) enum Error {
     Move(usize, MoveError),
     SearchMove(MoveError),
     NotInSearch(String),
-    Busy(&'static str),
+    /// A line that could not wait for the running job (the queue is full), as shown.
+    Dropped(String),
     Thread(io::Error),
 }
 
@@ -147,7 +149,12 @@ impl fmt::Display for Error {
                 "go searchmoves: '{}' is no legal move here",
                 command::shown(t)
             ),
-            Error::Busy(what) => write!(f, "{what} is running: send stop first"),
+            Error::Dropped(line) => write!(
+                f,
+                "{line} dropped: {} commands or {} MB wait already for the running job",
+                waiting::MAX_LINES,
+                waiting::MAX_BYTES >> 20
+            ),
             Error::Thread(e) => write!(f, "cannot start a thread: {e}"),
         }
     }
@@ -232,7 +239,7 @@ pub(super) fn info_line(info: &Info, root: &Position, notation: Convention) -> S
     line
 }
 
-pub(super) const HELP: [&str; 24] = [
+pub(super) const HELP: [&str; 26] = [
     "moulin speaks a UCI-style protocol; protocol.md is the full reference.",
     "  uci                          identify, list the options, answer uciok",
     "  isready                      answer readyok (also during a search)",
@@ -245,7 +252,8 @@ pub(super) const HELP: [&str; 24] = [
     "     [movestogo n] [infinite] [ponder] [searchmoves m...]",
     "                               search; answers info lines, then bestmove",
     "  go perft <d> | perft <d>     count the leaves d plies deep, per root move",
-    "  stop                         end the search (or perft) now",
+    "  bench [depth d]              the search of moulin bench; its last line: <nodes> nodes",
+    "  stop                         end the search (or perft, or bench) now",
     "  ponderhit                    the expected move was played: ponder search goes on for real",
     "  quit                         leave (also at the end of input)",
     "  d                            draw the board and describe the position",
@@ -257,6 +265,7 @@ pub(super) const HELP: [&str; 24] = [
     "or d6 xb4 (two tokens). Option MoveNotation chooses the form the engine writes.",
     "Points: a7 top left to g1 bottom right (see d).",
     "Bad input gets one line: info string error: <what>, and changes nothing.",
+    "During a search go, perft, bench, setoption, ucinewgame wait for it (and all after them).",
 ];
 
 #[cfg(test)]

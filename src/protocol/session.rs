@@ -1,10 +1,11 @@
 //! The session: the state of one conversation (settings, game, searcher, the job running, the
-//! book) and what each command does. The engine loop (the caller of `run`) acts on each line at
-//! once, so input is never held up by a search.
+//! commands waiting for it, the book) and what each command does. The engine loop (the caller of
+//! `run`) reads each line as it comes, so input is never held up by a search: a line is obeyed
+//! at once or waits in its turn (`waiting`).
 
 use super::books::Books;
 use super::command::Go;
-use super::command::{self, Command, CommandError, Start};
+use super::command::{Command, Start};
 use super::dialect::Dialect;
 use super::event::{Event, LoadError};
 use super::gbgp;
@@ -12,6 +13,7 @@ use super::jobs::{self, Ends, Job, Reporting, SearchJob};
 use super::options::{Changed, OverheadReserve, Settings};
 use super::overhead::Overhead;
 use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
+use super::waiting::{Line, Waiting};
 use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::rules::gbgp_position;
@@ -29,7 +31,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How long a command that follows `stop` waits for the stopped job to end before it is refused.
+/// How long a GBGP `isready` waits for a stopped job to give its `bestmove` first.
 pub(super) const STOP_WAIT: Duration = Duration::from_secs(5);
 
 /// How long a `go` waits for the book or tables being read before it plays without them.
@@ -61,6 +63,8 @@ pub(super) struct Session {
     pub(super) searcher: Option<Searcher>,
     pub(super) control: Arc<Control>,
     pub(super) job: Option<Job>,
+    /// Commands waiting for the job to end, in order.
+    pub(super) waiting: Waiting,
     /// For the worker threads to report on.
     pub(super) events: SyncSender<Event>,
     pub(super) incoming: Receiver<Event>,
@@ -94,6 +98,7 @@ impl Session {
             settings,
             control: Arc::new(Control::new()),
             job: None,
+            waiting: Waiting::default(),
             events,
             incoming,
             backlog: VecDeque::new(),
@@ -126,7 +131,10 @@ impl Session {
         }
         self.books.request(&self.settings, &self.events);
         while let Some(event) = self.next_event() {
-            if self.handle(event) == Flow::Quit || self.out.is_gone() {
+            if self.handle(event) == Flow::Quit
+                || self.out.is_gone()
+                || self.run_waiting() == Flow::Quit
+            {
                 break;
             }
         }
@@ -138,26 +146,41 @@ impl Session {
     }
 
     /// The end of input: what was asked before it is answered, since nothing can ask again
-    /// (protocol.md §1). Pending `isready`s once the book and tables are read (at most
-    /// `LOAD_WAIT`); a job that only `stop` would end (`go infinite`, `go ponder`, a `go`
-    /// without limits) is stopped and answers at once; any other runs to its end and answers.
+    /// (protocol.md §1). The commands waiting are obeyed in turn; a job that only `stop` would
+    /// end (`go infinite`, `go ponder`, a `go` without limits) is stopped and answers at once;
+    /// any other runs to its end and answers. Pending `isready`s are answered once the book and
+    /// tables are read (at most `LOAD_WAIT`).
     fn end_of_input(&mut self) {
+        self.answer_ready_at_end();
+        loop {
+            if self.run_waiting() == Flow::Quit || self.out.is_gone() {
+                return;
+            }
+            match &self.job {
+                None if self.waiting.is_empty() => break,
+                Some(job) if !job.ends_without_stop() => {
+                    self.stop();
+                    continue;
+                }
+                _ => {}
+            }
+            let Some(event) = self.next_event() else {
+                break;
+            };
+            if self.handle(event) == Flow::Quit {
+                return;
+            }
+        }
+        self.answer_ready_at_end();
+    }
+
+    /// Answers the `isready`s waiting for the book or tables, once they are read.
+    fn answer_ready_at_end(&mut self) {
         if self.ready_waiting > 0 {
             self.wait_for_loading();
             self.out
                 .lines(std::iter::repeat_n("readyok", self.ready_waiting));
             self.ready_waiting = 0;
-        }
-        if self.job.as_ref().is_some_and(|j| !j.ends_alone()) {
-            self.stop();
-        }
-        while self.job.is_some() && !self.out.is_gone() {
-            let Some(event) = self.next_event() else {
-                break;
-            };
-            if self.handle(event) == Flow::Quit {
-                break;
-            }
         }
     }
 
@@ -182,35 +205,8 @@ impl Session {
 
     pub(super) fn handle(&mut self, event: Event) -> Flow {
         match event {
-            Event::Line(text) => {
-                log::debug!("<< {text}");
-                let parsed = match self.dialect {
-                    Dialect::Uci if !self.greeted && text.trim() == gbgp::HELLO => {
-                        self.start_gbgp();
-                        gbgp::parse(&text)
-                    }
-                    Dialect::Uci => command::parse(&text),
-                    Dialect::Gbgp => gbgp::parse(&text),
-                };
-                self.greeted |= !text.trim().is_empty();
-                match parsed {
-                    Ok(None) => {}
-                    Ok(Some(Command::Quit)) => return Flow::Quit,
-                    Ok(Some(cmd)) => {
-                        let done = panic::catch_unwind(AssertUnwindSafe(|| self.execute(cmd)));
-                        match done {
-                            Ok(Ok(())) => {}
-                            Ok(Err(e)) => self.error(&e),
-                            Err(p) => self.error_text(&format!(
-                                "internal error: {}",
-                                one_line(&panic_message(&*p))
-                            )),
-                        }
-                    }
-                    Err(e) => self.error(&Error::Command(e)),
-                }
-            }
-            Event::TooLong(n) => self.error(&Error::Command(CommandError::TooLong(n))),
+            Event::Line(text) => return self.arrived(Line::Text(text)),
+            Event::TooLong(n) => return self.arrived(Line::TooLong(n)),
             Event::Eof => {
                 self.end_of_input();
                 return Flow::Quit;
@@ -272,6 +268,13 @@ impl Session {
                     None => self.out.line("info string perft stopped"),
                 }
             }
+            Event::BenchDone(done) => {
+                self.job = None;
+                match done {
+                    Some(total) => self.out.line(&total.to_string()),
+                    None => self.out.line("info string bench stopped"),
+                }
+            }
         }
         Flow::Continue
     }
@@ -291,7 +294,7 @@ impl Session {
     }
 
     /// The first line was `gbgp`: the GUI's rules and notation from now on.
-    fn start_gbgp(&mut self) {
+    pub(super) fn start_gbgp(&mut self) {
         log::info!("speaking GBGP");
         self.dialect = Dialect::Gbgp;
         let mut settings = self.settings.clone();
@@ -306,18 +309,6 @@ impl Session {
                 Changed::Protocol
             },
         );
-    }
-
-    /// Refuses commands that need the searcher or the worker while a job runs. A job that was
-    /// told to stop is waited for (briefly), so that `stop` then `go` works without waiting for
-    /// `bestmove` in between; input that arrives meanwhile is kept for later.
-    pub(super) fn idle(&mut self) -> Result<(), Error> {
-        self.wait_for_stopped_job(STOP_WAIT);
-        match self.job {
-            None => Ok(()),
-            Some(Job::Search(_)) => Err(Error::Busy("a search")),
-            Some(Job::Perft { .. }) => Err(Error::Busy("perft")),
-        }
     }
 
     /// Reads the tables `TablesPath` names on a thread of its own (none when it is empty). Each
@@ -522,7 +513,10 @@ impl Session {
         let ended = |e: &Event| {
             matches!(
                 e,
-                Event::SearchDone(..) | Event::SearchPanicked(_) | Event::PerftDone(_)
+                Event::SearchDone(..)
+                    | Event::SearchPanicked(_)
+                    | Event::PerftDone(_)
+                    | Event::BenchDone(_)
             )
         };
         self.wait_while(limit, stopping, ended);
@@ -558,7 +552,7 @@ impl Session {
                 self.control.stop();
                 self.release();
             }
-            Some(Job::Perft { stopped, .. }) => {
+            Some(Job::Perft { stopped, .. } | Job::Bench { stopped }) => {
                 *stopped = true;
                 self.control.stop();
             }
@@ -585,7 +579,6 @@ impl Session {
 
     /// `setoption name NAME [value VALUE]`.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), Error> {
-        self.idle()?;
         let mut settings = self.settings.clone();
         let changed = match self.dialect {
             Dialect::Gbgp if gbgp::is_twelve(name) => {
@@ -636,7 +629,8 @@ impl Session {
         self.out.line(&line);
     }
 
-    /// Does what `cmd` asks.
+    /// Does what `cmd` asks. A command that needs the engine idle comes only when no job runs
+    /// (`waiting`).
     pub(super) fn execute(&mut self, cmd: Command) -> Result<(), Error> {
         match cmd {
             Command::Uci => self.identify(),
@@ -654,12 +648,6 @@ impl Session {
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::UciNewGame => {
-                if self.dialect == Dialect::Gbgp {
-                    // A search still running ends first, and its `bestmove` comes before
-                    // anything of the new game.
-                    self.stop();
-                }
-                self.idle()?;
                 if let Some(s) = self.searcher.as_mut() {
                     s.new_game();
                 }
@@ -669,7 +657,6 @@ impl Session {
             }
             Command::Position { start, moves } => self.set_position(start, &moves)?,
             Command::Go(go) => {
-                self.idle()?;
                 // No table whose file changed since it was read is probed.
                 self.check_tables();
                 match go.perft {
@@ -694,9 +681,11 @@ impl Session {
             }),
             Command::Moves => self.list_moves(),
             Command::Eval => self.out.lines(self.eval()),
-            Command::Perft(depth) => {
-                self.idle()?;
-                self.start_perft(depth)?;
+            Command::Perft(depth) => self.start_perft(depth)?,
+            Command::Bench(depth) => {
+                self.control.reset(false);
+                jobs::spawn_bench(depth, self.reporting())?;
+                self.job = Some(Job::Bench { stopped: false });
             }
             Command::Help => self.out.lines(HELP),
         }
@@ -812,19 +801,12 @@ impl Session {
             if outcome.is_none() && go.searchmoves.is_empty() && self.settings.strength().is_none()
             {
                 self.wait_for_loading();
-                let dialect = self.dialect;
                 // Where the placing solution decides the move (`SolvedPlacing`), the search plays
                 // it at once: a book move, even one proven to keep a draw, may miss a win.
                 let solved = !self.books.has_pending() && self.solution_decides(&root);
                 (!solved)
                     .then(|| self.books.answer(&self.settings, &root))
                     .flatten()
-                    .map(|(info, result, proven)| match (dialect, result.best) {
-                        (Dialect::Gbgp, Some(mv)) => {
-                            (gbgp::book_line(&root, result.score, mv), result, proven)
-                        }
-                        _ => (info, result, proven),
-                    })
             } else {
                 None
             };
@@ -832,16 +814,16 @@ impl Session {
         // found it giving value away (on the search thread: the protocol keeps answering
         // meanwhile), unless the solver proved it offline (`book cover`). A book turn answered
         // in part is finished from the book.
-        let proven = book.as_ref().is_some_and(|b| b.2);
-        let book = book.map(|(info, result, _)| (info, result));
+        let proven = book.as_ref().is_some_and(|b| b.proven);
+        let book = book.map(|b| (b.lines(&root, notation, self.dialect), b.result));
         let checked =
             root.is_placing() && self.tables.is_some() && !self.books.has_pending() && !proven;
         let (book_to_check, book_now) = if checked { (book, None) } else { (None, book) };
         let at_once = match outcome {
             // Nothing to search.
             Some(outcome) => Some(SearchResult::nothing(Some(outcome))),
-            None => book_now.map(|(line, result)| {
-                self.out.line(&line);
+            None => book_now.map(|(lines, result)| {
+                self.out.lines(lines);
                 result
             }),
         };

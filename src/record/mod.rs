@@ -1,5 +1,5 @@
 //! Game records in a PGN-shaped text format (docs/matches.md, "Game records (PGN)"): tag pairs, then the moves
-//! in the turn notation of RULES.md §4 numbered by full moves, with `{comments}`,
+//! in the turn notation of docs/rules.md, "Notation" numbered by full moves, with `{comments}`,
 //! `(variations)`, annotation glyphs (`$n`, `!`, `?`, `!!`, `??`, `!?`, `?!`) and the result;
 //! and (`openings`) the openings files that say where the games of a match or a book cover start.
 //!

@@ -127,7 +127,12 @@ fn holds_pgn(text: &str) -> bool {
 
 /// Reads a book of PGN-shaped games: each game's start and main line, checked under `rules`
 /// (a game's `Variant` tag, when it has one, must name them).
-fn read_pgn_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, RecordError> {
+fn read_pgn_book(
+    text: &str,
+    rules: &Rules,
+    source: &str,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, RecordError> {
     let mut out = Vec::new();
     for (i, record) in super::games(text.as_bytes()).enumerate() {
         let in_game = |error: RecordError| RecordError::OpeningGame {
@@ -144,9 +149,11 @@ fn read_pgn_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>
                 }));
             }
         }
+        let mut moves = record.move_texts();
+        moves.truncate(plies.unwrap_or(usize::MAX));
         let opening = Opening {
             fen: record.tag("FEN").map(str::to_string),
-            moves: record.move_texts(),
+            moves,
         };
         if opening.game(rules).map_err(in_game)?.outcome().is_some() {
             return Err(in_game(RecordError::Over));
@@ -163,8 +170,19 @@ fn read_pgn_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>
 
 /// Reads a book: every opening line (or every game of a PGN-shaped book), checked under `rules`.
 pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>, RecordError> {
+    read_book_cut(text, rules, source, None)
+}
+
+/// Reads a book as `read_book` does, each opening cut to its first `plies` turns (when given)
+/// before it is checked: so a game that ends (a match's PGN) serves as an opening.
+pub fn read_book_cut(
+    text: &str,
+    rules: &Rules,
+    source: &str,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, RecordError> {
     if holds_pgn(text) {
-        return read_pgn_book(text, rules, source);
+        return read_pgn_book(text, rules, source, plies);
     }
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -178,6 +196,8 @@ pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>
             text: quoted(line),
             error: Box::new(e),
         })?;
+        let mut opening = opening;
+        opening.moves.truncate(plies.unwrap_or(usize::MAX));
         out.push(opening);
     }
     if out.is_empty() {
@@ -188,13 +208,52 @@ pub fn read_book(text: &str, rules: &Rules, source: &str) -> Result<Vec<Opening>
     Ok(out)
 }
 
+/// The openings of `book` in the order a match's pairs take them: shuffled once by `shuffle`
+/// (a seed; a stream of its own, so that the order depends on nothing else drawn), then begun at
+/// the `start`th (from 1). `source` names the book in an error.
+///
+/// # Errors
+///
+/// A `start` past the book's end.
+pub fn in_order(
+    mut book: Vec<Opening>,
+    shuffle: Option<u64>,
+    start: usize,
+    source: &str,
+) -> Result<Vec<Opening>, RecordError> {
+    if let Some(seed) = shuffle {
+        let mut rng = Rng::new(crate::rng::mix(seed ^ 0x6f70_656e_696e_6773));
+        for i in (1..book.len()).rev() {
+            book.swap(i, rng.below(i + 1));
+        }
+    }
+    if start == 0 || start > book.len() {
+        return Err(RecordError::OpeningStart {
+            file: source.to_string(),
+            start,
+            count: book.len(),
+        });
+    }
+    book.rotate_left(start - 1);
+    Ok(book)
+}
+
 /// Reads a book file.
 pub fn read_book_file(path: &Path, rules: &Rules) -> Result<Vec<Opening>, RecordError> {
+    read_book_file_cut(path, rules, None)
+}
+
+/// Reads a book file, each opening cut to its first `plies` turns (`read_book_cut`).
+pub fn read_book_file_cut(
+    path: &Path,
+    rules: &Rules,
+    plies: Option<usize>,
+) -> Result<Vec<Opening>, RecordError> {
     let text = std::fs::read_to_string(path).map_err(|source| RecordError::ReadOpenings {
         path: path.to_path_buf(),
         source,
     })?;
-    read_book(&text, rules, &path.display().to_string())
+    read_book_cut(&text, rules, &path.display().to_string(), plies)
 }
 
 /// An opening of `plies` random legal turns from the start position, in which the game is not

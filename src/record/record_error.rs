@@ -94,6 +94,16 @@ pub enum RecordError {
         /// The rules in force, by their preset's name.
         rules: String,
     },
+    /// A first opening past the end of the book.
+    #[error("start={start} but {file} holds {count} openings")]
+    OpeningStart {
+        /// The file's name.
+        file: String,
+        /// The opening asked for first, from 1.
+        start: usize,
+        /// The openings the book holds.
+        count: usize,
+    },
     /// An openings file without an opening.
     #[error("{file}: no opening in the file")]
     NoOpening {

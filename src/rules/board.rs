@@ -2,9 +2,10 @@
 //! lines through each point), built at compile time for the standard
 //! board and the diagonal board.
 //!
-//! Points are numbered as in the position string (RULES.md §5): three rings of eight, inner ring
-//! first, each ring clockwise from its top-middle point. Point `8 * ring + k` has `k` even on the
-//! middle of a side and `k` odd on a corner, which makes every table a few lines of arithmetic.
+//! Points are numbered as in the position string (docs/rules.md, "Points"): three rings of eight,
+//! inner ring first, each ring clockwise from its top-middle point. Point `8 * ring + k` has `k`
+//! even on the middle of a side and `k` odd on a corner, which makes every table a few lines of
+//! arithmetic.
 
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
@@ -16,7 +17,7 @@ pub const POINTS: usize = 24;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Point(pub(crate) u8);
 
-/// The names of the points, in point order (RULES.md §5).
+/// The names of the points, in point order (docs/rules.md, "Points").
 const NAMES: [&str; POINTS] = [
     "d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5", // inner ring
     "d6", "f6", "f4", "f2", "d2", "b2", "b4", "b6", // middle ring

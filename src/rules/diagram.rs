@@ -4,9 +4,9 @@
 use crate::rules::board::{BoardKind, Color, Point};
 use crate::rules::position::Position;
 
-/// The board of RULES.md §1 with the pieces (`O` white, `@` black, `.` empty), drawn from the
-/// rules' own adjacency table so that the diagonal board shows its diagonals. Files a-g run every
-/// 4 columns, ranks 7-1 every 2 rows.
+/// The board of docs/rules.md, "Board" with the pieces (`O` white, `@` black, `.` empty), drawn
+/// from the rules' own adjacency table so that the diagonal board shows its diagonals. Files a-g
+/// run every 4 columns, ranks 7-1 every 2 rows.
 pub fn board_drawing(pos: &Position) -> Vec<String> {
     board_drawing_from(pos, false)
 }

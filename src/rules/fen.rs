@@ -1,8 +1,8 @@
-//! The position string of RULES.md §5 (the common open-source mill "FEN"), read and written
-//! exactly. Reading is two steps: `parse` splits the text into its fields and reads each one into
-//! a raw `Setup` (syntax errors name the field); `Setup::position` then checks the fields together
-//! against the rules, once, and makes the `Position` (those errors name the field too, as a
-//! different kind).
+//! The position string of docs/rules.md, "Position string" (the common open-source mill "FEN"),
+//! read and written exactly. Reading is two steps: `parse` splits the text into its fields and
+//! reads each one into a raw `Setup` (syntax errors name the field); `Setup::position` then checks
+//! the fields together against the rules, once, and makes the `Position` (those errors name the
+//! field too, as a different kind).
 
 use crate::rules::board::{Bitboard, ByColor, Color, Point};
 use crate::rules::position::Position;
@@ -23,7 +23,7 @@ pub enum FenErrorKind {
 /// Which position string an error is about: each has fields of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
-    /// The position string of RULES.md §5 (17 fields).
+    /// The position string of docs/rules.md, "Position string" (17 fields).
     Moulin,
     /// The GBGP position string (`crate::rules::gbgp_position`, 4 fields).
     Gbgp,

@@ -100,7 +100,8 @@ impl Game {
         }
     }
 
-    /// Reads and plays one token (either form of RULES.md §4). On error nothing changes.
+    /// Reads and plays one token (either form of docs/rules.md, "Notation"). On error nothing
+    /// changes.
     pub fn play_token(&mut self, token: &str) -> Result<Move, MoveError> {
         if self.outcome().is_some() {
             return Err(MoveError::Illegal {

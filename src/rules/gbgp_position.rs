@@ -1,9 +1,9 @@
 //! The GBGP position string (the dialect of the Nine Morris 3D GUI): `<side>:w<points>:b<points>:
 //! <fullmove>`, such as `w:w:b:1` (the start) or `w:wb4,c4:bd2:2`. It states no pieces in hand:
 //! they follow from the number of turns played, since every turn of the placing phase places a
-//! piece. Read into a raw `Setup` and checked once by `Setup::position`, as the position string
-//! of RULES.md §5 is; errors name the field of this string (1 side to move, 2 White's points, 3
-//! Black's points, 4 move number).
+//! piece. Read into a raw `Setup` and checked once by `Setup::position`, as the position string of
+//! docs/rules.md, "Position string" is; errors name the field of this string (1 side to move, 2
+//! White's points, 3 Black's points, 4 move number).
 
 use crate::rules::board::{Bitboard, ByColor, Color, Point};
 use crate::rules::fen::FenError;
@@ -254,7 +254,7 @@ mod tests {
         assert_eq!(field("w:w:b:x"), 4);
         // Two White pieces at move 1: more than White has placed.
         assert_eq!(field("w:wa1,a4:b:1"), 2);
-        // Named as this string's fields, not those of RULES.md §5.
+        // Named as this string's fields, not those of docs/rules.md, "Position string".
         let shown = |text: &str| read(text, &rules).unwrap_err().to_string();
         assert!(shown("x:w:b:1").contains("field 1 (side to move)"));
         assert!(shown("w:wa1:ba1:2").contains("field 3 (Black's points)"));

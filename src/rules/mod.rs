@@ -5,7 +5,8 @@
 //!   compile-time tables; `board_symmetry`: the board's 16 symmetries as maps of points and
 //!   sets, and the canonical form of a board; `symmetry`: the symmetry key of a position
 //!   (`fold`), with the maps of `board_symmetry` re-exported;
-//! - `variant`: the `Rules` value (every rule option of RULES.md §3) and its named presets;
+//! - `variant`: the `Rules` value (every rule option of docs/rules.md, "Variants") and its
+//!   named presets;
 //!   `rule_options`: the one table of rule options by name (values, parser, writer) that the
 //!   protocol, the match runner and the book read;
 //! - `moves`: the compact `Move`; `position`: a position and how a move changes it;

@@ -1,6 +1,6 @@
-//! Legal move generation, in either convention of RULES.md §6: whole turns (a step with its
-//! removals) or actions (a step, then each removal as a move of its own), and a fast count of the
-//! legal moves for perft's last ply.
+//! Legal move generation, in either convention of docs/rules.md, "Perft": whole turns (a step with
+//! its removals) or actions (a step, then each removal as a move of its own), and a fast count of
+//! the legal moves for perft's last ply.
 //!
 //! Generation reads no rule option itself: it combines the position's rule readers.
 

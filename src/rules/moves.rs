@@ -1,5 +1,6 @@
 //! The move: one compact value for a whole turn (a placement or a step, with its removals), or
-//! for a lone removal when a removal is pending (the two-token form of RULES.md §4).
+//! for a lone removal when a removal is pending (the two-token form of docs/rules.md,
+//! "Notation").
 
 use crate::rules::board::Point;
 use crate::rules::board_symmetry::transform_point;

@@ -1,7 +1,7 @@
-//! Reading moves (RULES.md §4). A token is first split into its parts (a syntax error is
-//! `Malformed`), then checked once against the position (a rule breach is `Illegal`, with the
-//! reason). Both token forms are read everywhere: `d6xb4` (one token per turn) and `d6` `xb4`
-//! (the step, then the removal as a token of its own while it is pending).
+//! Reading moves (docs/rules.md, "Notation"). A token is first split into its parts (a syntax error
+//! is `Malformed`), then checked once against the position (a rule breach is `Illegal`, with the
+//! reason). Both token forms are read everywhere: `d6xb4` (one token per turn) and `d6` `xb4` (the
+//! step, then the removal as a token of its own while it is pending).
 
 use crate::rules::board::{Bitboard, Point};
 use crate::rules::moves::Move;
@@ -286,11 +286,11 @@ fn orders(n: usize) -> impl Iterator<Item = &'static [usize]> {
         .map(move |order| &order[..n])
 }
 
-/// The removals of `mv`, a move of `pos`, in an order in which each one is legal when it is
-/// taken (RULES.md §4). A move keeps its removals in point order, which is not always such an
-/// order: with one removal per mill closed, a piece that stands in a mill may become removable
-/// only once the last piece outside a mill is gone. Written as tokens of their own
-/// (`d6 xb4 xf2`), the removals must come in this order to be read back one at a time.
+/// The removals of `mv`, a move of `pos`, in an order in which each one is legal when it is taken
+/// (docs/rules.md, "Double removals"). A move keeps its removals in point order, which is not
+/// always such an order: with one removal per mill closed, a piece that stands in a mill may
+/// become removable only once the last piece outside a mill is gone. Written as tokens of their
+/// own (`d6 xb4 xf2`), the removals must come in this order to be read back one at a time.
 fn removal_order(pos: &Position, mv: Move) -> Vec<Point> {
     let removals: Vec<Point> = mv.removals().collect();
     let theirs = pos.pieces(!pos.side_to_move());
@@ -323,7 +323,7 @@ fn removal_sequence(
     Ok(())
 }
 
-/// What one move is: a whole turn, or a single action (RULES.md §6).
+/// What one move is: a whole turn, or a single action (docs/rules.md, "Perft").
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Convention {
     /// A step and its removals are one move.
@@ -351,10 +351,10 @@ impl Convention {
     }
 }
 
-/// Writing moves (RULES.md §4).
+/// Writing moves (docs/rules.md, "Notation").
 impl Move {
-    /// The turn form of RULES.md §4: `d6`, `d6-d5`, `d6xb4`, `d6-d5xb4xf2`, or `xb4` for a lone
-    /// removal.
+    /// The turn form of docs/rules.md, "Notation": `d6`, `d6-d5`, `d6xb4`, `d6-d5xb4xf2`, or `xb4`
+    /// for a lone removal.
     pub fn turn_notation(self) -> String {
         let mut s = self.step_notation();
         for r in self.removals() {

@@ -34,7 +34,7 @@ pub enum WinReason {
 /// Why a game was drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum DrawReason {
-    /// The same position stood a third time (RULES.md §6).
+    /// The same position stood a third time (docs/rules.md, "Draw rules").
     Repetition,
     /// The no-capture limit of plies without a removal was reached.
     NoCapture,
@@ -117,9 +117,9 @@ pub struct Position {
     ids: [u8; POINTS],
     /// Per colour: every (line, three pieces) that has earned its owner a removal, packed by
     /// `pack_spent`, sorted in decreasing order with unused slots (0) last; only kept under a
-    /// re-forming rule. RULES.md §3: a mill that has given a removal with exactly these pieces
-    /// never does again, even after the line gave a removal with other pieces in between, so
-    /// each line may hold several records.
+    /// re-forming rule (docs/rules.md, "Reform"): a mill that has given a removal with exactly
+    /// these pieces never does again, even after the line gave a removal with other pieces in
+    /// between, so each line may hold several records.
     spent: ByColor<[u16; SPENT_SLOTS]>,
 }
 

@@ -1,6 +1,7 @@
-//! The rules of the game as data: one `Rules` value holds every option of RULES.md §3, with the
-//! named presets. Each option is read in exactly one function of the position module (see the
-//! comment on each field), so a variant never means new control flow in the move generator.
+//! The rules of the game as data: one `Rules` value holds every option of docs/rules.md,
+//! "Rule options", with the named presets. Each option is read in exactly one function of the
+//! position module (see the comment on each field), so a variant never means new control flow in
+//! the move generator.
 
 use crate::rules::board::{BoardKind, Color};
 use std::fmt;
@@ -133,7 +134,7 @@ impl Rules {
         }
     }
 
-    /// A named preset (RULES.md §3).
+    /// A named preset (docs/rules.md, "Presets").
     pub fn preset(name: &str) -> Option<Rules> {
         let nine = Rules::nine();
         Some(match name.to_ascii_lowercase().as_str() {

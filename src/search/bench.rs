@@ -4,6 +4,7 @@
 use crate::rules::game::Game;
 use crate::rules::Rules;
 use crate::search::{Control, Limits, Searcher};
+use std::fmt;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
@@ -68,9 +69,12 @@ pub const POSITIONS: [(&str, u32); 14] = [
     ),
 ];
 
-/// The result of searching one bench position.
+/// The result of searching one bench position; `Display` writes it as one line of `moulin
+/// bench` (the protocol's `bench` writes the same).
 #[derive(Clone, Debug)]
 pub struct BenchLine {
+    /// Its number in `POSITIONS`, from 1.
+    pub number: usize,
     /// The position searched.
     pub fen: &'static str,
     /// The depth it was searched to.
@@ -83,28 +87,76 @@ pub struct BenchLine {
     pub time: Duration,
 }
 
+impl fmt::Display for BenchLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:>2} depth {:>2} nodes {:>10} time {:>6} ms best {:<10} {}",
+            self.number,
+            self.depth,
+            self.nodes,
+            self.time.as_millis(),
+            self.best,
+            self.fen
+        )
+    }
+}
+
+/// The bench's total: `Display` writes the last line of `moulin bench`, `<nodes> nodes <nps>
+/// nps`, the node count first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchTotal {
+    /// The positions visited in all.
+    pub nodes: u64,
+    /// The time the searches took in all.
+    pub time: Duration,
+}
+
+impl BenchTotal {
+    /// The total of `lines`.
+    pub fn of(lines: &[BenchLine]) -> BenchTotal {
+        BenchTotal {
+            nodes: lines.iter().map(|l| l.nodes).sum(),
+            time: lines.iter().map(|l| l.time).sum(),
+        }
+    }
+}
+
+impl fmt::Display for BenchTotal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let nps = self.nodes as f64 / self.time.as_secs_f64().max(1e-9);
+        write!(f, "{} nodes {nps:.0} nps", self.nodes)
+    }
+}
+
 /// Searches every bench position (at `depth` if given, else each position's own depth) with
 /// `threads` threads, calling `each` after every position; `each` may end the run early (its
-/// caller's output gone), which returns the positions searched so far.
+/// caller's output gone), and so may `control`'s `stop` (the position being searched is then
+/// cut short and left out); either returns the positions searched so far.
 pub fn run(
     depth: Option<u32>,
     threads: usize,
+    control: &Control,
     mut each: impl FnMut(&BenchLine) -> ControlFlow<()>,
 ) -> Vec<BenchLine> {
     let mut searcher = Searcher::new(16, threads);
-    let control = Control::new();
     let mut out = Vec::new();
-    for (fen, d) in POSITIONS {
+    for (number, (fen, d)) in (1..).zip(POSITIONS) {
         let game = Game::from_fen(fen, Rules::nine()).expect("bench positions are valid");
         searcher.new_game();
         let limits = Limits {
             depth: Some(depth.unwrap_or(d)),
             ..Limits::default()
         };
-        control.reset(false);
+        // The clock of each search starts anew; a `stop` asked for meanwhile is kept.
+        control.restart_clock();
         let started = Instant::now();
-        let r = searcher.search(&game, &limits, &control, &mut |_| {});
+        let r = searcher.search(&game, &limits, control, &mut |_| {});
+        if control.is_stopped() {
+            break;
+        }
         let line = BenchLine {
+            number,
             fen,
             depth: depth.unwrap_or(d),
             nodes: r.nodes,

@@ -33,6 +33,12 @@ impl Control {
     pub fn reset(&self, pondering: bool) {
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(pondering, Ordering::SeqCst);
+        self.restart_clock();
+    }
+
+    /// Starts the clock of the next search now, keeping a `stop` already asked for (searches one
+    /// after another under one `stop`, as `bench` runs them).
+    pub fn restart_clock(&self) {
         *self
             .start
             .lock()

@@ -70,7 +70,7 @@ impl Strength {
 
 /// The Elo of each level, 1 to 20 (20: the full engine at 100 ms a move, set at 2000), measured
 /// by `book/levels/calibrate.sh` (120 games between each level and the next one up) and
-/// chained down from the full engine by `sh book/levels/table.sh 2000` (docs/engine.md, "Levels").
+/// chained down from the full engine by `sh book/levels/table.sh 2000` (docs/levels.md).
 pub const CALIBRATION: [f64; 20] = [
     166.0, 210.0, 239.0, 306.0, 362.0, 414.0, 518.0, 591.0, 680.0, 747.0, 851.0, 940.0, 1087.0,
     1211.0, 1406.0, 1533.0, 1660.0, 1730.0, 1750.0, 2000.0,

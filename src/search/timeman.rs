@@ -4,8 +4,8 @@
 //! the move (`plan`); between iterations the optimum is scaled by how stable the best move has
 //! been, how much the score fell and the share of the nodes the best move took (`Progress`).
 //!
-//! Every constant is here, named, with what it does; matches tune them (docs/engine.md, "Time
-//! management"). `MoveOverhead` is a margin kept once; what the protocol learned the GUI charges
+//! Every constant is here, named, with what it does; matches tune them (docs/time.md).
+//! `MoveOverhead` is a margin kept once; what the protocol learned the GUI charges
 //! beyond the engine's own time is kept for every move to come.
 
 /// Moves left in a moving phase of three pieces a side that the tables do not decide.

@@ -60,8 +60,8 @@ mod tests {
         let no_smaller = |_: u32, _: u32| None;
         let tables = retrograde::solve_group(&rules, &classes, 3, 3, &no_smaller, &|_| {}).unwrap();
         let t = tally(&classes, 3, 3, &Values::from_codes(tables[0].clone()));
-        // RULES.md §7 (a public re-solve): wins, losses, draws for the side to move, up to
-        // symmetry, no draw rules.
+        // docs/rules.md, "Perfect play" (a public re-solve): wins, losses, draws for the side to
+        // move, up to symmetry, no draw rules.
         assert_eq!((t.wins, t.losses, t.draws), (140_621, 28_736, 269));
     }
 

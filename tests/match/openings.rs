@@ -43,9 +43,24 @@ fn play(name: &str, openings: &str, games: &str, extra: &[&str]) -> Vec<String> 
     openings_played(&records)
 }
 
+/// A match of the stand-in against itself with `--openings value` and nothing else.
+fn with_openings(value: &str) -> std::process::Output {
+    let engine = format!("cmd={}", fake().display());
+    run(&[
+        "match",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--openings",
+        value,
+    ])
+}
+
 #[test]
 fn a_pgn_file_is_a_book_of_its_games_cut_to_plies() {
-    // A match's own PGN, read back as a book: each game's moves, cut to three turns.
+    // A match's own PGN (games played to their end), read back as a book: each game's moves,
+    // cut to three turns before they are checked.
     let lines = temp("pgn-book-lines.txt");
     let set_up = "fen ********/O*@*O*@*/@*O*@*O* w p p 4 5 4 5 0 0 -1 -1 -1 -1 0 0 5";
     std::fs::write(&lines, format!("d6 f4 d2 b4\n{set_up}\n")).unwrap();
@@ -54,9 +69,16 @@ fn a_pgn_file_is_a_book_of_its_games_cut_to_plies() {
         "pgn-book-first.records",
         lines.to_str().unwrap(),
         "4",
-        &["--pgn", pgn.to_str().unwrap(), "--max-plies", "10"],
+        &["--pgn", pgn.to_str().unwrap()],
     );
     assert_eq!(first.len(), 4);
+    // Whole, its finished games are no openings, and the error says what to do.
+    let whole = with_openings(pgn.to_str().unwrap());
+    let err = String::from_utf8_lossy(&whole.stderr);
+    assert!(
+        err.contains("already over") && err.contains("plies=N"),
+        "{err}"
+    );
     let book = format!("file={} plies=3", pgn.display());
     let again = play("pgn-book-again.records", &book, "8", &[]);
     // Game k of the first match is opening k of the book: its opening and moves, cut.
@@ -116,20 +138,11 @@ fn random_order_follows_the_seed_and_start_begins_where_asked() {
 
 #[test]
 fn a_bad_openings_value_is_a_usage_error_naming_it() {
-    let engine = format!("cmd={}", fake().display());
     for (value, needle) in [
         ("file=x order=shuffled", "sequential or random"),
         ("file=x start=0", "'start=0'"),
     ] {
-        let out = run(&[
-            "match",
-            "--engine",
-            &engine,
-            "--engine",
-            &engine,
-            "--openings",
-            value,
-        ]);
+        let out = with_openings(value);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{value}: {err}");
         assert!(err.contains(needle), "{value}: {err}");

@@ -246,6 +246,18 @@ fn a_round_robin_plays_every_pair_with_both_colours_from_the_same_openings() {
     // Its results as the tournament printed them (anchored on the first engine named).
     assert!(replayed.contains("3 engines: 12 games"), "{replayed}");
     assert_eq!(results_part(&replayed), results_part(&stdout));
+    // In any order of the file: the games' numbers give the order.
+    let mut games: Vec<&str> = text.split("\n\n[Event").collect();
+    games.reverse();
+    let reversed = temp("round-robin-reversed.pgn");
+    let body = games
+        .iter()
+        .map(|g| format!("[Event{}", g.trim_start_matches("[Event").trim_end()))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    std::fs::write(&reversed, body + "\n").unwrap();
+    let again = run_ok(&["replay", reversed.to_str().unwrap()]);
+    assert_eq!(results_part(&again), results_part(&stdout));
 }
 
 #[test]
@@ -441,4 +453,24 @@ fn a_killed_tournament_resumes_with_only_its_missing_games() {
     for g in 1..=12 {
         assert_eq!(games.iter().filter(|x| x.number == g).count(), 1, "{g}");
     }
+}
+
+/// Engines that get their command from `--each` (`name=a`, and `--each cmd=...`): the replay of
+/// the records reads the specs as the tournament did, and ranks the same.
+#[test]
+fn a_tournament_whose_engines_come_from_each_replays_the_same() {
+    let records = temp("each-round-robin.txt");
+    let engines = ["name=a".to_string(), "name=b".into(), "name=c".into()];
+    let each = format!("cmd={} st=0.01", fake().display());
+    let stdout = tournament(
+        "round-robin",
+        &engines,
+        2,
+        &["--each", &each, "--records", records.to_str().unwrap()],
+    );
+    assert!(
+        stdout.starts_with("round-robin of 3 engines: 6 games"),
+        "{stdout}"
+    );
+    replays_the_same(&records, &stdout, 6);
 }

@@ -4,7 +4,6 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::FromRawFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
@@ -24,26 +23,7 @@ pub(crate) struct Pty {
 impl Pty {
     /// Starts `moulin play ARGS` on a new pseudo-terminal of 120 columns and 50 rows.
     pub(crate) fn start(args: &str) -> Pty {
-        let (mut master, mut slave) = (-1, -1);
-        let size = libc::winsize {
-            ws_row: 50,
-            ws_col: 120,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        // SAFETY: the pointers are to live locals; openpty writes the two descriptors.
-        let r = unsafe {
-            libc::openpty(
-                &raw mut master,
-                &raw mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                &raw const size,
-            )
-        };
-        assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
-        // SAFETY: openpty gave these descriptors to us alone.
-        let (master, slave) = unsafe { (File::from_raw_fd(master), File::from_raw_fd(slave)) };
+        let (master, slave) = crate::terminal::open(50, 120);
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_moulin"));
         cmd.arg("play")
             .args(args.split_whitespace())

@@ -29,17 +29,23 @@ fn book_moves_are_answered_at_once() {
     e.ask("position startpos");
     let lines = e.go("go depth 30");
     let elapsed = t.elapsed();
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    let info = &lines[0];
-    let w: Vec<&str> = info.split_whitespace().collect();
-    assert_eq!(&w[..3], ["info", "string", "book"], "{info}");
-    assert_eq!(w[4], "score", "{info}");
-    assert!(w[5] == "cp" || w[5] == "mate", "{info}");
-    w[6].parse::<i32>().unwrap();
-    assert_eq!(w[7], "weight", "{info}");
-    w[8].parse::<u32>().unwrap();
-    let best = word_after(&lines[1], "bestmove").unwrap();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    // A score and the move, as a GUI reads them, then the book's word, then the move.
+    let w: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(&w[..3], ["info", "depth", "0"], "{lines:?}");
+    let score = word_after(&lines[0], "score").unwrap();
+    assert!(score == "cp" || score == "mate", "{lines:?}");
+    word_after(&lines[0], score)
+        .unwrap()
+        .parse::<i32>()
+        .unwrap();
+    let w: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(&w[..3], ["info", "string", "book"], "{lines:?}");
+    assert_eq!(w[4], "weight", "{lines:?}");
+    w[5].parse::<u32>().unwrap();
+    let best = word_after(&lines[2], "bestmove").unwrap();
     assert_eq!(best, w[3]);
+    assert_eq!(lines[0].split_whitespace().last(), Some(best), "{lines:?}");
     assert!(legal(Rules::nine(), "", best), "{lines:?}");
     assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
     // Deterministic by default; every first move of White has a book reply.
@@ -48,7 +54,7 @@ fn book_moves_are_answered_at_once() {
         e.ask(&format!("position startpos moves {first}"));
         let lines = e.go("go depth 30");
         assert!(
-            lines[0].starts_with("info string book "),
+            lines[1].starts_with("info string book "),
             "{first}: {lines:?}"
         );
         let best = word_after(lines.last().unwrap(), "bestmove").unwrap();
@@ -57,6 +63,7 @@ fn book_moves_are_answered_at_once() {
     // `go infinite` in a book position holds its bestmove until stop.
     e.ask("position startpos");
     e.send("go infinite");
+    assert!(e.next_line(TIMEOUT).unwrap().starts_with("info depth 0 "));
     assert!(e
         .next_line(TIMEOUT)
         .unwrap()
@@ -120,7 +127,7 @@ fn own_book_false_searches() {
     // And back on.
     e.ask("setoption name OwnBook value true");
     let lines = e.go("go depth 2");
-    assert!(lines[0].starts_with("info string book"), "{lines:?}");
+    assert!(lines[1].starts_with("info string book"), "{lines:?}");
     // Another variant has no book of its own: a search (and a warning on stderr only).
     assert_eq!(
         e.ask("setoption name Variant value twelve"),
@@ -136,7 +143,7 @@ fn own_book_false_searches() {
         Vec::<String>::new()
     );
     let lines = e.go("go depth 2");
-    assert!(lines[0].starts_with("info string book"), "{lines:?}");
+    assert!(lines[1].starts_with("info string book"), "{lines:?}");
     // A book of other rules is not used: nine.book under twelve's rules.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/book/nine.book");
     e.ask(&format!("setoption name BookFile value {path}"));
@@ -199,7 +206,7 @@ fn missing_or_corrupt_book_files_leave_the_engine_playing() {
         Vec::<String>::new()
     );
     let lines = e.go("go depth 2");
-    assert!(lines[0].starts_with("info string book"), "{lines:?}");
+    assert!(lines[1].starts_with("info string book"), "{lines:?}");
     // `<empty>` is the variant's default book again.
     assert_eq!(
         e.ask("setoption name BookFile value <empty>"),
@@ -235,16 +242,21 @@ fn book_turns_in_the_action_notation() {
     let mut e = Engine::start();
     e.ask(&format!("position fen {fen}"));
     let lines = e.go("go depth 30");
-    assert_eq!(lines[0].split_whitespace().nth(3), Some(turn), "{lines:?}");
-    assert_eq!(word_after(&lines[1], "bestmove"), Some(turn));
+    assert_eq!(lines[1].split_whitespace().nth(3), Some(turn), "{lines:?}");
+    assert_eq!(word_after(&lines[2], "bestmove"), Some(turn));
     e.ask("setoption name MoveNotation value action");
     e.ask(&format!("position fen {fen}"));
     let lines = e.go("go depth 30");
-    assert_eq!(lines[0].split_whitespace().nth(3), Some(turn), "{lines:?}");
-    assert_eq!(lines[1], format!("bestmove {step}"));
+    assert_eq!(lines[1].split_whitespace().nth(3), Some(turn), "{lines:?}");
+    // The line of play in the action notation: the step, then its removal.
+    assert!(
+        lines[0].ends_with(&format!(" pv {step} {removal}")),
+        "{lines:?}"
+    );
+    assert_eq!(lines[2], format!("bestmove {step}"));
     e.ask(&format!("position fen {fen} moves {step}"));
     let lines = e.go("go depth 30");
-    assert!(lines[0].starts_with("info string book "), "{lines:?}");
+    assert!(lines[1].starts_with("info string book "), "{lines:?}");
     assert_eq!(
         word_after(lines.last().unwrap(), "bestmove"),
         Some(removal),
@@ -285,7 +297,7 @@ fn readyok_waits_for_the_book_while_other_commands_are_answered() {
     // Ready: a book position is answered from the book.
     e.ask("position startpos");
     let lines = e.go("go wtime 100 btime 100");
-    assert!(lines[0].starts_with("info string book "), "{lines:?}");
+    assert!(lines[1].starts_with("info string book "), "{lines:?}");
     let _ = std::fs::remove_file(&pipe);
 }
 
@@ -310,4 +322,81 @@ fn a_book_file_too_large_is_refused_with_one_error() {
         "{lines:?}"
     );
     let _ = std::fs::remove_file(&path);
+}
+
+/// The first position of the shipped book whose best move (weight 100) carries `mark`: its
+/// position string and that move.
+fn proven_in_book(mark: &str) -> (String, String) {
+    shipped_book()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .find_map(|l| {
+            let mut fields = l.split('|');
+            let fen = fields.next()?.trim().to_string();
+            let best = fields.find_map(|m| {
+                let w: Vec<&str> = m.split_whitespace().collect();
+                (w.len() == 3 && w[1] == mark && w[2] == "100").then(|| w[0].to_string())
+            })?;
+            Some((fen, best))
+        })
+        .unwrap_or_else(|| panic!("a book move marked {mark}"))
+}
+
+/// A move of the shipped book proven to keep at least a draw is scored as a draw, a lower bound
+/// (`cp 0 lowerbound`: the position may be won, the proof says only that it is not lost); one
+/// proven to win as the win the placing solution states (`cp 28000`); the GBGP dialect states
+/// the same from White's side, with no bound.
+#[test]
+fn proven_book_moves_state_their_value() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    let mut gbgp = Engine::start();
+    gbgp.send("gbgp");
+    gbgp.until(|l| l == "gbgpok");
+    for (mark, value, uci, cp) in [
+        (">=draw", "draw", "cp 0 lowerbound", 0),
+        (">=win", "win", "cp 28000", 28000),
+    ] {
+        let (fen, mv) = proven_in_book(mark);
+        e.ask(&format!("position fen {fen}"));
+        let lines = e.go("go depth 30");
+        assert_eq!(
+            lines[..2],
+            [
+                format!(
+                    "info depth 0 seldepth 0 multipv 1 score {uci} nodes 0 nps 0 hashfull 0 time 0 pv {mv}"
+                ),
+                format!("info string book {mv} weight 100 proven {value}"),
+            ],
+            "{fen}"
+        );
+        assert_eq!(word_after(&lines[2], "bestmove"), Some(mv.as_str()));
+        let pos = *moulin::Game::from_fen(&fen, Rules::nine())
+            .unwrap()
+            .position();
+        let white = if pos.side_to_move() == moulin::Color::White {
+            1
+        } else {
+            -1
+        };
+        gbgp.ask(&format!(
+            "position pos {}",
+            moulin::rules::gbgp_position::write(&pos)
+        ));
+        let lines = gbgp.go("go depth 30");
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "info depth 0 time 0 nodes 0 score eval {} pv {mv}",
+                    white * cp
+                ),
+                lines[1].clone(),
+            ],
+            "{fen}"
+        );
+        assert_eq!(word_after(&lines[1], "bestmove"), Some(mv.as_str()));
+    }
+    e.quit();
+    gbgp.quit();
 }

@@ -1,6 +1,6 @@
 //! Errors: every malformed or illegal line answers one error line and changes nothing.
 
-use crate::harness::{shared, Engine, TIMEOUT};
+use crate::harness::{shared, Engine, START, TIMEOUT};
 
 /// Lines each refused with one error line, leaving the position as it was.
 const BAD_COMMANDS: &[&str] = &[
@@ -125,23 +125,27 @@ fn every_error_is_one_line_and_changes_nothing() {
     // Blank lines are ignored.
     assert_eq!(e.ask(""), Vec::<String>::new());
     assert_eq!(e.ask(" \t \r"), Vec::<String>::new());
-    // Commands that need the engine idle are refused during a search, others answer.
+    // Commands that need the engine idle wait for the search (`waiting.rs`), the others answer
+    // at once: nothing is refused.
     e.send("go infinite");
-    for busy in [
+    assert_eq!(e.ask_quiet("fen").len(), 1);
+    for waits in [
         "go depth 1",
         "perft 1",
         "setoption name Hash value 2",
         "ucinewgame",
     ] {
-        let lines = e.ask_quiet(busy);
-        assert_eq!(
-            lines,
-            vec!["info string error: a search is running: send stop first"]
-        );
+        e.send(waits);
     }
-    assert_eq!(e.ask_quiet("fen").len(), 1);
     e.send("stop");
-    e.until(|l| l.starts_with("bestmove"));
-    assert!(e.fen().starts_with("********/O*@*****/"));
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 2, "{lines:?}");
+    // Perft, stopped as it starts (the `stop` came after it), or already done.
+    let perft = |l: &String| l == "info string perft stopped" || l.starts_with("nodes ");
+    assert!(lines.iter().any(perft), "{lines:?}");
+    assert_eq!(e.fen(), START);
     e.quit();
 }

@@ -1,7 +1,48 @@
-//! The handshake and the options: `uci`, `help`, and the rule options that reset the position.
+//! The handshake and the options: the greeting on a terminal, `uci`, `help`, and the rule
+//! options that reset the position.
 
 use crate::harness::{shared, word_after, Engine};
-use std::process::Command;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+/// What the engine writes on stderr with `stdin`, once `write` sent it `quit`.
+fn stderr_with_stdin(stdin: Stdio, write: impl FnOnce(&mut std::process::Child)) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .expect("the engine starts");
+    write(&mut child);
+    let mut text = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    text
+}
+
+/// On a terminal the protocol says at once how to begin, on stderr (stdout stays the
+/// protocol's); piped, as a GUI or a script runs it, it says nothing.
+#[test]
+fn a_terminal_is_greeted_on_stderr_and_a_pipe_is_not() {
+    let _gate = shared();
+    let greeting = format!("moulin {}: type help\n", env!("CARGO_PKG_VERSION"));
+    let (mut master, terminal) = crate::terminal::open(24, 80);
+    let text = stderr_with_stdin(Stdio::from(terminal), |_| {
+        master.write_all(b"quit\n").unwrap();
+    });
+    assert_eq!(text, greeting);
+    let text = stderr_with_stdin(Stdio::piped(), |child| {
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"quit\n").unwrap();
+    });
+    assert_eq!(text, "");
+}
 
 #[test]
 fn uci_handshake_lists_every_option() {
@@ -99,6 +140,7 @@ fn help_lists_commands_and_subcommands() {
         "eval",
         "moves",
         "fen",
+        "bench",
     ] {
         assert!(help.contains(cmd), "help lacks {cmd}");
     }

@@ -1,11 +1,13 @@
 //! The protocol of protocol.md, spoken with the real binary: scripted conversations for every
 //! command, both move forms, the pending removal, every error path, a fuzz of 100,000 random and
-//! mutated lines, the opening book, and the stop and quit latencies.
+//! mutated lines, the opening book, `bench`, commands that wait for a running search, and the
+//! stop and quit latencies.
 //!
 //! `harness` drives the engine over pipes; each other module is one part of the protocol.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
+mod bench;
 mod book;
 mod ends;
 mod errors;
@@ -21,3 +23,6 @@ mod tables;
 mod tables_changes;
 mod tables_plan;
 mod time;
+#[path = "../shared/terminal.rs"]
+mod terminal;
+mod waiting;

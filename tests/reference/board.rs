@@ -1,4 +1,4 @@
-//! The board, from RULES.md §1, in the naive model's own order (rows top to bottom).
+//! The board, from docs/rules.md, "Board", in the naive model's own order (rows top to bottom).
 
 pub(crate) const NAMES: [&str; 24] = [
     "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",

@@ -1,5 +1,5 @@
 //! An independent check of the move generator: a naive reference implementation of every rule
-//! of RULES.md (written from the rule text, with plain arrays, its own point order and its own
+//! of docs/rules.md (written from the rule text, with plain arrays, its own point order and its own
 //! hand-written neighbour and mill lists), played in parallel with the crate over thousands of
 //! seeded random games per rule set. At every position the two must agree on the legal moves in
 //! both conventions, the move counts, the outcome (position and game), and the crate's Zobrist

@@ -1,5 +1,6 @@
-//! The naive rules (RULES.md §2-3) and the legal moves they allow, written from the rule text
-//! alone: nothing of the crate's rules code but the options read into the naive rules.
+//! The naive rules (docs/rules.md, "Standard game" and "Variants") and the legal moves they allow,
+//! written from the rule text alone: nothing of the crate's rules code but the options read into
+//! the naive rules.
 
 use crate::board::{Board, NAMES};
 use moulin::rules::{self, Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform};

@@ -5,9 +5,9 @@ use crate::board::idx;
 use crate::naive::{snapshot, NMove, NOutcome, NState, Naive, Reforming, Side};
 
 impl Naive {
-    /// Reads a position string (RULES.md §5) into the naive state. The formed-mills mask (field
-    /// 15) must be 0 unless re-forming is allowed: the naive model does not share the crate's
-    /// line numbering.
+    /// Reads a position string (docs/rules.md, "Position string") into the naive state. The
+    /// formed-mills mask (field 15) must be 0 unless re-forming is allowed: the naive model does
+    /// not share the crate's line numbering.
     pub(crate) fn read_fen(&self, text: &str) -> NState {
         let f: Vec<&str> = text.split_whitespace().collect();
         let rings = [
@@ -149,8 +149,8 @@ impl Naive {
         None
     }
 
-    /// The position string of RULES.md §5, but for field 15 (the formed-mills mask, taken from
-    /// `mask`).
+    /// The position string of docs/rules.md, "Position string", but for field 15 (the formed-mills
+    /// mask, taken from `mask`).
     pub(crate) fn fen(&self, s: &NState, mask: &str) -> String {
         let rings = [
             ["d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5"],

@@ -1,4 +1,4 @@
-//! Naive perft against the figures of RULES.md §6 and the data file.
+//! Naive perft against the figures of docs/rules.md, "Perft" and the data file.
 
 use crate::games::preset;
 use crate::naive::{NState, Naive};
@@ -15,8 +15,8 @@ fn naive_perft_agrees_with_rules_md() {
     }
 }
 
-/// Plays one token (either form of RULES.md §4) in the naive model: a step alone or a lone
-/// removal is an action; a step with its removals is a whole turn.
+/// Plays one token (either form of docs/rules.md, "Notation") in the naive model: a step alone or a
+/// lone removal is an action; a step with its removals is a whole turn.
 fn naive_token(n: &Naive, s: &mut NState, token: &str) {
     let mut parts = token.split('x');
     let step = parts.next().unwrap().to_string();

@@ -1,6 +1,7 @@
-//! Endgame values from the naive solver (`naive.rs`): the published tallies of RULES.md §7,
-//! hand-checked positions, and a check of sampled values against their successors through the
-//! rules layer alone; the placing solution against a naive minimax (`naive_placing.rs`).
+//! Endgame values from the naive solver (`naive.rs`): the published tallies of docs/rules.md,
+//! "Perfect play", hand-checked positions, and a check of sampled values against their
+//! successors through the rules layer alone; the placing solution against a naive minimax
+//! (`naive_placing.rs`).
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
@@ -21,7 +22,8 @@ use std::time::Instant;
 /// Wins, losses and draws for the side to move.
 type Tally = (u64, u64, u64);
 
-/// RULES.md §7: the tally of each pair (mover's pieces, other's), up to symmetry, no draw rules.
+/// docs/rules.md, "Perfect play": the tally of each pair (mover's pieces, other's), up to symmetry,
+/// no draw rules.
 const PUBLISHED: [((u8, u8), Tally); 4] = [
     ((3, 3), (140_621, 28_736, 269)),
     ((3, 4), (102_281, 0, 658_117)),
@@ -47,7 +49,7 @@ fn nine_without_flying() -> Rules {
 }
 
 /// A moving-phase position with White to move, from the points of each side, through a
-/// position string (RULES.md §5).
+/// position string (docs/rules.md, "Position string").
 fn position(white: &[&str], black: &[&str], rules: &Rules) -> Position {
     let mut cells = ['*'; 24];
     for (names, c) in [(white, 'O'), (black, '@')] {
@@ -215,5 +217,8 @@ fn four_a_side_and_the_diagonal_board() {
         start.elapsed().as_secs_f64()
     );
     print_pair(&naive, 3, 3);
-    assert!(differ.is_empty(), "differs from RULES.md §7: {differ:?}");
+    assert!(
+        differ.is_empty(),
+        "differs from docs/rules.md, Perfect play: {differ:?}"
+    );
 }

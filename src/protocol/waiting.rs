@@ -1,0 +1,289 @@
+//! Commands that wait for a running job (a search, perft or the bench), as Stockfish's loop
+//! makes them wait: there a command that needs the engine idle blocks the loop until the search
+//! ends, and no line after it is read meanwhile. Here the loop goes on reading, so that `stop`
+//! still ends the search and `isready` is still answered; what the blocked loop would not have
+//! read yet waits in this queue, in order, to be obeyed in its turn. A `stop` ends the job
+//! running and every job the commands waiting before it start (each at once, with its answer):
+//! so `stop` ends whatever was asked before it, and no job waited for can be one that nothing
+//! ends.
+//!
+//! The queue keeps lines as they came (each is parsed again when obeyed: a parsed `position`
+//! takes ten times its line's bytes), at most `MAX_LINES` of them and `MAX_BYTES` in all. Past
+//! that a line is dropped with one error line naming it.
+
+use super::command::{self, Command, CommandError};
+use super::dialect::Dialect;
+use super::gbgp;
+use super::reply::{one_line, panic_message, Error};
+use super::session::{Flow, Session};
+use std::collections::VecDeque;
+use std::panic::{self, AssertUnwindSafe};
+
+/// The most lines that wait.
+pub(super) const MAX_LINES: usize = 100_000;
+
+/// The most bytes of lines that wait (16 MB).
+pub(super) const MAX_BYTES: usize = 16 << 20;
+
+/// When a command may be obeyed while a job runs or other commands wait.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Timing {
+    /// `stop`, `ponderhit`, `debug`: at once, on the job running (a `stop` ends too the jobs
+    /// of the commands waiting before it, as each starts).
+    AtOnce,
+    /// `isready`, `quit`: at once when nothing waits; behind waiting commands, once the job the
+    /// commands before it started ends, or at once if only `stop` would end it.
+    InTurn,
+    /// Commands that need no idle engine (`position`, `d`, `fen`, `moves`, `eval`, `help`,
+    /// `uci`) and lines refused as malformed: at once when nothing waits, else in their turn.
+    Free,
+    /// Commands that need the engine idle (`go`, `perft`, `bench`, `setoption`,
+    /// `ucinewgame`): once no job runs.
+    Idle,
+    /// GBGP's `newgame`: ends the job running, then as `Idle` (the GUI reads a `bestmove` that
+    /// came after it as a move of the new game).
+    StopFirst,
+}
+
+impl Timing {
+    /// When `parsed` (a line of `dialect`) may be obeyed.
+    pub(super) fn of(parsed: &Result<Option<Command>, CommandError>, dialect: Dialect) -> Timing {
+        match parsed {
+            Ok(Some(Command::Stop | Command::PonderHit | Command::Debug)) => Timing::AtOnce,
+            Ok(Some(Command::IsReady | Command::Quit)) => Timing::InTurn,
+            Ok(Some(Command::UciNewGame)) if dialect == Dialect::Gbgp => Timing::StopFirst,
+            Ok(Some(
+                Command::Go(_)
+                | Command::Perft(_)
+                | Command::Bench(_)
+                | Command::SetOption { .. }
+                | Command::UciNewGame,
+            )) => Timing::Idle,
+            Ok(_) | Err(_) => Timing::Free,
+        }
+    }
+}
+
+/// A line of input as it came.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Line {
+    /// A line.
+    Text(String),
+    /// A line longer than `MAX_LINE` bytes (its length), dropped whole.
+    TooLong(usize),
+}
+
+impl Line {
+    /// The bytes it holds.
+    fn bytes(&self) -> usize {
+        match self {
+            Line::Text(t) => t.len(),
+            Line::TooLong(_) => 0,
+        }
+    }
+}
+
+/// The lines that wait, in order, each with its timing and its number.
+#[derive(Default)]
+pub(super) struct Waiting {
+    lines: VecDeque<(u64, Line, Timing)>,
+    bytes: usize,
+    /// The number of the next line to wait.
+    next: u64,
+    /// Lines numbered below this came before a `stop`: the job each starts ends at once.
+    stopped_below: u64,
+}
+
+impl Waiting {
+    /// Whether no line waits.
+    pub(super) fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The timing of the first line that waits.
+    pub(super) fn front(&self) -> Option<Timing> {
+        self.lines.front().map(|(_, _, t)| *t)
+    }
+
+    /// Takes the first line that waits, and whether a `stop` came after it.
+    pub(super) fn pop(&mut self) -> Option<(Line, bool)> {
+        let (number, line, _) = self.lines.pop_front()?;
+        self.bytes -= line.bytes();
+        Some((line, number < self.stopped_below))
+    }
+
+    /// A `stop` came: every job the lines waiting now start is to end at once.
+    pub(super) fn stop(&mut self) {
+        self.stopped_below = self.next;
+    }
+
+    /// Puts `line` last, or gives it back when `MAX_LINES` lines or `MAX_BYTES` bytes wait
+    /// already.
+    pub(super) fn push(&mut self, line: Line, timing: Timing) -> Result<(), Line> {
+        let bytes = self.bytes + line.bytes();
+        if self.lines.len() >= MAX_LINES || bytes > MAX_BYTES {
+            return Err(line);
+        }
+        self.bytes = bytes;
+        self.lines.push_back((self.next, line, timing));
+        self.next += 1;
+        Ok(())
+    }
+}
+
+impl Session {
+    /// A line of input: obeyed at once, or kept to be obeyed in its turn (`run_waiting`).
+    pub(super) fn arrived(&mut self, line: Line) -> Flow {
+        let parsed = self.parse(&line);
+        if let Ok(None) = parsed {
+            return Flow::Continue;
+        }
+        let timing = Timing::of(&parsed, self.dialect);
+        let nothing_waits = self.waiting.is_empty();
+        if timing == Timing::StopFirst && nothing_waits {
+            self.stop();
+        }
+        let now = match timing {
+            Timing::AtOnce => true,
+            Timing::InTurn | Timing::Free => nothing_waits,
+            Timing::Idle | Timing::StopFirst => nothing_waits && self.job.is_none(),
+        };
+        if matches!(parsed, Ok(Some(Command::Stop))) {
+            self.waiting.stop();
+        }
+        if now {
+            return self.obey(parsed);
+        }
+        if let Err(line) = self.waiting.push(line, timing) {
+            let shown = match line {
+                Line::Text(text) => crate::text::quoted(text.trim()),
+                Line::TooLong(n) => format!("a line of {n} bytes"),
+            };
+            self.error(&Error::Dropped(shown));
+        }
+        Flow::Continue
+    }
+
+    /// Obeys the waiting lines whose turn has come, in order, until one must wait for the job
+    /// running (or a `quit`).
+    pub(super) fn run_waiting(&mut self) -> Flow {
+        while let Some(timing) = self.waiting.front() {
+            let turn = match timing {
+                Timing::AtOnce | Timing::Free => true,
+                Timing::InTurn => self.job.as_ref().is_none_or(|j| !j.ends_without_stop()),
+                Timing::Idle => self.job.is_none(),
+                Timing::StopFirst => {
+                    self.stop();
+                    self.job.is_none()
+                }
+            };
+            if !turn {
+                break;
+            }
+            let Some((line, stopped)) = self.waiting.pop() else {
+                break;
+            };
+            let parsed = self.parse(&line);
+            if self.obey(parsed) == Flow::Quit {
+                return Flow::Quit;
+            }
+            if stopped {
+                self.stop();
+            }
+        }
+        Flow::Continue
+    }
+
+    /// A line understood in the session's dialect; the first line that is not blank settles
+    /// the dialect (`gbgp` starts GBGP).
+    fn parse(&mut self, line: &Line) -> Result<Option<Command>, CommandError> {
+        let text = match line {
+            Line::Text(text) => text,
+            Line::TooLong(n) => return Err(CommandError::TooLong(*n)),
+        };
+        log::debug!("<< {text}");
+        let parsed = match self.dialect {
+            Dialect::Uci if !self.greeted && text.trim() == gbgp::HELLO => {
+                self.start_gbgp();
+                gbgp::parse(text)
+            }
+            Dialect::Uci => command::parse(text),
+            Dialect::Gbgp => gbgp::parse(text),
+        };
+        self.greeted |= !text.trim().is_empty();
+        parsed
+    }
+
+    /// Does what a parsed line says (an error line if it is malformed or refused).
+    fn obey(&mut self, parsed: Result<Option<Command>, CommandError>) -> Flow {
+        match parsed {
+            Ok(None) => {}
+            Ok(Some(Command::Quit)) => return Flow::Quit,
+            Ok(Some(cmd)) => {
+                let done = panic::catch_unwind(AssertUnwindSafe(|| self.execute(cmd)));
+                match done {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => self.error(&e),
+                    Err(p) => self.error_text(&format!(
+                        "internal error: {}",
+                        one_line(&panic_message(&*p))
+                    )),
+                }
+            }
+            Err(e) => self.error(&Error::Command(e)),
+        }
+        Flow::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::command::parse;
+    use super::*;
+
+    #[test]
+    fn each_command_has_its_timing() {
+        let timing = |line: &str, dialect| Timing::of(&parse(line), dialect);
+        for (line, want) in [
+            ("stop", Timing::AtOnce),
+            ("ponderhit", Timing::AtOnce),
+            ("debug on", Timing::AtOnce),
+            ("isready", Timing::InTurn),
+            ("quit", Timing::InTurn),
+            ("position startpos", Timing::Free),
+            ("d", Timing::Free),
+            ("go depth 2", Timing::Idle),
+            ("perft 2", Timing::Idle),
+            ("bench", Timing::Idle),
+            ("setoption name Hash value 2", Timing::Idle),
+            ("ucinewgame", Timing::Idle),
+            ("go depth x", Timing::Free),
+        ] {
+            assert_eq!(timing(line, Dialect::Uci), want, "{line}");
+        }
+        let newgame = Timing::of(&Ok(Some(Command::UciNewGame)), Dialect::Gbgp);
+        assert_eq!(newgame, Timing::StopFirst);
+    }
+
+    #[test]
+    fn the_queue_is_bounded_in_lines_and_bytes() {
+        let mut w = Waiting::default();
+        let big = "x".repeat(MAX_BYTES / 2);
+        assert!(w.push(Line::Text(big.clone()), Timing::Free).is_ok());
+        assert!(w.push(Line::Text(big.clone()), Timing::Free).is_ok());
+        let refused = w.push(Line::Text("go".into()), Timing::Idle);
+        assert_eq!(refused, Err(Line::Text("go".into())));
+        w.stop();
+        assert_eq!(w.pop(), Some((Line::Text(big), true)));
+        assert!(w.push(Line::Text("go".into()), Timing::Idle).is_ok());
+        assert_eq!(w.front(), Some(Timing::Free));
+        assert!(w.pop().is_some_and(|(_, stopped)| stopped));
+        assert_eq!(w.pop(), Some((Line::Text("go".into()), false)));
+        let mut w = Waiting::default();
+        for _ in 0..MAX_LINES {
+            assert!(w.push(Line::TooLong(1 << 20), Timing::Free).is_ok());
+        }
+        assert!(w.push(Line::TooLong(1), Timing::Free).is_err());
+        assert!(!w.is_empty());
+    }
+}
