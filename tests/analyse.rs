@@ -38,7 +38,12 @@ fn advice(moves: &[&str], depth: &str) -> Vec<(String, i32)> {
     args.extend(moves);
     let text = ok(&args);
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().contains(" to move: "), "{text}");
+    let first = lines.next().unwrap();
+    let side = first.split_whitespace().next().unwrap();
+    assert!(
+        first.starts_with(&format!("{side} to move (values for {side}): ")),
+        "{text}"
+    );
     lines
         .map(|l| {
             let mut words = l.split_whitespace();
@@ -451,7 +456,10 @@ fn exact_values_of_a_placing_position() {
     let fen = "***O*O@*/****@***/******** w p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 9";
     let text = ok(&["--position", "--exact", "--tables", d, "--fen", fen]);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("white to move: "), "{text}");
+    assert!(
+        lines[0].starts_with("white to move (values for white): "),
+        "{text}"
+    );
     assert!(lines.last().unwrap().starts_with("exact: "), "{text}");
     let moves: Vec<(&str, &str)> = lines[1..lines.len() - 1]
         .iter()

@@ -188,9 +188,11 @@ pub fn json_game(graded: &[Graded], game: &Game, tags: &[(String, String)]) -> S
     )
 }
 
-/// The first line of a list of moves: who is to move, and the position string.
+/// The first line of a list of moves: who is to move (the values are theirs), and the position
+/// string.
 fn to_move_line(pos: &Position) -> String {
-    format!("{} to move: {}", pos.side_to_move().name(), fen::write(pos))
+    let side = pos.side_to_move().name();
+    format!("{side} to move (values for {side}): {}", fen::write(pos))
 }
 
 /// The moves of a placing position with their exact values, best first: as lines of text
@@ -216,8 +218,9 @@ pub fn exact_moves(exact: &ExactValues, json: bool) -> String {
             })
             .collect();
         return format!(
-            "{{\"fen\":{},\"side\":{},\"nodes\":{},\"seconds\":{:.3},\"moves\":[{}]}}\n",
+            "{{\"fen\":{},\"side\":{},\"values\":{},\"nodes\":{},\"seconds\":{:.3},\"moves\":[{}]}}\n",
             js(&fen::write(pos)),
+            js(pos.side_to_move().name()),
             js(pos.side_to_move().name()),
             nodes,
             secs,
@@ -254,8 +257,9 @@ pub fn advice(pos: &Position, lines: &[(Score, Vec<Move>)], json: bool) -> Strin
             })
             .collect();
         return format!(
-            "{{\"fen\":{},\"side\":{},\"moves\":[{}]}}\n",
+            "{{\"fen\":{},\"side\":{},\"values\":{},\"moves\":[{}]}}\n",
             js(&fen::write(pos)),
+            js(pos.side_to_move().name()),
             js(pos.side_to_move().name()),
             items.join(",")
         );

@@ -470,7 +470,12 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
     if finished.standings.games() > 0 {
         out!(
             "{}",
-            summary::summary(&plan, &finished.standings, finished.secs)
+            summary::summary(
+                &plan,
+                &finished.standings,
+                finished.sprt_stop.as_ref(),
+                finished.secs
+            )
         )?;
         let o = finished.overhead;
         if let Some(mean) = o.mean() {

@@ -156,6 +156,8 @@ struct Shared {
     /// Why the match stopped before its end, when it did.
     fatal: Option<MatchError>,
     sprt: Option<(f64, Decision)>,
+    /// Where the SPRT first decided.
+    sprt_stop: Option<SprtStop>,
     /// The runner's own time between answers, over the games played.
     overhead: Overhead,
 }
@@ -164,6 +166,9 @@ struct Shared {
 pub struct Finished {
     /// What its games add up to, those of resumed records included.
     pub standings: Standings,
+    /// Where the SPRT first crossed a bound, when it did (the games still in flight then end
+    /// after it and count in `standings`, but do not undo the verdict).
+    pub sprt_stop: Option<SprtStop>,
     /// The time it took, in seconds.
     pub secs: f64,
     /// Why it stopped before its end, when it did.
@@ -172,14 +177,48 @@ pub struct Finished {
     pub overhead: Overhead,
 }
 
+/// The first bound the SPRT crossed as the pairs ended: the games counted then, the LLR and the
+/// verdict. A match stops there; the games in flight still end and count, and may move the LLR
+/// back inside the bounds, but the verdict stands, as in a sequential test it must.
+#[derive(Clone, Copy, Debug)]
+pub struct SprtStop {
+    /// The games counted when the bound was crossed.
+    pub games: u32,
+    /// The LLR then.
+    pub llr: f64,
+    /// The verdict.
+    pub decision: Decision,
+}
+
+/// The verdict of the SPRT on `tally` when it decides (`None` without a test, or undecided).
+fn sprt_stop(plan: &Plan, standings: &Standings) -> Option<SprtStop> {
+    let (llr, decision) = plan.sprt.as_ref()?.test(&standings.recaps[0].tally);
+    (decision != Decision::Continue).then(|| SprtStop {
+        games: standings.games(),
+        llr,
+        decision,
+    })
+}
+
 /// The records file of the match (resumed or new, when it has one), with the games it already
-/// holds: their numbers and what they add up to.
+/// holds: their numbers and what they add up to, and where their SPRT decided, in the order they
+/// were recorded.
+#[allow(clippy::type_complexity)]
 fn open_records(
     plan: &Plan,
     title: &str,
-) -> Result<(Option<RecordsFile>, Standings, HashSet<usize>), MatchError> {
+) -> Result<
+    (
+        Option<RecordsFile>,
+        Standings,
+        HashSet<usize>,
+        Option<SprtStop>,
+    ),
+    MatchError,
+> {
     let mut standings = Standings::new(plan.names(), plan.pairings());
     let mut done = HashSet::new();
+    let mut stopped = None;
     let records = match &plan.records {
         Some(path) if plan.resume => {
             let file = RecordsFile::resume(path, title, &plan.settings_line, |r| {
@@ -189,7 +228,9 @@ fn open_records(
                         game: r.game,
                     });
                 }
-                add_resumed(plan, &mut standings, r);
+                if add_resumed(plan, &mut standings, r) && stopped.is_none() {
+                    stopped = sprt_stop(plan, &standings);
+                }
                 Ok(())
             })?;
             log::info!("resuming: {} games already recorded", done.len());
@@ -203,16 +244,23 @@ fn open_records(
         )?),
         None => None,
     };
-    Ok((records, standings, done))
+    Ok((records, standings, done, stopped))
 }
 
 /// Adds a game of resumed records. The engines' names are those of the settings line, which
 /// `--resume` checked; a record of other names counts for the one pairing of a match (as a
-/// draw, from the first engine's view), and for nothing in a tournament.
-fn add_resumed(plan: &Plan, standings: &mut Standings, r: &Record) {
-    if standings.add(r).is_none() && plan.tournament.is_none() {
-        let names = [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()];
-        standings.recaps[0].add(r, names);
+/// draw, from the first engine's view), and for nothing in a tournament. True when it completes
+/// a pair.
+fn add_resumed(plan: &Plan, standings: &mut Standings, r: &Record) -> bool {
+    match standings.add(r) {
+        Some((_, pair_done)) => pair_done,
+        None if plan.tournament.is_none() => {
+            let names = [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()];
+            standings.recaps[0].add(r, names);
+            // Its pair is not known: test after it (an unfinished pair counts for nothing).
+            true
+        }
+        None => false,
     }
 }
 
@@ -264,7 +312,7 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         plan.seed
     );
     let first = start_first(plan)?;
-    let (records, standings, done) = open_records(plan, &title)?;
+    let (records, standings, done, stopped) = open_records(plan, &title)?;
     let pgn = match &plan.pgn {
         Some(path) => Some(RecordsFile::open_plain(path, plan.force, plan.resume)?),
         None => None,
@@ -298,14 +346,11 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         start_failures: vec![0; plan.specs.len()],
         fatal: None,
         sprt: None,
+        sprt_stop: stopped,
         overhead: Overhead::default(),
     });
-    // Resumed records may already decide the test.
-    let decided = plan
-        .sprt
-        .as_ref()
-        .map(|t| t.test(&lock(&shared).standings.recaps[0].tally));
-    let stop = AtomicBool::new(matches!(decided, Some((_, d)) if d != Decision::Continue));
+    // Resumed records may already have decided the test.
+    let stop = AtomicBool::new(stopped.is_some());
     let started = Instant::now();
     let context = Context {
         plan,
@@ -322,6 +367,7 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     Ok(Finished {
         standings: shared.standings,
+        sprt_stop: shared.sprt_stop,
         secs,
         fatal: shared.fatal,
         overhead: shared.overhead,
@@ -501,6 +547,9 @@ fn test_sprt(plan: &Plan, s: &mut Shared, stop: &AtomicBool) {
         let (llr, decision) = sprt.test(&s.standings.recaps[0].tally);
         s.sprt = Some((llr, decision));
         if decision != Decision::Continue {
+            if s.sprt_stop.is_none() {
+                s.sprt_stop = sprt_stop(plan, &s.standings);
+            }
             stop.store(true, Ordering::SeqCst);
         }
     }

@@ -43,9 +43,14 @@ pub fn results(a: &str, t: &Tally) -> String {
 }
 
 /// The summary of a match (or a tournament) played by `plan`, whose games add up to
-/// `standings`, in `secs` seconds.
+/// `standings`, in `secs` seconds; `stopped`: where its SPRT decided.
 #[must_use]
-pub fn summary(plan: &Plan, standings: &Standings, secs: f64) -> String {
+pub fn summary(
+    plan: &Plan,
+    standings: &Standings,
+    stopped: Option<&super::runner::SprtStop>,
+    secs: f64,
+) -> String {
     if let Some(t) = plan.tournament {
         return tournament_summary(plan, t, standings, secs);
     }
@@ -73,9 +78,19 @@ pub fn summary(plan: &Plan, standings: &Standings, secs: f64) -> String {
         let model = t.estimate().map_or(stats::Model::Trinomial, |e| e.model);
         // The match is over: an undecided test did not "continue", the games ran out (or the
         // match stopped) first.
-        let verdict = match decision {
-            stats::Decision::Continue => format!("no decision after {n} games"),
-            decided => decided.to_string(),
+        // The verdict is where the test first crossed a bound: games in flight then still end and
+        // count, and may take the LLR back inside the bounds, but a sequential test stopped.
+        let verdict = match (stopped, decision) {
+            (Some(stop), _) if stop.games < n => format!(
+                "{} after {} games (LLR {:.3}); {} more ended after it",
+                stop.decision,
+                stop.games,
+                stop.llr,
+                n - stop.games
+            ),
+            (Some(stop), _) => stop.decision.to_string(),
+            (None, stats::Decision::Continue) => format!("no decision after {n} games"),
+            (None, decided) => decided.to_string(),
         };
         out.push_str(&format!(
             "SPRT elo0={} elo1={} alpha={} beta={} ({model}, logistic Elo): LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {verdict}\n",

@@ -382,3 +382,63 @@ fn an_engine_name_holding_a_line_break_is_refused_before_the_match() {
         assert!(!records.exists(), "{spec}: records made");
     }
 }
+
+/// The SPRT's verdict is where it first crossed a bound, in the order the games were recorded:
+/// games that end after it (in flight when it stopped, or read again by `--resume`) count in the
+/// figures but do not undo it, even when they take the LLR back inside the bounds.
+#[test]
+fn the_sprt_verdict_is_where_the_test_first_decided() {
+    let book = temp("sprt-verdict-book.txt");
+    std::fs::write(&book, "d6 f4\nd2 b4\na7 g7\n").unwrap();
+    let records = temp("sprt-verdict.txt");
+    let _ = std::fs::remove_file(&records);
+    let greedy = format!("name=greedy cmd={} arg=--greedy", fake().display());
+    let random = format!("name=random cmd={}", fake().display());
+    let sprt_match = |games: &str, resume: bool| {
+        let mut args = vec![
+            "match", "--engine", &greedy, "--engine", &random, "--games", games,
+        ];
+        args.extend(["--openings", book.to_str().unwrap(), "--movetime", "2"]);
+        args.extend(["--sprt", "elo0=0", "elo1=50", "--records"]);
+        args.push(records.to_str().unwrap());
+        if resume {
+            args.push("--resume");
+        }
+        run_ok(&args)
+    };
+    let first = sprt_match("1000", false);
+    assert!(first.contains("H1 accepted"), "{first}");
+    // The same games again, each won by the other engine, recorded after them: over all the
+    // games the two engines are even and the LLR is back inside the bounds.
+    let text = std::fs::read_to_string(&records).unwrap();
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game=")).collect();
+    let n = games.len();
+    let mut more = String::new();
+    for line in &games {
+        let (number, rest) = line["game=".len()..].split_once(' ').unwrap();
+        let number: usize = number.parse().unwrap();
+        let swapped = rest
+            .replacen("white=greedy black=random", "white=@ black=greedy", 1)
+            .replacen("white=random black=greedy", "white=greedy black=random", 1)
+            .replacen("white=@", "white=random", 1);
+        more.push_str(&format!("game={} {swapped}\n", number + n));
+    }
+    std::fs::write(&records, text + &more).unwrap();
+    let total = (2 * n).to_string();
+    let resumed = sprt_match(&total, true);
+    let line = resumed.lines().find(|l| l.starts_with("SPRT")).unwrap();
+    assert!(
+        line.contains(&format!("H1 accepted after {n} games (LLR ")),
+        "{resumed}"
+    );
+    assert!(
+        line.contains(&format!("{n} more ended after it")),
+        "{resumed}"
+    );
+    let (w, d, l) = wdl(&resumed);
+    assert_eq!(
+        (w + d + l, w),
+        (2 * u32::try_from(n).unwrap(), l),
+        "{resumed}"
+    );
+}
