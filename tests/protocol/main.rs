@@ -22,7 +22,7 @@ mod search;
 mod tables;
 mod tables_changes;
 mod tables_plan;
-mod time;
 #[path = "../shared/terminal.rs"]
 mod terminal;
+mod time;
 mod waiting;
