@@ -54,6 +54,8 @@ impl Ends {
 
 /// A search in progress, or finished and waiting to be released.
 pub(super) struct SearchJob {
+    /// `go` gave the side to move's clock: the answer's time teaches the overhead.
+    pub(super) clocked: bool,
     pub(super) ends: Ends,
     /// Pondering, and no `ponderhit` yet.
     pub(super) pondering: bool,
@@ -115,6 +117,7 @@ pub(super) fn limits(go: &Go, root: &Position) -> Result<Limits, Error> {
         infinite: go.infinite,
         ponder: go.ponder,
         searchmoves: search_moves(root, &go.searchmoves)?,
+        reserve: 0,
     })
 }
 

@@ -31,6 +31,7 @@ mod gbgp;
 mod input;
 mod jobs;
 mod options;
+mod overhead;
 mod reply;
 mod session;
 mod waiting;

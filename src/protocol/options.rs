@@ -28,7 +28,7 @@ pub const MAX_THREADS: u64 = 64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 
-const ENGINE_OPTIONS: [(&str, Kind); 16] = [
+const ENGINE_OPTIONS: [(&str, Kind); 17] = [
     (
         "Hash",
         Kind::Spin {
@@ -57,6 +57,7 @@ const ENGINE_OPTIONS: [(&str, Kind); 16] = [
             max: MAX_OVERHEAD_MS,
         },
     ),
+    ("LearnOverhead", Kind::Check),
     ("Ponder", Kind::Check),
     ("Style", Kind::Combo(&["full", "plain"])),
     ("MoveNotation", Kind::Combo(&["turn", "action"])),
@@ -98,6 +99,8 @@ pub struct Settings {
     pub multipv: usize,
     /// `MoveOverhead`: milliseconds kept back from each move's time.
     pub move_overhead: u64,
+    /// `LearnOverhead`: what is kept in reserve for each move besides the engine's own time.
+    pub overhead: OverheadReserve,
     /// `Ponder`: whether the GUI may ask for pondering.
     pub ponder: bool,
     /// `Style`: how the engine plays.
@@ -131,6 +134,7 @@ impl Default for Settings {
             threads: 1,
             multipv: 1,
             move_overhead: 30,
+            overhead: OverheadReserve::Learned,
             ponder: false,
             style: Style::Full,
             notation: Convention::Turn,
@@ -145,6 +149,16 @@ impl Default for Settings {
             elo: strength::ELO_MAX,
         }
     }
+}
+
+/// `LearnOverhead`: what is kept in reserve for each move besides the engine's own time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverheadReserve {
+    /// `MoveOverhead` and what the GUI was seen to charge per move beyond the engine's own time
+    /// (`true`, the default).
+    Learned,
+    /// `MoveOverhead` alone (`false`).
+    Fixed,
 }
 
 /// What a successful `setoption` changed, for the engine to act on.
@@ -316,6 +330,7 @@ impl Settings {
             "Threads" => self.threads.to_string(),
             "MultiPV" => self.multipv.to_string(),
             "MoveOverhead" => self.move_overhead.to_string(),
+            "LearnOverhead" => (self.overhead == OverheadReserve::Learned).to_string(),
             "Ponder" => self.ponder.to_string(),
             "Style" => match self.style {
                 Style::Full => "full".into(),
@@ -340,6 +355,19 @@ impl Settings {
             _ => options::find(name)
                 .map(|o| o.get(&self.rules))
                 .unwrap_or_default(),
+        }
+    }
+
+    /// Sets a check option that only the protocol reads: `Ponder` or `LearnOverhead`.
+    fn set_protocol_check(&mut self, name: &str, on: bool) {
+        if name == "Ponder" {
+            self.ponder = on;
+        } else {
+            self.overhead = if on {
+                OverheadReserve::Learned
+            } else {
+                OverheadReserve::Fixed
+            };
         }
     }
 
@@ -390,8 +418,8 @@ impl Settings {
                 };
                 Changed::Search
             }
-            "Ponder" => {
-                self.ponder = v == "true";
+            "Ponder" | "LearnOverhead" => {
+                self.set_protocol_check(name, v == "true");
                 Changed::Protocol
             }
             "MoveNotation" => {

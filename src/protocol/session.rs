@@ -10,7 +10,8 @@ use super::dialect::Dialect;
 use super::event::{Event, LoadError};
 use super::gbgp;
 use super::jobs::{self, Ends, Job, Reporting, SearchJob};
-use super::options::{Changed, Settings};
+use super::options::{Changed, OverheadReserve, Settings};
+use super::overhead::Overhead;
 use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
 use super::waiting::{Line, Waiting};
 use crate::rules::fen;
@@ -81,6 +82,8 @@ pub(super) struct Session {
     pub(super) tables_request: u64,
     /// Changed table files being read again on threads of their own (`check_tables`).
     pub(super) tables_rereading: usize,
+    /// What the GUI charges per move beyond the engine's own time, learned from the clocks.
+    pub(super) overhead: Overhead,
 }
 
 impl Session {
@@ -105,6 +108,7 @@ impl Session {
             tables_loading: false,
             tables_request: 0,
             tables_rereading: 0,
+            overhead: Overhead::default(),
         }
     }
 
@@ -649,6 +653,7 @@ impl Session {
                 }
                 self.game = Game::new(self.settings.rules);
                 self.books.forget_pending();
+                self.overhead.reset();
             }
             Command::Position { start, moves } => self.set_position(start, &moves)?,
             Command::Go(go) => {
@@ -732,7 +737,10 @@ impl Session {
     }
 
     /// The end of a search: the result if the game is over, then `bestmove`.
-    pub(super) fn answer(&self, job: &SearchJob, result: &SearchResult) {
+    pub(super) fn answer(&mut self, job: &SearchJob, result: &SearchResult) {
+        if job.clocked {
+            self.overhead.answered(result.best);
+        }
         let mut lines = Vec::new();
         if self.dialect == Dialect::Gbgp {
             // Nothing but the move: the GUI reads `info string` lines as search progress.
@@ -767,9 +775,14 @@ impl Session {
     /// starts the search.
     pub(super) fn start_search(&mut self, go: &Go) -> Result<(), Error> {
         let root = *self.game.position();
-        let limits = jobs::limits(go, &root)?;
+        let mut limits = jobs::limits(go, &root)?;
+        let clocked = self.learn_overhead(&limits);
+        if self.settings.overhead == OverheadReserve::Learned {
+            limits.reserve = self.overhead.reserve();
+        }
         let notation = self.settings.notation;
         let mut job = SearchJob {
+            clocked,
             ends: Ends::of(go),
             pondering: go.ponder,
             stopped: false,
@@ -837,6 +850,36 @@ impl Session {
         )?;
         self.job = Some(Job::Search(Box::new(job)));
         Ok(())
+    }
+
+    /// A `go` with the side to move's clock, not pondering: the GUI's charge of the previous
+    /// move is learned (`Overhead::asked`), and said when it changed by much (`info string` in
+    /// UCI; the GBGP GUI would take it for search progress, so there it is only logged). Whether
+    /// the `go` had such a clock (its answer is then timed, `Overhead::answered`).
+    fn learn_overhead(&mut self, limits: &crate::search::Limits) -> bool {
+        let us = self.game.position().side_to_move();
+        let Some(left) = limits.time[us].filter(|_| !limits.ponder) else {
+            self.overhead.unclocked();
+            return false;
+        };
+        let said = self.overhead.asked(
+            self.game.start(),
+            self.game.moves(),
+            us,
+            left,
+            limits.inc[us],
+        );
+        if let (Some(ms), OverheadReserve::Learned) = (said, self.settings.overhead) {
+            let text = format!(
+                "overhead: the GUI charges about {ms} ms a move beyond the engine's own time; \
+                 kept in reserve besides MoveOverhead"
+            );
+            log::info!("{text}");
+            if self.dialect == Dialect::Uci {
+                self.out.line(&format!("info string {text}"));
+            }
+        }
+        true
     }
 
     /// Whether the placing solution decides the move in `root`: it covers the position, and the

@@ -4,6 +4,7 @@
 
 use super::score::{is_decisive, INF, MATE};
 use super::threads::Line;
+use super::timeman::{Progress, ITERATION_START_SHARE};
 use super::tt::Bound;
 use super::worker::Worker;
 use crate::rules::moves::Move;
@@ -23,6 +24,8 @@ impl Worker<'_> {
         let mut best = (root[0], None, 0, 0);
         let mut scores = vec![-INF; root.len()];
         let mut prev_score = 0;
+        // What the iterations have shown, to scale the move's time between them.
+        let mut progress = Progress::default();
         // Helpers start at different depths so that the threads spread over the tree.
         let first_depth = 1 + (self.id % 2) as u32;
         let mut depth = first_depth;
@@ -65,6 +68,14 @@ impl Worker<'_> {
                 }
                 break;
             }
+            let (best_nodes, root_nodes) = self.root_effort;
+            progress.iteration(
+                depth,
+                depth > first_depth && lines[0].pv[0] == best.0,
+                lines[0].score,
+                is_decisive(lines[0].score),
+                best_nodes as f64 / root_nodes.max(1) as f64,
+            );
             best = (
                 lines[0].pv[0],
                 lines[0].pv.get(1).copied(),
@@ -80,7 +91,9 @@ impl Worker<'_> {
             }
             // A forced result within the depth searched will not change.
             let decided = is_decisive(prev_score) && ((MATE - prev_score.abs()) as u32) < depth;
-            if self.id == 0 && (self.past_soft_limit() || (decided && self.may_stop_early())) {
+            if self.id == 0
+                && (self.past_soft_limit(progress.scale()) || (decided && self.may_stop_early()))
+            {
                 break;
             }
             depth += 1;
@@ -190,8 +203,11 @@ impl Worker<'_> {
         beta: i32,
     ) -> i32 {
         let mut best = -INF;
+        let start_nodes = self.nodes;
+        let mut best_nodes = 0;
         for i in 0..root.len() {
             let mv = root[i];
+            let before = self.nodes;
             let mut child = *pos;
             child.play(mv);
             let turn_ended = child.side_to_move() != pos.side_to_move();
@@ -211,9 +227,11 @@ impl Worker<'_> {
             }
             scores[i] = score;
             best = best.max(score);
+            let spent = self.nodes - before;
             // The first move, or one proven better than it: a score at or below alpha is only a
             // bound, and bounds of different moves do not compare.
             if i == 0 || score > alpha {
+                best_nodes = spent;
                 self.set_pv(0, mv);
                 // Bring the new best move to the front, keeping the others' order.
                 root[..=i].rotate_right(1);
@@ -230,16 +248,25 @@ impl Worker<'_> {
             self.pv[0][0] = root[0];
             self.pv_len[0] = 1;
         }
+        self.root_effort = (best_nodes, self.nodes - start_nodes);
         best
     }
 
-    fn past_soft_limit(&self) -> bool {
+    /// Whether the move's time is spent, between iterations: its soft limit (the time
+    /// manager's optimum) times `scale` (`Progress::scale`), within the hard limit, less what
+    /// an iteration that is unlikely to finish would take (`ITERATION_START_SHARE`).
+    fn past_soft_limit(&self, scale: f64) -> bool {
         if self.shared.infinite || self.shared.control.is_pondering() || self.shared.fixed_time {
             return false;
         }
-        match self.shared.deadline.soft {
-            // Do not start an iteration that is unlikely to finish.
-            Some(soft) => self.shared.control.elapsed() >= soft * 6 / 10,
+        let deadline = self.shared.deadline;
+        match deadline.soft {
+            Some(soft) => {
+                let scaled = deadline
+                    .hard
+                    .map_or(soft.mul_f64(scale), |hard| soft.mul_f64(scale).min(hard));
+                self.shared.control.elapsed() >= scaled.mul_f64(ITERATION_START_SHARE)
+            }
             None => false,
         }
     }

@@ -13,6 +13,7 @@
 //! move's own deadline.
 
 use super::control::Control;
+use super::timeman::{self, Clock, Horizon};
 use crate::rules::board::ByColor;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -67,21 +68,29 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// Milliseconds the GUI was seen to charge per move beyond the engine's own time (learned
+    /// by the protocol), kept in reserve for every move to come, besides `MoveOverhead` (kept
+    /// once).
+    pub reserve: u64,
 }
 
-/// Time limits for a search: (soft, hard), counted from the start of the move's clock. The soft limit ends iterative deepening between
-/// iterations; the hard one stops the search wherever it is.
+/// Time limits for a search: (soft, hard), counted from the start of the move's clock. The soft
+/// limit (the time manager's optimum, scaled between iterations) ends iterative deepening
+/// between iterations; the hard one (its maximum) stops the search wherever it is.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Deadline {
     pub(super) soft: Option<Duration>,
     pub(super) hard: Option<Duration>,
 }
 
-/// The time for this move: all of `movetime`, or a share of the side to move's clock (the other
-/// side's, when only that one is given); no limit without either.
-fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadline {
+/// The time for this move: a `movetime` (less at most a share of the overhead,
+/// `timeman::movetime`), or the time manager's plan from the side to move's clock (the other
+/// side's, when only that one is given), its optimum the soft limit and its maximum the hard
+/// one; no limit without either. `overhead` (`MoveOverhead`) is kept once, the learned
+/// `limits.reserve` for every move to come.
+fn deadline(pos: &Position, limits: &Limits, overhead: u64, horizon: Horizon) -> Deadline {
     if let Some(mt) = limits.movetime {
-        let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
+        let t = Duration::from_millis(timeman::movetime(mt, overhead));
         return Deadline {
             soft: Some(t),
             hard: Some(t),
@@ -97,18 +106,15 @@ fn deadline(pos: &Position, limits: &Limits, overhead: u64) -> Deadline {
             hard: None,
         };
     };
-    let inc = limits.inc[clock];
-    let usable = left.saturating_sub(overhead).max(1);
-    // Spread the time over the moves to go (or an estimate of them), plus most of the increment.
-    let moves = u64::from(limits.movestogo.unwrap_or(35).clamp(1, 60));
-    let soft = (usable / moves)
-        .saturating_add(inc / 4 * 3)
-        .min(usable / 2)
-        .max(1);
-    let hard = soft.saturating_mul(4).min(usable / 3 * 2).max(soft);
+    let clock = Clock {
+        left,
+        inc: limits.inc[clock],
+        movestogo: limits.movestogo,
+    };
+    let plan = timeman::plan(clock, horizon, overhead, limits.reserve);
     Deadline {
-        soft: Some(Duration::from_millis(soft)),
-        hard: Some(Duration::from_millis(hard)),
+        soft: Some(Duration::from_millis(plan.optimum)),
+        hard: Some(Duration::from_millis(plan.maximum)),
     }
 }
 
@@ -124,10 +130,11 @@ pub(super) struct Budget {
 
 impl Budget {
     /// The budget of a search of `pos` within `limits`, keeping `overhead` milliseconds for the
-    /// communication with the GUI.
-    pub(super) fn new(pos: &Position, limits: &Limits, overhead: u64) -> Budget {
+    /// communication with the GUI, and the learned `limits.reserve` for every move to come, the
+    /// game's `horizon` telling how many moves are to come.
+    pub(super) fn new(pos: &Position, limits: &Limits, overhead: u64, horizon: Horizon) -> Budget {
         Budget {
-            whole: deadline(pos, limits, overhead),
+            whole: deadline(pos, limits, overhead, horizon),
         }
     }
 
@@ -207,8 +214,10 @@ mod tests {
             time: ByColor::new(Some(1000), None),
             ..Limits::default()
         };
-        let d = deadline(&pos, &limits, 30);
+        let d = deadline(&pos, &limits, 30, Horizon::default());
         assert!(d.hard.is_some_and(|h| h <= Duration::from_secs(1)));
-        assert!(deadline(&pos, &Limits::default(), 30).hard.is_none());
+        assert!(deadline(&pos, &Limits::default(), 30, Horizon::default())
+            .hard
+            .is_none());
     }
 }

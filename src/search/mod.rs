@@ -32,6 +32,7 @@ pub mod strength;
 #[cfg(test)]
 mod table_root_tests;
 mod threads;
+mod timeman;
 pub mod tt;
 mod worker;
 
@@ -59,6 +60,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use threads::{build_pool, Line, Shared, BUSY_SLOTS};
+use timeman::Horizon;
 use tt::{Bound, TranspositionTable};
 use worker::Worker;
 
@@ -274,7 +276,7 @@ impl Searcher {
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
         }
-        let budget = Budget::new(&pos, limits, self.options.move_overhead);
+        let budget = self.budget(&pos, limits);
         if let Some(solved) = self.solved_root(&pos, &root_moves, limits) {
             return self.play_solved(game, &solved, limits, control, budget, report);
         }
@@ -580,9 +582,33 @@ impl Searcher {
     ) -> Option<bool> {
         let pos = *game.position();
         let tables = self.exact_tables(&pos)?;
-        let budget = Budget::new(&pos, limits, self.options.move_overhead);
+        let budget = self.budget(&pos, limits);
         let stop = budget.solver_stop(control, SOLVER_END);
         choice_check::keeps_value(&tables, &mut self.exact, &stop, &pos, mv)
+    }
+
+    /// The move's time in `pos` within `limits` (`Budget`): the time manager's plan, keeping
+    /// `MoveOverhead` and the learned reserve for every move to come.
+    fn budget(&self, pos: &Position, limits: &Limits) -> Budget {
+        Budget::new(pos, limits, self.options.move_overhead, self.horizon(pos))
+    }
+
+    /// How far the game in `pos` has to go, for the time manager: the side to move's placings
+    /// left, both sides' pieces, and whether the placing solution and the endgame tables answer
+    /// the rest of the game at once.
+    fn horizon(&self, pos: &Position) -> Horizon {
+        let us = pos.side_to_move();
+        let count = |c| pos.pieces(c).count() + u32::from(pos.in_hand(c));
+        let (ours, theirs) = (count(us), count(!us));
+        let tables = self.playing_tables(pos);
+        Horizon {
+            placings: u32::from(pos.in_hand(us)),
+            pieces: ours + theirs,
+            placing_free: tables.as_ref().is_some_and(|t| t.placing().is_some()),
+            moving_free: tables
+                .as_ref()
+                .is_some_and(|t| t.has(ours as usize, theirs as usize)),
+        }
     }
 
     /// The tables the search plays by in `pos`: at full strength, tables that serve its rules.

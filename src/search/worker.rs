@@ -43,6 +43,8 @@ pub(super) struct Worker<'a> {
     pub(super) lists: Vec<Vec<Move>>,
     pub(super) scores: Vec<Vec<i32>>,
     pub(super) deferred: Vec<Vec<u16>>,
+    /// The last root search's nodes: (its best move's, all), for the time manager.
+    pub(super) root_effort: (u64, u64),
 }
 
 /// What the table says at a node.
@@ -74,6 +76,7 @@ impl<'a> Worker<'a> {
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             deferred: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            root_effort: (0, 0),
         }
     }
 

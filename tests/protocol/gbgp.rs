@@ -28,9 +28,9 @@ fn gui_rules(twelve: bool) -> Rules {
 }
 
 /// The GUI's board, as far as the end of the game goes.
-struct Referee {
-    game: Game,
-    moves: Vec<String>,
+pub(crate) struct Referee {
+    pub(crate) game: Game,
+    pub(crate) moves: Vec<String>,
     /// Plies of plain moves since the last placement or capture.
     quiet: u32,
     /// The boards (with the side to move) since the last placement or capture, this one included.
@@ -38,7 +38,7 @@ struct Referee {
 }
 
 impl Referee {
-    fn new(twelve: bool) -> Referee {
+    pub(crate) fn new(twelve: bool) -> Referee {
         let game = Game::new(gui_rules(twelve));
         let first = board(&game);
         Referee {
@@ -50,7 +50,7 @@ impl Referee {
     }
 
     /// Plays one move in the GUI's notation; what is wrong with it otherwise.
-    fn play(&mut self, token: &str) -> Result<(), String> {
+    pub(crate) fn play(&mut self, token: &str) -> Result<(), String> {
         if let Some(reason) = self.over() {
             return Err(format!("{token} after the end ({reason})"));
         }
@@ -73,7 +73,7 @@ impl Referee {
     }
 
     /// Why the GUI says the game is over, if it is.
-    fn over(&self) -> Option<&'static str> {
+    pub(crate) fn over(&self) -> Option<&'static str> {
         let pos = self.game.position();
         let side = pos.side_to_move();
         let placing_done = pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0;
@@ -94,7 +94,7 @@ impl Referee {
     }
 
     /// `position pos w:w:b:1 [moves ...]`, as the GUI writes it.
-    fn position_command(&self) -> String {
+    pub(crate) fn position_command(&self) -> String {
         if self.moves.is_empty() {
             "position pos w:w:b:1".into()
         } else {
@@ -102,7 +102,7 @@ impl Referee {
         }
     }
 
-    fn legal(&self) -> Vec<String> {
+    pub(crate) fn legal(&self) -> Vec<String> {
         movegen::legal_moves(self.game.position(), Convention::Turn)
             .into_iter()
             .map(moulin::Move::turn_notation)
@@ -178,7 +178,7 @@ pub(crate) fn gui_reads(line: &str) {
 
 /// Starts the engine and runs the GUI's handshake: `gbgp` within 5 s, `debug on`, `newgame`,
 /// `isready` within 5 s, then its mode.
-fn gui_start(twelve: bool) -> Engine {
+pub(crate) fn gui_start(twelve: bool) -> Engine {
     let mut e = Engine::start();
     e.send("gbgp");
     let lines = until_within(&e, "gbgpok", GUI_LIMIT);
@@ -211,7 +211,7 @@ fn gui_start(twelve: bool) -> Engine {
 }
 
 /// The GUI's new-game sequence: `stop`, `newgame`, `isready`; the lines before `readyok`.
-fn gui_new_game(e: &mut Engine) -> Vec<String> {
+pub(crate) fn gui_new_game(e: &mut Engine) -> Vec<String> {
     e.send("stop");
     e.send("newgame");
     e.send("isready");
@@ -222,7 +222,11 @@ fn gui_new_game(e: &mut Engine) -> Vec<String> {
 
 /// The engine's turn: `position` and `go wtime W btime B`; its move, the time it took and the
 /// count of `info` lines.
-fn engine_turn(e: &mut Engine, r: &Referee, clock: [u64; 2]) -> (String, Duration, usize) {
+pub(crate) fn engine_turn(
+    e: &mut Engine,
+    r: &Referee,
+    clock: [u64; 2],
+) -> (String, Duration, usize) {
     e.send(&r.position_command());
     let started = Instant::now();
     e.send(&format!("go wtime {} btime {}", clock[0], clock[1]));
@@ -244,7 +248,7 @@ fn engine_turn(e: &mut Engine, r: &Referee, clock: [u64; 2]) -> (String, Duratio
 }
 
 /// After the GUI's board ends the game: `go movetime 100` must answer `bestmove none`.
-fn gui_game_over(e: &mut Engine, r: &Referee) {
+pub(crate) fn gui_game_over(e: &mut Engine, r: &Referee) {
     e.send(&r.position_command());
     e.send("go movetime 100");
     let lines = until_within(e, "bestmove", Duration::from_secs(10));
@@ -321,7 +325,7 @@ fn playout(
 }
 
 /// The move that leaves the opponent fewest moves (captures first), or a random one.
-fn greedy(r: &Referee, rng: &mut Rng) -> String {
+pub(crate) fn greedy(r: &Referee, rng: &mut Rng) -> String {
     let legal = r.legal();
     if rng.below(4) == 0 {
         return legal[rng.below(legal.len())].clone();

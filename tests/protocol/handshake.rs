@@ -94,7 +94,7 @@ fn uci_handshake_lists_every_option() {
             "{line}"
         );
     }
-    assert_eq!(options.len(), 27);
+    assert_eq!(options.len(), 28);
     assert!(lines.contains(
         &"option name SolvedPlacing type combo default testing var testing var random var off"
             .into()
@@ -104,6 +104,7 @@ fn uci_handshake_lists_every_option() {
     assert!(lines.contains(&"option name Level type spin default 20 min 1 max 20".into()));
     assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 1024".into()));
     assert!(lines.contains(&"option name Ponder type check default false".into()));
+    assert!(lines.contains(&"option name LearnOverhead type check default true".into()));
     assert!(lines.contains(&"option name TablesPath type string default <empty>".into()));
     assert!(lines.contains(&"option name Style type combo default full var full var plain".into()));
     assert!(lines

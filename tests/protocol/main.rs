@@ -24,4 +24,5 @@ mod tables_changes;
 mod tables_plan;
 #[path = "../shared/terminal.rs"]
 mod terminal;
+mod time;
 mod waiting;

@@ -180,6 +180,7 @@ mod tests {
     use crate::rules::notation::Convention;
     use crate::search::exact::testing::{placing_positions, tables};
     use crate::search::limits::Budget;
+    use crate::search::timeman::Horizon;
     use crate::search::{Limits, RootSearch, SearchResult, Searcher};
     use std::sync::Arc;
 
@@ -208,7 +209,7 @@ mod tests {
             root_moves: moves,
             limits: &limits,
             control: &control,
-            budget: Budget::new(pos, &a_minute, 0),
+            budget: Budget::new(pos, &a_minute, 0, Horizon::default()),
             report: &mut |_| {},
         };
         searcher

@@ -122,7 +122,6 @@ mod tests {
     use crate::search::control::Control;
     use crate::search::exact::testing::{placing_positions, tables};
     use crate::search::exact::{Memory, Solver};
-    use crate::search::limits::Budget;
     use crate::search::{Limits, Searcher};
     use std::sync::Arc;
 
@@ -171,7 +170,7 @@ mod tests {
                 .value(&pos)
                 .unwrap();
             searcher.new_game();
-            let budget = Budget::new(&pos, &limits, searcher.options.move_overhead);
+            let budget = searcher.budget(&pos, &limits);
             let proof = searcher.prove_root_value(&pos, &Control::new(), budget);
             // With time enough, the value itself, and a move that keeps it unless lost.
             assert_eq!((proof.lower, proof.upper), (truth, truth));

@@ -1,0 +1,394 @@
+//! The time manager, in the manner of Stockfish's `timeman`: from the clock, the increment,
+//! `movestogo` and an estimate of the moves left (`Horizon`: the placings left, the pieces on
+//! the board and in hand, what the tables decide at no cost), an optimum and a maximum time for
+//! the move (`plan`); between iterations the optimum is scaled by how stable the best move has
+//! been, how much the score fell and the share of the nodes the best move took (`Progress`).
+//!
+//! Every constant is here, named, with what it does; matches tune them (docs/time.md).
+//! `MoveOverhead` is a margin kept once; what the protocol learned the GUI charges
+//! beyond the engine's own time is kept for every move to come.
+
+/// Moves left in a moving phase of three pieces a side that the tables do not decide.
+pub(super) const MOVING_MOVES_BASE: f64 = 16.0;
+/// Moves left added for each piece (on the board or in hand, both sides) beyond six.
+pub(super) const MOVING_MOVES_PER_PIECE: f64 = 2.0;
+/// A placing move searched gets this many shares of the time left, a moving move one: engines
+/// between themselves decide most games in the placing, and the moving phase is long.
+pub(super) const PLACING_WEIGHT: f64 = 2.0;
+/// The fewest moves left ever assumed: a game the tables do not decide can go on.
+pub(super) const MIN_MOVES_LEFT: f64 = 8.0;
+/// The GUI's learned charge is kept for at least this many moves to come, whatever the estimate:
+/// a game can run to the draw rule's 100 quiet plies after any capture, and a move the GUI
+/// charges 700 ms costs that much even unsearched.
+pub(super) const CHARGE_MOVES: f64 = 60.0;
+/// The most moves left `movestogo` is taken to mean.
+pub(super) const MAX_MOVESTOGO: f64 = 50.0;
+/// The optimum is this multiple of an even share of the time left over the moves left.
+pub(super) const OPTIMUM_SCALE: f64 = 1.0;
+/// The optimum is at most this share of the clock left (less the reserve).
+pub(super) const OPTIMUM_MAX_SHARE: f64 = 0.2;
+/// The maximum is this multiple of the optimum...
+pub(super) const MAXIMUM_SCALE: f64 = 4.0;
+/// ... and at most this share of the clock left (less the reserve).
+pub(super) const MAXIMUM_MAX_SHARE: f64 = 0.6;
+/// A `movetime` loses its overhead, but never more than this share of it: the `movetime` is the
+/// GUI's explicit budget for the move (`go movetime 10` searches 8 ms, not 1).
+pub(super) const MOVETIME_OVERHEAD_SHARE: f64 = 0.25;
+/// No iteration starts after this share of the (scaled) optimum: it would likely not finish.
+pub(super) const ITERATION_START_SHARE: f64 = 0.6;
+/// The optimum's scale when the best move has just changed...
+pub(super) const UNSTABLE_SCALE: f64 = 1.3;
+/// ... and once it has stayed the same for `STABLE_ITERATIONS` iterations (linear between).
+pub(super) const STABLE_SCALE: f64 = 0.75;
+/// Iterations with the same best move for it to count as fully stable.
+pub(super) const STABLE_ITERATIONS: u32 = 6;
+/// The optimum grows by this much per centipawn the score fell below its running average...
+pub(super) const FALL_PER_CP: f64 = 1.0 / 200.0;
+/// ... within these bounds (a rise shrinks it down to `FALL_MIN`).
+pub(super) const FALL_MIN: f64 = 0.85;
+/// The largest scale for a falling score.
+pub(super) const FALL_MAX: f64 = 1.5;
+/// The optimum's scale when the best move took none of the iteration's nodes...
+pub(super) const EFFORT_LOW_SHARE_SCALE: f64 = 1.4;
+/// ... and when it took all of them (linear between): a move that needs all the effort is
+/// clear.
+pub(super) const EFFORT_ALL_SHARE_SCALE: f64 = 0.7;
+/// The node share counts from this depth on (shallow iterations are noise).
+pub(super) const EFFORT_MIN_DEPTH: u32 = 6;
+/// The scales' product stays within these bounds (and the maximum is never passed).
+pub(super) const SCALE_MIN: f64 = 0.4;
+/// The largest product of the scales.
+pub(super) const SCALE_MAX: f64 = 2.5;
+
+/// How far the game has to go, for the estimate of the moves left.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Horizon {
+    /// The side to move's pieces still in hand (its placings left, this one included).
+    pub(super) placings: u32,
+    /// Both sides' pieces, on the board and in hand.
+    pub(super) pieces: u32,
+    /// The placing solution answers every placing position at once.
+    pub(super) placing_free: bool,
+    /// The endgame tables answer the moving phase from this material on at once.
+    pub(super) moving_free: bool,
+}
+
+impl Horizon {
+    /// The moves the side to move is expected to search before the game ends: the placings that
+    /// the placing solution does not answer, and the moving phase's moves that the tables do
+    /// not answer (more pieces, a longer game); never fewer than `MIN_MOVES_LEFT`.
+    pub(super) fn moves_left(self) -> f64 {
+        let placing = self.searched_placings();
+        let moving = if self.moving_free {
+            0.0
+        } else {
+            MOVING_MOVES_BASE + MOVING_MOVES_PER_PIECE * f64::from(self.pieces.saturating_sub(6))
+        };
+        (placing + moving).max(MIN_MOVES_LEFT)
+    }
+
+    /// The shares of the time left the moves left take: a placing searched counts
+    /// `PLACING_WEIGHT`, a moving move one.
+    fn shares(self) -> f64 {
+        self.moves_left() + (PLACING_WEIGHT - 1.0) * self.searched_placings()
+    }
+
+    /// The placings the side to move still searches (the placing solution answers them free).
+    fn searched_placings(self) -> f64 {
+        if self.placing_free {
+            0.0
+        } else {
+            f64::from(self.placings)
+        }
+    }
+
+    /// The shares this move takes: `PLACING_WEIGHT` for a placing searched, else one.
+    fn this_move(self) -> f64 {
+        if self.searched_placings() > 0.0 {
+            PLACING_WEIGHT
+        } else {
+            1.0
+        }
+    }
+}
+
+/// The clock of the side to move, as `go` gives it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Clock {
+    /// Milliseconds left.
+    pub(super) left: u64,
+    /// Milliseconds added after each move.
+    pub(super) inc: u64,
+    /// Moves until the clock gets more time.
+    pub(super) movestogo: Option<u32>,
+}
+
+/// The optimum and the maximum time of a move, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Plan {
+    /// The time the move should take (scaled between iterations).
+    pub(super) optimum: u64,
+    /// The time it may never pass.
+    pub(super) maximum: u64,
+}
+
+/// The move's plan from the clock: the time left, and the increments of the moves to come,
+/// less `charge` (what the GUI takes beyond the engine's time) for every move to come, this one
+/// included (at least `CHARGE_MOVES` of them), and `overhead` (`MoveOverhead`, a margin kept once), spread over the moves left
+/// (`movestogo` when it is fewer). Never more than the clock less both.
+pub(super) fn plan(clock: Clock, horizon: Horizon, overhead: u64, charge: u64) -> Plan {
+    let mut moves = horizon.moves_left();
+    let mut shares = horizon.shares();
+    if let Some(mtg) = clock.movestogo {
+        let to_go = f64::from(mtg.max(1)).min(MAX_MOVESTOGO);
+        if to_go < moves {
+            shares *= to_go / moves;
+            moves = to_go;
+        }
+    }
+    let left = clock.left as f64;
+    let (overhead, charge) = (overhead as f64, charge as f64);
+    let usable = (left - overhead - charge).max(1.0);
+    let pool =
+        left + clock.inc as f64 * (moves - 1.0) - overhead - charge * moves.max(CHARGE_MOVES);
+    let optimum = (pool.max(1.0) / shares.max(1.0) * horizon.this_move() * OPTIMUM_SCALE)
+        .min(usable * OPTIMUM_MAX_SHARE)
+        .max(1.0);
+    let maximum = (optimum * MAXIMUM_SCALE)
+        .min(usable * MAXIMUM_MAX_SHARE)
+        .max(optimum);
+    Plan {
+        optimum: optimum as u64,
+        maximum: maximum as u64,
+    }
+}
+
+/// The time of a `go movetime`: all of it, less the overhead, of which it loses at most
+/// `MOVETIME_OVERHEAD_SHARE`.
+pub(super) fn movetime(movetime: u64, overhead: u64) -> u64 {
+    let kept = overhead.min((movetime as f64 * MOVETIME_OVERHEAD_SHARE) as u64);
+    movetime.saturating_sub(kept).max(1)
+}
+
+/// What iterative deepening has seen so far, to scale the optimum between iterations.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Progress {
+    /// Completed iterations with the same best move as the one before.
+    pub(super) stable: u32,
+    /// The running average of the iterations' scores (`None` before the first).
+    pub(super) average: Option<f64>,
+    /// The last iteration's score.
+    pub(super) score: i32,
+    /// The last iteration's depth.
+    pub(super) depth: u32,
+    /// The share of the last iteration's root nodes that its best move took.
+    pub(super) best_share: f64,
+}
+
+impl Progress {
+    /// Takes in a completed iteration: its depth, best move (whether it is the previous one),
+    /// score (decisive scores leave the average alone) and the best move's share of its nodes.
+    pub(super) fn iteration(
+        &mut self,
+        depth: u32,
+        same_best: bool,
+        score: i32,
+        decisive: bool,
+        best_share: f64,
+    ) {
+        self.stable = if same_best { self.stable + 1 } else { 0 };
+        self.depth = depth;
+        self.best_share = best_share;
+        if !decisive {
+            if let Some(avg) = self.average {
+                self.average = Some(f64::midpoint(avg, f64::from(self.score)));
+            }
+            if self.average.is_none() {
+                self.average = Some(f64::from(score));
+            }
+            self.score = score;
+        }
+    }
+
+    /// The optimum's scale: stability, score fall and node share, multiplied, within
+    /// `SCALE_MIN..=SCALE_MAX`.
+    pub(super) fn scale(&self) -> f64 {
+        let settled = f64::from(self.stable.min(STABLE_ITERATIONS)) / f64::from(STABLE_ITERATIONS);
+        let stability = UNSTABLE_SCALE - (UNSTABLE_SCALE - STABLE_SCALE) * settled;
+        let fall = self.average.map_or(1.0, |avg| {
+            (1.0 + FALL_PER_CP * (avg - f64::from(self.score))).clamp(FALL_MIN, FALL_MAX)
+        });
+        let effort = if self.depth >= EFFORT_MIN_DEPTH {
+            let share = self.best_share.clamp(0.0, 1.0);
+            EFFORT_LOW_SHARE_SCALE - (EFFORT_LOW_SHARE_SCALE - EFFORT_ALL_SHARE_SCALE) * share
+        } else {
+            1.0
+        };
+        (stability * fall * effort).clamp(SCALE_MIN, SCALE_MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: Horizon = Horizon {
+        placings: 9,
+        pieces: 18,
+        placing_free: false,
+        moving_free: false,
+    };
+    const MOVING: Horizon = Horizon {
+        placings: 0,
+        pieces: 14,
+        placing_free: false,
+        moving_free: false,
+    };
+    const MINUTE: Clock = Clock {
+        left: 60_000,
+        inc: 0,
+        movestogo: None,
+    };
+
+    #[test]
+    fn a_placing_searched_gets_more_of_the_clock_than_a_moving_move() {
+        let early = plan(MINUTE, START, 30, 0);
+        // 9 placings at PLACING_WEIGHT shares each + 40 moving moves: 58 shares, this move 2.
+        assert!((2000..2100).contains(&early.optimum), "{early:?}");
+        assert!(early.maximum >= 3 * early.optimum);
+        // The last placing, then the first moving move of the same game: the placing takes
+        // PLACING_WEIGHT times as much.
+        let last_placing = Horizon {
+            placings: 1,
+            ..START
+        };
+        let first_moving = Horizon {
+            placings: 0,
+            ..START
+        };
+        let (p, m) = (
+            plan(MINUTE, last_placing, 30, 0).optimum as f64,
+            plan(MINUTE, first_moving, 30, 0).optimum as f64,
+        );
+        assert!(
+            (p / m - PLACING_WEIGHT * 40.0 / 42.0).abs() < 0.01,
+            "{p} {m}"
+        );
+    }
+
+    #[test]
+    fn what_the_tables_decide_is_not_charged_a_share() {
+        // A placing the solution answers is not charged; nor is a moving phase the tables
+        // answer: the time left goes to the moves still searched.
+        let solved_placing = Horizon {
+            placing_free: true,
+            ..MOVING
+        };
+        let free_moving = Horizon {
+            moving_free: true,
+            ..START
+        };
+        let searched = plan(MINUTE, MOVING, 30, 0).optimum;
+        assert_eq!(plan(MINUTE, solved_placing, 30, 0).optimum, searched);
+        let a = plan(MINUTE, START, 30, 0).optimum;
+        let b = plan(MINUTE, free_moving, 30, 0).optimum;
+        assert!(a < b, "{a} {b}");
+        // Nothing left to search but this move: still only OPTIMUM_MAX_SHARE of the clock.
+        let both = Horizon {
+            placing_free: true,
+            ..free_moving
+        };
+        assert!(plan(MINUTE, both, 30, 0).optimum <= 12_000);
+    }
+
+    #[test]
+    fn movestogo_and_the_increment_give_more_time() {
+        let base = plan(MINUTE, START, 30, 0).optimum;
+        let ten_to_go = plan(
+            Clock {
+                movestogo: Some(10),
+                ..MINUTE
+            },
+            START,
+            30,
+            0,
+        )
+        .optimum;
+        let with_inc = plan(
+            Clock {
+                inc: 1000,
+                ..MINUTE
+            },
+            START,
+            30,
+            0,
+        )
+        .optimum;
+        assert!(ten_to_go > 4 * base, "{base} {ten_to_go}");
+        assert!(with_inc > base + 800, "{base} {with_inc}");
+        // One move to go: at most OPTIMUM_MAX_SHARE, the maximum within the clock.
+        let last = plan(
+            Clock {
+                movestogo: Some(1),
+                ..MINUTE
+            },
+            START,
+            30,
+            0,
+        );
+        assert!(last.optimum <= 12_000 && last.maximum <= 36_000, "{last:?}");
+    }
+
+    #[test]
+    fn the_plan_never_passes_the_clock_less_the_reserve() {
+        for left in [0, 1, 5, 50, 700, 1_000, 5_000, 60_000, 3_600_000] {
+            for (overhead, charge) in [(0, 0), (30, 0), (30, 700), (5_000, 0), (100, 5_000)] {
+                for inc in [0, 10, 1_000] {
+                    for horizon in [START, MOVING] {
+                        let clock = Clock {
+                            left,
+                            inc,
+                            movestogo: None,
+                        };
+                        let p = plan(clock, horizon, overhead, charge);
+                        assert!(p.optimum >= 1 && p.maximum >= p.optimum);
+                        let reserve = overhead + charge;
+                        if left > reserve + 2 {
+                            assert!(p.maximum < left - reserve, "{left} {reserve} {p:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_learned_reserve_spends_less_of_the_clock() {
+        let fixed = plan(MINUTE, START, 30, 0).optimum;
+        let learned = plan(MINUTE, START, 30, 700).optimum;
+        assert!(learned * 2 < fixed, "{fixed} {learned}");
+    }
+
+    #[test]
+    fn a_movetime_loses_at_most_a_quarter_to_the_overhead() {
+        assert_eq!(movetime(10, 30), 8);
+        assert_eq!(movetime(100, 30), 75);
+        assert_eq!(movetime(1000, 30), 970);
+        assert_eq!(movetime(0, 30), 1);
+    }
+
+    #[test]
+    fn a_stable_clear_best_move_scales_the_optimum_down() {
+        let mut stable = Progress::default();
+        let mut shaky = Progress::default();
+        for depth in 1..=10 {
+            stable.iteration(depth, depth > 1, 50, false, 0.9);
+            // The best move changes every iteration, the score falls, the nodes are spread.
+            shaky.iteration(depth, false, 50 - 20 * depth as i32, false, 0.3);
+        }
+        assert!(stable.scale() < 0.7, "{}", stable.scale());
+        assert!(shaky.scale() > 1.5, "{}", shaky.scale());
+        assert!(shaky.scale() <= SCALE_MAX);
+        assert!((Progress::default().scale() - UNSTABLE_SCALE).abs() < 1e-9);
+    }
+}
