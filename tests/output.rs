@@ -303,3 +303,16 @@ fn a_reader_that_leaves_after_one_line_ends_perft() {
     assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?}: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// `moulin perft` names what its stderr line times; stdout keeps the one `nodes` line.
+#[test]
+fn perft_says_what_it_timed() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(["perft", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "nodes 552\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("perft 2: 552 leaves in "), "{stderr}");
+}

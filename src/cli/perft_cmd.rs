@@ -53,7 +53,7 @@ pub(super) fn run(
         fen::write(&pos)
     );
     eprintln!(
-        "{:.3} s, {:.0} leaves/s",
+        "perft {depth}: {nodes} leaves in {:.3} s ({:.0} leaves/s)",
         secs,
         nodes as f64 / secs.max(1e-9)
     );
