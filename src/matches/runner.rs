@@ -548,7 +548,11 @@ fn test_sprt(plan: &Plan, s: &mut Shared, stop: &AtomicBool) {
         s.sprt = Some((llr, decision));
         if decision != Decision::Continue {
             if s.sprt_stop.is_none() {
-                s.sprt_stop = sprt_stop(plan, &s.standings);
+                s.sprt_stop = Some(SprtStop {
+                    games: s.standings.games(),
+                    llr,
+                    decision,
+                });
             }
             stop.store(true, Ordering::SeqCst);
         }
