@@ -24,7 +24,7 @@ pub(super) const CHARGE_MOVES: f64 = 60.0;
 /// The most moves left `movestogo` is taken to mean.
 pub(super) const MAX_MOVESTOGO: f64 = 50.0;
 /// The optimum is this multiple of an even share of the time left over the moves left.
-pub(super) const OPTIMUM_SCALE: f64 = 1.3;
+pub(super) const OPTIMUM_SCALE: f64 = 1.0;
 /// The optimum is at most this share of the clock left (less the reserve).
 pub(super) const OPTIMUM_MAX_SHARE: f64 = 0.2;
 /// The maximum is this multiple of the optimum...
