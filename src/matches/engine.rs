@@ -173,8 +173,7 @@ impl Engine {
         }
         // Started and noted as one step, so that a signal ending the runner cannot fall between
         // the two and leave the engine running.
-        let spawning = live::Spawning::enter()
-            .ok_or_else(|| EngineFault::Spawn(format!("{}: the runner is ending", spec.program)))?;
+        let spawning = live::Spawning::enter();
         let mut child = cmd
             .spawn()
             .map_err(|e| EngineFault::Spawn(format!("{}: {e}", spec.program)))?;
@@ -513,8 +512,10 @@ mod live {
     }
 
     impl Spawning {
-        /// Enters the section; `None` once the runner is ending.
-        pub fn enter() -> Option<Spawning> {
+        /// Enters the section. Once the runner is ending it never returns: the handler is
+        /// killing the engines and then ends the runner by its signal, and a start refused
+        /// meanwhile must not end the match first as if an engine had failed (exit 1).
+        pub fn enter() -> Spawning {
             HANDLERS.call_once(install);
             // SAFETY: the set is initialised by `sigemptyset` before use, and the mask change
             // concerns only this thread; `Drop` restores it.
@@ -532,9 +533,12 @@ mod live {
             SPAWNING.fetch_add(1, Ordering::SeqCst);
             // Either the handler sees this thread in the section, or this sees the handler.
             if ENDING.load(Ordering::SeqCst) {
-                return None;
+                drop(section);
+                loop {
+                    std::thread::park();
+                }
             }
-            Some(section)
+            section
         }
     }
 

@@ -153,7 +153,11 @@ fn interrupted_by(signal: &str, number: i32) {
         }
     }
     let status = runner.wait().unwrap();
-    assert_eq!(status.signal(), Some(number), "{signal}: {seen:#?}");
+    assert_eq!(
+        status.signal(),
+        Some(number),
+        "{signal}: {status:?}, {seen:#?}"
+    );
 }
 
 #[test]
