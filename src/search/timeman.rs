@@ -9,9 +9,9 @@
 //! beyond the engine's own time is kept for every move to come.
 
 /// Moves left in a moving phase of three pieces a side that the tables do not decide.
-pub(super) const MOVING_MOVES_BASE: f64 = 16.0;
+pub(super) const MOVING_MOVES_BASE: f64 = 12.0;
 /// Moves left added for each piece (on the board or in hand, both sides) beyond six.
-pub(super) const MOVING_MOVES_PER_PIECE: f64 = 2.0;
+pub(super) const MOVING_MOVES_PER_PIECE: f64 = 1.5;
 /// A placing move searched gets this many shares of the time left, a moving move one: engines
 /// between themselves decide most games in the placing, and the moving phase is long.
 pub(super) const PLACING_WEIGHT: f64 = 2.0;
@@ -253,9 +253,11 @@ mod tests {
     #[test]
     fn a_placing_searched_gets_more_of_the_clock_than_a_moving_move() {
         let early = plan(MINUTE, START, 30, 0);
-        // 9 placings at PLACING_WEIGHT shares each + 40 moving moves: 58 shares, this move 2,
-        // of 60 s less the 30 ms overhead, times OPTIMUM_SCALE.
-        let even = 59_970.0 / 58.0 * 2.0 * OPTIMUM_SCALE;
+        // 9 placings at PLACING_WEIGHT shares each + the moving moves of 18 pieces, this move
+        // PLACING_WEIGHT, of 60 s less the 30 ms overhead, times OPTIMUM_SCALE.
+        let moving = MOVING_MOVES_BASE + 12.0 * MOVING_MOVES_PER_PIECE;
+        let shares = 9.0 * PLACING_WEIGHT + moving;
+        let even = 59_970.0 / shares * PLACING_WEIGHT * OPTIMUM_SCALE;
         assert!((early.optimum as f64 - even).abs() < 2.0, "{early:?}");
         assert!(early.maximum >= 3 * early.optimum);
         // The last placing, then the first moving move of the same game: the placing takes
@@ -272,10 +274,10 @@ mod tests {
             plan(MINUTE, last_placing, 30, 0).optimum as f64,
             plan(MINUTE, first_moving, 30, 0).optimum as f64,
         );
-        assert!(
-            (p / m - PLACING_WEIGHT * 40.0 / 42.0).abs() < 0.01,
-            "{p} {m}"
-        );
+        // The last placing: its moving moves and PLACING_WEIGHT shares; the first moving move:
+        // the same moving moves and one share.
+        let expected = PLACING_WEIGHT * moving / (moving + PLACING_WEIGHT);
+        assert!((p / m - expected).abs() < 0.01, "{p} {m}");
     }
 
     #[test]
@@ -326,7 +328,9 @@ mod tests {
             0,
         )
         .optimum;
-        assert!(ten_to_go > 4 * base, "{base} {ten_to_go}");
+        // Ten moves to go of the 9 placings and the moving moves left: more than 3 times the
+        // time of the move.
+        assert!(ten_to_go > 3 * base, "{base} {ten_to_go}");
         assert!(with_inc > base + 800, "{base} {with_inc}");
         // One move to go: at most OPTIMUM_MAX_SHARE, the maximum within the clock.
         let last = plan(
