@@ -37,7 +37,13 @@ variant)
             exit 2
         fi
         sed -i "s|^\(pub(super) const $constant: [a-z0-9]*\) = .*;|\1 = $value;|" "$file"
-        grep "^pub(super) const $constant: " "$file" >&2
+        line=$(grep "^pub(super) const $constant: " "$file")
+        # A value rustfmt wrapped onto the next line is not matched: say so, not build the base.
+        if [[ $line != *" = $value;" ]]; then
+            echo "could not set $constant in src/search/timeman.rs: $line" >&2
+            exit 2
+        fi
+        echo "$line" >&2
     done
     # The shared target directory keeps the dependencies built once for all variants.
     CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target} \
