@@ -474,6 +474,7 @@ pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
                 &plan,
                 &finished.standings,
                 finished.sprt_stop.as_ref(),
+                finished.played,
                 finished.secs
             )
         )?;

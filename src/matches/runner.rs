@@ -171,6 +171,8 @@ pub struct Finished {
     pub sprt_stop: Option<SprtStop>,
     /// The time it took, in seconds.
     pub secs: f64,
+    /// The games it played (those of resumed records not counted): the pace is theirs.
+    pub played: u32,
     /// Why it stopped before its end, when it did.
     pub fatal: Option<MatchError>,
     /// The runner's own time between answers, over the games played (not those resumed).
@@ -325,12 +327,8 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         controls,
         plan.seed
     );
-    let bar = crate::progress::bar(
-        plan.total_games() as u64,
-        u64::from(standings.games()),
-        "",
-        "games",
-    );
+    let resumed = standings.games();
+    let bar = crate::progress::bar(plan.total_games() as u64, u64::from(resumed), "", "games");
     let shared = Mutex::new(Shared {
         schedule: Schedule {
             next_unit: 0,
@@ -366,6 +364,7 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     Ok(Finished {
+        played: shared.standings.games() - resumed,
         standings: shared.standings,
         sprt_stop: shared.sprt_stop,
         secs,

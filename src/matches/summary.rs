@@ -43,16 +43,18 @@ pub fn results(a: &str, t: &Tally) -> String {
 }
 
 /// The summary of a match (or a tournament) played by `plan`, whose games add up to
-/// `standings`, in `secs` seconds; `stopped`: where its SPRT decided.
+/// `standings` (resumed records included), `played` of them in `secs` seconds; `stopped`: where
+/// its SPRT decided.
 #[must_use]
 pub fn summary(
     plan: &Plan,
     standings: &Standings,
     stopped: Option<&super::runner::SprtStop>,
+    played: u32,
     secs: f64,
 ) -> String {
     if let Some(t) = plan.tournament {
-        return tournament_summary(plan, t, standings, secs);
+        return tournament_summary(plan, t, standings, played, secs);
     }
     let recap = &standings.recaps[0];
     let (a, b) = (&plan.specs[0].name, &plan.specs[1].name);
@@ -97,7 +99,7 @@ pub fn summary(
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
         ));
     }
-    out.push_str(&time_taken(n, secs));
+    out.push_str(&time_taken(n, played, secs));
     out
 }
 
@@ -121,12 +123,15 @@ pub fn tournament_report(path: &std::path::Path) -> Result<Option<String>, super
     Ok(Some(out))
 }
 
-/// The summary's last line: the time taken.
-fn time_taken(games: u32, secs: f64) -> String {
-    format!(
-        "Time: {secs:.1} s, {:.1} games/min\n",
-        f64::from(games) * 60.0 / secs.max(1e-9)
-    )
+/// The summary's last line: the time taken, and the pace of the `played` games of `games` that
+/// this run played (a resumed match's others were played before).
+fn time_taken(games: u32, played: u32, secs: f64) -> String {
+    let pace = f64::from(played) * 60.0 / secs.max(1e-9);
+    if played == games {
+        format!("Time: {secs:.1} s, {pace:.1} games/min\n")
+    } else {
+        format!("Time: {secs:.1} s for the {played} games played now, {pace:.1} games/min\n")
+    }
 }
 
 /// The summary of a tournament of kind `kind`.
@@ -134,6 +139,7 @@ fn tournament_summary(
     plan: &Plan,
     kind: super::standings::Tournament,
     standings: &Standings,
+    played: u32,
     secs: f64,
 ) -> String {
     let n = standings.games();
@@ -157,7 +163,7 @@ fn tournament_summary(
         .map(|(name, k)| format!("{name} {k}"))
         .collect();
     out.push_str(&format!("Forfeits: {}\n", forfeits.join(", ")));
-    out.push_str(&time_taken(n, secs));
+    out.push_str(&time_taken(n, played, secs));
     out
 }
 
@@ -349,4 +355,21 @@ fn pairwise(standings: &Standings) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_taken;
+
+    #[test]
+    fn a_resumed_match_paces_only_the_games_it_played() {
+        assert_eq!(
+            time_taken(200, 200, 600.0),
+            "Time: 600.0 s, 20.0 games/min\n"
+        );
+        assert_eq!(
+            time_taken(200, 23, 690.0),
+            "Time: 690.0 s for the 23 games played now, 2.0 games/min\n"
+        );
+    }
 }

@@ -62,6 +62,8 @@ fn resume_plays_the_games_the_records_lack() {
     assert!(out.status.success(), "{stdout}");
     let (w, d, l) = wdl(&stdout);
     assert_eq!(w + d + l, 8, "{stdout}");
+    // The pace is of the five games this run played, not of the eight.
+    assert!(stdout.contains(" for the 5 games played now, "), "{stdout}");
     replay_ok(&records, 8);
     let text = std::fs::read_to_string(&records).unwrap();
     for g in 1..=8 {
