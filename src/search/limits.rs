@@ -13,7 +13,7 @@
 //! move's own deadline.
 
 use super::control::Control;
-use super::timeman::{self, Clock, Horizon};
+use super::timeman::{self, Clock, Horizon, CHECK_END, SOLVER_NODES};
 use crate::rules::board::ByColor;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -21,31 +21,6 @@ use std::time::Duration;
 
 /// The deepest ply the search goes.
 pub const MAX_PLY: usize = 120;
-
-/// The exact solver's share of a search that no check follows (no clock, pondering, several
-/// lines, or moves to search given), and of the check of one move (`Searcher::move_keeps_value`):
-/// it may run until this fraction of the move's time has passed.
-pub(super) const SOLVER_END: f64 = 0.5;
-/// The exact solver's positions in a search without a clock, or while pondering (about a
-/// second).
-pub(super) const SOLVER_NODES: u64 = 4_000_000;
-/// The proof of the root's value tests for a draw at least until this fraction of the move's
-/// time.
-pub(super) const PROVE_DRAW_END: f64 = 0.25;
-/// The proof of the root's value tests for a win until this fraction of the move's time.
-pub(super) const PROVE_WIN_END: f64 = 0.45;
-/// Where the placing solution leaves several equally testing moves, the search among them ends
-/// at this fraction of the move's time: the value is known, the search only breaks the tie.
-pub(super) const SOLVED_TIE_SEARCH_END: f64 = 0.1;
-/// A search whose choice the exact solver checks ends at this fraction of the move's time.
-pub(super) const CHECKED_SEARCH_END: f64 = 0.7;
-/// A search whose choice the exact solver checks, where a draw is proven and a win not ruled
-/// out, ends at this fraction of the move's time: the proof of the win goes on after it.
-pub(super) const WIN_OPEN_SEARCH_END: f64 = 0.5;
-/// The check of the search's choice ends at this fraction of the move's time.
-pub(super) const CHECK_END: f64 = 0.95;
-/// A search again without a refuted choice gets this fraction of the move's time left.
-pub(super) const SEARCH_AGAIN_SHARE: f64 = 0.5;
 
 /// What limits a search. All fields default to "no limit".
 #[derive(Clone, Debug, Default)]

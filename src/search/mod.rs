@@ -52,15 +52,15 @@ use crate::tables::{perfect_play, Tables, Value as TableValue};
 pub use exact::solved::Choice as SolvedChoice;
 use exact::solved::{self, Solved};
 use exact::{choice_check, root_proof, ChoiceCheck, RootProof, Verdict, Wdl};
-use limits::{
-    Budget, Deadline, CHECKED_SEARCH_END, PROVE_DRAW_END, PROVE_WIN_END, SEARCH_AGAIN_SHARE,
-    SOLVED_TIE_SEARCH_END, SOLVER_END, WIN_OPEN_SEARCH_END,
-};
+use limits::{Budget, Deadline};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use threads::{build_pool, Line, Shared, BUSY_SLOTS};
-use timeman::Horizon;
+use timeman::{
+    Horizon, CHECKED_SEARCH_END, PROVE_DRAW_END, PROVE_WIN_END, SEARCH_AGAIN_SHARE,
+    SOLVED_TIE_SEARCH_END, SOLVER_END, WIN_OPEN_SEARCH_END,
+};
 use tt::{Bound, TranspositionTable};
 use worker::Worker;
 

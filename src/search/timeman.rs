@@ -4,7 +4,8 @@
 //! the move (`plan`); between iterations the optimum is scaled by how stable the best move has
 //! been, how much the score fell and the share of the nodes the best move took (`Progress`).
 //!
-//! Every constant is here, named, with what it does; matches tune them (docs/time.md).
+//! Every constant of the move's time is here, named, with what it does, the exact solver's
+//! shares of a move included; matches tune them (docs/time.md).
 //! `MoveOverhead` is a margin kept once; what the protocol learned the GUI charges
 //! beyond the engine's own time is kept for every move to come.
 
@@ -59,6 +60,35 @@ pub(super) const EFFORT_MIN_DEPTH: u32 = 6;
 pub(super) const SCALE_MIN: f64 = 0.4;
 /// The largest product of the scales.
 pub(super) const SCALE_MAX: f64 = 2.5;
+
+// The move's time among the exact solver, the check of a book move and the search, when the
+// tables answer the moving phase (docs/time.md, "The exact solver's share of a placing move"):
+// each `*_END` is a fraction of the move's time counted from `go` (`limits::Budget`).
+
+/// The exact solver's share of a search that no check follows (no clock, pondering, several
+/// lines, or moves to search given), and of the check of one move (`Searcher::move_keeps_value`):
+/// it may run until this fraction of the move's time has passed.
+pub(super) const SOLVER_END: f64 = 0.5;
+/// The exact solver's positions in a search without a clock, or while pondering (about a
+/// second).
+pub(super) const SOLVER_NODES: u64 = 4_000_000;
+/// The proof of the root's value tests for a draw at least until this fraction of the move's
+/// time.
+pub(super) const PROVE_DRAW_END: f64 = 0.25;
+/// The proof of the root's value tests for a win until this fraction of the move's time.
+pub(super) const PROVE_WIN_END: f64 = 0.45;
+/// Where the placing solution leaves several equally testing moves, the search among them ends
+/// at this fraction of the move's time: the value is known, the search only breaks the tie.
+pub(super) const SOLVED_TIE_SEARCH_END: f64 = 0.1;
+/// A search whose choice the exact solver checks ends at this fraction of the move's time.
+pub(super) const CHECKED_SEARCH_END: f64 = 0.7;
+/// A search whose choice the exact solver checks, where a draw is proven and a win not ruled
+/// out, ends at this fraction of the move's time: the proof of the win goes on after it.
+pub(super) const WIN_OPEN_SEARCH_END: f64 = 0.5;
+/// The check of the search's choice ends at this fraction of the move's time.
+pub(super) const CHECK_END: f64 = 0.95;
+/// A search again without a refuted choice gets this fraction of the move's time left.
+pub(super) const SEARCH_AGAIN_SHARE: f64 = 0.5;
 
 /// How far the game has to go, for the estimate of the moves left.
 #[derive(Clone, Copy, Debug, Default)]
