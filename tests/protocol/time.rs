@@ -231,7 +231,7 @@ fn a_gui_charging_700_ms_a_move_never_flags_moulin_in_20_games_of_a_minute() {
 }
 
 #[test]
-#[ignore = "20 long games at a minute each against moulin: about 40 minutes"]
+#[ignore = "20 long games at a minute each against moulin: about 12 minutes"]
 fn a_gui_charging_700_ms_a_move_never_flags_moulin_in_20_long_games_against_itself() {
     let c = Charges {
         clock: 60_000,
