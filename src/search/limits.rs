@@ -2,7 +2,8 @@
 //! time, clocks), and the time for this move that follows from them (`Budget`, made once a
 //! search): a soft limit between iterations and a hard one anywhere (`Deadline`), and the
 //! shares of the move's time that the exact solver of the placing and the search it checks
-//! take in turn (the `*_END` constants and `SEARCH_AGAIN_SHARE`).
+//! take in turn (the `*_END` constants and `SEARCH_AGAIN_SHARE`, named with the time manager's
+//! in `timeman`).
 //!
 //! A timed placing search whose choice the exact solver checks runs: the proof of the root's
 //! value (a draw at least until `PROVE_DRAW_END`, a win until `PROVE_WIN_END`), the search (until
