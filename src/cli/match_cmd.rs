@@ -5,11 +5,11 @@ use super::match_openings::OpeningsFlag;
 use super::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
 use crate::matches::adjudicate::{Adjudication, DrawRule, ResignRule};
+use crate::matches::lineup::Tournament;
 use crate::matches::referee::{GameSettings, TimeControl};
 use crate::matches::results_file::{self, Record};
 use crate::matches::runner::{self, OpeningSource, Plan};
 use crate::matches::spec::{self, EngineSpec};
-use crate::matches::standings::Tournament;
 use crate::matches::stats::Sprt;
 use crate::matches::summary;
 use crate::matches::{gbgp, words, MatchError, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
@@ -369,6 +369,7 @@ fn settings_line(
             ("max-plies", args.max_plies.to_string()),
             ("openings", openings),
             ("seed", seed.to_string()),
+            ("games", args.games.to_string()),
         ])
         .chain(extra)
         .map(|(k, v)| format!("{k}={}", words::quote(&v)))

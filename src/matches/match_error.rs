@@ -147,6 +147,63 @@ pub enum LineError {
         /// The engine's answer.
         answer: String,
     },
+    /// The result is none of `1-0`, `0-1`, `1/2-1/2`.
+    #[error("result '{text}': expected 1-0, 0-1 or 1/2-1/2")]
+    Result {
+        /// The value found.
+        text: String,
+    },
+    /// The game number is not one the match plays.
+    #[error("game {game} is not a game of this match{}", match games {
+        Some(n) => format!(" (games 1 to {n})"),
+        None => " (games are numbered from 1)".to_string(),
+    })]
+    NoSuchGame {
+        /// The number found.
+        game: usize,
+        /// The games the match plays, when known.
+        games: Option<usize>,
+    },
+    /// A player is not an engine of the match.
+    #[error("'{name}' is not an engine of this match (the engines are {engines})")]
+    NotAnEngine {
+        /// The name found.
+        name: String,
+        /// The match's engines, joined.
+        engines: String,
+    },
+    /// An engine plays both sides.
+    #[error("'{name}' plays both White and Black")]
+    PlaysItself {
+        /// The engine's name.
+        name: String,
+    },
+    /// The players are not those the schedule seats in this game.
+    #[error("game {game} is played by {white} (White) and {black} (Black) in this match")]
+    OtherSeats {
+        /// The game's number.
+        game: usize,
+        /// The engine the schedule gives White.
+        white: String,
+        /// The engine the schedule gives Black.
+        black: String,
+    },
+    /// The game is of another variant than the match.
+    #[error("variant '{variant}', but the match plays {wanted}")]
+    OtherVariant {
+        /// The variant found.
+        variant: String,
+        /// The match's variant.
+        wanted: String,
+    },
+    /// The game's number was seen on an earlier line.
+    #[error("game {game} is recorded twice (first on line {first})")]
+    Twice {
+        /// The game's number.
+        game: usize,
+        /// The line it was first on.
+        first: usize,
+    },
 }
 
 /// How a records file's settings differ from those of the match that would resume it.
@@ -336,17 +393,6 @@ pub enum MatchError {
         /// How the settings differ.
         source: SettingsMismatch,
     },
-    /// The records to resume have a record before their settings line.
-    #[error(
-        "records {source_name}, line {line}: a record before any '# settings:' line: cannot \
-         resume these records (written by an older moulin?); use --force or another file"
-    )]
-    RecordBeforeSettings {
-        /// The file, as shown.
-        source_name: String,
-        /// The line's number, from 1.
-        line: usize,
-    },
     /// A line of the records to resume cannot be read.
     #[error("records {source_name}, line {line}: {source}")]
     ResumeLine {
@@ -357,22 +403,38 @@ pub enum MatchError {
         /// What is wrong.
         source: LineError,
     },
+    /// A line of a records file is longer than any record.
+    #[error(
+        "records {source_name}, line {line}: longer than {limit} bytes, more than any game's \
+         record: not a records file of moulin match"
+    )]
+    LongLine {
+        /// The file, as shown.
+        source_name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The longest line read.
+        limit: usize,
+    },
+    /// A file to resume is not a regular file.
+    #[error("records {source_name} is {kind}, not a file of records")]
+    RecordsNotAFile {
+        /// The file, as shown.
+        source_name: String,
+        /// What it is (`a named pipe`, `a folder`...).
+        kind: &'static str,
+    },
     /// The records to resume have no settings line.
     #[error(
-        "records {source_name} have no '# settings:' line: cannot resume them; use --force or \
-         another file"
+        "{source_name} is not the records of a moulin match: no '# settings:' line heads it (its \
+         first line: {first}); left as it is: name another file, or remove it (or use --force) \
+         to start anew"
     )]
     NoSettings {
         /// The file, as shown.
         source_name: String,
-    },
-    /// The records to resume hold a game twice.
-    #[error("records {source_name}: game {game} is recorded twice")]
-    RecordedTwice {
-        /// The file, as shown.
-        source_name: String,
-        /// The game's number.
-        game: usize,
+        /// Its first line, quoted.
+        first: String,
     },
     /// A new file of games (`--pgn`) would replace one.
     #[error("{source_name} already exists: give --resume to add to it, or --force to replace it")]

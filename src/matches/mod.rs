@@ -12,7 +12,8 @@
 //! - `runner`: pairs of games over worker threads, the records written as games end;
 //!   `standings`: what the games add up to, by pairing (one for a match, several for a
 //!   tournament); `summary`: the results as the match prints them.
-//! - `results_file`: one line per game, and the file that holds them; `replay`: their check.
+//! - `results_file`: one line per game, and the file that holds them; `lineup`: who plays which
+//!   game, what every kept record is checked against; `replay`: their check.
 //! - `balanced_openings`: making opening books of openings an engine finds balanced.
 //! - `stats`: Elo, its interval, and the SPRT; `ratings`: a tournament's ratings by maximum
 //!   likelihood.
@@ -23,6 +24,7 @@ pub mod balanced_openings;
 pub mod control;
 pub mod engine;
 pub mod gbgp;
+pub mod lineup;
 mod match_error;
 pub mod ratings;
 pub mod referee;

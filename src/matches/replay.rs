@@ -3,13 +3,15 @@
 //! the games of either kind of file as the trainer reads them; and the games lost from openings
 //! labelled drawn.
 
+use super::lineup::Lineup;
 use super::match_error::{LineError, MatchError};
-use super::results_file::{each_line, Recap, Record};
+use super::results_file::{each_line, read_header, Recap, Record};
 use super::standings::Standings;
 use crate::record::openings;
 use crate::rules::game::Game;
 use crate::rules::Rules;
 use crate::text::{printable, MAX_SHOWN};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -49,16 +51,20 @@ pub struct Replay {
     pub names: Option<[String; 2]>,
 }
 
-/// Replays every record of `input`, read from `source`.
+/// Replays every record of `input`, read from `source`. Once the settings line is read, every
+/// record is also held to the match it names (`Record::fits`: its game number, its engines in
+/// their seats, its variant); in any file, no game number may come twice.
 ///
 /// # Errors
 ///
 /// Input that cannot be read.
 pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, MatchError> {
     let mut out = Replay::default();
+    let mut lineup = None;
+    let mut seen = HashMap::new();
     each_line(input, source, |number, line, _| {
-        if !line.is_empty() && !line.starts_with('#') {
-            out.add(number, line);
+        if !read_header(line, &mut lineup) && !line.is_empty() && !line.starts_with('#') {
+            out.add(number, line, lineup.as_ref(), &mut seen);
         }
         Ok(())
     })?;
@@ -66,26 +72,42 @@ pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, MatchError> {
 }
 
 impl Replay {
-    /// Reads, adds up and checks the record on line `number`.
-    fn add(&mut self, number: usize, line: &str) {
+    /// Reads and checks the record on line `number` (against `lineup` when known, and against
+    /// the game numbers `seen` so far, with their lines), and adds up its result when it replays.
+    fn add(
+        &mut self,
+        number: usize,
+        line: &str,
+        lineup: Option<&Lineup>,
+        seen: &mut HashMap<usize, usize>,
+    ) {
         self.games += 1;
-        let record = match Record::parse(line) {
-            Ok(r) => r,
-            Err(error) => {
-                self.errors.push(Failure {
-                    line: number,
-                    game: None,
-                    error,
+        let (game, fits) = match Record::parse(line) {
+            Err(error) => (None, Err(error)),
+            Ok(record) => {
+                let game = record.game;
+                let fits = match lineup {
+                    Some(l) => record.fits(l),
+                    None => record.check(),
+                };
+                let fits = fits.and_then(|()| match seen.insert(record.game, number) {
+                    Some(first) => Err(LineError::Twice {
+                        game: record.game,
+                        first,
+                    }),
+                    None => Ok(record),
                 });
-                return;
+                (Some(game), fits)
             }
         };
-        add_result(&mut self.recap, &mut self.names, &record);
-        match record.check() {
-            Ok(()) => self.plies += record.moves.len(),
+        match fits {
+            Ok(record) => {
+                self.plies += record.moves.len();
+                add_result(&mut self.recap, &mut self.names, &record);
+            }
             Err(error) => self.errors.push(Failure {
                 line: number,
-                game: Some(record.game),
+                game,
                 error,
             }),
         }

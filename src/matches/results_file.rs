@@ -20,6 +20,7 @@
 //! a write that fails is cut back, so the file always ends with a complete record.
 
 use super::engine::Score;
+use super::lineup::{Lineup, RESULTS};
 use super::match_error::{LineError, MatchError, SettingsMismatch};
 use super::referee::{End, Note, Played};
 use super::stats::Tally;
@@ -30,7 +31,7 @@ use crate::rules::game::Game;
 use crate::rules::Rules;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// One game as a record holds it.
@@ -253,7 +254,13 @@ impl Record {
                 .split_whitespace()
                 .map(String::from)
                 .collect(),
-            result: take("result")?,
+            result: {
+                let result = take("result")?;
+                if !RESULTS.contains(&result.as_str()) {
+                    return Err(LineError::Result { text: result });
+                }
+                result
+            },
             end: take("end")?,
             loser,
             answer: take("answer").ok(),
@@ -313,6 +320,45 @@ impl Record {
             kind => self.check_forfeit(kind, &game)?,
         }
         Ok(())
+    }
+
+    /// Checks the record against the match of `lineup`: its game number is one the match
+    /// plays, its players are engines of the match in the seats the schedule gives that game,
+    /// its variant is the match's; then plays it again (`check`).
+    ///
+    /// # Errors
+    ///
+    /// The first thing that does not fit.
+    pub fn fits(&self, lineup: &Lineup) -> Result<(), LineError> {
+        if !lineup.exists(self.game) {
+            return Err(LineError::NoSuchGame {
+                game: self.game,
+                games: lineup
+                    .games
+                    .map(|g| g.saturating_mul(lineup.pairings.len())),
+            });
+        }
+        let (white, black) = (lineup.engine(&self.white)?, lineup.engine(&self.black)?);
+        if white == black {
+            return Err(LineError::PlaysItself {
+                name: self.white.clone(),
+            });
+        }
+        let wanted = lineup.seats(self.game);
+        if (white, black) != (wanted.white, wanted.black) {
+            return Err(LineError::OtherSeats {
+                game: self.game,
+                white: lineup.names[wanted.white].clone(),
+                black: lineup.names[wanted.black].clone(),
+            });
+        }
+        if self.variant != lineup.variant {
+            return Err(LineError::OtherVariant {
+                variant: self.variant.clone(),
+                wanted: lineup.variant.clone(),
+            });
+        }
+        self.check()
     }
 
     /// Checks a forfeit of kind `kind` in `game`, the game after the record's moves.
@@ -404,10 +450,16 @@ impl Recap {
     }
 }
 
+/// The longest line of a records file: more than any game's record (a game of 10,000 plies
+/// takes about 60 KB), so that a file that is not records (a device, a binary blob) is refused
+/// after this much, not read whole.
+pub const MAX_LINE: usize = 1 << 20;
+
 /// Calls `each` with the number (from 1), the text (decoded lossily, without its line break) and
 /// whether it is complete (ends with a line break) of every line of the records `input` read
 /// from `source`; stops at the first error. Returns the length of the complete lines and that of
-/// a last line cut short.
+/// a last line cut short. A line longer than `MAX_LINE` is an error: at most that much is read
+/// of it.
 pub(super) fn each_line(
     mut input: impl BufRead,
     source: &str,
@@ -417,7 +469,8 @@ pub(super) fn each_line(
     let (mut whole, mut number) = (0u64, 0);
     loop {
         bytes.clear();
-        let n = input
+        let n = (&mut input)
+            .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut bytes)
             .map_err(|e| MatchError::ReadRecords {
                 source_name: source.to_string(),
@@ -428,6 +481,13 @@ pub(super) fn each_line(
         }
         number += 1;
         let complete = bytes.last() == Some(&b'\n');
+        if n > MAX_LINE || (!complete && n == MAX_LINE) {
+            return Err(MatchError::LongLine {
+                source_name: source.to_string(),
+                line: number,
+                limit: MAX_LINE,
+            });
+        }
         each(number, String::from_utf8_lossy(&bytes).trim(), complete)?;
         if !complete {
             return Ok((whole, n));
@@ -436,8 +496,70 @@ pub(super) fn each_line(
     }
 }
 
+/// Opens a records file to read (and, with `write`, to append), without waiting on a named
+/// pipe, and refuses anything but a regular file (a pipe, a device, a folder), naming it.
+pub(super) fn open_regular(path: &Path, write: bool) -> Result<File, MatchError> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let source_name = path.display().to_string();
+    let file = OpenOptions::new()
+        .read(true)
+        .write(write)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| MatchError::ReadRecords {
+            source_name: source_name.clone(),
+            source: e,
+        })?;
+    let kind = file
+        .metadata()
+        .map_err(|e| MatchError::ReadRecords {
+            source_name: source_name.clone(),
+            source: e,
+        })?
+        .file_type();
+    let what = if kind.is_file() {
+        return Ok(file);
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    };
+    Err(MatchError::RecordsNotAFile {
+        source_name,
+        kind: what,
+    })
+}
+
 /// The prefix of a records file's settings line.
-const SETTINGS: &str = "# settings: ";
+pub const SETTINGS: &str = "# settings: ";
+
+/// The prefix of the line a resumed match writes when it plays another count of games than
+/// the records' last count (`games=` of the settings line, or the last such line): the games
+/// by pairing, from there on.
+pub const GAMES: &str = "# games: ";
+
+/// Reads a header line of records into `lineup`: the settings line makes it (`None` when it
+/// names no match), a `# games:` line sets its count of games. False for any other line.
+pub(super) fn read_header(line: &str, lineup: &mut Option<Lineup>) -> bool {
+    if let Some(settings) = line.strip_prefix(SETTINGS) {
+        *lineup = Lineup::from_settings(settings);
+    } else if let Some(games) = line.strip_prefix(GAMES) {
+        if let Some(l) = lineup.as_mut() {
+            l.games = games.parse().ok();
+        }
+    } else {
+        return false;
+    }
+    true
+}
 
 /// A records file open for writing, that always ends with a complete record.
 pub struct RecordsFile {
@@ -485,87 +607,146 @@ impl RecordsFile {
     }
 
     /// Opens an existing file to continue its match: checks its settings line against
-    /// `settings`, drops a last line cut short (a kill or a full disk while it was written), and
-    /// gives every record it holds to `each`. A missing or empty file is started as by `create`.
+    /// `settings` and every record against `lineup` (`Record::fits`: the game one the match
+    /// plays, its engines in their seats, every move legal, the result a result) and against
+    /// the others (no game twice), then gives each to `each`. A last line without its line
+    /// break is kept when it is a whole record that fits (an editor dropped the break; the break
+    /// is written back), and otherwise dropped as cut short by a kill or a full disk. A missing
+    /// or empty file is started as by `create`; a file with anything else in it is never
+    /// replaced.
     ///
     /// # Errors
     ///
-    /// A file that cannot be read or written, that is of another match, whose settings line is
-    /// missing, or one of whose records cannot be read; or the first error of `each`.
+    /// A file that cannot be read or written, that is not a regular file, that is of another
+    /// match or not of a match at all (no settings line before its first record), or a record
+    /// that cannot be read or does not fit (with its line); or the first error of `each`.
     pub fn resume(
         path: &Path,
         title: &str,
         settings: &str,
+        lineup: &Lineup,
         mut each: impl FnMut(&Record) -> Result<(), MatchError>,
     ) -> Result<RecordsFile, MatchError> {
         let shown = path.display();
         let source_name = shown.to_string();
-        let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        let file = match open_regular(path, true) {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(MatchError::ReadRecords { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
                 log::info!("records {shown} do not exist yet: a new match");
                 return RecordsFile::create(path, false, title, settings);
             }
-            Err(e) => {
-                return Err(MatchError::ReadRecords {
-                    source_name,
-                    source: e,
-                })
-            }
+            Err(e) => return Err(e),
         };
+        let mut first_line = None;
         let mut checked = false;
+        // The count of games the records last stated.
+        let mut stated = None;
+        let mut seen: HashMap<usize, usize> = HashMap::new();
+        let mut last_kept = false;
         let (whole, cut) = each_line(
             BufReader::new(&file),
             &source_name,
             |line_no, line, complete| {
-                if !complete {
-                    log::warn!(
-                    "records {shown}, line {line_no}: cut short ({} bytes); dropped, its game is played again",
-                    line.len()
-                );
-                } else if let Some(found) = line.strip_prefix(SETTINGS) {
+                first_line.get_or_insert_with(|| crate::text::quoted(line));
+                let at = |source| MatchError::ResumeLine {
+                    source_name: source_name.clone(),
+                    line: line_no,
+                    source,
+                };
+                if let Some(found) = line.strip_prefix(SETTINGS).filter(|_| complete) {
                     check_settings(found, settings).map_err(|e| MatchError::OtherMatch {
                         source_name: source_name.clone(),
                         source: e,
                     })?;
                     checked = true;
-                } else if !line.is_empty() && !line.starts_with('#') {
-                    if !checked {
-                        return Err(MatchError::RecordBeforeSettings {
+                    stated = setting(found, "games").and_then(|g| g.parse::<usize>().ok());
+                } else if let Some(games) = line.strip_prefix(GAMES).filter(|_| complete) {
+                    stated = games.parse().ok();
+                } else if line.is_empty() || line.starts_with('#') {
+                } else if !checked {
+                    if complete {
+                        return Err(MatchError::NoSettings {
                             source_name: source_name.clone(),
-                            line: line_no,
+                            first: first_line.clone().unwrap_or_default(),
                         });
                     }
-                    let r = Record::parse(line).map_err(|e| MatchError::ResumeLine {
-                        source_name: source_name.clone(),
-                        line: line_no,
-                        source: e,
-                    })?;
-                    each(&r)?;
+                } else {
+                    let record = Record::parse(line).and_then(|r| r.fits(lineup).map(|()| r));
+                    let record = match record {
+                        Ok(r) => r,
+                        Err(e) if complete => return Err(at(e)),
+                        Err(e) => {
+                            log::warn!(
+                                "records {shown}, line {line_no}: cut short ({} bytes: {e}); \
+                                 dropped, its game is played again",
+                                line.len()
+                            );
+                            return Ok(());
+                        }
+                    };
+                    if let Some(first) = seen.insert(record.game, line_no) {
+                        return Err(at(LineError::Twice {
+                            game: record.game,
+                            first,
+                        }));
+                    }
+                    last_kept = !complete;
+                    each(&record)?;
                 }
                 Ok(())
             },
         )?;
-        if whole == 0 {
-            log::info!("records {shown} hold nothing whole: a new match");
+        if whole == 0 && cut == 0 {
+            log::info!("records {shown} are empty: a new match");
             return RecordsFile::create(path, true, title, settings);
         }
         if !checked {
-            return Err(MatchError::NoSettings { source_name });
+            return Err(MatchError::NoSettings {
+                source_name,
+                first: first_line.unwrap_or_default(),
+            });
         }
+        let kept = if last_kept { cut as u64 } else { 0 };
+        let mut out = RecordsFile::continued(file, path, whole, cut > 0, kept)?;
+        if let Some(games) = lineup.games.filter(|&g| stated != Some(g)) {
+            out.append(&format!("{GAMES}{games}\n"))?;
+        }
+        Ok(out)
+    }
+
+    /// The records `file` at `path` to write on after its `whole` bytes of complete lines: a
+    /// last line cut short (`cut`) is cut off, unless `kept` (its length) because it is a whole
+    /// record, whose line break is then written back.
+    fn continued(
+        mut file: File,
+        path: &Path,
+        whole: u64,
+        cut: bool,
+        kept: u64,
+    ) -> Result<RecordsFile, MatchError> {
         let cannot_write = |e| MatchError::WriteRecords {
-            source_name: source_name.clone(),
+            source_name: path.display().to_string(),
             source: e,
         };
-        if cut > 0 {
+        if cut && kept == 0 {
             file.set_len(whole).map_err(cannot_write)?;
         }
         file.seek(SeekFrom::End(0)).map_err(cannot_write)?;
-        Ok(RecordsFile {
+        let mut out = RecordsFile {
             file,
             path: path.to_path_buf(),
-            len: whole,
-        })
+            len: whole + kept,
+        };
+        if kept > 0 {
+            log::info!(
+                "records {}: the last game's line break was missing; written back",
+                path.display()
+            );
+            out.append("\n")?;
+        }
+        Ok(out)
     }
 
     /// Opens a file of records written as they come, with no header: a new file, or one
@@ -631,10 +812,12 @@ impl RecordsFile {
 fn check_settings(found: &str, wanted: &str) -> Result<(), SettingsMismatch> {
     // Each key with its values in order (`engine` has several), so that a setting one side
     // has and the other lacks does not shift the comparison of the rest.
+    // The count of games is not compared: a resumed match may play more (or fewer) games.
     let map = |text: &str| -> Result<Vec<(String, Vec<String>)>, SettingsMismatch> {
         let mut keys: Vec<(String, Vec<String>)> = Vec::new();
         for w in words::split(text)? {
             let (k, v) = match words::key_value(&w) {
+                (Some("games"), _) => continue,
                 (Some(k), v) => (k.to_string(), v.to_string()),
                 (None, v) => (String::new(), v.to_string()),
             };
@@ -680,11 +863,17 @@ pub fn setting<'a>(settings: &'a str, key: &str) -> Option<&'a str> {
         .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
 }
 
-/// The settings line of a records file, if it has one (`None` when it cannot be read).
+/// The settings line of a records file, if it has one (`None` when it cannot be read, or is not
+/// a regular file). Only the first 64 KB are read: the header lines come first.
 pub fn settings_of(path: &Path) -> Option<String> {
-    let text = std::fs::read(path).ok()?;
-    let text = String::from_utf8_lossy(&text[..text.len().min(1 << 16)]).into_owned();
-    text.lines()
+    let mut text = Vec::new();
+    open_regular(path, false)
+        .ok()?
+        .take(1 << 16)
+        .read_to_end(&mut text)
+        .ok()?;
+    String::from_utf8_lossy(&text)
+        .lines()
         .find_map(|l| l.strip_prefix(SETTINGS))
         .map(String::from)
 }

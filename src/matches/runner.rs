@@ -9,11 +9,12 @@
 //! `--resume` works by game number as for a match (a match is the tournament of one pairing).
 
 use super::engine::Engine;
+use super::lineup::{self, Lineup, Tournament};
 use super::match_error::MatchError;
 use super::referee::{self, GameSettings, Overhead, Seat};
 use super::results_file::{Record, RecordsFile};
 use super::spec::{self, EngineSpec};
-use super::standings::{Standings, Tournament};
+use super::standings::Standings;
 use super::stats::{self, Decision, Sprt, Tally};
 use crate::record::openings::{self, Opening};
 use crate::rng::Rng;
@@ -84,6 +85,17 @@ impl Plan {
     #[must_use]
     pub fn names(&self) -> Vec<String> {
         self.specs.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// Who plays which game of the plan, for the check of resumed records.
+    #[must_use]
+    pub fn lineup(&self) -> Lineup {
+        Lineup {
+            names: self.names(),
+            pairings: self.pairings(),
+            variant: self.variant.clone(),
+            games: Some(self.games),
+        }
     }
 
     /// The games the plan plays: `games` by each pairing.
@@ -223,18 +235,15 @@ fn open_records(
     let mut stopped = None;
     let records = match &plan.records {
         Some(path) if plan.resume => {
-            let file = RecordsFile::resume(path, title, &plan.settings_line, |r| {
-                if !done.insert(r.game) {
-                    return Err(MatchError::RecordedTwice {
-                        source_name: path.display().to_string(),
-                        game: r.game,
-                    });
-                }
-                if add_resumed(plan, &mut standings, r) && stopped.is_none() {
-                    stopped = sprt_stop(plan, &standings);
-                }
-                Ok(())
-            })?;
+            let file =
+                RecordsFile::resume(path, title, &plan.settings_line, &plan.lineup(), |r| {
+                    done.insert(r.game);
+                    let pair_done = standings.add(r).is_some_and(|(_, pair_done)| pair_done);
+                    if pair_done && stopped.is_none() {
+                        stopped = sprt_stop(plan, &standings);
+                    }
+                    Ok(())
+                })?;
             log::info!("resuming: {} games already recorded", done.len());
             Some(file)
         }
@@ -247,23 +256,6 @@ fn open_records(
         None => None,
     };
     Ok((records, standings, done, stopped))
-}
-
-/// Adds a game of resumed records. The engines' names are those of the settings line, which
-/// `--resume` checked; a record of other names counts for the one pairing of a match (as a
-/// draw, from the first engine's view), and for nothing in a tournament. True when it completes
-/// a pair.
-fn add_resumed(plan: &Plan, standings: &mut Standings, r: &Record) -> bool {
-    match standings.add(r) {
-        Some((_, pair_done)) => pair_done,
-        None if plan.tournament.is_none() => {
-            let names = [plan.specs[0].name.as_str(), plan.specs[1].name.as_str()];
-            standings.recaps[0].add(r, names);
-            // Its pair is not known: test after it (an unfinished pair counts for nothing).
-            true
-        }
-        None => false,
-    }
 }
 
 /// Starts every engine (the handshake included) before anything else, so that an engine that
@@ -437,12 +429,7 @@ fn worker(c: &Context, mut slots: Vec<Option<Engine>>) {
             if lock(shared).fatal.is_some() {
                 break;
             }
-            // The first game of a pair (odd number) gives the pairing's first engine White.
-            let seats = if number % 2 == 1 {
-                ByColor::new(first, second)
-            } else {
-                ByColor::new(second, first)
-            };
+            let seats = lineup::seats((first, second), number);
             let played = play_game(plan, &mut slots, seats, &opening);
             let record = Record::new(
                 number,

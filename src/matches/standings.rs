@@ -3,57 +3,13 @@
 //! round-robin), and each pairing's results from its first engine's view. A game counts for the
 //! pairing of the two engines its record names, whichever had White.
 
+use super::lineup::{self, Lineup, Tournament};
 use super::match_error::MatchError;
 use super::ratings::Scores;
 use super::results_file::{self, Recap, Record};
-use super::spec::{self, EngineSpec};
-use super::words;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::BufReader;
 use std::path::Path;
-
-/// How the engines of a tournament meet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tournament {
-    /// The first engine plays each of the others.
-    Gauntlet,
-    /// Every engine plays every other.
-    RoundRobin,
-}
-
-impl Tournament {
-    /// Reads `gauntlet` or `round-robin`.
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Tournament> {
-        match text {
-            "gauntlet" => Some(Tournament::Gauntlet),
-            "round-robin" => Some(Tournament::RoundRobin),
-            _ => None,
-        }
-    }
-
-    /// The pairings of `n` engines (by index, the pairing's first engine first), in the order
-    /// the schedule takes them.
-    #[must_use]
-    pub fn pairings(self, n: usize) -> Vec<(usize, usize)> {
-        match self {
-            Tournament::Gauntlet => (1..n).map(|j| (0, j)).collect(),
-            Tournament::RoundRobin => (0..n)
-                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-                .collect(),
-        }
-    }
-}
-
-impl fmt::Display for Tournament {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Tournament::Gauntlet => "gauntlet",
-            Tournament::RoundRobin => "round-robin",
-        })
-    }
-}
 
 /// The results of a match or a tournament, by pairing.
 #[derive(Clone, Debug, Default)]
@@ -154,28 +110,10 @@ pub struct TournamentRecords {
 /// settings, or settings that do not say these.
 #[must_use]
 pub fn tournament_settings(settings: &str) -> Option<(Tournament, Vec<String>, usize, f64)> {
-    let pairs: Vec<(String, String)> = words::split(settings)
-        .ok()?
-        .iter()
-        .filter_map(|w| match words::key_value(w) {
-            (Some(k), v) => Some((k.to_string(), v.to_string())),
-            (None, _) => None,
-        })
-        .collect();
+    let pairs = lineup::settings_words(settings)?;
     let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v);
     let tournament = Tournament::parse(value("tournament")?)?;
-    // The specs as the tournament read them: after the words of its `--each`.
-    let each = match value("each") {
-        Some(text) => words::split(text).ok()?,
-        None => Vec::new(),
-    };
-    let mut specs = pairs
-        .iter()
-        .filter(|(k, _)| k == "engine")
-        .map(|(_, v)| EngineSpec::parse_with(v, &each).ok())
-        .collect::<Option<Vec<_>>>()?;
-    spec::distinct_names(&mut specs);
-    let names: Vec<String> = specs.into_iter().map(|s| s.name).collect();
+    let names = Lineup::from_settings(settings)?.names;
     let anchor = names.iter().position(|n| Some(n) == value("anchor"))?;
     let anchor_elo = value("anchor-elo")?.parse().ok()?;
     Some((tournament, names, anchor, anchor_elo))
@@ -186,8 +124,8 @@ pub fn tournament_settings(settings: &str) -> Option<(Tournament, Vec<String>, u
 ///
 /// # Errors
 ///
-/// A file that cannot be read. Records that cannot be read, or of engines that no pairing has,
-/// are left out (`moulin replay` names them).
+/// A file that cannot be read. Records that cannot be read or do not fit the tournament (see
+/// `Record::fits`), and a game's second record, are left out (`moulin replay` names them).
 pub fn tournament_of_records(path: &Path) -> Result<Option<TournamentRecords>, MatchError> {
     let Some(settings) = results_file::settings_of(path) else {
         return Ok(None);
@@ -196,15 +134,18 @@ pub fn tournament_of_records(path: &Path) -> Result<Option<TournamentRecords>, M
         return Ok(None);
     };
     let source = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| MatchError::ReadRecords {
-        source_name: source.clone(),
-        source: e,
-    })?;
+    let file = results_file::open_regular(path, false)?;
+    let mut lineup = None;
+    let mut seen = std::collections::HashSet::new();
     let pairings = tournament.pairings(names.len());
     let mut standings = Standings::new(names, pairings);
     results_file::each_line(BufReader::new(file), &source, |_, line, _| {
-        if !line.is_empty() && !line.starts_with('#') {
-            if let Ok(record) = Record::parse(line) {
+        let header = results_file::read_header(line, &mut lineup);
+        if !header && !line.is_empty() && !line.starts_with('#') {
+            let record = Record::parse(line).ok().filter(|r| {
+                lineup.as_ref().is_some_and(|l| r.fits(l).is_ok()) && seen.insert(r.game)
+            });
+            if let Some(record) = record {
                 standings.add(&record);
             }
         }

@@ -137,7 +137,7 @@ fn time_taken(games: u32, played: u32, secs: f64) -> String {
 /// The summary of a tournament of kind `kind`.
 fn tournament_summary(
     plan: &Plan,
-    kind: super::standings::Tournament,
+    kind: super::lineup::Tournament,
     standings: &Standings,
     played: u32,
     secs: f64,

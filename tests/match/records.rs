@@ -2,6 +2,7 @@
 
 use crate::harness::*;
 use crate::hostile::*;
+use std::os::unix::fs::FileTypeExt;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -419,6 +420,14 @@ fn the_sprt_verdict_is_where_the_test_first_decided() {
     for line in &games {
         let (number, rest) = line["game=".len()..].split_once(' ').unwrap();
         let number: usize = number.parse().unwrap();
+        // The line goes where the schedule seats its engines the other way round: a number
+        // of the other parity.
+        let partner = if number % 2 == 1 {
+            number + 1
+        } else {
+            number - 1
+        };
+        let number = if n % 2 == 1 { number } else { partner };
         let swapped = rest
             .replacen("white=greedy black=random", "white=@ black=greedy", 1)
             .replacen("white=random black=greedy", "white=greedy black=random", 1)
@@ -443,4 +452,157 @@ fn the_sprt_verdict_is_where_the_test_first_decided() {
         (2 * u32::try_from(n).unwrap(), l),
         "{resumed}"
     );
+}
+
+/// Issue 51, defect 1: a file without a line break is not taken for records cut short.
+#[test]
+fn resume_never_replaces_a_file_that_is_not_records() {
+    for (name, content) in [
+        ("blob.json", &b"{\"key\": \"value\", \"n\": 1}"[..]),
+        (
+            "key.txt",
+            b"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG user@host\n",
+        ),
+        ("binary.bin", &[0u8, 159, 146, 150, 10, 1, 2, 3][..]),
+        ("title.txt", b"# moulin match: good vs other\n"),
+    ] {
+        let path = temp(name);
+        std::fs::write(&path, content).unwrap();
+        let out = against_fake("", 2, &["--records", path.to_str().unwrap(), "--resume"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}: {stderr}");
+        assert!(
+            stderr.contains("is not the records of a moulin match") && stderr.contains("left as"),
+            "{name}: {stderr}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), content, "{name}");
+    }
+    // A huge file with no line break is refused after a bounded read, not read whole.
+    let huge = temp("huge.bin");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    let out = against_fake("", 2, &["--records", huge.to_str().unwrap(), "--resume"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("longer than 1048576 bytes"), "{stderr}");
+    assert_eq!(std::fs::metadata(&huge).unwrap().len(), 3 << 30);
+    let _ = std::fs::remove_file(&huge);
+}
+
+/// Issue 51, defect 1: the last game whole but for its line break is kept, not played again.
+#[test]
+fn resume_keeps_a_last_game_that_only_lacks_its_line_break() {
+    let records = temp("no-final-break.txt");
+    let rec = records.to_str().unwrap();
+    assert!(against_fake("", 4, &["--records", rec]).status.success());
+    let text = std::fs::read_to_string(&records).unwrap();
+    let stripped = text.trim_end_matches('\n');
+    std::fs::write(&records, stripped).unwrap();
+    let out = against_fake("", 4, &["--records", rec, "--resume"]);
+    assert!(out.status.success());
+    // Nothing to play: the file is the same, its line break written back.
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), text);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(" for the 0 games played now, "), "{stdout}");
+}
+
+/// Issue 51, defect 4: `--resume` and `replay` hold every kept line to the records' header.
+#[test]
+fn edited_records_are_named_not_counted() {
+    let records = temp("edited.txt");
+    let rec = records.to_str().unwrap();
+    assert!(against_fake("", 4, &["--records", rec]).status.success());
+    let text = std::fs::read_to_string(&records).unwrap();
+    let game = |g: usize| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("game={g} ")))
+            .unwrap()
+            .to_string()
+    };
+    let (g1, g2) = (game(1), game(2));
+    let result = g1
+        .split_whitespace()
+        .find(|w| w.starts_with("result="))
+        .unwrap()
+        .to_string();
+    let edits: Vec<(String, &str)> = vec![
+        (
+            g1.replacen("game=1 ", "game=0 ", 1),
+            "game 0 is not a game of this match",
+        ),
+        (
+            g1.replacen("game=1 ", "game=999999999 ", 1),
+            "game 999999999 is not a game of this match",
+        ),
+        (g1.replacen(&result, "result=2-0", 1), "result '2-0'"),
+        (
+            g1.replacen("white=good ", "white=stranger ", 1),
+            "'stranger' is not an engine of this match",
+        ),
+        (
+            g1.replacen("black=other ", "black=good ", 1),
+            "'good' plays both White and Black",
+        ),
+        // Game 2's line under number 1: its seats are those of game 2.
+        (
+            g2.replacen("game=2 ", "game=1 ", 1),
+            "game 1 is played by good (White) and other (Black)",
+        ),
+        // The same game twice.
+        (
+            format!("{g2}\n{g2}"),
+            "game 2 is recorded twice (first on line 3)",
+        ),
+    ];
+    let header: Vec<&str> = text.lines().take(2).collect();
+    for (edited, why) in edits {
+        let body = format!("{}\n{edited}\n", header.join("\n"));
+        std::fs::write(&records, &body).unwrap();
+        let out = against_fake("", 4, &["--records", rec, "--resume"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{why}: {stderr}");
+        assert!(
+            stderr.contains(why) && stderr.contains(", line "),
+            "{why}: {stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&records).unwrap(), body, "{why}");
+        // replay names the same line and counts the game as failed, not in the results.
+        let out = run(&["replay", rec]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(!out.status.success(), "{why}: {stdout}");
+        assert!(
+            stdout.contains(why) && stdout.contains("line "),
+            "{why}: {stdout}"
+        );
+        assert!(stdout.contains(" 1 failed"), "{why}: {stdout}");
+    }
+    // Replay of the records left whole agrees with them.
+    std::fs::write(&records, &text).unwrap();
+    replay_ok(&records, 4);
+}
+
+/// Issue 51, defect 3: a named pipe or a device as the records to resume is refused at once.
+#[test]
+fn resume_refuses_a_pipe_or_a_device() {
+    let fifo = temp("records.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string; mkfifo only makes the node.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    for (path, kind) in [
+        (fifo.to_str().unwrap(), "a named pipe"),
+        ("/dev/zero", "a character device"),
+    ] {
+        let started = Instant::now();
+        let out = against_fake("", 2, &["--records", path, "--resume"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(stderr.contains(kind), "{stderr}");
+        assert!(started.elapsed() < Duration::from_mins(1), "{stderr}");
+    }
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
 }
