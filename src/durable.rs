@@ -7,11 +7,13 @@
 //!   either its old content or the complete new one, even across a power cut. The temporary file
 //!   is created exclusively (`create_new`, which never opens a file or a link already there)
 //!   under a name nobody can guess (`.<name>.<pid>.<random>.tmp`), so that a link planted next
-//!   to the target cannot send the write elsewhere.
+//!   to the target cannot send the write elsewhere. It goes only over a regular file (or a link
+//!   to one): a named pipe, a device or a folder at the target is refused, as the rename would
+//!   replace it (`/dev/null` itself, as root).
 //! - `check_files` is what every command with several files runs before it makes any: no output
 //!   is one of its inputs or another output (the same file however the paths are spelt: `./x`,
 //!   a link, a hard link), an output that must be new is not there, and each output's folder
-//!   takes a new file.
+//!   takes a new file; an output that is there is a regular file.
 //! - `Journal` is the log of a long job's finished work: a header line naming the job and its
 //!   settings (written whole or not at all, like any file above), then one line per finished
 //!   item, written at once (a kill loses nothing: the system keeps what a process wrote) and
@@ -24,14 +26,17 @@
 //!   and an advisory lock (`flock`) that the system releases when the process dies: a lock left
 //!   by a killed run is recognised as such and taken over; a lock of a running one is an error.
 //!   Neither a lock nor a journal is opened through a symbolic link.
+//! - `open_regular` opens a file a command reads without waiting (`O_NONBLOCK`), and refuses
+//!   anything but a regular file (`not_regular` names it): a named pipe would make the reader
+//!   wait for a writer forever, a device such as `/dev/zero` would never end.
 
 use crate::rng::Rng;
 use crate::text::quoted;
 use std::ffi::OsString;
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File, Metadata, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -44,14 +49,93 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// What a file that is not a regular file is, in words (`a named pipe`), or `None` for a
+/// regular file: a command reads and writes only regular files, and names what is there
+/// instead.
+pub fn not_regular(m: &Metadata) -> Option<&'static str> {
+    let t = m.file_type();
+    Some(if t.is_file() {
+        return None;
+    } else if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a named pipe"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    })
+}
+
+/// A file a command reads or writes is not a regular file: the error inside the I/O error of
+/// `open_regular` and `write_atomic`, so that each caller's error names the file as for any
+/// other failure (`cannot read x: it is a named pipe, not a regular file`).
+#[derive(Debug, thiserror::Error)]
+#[error("it is {kind}, not a regular file")]
+pub struct NotRegular {
+    /// What it is, in words (`not_regular`).
+    pub kind: &'static str,
+}
+
+impl NotRegular {
+    /// The I/O error of a file that is `kind`.
+    fn error(kind: &'static str) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidInput, NotRegular { kind })
+    }
+
+    /// What the file was, if `e` is the error of one that is not a regular file.
+    pub fn kind_in(e: &io::Error) -> Option<&'static str> {
+        e.get_ref()?.downcast_ref::<NotRegular>().map(|n| n.kind)
+    }
+}
+
+/// Opens `path` (a regular file, or a link to one) for reading without waiting: a named pipe or
+/// a device opens at once, never waiting for a writer, and anything but a regular file is then
+/// refused (`NotRegular`), so that a reader neither waits forever nor reads without end.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    regular(
+        File::options()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?,
+    )
+}
+
+/// The open `file` if it is a regular file, else the error naming what it is.
+fn regular(file: File) -> io::Result<File> {
+    match not_regular(&file.metadata()?) {
+        Some(kind) => Err(NotRegular::error(kind)),
+        None => Ok(file),
+    }
+}
+
+/// The text of the regular file `path` (`open_regular`), as `fs::read_to_string` reads it.
+pub fn read_to_string(path: &Path) -> io::Result<String> {
+    let mut text = String::new();
+    open_regular(path)?.read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// Checks that what is at `path` may be replaced by a rename: a regular file, a link to one, or
+/// nothing (a link to nothing is replaced by the new file, as it always was). A named pipe, a
+/// device or a folder would be replaced itself: refused.
+fn replaceable(path: &Path) -> io::Result<()> {
+    match fs::metadata(path).ok().as_ref().and_then(not_regular) {
+        Some(kind) => Err(NotRegular::error(kind)),
+        None => Ok(()),
+    }
+}
+
 /// Flushes the directory holding `path` to disk, so that a rename or a removal in it survives a
 /// power cut.
 fn sync_dir(path: &Path) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    File::open(dir)?.sync_all()
+    File::open(folder_of(path))?.sync_all()
 }
 
 /// What went wrong with a file written to survive a kill: each names the file and, where the
@@ -151,21 +235,29 @@ pub enum DurableError {
         /// How to replace it (`give --force to replace it`).
         how: String,
     },
-    /// An output names a folder.
-    #[error("{what} {} is a folder: name a file", shown(path))]
-    Folder {
+    /// An output names a folder, a named pipe, a device...: only a regular file is written over.
+    #[error("{what} {} is {kind}, not a regular file: name a file", shown(path))]
+    NotAFile {
         /// The output, as the command line names it.
         what: String,
         /// Its path.
         path: PathBuf,
+        /// What is there, in words (`not_regular`).
+        kind: &'static str,
     },
     /// The folder of an output takes no new file (missing, read-only, full...).
-    #[error("{what} {}: cannot make a file there: {source}", shown(path))]
+    #[error(
+        "{what} {}: cannot make a file in the folder {}: {source}",
+        shown(path),
+        shown(folder)
+    )]
     Unwritable {
         /// The output, as the command line names it.
         what: String,
         /// Its path.
         path: PathBuf,
+        /// Its folder.
+        folder: PathBuf,
         /// The system's error.
         source: io::Error,
     },
@@ -201,18 +293,21 @@ pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<(), DurableErr
     write_atomic_with(path, parts, &mut temp_rng())
 }
 
-/// `write_atomic_parts`, the temporary file's name drawn from `rng`.
+/// `write_atomic_parts`, the temporary file's name drawn from `rng`. What is at `path` is
+/// checked before anything is written and again just before the rename (`replaceable`).
 fn write_atomic_with(path: &Path, parts: &[&[u8]], rng: &mut Rng) -> Result<(), DurableError> {
     let fail = |e| DurableError::Write {
         path: path.to_path_buf(),
         source: e,
     };
+    replaceable(path).map_err(fail)?;
     let (mut f, tmp) = create_temp(path, rng).map_err(fail)?;
     let written = (|| {
         for part in parts {
             f.write_all(part)?;
         }
         f.sync_all()?;
+        replaceable(path)?;
         fs::rename(&tmp, path)?;
         sync_dir(path)
     })();
@@ -235,10 +330,7 @@ fn temp_rng() -> Rng {
 /// or a symbolic link already at that name is never opened (another name is drawn), so the
 /// file is one this process made.
 fn create_temp(path: &Path, rng: &mut Rng) -> io::Result<(File, PathBuf)> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
@@ -263,6 +355,14 @@ fn create_temp(path: &Path, rng: &mut Rng) -> io::Result<(File, PathBuf)> {
         io::ErrorKind::AlreadyExists,
         "100 temporary names drawn, all taken",
     ))
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
 }
 
 /// What a command does with one of its files.
@@ -330,11 +430,7 @@ fn identity(path: &Path) -> Identity {
             .parent()
             .map_or_else(|| target.clone(), |d| d.join(&target));
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    match (fs::canonicalize(dir), path.file_name()) {
+    match (fs::canonicalize(folder_of(&path)), path.file_name()) {
         (Ok(dir), Some(name)) => Identity::Place(dir.join(name)),
         _ => Identity::Place(std::path::absolute(&path).unwrap_or(path)),
     }
@@ -347,7 +443,8 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Checks a command's files before it makes any: no output is an input or another output (by
-/// identity, not by spelling); no output that must be new is there; no output is a folder; and
+/// identity, not by spelling); no output is anything but a regular file (a folder, a named pipe,
+/// a device: a rename would replace it); no output that must be new is there; and
 /// the folder of each output takes a new file (one is made and removed at once, so a path that
 /// cannot be written is said before hours of work, and nothing is left).
 pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
@@ -370,6 +467,14 @@ pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
         }
     }
     for f in files.iter().filter(|f| f.role != Role::Reads) {
+        // What is there first: a named pipe is named as such, with or without --force.
+        if let Some(kind) = fs::metadata(f.path).ok().as_ref().and_then(not_regular) {
+            return Err(DurableError::NotAFile {
+                what: f.what.to_string(),
+                path: f.path.to_path_buf(),
+                kind,
+            });
+        }
         let there = fs::symlink_metadata(f.path).is_ok();
         if let (Role::Creates(how), true) = (f.role, there) {
             return Err(DurableError::Exists {
@@ -378,16 +483,11 @@ pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
                 how: how.to_string(),
             });
         }
-        if fs::metadata(f.path).is_ok_and(|m| m.is_dir()) {
-            return Err(DurableError::Folder {
-                what: f.what.to_string(),
-                path: f.path.to_path_buf(),
-            });
-        }
         let (probe, tmp) =
             create_temp(f.path, &mut temp_rng()).map_err(|e| DurableError::Unwritable {
                 what: f.what.to_string(),
                 path: f.path.to_path_buf(),
+                folder: folder_of(f.path).to_path_buf(),
                 source: e,
             })?;
         drop(probe);
@@ -425,7 +525,7 @@ impl Lock {
                 Ok(f) => (f, true),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                     // Never through a link: a lock taken over is cut and written.
-                    match no_link(OpenOptions::new().read(true).write(true)).open(path) {
+                    match open_own(OpenOptions::new().read(true).write(true), path) {
                         Ok(f) => (f, false),
                         Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                         Err(e) => return Err(fail(e)),
@@ -485,11 +585,16 @@ impl Drop for Lock {
     }
 }
 
-/// `options` that refuse a symbolic link as the last part of the path (`O_NOFOLLOW`): a lock or
-/// a journal is a file of its own, and a link planted at its name is an error, not a way to
-/// cut or write another file.
-fn no_link(options: &mut OpenOptions) -> &mut OpenOptions {
-    options.custom_flags(libc::O_NOFOLLOW)
+/// Opens `path` with `options`, never through a symbolic link as the last part of the path
+/// (`O_NOFOLLOW`: a lock or a journal is a file of its own, and a link planted at its name is an
+/// error, not a way to cut or write another file) and never waiting (`O_NONBLOCK`); anything
+/// but a regular file is refused (a named pipe would make the job wait for a writer forever).
+fn open_own(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    regular(
+        options
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(path)?,
+    )
 }
 
 /// Whether the open `file` is the file now at `path`.
@@ -529,12 +634,10 @@ impl Journal {
             source: e,
         };
         let mut lines = Vec::new();
-        let read = no_link(OpenOptions::new().read(true))
-            .open(path)
-            .and_then(|mut f| {
-                let mut bytes = Vec::new();
-                f.read_to_end(&mut bytes).map(|_| bytes)
-            });
+        let read = open_own(OpenOptions::new().read(true), path).and_then(|mut f| {
+            let mut bytes = Vec::new();
+            f.read_to_end(&mut bytes).map(|_| bytes)
+        });
         match read {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 write_atomic(path, header.as_bytes())?;
@@ -576,9 +679,7 @@ impl Journal {
                         path.display(),
                         bytes.len() - end
                     );
-                    let f = no_link(OpenOptions::new().write(true))
-                        .open(path)
-                        .map_err(cannot)?;
+                    let f = open_own(OpenOptions::new().write(true), path).map_err(cannot)?;
                     f.set_len(end as u64)
                         .and_then(|()| f.sync_all())
                         .map_err(cannot)?;
@@ -589,9 +690,7 @@ impl Journal {
                     .collect();
             }
         }
-        let file = no_link(OpenOptions::new().append(true))
-            .open(path)
-            .map_err(cannot)?;
+        let file = open_own(OpenOptions::new().append(true), path).map_err(cannot)?;
         Ok((
             Journal {
                 path: path.to_path_buf(),
@@ -754,9 +853,122 @@ mod tests {
         let e = check_files(&[CommandFile::writes("--out", &d.join("sub"))]).unwrap_err();
         assert!(e.to_string().contains("is a folder"), "{e}");
         let e = check_files(&[CommandFile::writes("--out", &d.join("none/x"))]).unwrap_err();
-        assert!(e.to_string().contains("cannot make a file there"), "{e}");
+        assert!(
+            e.to_string().contains("cannot make a file in the folder '"),
+            "{e}"
+        );
         // Nothing is left by the checks.
         assert_eq!(names(&d), ["hard", "in.txt", "link", "sub"]);
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// A named pipe at `path`.
+    fn fifo(path: &Path) -> PathBuf {
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo {}", path.display());
+        path.to_path_buf()
+    }
+
+    #[test]
+    fn what_is_not_a_regular_file_is_named() {
+        let d = dir("kinds");
+        let file = d.join("file");
+        fs::write(&file, "x").unwrap();
+        let pipe = fifo(&d.join("pipe"));
+        let kind = |p: &Path| not_regular(&fs::metadata(p).unwrap());
+        assert_eq!(kind(&file), None);
+        assert_eq!(kind(&pipe), Some("a named pipe"));
+        assert_eq!(kind(&d), Some("a folder"));
+        assert_eq!(kind(Path::new("/dev/null")), Some("a character device"));
+        let link = d.join("link");
+        std::os::unix::fs::symlink(&pipe, &link).unwrap();
+        assert_eq!(
+            not_regular(&fs::symlink_metadata(&link).unwrap()),
+            Some("a symbolic link")
+        );
+        // Read: opened at once (a named pipe without a writer), then refused by name.
+        assert_eq!(read_to_string(&file).unwrap(), "x");
+        for (p, what) in [
+            (&pipe, "a named pipe"),
+            (&link, "a named pipe"),
+            (&d, "a folder"),
+            (&PathBuf::from("/dev/zero"), "a character device"),
+        ] {
+            let e = read_to_string(p).unwrap_err();
+            assert_eq!(NotRegular::kind_in(&e), Some(what), "{e}");
+            assert_eq!(e.to_string(), format!("it is {what}, not a regular file"));
+        }
+        assert_eq!(
+            NotRegular::kind_in(&read_to_string(&d.join("none")).unwrap_err()),
+            None
+        );
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// An output goes only over a regular file: a rename over a named pipe replaced it (and would
+    /// have replaced `/dev/null` as root). Devices are checked by `check_files` only, which
+    /// refuses them before it makes anything; `write_atomic` is tried on named pipes, a link to
+    /// one and a folder, never on a real device.
+    #[test]
+    fn an_output_goes_only_over_a_regular_file() {
+        let d = dir("special");
+        let pipe = fifo(&d.join("pipe"));
+        let link = d.join("link");
+        std::os::unix::fs::symlink(&pipe, &link).unwrap();
+        fs::create_dir(d.join("sub")).unwrap();
+        for (p, what) in [
+            (&pipe, "a named pipe"),
+            (&link, "a named pipe"),
+            (&d.join("sub"), "a folder"),
+        ] {
+            let e = write_atomic(p, b"new").unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("it is {what}, not a regular file")),
+                "{e}"
+            );
+            let e = check_files(&[CommandFile::writes("--out", p)])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("--out '") && e.contains(&format!("is {what},")),
+                "{e}"
+            );
+        }
+        assert!(fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo());
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        let e = check_files(&[CommandFile::writes("--html", Path::new("/dev/null"))]);
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("'/dev/null' is a character device"), "{e}");
+        // A link to a regular file is replaced by the new file, as before; the file it named is
+        // kept.
+        let kept = d.join("kept");
+        fs::write(&kept, "mine").unwrap();
+        let to_kept = d.join("to-kept");
+        std::os::unix::fs::symlink(&kept, &to_kept).unwrap();
+        write_atomic(&to_kept, b"new").unwrap();
+        assert_eq!(fs::read(&kept).unwrap(), b"mine");
+        assert_eq!(fs::read(&to_kept).unwrap(), b"new");
+        assert_eq!(names(&d), ["kept", "link", "pipe", "sub", "to-kept"]);
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_named_pipe_as_a_journal_or_a_lock_is_refused_at_once() {
+        let d = dir("journal-pipe");
+        let p = d.join("job.partial");
+        fifo(&p);
+        let e = Journal::open(&p, "test", "a 1").unwrap_err().to_string();
+        assert!(e.contains("a named pipe, not a regular file"), "{e}");
+        fs::remove_file(&p).unwrap();
+        fifo(&with_suffix(&p, ".lock"));
+        let e = Journal::open(&p, "test", "a 1").unwrap_err().to_string();
+        assert!(
+            e.contains("cannot take the lock") && e.contains("a named pipe"),
+            "{e}"
+        );
         let _ = fs::remove_dir_all(&d);
     }
 

@@ -3,11 +3,13 @@
 //! link); `analyse --html` never replaces a file unasked and checks its path before the
 //! analysis; nothing is left behind by a refused command; and a link planted where a
 //! temporary file or a lock is made (`<out>.tmp`, `<out>.partial.lock`) never sends a write
-//! to the file it points to (`src/durable.rs`). The match's files are in `tests/match/records.rs`.
+//! to the file it points to (`src/durable.rs`); an output goes only over a regular file (a named
+//! pipe or a folder there is refused by name). The match's files are in
+//! `tests/match/records.rs`.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
-use std::os::unix::fs::symlink;
+use std::os::unix::fs::{symlink, FileTypeExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -206,5 +208,57 @@ fn planted_links_never_redirect_a_write() {
         .filter(|n| std::fs::symlink_metadata(dir.join(n)).is_ok_and(|m| m.is_file()))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Makes a named pipe at `path`.
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// Whether `path` is still a named pipe.
+fn is_fifo(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+/// An output goes only over a regular file: a named pipe (or a link to one) or a folder there is
+/// refused by name before any work, even with `--force`, and left as it was. The rename went
+/// over a named pipe before, and would have gone over a device such as `/dev/null` (the check is
+/// the same; `src/durable.rs` tests that a device is named as such).
+#[test]
+fn an_output_goes_only_over_a_regular_file() {
+    let dir = temp_dir("special");
+    std::fs::write(dir.join("g.pgn"), GAME).unwrap();
+    mkfifo(&dir.join("pipe.html"));
+    symlink("pipe.html", dir.join("link.html")).unwrap();
+    std::fs::create_dir(dir.join("folder.html")).unwrap();
+    for (html, kind) in [
+        ("pipe.html", "is a named pipe"),
+        ("link.html", "is a named pipe"),
+        ("folder.html", "is a folder"),
+    ] {
+        let out = run_in(
+            &dir,
+            &format!("analyse g.pgn --depth 1 --force --html {html}"),
+            &[],
+        );
+        refused(&out, &["--html", html, kind]);
+    }
+    assert!(is_fifo(&dir.join("pipe.html")));
+    assert!(std::fs::symlink_metadata(dir.join("link.html"))
+        .unwrap()
+        .is_symlink());
+    // openings --out: the same check.
+    mkfifo(&dir.join("o.txt"));
+    let line = "openings --plies 1 --depth 1 --out o.txt --engine";
+    let out = run_in(&dir, line, &[moulin()]);
+    refused(&out, &["--out", "o.txt", "is a named pipe"]);
+    assert!(is_fifo(&dir.join("o.txt")));
+    let left = listing(&dir);
+    assert_eq!(
+        left,
+        ["folder.html", "g.pgn", "link.html", "o.txt", "pipe.html"]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -49,7 +49,7 @@ pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), B
 
 /// Reads the text of a book file (for the commands that check and amend one).
 pub fn read_text(path: &Path) -> Result<String, BookError> {
-    std::fs::read_to_string(path).map_err(|source| BookError::Read {
+    crate::durable::read_to_string(path).map_err(|source| BookError::Read {
         path: path.to_path_buf(),
         source,
     })

@@ -531,6 +531,12 @@ fn answer(
     let mut words = line.split_whitespace();
     let first = words.next().unwrap_or("").to_ascii_lowercase();
     let rest: Vec<&str> = words.collect();
+    // Where a save writes is checked before any question: what is there, and the folder.
+    if let ("save" | "save!", [file]) = (first.as_str(), rest.as_slice()) {
+        if let Err(e) = save_target(file) {
+            return Reply::Say(e);
+        }
+    }
     let answer = match (first.as_str(), rest.as_slice()) {
         ("quit" | "exit", []) => {
             let t = lock(table);
@@ -724,6 +730,15 @@ fn undo(t: &mut Table) -> String {
     format!("Took back {undone} move(s).\n{}", t.picture())
 }
 
+/// Checks where `save FILE` writes, before it asks anything: only over a regular file, and in a
+/// folder that takes a new file (`durable::check_files`); the error names what is there, or
+/// the folder and why.
+fn save_target(file: &str) -> Result<(), String> {
+    let path = std::path::Path::new(file);
+    crate::durable::check_files(&[crate::durable::CommandFile::writes("the file", path)])
+        .map_err(|e| e.to_string())
+}
+
 /// `save FILE` (a file there is kept) or `save! FILE` (`replace`): the game as a record, written
 /// whole or not at all.
 fn save(t: &mut Table, file: &str, replace: bool) -> String {
@@ -769,7 +784,7 @@ fn save(t: &mut Table, file: &str, replace: bool) -> String {
 
 /// `load FILE`: plays on from a record's first game.
 fn load(t: &mut Table, file: &str) -> String {
-    let input = match std::fs::File::open(file) {
+    let input = match crate::durable::open_regular(std::path::Path::new(file)) {
         Ok(f) => std::io::BufReader::new(f),
         Err(e) => return format!("cannot read {file}: {e}"),
     };

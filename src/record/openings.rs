@@ -249,10 +249,11 @@ pub fn read_book_file_cut(
     rules: &Rules,
     plies: Option<usize>,
 ) -> Result<Vec<Opening>, RecordError> {
-    let text = std::fs::read_to_string(path).map_err(|source| RecordError::ReadOpenings {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text =
+        crate::durable::read_to_string(path).map_err(|source| RecordError::ReadOpenings {
+            path: path.to_path_buf(),
+            source,
+        })?;
     read_book_cut(&text, rules, &path.display().to_string(), plies)
 }
 

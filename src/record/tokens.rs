@@ -362,6 +362,23 @@ fn tag<R: BufRead>(src: &mut Source<R>) -> Result<Kind, RecordError> {
         ));
     }
     let shown = quoted(&name);
+    // A name runs into a character no name holds (`[White-Elo "..."]`): said as such, not as
+    // a missing value.
+    if let Some(b) = src.peek()?.filter(|&b| !blank(b) && !b"\"]".contains(&b)) {
+        let what = if b.is_ascii_graphic() {
+            format!("'{}'", char::from(b))
+        } else {
+            format!("the byte 0x{b:02x}")
+        };
+        return Err(error(
+            src.line,
+            src.column,
+            format!(
+                "the tag name {shown} runs into {what}, which a tag name cannot hold (letters, \
+                 digits, _)"
+            ),
+        ));
+    }
     src.scan(|b| blank(b) && b != b'\n', None)?;
     src.expect(b'"', format!("the tag {shown} needs a quoted value"))?;
     let mut value = Vec::new();

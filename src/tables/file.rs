@@ -120,15 +120,30 @@ fn word(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// The header at the start of the open `file` (of `path`); the error names the file and what
-/// is wrong.
-fn header(file: &mut impl Read, path: &Path) -> Result<Header, TablesError> {
-    let mut bytes = [0u8; HEADER];
-    file.read_exact(&mut bytes)
+/// The first `len` bytes of the open `file` (of `path`): a table's header. A file that ends
+/// before is said to be cut inside its header, with the bytes it has.
+pub(super) fn read_head(file: impl Read, path: &Path, len: usize) -> Result<Vec<u8>, TablesError> {
+    let mut bytes = Vec::with_capacity(len);
+    file.take(len as u64)
+        .read_to_end(&mut bytes)
         .map_err(|source| TablesError::Header {
             path: path.to_path_buf(),
             source,
         })?;
+    if bytes.len() < len {
+        return Err(TablesError::CutHeader {
+            path: path.to_path_buf(),
+            bytes: bytes.len(),
+            len,
+        });
+    }
+    Ok(bytes)
+}
+
+/// The header at the start of the open `file` (of `path`); the error names the file and what
+/// is wrong.
+fn header(file: impl Read, path: &Path) -> Result<Header, TablesError> {
+    let bytes = read_head(file, path, HEADER)?;
     if &bytes[..8] != MAGIC {
         return Err(TablesError::NotATable {
             path: path.to_path_buf(),
@@ -154,7 +169,7 @@ pub fn read(
     other: usize,
 ) -> Result<Values, TablesError> {
     let file = mapped::open_regular(path)?;
-    let h = header(&mut &file, path)?;
+    let h = header(&file, path)?;
     check_header(&h, path, fingerprint, mover, other)?;
     let mapping = Mapping::of_file(&file, path, HEADER)?;
     let data = mapping.bytes();
@@ -261,7 +276,7 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, TablesError> {
                 // wait for a writer. A name whose file cannot be looked at is kept, for its
                 // reader to say why.
                 let odd = std::fs::metadata(&path).ok();
-                if let Some(kind) = odd.as_ref().and_then(mapped::not_regular) {
+                if let Some(kind) = odd.as_ref().and_then(durable::not_regular) {
                     log::warn!("{}: {kind}, not a regular file: skipped", path.display());
                 } else {
                     out.push((m, o, path));

@@ -11,10 +11,11 @@
 
 use super::faults::{self, Guard};
 use super::tables_error::TablesError;
+use crate::durable::{self, NotRegular};
 use std::fmt;
 use std::fs::{File, Metadata};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{compiler_fence, AtomicBool, Ordering};
 
@@ -91,47 +92,19 @@ impl fmt::Display for Change {
     }
 }
 
-/// What a file that is not a regular file is, in words.
-fn kind_of(m: &Metadata) -> &'static str {
-    let t = m.file_type();
-    if t.is_dir() {
-        "a folder"
-    } else if t.is_fifo() {
-        "a named pipe"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_char_device() || t.is_block_device() {
-        "a device"
-    } else {
-        "a special file"
-    }
-}
-
-/// Why `m` is not a regular file, if it is not (in words: "a named pipe", ...).
-pub fn not_regular(m: &Metadata) -> Option<&'static str> {
-    (!m.is_file()).then(|| kind_of(m))
-}
-
-/// Opens `path` for reading without waiting: a named pipe or a device opens at once (never
-/// waiting for a writer), and anything but a regular file is then refused.
+/// Opens `path` for reading without waiting, refusing anything but a regular file
+/// (`durable::open_regular`): a named pipe among the tables would make `isready` wait forever.
 pub fn open_regular(path: &Path) -> Result<File, TablesError> {
-    let opened = |source| TablesError::Open {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = File::options()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(opened)?;
-    let meta = file.metadata().map_err(opened)?;
-    if let Some(kind) = not_regular(&meta) {
-        return Err(TablesError::NotAFile {
+    durable::open_regular(path).map_err(|source| match NotRegular::kind_in(&source) {
+        Some(kind) => TablesError::NotAFile {
             path: path.to_path_buf(),
             kind,
-        });
-    }
-    Ok(file)
+        },
+        None => TablesError::Open {
+            path: path.to_path_buf(),
+            source,
+        },
+    })
 }
 
 /// The bytes of a file from `start` to its end, mapped read-only.

@@ -43,6 +43,20 @@ pub enum TablesError {
         /// The system's error.
         source: io::Error,
     },
+    /// A table file that ends inside its header.
+    #[error(
+        "{}: cut inside its header ({bytes} bytes of {len}): not a whole table; delete it and \
+         build it again",
+        path.display()
+    )]
+    CutHeader {
+        /// The file.
+        path: PathBuf,
+        /// The bytes it has.
+        bytes: usize,
+        /// The bytes of a header.
+        len: usize,
+    },
     /// A file does not start as a table file does.
     #[error("{}: not a moulin table file", path.display())]
     NotATable {

@@ -161,7 +161,7 @@ fn child_key(pos: &Position, mv: Move) -> u64 {
 
 /// Reads a suite; a bad line is an error naming the file and line.
 pub fn read_suite(path: &Path, rules: &Rules) -> Result<Vec<Critical>, TrainError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TrainError::Read {
+    let text = crate::durable::read_to_string(path).map_err(|source| TrainError::Read {
         path: path.to_path_buf(),
         source,
     })?;

@@ -57,7 +57,7 @@ pub fn label_files(variant: &str, named: &[PathBuf]) -> Result<Vec<PathBuf>, Tra
 
 /// The depth a label journal's header names (`depth N`), 0 when it names none or cannot be read.
 fn journal_depth(path: &std::path::Path) -> u32 {
-    let Ok(file) = std::fs::File::open(path) else {
+    let Ok(file) = crate::durable::open_regular(path) else {
         return 0;
     };
     let mut header = String::new();

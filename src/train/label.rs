@@ -453,7 +453,7 @@ pub struct Labelled {
 /// exact run did not value, are skipped); an unreadable line is an error naming the file and
 /// the line.
 pub fn read_labels(path: &Path, rules: &Rules) -> Result<Vec<Labelled>, TrainError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TrainError::Read {
+    let text = crate::durable::read_to_string(path).map_err(|source| TrainError::Read {
         path: path.to_path_buf(),
         source,
     })?;

@@ -178,3 +178,41 @@ fn replay_says_it_reads_pgn() {
         help.stdout
     );
 }
+
+#[test]
+fn a_tag_name_holding_another_character_is_named_as_such() {
+    // `[White-Elo "2000"]` was "the tag 'White' needs a quoted value".
+    let run = replay("dash.pgn", b"[White-Elo \"2000\"]\n\n1. d6 *\n");
+    refused(
+        &run,
+        "a dash in a tag name",
+        &["line 1, column 7", "'White'", "'-'", "a tag name"],
+    );
+    assert!(!run.err().contains("quoted value"), "{}", run.err());
+    // A tag with no value is still said as such.
+    refused(
+        &replay("bare-tag.pgn", b"[White]\n\n1. d6 *\n"),
+        "a tag without a value",
+        &["the tag 'White' needs a quoted value"],
+    );
+}
+
+#[test]
+fn a_named_pipe_as_the_record_is_refused_at_once() {
+    // `replay` and `analyse` waited for a writer forever (as `load` froze `moulin play`).
+    let pipe = crate::harness::temp("pipe.pgn");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo {}", pipe.display());
+    let path = pipe.to_str().unwrap();
+    for args in [vec!["replay", path], vec!["analyse", path, "--depth", "1"]] {
+        let run = run(&args, b"");
+        refused(
+            &run,
+            args[0],
+            &["pipe.pgn", "a named pipe, not a regular file"],
+        );
+    }
+}

@@ -12,6 +12,7 @@ use pty::Pty;
 use moulin::rng::Rng;
 use moulin::rules::movegen;
 use moulin::{Convention, Game, Rules};
+use std::os::unix::fs::FileTypeExt;
 
 /// The moves moulin announced, in order.
 fn engine_moves(text: &str) -> Vec<String> {
@@ -321,6 +322,62 @@ fn save_asks_before_replacing_a_file() {
     // Saved: quit asks nothing.
     pty.keys("quit");
     assert!(pty.wait_end().is_some(), "quit ends a saved game at once");
+}
+
+/// `load` of a named pipe is refused at once, the game kept (it froze the game until Ctrl-C,
+/// which lost it); `save` over a named pipe is refused rather than asked about (a yes replaced
+/// the pipe); `save` where no file can be made says so, naming the folder, before any question.
+#[test]
+fn load_and_save_refuse_what_is_not_a_regular_file() {
+    let mut pty = started();
+    let dir = record_file("kept.pgn", &["d2"])
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let pipe = dir.join("pipe.pgn");
+    let _ = std::fs::remove_file(&pipe);
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    pty.answer("a7", "moulin's answer", |t| t.contains("moulin plays "));
+    let t = pty.answer(&format!("load {}", pipe.display()), "the refusal", |t| {
+        t.contains("not a regular file")
+    });
+    assert!(t.contains("pipe.pgn") && t.contains("a named pipe"), "{t}");
+    let t = pty.answer(&format!("save {}", pipe.display()), "the refusal", |t| {
+        t.contains("not a regular file")
+    });
+    assert!(
+        t.contains("a named pipe") && !t.contains("Replace it?"),
+        "{t}"
+    );
+    assert!(std::fs::symlink_metadata(&pipe)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    // A file there, in a folder that takes no new file: said before any question, with the
+    // folder's name.
+    let t = pty.answer("save /proc/self/comm", "the refusal", |t| {
+        t.contains("cannot make a file")
+    });
+    assert!(
+        t.contains("folder '/proc/self'") && !t.contains("Replace it?"),
+        "{t}"
+    );
+    let t = pty.answer("save no-such-folder/g.pgn", "the refusal", |t| {
+        t.contains("cannot make a file")
+    });
+    assert!(t.contains("folder 'no-such-folder'"), "{t}");
+    // The game was kept: both moves are saved.
+    let saved = dir.join("after-pipe.pgn");
+    let _ = std::fs::remove_file(&saved);
+    pty.answer(&format!("save {}", saved.display()), "the save", |t| {
+        t.contains("saved 2 moves")
+    });
+    let _ = std::fs::remove_file(&pipe);
+    quit(&mut pty);
 }
 
 /// The value in parentheses after `hint: MOVE`.

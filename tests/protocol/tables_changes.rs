@@ -1,6 +1,7 @@
 //! Table files that change, or are not what they seem, under a running engine: cut short, written
 //! over in place with another table's bytes, renamed over, cut during a search; a named pipe
-//! among the tables; a header whose width byte was changed. Real files and a real engine.
+//! among the tables; a header whose width byte was changed, a file cut inside its header. Real
+//! files and a real engine.
 
 use crate::harness::{scratch, shared, Engine};
 use crate::tables::three_a_side;
@@ -312,6 +313,30 @@ fn a_changed_width_byte_is_named_as_such() {
             "{err}"
         );
         assert!(!err.contains("cut"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A table cut inside its header is said to be so, with the bytes it has, not with the system's
+/// "failed to fill whole buffer".
+#[test]
+fn a_table_cut_inside_its_header_says_so() {
+    let dir = copy_of_three("changes-header");
+    let path = file::path(&dir, 3, 3);
+    let good = std::fs::read(&path).unwrap();
+    for keep in [0, 20, 39] {
+        std::fs::write(&path, &good[..keep]).unwrap();
+        let err = run_within(
+            &["tables", "stats", "--dir", dir.to_str().unwrap()],
+            Duration::from_secs(20),
+        )
+        .unwrap();
+        assert!(
+            err.contains("3-3.tbl")
+                && err.contains(&format!("cut inside its header ({keep} bytes of 40)")),
+            "{err}"
+        );
+        assert!(!err.contains("fill whole buffer"), "{err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

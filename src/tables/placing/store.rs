@@ -19,11 +19,10 @@
 use super::groups::Group;
 use super::packed;
 use crate::durable;
-use crate::tables::file::checksum;
+use crate::tables::file::{checksum, read_head};
 use crate::tables::index::pair_len;
 use crate::tables::mapped::{self, Mapping};
 use crate::tables::TablesError;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"MOULPLC1";
@@ -97,13 +96,7 @@ fn word(bytes: &[u8], at: usize) -> u64 {
 pub fn open(dir: &Path, fingerprint: u64, pieces: u8, group: Group) -> Result<Mapped, TablesError> {
     let path = path(dir, group);
     let file = mapped::open_regular(&path)?;
-    let mut head = [0u8; HEADER];
-    (&file)
-        .read_exact(&mut head)
-        .map_err(|source| TablesError::Header {
-            path: path.clone(),
-            source,
-        })?;
+    let head = read_head(&file, &path, HEADER)?;
     if &head[..8] != MAGIC {
         return Err(TablesError::NotATable { path });
     }
