@@ -4,7 +4,7 @@
 //! pairing of the two engines its record names, whichever had White.
 
 use super::match_error::MatchError;
-use super::ratings::Scores;
+use super::ratings::{Scores, MAX_ANCHOR_ELO};
 use super::results_file::{self, Recap, Record};
 use super::spec::{self, EngineSpec};
 use super::words;
@@ -177,7 +177,11 @@ pub fn tournament_settings(settings: &str) -> Option<(Tournament, Vec<String>, u
     spec::distinct_names(&mut specs);
     let names: Vec<String> = specs.into_iter().map(|s| s.name).collect();
     let anchor = names.iter().position(|n| Some(n) == value("anchor"))?;
-    let anchor_elo = value("anchor-elo")?.parse().ok()?;
+    // Within the bound `moulin match` keeps (an edited file's `1e308` is no rating).
+    let anchor_elo = value("anchor-elo")?
+        .parse()
+        .ok()
+        .filter(|e: &f64| e.abs() <= MAX_ANCHOR_ELO)?;
     Some((tournament, names, anchor, anchor_elo))
 }
 
