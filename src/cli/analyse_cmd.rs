@@ -49,9 +49,9 @@ pub struct AnalyseArgs {
     /// Endgame tables: covered positions get their exact value.
     #[arg(long)]
     pub tables: Option<PathBuf>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
-    pub threads: u64,
+    /// Search threads, 1 to 64.
+    #[arg(long, default_value_t = 1, value_parser = super::search_threads())]
+    pub threads: usize,
     /// Hash table size in MB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub hash: u64,
@@ -128,7 +128,7 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     let RecordGame { start, moves, tags } = game_and_moves(args)?;
     let setup = Setup {
         hash_mb: args.hash as usize,
-        threads: args.threads as usize,
+        threads: args.threads,
         tables: args.tables.clone(),
         depth: args.depth,
         movetime: args.movetime,

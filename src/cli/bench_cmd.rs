@@ -3,12 +3,12 @@
 
 use super::output::{outln, Failure, Report};
 
-/// Runs `moulin bench`.
+/// Runs `moulin bench` (its depth and threads are within their bounds, checked by clap).
 pub(super) fn run(depth: Option<u32>, threads: usize) -> Result<(), Failure> {
     use crate::search::bench::{self, BenchTotal};
     let report = Report::default();
     let control = crate::search::Control::new();
-    let lines = bench::run(depth, threads.clamp(1, 256), &control, |l| {
+    let lines = bench::run(depth, threads, &control, |l| {
         report.line(format_args!("{l}"));
         report.go_on()
     });

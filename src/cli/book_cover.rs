@@ -44,9 +44,9 @@ pub struct CoverArgs {
           value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=30))]
     pub depth: u32,
     /// Solver threads, each deciding one position at a time (each remembers up to 16 million
-    /// positions, a few hundred MB).
+    /// positions, a few hundred MB); 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+          value_parser = super::search_threads())]
     pub threads: usize,
     /// Write the book with the proven lines to this file (whole or not at all; it may be the
     /// book itself).

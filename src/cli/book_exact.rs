@@ -32,9 +32,9 @@ pub struct ExactArgs {
     /// to this file, whole or not at all (not the book itself).
     #[arg(long, value_name = "OUT")]
     pub prune: Option<PathBuf>,
-    /// Solver threads, each checking one position at a time.
+    /// Solver threads, each checking one position at a time; 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+          value_parser = super::search_threads())]
     pub threads: usize,
 }
 

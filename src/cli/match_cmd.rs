@@ -6,11 +6,12 @@ use super::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
 use crate::matches::adjudicate::{Adjudication, DrawRule, ResignRule};
 use crate::matches::lineup::Tournament;
+use crate::matches::ratings::MAX_ANCHOR_ELO;
 use crate::matches::referee::{GameSettings, TimeControl};
 use crate::matches::results_file::{self, Record};
 use crate::matches::runner::{self, OpeningSource, Plan};
 use crate::matches::spec::{self, EngineSpec};
-use crate::matches::stats::Sprt;
+use crate::matches::stats::{self, Sprt};
 use crate::matches::summary;
 use crate::matches::{gbgp, words, MatchError, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::rules::Rules;
@@ -41,7 +42,7 @@ pub struct MatchArgs {
     /// The engine a tournament's ratings are anchored on (by name; default: the first).
     #[arg(long, value_name = "NAME", requires = "tournament")]
     pub anchor: Option<String>,
-    /// The anchor's rating.
+    /// The anchor's rating, -10000 to 10000.
     #[arg(
         long,
         value_name = "ELO",
@@ -98,7 +99,8 @@ pub struct MatchArgs {
     /// it) or --force. Never the --openings or the --records file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// Sequential test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; stops when decided.
+    /// Sequential test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; stops when decided. Elo
+    /// from -1000 to 1000, elo0 below elo1; alpha and beta above 0 and below 0.5.
     #[arg(long, num_args = 1..=4, value_name = "K=V")]
     pub sprt: Option<Vec<String>>,
     /// Seed for random openings (default: from the clock; printed).
@@ -377,19 +379,51 @@ fn settings_line(
         .join(" ")
 }
 
+/// Refuses a path of the settings line (`--openings`, `--adjudicate-tables`) that holds a
+/// control character when the match keeps records: their settings are one line, where a line
+/// break is written as a space, and a resume with the other path would pass as the same match.
+/// (Every word of an engine's spec and of `--each` was checked when read; between words, any
+/// white space is one separator.)
+fn check_recorded_paths(args: &MatchArgs) -> Result<(), String> {
+    if args.records.is_none() {
+        return Ok(());
+    }
+    let openings = args.openings.as_ref().map(|o| ("--openings", &o.file));
+    let tables = args
+        .adjudicate_tables
+        .as_ref()
+        .map(|d| ("--adjudicate-tables", d));
+    for (flag, path) in openings.into_iter().chain(tables) {
+        let text = path.display().to_string();
+        if let Some(c) = text.chars().find(|c| c.is_control()) {
+            return Err(format!(
+                "{flag} {} holds the control character {}, which the records cannot keep on \
+                 their one settings line: give a path without one",
+                quoted(&text),
+                quoted(&c.to_string())
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
     let (specs, tournament) = engines(&args).map_err(Failure::Usage)?;
     let anchor = anchor(&args, &specs).map_err(Failure::Usage)?;
-    if !args.anchor_elo.is_finite() {
-        return Err(Failure::Usage("--anchor-elo must be a number".into()));
+    if args.anchor_elo.is_nan() || args.anchor_elo.abs() > MAX_ANCHOR_ELO {
+        return Err(Failure::Usage(format!(
+            "--anchor-elo {} is out of range (-{MAX_ANCHOR_ELO} to {MAX_ANCHOR_ELO})",
+            stats::show_parameter(args.anchor_elo)
+        )));
     }
     let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
     let rules = Rules::named(&args.variant).map_err(|e| usage(&e))?;
     let tc = time_control(&args).map_err(|e| usage(&e))?;
     check_bounded(&specs, tc).map_err(Failure::Usage)?;
     check_counts(&args).map_err(Failure::Usage)?;
+    check_recorded_paths(&args).map_err(Failure::Usage)?;
     check_files(&args)?;
     let seed = seed(&args);
     let units = args.games.div_ceil(2).saturating_mul(match tournament {
@@ -411,7 +445,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         Some(t) => vec![
             ("tournament", t.to_string()),
             ("anchor", specs[anchor].name.clone()),
-            ("anchor-elo", args.anchor_elo.to_string()),
+            ("anchor-elo", stats::show_parameter(args.anchor_elo)),
         ],
         None => Vec::new(),
     };

@@ -52,6 +52,13 @@ pub struct Cli {
     pub options: Vec<String>,
 }
 
+/// The value parser of the `--threads` of a command whose threads search one position
+/// together or solve one each (`bench`, `analyse`, `solve`, `openings`, `book cover`, `book
+/// exact`): 1 to the search's `MAX_THREADS` (64), the bound of the protocol's `Threads`.
+fn search_threads() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=crate::search::MAX_THREADS as u64)
+}
+
 /// The subcommands of `moulin`.
 #[derive(Subcommand)]
 pub enum Command {
@@ -79,11 +86,13 @@ pub enum Command {
     /// Search fixed positions to a fixed depth (1 thread, 16 MB) and print the node count, a
     /// signature of the search, and the speed.
     Bench {
-        /// Search every position to this depth instead of its own.
-        #[arg(long)]
+        /// Search every position to this depth instead of its own: 1 to 110, the search's
+        /// deepest (each position's own is 8 to 14; every ply more costs about twice the time).
+        #[arg(long, value_parser = clap::value_parser!(u32)
+              .range(1..=i64::from(crate::search::MAX_DEPTH)))]
         depth: Option<u32>,
-        /// Search threads (the signature is defined for 1).
-        #[arg(long, default_value_t = 1)]
+        /// Search threads, 1 to 64 (the signature is defined for 1).
+        #[arg(long, default_value_t = 1, value_parser = search_threads())]
         threads: usize,
     },
     /// Play an engine-versus-engine match (or a tournament of more engines) through the

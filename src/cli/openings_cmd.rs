@@ -33,9 +33,9 @@ pub struct OpeningsArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub first: Option<usize>,
-    /// Solver threads for --exact (each solves one opening at a time).
+    /// Solver threads for --exact (each solves one opening at a time); 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+          value_parser = super::search_threads())]
     pub threads: usize,
     /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
     #[arg(long, default_value = "nine")]

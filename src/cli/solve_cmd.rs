@@ -44,9 +44,9 @@ pub struct SolveArgs {
     /// start's proof keeps about 2.2 million).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub memory: u64,
-    /// Threads searching the proof together.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
-    pub threads: u64,
+    /// Threads searching the proof together, 1 to 64.
+    #[arg(long, default_value_t = 2, value_parser = super::search_threads())]
+    pub threads: usize,
 }
 
 /// The position the moves lead to from the start or the --fen.
@@ -77,7 +77,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<(), Failure> {
     let opened = start.elapsed().as_secs_f64();
     proof::provable(&tables, &pos).map_err(|e| e.to_string())?;
     let memory = ProofMemory::new(usize::try_from(args.memory << 20).unwrap_or(usize::MAX));
-    let threads = args.threads as usize;
+    let threads = args.threads;
     outln!("position: {}", crate::rules::fen::write(&pos))?;
     if args.each {
         each_move(&tables, &pos, &memory, threads)?;

@@ -276,21 +276,31 @@ pub enum MatchError {
     /// The SPRT lacks `elo0` or `elo1`.
     #[error("sprt: give elo0=<a> elo1=<b>")]
     SprtBounds,
+    /// An SPRT hypothesis is beyond `MAX_SPRT_ELO` either way.
+    #[error("sprt: {name}={elo} is out of range (-{max} to {max} Elo)")]
+    SprtElo {
+        /// `elo0` or `elo1`.
+        name: &'static str,
+        /// The value given (`stats::show_parameter`).
+        elo: String,
+        /// The bound.
+        max: f64,
+    },
     /// The SPRT's `elo0` is not below its `elo1`.
     #[error("sprt: elo0 ({elo0}) must be below elo1 ({elo1})")]
     SprtOrder {
-        /// The hypothesis H0.
-        elo0: f64,
+        /// The hypothesis H0 (`stats::show_parameter`).
+        elo0: String,
         /// The hypothesis H1.
-        elo1: f64,
+        elo1: String,
     },
     /// An SPRT error probability is not between 0 and 0.5.
-    #[error("sprt: {name}={p} must be between 0 and 0.5")]
+    #[error("sprt: {name}={p} must be above 0 and below 0.5")]
     SprtProbability {
         /// `alpha` or `beta`.
         name: &'static str,
-        /// The value given.
-        p: f64,
+        /// The value given (`stats::show_parameter`).
+        p: String,
     },
     /// A results line of a file cannot be read, or does not replay.
     #[error("{source_name}:{line}: {source}")]

@@ -18,6 +18,12 @@
 
 use super::stats::Z95;
 
+/// The largest rating an anchor may be given, either way (`--anchor-elo`): the ratings are the
+/// anchor's plus differences of a few hundred Elo, which far beyond it are lost in the anchor's
+/// rounding (at 1e20, an engine 191 Elo weaker got the anchor's very rating), and printed with
+/// hundreds of digits.
+pub const MAX_ANCHOR_ELO: f64 = 10_000.0;
+
 /// Elo points per natural-log unit of the logistic model.
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 
@@ -373,6 +379,21 @@ mod tests {
         assert!((r[1] - best.1).abs() < 0.02, "{r:?} {best:?}");
         assert!((r[2] - best.2).abs() < 0.02, "{r:?} {best:?}");
         assert!(likelihood_at(&s, &r) >= best.0 - 1e-9);
+    }
+
+    /// A weaker engine got the anchor's very rating at `--anchor-elo 1e20`: its 191 Elo were
+    /// lost in the anchor's rounding. At the bound, every difference is kept.
+    #[test]
+    fn differences_survive_the_anchors_rating_within_its_bound() {
+        let s = scores(2, &[(0, 1, 1.0, 10), (0, 1, 0.0, 30)]);
+        let weaker = |at: f64| finite(s.ratings(1, at)[0]).0;
+        assert!((weaker(1e20) - 1e20).abs() < 1.0);
+        for at in [-MAX_ANCHOR_ELO, 0.0, 1500.0, MAX_ANCHOR_ELO] {
+            assert!(
+                (weaker(at) - (at - 190.848_501_887_865)).abs() < 1e-6,
+                "{at}"
+            );
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `cmd` | the command line (split into words; required unless the spec is bare) |
 //! | `arg` | one more argument, verbatim (repeatable) |
-//! | `name` | the name shown in results and records (default: the program's file name); one line, no control character |
+//! | `name` | the name shown in results and records (default: the program's file name) |
 //! | `dir` | working directory of the process |
 //! | `notation` | `turn` (default) or `action`: the move notation the engine reads and writes |
 //! | `rules` | `variant` (default): send `setoption name Variant`; `options`: send every rule option one by one; `both`; `none` |
@@ -20,6 +20,9 @@
 //! | `nodes` | `go ... nodes N`: the nodes of each search (with its time control) |
 //! | `depth` | `go ... depth N`: the depth of each search (with its time control) |
 //! | `proto` | `uci` (default) or `gbgp`: the dialect of the Nine Morris 3D GUI (`gbgp`/`gbgpok`, `newgame`, `position pos`, no increments); nine and twelve men's morris only, turn notation, the rules told by `TwelveMensMorris` (so no `notation` nor `rules` key) |
+//!
+//! No word of a spec (key or value, or a bare spec's command line) may hold a control character
+//! (`control_character`); white space between words is free.
 //!
 //! `--each` gives words every spec gets before its own (`EngineSpec::parse_with`): a key the spec
 //! sets again takes the spec's value.
@@ -193,6 +196,25 @@ fn count<T: std::str::FromStr + PartialOrd + From<u8>>(
     }
 }
 
+/// Why `word` (a spec's `key=value` word, or a word of a bare spec's command line) cannot be
+/// given, if it holds a control character: what is written to an engine is one line a command
+/// (a line break in an option's value would be a second command), and the records keep each
+/// spec on one line, where a line break would be read back as a space (another value).
+fn control_character(word: &str, bare: bool) -> Option<String> {
+    let c = word.chars().find(|c| c.is_control())?;
+    let what = match words::key_value(word) {
+        _ if bare => format!("the command word {}", quoted(word)),
+        (Some(key), _) if key.chars().any(char::is_control) => format!("the key {}", quoted(key)),
+        (Some(key), value) => format!("the value of {key}, {},", quoted(value)),
+        (None, _) => format!("the word {}", quoted(word)),
+    };
+    Some(format!(
+        "{what} holds the control character {}: a spec's names and values are printable text \
+         (an engine reads a line break as the end of a command, records keep one line)",
+        quoted(&c.to_string())
+    ))
+}
+
 /// The time control of a spec's `tc=`, `st=` or `movetime=` word.
 fn time_key(key: &str, value: &str) -> Result<TimeControl, String> {
     let parsed = match key {
@@ -251,6 +273,14 @@ impl EngineSpec {
         let (mut time, mut nodes, mut depth) = (None, None, None);
         // A bare spec is a command line, to which `each` adds its keys.
         let bare = own.iter().all(|w| !w.contains('='));
+        // Every word, so the name (given, or the program's file name) too: it is written on one
+        // line (a records file's title, a PGN tag).
+        if let Some(m) = each.iter().find_map(|w| control_character(w, false)) {
+            return Err(err(format!("{m} (from --each)")));
+        }
+        if let Some(m) = own.iter().find_map(|w| control_character(w, bare)) {
+            return Err(err(m));
+        }
         let keyed = if bare {
             command.clone_from(&own);
             &own[..0]
@@ -312,15 +342,6 @@ impl EngineSpec {
                 .file_name()
                 .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned())
         });
-        // The name is written on one line (a records file's title, a PGN tag): a line break in
-        // it would cut the line and make the file unreadable.
-        if name.chars().any(char::is_control) {
-            return Err(err(format!(
-                "the engine's name {} holds a control character (such as a line break), which \
-                 records cannot hold on one line: give name=<a name on one line>",
-                quoted(&name)
-            )));
-        }
         Ok(EngineSpec {
             name,
             program,
@@ -438,6 +459,29 @@ mod tests {
             assert!(e.message.contains("control character"), "{spec}: {e}");
         }
         assert_eq!(EngineSpec::parse("name=\"a b\" cmd=x").unwrap().name, "a b");
+    }
+
+    #[test]
+    fn control_characters_are_refused_in_every_word() {
+        for (spec, needle) in [
+            (
+                "cmd=x option.Hash=\"8\nquit\"",
+                "the value of option.Hash, '8\\nquit',",
+            ),
+            ("cmd=x option.\"A\tB\"=1", "the key 'option.A\\tB'"),
+            ("cmd=\"x\u{0}\"", "the value of cmd"),
+            ("cmd=x arg=\"a\rb\"", "control character '\\r'"),
+            ("cmd=x dir=\"d\u{1b}\"", "'\\u{1b}'"),
+            ("'x\u{7f}' -v", "the command word"),
+        ] {
+            let e = EngineSpec::parse(spec).unwrap_err().to_string();
+            assert!(e.contains(needle) && !e.contains('\n'), "{spec}: {e}");
+        }
+        let e = EngineSpec::parse_with("cmd=x", &["option.A=\"\n\"".to_string()]).unwrap_err();
+        assert!(e.message.ends_with("(from --each)"), "{e}");
+        // White space between words is free; in a value, it is kept.
+        let s = EngineSpec::parse("cmd=x\n\toption.A=\"1 2\"\r\n").unwrap();
+        assert_eq!(s.options, [("A".to_string(), "1 2".to_string())]);
     }
 
     #[test]

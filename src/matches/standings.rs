@@ -5,7 +5,7 @@
 
 use super::lineup::{self, Lineup, Tournament};
 use super::match_error::MatchError;
-use super::ratings::Scores;
+use super::ratings::{Scores, MAX_ANCHOR_ELO};
 use super::results_file::{self, Recap, Record};
 use std::collections::BTreeMap;
 use std::io::BufReader;
@@ -115,7 +115,11 @@ pub fn tournament_settings(settings: &str) -> Option<(Tournament, Vec<String>, u
     let tournament = Tournament::parse(value("tournament")?)?;
     let names = Lineup::from_settings(settings)?.names;
     let anchor = names.iter().position(|n| Some(n) == value("anchor"))?;
-    let anchor_elo = value("anchor-elo")?.parse().ok()?;
+    // Within the bound `moulin match` keeps (an edited file's `1e308` is no rating).
+    let anchor_elo = value("anchor-elo")?
+        .parse()
+        .ok()
+        .filter(|e: &f64| e.abs() <= MAX_ANCHOR_ELO)?;
     Some((tournament, names, anchor, anchor_elo))
 }
 

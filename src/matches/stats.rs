@@ -252,6 +252,10 @@ pub fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// The largest Elo difference an SPRT hypothesis may state, either way: at 1000 Elo one engine
+/// is expected to score 99.7%, so no test is needed beyond it.
+pub const MAX_SPRT_ELO: f64 = 1000.0;
+
 /// The SPRT's hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -306,10 +310,14 @@ impl Sprt {
                 .ok_or_else(|| MatchError::SprtNotKeyValue {
                     word: w.to_string(),
                 })?;
-            let x: f64 = v.parse().map_err(|_| MatchError::SprtNotNumber {
-                value: v.to_string(),
-                word: w.to_string(),
-            })?;
+            let x: f64 = v
+                .parse()
+                .ok()
+                .filter(|x: &f64| !x.is_nan())
+                .ok_or_else(|| MatchError::SprtNotNumber {
+                    value: v.to_string(),
+                    word: w.to_string(),
+                })?;
             match k {
                 "elo0" => s.elo0 = x,
                 "elo1" => s.elo1 = x,
@@ -321,15 +329,27 @@ impl Sprt {
         if s.elo0.is_nan() || s.elo1.is_nan() {
             return Err(MatchError::SprtBounds);
         }
+        for (name, elo) in [("elo0", s.elo0), ("elo1", s.elo1)] {
+            if elo.abs() > MAX_SPRT_ELO {
+                return Err(MatchError::SprtElo {
+                    name,
+                    elo: show_parameter(elo),
+                    max: MAX_SPRT_ELO,
+                });
+            }
+        }
         if s.elo0 >= s.elo1 {
             return Err(MatchError::SprtOrder {
-                elo0: s.elo0,
-                elo1: s.elo1,
+                elo0: show_parameter(s.elo0),
+                elo1: show_parameter(s.elo1),
             });
         }
         for (name, p) in [("alpha", s.alpha), ("beta", s.beta)] {
             if !(p > 0.0 && p < 0.5) {
-                return Err(MatchError::SprtProbability { name, p });
+                return Err(MatchError::SprtProbability {
+                    name,
+                    p: show_parameter(p),
+                });
             }
         }
         Ok(s)
@@ -379,6 +399,17 @@ pub fn show_elo(e: f64) -> String {
         "0.0".to_string()
     } else {
         format!("{e:+.1}")
+    }
+}
+
+/// A parameter as given, for people: its shortest decimal form (`0.05`, `-2.5`), or its
+/// exponent form when that is longer than 24 characters (`1e-300`, not 300 digits).
+pub fn show_parameter(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() > 24 {
+        format!("{x:e}")
+    } else {
+        plain
     }
 }
 
@@ -527,9 +558,44 @@ mod tests {
             ("elo0=0 elo1=5 alpha=0.7", "alpha"),
             ("elo0=x elo1=5", "not a number"),
             ("gamma=1", "unknown key"),
+            // Accepted before, and shown with 309 digits.
+            (
+                "elo0=-1e308 elo1=1e308",
+                "sprt: elo0=-1e308 is out of range (-1000 to 1000 Elo)",
+            ),
+            ("elo0=0 elo1=1000.5", "elo1=1000.5 is out of range"),
+            ("elo0=-inf elo1=5", "elo0=-inf is out of range"),
+            ("elo0=NaN elo1=5", "'NaN' in 'elo0=NaN' is not a number"),
+            ("elo0=1e-300 elo1=0", "elo0 (1e-300) must be below elo1 (0)"),
+            (
+                "elo0=0 elo1=5 beta=1e300",
+                "beta=1e300 must be above 0 and below 0.5",
+            ),
+            (
+                "elo0=0 elo1=5 alpha=0",
+                "alpha=0 must be above 0 and below 0.5",
+            ),
         ] {
             let e = Sprt::parse(&[bad.to_string()]).unwrap_err().to_string();
             assert!(e.contains(needle), "{bad}: {e}");
+        }
+        let edge = Sprt::parse(&["elo0=-1000 elo1=1000 alpha=0.001".to_string()]).unwrap();
+        assert_eq!((edge.elo0, edge.elo1), (-1000.0, 1000.0));
+    }
+
+    #[test]
+    fn parameters_are_shown_short() {
+        for (x, shown) in [
+            (0.05, "0.05"),
+            (-2.5, "-2.5"),
+            (1000.0, "1000"),
+            (1e-300, "1e-300"),
+            (-1e308, "-1e308"),
+            (0.000_123_456_789, "0.000123456789"),
+            (1.234_567_890_123_4e-7, "0.00000012345678901234"),
+            (1.234_567_890_123_4e-12, "1.2345678901234e-12"),
+        ] {
+            assert_eq!(show_parameter(x), shown);
         }
     }
 }

@@ -96,7 +96,10 @@ pub fn summary(
         };
         out.push_str(&format!(
             "SPRT elo0={} elo1={} alpha={} beta={} ({model}, logistic Elo): LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {verdict}\n",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            stats::show_parameter(sprt.elo0),
+            stats::show_parameter(sprt.elo1),
+            stats::show_parameter(sprt.alpha),
+            stats::show_parameter(sprt.beta)
         ));
     }
     out.push_str(&time_taken(n, played, secs));

@@ -24,7 +24,7 @@ enum Kind {
 }
 
 pub const MAX_HASH_MB: u64 = 1024;
-pub const MAX_THREADS: u64 = 64;
+pub const MAX_THREADS: u64 = crate::search::MAX_THREADS as u64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 

@@ -152,7 +152,11 @@ fn read_pgn_book(
         let mut moves = record.move_texts();
         moves.truncate(plies.unwrap_or(usize::MAX));
         let opening = Opening {
-            fen: record.tag("FEN").map(str::to_string),
+            // Its fields joined by one space, as a line of a book gives them: the tag may hold
+            // a carriage return, which would reach the engines in `position fen`.
+            fen: record
+                .tag("FEN")
+                .map(|f| f.split_whitespace().collect::<Vec<_>>().join(" ")),
             moves,
         };
         if opening.game(rules).map_err(in_game)?.outcome().is_some() {
@@ -316,6 +320,10 @@ mod tests {
         assert!(e.contains("b.pgn, game 2"), "{e}");
         // Lines stay lines.
         assert_eq!(read_book("# c\nd6 f4\n", &rules, "b").unwrap().len(), 1);
+        // A carriage return between a FEN tag's fields never reaches an engine.
+        let start = fen::START.replacen(' ', " \r", 3);
+        let book = read_book(&format!("[FEN \"{start}\"]\n\n1. d6 *\n"), &rules, "b").unwrap();
+        assert_eq!(book[0].fen.as_deref(), Some(fen::START));
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! What bounds one search: the deepest ply (`MAX_PLY`), the limits `go` gives (depth, nodes,
-//! time, clocks), and the time for this move that follows from them (`Budget`, made once a
-//! search): a soft limit between iterations and a hard one anywhere (`Deadline`), and the
-//! shares of the move's time that the exact solver of the placing and the search it checks
-//! take in turn (the `*_END` constants and `SEARCH_AGAIN_SHARE`, named with the time manager's
-//! in `timeman`).
+//! What bounds one search: the deepest ply (`MAX_PLY`) and iteration (`MAX_DEPTH`), its
+//! threads (`MAX_THREADS`), the limits `go` gives (depth, nodes, time, clocks), and the time
+//! for this move that follows from them (`Budget`, made once a search): a soft limit between
+//! iterations and a hard one anywhere (`Deadline`), and the shares of the move's time that the
+//! exact solver of the placing and the search it checks take in turn (the `*_END` constants
+//! and `SEARCH_AGAIN_SHARE`, named with the time manager's in `timeman`).
 //!
 //! A timed placing search whose choice the exact solver checks runs: the proof of the root's
 //! value (a draw at least until `PROVE_DRAW_END`, a win until `PROVE_WIN_END`), the search (until
@@ -22,6 +22,14 @@ use std::time::Duration;
 
 /// The deepest ply the search goes.
 pub const MAX_PLY: usize = 120;
+
+/// The deepest iteration of a search: `MAX_PLY` less room for the plies that quiescence adds
+/// below it. A deeper `go depth` stops there; `bench` refuses a deeper depth.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 10;
+
+/// The most threads one search takes (the protocol's `Threads`, and the `--threads` of the
+/// commands that search).
+pub const MAX_THREADS: usize = 64;
 
 /// What limits a search. All fields default to "no limit".
 #[derive(Clone, Debug, Default)]

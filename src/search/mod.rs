@@ -38,7 +38,7 @@ mod worker;
 
 pub use control::Control;
 pub use features::{Features, Style};
-pub use limits::{Limits, MAX_PLY};
+pub use limits::{Limits, MAX_DEPTH, MAX_PLY, MAX_THREADS};
 pub use score::{class, Score, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
 pub use strength::Strength;
 
@@ -684,10 +684,7 @@ impl Searcher {
         self.tt.new_search();
         let shared = self.shared(&pos, limits, control, deadline, tables);
         let history = game.history().to_vec();
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 10)
-            .clamp(1, MAX_PLY as u32 - 10);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let shown = self.options.multipv.clamp(1, root_moves.len());
         // A limited strength chooses among the best few root moves: it searches them all.
         let multipv = match strength {

@@ -349,3 +349,71 @@ fn each_is_part_of_what_resume_checks() {
     let (w, d, l) = wdl(&stdout);
     assert_eq!(w + d + l, 4, "{stdout}");
 }
+
+/// A control character in a spec's value would reach the engine (a line break in an option's
+/// value is a second command: `quit` ended the engine) or the records (where it was a space, so
+/// that a resume with a space passed as the same match): every value is refused before
+/// anything starts, naming the spec, the key and the character.
+#[test]
+fn control_characters_never_reach_an_engine() {
+    let records = fresh("control.txt");
+    let r = records.to_str().unwrap();
+    let (good, _) = logged("good", "", "");
+    for (keys, extra, needle) in [
+        ("option.Hash=\"8\nquit\"", vec![], "option.Hash"),
+        ("option.\"Ha\rsh\"=8", vec![], "option.Ha\\rsh"),
+        ("option.Hash=\"8\u{1b}[2J\"", vec![], "option.Hash"),
+        ("arg=\"--x\ny\"", vec![], "arg"),
+        (
+            "",
+            vec!["--each", "option.Hash=\"8\nquit\""],
+            "(from --each)",
+        ),
+    ] {
+        let (spec, log) = logged("odd", "", keys);
+        let mut args = vec![
+            "match",
+            "--engine",
+            &spec,
+            "--engine",
+            &good,
+            "--games",
+            "2",
+            "--movetime",
+            "5",
+            "--records",
+            r,
+        ];
+        args.extend(extra.iter().copied());
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{keys} {extra:?}: {stderr}");
+        // One line: the spec, the key and the character, escaped.
+        let line = stderr.lines().find(|l| l.contains("bad engine spec"));
+        let line = line.unwrap_or_else(|| panic!("{keys}: {stderr}"));
+        assert!(
+            line.contains(needle) && line.contains("control character"),
+            "{line}"
+        );
+        assert!(!log.exists(), "{keys}: the engine was started");
+        assert!(!records.exists(), "{keys}: records made");
+    }
+    // Records of a match whose option holds a space are not resumed by one holding a line break
+    // (the records wrote a line break as a space).
+    let odd = |value: &str| format!("name=odd cmd={} option.Hash=\"{value}\"", fake().display());
+    let (spaced, broken) = (odd("8 quit"), odd("8\nquit"));
+    let flags = ["--movetime", "5", "--seed", "5", "--records", r];
+    let mut first = vec![
+        "match", "--engine", &spaced, "--engine", &good, "--games", "2",
+    ];
+    first.extend(flags);
+    run_ok(&first);
+    let mut again = vec![
+        "match", "--engine", &broken, "--engine", &good, "--games", "4",
+    ];
+    again.extend(flags);
+    again.push("--resume");
+    let out = run(&again);
+    assert_eq!(out.status.code(), Some(2));
+    replay_ok(&records, 2);
+}

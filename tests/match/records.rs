@@ -159,6 +159,17 @@ fn absurd_numbers_are_refused_or_streamed() {
         ("--games", "18446744073709551615", "limit of 1000000000"),
         ("--concurrency", "100000", "between 1 and 256"),
         ("--random-plies", "18446744073709551615", "limit of 100"),
+        // Accepted before, and printed with 309 digits.
+        (
+            "--sprt",
+            "elo0=-1e308 elo1=1e308",
+            "elo0=-1e308 is out of range (-1000 to 1000 Elo)",
+        ),
+        (
+            "--sprt",
+            "elo0=0 elo1=5 alpha=1e300",
+            "alpha=1e300 must be above 0 and below 0.5",
+        ),
     ] {
         let out = run(&["match", "--engine", &good, "--engine", &good, flag, value]);
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -362,6 +362,16 @@ fn tournament_usage_errors_and_an_engine_that_cannot_start() {
             "--anchor 'nobody' names no engine",
         ),
         (vec!["--tournament", "swiss"], "swiss"),
+        // Accepted before: the ratings were printed with 309 digits, every engine at the
+        // anchor's rating.
+        (
+            vec!["--tournament", "gauntlet", "--anchor-elo", "1e308"],
+            "--anchor-elo 1e308 is out of range (-10000 to 10000)",
+        ),
+        (
+            vec!["--tournament", "gauntlet", "--anchor-elo", "-10000.5"],
+            "--anchor-elo -10000.5 is out of range (-10000 to 10000)",
+        ),
     ] {
         let mut args = vec!["match", "--games", "2", "--movetime", "5"];
         args.extend(three);

@@ -1,7 +1,7 @@
 //! `bench` as a protocol command: the figures of `moulin bench`, stoppable, with `isready`
 //! answered meanwhile and the commands after it waiting for it.
 
-use crate::harness::{shared, Engine};
+use crate::harness::{shared, Engine, TIMEOUT};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -65,4 +65,45 @@ fn bench_runs_like_perft_isready_answered_and_stop_ending_it() {
     assert!(lines[..stopped].iter().all(|l| l.contains(" nodes ")));
     assert!(lines.len() > stopped + 1, "{lines:?}");
     e.quit();
+}
+
+/// A bench depth or thread count out of its bound is refused at once, with one line naming the
+/// bound: `bench depth 99999999999` at the end of piped input and `moulin bench --depth
+/// 100000` never ended, `-1` was searched at depth 1 but printed as depth 0, and `--threads 0`
+/// or `100000` were clamped without a word.
+#[test]
+fn bench_numbers_out_of_their_bounds_are_refused_at_once() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    for word in ["0", "-1", "111", "99999999999"] {
+        let line = e.refused(&format!("bench depth {word}"));
+        assert_eq!(
+            line,
+            format!("info string error: bench depth {word} is out of range (1 to 110)")
+        );
+    }
+    e.quit();
+    // The last command of piped input: its error, then the end.
+    let mut e = Engine::start();
+    e.send("bench depth 99999999999");
+    drop(e.stdin.take());
+    let lines = e.until(|l| l.starts_with("info string error"));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(e.wait_exit(TIMEOUT).is_some_and(|s| s.success()));
+    for (flag, value, bound) in [
+        ("--depth", "100000", "1..=110"),
+        ("--depth", "0", "1..=110"),
+        ("--threads", "0", "1..=64"),
+        ("--threads", "100000", "1..=64"),
+    ] {
+        let mut e = Engine::start_with(&["bench", flag, value]);
+        let status = e.wait_exit(TIMEOUT);
+        let stderr = e.stderr();
+        assert_eq!(
+            status.and_then(|s| s.code()),
+            Some(2),
+            "{flag} {value}: {stderr}"
+        );
+        assert!(stderr.contains(bound) && stderr.contains(flag), "{stderr}");
+    }
 }

@@ -187,6 +187,14 @@ impl Engine {
         }
     }
 
+    /// What the engine wrote on stderr, once it has ended (`wait_exit`).
+    pub(crate) fn stderr(&mut self) -> String {
+        self.stderr
+            .take()
+            .map(|h| h.join().unwrap())
+            .unwrap_or_default()
+    }
+
     /// `quit`, and checks a clean exit with nothing alarming on stderr.
     pub(crate) fn quit(mut self) {
         self.send("quit");
