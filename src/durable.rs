@@ -25,6 +25,7 @@
 //!   by a killed run is recognised as such and taken over; a lock of a running one is an error.
 //!   Neither a lock nor a journal is opened through a symbolic link.
 
+use crate::input_file::{self, MAX_LINE};
 use crate::rng::Rng;
 use crate::text::quoted;
 use std::ffi::OsString;
@@ -396,6 +397,14 @@ pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
     Ok(())
 }
 
+/// What a lock file says of its holder (a process id), trimmed: its first 64 bytes at most, so
+/// that whatever was put there is never read whole.
+fn holder(file: &File) -> String {
+    let mut bytes = Vec::new();
+    let _ = file.take(64).read_to_end(&mut bytes);
+    String::from_utf8_lossy(&bytes).trim().to_string()
+}
+
 /// A lock file held by this process: created with `create_new`, holding the process id and an
 /// advisory lock that the system drops when the process ends, however it ends. Removed when
 /// dropped.
@@ -433,14 +442,12 @@ impl Lock {
                 }
                 Err(e) => return Err(fail(e)),
             };
-            let mut holder = String::new();
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
-                    let _ = file.read_to_string(&mut holder);
                     return Err(DurableError::Held {
                         path: path.to_path_buf(),
-                        holder: holder.trim().to_string(),
+                        holder: holder(&file),
                     });
                 }
                 Err(TryLockError::Error(e)) => return Err(fail(e)),
@@ -451,11 +458,13 @@ impl Lock {
                 continue;
             }
             if !fresh {
-                let _ = file.read_to_string(&mut holder);
+                let holder = holder(&file);
                 log::warn!(
                     "{}: left by process {}, which no longer runs; taken over",
                     path.display(),
-                    Some(holder.trim()).filter(|h| !h.is_empty()).unwrap_or("?")
+                    Some(holder.as_str())
+                        .filter(|h| !h.is_empty())
+                        .unwrap_or("?")
                 );
                 file.set_len(0).map_err(fail)?;
             }
@@ -500,6 +509,55 @@ fn is_at(file: &File, path: &Path) -> bool {
     }
 }
 
+/// The lines of the journal `input` (at `path`) after its header, read one at a time, each at
+/// most `input_file::MAX_LINE` bytes and decoded lossily; the length of its whole lines, and
+/// that of a last line cut short (no line break). The header must be that of a `kind` job with
+/// these `settings`.
+fn read_journal(
+    mut input: impl io::BufRead,
+    path: &Path,
+    kind: &str,
+    settings: &str,
+) -> Result<(Vec<String>, u64, usize), DurableError> {
+    let (mut lines, mut whole, mut bytes) = (Vec::new(), 0u64, Vec::new());
+    for number in 1.. {
+        bytes.clear();
+        let n = input_file::read_line(&mut input, &mut bytes, MAX_LINE, number).map_err(|e| {
+            DurableError::JournalRead {
+                path: path.to_path_buf(),
+                source: e,
+            }
+        })?;
+        let Some(line) = bytes.strip_suffix(b"\n") else {
+            if number == 1 {
+                break; // No whole header: unreadable.
+            }
+            return Ok((lines, whole, n));
+        };
+        let line = String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line));
+        whole += n as u64;
+        if number > 1 {
+            lines.push(line.into_owned());
+            continue;
+        }
+        let prefix = format!("# moulin {kind} journal: ");
+        let Some(theirs) = line.strip_prefix(&prefix) else {
+            break;
+        };
+        if theirs != settings {
+            return Err(DurableError::OtherSettings {
+                path: path.to_path_buf(),
+                theirs: theirs.to_string(),
+                ours: settings.to_string(),
+            });
+        }
+    }
+    Err(DurableError::Unreadable {
+        path: path.to_path_buf(),
+        kind: kind.to_string(),
+    })
+}
+
 /// The journal of a long job: a header line `# moulin <kind> journal: <settings>`, then one line
 /// per finished item, each on disk before `append` returns.
 #[derive(Debug)]
@@ -529,13 +587,7 @@ impl Journal {
             source: e,
         };
         let mut lines = Vec::new();
-        let read = no_link(OpenOptions::new().read(true))
-            .open(path)
-            .and_then(|mut f| {
-                let mut bytes = Vec::new();
-                f.read_to_end(&mut bytes).map(|_| bytes)
-            });
-        match read {
+        match no_link(OpenOptions::new().read(true)).open(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 write_atomic(path, header.as_bytes())?;
             }
@@ -545,48 +597,22 @@ impl Journal {
                     source: e,
                 })
             }
-            Ok(bytes) => {
-                let prefix = format!("# moulin {kind} journal: ");
-                let first_end = bytes.iter().position(|&b| b == b'\n');
-                let first = first_end.map(|n| String::from_utf8_lossy(&bytes[..n]));
-                match first {
-                    Some(line) if line.starts_with(&prefix) => {
-                        if line != header.trim_end() {
-                            return Err(DurableError::OtherSettings {
-                                path: path.to_path_buf(),
-                                theirs: line[prefix.len()..].to_string(),
-                                ours: settings.to_string(),
-                            });
-                        }
-                    }
-                    _ => {
-                        return Err(DurableError::Unreadable {
-                            path: path.to_path_buf(),
-                            kind: kind.to_string(),
-                        })
-                    }
-                }
-                let body_start = first_end.map_or(bytes.len(), |n| n + 1);
-                // Everything after the last newline is a line cut short: cut it off, or the
-                // next entry would be glued to it.
-                let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
-                if end < bytes.len() {
+            Ok(f) => {
+                let (read, whole, cut) = read_journal(io::BufReader::new(f), path, kind, settings)?;
+                lines = read;
+                // A last line cut short: cut it off, or the next entry would be glued to it.
+                if cut > 0 {
                     log::warn!(
-                        "{}: the last line was cut short ({} bytes); dropped",
+                        "{}: the last line was cut short ({cut} bytes); dropped",
                         path.display(),
-                        bytes.len() - end
                     );
                     let f = no_link(OpenOptions::new().write(true))
                         .open(path)
                         .map_err(cannot)?;
-                    f.set_len(end as u64)
+                    f.set_len(whole)
                         .and_then(|()| f.sync_all())
                         .map_err(cannot)?;
                 }
-                lines = String::from_utf8_lossy(&bytes[body_start..end.max(body_start)])
-                    .lines()
-                    .map(String::from)
-                    .collect();
             }
         }
         let file = no_link(OpenOptions::new().append(true))

@@ -24,6 +24,7 @@ use super::match_error::{LineError, MatchError, SettingsMismatch};
 use super::referee::{End, Note, Played};
 use super::stats::Tally;
 use super::words;
+use crate::input_file::{self, MAX_LINE};
 use crate::record::openings::Opening;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
@@ -406,8 +407,8 @@ impl Recap {
 
 /// Calls `each` with the number (from 1), the text (decoded lossily, without its line break) and
 /// whether it is complete (ends with a line break) of every line of the records `input` read
-/// from `source`; stops at the first error. Returns the length of the complete lines and that of
-/// a last line cut short.
+/// from `source`; stops at the first error (a line longer than `MAX_LINE` is one). Returns the
+/// length of the complete lines and that of a last line cut short.
 pub(super) fn each_line(
     mut input: impl BufRead,
     source: &str,
@@ -417,11 +418,12 @@ pub(super) fn each_line(
     let (mut whole, mut number) = (0u64, 0);
     loop {
         bytes.clear();
-        let n = input
-            .read_until(b'\n', &mut bytes)
-            .map_err(|e| MatchError::ReadRecords {
-                source_name: source.to_string(),
-                source: e,
+        let n =
+            input_file::read_line(&mut input, &mut bytes, MAX_LINE, number + 1).map_err(|e| {
+                MatchError::ReadRecords {
+                    source_name: source.to_string(),
+                    source: e,
+                }
             })?;
         if n == 0 {
             return Ok((whole, 0));
