@@ -30,6 +30,7 @@
 //!   anything but a regular file (`not_regular` names it): a named pipe would make the reader
 //!   wait for a writer forever, a device such as `/dev/zero` would never end.
 
+use crate::input_file::{self, MAX_LINE};
 use crate::rng::Rng;
 use crate::text::quoted;
 use std::ffi::OsString;
@@ -99,12 +100,13 @@ impl NotRegular {
 /// a device opens at once, never waiting for a writer, and anything but a regular file is then
 /// refused (`NotRegular`), so that a reader neither waits forever nor reads without end.
 pub fn open_regular(path: &Path) -> io::Result<File> {
-    regular(
-        File::options()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(path)?,
-    )
+    open_regular_with(File::options().read(true), path)
+}
+
+/// Opens `path` as `open_regular` does, with `options` (to read and write a file in place, as
+/// a resumed match's records are).
+pub fn open_regular_with(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    regular(options.custom_flags(libc::O_NONBLOCK).open(path)?)
 }
 
 /// The open `file` if it is a regular file, else the error naming what it is.
@@ -113,13 +115,6 @@ fn regular(file: File) -> io::Result<File> {
         Some(kind) => Err(NotRegular::error(kind)),
         None => Ok(file),
     }
-}
-
-/// The text of the regular file `path` (`open_regular`), as `fs::read_to_string` reads it.
-pub fn read_to_string(path: &Path) -> io::Result<String> {
-    let mut text = String::new();
-    open_regular(path)?.read_to_string(&mut text)?;
-    Ok(text)
 }
 
 /// Checks that what is at `path` may be replaced by a rename: a regular file, a link to one, or
@@ -496,6 +491,14 @@ pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
     Ok(())
 }
 
+/// What a lock file says of its holder (a process id), trimmed: its first 64 bytes at most, so
+/// that whatever was put there is never read whole.
+fn holder(file: &File) -> String {
+    let mut bytes = Vec::new();
+    let _ = file.take(64).read_to_end(&mut bytes);
+    String::from_utf8_lossy(&bytes).trim().to_string()
+}
+
 /// A lock file held by this process: created with `create_new`, holding the process id and an
 /// advisory lock that the system drops when the process ends, however it ends. Removed when
 /// dropped.
@@ -533,14 +536,12 @@ impl Lock {
                 }
                 Err(e) => return Err(fail(e)),
             };
-            let mut holder = String::new();
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
-                    let _ = file.read_to_string(&mut holder);
                     return Err(DurableError::Held {
                         path: path.to_path_buf(),
-                        holder: holder.trim().to_string(),
+                        holder: holder(&file),
                     });
                 }
                 Err(TryLockError::Error(e)) => return Err(fail(e)),
@@ -551,11 +552,13 @@ impl Lock {
                 continue;
             }
             if !fresh {
-                let _ = file.read_to_string(&mut holder);
+                let holder = holder(&file);
                 log::warn!(
                     "{}: left by process {}, which no longer runs; taken over",
                     path.display(),
-                    Some(holder.trim()).filter(|h| !h.is_empty()).unwrap_or("?")
+                    Some(holder.as_str())
+                        .filter(|h| !h.is_empty())
+                        .unwrap_or("?")
                 );
                 file.set_len(0).map_err(fail)?;
             }
@@ -605,6 +608,55 @@ fn is_at(file: &File, path: &Path) -> bool {
     }
 }
 
+/// The lines of the journal `input` (at `path`) after its header, read one at a time, each at
+/// most `input_file::MAX_LINE` bytes and decoded lossily; the length of its whole lines, and
+/// that of a last line cut short (no line break). The header must be that of a `kind` job with
+/// these `settings`.
+fn read_journal(
+    mut input: impl io::BufRead,
+    path: &Path,
+    kind: &str,
+    settings: &str,
+) -> Result<(Vec<String>, u64, usize), DurableError> {
+    let (mut lines, mut whole, mut bytes) = (Vec::new(), 0u64, Vec::new());
+    for number in 1.. {
+        bytes.clear();
+        let n = input_file::read_line(&mut input, &mut bytes, MAX_LINE, number).map_err(|e| {
+            DurableError::JournalRead {
+                path: path.to_path_buf(),
+                source: e,
+            }
+        })?;
+        let Some(line) = bytes.strip_suffix(b"\n") else {
+            if number == 1 {
+                break; // No whole header: unreadable.
+            }
+            return Ok((lines, whole, n));
+        };
+        let line = String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line));
+        whole += n as u64;
+        if number > 1 {
+            lines.push(line.into_owned());
+            continue;
+        }
+        let prefix = format!("# moulin {kind} journal: ");
+        let Some(theirs) = line.strip_prefix(&prefix) else {
+            break;
+        };
+        if theirs != settings {
+            return Err(DurableError::OtherSettings {
+                path: path.to_path_buf(),
+                theirs: theirs.to_string(),
+                ours: settings.to_string(),
+            });
+        }
+    }
+    Err(DurableError::Unreadable {
+        path: path.to_path_buf(),
+        kind: kind.to_string(),
+    })
+}
+
 /// The journal of a long job: a header line `# moulin <kind> journal: <settings>`, then one line
 /// per finished item, each on disk before `append` returns.
 #[derive(Debug)]
@@ -634,11 +686,7 @@ impl Journal {
             source: e,
         };
         let mut lines = Vec::new();
-        let read = open_own(OpenOptions::new().read(true), path).and_then(|mut f| {
-            let mut bytes = Vec::new();
-            f.read_to_end(&mut bytes).map(|_| bytes)
-        });
-        match read {
+        match open_own(OpenOptions::new().read(true), path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 write_atomic(path, header.as_bytes())?;
             }
@@ -648,46 +696,20 @@ impl Journal {
                     source: e,
                 })
             }
-            Ok(bytes) => {
-                let prefix = format!("# moulin {kind} journal: ");
-                let first_end = bytes.iter().position(|&b| b == b'\n');
-                let first = first_end.map(|n| String::from_utf8_lossy(&bytes[..n]));
-                match first {
-                    Some(line) if line.starts_with(&prefix) => {
-                        if line != header.trim_end() {
-                            return Err(DurableError::OtherSettings {
-                                path: path.to_path_buf(),
-                                theirs: line[prefix.len()..].to_string(),
-                                ours: settings.to_string(),
-                            });
-                        }
-                    }
-                    _ => {
-                        return Err(DurableError::Unreadable {
-                            path: path.to_path_buf(),
-                            kind: kind.to_string(),
-                        })
-                    }
-                }
-                let body_start = first_end.map_or(bytes.len(), |n| n + 1);
-                // Everything after the last newline is a line cut short: cut it off, or the
-                // next entry would be glued to it.
-                let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
-                if end < bytes.len() {
+            Ok(f) => {
+                let (read, whole, cut) = read_journal(io::BufReader::new(f), path, kind, settings)?;
+                lines = read;
+                // A last line cut short: cut it off, or the next entry would be glued to it.
+                if cut > 0 {
                     log::warn!(
-                        "{}: the last line was cut short ({} bytes); dropped",
+                        "{}: the last line was cut short ({cut} bytes); dropped",
                         path.display(),
-                        bytes.len() - end
                     );
                     let f = open_own(OpenOptions::new().write(true), path).map_err(cannot)?;
-                    f.set_len(end as u64)
+                    f.set_len(whole)
                         .and_then(|()| f.sync_all())
                         .map_err(cannot)?;
                 }
-                lines = String::from_utf8_lossy(&bytes[body_start..end.max(body_start)])
-                    .lines()
-                    .map(String::from)
-                    .collect();
             }
         }
         let file = open_own(OpenOptions::new().append(true), path).map_err(cannot)?;
@@ -890,6 +912,7 @@ mod tests {
             Some("a symbolic link")
         );
         // Read: opened at once (a named pipe without a writer), then refused by name.
+        let read_to_string = |p: &Path| crate::input_file::read_to_string(p, 1 << 20);
         assert_eq!(read_to_string(&file).unwrap(), "x");
         for (p, what) in [
             (&pipe, "a named pipe"),

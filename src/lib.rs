@@ -27,9 +27,11 @@
 //!   rules/             the game: board, symmetries and symmetry keys, rules and their options,
 //!      |               moves, position, move generation, notation, diagram, position strings
 //!      |               (ours and GBGP's), zobrist keys, games, perft
-//!   durable.rs, rng.rs, date.rs, progress.rs, parallel.rs, text.rs
+//!   durable.rs, input_file.rs, rng.rs, date.rs, progress.rs, parallel.rs, text.rs
 //!                      files written so that a kill or a full disk loses nothing (temp file,
-//!                      fsync, rename; journals; locks); the one small random generator; today's
+//!                      fsync, rename; journals; locks); input files read with a bound on
+//!                      memory (a line at a time, or whole up to a cap); the one small random
+//!                      generator; today's
 //!                      date; the one progress bar of long commands; jobs run on several
 //!                      threads; outside text as an error shows it (quoted, escaped, cut)
 //! ```
@@ -42,6 +44,7 @@ pub mod book;
 pub mod cli;
 pub mod date;
 pub mod durable;
+pub mod input_file;
 pub mod matches;
 pub mod parallel;
 pub mod progress;

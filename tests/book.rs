@@ -14,6 +14,9 @@ use moulin::search::{Control, Limits};
 use moulin::Rules;
 use std::path::{Path, PathBuf};
 
+#[path = "shared/bounded.rs"]
+mod bounded;
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("moulin-book-{name}-{}", std::process::id()));
@@ -582,4 +585,16 @@ fn shipped_book_checks_and_lookups_are_fast() {
     let ns = book::lookup_ns(&book, &sample, 20);
     eprintln!("{} positions; {ns:.0} ns per lookup", book.len());
     assert!(ns < 1000.0, "{ns} ns per lookup");
+}
+
+#[test]
+fn an_endless_or_huge_book_is_refused_at_once_in_bounded_memory() {
+    let dir = temp_dir("hostile");
+    for command in ["bench", "check", "expand"] {
+        bounded::hostile_inputs_refused(
+            &["book", command, "INPUT"],
+            &dir,
+            &["larger than the 64 MB"],
+        );
+    }
 }

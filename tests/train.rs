@@ -7,6 +7,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+#[path = "shared/bounded.rs"]
+mod bounded;
+
 fn moulin(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_moulin"))
         .args(args)
@@ -327,4 +330,30 @@ fn the_engine_keeps_the_value_of_the_exact_critical_positions() {
     assert!(k as f64 >= 0.99 * n as f64, "{out}");
     let (k, n) = kept_of(&out, "draw");
     assert_eq!(k, n, "{out}");
+}
+
+#[test]
+fn endless_or_huge_inputs_are_refused_at_once_in_bounded_memory() {
+    let dir = scratch("hostile");
+    let (out, engine) = (
+        dir.join("out.txt"),
+        format!("cmd={}", env!("CARGO_BIN_EXE_moulin")),
+    );
+    let out = out.to_str().unwrap();
+    let longer = ["longer than the 1 MB"];
+    let runs: [&[&str]; 4] = [
+        &["train", "fit", "--labels", "INPUT"],
+        &["train", "critical", "--labels", "INPUT", "--out", out],
+        &["train", "suite", "--engine", &engine, "--suite", "INPUT"],
+        &["train", "label", "--games", "INPUT", "--out", out],
+    ];
+    for args in runs {
+        bounded::hostile_inputs_refused(args, &dir, &longer);
+    }
+    // The journal `--out` names is read before it is extended (a huge one: beside /dev/zero
+    // its lock would be made).
+    let journal = &bounded::hostile_inputs(&dir)[1];
+    let journal = journal.to_str().unwrap();
+    let args = ["train", "label", "--positions", "1", "--out", journal];
+    bounded::refused_in_bounds(&args, &dir, journal, &longer);
 }

@@ -4,7 +4,7 @@
 use super::book_error::{BookError, TextError};
 use super::book_move::{BookMove, Variety};
 use super::format::{self, Header, Line};
-use super::settings::MAX_FILE_BYTES;
+use super::settings::read_text;
 use crate::rules::position::Position;
 use crate::rules::symmetry::{self, fold, keyable};
 use crate::rules::Rules;
@@ -49,29 +49,9 @@ impl Book {
         Book::from_lines(header, lines)
     }
 
-    /// Reads a book file of at most `MAX_FILE_BYTES`.
+    /// Reads a book file of at most `MAX_FILE_BYTES` (`read_text`).
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        use std::io::Read;
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(|source| BookError::Read {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(TextError::at(
-                0,
-                format!(
-                    "larger than the {} MB a book may be: not read",
-                    MAX_FILE_BYTES >> 20
-                ),
-            )
-            .in_file(path)
-            .into());
-        }
-        let text = String::from_utf8(bytes)
-            .map_err(|e| TextError::at(0, format!("not text: {e}")).in_file(path))?;
+        let text = read_text(path)?;
         Ok(Book::parse(&text).map_err(|e| e.in_file(path))?)
     }
 

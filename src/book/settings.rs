@@ -47,9 +47,10 @@ pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), B
     }
 }
 
-/// Reads the text of a book file (for the commands that check and amend one).
+/// Reads the text of a book file, at most [`MAX_FILE_BYTES`] of it (more is an error stating
+/// the cap), whatever the path names: a device or a named pipe is read once, within the cap.
 pub fn read_text(path: &Path) -> Result<String, BookError> {
-    crate::durable::read_to_string(path).map_err(|source| BookError::Read {
+    crate::input_file::read_to_string(path, MAX_FILE_BYTES).map_err(|source| BookError::Read {
         path: path.to_path_buf(),
         source,
     })

@@ -84,7 +84,7 @@ fn existing_book(plan: &BuildPlan) -> Result<Done, BookError> {
     if !out.exists() {
         return Ok(done);
     }
-    let read = durable::read_to_string(out)
+    let read = super::settings::read_text(out)
         .map_err(|e| e.to_string())
         .and_then(|text| format::parse(&text).map_err(|e| e.to_string()));
     let uncovered = match read {

@@ -44,8 +44,7 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
         CommandFile::writes("the journal of the book", &journal),
     ])
     .map_err(|e| e.to_string())?;
-    let text = durable::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = book::read_text(&path).map_err(|e| e.to_string())?;
     let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&path).to_string())?;
     let plan = expand::ExpandPlan {
         positions,

@@ -28,10 +28,11 @@ pub(super) fn run(args: &ReplayArgs) -> Result<(), Failure> {
     // The report is made first, so that a bad openings file is the only thing printed.
     let report = match &args.drawn {
         Some(openings) => {
-            let text = crate::durable::read_to_string(&args.file)
+            let records = std::fs::File::open(&args.file)
                 .map_err(|e| format!("cannot read records {}: {e}", args.file.display()))?;
+            let records = std::io::BufReader::new(records);
             let source = args.file.display().to_string();
-            Some(replay::losses_from_drawn(&text, &source, openings).map_err(|e| e.to_string())?)
+            Some(replay::losses_from_drawn(records, &source, openings).map_err(|e| e.to_string())?)
         }
         None => None,
     };

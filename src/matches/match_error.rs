@@ -413,19 +413,6 @@ pub enum MatchError {
         /// What is wrong.
         source: LineError,
     },
-    /// A line of a records file is longer than any record.
-    #[error(
-        "records {source_name}, line {line}: longer than {limit} bytes, more than any game's \
-         record: not a records file of moulin match"
-    )]
-    LongLine {
-        /// The file, as shown.
-        source_name: String,
-        /// The line's number, from 1.
-        line: usize,
-        /// The longest line read.
-        limit: usize,
-    },
     /// A file to resume is not a regular file.
     #[error("records {source_name} is {kind}, not a file of records")]
     RecordsNotAFile {

@@ -462,28 +462,33 @@ pub fn replay_pgn(input: impl BufRead, source: &str) -> Result<PgnReplay, MatchE
 
 /// The report of `replay --drawn`: how many games began with an opening of the file `drawn`,
 /// and each of them that an engine lost (game number, loser, opening, result).
-/// Match records only (`source` names them in errors); an opening counts as the position it
-/// reaches, so the same position reached by another order of moves counts too.
+/// Match records only, read a line at a time (`source` names them in errors); an opening counts
+/// as the position it reaches, so the same position reached by another order of moves counts
+/// too.
 ///
 /// # Errors
 ///
-/// A record that cannot be read, records of more than one variant, or an openings file that
-/// cannot be read.
+/// A record that cannot be read (or a line longer than `input_file::MAX_LINE`), records of more
+/// than one variant, or an openings file that cannot be read.
 pub fn losses_from_drawn(
-    records_text: &str,
+    records: impl BufRead,
     source: &str,
     drawn: &Path,
 ) -> Result<String, MatchError> {
     let mut classes: Option<(Rules, rustc_hash::FxHashSet<u64>)> = None;
     let (mut from_drawn, mut lost) = (0, Vec::new());
-    for (n, line) in records_text.lines().enumerate() {
+    for line in crate::input_file::lines(records, crate::input_file::MAX_LINE) {
+        let (n, line) = line.map_err(|e| MatchError::ReadRecords {
+            source_name: source.to_string(),
+            source: e,
+        })?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let at = |e: LineError| MatchError::DrawnLine {
             source_name: source.to_string(),
-            line: n + 1,
+            line: n,
             source: e,
         };
         let r = Record::parse(line).map_err(at)?;
@@ -600,7 +605,7 @@ mod tests {
             game=1 white=a black=b variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" result=0-1 end=rules reason=x\n\
             game=2 white=b black=a variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" result=1/2-1/2 end=rules reason=x\n\
             game=3 white=a black=b variant=nine start=startpos opening=\"a1 a4 a7\" moves=\"\" result=1-0 end=rules reason=x\n";
-        let report = losses_from_drawn(records, "r", &drawn).unwrap();
+        let report = losses_from_drawn(records.as_bytes(), "r", &drawn).unwrap();
         assert!(
             report.starts_with("2 games from openings labelled drawn in "),
             "{report}"
@@ -609,7 +614,7 @@ mod tests {
         assert!(report.contains("game 1: a lost (a - b, 0-1) from \"d2 d6 b4\""));
         assert!(!report.contains("game 3"), "{report}");
         std::fs::write(&drawn, "d2 d2\n").unwrap();
-        let err = losses_from_drawn(records, "r", &drawn)
+        let err = losses_from_drawn(records.as_bytes(), "r", &drawn)
             .unwrap_err()
             .to_string();
         assert!(err.contains("drawn.txt, line 1"), "{err}");

@@ -25,6 +25,8 @@ use super::match_error::{LineError, MatchError, SettingsMismatch};
 use super::referee::{End, Note, Played};
 use super::stats::Tally;
 use super::words;
+use crate::durable::{self, NotRegular};
+use crate::input_file::{self, MAX_LINE};
 use crate::record::openings::Opening;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
@@ -450,16 +452,10 @@ impl Recap {
     }
 }
 
-/// The longest line of a records file: more than any game's record (a game of 10,000 plies
-/// takes about 60 KB), so that a file that is not records (a device, a binary blob) is refused
-/// after this much, not read whole.
-pub const MAX_LINE: usize = 1 << 20;
-
 /// Calls `each` with the number (from 1), the text (decoded lossily, without its line break) and
 /// whether it is complete (ends with a line break) of every line of the records `input` read
-/// from `source`; stops at the first error. Returns the length of the complete lines and that of
-/// a last line cut short. A line longer than `MAX_LINE` is an error: at most that much is read
-/// of it.
+/// from `source`; stops at the first error (a line longer than `MAX_LINE` is one). Returns the
+/// length of the complete lines and that of a last line cut short.
 pub(super) fn each_line(
     mut input: impl BufRead,
     source: &str,
@@ -469,25 +465,18 @@ pub(super) fn each_line(
     let (mut whole, mut number) = (0u64, 0);
     loop {
         bytes.clear();
-        let n = (&mut input)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut bytes)
-            .map_err(|e| MatchError::ReadRecords {
-                source_name: source.to_string(),
-                source: e,
+        let n =
+            input_file::read_line(&mut input, &mut bytes, MAX_LINE, number + 1).map_err(|e| {
+                MatchError::ReadRecords {
+                    source_name: source.to_string(),
+                    source: e,
+                }
             })?;
         if n == 0 {
             return Ok((whole, 0));
         }
         number += 1;
         let complete = bytes.last() == Some(&b'\n');
-        if n > MAX_LINE || (!complete && n == MAX_LINE) {
-            return Err(MatchError::LongLine {
-                source_name: source.to_string(),
-                line: number,
-                limit: MAX_LINE,
-            });
-        }
         each(number, String::from_utf8_lossy(&bytes).trim(), complete)?;
         if !complete {
             return Ok((whole, n));
@@ -496,45 +485,18 @@ pub(super) fn each_line(
     }
 }
 
-/// Opens a records file to read (and, with `write`, to append), without waiting on a named
+/// Opens a records file to read (and, with `write`, to write), without waiting on a named
 /// pipe, and refuses anything but a regular file (a pipe, a device, a folder), naming it.
 pub(super) fn open_regular(path: &Path, write: bool) -> Result<File, MatchError> {
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
     let source_name = path.display().to_string();
-    let file = OpenOptions::new()
-        .read(true)
-        .write(write)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| MatchError::ReadRecords {
-            source_name: source_name.clone(),
-            source: e,
-        })?;
-    let kind = file
-        .metadata()
-        .map_err(|e| MatchError::ReadRecords {
-            source_name: source_name.clone(),
-            source: e,
-        })?
-        .file_type();
-    let what = if kind.is_file() {
-        return Ok(file);
-    } else if kind.is_dir() {
-        "a folder"
-    } else if kind.is_fifo() {
-        "a named pipe"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    };
-    Err(MatchError::RecordsNotAFile {
-        source_name,
-        kind: what,
+    durable::open_regular_with(OpenOptions::new().read(true).write(write), path).map_err(|e| {
+        match NotRegular::kind_in(&e) {
+            Some(kind) => MatchError::RecordsNotAFile { source_name, kind },
+            None => MatchError::ReadRecords {
+                source_name,
+                source: e,
+            },
+        }
     })
 }
 

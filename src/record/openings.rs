@@ -12,6 +12,7 @@
 //! `{` or `;` (a comment) or a digit (a move number), none of which begins an opening line.
 
 use super::record_error::RecordError;
+use crate::input_file;
 use crate::rng::Rng;
 use crate::rules::game::Game;
 use crate::rules::movegen;
@@ -242,7 +243,11 @@ pub fn in_order(
     Ok(book)
 }
 
-/// Reads a book file.
+/// The most bytes an openings file may hold (it is read whole): far more than the largest
+/// openings book (a few hundred kB), a PGN file of some 50,000 games.
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// Reads a book file (at most [`MAX_BYTES`] of it).
 pub fn read_book_file(path: &Path, rules: &Rules) -> Result<Vec<Opening>, RecordError> {
     read_book_file_cut(path, rules, None)
 }
@@ -253,11 +258,12 @@ pub fn read_book_file_cut(
     rules: &Rules,
     plies: Option<usize>,
 ) -> Result<Vec<Opening>, RecordError> {
-    let text =
-        crate::durable::read_to_string(path).map_err(|source| RecordError::ReadOpenings {
+    let text = input_file::read_to_string(path, MAX_BYTES).map_err(|source| {
+        RecordError::ReadOpenings {
             path: path.to_path_buf(),
             source,
-        })?;
+        }
+    })?;
     read_book_cut(&text, rules, &path.display().to_string(), plies)
 }
 

@@ -241,16 +241,15 @@ pub fn log_cost(dir: &Path, line: &str) {
 pub const DEFAULT_SECONDS_PER_POSITION: f64 = 1.0e-6;
 
 /// The seconds per position of the slowest group measured in `costs.txt` (times its threads,
-/// taken as 2), if any. Never waits: a named pipe there is not read.
+/// taken as 2), if any. Never waits: a named pipe there is not read; read a line at a time, up
+/// to the first line that cannot be read (longer than `input_file::MAX_LINE`, not text).
 pub fn measured_rate(dir: &Path) -> Option<f64> {
-    use std::io::Read;
-    let mut text = String::new();
-    super::mapped::open_regular(&dir.join("costs.txt"))
-        .ok()?
-        .read_to_string(&mut text)
-        .ok()?;
-    text.lines()
-        .filter_map(|l| {
+    let file = super::mapped::open_regular(&dir.join("costs.txt")).ok()?;
+    let lines =
+        crate::input_file::lines(std::io::BufReader::new(file), crate::input_file::MAX_LINE);
+    lines
+        .map_while(Result::ok)
+        .filter_map(|(_, l)| {
             let w: Vec<&str> = l.split_whitespace().collect();
             let positions: f64 = w.get(2)?.parse().ok()?;
             let secs: f64 = w.get(4)?.parse().ok()?;

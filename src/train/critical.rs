@@ -161,19 +161,15 @@ fn child_key(pos: &Position, mv: Move) -> u64 {
 
 /// Reads a suite; a bad line is an error naming the file and line.
 pub fn read_suite(path: &Path, rules: &Rules) -> Result<Vec<Critical>, TrainError> {
-    let text = crate::durable::read_to_string(path).map_err(|source| TrainError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim_end_matches('\r');
+    for line in super::lines_of(path)? {
+        let (n, line) = line?;
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
         let bad = |what: String| TrainError::SuiteLine {
             path: path.to_path_buf(),
-            line: n + 1,
+            line: n,
             what,
         };
         let words: Vec<&str> = line.splitn(4, ' ').collect();

@@ -55,13 +55,14 @@ pub fn label_files(variant: &str, named: &[PathBuf]) -> Result<Vec<PathBuf>, Tra
     Ok(files)
 }
 
-/// The depth a label journal's header names (`depth N`), 0 when it names none or cannot be read.
+/// The depth a label journal's header names (`depth N`), 0 when it names none or cannot be read
+/// (its first line is read, at most `input_file::MAX_LINE` bytes of it).
 fn journal_depth(path: &std::path::Path) -> u32 {
-    let Ok(file) = crate::durable::open_regular(path) else {
-        return 0;
-    };
-    let mut header = String::new();
-    let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(file), &mut header);
+    let header = crate::input_file::open_lines(path)
+        .ok()
+        .and_then(|mut lines| lines.next()?.ok())
+        .map(|(_, line)| line)
+        .unwrap_or_default();
     let words: Vec<&str> = header.split_whitespace().collect();
     words
         .windows(2)

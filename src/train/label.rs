@@ -450,23 +450,20 @@ pub struct Labelled {
 }
 
 /// Reads the labelled positions of journals (lines of games that ended, and of positions an
-/// exact run did not value, are skipped); an unreadable line is an error naming the file and
-/// the line.
+/// exact run did not value, are skipped), a line at a time; an unreadable line is an error
+/// naming the file and the line.
 pub fn read_labels(path: &Path, rules: &Rules) -> Result<Vec<Labelled>, TrainError> {
-    let text = crate::durable::read_to_string(path).map_err(|source| TrainError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    for line in super::lines_of(path)? {
+        let (n, line) = line?;
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
         let bad = |what: &str| TrainError::LabelLine {
             path: path.to_path_buf(),
-            line: n + 1,
+            line: n,
             what: what.to_string(),
-            text: line.to_string(),
+            text: line.clone(),
         };
         let words: Vec<&str> = line.splitn(7, ' ').collect();
         if words.len() == 2 && (words[1] == "over" || words[1] == "unsolved") {

@@ -172,3 +172,17 @@ pub enum TrainError {
 pub fn cache_dir(variant: &str) -> PathBuf {
     crate::tables::cache_root().join("train").join(variant)
 }
+
+/// The lines of the file at `path` (numbered from 1), read one at a time, each at most
+/// `input_file::MAX_LINE` bytes: a longer line, like a file that cannot be read, is an error
+/// naming the file (and the line).
+fn lines_of(
+    path: &std::path::Path,
+) -> Result<impl Iterator<Item = Result<(usize, String), TrainError>> + '_, TrainError> {
+    let cannot = move |source| TrainError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let lines = crate::input_file::open_lines(path).map_err(cannot)?;
+    Ok(lines.map(move |l| l.map_err(cannot)))
+}

@@ -11,6 +11,8 @@
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 mod adjudicate;
+#[path = "../shared/bounded.rs"]
+mod bounded;
 mod controls;
 mod games;
 mod gbgp;

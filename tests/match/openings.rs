@@ -148,3 +148,17 @@ fn a_bad_openings_value_is_a_usage_error_naming_it() {
         assert!(err.contains(needle), "{value}: {err}");
     }
 }
+
+#[test]
+fn an_endless_or_huge_openings_file_is_refused_at_once_in_bounded_memory() {
+    // The openings are read before an engine starts: moulin itself stands in for one.
+    let engine = format!("cmd={}", crate::harness::moulin().display());
+    let dir = temp("hostile-openings");
+    let engines = ["--engine", &engine, "--engine", &engine];
+    let args: Vec<&str> = ["match"]
+        .into_iter()
+        .chain(engines)
+        .chain(["--openings", "INPUT"])
+        .collect();
+    crate::bounded::hostile_inputs_refused(&args, &dir, &["openings", "larger than the 64 MB"]);
+}

@@ -1,8 +1,8 @@
 //! Running moulin on a file or on input, with its wall time and its peak memory.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -85,19 +85,9 @@ pub(crate) fn run(args: &[&str], input: &[u8]) -> Run {
     let writer = thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let reader = thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = out.read_to_end(&mut bytes);
-        bytes
-    });
-    let err_reader = thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = err.read_to_end(&mut bytes);
-        bytes
-    });
-    let (code, peak_kb) = wait(&mut child, Duration::from_mins(1));
+    let reader = crate::bounded::drain(child.stdout.take().unwrap());
+    let err_reader = crate::bounded::drain(child.stderr.take().unwrap());
+    let (code, peak_kb) = crate::bounded::wait(&mut child, Duration::from_mins(1), 4 << 10);
     let stdout = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
     let stderr = err_reader.join().unwrap();
     let _ = writer.join();
@@ -108,42 +98,6 @@ pub(crate) fn run(args: &[&str], input: &[u8]) -> Run {
         secs: started.elapsed().as_secs_f64(),
         peak_kb,
     }
-}
-
-/// Waits for `child` (killing it after `limit`): its exit code and peak memory in KB.
-///
-/// The peak is the child's `VmHWM`, read every millisecond while it runs: `getrusage` would
-/// count the test process's own memory, which the child shares until its `exec`.
-fn wait(child: &mut Child, limit: Duration) -> (Option<i32>, i64) {
-    let until = Instant::now() + limit;
-    let mut peak = 0;
-    loop {
-        peak = peak.max(high_water(child.id()));
-        if let Some(status) = child.try_wait().unwrap() {
-            return (status.code(), peak);
-        }
-        if Instant::now() > until {
-            let _ = child.kill();
-        }
-        thread::sleep(Duration::from_millis(1));
-    }
-}
-
-/// The peak resident memory of moulin running as `pid`, in KB (0 before its `exec` or after
-/// its end).
-fn high_water(pid: u32) -> i64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    if !status
-        .lines()
-        .any(|l| l.starts_with("Name:") && l.ends_with("moulin"))
-    {
-        return 0;
-    }
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
 }
 
 /// `n` tag pairs, each named differently, one a line.

@@ -216,3 +216,31 @@ fn a_named_pipe_as_the_record_is_refused_at_once() {
         );
     }
 }
+
+#[test]
+fn endless_or_huge_records_and_openings_are_refused_at_once_in_bounded_memory() {
+    let dir = crate::harness::temp("hostile-inputs");
+    let openings = file("drawn.txt", b"d6 d2\n");
+    let records = file(
+        "records.txt",
+        b"game=1 white=a black=b variant=nine start=startpos opening=\"d2 d6 b4\" moves=\"\" \
+          result=0-1 end=rules reason=x\n",
+    );
+    let (openings, records) = (openings.to_str().unwrap(), records.to_str().unwrap());
+    // A comment then no line break is a PGN error at its first word for `analyse`.
+    let runs: [(&[&str], &str); 4] = [
+        (&["replay", "INPUT"], "longer than the 1 MB"),
+        (&["analyse", "INPUT", "--depth", "1"], "line 1"),
+        (
+            &["replay", "--drawn", openings, "INPUT"],
+            "longer than the 1 MB",
+        ),
+        (
+            &["replay", "--drawn", "INPUT", records],
+            "larger than the 64 MB",
+        ),
+    ];
+    for (args, said) in runs {
+        crate::bounded::hostile_inputs_refused(args, &dir, &[said]);
+    }
+}
