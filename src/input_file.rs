@@ -159,10 +159,22 @@ pub fn read_capped(input: impl Read, max: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The text of the file at `path`, when it holds at most `max` bytes of UTF-8 (else an error,
+/// The text of the regular file at `path` (`durable::open_regular`: a named pipe or a device is
+/// refused without waiting), when it holds at most `max` bytes of UTF-8 (else an error,
 /// [`Bound::TooLarge`] stating the cap).
 pub fn read_to_string(path: &Path, max: u64) -> io::Result<String> {
-    let bytes = read_capped(open_regular(path)?, max)?;
+    text(read_capped(open_regular(path)?, max)?)
+}
+
+/// The text of whatever `path` names, a named pipe included (read until its writer closes it:
+/// for a reader on a thread of its own, such as the engine's book), at most `max` bytes of
+/// UTF-8 as [`read_to_string`] reads.
+pub fn read_stream_to_string(path: &Path, max: u64) -> io::Result<String> {
+    text(read_capped(File::open(path)?, max)?)
+}
+
+/// `bytes` as text, or the error saying they are not.
+fn text(bytes: Vec<u8>) -> io::Result<String> {
     String::from_utf8(bytes).map_err(|_| io::Error::new(ErrorKind::InvalidData, "not UTF-8 text"))
 }
 

@@ -4,7 +4,7 @@
 use super::book_error::{BookError, TextError};
 use super::book_move::{BookMove, Variety};
 use super::format::{self, Header, Line};
-use super::settings::read_text;
+use super::settings::{read_text, read_text_waiting};
 use crate::rules::position::Position;
 use crate::rules::symmetry::{self, fold, keyable};
 use crate::rules::Rules;
@@ -49,9 +49,16 @@ impl Book {
         Book::from_lines(header, lines)
     }
 
-    /// Reads a book file of at most `MAX_FILE_BYTES` (`read_text`).
+    /// Reads a book file of at most `MAX_FILE_BYTES` (`read_text`: a regular file).
     pub fn load(path: &Path) -> Result<Book, BookError> {
         let text = read_text(path)?;
+        Ok(Book::parse(&text).map_err(|e| e.in_file(path))?)
+    }
+
+    /// Reads a book file as `load` does, a named pipe included (`read_text_waiting`), for the
+    /// engine, which reads its book on a thread of its own.
+    pub fn load_waiting(path: &Path) -> Result<Book, BookError> {
+        let text = read_text_waiting(path)?;
         Ok(Book::parse(&text).map_err(|e| e.in_file(path))?)
     }
 

@@ -48,9 +48,23 @@ pub fn check_setting(name: &str, value: i64, min: i64, max: i64) -> Result<(), B
 }
 
 /// Reads the text of a book file, at most [`MAX_FILE_BYTES`] of it (more is an error stating
-/// the cap), whatever the path names: a device or a named pipe is read once, within the cap.
+/// the cap); a named pipe or a device is refused without waiting.
 pub fn read_text(path: &Path) -> Result<String, BookError> {
-    crate::input_file::read_to_string(path, MAX_FILE_BYTES).map_err(|source| BookError::Read {
+    read_with(path, crate::input_file::read_to_string)
+}
+
+/// Reads the text of the engine's book file as `read_text` does, but a named pipe is read to
+/// its end: the engine reads its book on a thread of its own, `isready` waiting for it.
+pub fn read_text_waiting(path: &Path) -> Result<String, BookError> {
+    read_with(path, crate::input_file::read_stream_to_string)
+}
+
+/// Reads a book file's text with `read`, at most [`MAX_FILE_BYTES`] of it.
+fn read_with(
+    path: &Path,
+    read: fn(&Path, u64) -> std::io::Result<String>,
+) -> Result<String, BookError> {
+    read(path, MAX_FILE_BYTES).map_err(|source| BookError::Read {
         path: path.to_path_buf(),
         source,
     })

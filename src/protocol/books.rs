@@ -58,7 +58,7 @@ fn read_book(path: &Path) -> Result<Option<Book>, LoadError> {
         );
         return Ok(None);
     }
-    let book = Book::load(path).map_err(|e| LoadError::Failed(e.into()))?;
+    let book = Book::load_waiting(path).map_err(|e| LoadError::Failed(e.into()))?;
     log::info!("opening book {}: {} positions", path.display(), book.len());
     Ok(Some(book))
 }
