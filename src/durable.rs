@@ -121,9 +121,29 @@ fn regular(file: File) -> io::Result<File> {
 /// nothing (a link to nothing is replaced by the new file, as it always was). A named pipe, a
 /// device or a folder would be replaced itself: refused.
 fn replaceable(path: &Path) -> io::Result<()> {
-    match fs::metadata(path).ok().as_ref().and_then(not_regular) {
+    match not_replaceable(path) {
         Some(kind) => Err(NotRegular::error(kind)),
         None => Ok(()),
+    }
+}
+
+/// What is at `path`, in words, when a rename must not go over it: what is not a regular file
+/// (`not_regular`), and a name in the system's folders or a link into them (`/dev/stdout`, a
+/// link to `/proc/self/fd/1`), which resolve to a regular file (the one a shell sent the
+/// output to) but whose replacement would replace the link itself.
+fn not_replaceable(path: &Path) -> Option<&'static str> {
+    const SYSTEM: [&str; 3] = ["/dev", "/proc", "/sys"];
+    let in_system = |p: &Path| SYSTEM.iter().any(|s| p.starts_with(s));
+    if let Some(kind) = fs::metadata(path).ok().as_ref().and_then(not_regular) {
+        return Some(kind);
+    }
+    let folder = fs::canonicalize(folder_of(path)).unwrap_or_default();
+    if in_system(&folder) {
+        return Some("a name in a system folder (/dev, /proc, /sys)");
+    }
+    match fs::read_link(path) {
+        Ok(target) if in_system(&target) => Some("a link into a system folder (/dev, /proc, /sys)"),
+        _ => None,
     }
 }
 
@@ -463,7 +483,7 @@ pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
     }
     for f in files.iter().filter(|f| f.role != Role::Reads) {
         // What is there first: a named pipe is named as such, with or without --force.
-        if let Some(kind) = fs::metadata(f.path).ok().as_ref().and_then(not_regular) {
+        if let Some(kind) = not_replaceable(f.path) {
             return Err(DurableError::NotAFile {
                 what: f.what.to_string(),
                 path: f.path.to_path_buf(),

@@ -39,6 +39,23 @@ pub fn printable(text: &str, max: usize) -> String {
     out
 }
 
+/// `text` with control characters and invisible ones escaped, whole: for a message made of
+/// outside text (a record's field inside an error, an engine's name in a summary) that must not
+/// reach the terminal raw. Each line of a text of several is escaped by the caller.
+pub fn escaped(text: &str) -> String {
+    printable(text, usize::MAX)
+}
+
+/// A text of several lines with each line `escaped`, its line breaks kept.
+pub fn escaped_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| match line.strip_suffix('\n') {
+            Some(l) => format!("{}\n", escaped(l)),
+            None => escaped(line),
+        })
+        .collect()
+}
+
 /// A character that prints as nothing or changes how the rest of the line reads: the soft
 /// hyphen, zero-width spaces and joiners, the marks and overrides of text direction, and the
 /// byte order mark. Shown escaped, so that `'d6'` followed by one of them never reads as `'d6'`.
@@ -57,6 +74,12 @@ fn invisible(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escaped_lines_keep_their_breaks_and_nothing_else_raw() {
+        assert_eq!(escaped_lines("a\u{1b}[2J\nb\n"), "a\\u{1b}[2J\nb\n");
+        assert_eq!(escaped("x\ny\0"), "x\\ny\\0");
+    }
 
     #[test]
     fn a_short_text_is_quoted_whole() {

@@ -86,10 +86,10 @@ pub enum Command {
     /// Search fixed positions to a fixed depth (1 thread, 16 MB) and print the node count, a
     /// signature of the search, and the speed.
     Bench {
-        /// Search every position to this depth instead of its own: 1 to 110, the search's
-        /// deepest (each position's own is 8 to 14; every ply more costs about twice the time).
+        /// Search every position to this depth instead of its own: 1 to 20 (each position's own
+        /// is 8 to 14; every ply more costs about twice the time: 17 takes about a minute).
         #[arg(long, value_parser = clap::value_parser!(u32)
-              .range(1..=i64::from(crate::search::MAX_DEPTH)))]
+              .range(1..=i64::from(crate::search::bench::MAX_DEPTH)))]
         depth: Option<u32>,
         /// Search threads, 1 to 64 (the signature is defined for 1).
         #[arg(long, default_value_t = 1, value_parser = search_threads())]

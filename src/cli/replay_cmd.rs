@@ -5,6 +5,7 @@
 use super::output::{out, outln, Failure};
 use crate::matches::replay::{self, Replayed};
 use crate::matches::summary;
+use crate::text::escaped_lines;
 use std::path::{Path, PathBuf};
 
 /// The flags of `moulin replay`.
@@ -58,10 +59,11 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.errors.len()
             )?;
             match summary::tournament_report(path).map_err(|e| e.to_string())? {
-                Some(tournament) => out!("{tournament}")?,
+                Some(tournament) => out!("{}", escaped_lines(&tournament))?,
                 None => {
                     if let Some([a, _]) = &r.names {
-                        out!("{}", summary::results(a, &r.recap.tally))?;
+                        let results = summary::results(a, &r.recap.tally);
+                        out!("{}", escaped_lines(&results))?;
                     }
                 }
             }
@@ -85,9 +87,10 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                     r.engines().len(),
                     standings.games()
                 )?;
-                out!("{}", summary::tournament_results(&standings, 0, 0.0))?;
+                let results = summary::tournament_results(&standings, 0, 0.0);
+                out!("{}", escaped_lines(&results))?;
             } else if let Some([a, _]) = &r.names {
-                out!("{}", summary::results(a, &r.recap.tally))?;
+                out!("{}", escaped_lines(&summary::results(a, &r.recap.tally)))?;
             }
             Ok(r.verdict().map_err(|e| e.to_string())?)
         }

@@ -123,11 +123,17 @@ impl Lineup {
             None if names.len() == 2 => vec![(0, 1)],
             None => return None,
         };
+        // A count of games that cannot be read names no match (records before `games=` have
+        // none: every number from 1 is theirs).
+        let games = match value("games") {
+            Some(g) => Some(g.parse().ok()?),
+            None => None,
+        };
         Some(Lineup {
             names,
             pairings,
             variant: value("variant").map_or_else(|| "nine".to_string(), Clone::clone),
-            games: value("games").and_then(|g| g.parse().ok()),
+            games,
         })
     }
 
@@ -143,6 +149,20 @@ impl Lineup {
         let unit = number.wrapping_sub(1) / 2;
         // The second game of the last pair is left out when the pairing's games are odd.
         number >= 1 && unit < units && (number % 2 == 1 || 2 * (unit / k) + 2 <= games)
+    }
+
+    /// How many games the match plays and the highest number among them, when known: a
+    /// pairing's odd count of games leaves the second game of its last pair out, so the
+    /// numbers skip.
+    #[must_use]
+    pub fn numbers(&self) -> Option<(usize, usize)> {
+        let games = self.games?;
+        let k = self.pairings.len();
+        let top = games.div_ceil(2).saturating_mul(k).saturating_mul(2);
+        let last = (top.saturating_sub(1)..=top)
+            .rev()
+            .find(|&n| self.exists(n))?;
+        Some((games.saturating_mul(k), last))
     }
 
     /// The engine index of `name`.

@@ -10,6 +10,7 @@ use crate::record::RecordError;
 use crate::rules::fen::FenError;
 use crate::rules::notation::MoveError;
 use crate::rules::RuleError;
+use crate::text::escaped;
 use std::io;
 
 /// An error of a lower layer, kept as its source (its message is shown as it is).
@@ -155,14 +156,15 @@ pub enum LineError {
     },
     /// The game number is not one the match plays.
     #[error("game {game} is not a game of this match{}", match games {
-        Some(n) => format!(" (games 1 to {n})"),
+        Some((n, last)) if n == last => format!(" (games 1 to {n})"),
+        Some((n, last)) => format!(" ({n} games, numbered from 1 to {last} by pairs of each pairing)"),
         None => " (games are numbered from 1)".to_string(),
     })]
     NoSuchGame {
         /// The number found.
         game: usize,
-        /// The games the match plays, when known.
-        games: Option<usize>,
+        /// The games the match plays and the highest number among them, when known.
+        games: Option<(usize, usize)>,
     },
     /// A player is not an engine of the match.
     #[error("'{name}' is not an engine of this match (the engines are {engines})")]
@@ -196,6 +198,12 @@ pub enum LineError {
         /// The match's variant.
         wanted: String,
     },
+    /// The records' settings line names no match to check the record against.
+    #[error(
+        "the records' settings line (or a '# games:' line) names no match: who played, and \
+         which games, cannot be checked"
+    )]
+    NoMatch,
     /// The game's number was seen on an earlier line.
     #[error("game {game} is recorded twice (first on line {first})")]
     Twice {
@@ -303,7 +311,7 @@ pub enum MatchError {
         p: String,
     },
     /// A results line of a file cannot be read, or does not replay.
-    #[error("{source_name}:{line}: {source}")]
+    #[error("{source_name}:{line}: {}", escaped(&source.to_string()))]
     Line {
         /// The file, as shown.
         source_name: String,
@@ -313,7 +321,10 @@ pub enum MatchError {
         source: LineError,
     },
     /// A results line read by `replay --drawn` cannot be read.
-    #[error("{source_name}:{line}: {source} (--drawn reads match records, not PGN)")]
+    #[error(
+        "{source_name}:{line}: {} (--drawn reads match records, not PGN)",
+        escaped(&source.to_string())
+    )]
     DrawnLine {
         /// The file, as shown.
         source_name: String,
@@ -404,7 +415,7 @@ pub enum MatchError {
         source: SettingsMismatch,
     },
     /// A line of the records to resume cannot be read.
-    #[error("records {source_name}, line {line}: {source}")]
+    #[error("records {source_name}, line {line}: {}", escaped(&source.to_string()))]
     ResumeLine {
         /// The file, as shown.
         source_name: String,
@@ -412,6 +423,15 @@ pub enum MatchError {
         line: usize,
         /// What is wrong.
         source: LineError,
+    },
+    /// Another running match holds the records file.
+    #[error(
+        "records {source_name} are in use by another running match: wait for it to end or stop \
+         it, then run again"
+    )]
+    RecordsInUse {
+        /// The file, as shown.
+        source_name: String,
     },
     /// A file to resume is not a regular file.
     #[error("records {source_name} is {kind}, not a file of records")]

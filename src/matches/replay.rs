@@ -10,7 +10,7 @@ use super::standings::Standings;
 use crate::record::openings;
 use crate::rules::game::Game;
 use crate::rules::Rules;
-use crate::text::{printable, MAX_SHOWN};
+use crate::text::{escaped, printable, MAX_SHOWN};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -29,9 +29,11 @@ pub struct Failure {
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The error may quote a field of the record (a name, a variant): never raw.
+        let error = escaped(&self.error.to_string());
         match self.game {
-            Some(game) => write!(f, "game {game}: {}", self.error),
-            None => write!(f, "{}", self.error),
+            Some(game) => write!(f, "game {game}: {error}"),
+            None => write!(f, "{error}"),
         }
     }
 }
@@ -60,10 +62,15 @@ pub struct Replay {
 /// Input that cannot be read.
 pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, MatchError> {
     let mut out = Replay::default();
-    let mut lineup = None;
+    // `None` before any settings line (records of an older moulin, or made by hand: checked
+    // without a match); `Some(None)` after one that names no match (every record then fails).
+    let mut lineup: Option<Option<Lineup>> = None;
     let mut seen = HashMap::new();
     each_line(input, source, |number, line, _| {
-        if !read_header(line, &mut lineup) && !line.is_empty() && !line.starts_with('#') {
+        let mut read = lineup.clone().flatten();
+        if read_header(line, &mut read) {
+            lineup = Some(read);
+        } else if !line.is_empty() && !line.starts_with('#') {
             out.add(number, line, lineup.as_ref(), &mut seen);
         }
         Ok(())
@@ -78,7 +85,7 @@ impl Replay {
         &mut self,
         number: usize,
         line: &str,
-        lineup: Option<&Lineup>,
+        lineup: Option<&Option<Lineup>>,
         seen: &mut HashMap<usize, usize>,
     ) {
         self.games += 1;
@@ -87,7 +94,8 @@ impl Replay {
             Ok(record) => {
                 let game = record.game;
                 let fits = match lineup {
-                    Some(l) => record.fits(l),
+                    Some(Some(l)) => record.fits(l),
+                    Some(None) => Err(LineError::NoMatch),
                     None => record.check(),
                 };
                 let fits = fits.and_then(|()| match seen.insert(record.game, number) {

@@ -32,7 +32,7 @@ use crate::rules::board::Color;
 use crate::rules::game::Game;
 use crate::rules::Rules;
 use std::collections::{BTreeMap, HashMap};
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -335,9 +335,7 @@ impl Record {
         if !lineup.exists(self.game) {
             return Err(LineError::NoSuchGame {
                 game: self.game,
-                games: lineup
-                    .games
-                    .map(|g| g.saturating_mul(lineup.pairings.len())),
+                games: lineup.numbers(),
             });
         }
         let (white, black) = (lineup.engine(&self.white)?, lineup.engine(&self.black)?);
@@ -485,6 +483,21 @@ pub(super) fn each_line(
     }
 }
 
+/// `file` (at `path`) once this process holds its lock (`flock`, released when the file is
+/// closed or the process dies): two matches never write one file.
+fn locked(file: File, path: &Path) -> Result<File, MatchError> {
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(MatchError::RecordsInUse {
+            source_name: path.display().to_string(),
+        }),
+        Err(TryLockError::Error(e)) => Err(MatchError::WriteRecords {
+            source_name: path.display().to_string(),
+            source: e,
+        }),
+    }
+}
+
 /// Opens a records file to read (and, with `write`, to write), without waiting on a named
 /// pipe, and refuses anything but a regular file (a pipe, a device, a folder), naming it.
 pub(super) fn open_regular(path: &Path, write: bool) -> Result<File, MatchError> {
@@ -509,13 +522,16 @@ pub const SETTINGS: &str = "# settings: ";
 pub const GAMES: &str = "# games: ";
 
 /// Reads a header line of records into `lineup`: the settings line makes it (`None` when it
-/// names no match), a `# games:` line sets its count of games. False for any other line.
+/// names no match), a `# games:` line sets its count of games (or unsets the lineup, when the
+/// count cannot be read). False for any other line.
 pub(super) fn read_header(line: &str, lineup: &mut Option<Lineup>) -> bool {
     if let Some(settings) = line.strip_prefix(SETTINGS) {
         *lineup = Lineup::from_settings(settings);
     } else if let Some(games) = line.strip_prefix(GAMES) {
-        if let Some(l) = lineup.as_mut() {
-            l.games = games.parse().ok();
+        // A count that cannot be read leaves no match to check the records against.
+        match (lineup.as_mut(), games.parse()) {
+            (Some(l), Ok(games)) => l.games = Some(games),
+            _ => *lineup = None,
         }
     } else {
         return false;
@@ -547,17 +563,25 @@ impl RecordsFile {
         let mut options = OpenOptions::new();
         options.write(true);
         if force {
-            options.create(true).truncate(true);
+            // Cut only once locked: another match may be writing it.
+            options.create(true);
         } else {
             options.create_new(true);
         }
         let source_name = path.display().to_string();
         let file = options.open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => MatchError::RecordsExist { source_name },
+            std::io::ErrorKind::AlreadyExists => MatchError::RecordsExist {
+                source_name: source_name.clone(),
+            },
             _ => MatchError::WriteRecords {
-                source_name,
+                source_name: source_name.clone(),
                 source: e,
             },
+        })?;
+        let file = locked(file, path)?;
+        file.set_len(0).map_err(|e| MatchError::WriteRecords {
+            source_name,
+            source: e,
         })?;
         let mut out = RecordsFile {
             file,
@@ -591,7 +615,7 @@ impl RecordsFile {
     ) -> Result<RecordsFile, MatchError> {
         let shown = path.display();
         let source_name = shown.to_string();
-        let file = match open_regular(path, true) {
+        let file = match open_regular(path, true).and_then(|f| locked(f, path)) {
             Ok(f) => f,
             Err(MatchError::ReadRecords { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
@@ -611,6 +635,8 @@ impl RecordsFile {
             BufReader::new(&file),
             &source_name,
             |line_no, line, complete| {
+                // An editor's byte order mark leaves them records, as `replay` reads them.
+                let line = line.trim_start_matches('\u{feff}');
                 first_line.get_or_insert_with(|| crate::text::quoted(line));
                 let at = |source| MatchError::ResumeLine {
                     source_name: source_name.clone(),
@@ -635,19 +661,20 @@ impl RecordsFile {
                         });
                     }
                 } else {
-                    let record = Record::parse(line).and_then(|r| r.fits(lineup).map(|()| r));
-                    let record = match record {
-                        Ok(r) => r,
-                        Err(e) if complete => return Err(at(e)),
-                        Err(e) => {
-                            log::warn!(
-                                "records {shown}, line {line_no}: cut short ({} bytes: {e}); \
-                                 dropped, its game is played again",
-                                line.len()
-                            );
-                            return Ok(());
-                        }
-                    };
+                    // A last line without its break is a record whole but for it when it
+                    // reads to its last field (`reason`, written last); else a kill cut it.
+                    let whole_record = Record::parse(line).is_ok() && line.contains(" reason=");
+                    if !complete && !whole_record {
+                        log::warn!(
+                            "records {shown}, line {line_no}: cut short ({} bytes); dropped, its \
+                             game is played again",
+                            line.len()
+                        );
+                        return Ok(());
+                    }
+                    let record = Record::parse(line)
+                        .and_then(|r| r.fits(lineup).map(|()| r))
+                        .map_err(at)?;
                     if let Some(first) = seen.insert(record.game, line_no) {
                         return Err(at(LineError::Twice {
                             game: record.game,
@@ -662,6 +689,7 @@ impl RecordsFile {
         )?;
         if whole == 0 && cut == 0 {
             log::info!("records {shown} are empty: a new match");
+            drop(file);
             return RecordsFile::create(path, true, title, settings);
         }
         if !checked {
@@ -722,18 +750,25 @@ impl RecordsFile {
         if append {
             options.append(true).create(true);
         } else if force {
-            options.write(true).create(true).truncate(true);
+            // Cut only once locked: another match may be writing it.
+            options.write(true).create(true);
         } else {
             options.write(true).create_new(true);
         }
         let source_name = path.display().to_string();
-        let file = options.open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => MatchError::FileExists { source_name },
+        let cannot = |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => MatchError::FileExists {
+                source_name: source_name.clone(),
+            },
             _ => MatchError::Write {
-                source_name,
+                source_name: source_name.clone(),
                 source: e,
             },
-        })?;
+        };
+        let file = locked(options.open(path).map_err(cannot)?, path)?;
+        if force && !append {
+            file.set_len(0).map_err(cannot)?;
+        }
         let len = file.metadata().map_or(0, |m| m.len());
         Ok(RecordsFile {
             file,

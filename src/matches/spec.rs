@@ -196,6 +196,22 @@ fn count<T: std::str::FromStr + PartialOrd + From<u8>>(
     }
 }
 
+/// Checks an `option.<Name>` key's name: one the engine reads as the name it is.
+fn option_name(name: &str) -> Result<(), String> {
+    // `setoption name A value B value C` would set another option than named.
+    if name
+        .split_whitespace()
+        .any(|w| w.eq_ignore_ascii_case("value"))
+    {
+        return Err(format!(
+            "the option name {} holds the word 'value', which ends an option's name in \
+             `setoption`: the engine would set another option",
+            crate::text::quoted(name)
+        ));
+    }
+    Ok(())
+}
+
 /// Why `word` (a spec's `key=value` word, or a word of a bare spec's command line) cannot be
 /// given, if it holds a control character: what is written to an engine is one line a command
 /// (a line break in an option's value would be a second command), and the records keep each
@@ -324,6 +340,7 @@ impl EngineSpec {
                 "depth" => depth = Some(count(key, value).map_err(err)?),
                 k => match k.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => {
+                        option_name(opt).map_err(err)?;
                         options.retain(|(name, _)| name != opt);
                         options.push((opt.to_string(), value.to_string()));
                     }
@@ -438,6 +455,7 @@ mod tests {
             ("cmd=x stray", "'stray' is not key=value"),
             ("cmd=\"x", "unterminated"),
             ("cmd=x option.=3", "unknown key 'option.'"),
+            ("cmd=x \"option.Foo value X\"=1", "holds the word 'value'"),
             ("cmd=x proto=xboard", "proto 'xboard'"),
             ("cmd=x proto=gbgp notation=action", "turn notation only"),
             ("cmd=x rules=none proto=gbgp", "TwelveMensMorris"),

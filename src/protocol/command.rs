@@ -466,7 +466,7 @@ pub fn number(after: &'static str, token: Option<&str>) -> Result<u64, CommandEr
     }))
 }
 
-/// `bench [depth N]`: the depth, 1 to the search's deepest iteration (`search::MAX_DEPTH`), as
+/// `bench [depth N]`: the depth, 1 to `bench::MAX_DEPTH` (20), as
 /// `moulin bench --depth` takes it. Refused beyond, not clamped: a bench at another depth than
 /// asked would print another signature.
 fn parse_bench(rest: &[&str]) -> Result<Option<u32>, CommandError> {
@@ -475,7 +475,7 @@ fn parse_bench(rest: &[&str]) -> Result<Option<u32>, CommandError> {
         [w, tail @ ..] if is(w, "depth") => {
             let token = tail.first().copied();
             let depth = number("bench depth", token)?;
-            let max = crate::search::MAX_DEPTH;
+            let max = crate::search::bench::MAX_DEPTH;
             if token.is_some_and(|t| t.starts_with('-')) || depth < 1 || depth > u64::from(max) {
                 return Err(CommandError::OutOfRange {
                     what: "bench depth",
@@ -629,13 +629,13 @@ mod tests {
         assert_eq!(ok("perft 3"), Command::Perft(3));
         assert_eq!(ok("bench"), Command::Bench(None));
         assert_eq!(ok("BENCH Depth 4"), Command::Bench(Some(4)));
-        assert_eq!(ok("bench depth 110"), Command::Bench(Some(110)));
+        assert_eq!(ok("bench depth 20"), Command::Bench(Some(20)));
         // Refused, not clamped: -1 was searched at depth 1 and printed as depth 0.
-        for word in ["0", "-1", "111", "99999999999"] {
+        for word in ["0", "-1", "21", "99999999999"] {
             let e = parse(&format!("bench depth {word}"))
                 .unwrap_err()
                 .to_string();
-            assert_eq!(e, format!("bench depth {word} is out of range (1 to 110)"));
+            assert_eq!(e, format!("bench depth {word} is out of range (1 to 20)"));
         }
         for bad in ["bench 4", "bench depth", "bench depth x", "bench depth 4 5"] {
             assert!(parse(bad).is_err(), "{bad}");

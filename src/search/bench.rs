@@ -8,6 +8,12 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+/// The deepest a bench may be asked to search every position (`--depth`, `bench depth`): each
+/// ply more costs about twice the time, and the positions at 17 already take about a minute on
+/// the 2-core development machine, so 20 is several minutes and anything deeper would not end
+/// in the time anyone waits.
+pub const MAX_DEPTH: u32 = 20;
+
 /// Positions of the standard game (placing, moving, flying; with mills to close and to block),
 /// each with its search depth.
 pub const POSITIONS: [(&str, u32); 14] = [

@@ -521,6 +521,51 @@ fn resume_keeps_a_last_game_that_only_lacks_its_line_break() {
     assert_eq!(std::fs::read_to_string(&records).unwrap(), text);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(" for the 0 games played now, "), "{stdout}");
+    // Whole but not of the match resumed (4 games recorded, 3 asked): refused, not cut off.
+    std::fs::write(&records, stripped).unwrap();
+    let out = against_fake("", 3, &["--records", rec, "--resume"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("game 4 is not a game of this match (games 1 to 3)"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), stripped);
+    // An editor's byte order mark leaves them records that resume.
+    std::fs::write(&records, format!("\u{feff}{text}")).unwrap();
+    assert!(against_fake("", 4, &["--records", rec, "--resume"])
+        .status
+        .success());
+}
+
+/// Issue 51, second pass: two matches never write one records file.
+#[test]
+fn a_second_match_on_the_same_records_is_refused_while_the_first_runs() {
+    let records = temp("locked.txt");
+    let rec = records.to_str().unwrap().to_string();
+    let first = std::thread::spawn({
+        let rec = rec.clone();
+        move || against_fake("", 40, &["--records", &rec])
+    });
+    // Wait until the first match has written its header and holds the file.
+    let started = Instant::now();
+    while std::fs::read_to_string(&records).map_or(true, |t| !t.contains("# settings: ")) {
+        assert!(started.elapsed() < Duration::from_mins(1));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for extra in [&["--resume"][..], &["--force"][..]] {
+        let mut args = vec!["--records", rec.as_str()];
+        args.extend(extra);
+        let out = against_fake("", 40, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?}: {stderr}");
+        assert!(
+            stderr.contains("in use by another running match"),
+            "{extra:?}: {stderr}"
+        );
+    }
+    assert!(first.join().unwrap().status.success());
+    replay_ok(&records, 40);
 }
 
 /// Issue 51, defect 4: `--resume` and `replay` hold every kept line to the records' header.
@@ -570,6 +615,11 @@ fn edited_records_are_named_not_counted() {
             format!("{g2}\n{g2}"),
             "game 2 is recorded twice (first on line 3)",
         ),
+        // A name holding an escape sequence: named, never raw on the terminal.
+        (
+            g1.replacen("white=good ", "white=good\u{1b}[2J ", 1),
+            "'good\\u{1b}[2J' is not an engine of this match",
+        ),
     ];
     let header: Vec<&str> = text.lines().take(2).collect();
     for (edited, why) in edits {
@@ -592,10 +642,43 @@ fn edited_records_are_named_not_counted() {
             "{why}: {stdout}"
         );
         assert!(stdout.contains(" 1 failed"), "{why}: {stdout}");
+        assert!(!stdout.contains('\u{1b}'), "{why}: {stdout}");
     }
+    // A settings line that names no match leaves nothing to hold the records to: each fails.
+    let headless = text.replacen("engine=", "engines=", 2);
+    std::fs::write(&records, &headless).unwrap();
+    let out = run(&["replay", rec]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("4 failed") && stdout.contains("names no match"),
+        "{stdout}"
+    );
     // Replay of the records left whole agrees with them.
     std::fs::write(&records, &text).unwrap();
     replay_ok(&records, 4);
+}
+
+/// Issue 51, second pass: an output named through a link into /proc (as `/dev/stdout` is) is
+/// refused, never replaced by a regular file.
+#[test]
+fn an_output_linked_into_the_system_folders_is_refused() {
+    // A link through /proc to a regular file (as `/proc/self/fd/1` is when the output goes to
+    // a file): it resolves to a regular file, and a rename would replace the link.
+    let target = temp("behind-proc.pgn");
+    std::fs::write(&target, "").unwrap();
+    let link = temp("stdout-link");
+    let _ = std::fs::remove_file(&link);
+    let through = format!("/proc/self/root{}", target.display());
+    std::os::unix::fs::symlink(&through, &link).unwrap();
+    let out = against_fake("", 2, &["--pgn", link.to_str().unwrap(), "--force"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("a link into a system folder"), "{stderr}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
 }
 
 /// Issue 51, defect 3: a named pipe or a device as the records to resume is refused at once.

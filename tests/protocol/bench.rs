@@ -69,17 +69,17 @@ fn bench_runs_like_perft_isready_answered_and_stop_ending_it() {
 
 /// A bench depth or thread count out of its bound is refused at once, with one line naming the
 /// bound: `bench depth 99999999999` at the end of piped input and `moulin bench --depth
-/// 100000` never ended, `-1` was searched at depth 1 but printed as depth 0, and `--threads 0`
+/// 100000` never ended (nor would 110, the search's deepest: the bound is 20), `-1` was searched at depth 1 but printed as depth 0, and `--threads 0`
 /// or `100000` were clamped without a word.
 #[test]
 fn bench_numbers_out_of_their_bounds_are_refused_at_once() {
     let _gate = shared();
     let mut e = Engine::start();
-    for word in ["0", "-1", "111", "99999999999"] {
+    for word in ["0", "-1", "21", "110", "99999999999"] {
         let line = e.refused(&format!("bench depth {word}"));
         assert_eq!(
             line,
-            format!("info string error: bench depth {word} is out of range (1 to 110)")
+            format!("info string error: bench depth {word} is out of range (1 to 20)")
         );
     }
     e.quit();
@@ -91,8 +91,9 @@ fn bench_numbers_out_of_their_bounds_are_refused_at_once() {
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(e.wait_exit(TIMEOUT).is_some_and(|s| s.success()));
     for (flag, value, bound) in [
-        ("--depth", "100000", "1..=110"),
-        ("--depth", "0", "1..=110"),
+        ("--depth", "100000", "1..=20"),
+        ("--depth", "110", "1..=20"),
+        ("--depth", "0", "1..=20"),
         ("--threads", "0", "1..=64"),
         ("--threads", "100000", "1..=64"),
     ] {
