@@ -4,13 +4,14 @@
 //! (`src/...`, `tests/...`, `docs/...`, `book/...`, `scripts/...`, `examples/...`) exists too.
 //! Nothing cites the rules file that used to live outside the repository: the rules are
 //! docs/rules.md, whose example position strings and perft figures are the engine's.
+//! docs/layout.md, the map of the source, names every file under `src/` and no other.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 use moulin::rules::notation::Convention;
 use moulin::rules::{fen, perft};
 use moulin::{Game, Rules};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Files a command writes while it runs, which the documents name but the repository does not
@@ -274,6 +275,49 @@ fn the_checks_find_what_they_look_for() {
         [format!("2: see {OLD_RULES} §4")]
     );
     assert!(old_rules_citations("docs/rules.md, \"Notation\"").is_empty());
+    let named = layout_names(
+        "- `src/cli/mod.rs`: x, `src/a/page.js`, `src/cli/`, `src/<c>_cmd.rs`, `tests/docs.rs`",
+    );
+    let want: BTreeSet<String> = ["cli/mod.rs", "a/page.js"].map(String::from).into();
+    assert_eq!(named, want);
+}
+
+/// The source files docs/layout.md names: every path in backticks under `src/` that ends as a
+/// source file does (`.rs`, `.css`, `.js`), from `src/`.
+fn layout_names(text: &str) -> BTreeSet<String> {
+    quoted_paths(text)
+        .iter()
+        .filter(|q| [".rs", ".css", ".js"].iter().any(|e| q.ends_with(e)))
+        .filter_map(|q| q.strip_prefix("src/"))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn the_layout_names_every_source_file_and_no_other() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    files_under(&root.join("src"), &mut files);
+    let there: BTreeSet<String> = files
+        .iter()
+        .map(|f| {
+            let relative = f.strip_prefix(root.join("src")).unwrap();
+            relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect();
+    let named = layout_names(&std::fs::read_to_string(root.join("docs/layout.md")).unwrap());
+    let unnamed: Vec<_> = there.difference(&named).collect();
+    let absent: Vec<_> = named.difference(&there).collect();
+    assert!(
+        unnamed.is_empty() && absent.is_empty(),
+        "docs/layout.md is the map of src/: name each file there by its path, `src/...`\n\
+         files under src/ it does not name: {unnamed:?}\n\
+         files it names that are not under src/: {absent:?}"
+    );
 }
 
 /// The rows of the Markdown tables under `heading` in `text` (up to the next heading), each as

@@ -288,7 +288,7 @@ impl Engine {
     /// `gbgp` until `gbgpok`, then `TwelveMensMorris` when the engine announced it, as the Nine
     /// Morris 3D GUI does. The variant was checked before the match (`gbgp::check`).
     fn gbgp_handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
-        let names = self.announced_options(gbgp::HELLO, "gbgpok", timeout)?;
+        let names = self.announced_options(gbgp::HELLO, gbgp::HELLO_DONE, timeout)?;
         let twelve = gbgp::twelve(rules).unwrap_or(false);
         if names.iter().any(|n| n.eq_ignore_ascii_case(gbgp::TWELVE)) {
             self.set_option(gbgp::TWELVE, if twelve { "true" } else { "false" })?;

@@ -7,15 +7,10 @@
 use super::match_error::MatchError;
 use super::spec::{EngineSpec, Proto};
 use crate::record::openings::Opening;
+pub(super) use crate::rules::gbgp_dialect::{HELLO, HELLO_DONE, TWELVE};
 use crate::rules::position::Position;
 use crate::rules::{fen, gbgp_position, Rules};
 use crate::text::quoted;
-
-/// The first line to a GBGP engine.
-pub const HELLO: &str = "gbgp";
-
-/// The option a GBGP engine announces for its twelve men's morris mode.
-pub const TWELVE: &str = "TwelveMensMorris";
 
 /// The words of a `go` line that GBGP engines are not sent (the Nine Morris 3D GUI never sends
 /// them): increments and moves to go, each with its value. The runner still adds the increment

@@ -14,19 +14,14 @@
 use super::command::{self, Command, CommandError, Start};
 use super::options::OptionError;
 use crate::rules::board::Color;
+pub(super) use crate::rules::gbgp_dialect::{HELLO, HELLO_DONE, TWELVE};
 use crate::rules::position::Position;
 use crate::rules::{FullBoard, Rules};
 use crate::search::{Info, Score};
 use std::time::Duration;
 
-/// The first line that starts the dialect.
-pub const HELLO: &str = "gbgp";
-
 /// The least time between two `info` lines of one search.
 pub const INFO_EVERY: Duration = Duration::from_millis(200);
-
-/// The option the GUI requires: its twelve men's morris mode.
-pub const TWELVE: &str = "TwelveMensMorris";
 
 /// Parses one line of the dialect. A blank line is `Ok(None)`.
 pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
@@ -43,7 +38,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         }),
     };
     match first.to_ascii_lowercase().as_str() {
-        "gbgp" => alone("gbgp", Command::Uci),
+        HELLO => alone(HELLO, Command::Uci),
         "newgame" => alone("newgame", Command::UciNewGame),
         "position" => parse_position(&rest).map(Some),
         // UCI's own names are not words of this dialect.

@@ -1,10 +1,12 @@
-//! The protocol's options: the engine's own table, and the rule options of
-//! `rules::rule_options::RULE_OPTIONS` (the one table of their names, values, reader and writer). `uci`
-//! lists both; `setoption` checks a value against them before anything changes.
+//! The protocol's options, each in one table that says its name, the values it takes, how a
+//! value is read and how it is written: the engine's own (`ENGINE_OPTIONS`, whose defaults are
+//! `Settings::default()`), and the rule options of `rules::rule_options::RULE_OPTIONS`. The `uci`
+//! listing, `setoption` and the getter `Settings::value` all read the tables; `setoption` checks
+//! a value against them before anything changes.
 
 use crate::book::Variety;
 use crate::rules::notation::Convention;
-use crate::rules::rule_options::{self as options, Values, RULE_OPTIONS};
+use crate::rules::rule_options::{self as options, RuleOption, Values, RULE_OPTIONS};
 use crate::rules::{Rules, PRESETS};
 use crate::search::strength;
 use crate::search::{Searcher, SolvedChoice, Strength, Style};
@@ -28,54 +30,210 @@ pub const MAX_THREADS: u64 = crate::search::MAX_THREADS as u64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
 
-const ENGINE_OPTIONS: [(&str, Kind); 17] = [
-    (
-        "Hash",
-        Kind::Spin {
-            min: 1,
-            max: MAX_HASH_MB,
+/// One engine option: everything the protocol knows of it, in one place. Its default is its
+/// value in `Settings::default()`, written by `write`, as a rule option's is in a preset.
+struct EngineOption {
+    /// The name, as `uci` lists it and `setoption` takes it (any case, spaces ignored).
+    name: &'static str,
+    /// The values it takes, as `uci` announces them and `setoption` checks them.
+    kind: Kind,
+    /// The option's value in the settings, in the form `uci` shows and `read` takes.
+    write: fn(&Settings) -> String,
+    /// Stores a value already checked against `kind` (a spin's number, a check's `true` or
+    /// `false`, a combo's word as listed, a text as given) and says what changed; `None` when
+    /// the value cannot be used, and then nothing changed.
+    read: fn(&mut Settings, &str) -> Option<Changed>,
+}
+
+/// A spin from `min` to `max`.
+const fn spin(min: u64, max: u64) -> Kind {
+    Kind::Spin { min, max }
+}
+
+/// A spin's value, already checked to be a number in its bounds.
+fn number(v: &str) -> u64 {
+    v.parse().unwrap_or(0)
+}
+
+/// Every engine option, in the order `uci` lists them (before the rule options).
+static ENGINE_OPTIONS: [EngineOption; 17] = [
+    EngineOption {
+        name: "Hash",
+        kind: spin(1, MAX_HASH_MB),
+        write: |s| s.hash_mb.to_string(),
+        read: |s, v| {
+            s.hash_mb = number(v) as usize;
+            Some(Changed::Hash)
         },
-    ),
-    (
-        "Threads",
-        Kind::Spin {
-            min: 1,
-            max: MAX_THREADS,
+    },
+    EngineOption {
+        name: "Threads",
+        kind: spin(1, MAX_THREADS),
+        write: |s| s.threads.to_string(),
+        read: |s, v| {
+            s.threads = number(v) as usize;
+            Some(Changed::Threads)
         },
-    ),
-    (
-        "MultiPV",
-        Kind::Spin {
-            min: 1,
-            max: MAX_MULTIPV,
+    },
+    EngineOption {
+        name: "MultiPV",
+        kind: spin(1, MAX_MULTIPV),
+        write: |s| s.multipv.to_string(),
+        read: |s, v| {
+            s.multipv = number(v) as usize;
+            Some(Changed::Search)
         },
-    ),
-    (
-        "MoveOverhead",
-        Kind::Spin {
-            min: 0,
-            max: MAX_OVERHEAD_MS,
+    },
+    EngineOption {
+        name: "MoveOverhead",
+        kind: spin(0, MAX_OVERHEAD_MS),
+        write: |s| s.move_overhead.to_string(),
+        read: |s, v| {
+            s.move_overhead = number(v);
+            Some(Changed::Search)
         },
-    ),
-    ("LearnOverhead", Kind::Check),
-    ("Ponder", Kind::Check),
-    ("Style", Kind::Combo(&["full", "plain"])),
-    ("MoveNotation", Kind::Combo(&["turn", "action"])),
-    ("Variant", Kind::Combo(&PRESETS)),
-    ("OwnBook", Kind::Check),
-    ("BookFile", Kind::Text),
-    ("BookVariety", Kind::Combo(&["best", "weighted"])),
-    ("TablesPath", Kind::Text),
-    ("SolvedPlacing", Kind::Combo(&SolvedChoice::NAMES)),
-    ("Level", Kind::Spin { min: 1, max: 20 }),
-    ("UCI_LimitStrength", Kind::Check),
-    (
-        "UCI_Elo",
-        Kind::Spin {
-            min: strength::ELO_MIN,
-            max: strength::ELO_MAX,
+    },
+    EngineOption {
+        name: "LearnOverhead",
+        kind: Kind::Check,
+        write: |s| (s.overhead == OverheadReserve::Learned).to_string(),
+        read: |s, v| {
+            s.overhead = if v == "true" {
+                OverheadReserve::Learned
+            } else {
+                OverheadReserve::Fixed
+            };
+            Some(Changed::Protocol)
         },
-    ),
+    },
+    EngineOption {
+        name: "Ponder",
+        kind: Kind::Check,
+        write: |s| s.ponder.to_string(),
+        read: |s, v| {
+            s.ponder = v == "true";
+            Some(Changed::Protocol)
+        },
+    },
+    EngineOption {
+        name: "Style",
+        kind: Kind::Combo(&["full", "plain"]),
+        write: |s| {
+            match s.style {
+                Style::Full => "full",
+                Style::Plain => "plain",
+            }
+            .into()
+        },
+        read: |s, v| {
+            s.style = if v == "plain" {
+                Style::Plain
+            } else {
+                Style::Full
+            };
+            Some(Changed::Search)
+        },
+    },
+    EngineOption {
+        name: "MoveNotation",
+        kind: Kind::Combo(&["turn", "action"]),
+        write: |s| s.notation.name().into(),
+        read: |s, v| {
+            s.notation = Convention::parse(v)?;
+            Some(Changed::Protocol)
+        },
+    },
+    EngineOption {
+        name: "Variant",
+        kind: Kind::Combo(&PRESETS),
+        write: |s| s.rules.preset_name().unwrap_or("custom").into(),
+        read: |s, v| {
+            s.rules = Rules::preset(v)?;
+            Some(Changed::Rules)
+        },
+    },
+    EngineOption {
+        name: "OwnBook",
+        kind: Kind::Check,
+        write: |s| s.own_book.to_string(),
+        read: |s, v| {
+            s.own_book = v == "true";
+            Some(Changed::Book)
+        },
+    },
+    EngineOption {
+        name: "BookFile",
+        kind: Kind::Text,
+        write: |s| s.book_file.clone(),
+        read: |s, v| {
+            s.book_file = v.to_string();
+            Some(Changed::Book)
+        },
+    },
+    EngineOption {
+        name: "BookVariety",
+        kind: Kind::Combo(&["best", "weighted"]),
+        write: |s| {
+            match s.book_variety {
+                Variety::Best => "best",
+                Variety::Weighted => "weighted",
+            }
+            .into()
+        },
+        read: |s, v| {
+            s.book_variety = if v == "weighted" {
+                Variety::Weighted
+            } else {
+                Variety::Best
+            };
+            Some(Changed::Protocol)
+        },
+    },
+    EngineOption {
+        name: "TablesPath",
+        kind: Kind::Text,
+        write: |s| s.tables_path.clone(),
+        read: |s, v| {
+            s.tables_path = v.to_string();
+            Some(Changed::Tables)
+        },
+    },
+    EngineOption {
+        name: "SolvedPlacing",
+        kind: Kind::Combo(&SolvedChoice::NAMES),
+        write: |s| s.solved_placing.name().into(),
+        read: |s, v| {
+            s.solved_placing = SolvedChoice::from_name(v).unwrap_or(SolvedChoice::Testing);
+            Some(Changed::Search)
+        },
+    },
+    EngineOption {
+        name: "Level",
+        kind: spin(1, 20),
+        write: |s| s.level.to_string(),
+        read: |s, v| {
+            s.level = number(v) as u8;
+            Some(Changed::Search)
+        },
+    },
+    EngineOption {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check,
+        write: |s| s.limit_strength.to_string(),
+        read: |s, v| {
+            s.limit_strength = v == "true";
+            Some(Changed::Search)
+        },
+    },
+    EngineOption {
+        name: "UCI_Elo",
+        kind: spin(strength::ELO_MIN, strength::ELO_MAX),
+        write: |s| s.elo.to_string(),
+        read: |s, v| {
+            s.elo = number(v);
+            Some(Changed::Search)
+        },
+    },
 ];
 
 impl From<Values> for Kind {
@@ -257,18 +415,37 @@ fn option_line(name: &str, kind: Kind, default: &str) -> String {
     }
 }
 
-/// Finds an option by name: case does not matter, nor do spaces (`Move Overhead`).
-fn canonical(name: &str) -> Option<(&'static str, Kind)> {
-    let wanted: String = name
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    ENGINE_OPTIONS
-        .iter()
-        .find(|(n, _)| n.to_ascii_lowercase() == wanted)
-        .copied()
-        .or_else(|| options::find(&wanted).map(|o| (o.name, Kind::from(o.values))))
+/// An option found by name: one of the engine's, or a rule option.
+#[derive(Clone, Copy)]
+enum Found {
+    Engine(&'static EngineOption),
+    Rule(&'static RuleOption),
+}
+
+impl Found {
+    /// Finds an option by name: case does not matter, nor do spaces (`Move Overhead`).
+    fn by_name(name: &str) -> Option<Found> {
+        let wanted: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+        ENGINE_OPTIONS
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(&wanted))
+            .map(Found::Engine)
+            .or_else(|| options::find(&wanted).map(Found::Rule))
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Found::Engine(o) => o.name,
+            Found::Rule(o) => o.name,
+        }
+    }
+
+    fn kind(self) -> Kind {
+        match self {
+            Found::Engine(o) => o.kind,
+            Found::Rule(o) => o.values.into(),
+        }
+    }
 }
 
 fn check_value(name: &'static str, kind: Kind, value: &str) -> Result<String, OptionError> {
@@ -313,166 +490,57 @@ impl Settings {
     /// The `option` lines of the `uci` reply, with the defaults the engine starts with.
     pub fn uci_lines() -> Vec<String> {
         let d = Settings::default();
-        let mut lines: Vec<String> = ENGINE_OPTIONS
+        let engine = ENGINE_OPTIONS
             .iter()
-            .map(|&(name, kind)| option_line(name, kind, &d.value(name)))
-            .collect();
-        for o in &RULE_OPTIONS {
-            lines.push(option_line(o.name, o.values.into(), &o.get(&d.rules)));
-        }
-        lines
+            .map(|o| option_line(o.name, o.kind, &(o.write)(&d)));
+        let rules = RULE_OPTIONS
+            .iter()
+            .map(|o| option_line(o.name, o.values.into(), &o.get(&d.rules)));
+        engine.chain(rules).collect()
     }
 
     /// The current value of an option (by its canonical name), as `uci` would show it.
     pub fn value(&self, name: &str) -> String {
-        match name {
-            "Hash" => self.hash_mb.to_string(),
-            "Threads" => self.threads.to_string(),
-            "MultiPV" => self.multipv.to_string(),
-            "MoveOverhead" => self.move_overhead.to_string(),
-            "LearnOverhead" => (self.overhead == OverheadReserve::Learned).to_string(),
-            "Ponder" => self.ponder.to_string(),
-            "Style" => match self.style {
-                Style::Full => "full".into(),
-                Style::Plain => "plain".into(),
-            },
-            "MoveNotation" => match self.notation {
-                Convention::Turn => "turn".into(),
-                Convention::Action => "action".into(),
-            },
-            "Variant" => self.rules.preset_name().unwrap_or("custom").into(),
-            "OwnBook" => self.own_book.to_string(),
-            "BookFile" => self.book_file.clone(),
-            "TablesPath" => self.tables_path.clone(),
-            "SolvedPlacing" => self.solved_placing.name().into(),
-            "Level" => self.level.to_string(),
-            "UCI_LimitStrength" => self.limit_strength.to_string(),
-            "UCI_Elo" => self.elo.to_string(),
-            "BookVariety" => match self.book_variety {
-                Variety::Best => "best".into(),
-                Variety::Weighted => "weighted".into(),
-            },
-            _ => options::find(name)
+        match ENGINE_OPTIONS.iter().find(|o| o.name == name) {
+            Some(o) => (o.write)(self),
+            None => options::find(name)
                 .map(|o| o.get(&self.rules))
                 .unwrap_or_default(),
         }
     }
 
-    /// Sets a check option that only the protocol reads: `Ponder` or `LearnOverhead`.
-    fn set_protocol_check(&mut self, name: &str, on: bool) {
-        if name == "Ponder" {
-            self.ponder = on;
-        } else {
-            self.overhead = if on {
-                OverheadReserve::Learned
-            } else {
-                OverheadReserve::Fixed
-            };
-        }
-    }
-
     /// Sets one option. The value is checked first: on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Changed, OptionError> {
-        let (name, kind) = canonical(name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let found = Found::by_name(name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let (name, kind) = (found.name(), found.kind());
         // A string option may be set to nothing.
         let value = match (value, kind) {
             (None, Kind::Text) => "",
             (v, _) => v.ok_or(OptionError::MissingValue(name))?,
         };
         let v = check_value(name, kind, value)?;
-        let number = || v.parse::<u64>().unwrap_or(0);
-        Ok(match name {
-            "Hash" => {
-                self.hash_mb = number() as usize;
-                Changed::Hash
-            }
-            "Threads" => {
-                self.threads = number() as usize;
-                Changed::Threads
-            }
-            "MultiPV" => {
-                self.multipv = number() as usize;
-                Changed::Search
-            }
-            "MoveOverhead" => {
-                self.move_overhead = number();
-                Changed::Search
-            }
-            "Level" => {
-                self.level = number() as u8;
-                Changed::Search
-            }
-            "UCI_LimitStrength" => {
-                self.limit_strength = v == "true";
-                Changed::Search
-            }
-            "UCI_Elo" => {
-                self.elo = number();
-                Changed::Search
-            }
-            "Style" => {
-                self.style = if v == "plain" {
-                    Style::Plain
-                } else {
-                    Style::Full
-                };
-                Changed::Search
-            }
-            "Ponder" | "LearnOverhead" => {
-                self.set_protocol_check(name, v == "true");
-                Changed::Protocol
-            }
-            "MoveNotation" => {
-                self.notation = if v == "action" {
-                    Convention::Action
-                } else {
-                    Convention::Turn
-                };
-                Changed::Protocol
-            }
-            "OwnBook" => {
-                self.own_book = v == "true";
-                Changed::Book
-            }
-            "BookFile" => {
-                self.book_file = v;
-                Changed::Book
-            }
-            "TablesPath" => {
-                self.tables_path = v;
-                Changed::Tables
-            }
-            "SolvedPlacing" => {
-                self.solved_placing = SolvedChoice::from_name(&v).unwrap_or(SolvedChoice::Testing);
-                Changed::Search
-            }
-            "BookVariety" => {
-                self.book_variety = if v == "weighted" {
-                    Variety::Weighted
-                } else {
-                    Variety::Best
-                };
-                Changed::Protocol
-            }
-            "Variant" => {
-                self.rules = Rules::preset(&v).ok_or_else(|| OptionError::BadValue {
+        match found {
+            Found::Engine(o) => {
+                let mut changed = self.clone();
+                let what = (o.read)(&mut changed, &v).ok_or_else(|| OptionError::BadValue {
                     option: name,
                     value: value.into(),
                     expected: describe(kind),
                 })?;
-                Changed::Rules
+                *self = changed;
+                Ok(what)
             }
-            _ => {
+            Found::Rule(o) => {
                 let mut rules = self.rules;
-                rules.set(name, &v).map_err(|e| OptionError::BadValue {
+                o.set(&mut rules, &v).map_err(|e| OptionError::BadValue {
                     option: name,
                     value: value.into(),
                     expected: e.to_string(),
                 })?;
                 self.rules = rules;
-                Changed::Rules
+                Ok(Changed::Rules)
             }
-        })
+        }
     }
 }
 
@@ -596,6 +664,31 @@ mod tests {
         ] {
             assert!(s.set(name, value).is_err(), "{name} {value:?}");
             assert_eq!(s, before);
+        }
+    }
+
+    #[test]
+    fn every_engine_option_reads_what_it_writes() {
+        let mut s = Settings::default();
+        for o in &ENGINE_OPTIONS {
+            // A value other than the default where the option has one, in the form given.
+            let given = match o.kind {
+                Kind::Check if (o.write)(&s) == "true" => "False".to_string(),
+                Kind::Check => "TRUE".to_string(),
+                Kind::Spin { max, .. } => max.to_string(),
+                Kind::Combo(vars) => vars[vars.len() - 1].to_uppercase(),
+                Kind::Text => "/Some/Path".to_string(),
+            };
+            s.set(o.name, Some(&given)).unwrap();
+            // Text keeps its case (a file name); the other kinds are read in any case.
+            let shown = match o.kind {
+                Kind::Text => given,
+                _ => given.to_lowercase(),
+            };
+            assert_eq!(s.value(o.name), shown, "{}", o.name);
+            let before = s.clone();
+            s.set(o.name, Some(&s.value(o.name))).unwrap();
+            assert_eq!(s, before, "{}", o.name);
         }
     }
 

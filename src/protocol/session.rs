@@ -571,7 +571,7 @@ impl Session {
             Dialect::Uci => lines.push("uciok".into()),
             Dialect::Gbgp => {
                 lines.push(gbgp::twelve_option_line(&self.settings.rules));
-                lines.push("gbgpok".into());
+                lines.push(gbgp::HELLO_DONE.into());
             }
         }
         self.out.lines(lines);

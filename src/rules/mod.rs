@@ -15,6 +15,7 @@
 //! - `setup` and `fen`: the position string, parsed into a raw setup and then checked once into
 //!   a `Position`;
 //! - `gbgp_position`: the position string of the GBGP dialect (pieces in hand from the move number);
+//!   `gbgp_dialect`: the dialect's words that the engine and the match runner share;
 //! - `zobrist`: position keys; `game`: a game with its history and draw rules; `perft`.
 
 pub mod board;
@@ -22,6 +23,7 @@ pub mod board_symmetry;
 pub mod diagram;
 pub mod fen;
 pub mod game;
+pub mod gbgp_dialect;
 pub mod gbgp_position;
 pub mod movegen;
 pub mod moves;
