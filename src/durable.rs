@@ -30,14 +30,14 @@
 //!   anything but a regular file (`not_regular` names it): a named pipe would make the reader
 //!   wait for a writer forever, a device such as `/dev/zero` would never end.
 
-use crate::input_file::{self, MAX_LINE};
+use crate::input_file::{self, not_regular, regular, NotRegular, MAX_LINE};
 use crate::rng::Rng;
 use crate::text::quoted;
 use std::ffi::OsString;
-use std::fs::{self, File, Metadata, OpenOptions, TryLockError};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -48,73 +48,6 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
     PathBuf::from(name)
-}
-
-/// What a file that is not a regular file is, in words (`a named pipe`), or `None` for a
-/// regular file: a command reads and writes only regular files, and names what is there
-/// instead.
-pub fn not_regular(m: &Metadata) -> Option<&'static str> {
-    let t = m.file_type();
-    Some(if t.is_file() {
-        return None;
-    } else if t.is_dir() {
-        "a folder"
-    } else if t.is_fifo() {
-        "a named pipe"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_symlink() {
-        "a symbolic link"
-    } else {
-        "a special file"
-    })
-}
-
-/// A file a command reads or writes is not a regular file: the error inside the I/O error of
-/// `open_regular` and `write_atomic`, so that each caller's error names the file as for any
-/// other failure (`cannot read x: it is a named pipe, not a regular file`).
-#[derive(Debug, thiserror::Error)]
-#[error("it is {kind}, not a regular file")]
-pub struct NotRegular {
-    /// What it is, in words (`not_regular`).
-    pub kind: &'static str,
-}
-
-impl NotRegular {
-    /// The I/O error of a file that is `kind`.
-    fn error(kind: &'static str) -> io::Error {
-        io::Error::new(io::ErrorKind::InvalidInput, NotRegular { kind })
-    }
-
-    /// What the file was, if `e` is the error of one that is not a regular file.
-    pub fn kind_in(e: &io::Error) -> Option<&'static str> {
-        e.get_ref()?.downcast_ref::<NotRegular>().map(|n| n.kind)
-    }
-}
-
-/// Opens `path` (a regular file, or a link to one) for reading without waiting: a named pipe or
-/// a device opens at once, never waiting for a writer, and anything but a regular file is then
-/// refused (`NotRegular`), so that a reader neither waits forever nor reads without end.
-pub fn open_regular(path: &Path) -> io::Result<File> {
-    open_regular_with(File::options().read(true), path)
-}
-
-/// Opens `path` as `open_regular` does, with `options` (to read and write a file in place, as
-/// a resumed match's records are).
-pub fn open_regular_with(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
-    regular(options.custom_flags(libc::O_NONBLOCK).open(path)?)
-}
-
-/// The open `file` if it is a regular file, else the error naming what it is.
-fn regular(file: File) -> io::Result<File> {
-    match not_regular(&file.metadata()?) {
-        Some(kind) => Err(NotRegular::error(kind)),
-        None => Ok(file),
-    }
 }
 
 /// Checks that what is at `path` may be replaced by a rename: a regular file, a link to one, or
@@ -789,6 +722,7 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::FileTypeExt;
 
     fn dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("moulin-durable-{name}-{}", std::process::id()));

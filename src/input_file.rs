@@ -6,12 +6,81 @@
 //! trusted (a device gives 0). The errors travel inside an `io::Error` (kind `InvalidData`), so
 //! each reader's own error, which names the file, says them.
 //!
-//! The outputs' counterpart is `durable`.
+//! Every data file is opened here without waiting and refused if it is not a regular file
+//! ([`open_regular`], [`not_regular`]): a named pipe would make a reader wait forever, a device
+//! read without end. The outputs' counterpart is `durable`, which refuses the same files.
 
-use crate::durable::open_regular;
-use std::fs::File;
+use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, BufRead, BufReader, ErrorKind, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+
+/// What a file that is not a regular file is, in words (`a named pipe`), or `None` for a
+/// regular file: a command reads and writes only regular files, and names what is there
+/// instead.
+pub fn not_regular(m: &Metadata) -> Option<&'static str> {
+    let t = m.file_type();
+    Some(if t.is_file() {
+        return None;
+    } else if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a named pipe"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    })
+}
+
+/// A file a command reads or writes is not a regular file: the error inside the I/O error of
+/// `open_regular` and `write_atomic`, so that each caller's error names the file as for any
+/// other failure (`cannot read x: it is a named pipe, not a regular file`).
+#[derive(Debug, thiserror::Error)]
+#[error("it is {kind}, not a regular file")]
+pub struct NotRegular {
+    /// What it is, in words (`not_regular`).
+    pub kind: &'static str,
+}
+
+impl NotRegular {
+    /// The I/O error of a file that is `kind`.
+    pub(crate) fn error(kind: &'static str) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidInput, NotRegular { kind })
+    }
+
+    /// What the file was, if `e` is the error of one that is not a regular file.
+    pub fn kind_in(e: &io::Error) -> Option<&'static str> {
+        e.get_ref()?.downcast_ref::<NotRegular>().map(|n| n.kind)
+    }
+}
+
+/// Opens `path` (a regular file, or a link to one) for reading without waiting: a named pipe or
+/// a device opens at once, never waiting for a writer, and anything but a regular file is then
+/// refused (`NotRegular`), so that a reader neither waits forever nor reads without end.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    open_regular_with(File::options().read(true), path)
+}
+
+/// Opens `path` as `open_regular` does, with `options` (to read and write a file in place, as
+/// a resumed match's records are).
+pub fn open_regular_with(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    regular(options.custom_flags(libc::O_NONBLOCK).open(path)?)
+}
+
+/// The open `file` if it is a regular file, else the error naming what it is.
+pub(crate) fn regular(file: File) -> io::Result<File> {
+    match not_regular(&file.metadata()?) {
+        Some(kind) => Err(NotRegular::error(kind)),
+        None => Ok(file),
+    }
+}
 
 /// The longest line of a line-based input file (match records, labels, critical suites,
 /// journals): far beyond any line moulin writes (a records line of a 1,000-turn game, with
@@ -159,7 +228,7 @@ pub fn read_capped(input: impl Read, max: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The text of the regular file at `path` (`durable::open_regular`: a named pipe or a device is
+/// The text of the regular file at `path` (`open_regular`: a named pipe or a device is
 /// refused without waiting), when it holds at most `max` bytes of UTF-8 (else an error,
 /// [`Bound::TooLarge`] stating the cap).
 pub fn read_to_string(path: &Path, max: u64) -> io::Result<String> {

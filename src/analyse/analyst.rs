@@ -75,7 +75,7 @@ pub struct ExactValues {
 /// A file that cannot be read, that is no record, that has no such game, or whose game has a
 /// start that cannot be set up.
 pub fn game_of_file(path: &Path, number: usize) -> Result<RecordGame, AnalyseError> {
-    let file = crate::durable::open_regular(path).map_err(|source| AnalyseError::Read {
+    let file = crate::input_file::open_regular(path).map_err(|source| AnalyseError::Read {
         path: path.to_path_buf(),
         source,
     })?;

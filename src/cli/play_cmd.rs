@@ -784,7 +784,7 @@ fn save(t: &mut Table, file: &str, replace: bool) -> String {
 
 /// `load FILE`: plays on from a record's first game.
 fn load(t: &mut Table, file: &str) -> String {
-    let input = match crate::durable::open_regular(std::path::Path::new(file)) {
+    let input = match crate::input_file::open_regular(std::path::Path::new(file)) {
         Ok(f) => std::io::BufReader::new(f),
         Err(e) => return format!("cannot read {file}: {e}"),
     };

@@ -29,7 +29,7 @@ pub(super) fn run(args: &ReplayArgs) -> Result<(), Failure> {
     // The report is made first, so that a bad openings file is the only thing printed.
     let report = match &args.drawn {
         Some(openings) => {
-            let records = crate::durable::open_regular(&args.file)
+            let records = crate::input_file::open_regular(&args.file)
                 .map_err(|e| format!("cannot read records {}: {e}", args.file.display()))?;
             let records = std::io::BufReader::new(records);
             let source = args.file.display().to_string();

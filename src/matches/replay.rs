@@ -327,7 +327,7 @@ fn holds_pgn(head: &[u8]) -> bool {
 /// the start of either format), and whether it holds PGN-shaped records (`holds_pgn`).
 fn open_records(path: &Path) -> std::io::Result<(BufReader<File>, bool)> {
     const BOM: &[u8] = b"\xEF\xBB\xBF";
-    let mut input = BufReader::with_capacity(1 << 16, crate::durable::open_regular(path)?);
+    let mut input = BufReader::with_capacity(1 << 16, crate::input_file::open_regular(path)?);
     let head = input.fill_buf()?;
     let pgn = holds_pgn(head);
     if head.starts_with(BOM) {

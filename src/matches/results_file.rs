@@ -25,8 +25,7 @@ use super::match_error::{LineError, MatchError, SettingsMismatch};
 use super::referee::{End, Note, Played};
 use super::stats::Tally;
 use super::words;
-use crate::durable::{self, NotRegular};
-use crate::input_file::{self, MAX_LINE};
+use crate::input_file::{self, NotRegular, MAX_LINE};
 use crate::record::openings::Opening;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
@@ -502,7 +501,7 @@ fn locked(file: File, path: &Path) -> Result<File, MatchError> {
 /// pipe, and refuses anything but a regular file (a pipe, a device, a folder), naming it.
 pub(super) fn open_regular(path: &Path, write: bool) -> Result<File, MatchError> {
     let source_name = path.display().to_string();
-    durable::open_regular_with(OpenOptions::new().read(true).write(write), path).map_err(|e| {
+    input_file::open_regular_with(OpenOptions::new().read(true).write(write), path).map_err(|e| {
         match NotRegular::kind_in(&e) {
             Some(kind) => MatchError::RecordsNotAFile { source_name, kind },
             None => MatchError::ReadRecords {

@@ -276,7 +276,7 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, TablesError> {
                 // wait for a writer. A name whose file cannot be looked at is kept, for its
                 // reader to say why.
                 let odd = std::fs::metadata(&path).ok();
-                if let Some(kind) = odd.as_ref().and_then(durable::not_regular) {
+                if let Some(kind) = odd.as_ref().and_then(crate::input_file::not_regular) {
                     log::warn!("{}: {kind}, not a regular file: skipped", path.display());
                 } else {
                     out.push((m, o, path));

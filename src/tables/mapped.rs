@@ -11,7 +11,7 @@
 
 use super::faults::{self, Guard};
 use super::tables_error::TablesError;
-use crate::durable::{self, NotRegular};
+use crate::input_file::{self, NotRegular};
 use std::fmt;
 use std::fs::{File, Metadata};
 use std::os::fd::AsRawFd;
@@ -93,9 +93,9 @@ impl fmt::Display for Change {
 }
 
 /// Opens `path` for reading without waiting, refusing anything but a regular file
-/// (`durable::open_regular`): a named pipe among the tables would make `isready` wait forever.
+/// (`input_file::open_regular`): a named pipe among the tables would make `isready` wait forever.
 pub fn open_regular(path: &Path) -> Result<File, TablesError> {
-    durable::open_regular(path).map_err(|source| match NotRegular::kind_in(&source) {
+    input_file::open_regular(path).map_err(|source| match NotRegular::kind_in(&source) {
         Some(kind) => TablesError::NotAFile {
             path: path.to_path_buf(),
             kind,
