@@ -628,6 +628,9 @@ impl RecordsFile {
         let mut checked = false;
         // The count of games the records last stated.
         let mut stated = None;
+        // The match each line is held to: the count of games the records stated up to that
+        // line (as `replay` reads them), else this match's.
+        let mut held = lineup.clone();
         let mut seen: HashMap<usize, usize> = HashMap::new();
         let mut last_kept = false;
         let (whole, cut) = each_line(
@@ -649,8 +652,10 @@ impl RecordsFile {
                     })?;
                     checked = true;
                     stated = setting(found, "games").and_then(|g| g.parse::<usize>().ok());
+                    held.games = stated.or(lineup.games);
                 } else if let Some(games) = line.strip_prefix(GAMES).filter(|_| complete) {
                     stated = games.parse().ok();
+                    held.games = stated.or(lineup.games);
                 } else if line.is_empty() || line.starts_with('#') {
                 } else if !checked {
                     if complete {
@@ -672,7 +677,7 @@ impl RecordsFile {
                         return Ok(());
                     }
                     let record = Record::parse(line)
-                        .and_then(|r| r.fits(lineup).map(|()| r))
+                        .and_then(|r| r.fits(&held).map(|()| r))
                         .map_err(at)?;
                     if let Some(first) = seen.insert(record.game, line_no) {
                         return Err(at(LineError::Twice {

@@ -521,21 +521,43 @@ fn resume_keeps_a_last_game_that_only_lacks_its_line_break() {
     assert_eq!(std::fs::read_to_string(&records).unwrap(), text);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(" for the 0 games played now, "), "{stdout}");
-    // Whole but not of the match resumed (4 games recorded, 3 asked): refused, not cut off.
+    // Resumed with fewer games than recorded: the records' games are held to the count they
+    // state (4), so the last one is kept whole, not cut off; the new count is written after it.
     std::fs::write(&records, stripped).unwrap();
-    let out = against_fake("", 3, &["--records", rec, "--resume"]);
+    assert!(against_fake("", 3, &["--records", rec, "--resume"])
+        .status
+        .success());
+    assert_eq!(
+        std::fs::read_to_string(&records).unwrap(),
+        format!("{text}# games: 3\n")
+    );
+    // A game past the count stated before it is refused, the file left as it was.
+    let forged = format!(
+        "{text}{}\n",
+        game_line(&text, 3).replacen("game=3 ", "game=5 ", 1)
+    );
+    std::fs::write(&records, &forged).unwrap();
+    let out = against_fake("", 6, &["--records", rec, "--resume"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("game 4 is not a game of this match (games 1 to 3)"),
+        stderr.contains("line 7: game 5 is not a game of this match (games 1 to 4)"),
         "{stderr}"
     );
-    assert_eq!(std::fs::read_to_string(&records).unwrap(), stripped);
+    assert_eq!(std::fs::read_to_string(&records).unwrap(), forged);
     // An editor's byte order mark leaves them records that resume.
     std::fs::write(&records, format!("\u{feff}{text}")).unwrap();
     assert!(against_fake("", 4, &["--records", rec, "--resume"])
         .status
         .success());
+}
+
+/// The line of game `g` in records `text`.
+fn game_line(text: &str, g: usize) -> String {
+    text.lines()
+        .find(|l| l.starts_with(&format!("game={g} ")))
+        .unwrap()
+        .to_string()
 }
 
 /// Issue 51, second pass: two matches never write one records file.
@@ -575,13 +597,7 @@ fn edited_records_are_named_not_counted() {
     let rec = records.to_str().unwrap();
     assert!(against_fake("", 4, &["--records", rec]).status.success());
     let text = std::fs::read_to_string(&records).unwrap();
-    let game = |g: usize| {
-        text.lines()
-            .find(|l| l.starts_with(&format!("game={g} ")))
-            .unwrap()
-            .to_string()
-    };
-    let (g1, g2) = (game(1), game(2));
+    let (g1, g2) = (game_line(&text, 1), game_line(&text, 2));
     let result = g1
         .split_whitespace()
         .find(|w| w.starts_with("result="))
