@@ -1,5 +1,7 @@
-//! Game records: one line per game, and `moulin replay`, which plays every record again under
-//! moulin's rules and checks every move and every result.
+//! Game records: one line per game, each played again under moulin's rules to check every move
+//! and every result (`Record::check`, and `Record::fits` against the match's `Lineup`), and the
+//! file that holds them (`RecordsFile`: written whole line by line, resumed, locked while a
+//! match runs). `moulin replay`'s reading of a whole file is in `replay`.
 //!
 //! A record is a line of `key=value` words (values quoted as in `words` when they hold spaces):
 //!

@@ -15,8 +15,10 @@
 //!   their successors;
 //! - `perfect_play`: the value-keeping move of a covered position; `sample`: positions drawn
 //!   from the tables, to measure play;
-//! - this file: values, `Tables` (the tables of one directory loaded for probing, and which of
-//!   their files changed since), where the tables live, and `TablesError`.
+//! - `values`: a value and the values of one table; `table_set`: `Tables`, the tables of one
+//!   directory loaded for probing, and which of their files changed since; `scope`: where the
+//!   tables live and which rules they serve; `tables_error`: `TablesError`; this file only
+//!   names the parts and hands their names on.
 //!
 //! A value is for the side to move, with the distance in plies to the next removal or the end
 //! of the game (DTC), under the rules without draw rules (a game nobody can force to a win is a
