@@ -51,15 +51,18 @@ impl Book {
 
     /// Reads a book file of at most `MAX_FILE_BYTES` (`read_text`: a regular file).
     pub fn load(path: &Path) -> Result<Book, BookError> {
-        let text = read_text(path)?;
-        Ok(Book::parse(&text).map_err(|e| e.in_file(path))?)
+        Book::parse_file(path, &read_text(path)?)
     }
 
     /// Reads a book file as `load` does, a named pipe included (`read_text_waiting`), for the
     /// engine, which reads its book on a thread of its own.
     pub fn load_waiting(path: &Path) -> Result<Book, BookError> {
-        let text = read_text_waiting(path)?;
-        Ok(Book::parse(&text).map_err(|e| e.in_file(path))?)
+        Book::parse_file(path, &read_text_waiting(path)?)
+    }
+
+    /// The book of `text`, read from the file `path` (which its errors name).
+    fn parse_file(path: &Path, text: &str) -> Result<Book, BookError> {
+        Ok(Book::parse(text).map_err(|e| e.in_file(path))?)
     }
 
     /// The number of positions in the book.

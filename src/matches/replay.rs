@@ -62,16 +62,15 @@ pub struct Replay {
 /// Input that cannot be read.
 pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, MatchError> {
     let mut out = Replay::default();
-    // `None` before any settings line (records of an older moulin, or made by hand: checked
-    // without a match); `Some(None)` after one that names no match (every record then fails).
-    let mut lineup: Option<Option<Lineup>> = None;
+    // Before any header line, records are checked without a match (an older moulin's, or made
+    // by hand); after one, against the match it names, or failed when it names none.
+    let (mut lineup, mut headed) = (None, false);
     let mut seen = HashMap::new();
     each_line(input, source, |number, line, _| {
-        let mut read = lineup.clone().flatten();
-        if read_header(line, &mut read) {
-            lineup = Some(read);
+        if read_header(line, &mut lineup) {
+            headed = true;
         } else if !line.is_empty() && !line.starts_with('#') {
-            out.add(number, line, lineup.as_ref(), &mut seen);
+            out.add(number, line, (headed, lineup.as_ref()), &mut seen);
         }
         Ok(())
     })?;
@@ -79,13 +78,14 @@ pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, MatchError> {
 }
 
 impl Replay {
-    /// Reads and checks the record on line `number` (against `lineup` when known, and against
-    /// the game numbers `seen` so far, with their lines), and adds up its result when it replays.
+    /// Reads and checks the record on line `number` (once a header line was read, `headed`,
+    /// against the match of `lineup`, failing when it names none; and against the game numbers
+    /// `seen` so far, with their lines), and adds up its result when it replays.
     fn add(
         &mut self,
         number: usize,
         line: &str,
-        lineup: Option<&Option<Lineup>>,
+        (headed, lineup): (bool, Option<&Lineup>),
         seen: &mut HashMap<usize, usize>,
     ) {
         self.games += 1;
@@ -93,10 +93,10 @@ impl Replay {
             Err(error) => (None, Err(error)),
             Ok(record) => {
                 let game = record.game;
-                let fits = match lineup {
-                    Some(Some(l)) => record.fits(l),
-                    Some(None) => Err(LineError::NoMatch),
-                    None => record.check(),
+                let fits = match (headed, lineup) {
+                    (true, Some(l)) => record.fits(l),
+                    (true, None) => Err(LineError::NoMatch),
+                    (false, _) => record.check(),
                 };
                 let fits = fits.and_then(|()| match seen.insert(record.game, number) {
                     Some(first) => Err(LineError::Twice {
