@@ -7,7 +7,7 @@
 
 pub mod analyse;
 pub mod book;
-pub mod cli;
+pub mod commands;
 pub mod date;
 pub mod durable;
 pub mod input_file;

@@ -6,7 +6,7 @@
 use moulin::book::check::check_text;
 use moulin::book::deep_search::{book_searcher, SearchSpec};
 use moulin::book::{self, format, score_value, Book};
-use moulin::cli::book_build::{run_build, BuildArgs};
+use moulin::commands::book::book_build::{run_build, BuildArgs};
 use moulin::rules::game::Game;
 use moulin::rules::movegen;
 use moulin::rules::notation::Convention;
@@ -131,7 +131,7 @@ fn build_check_and_resume() {
 #[test]
 fn expansion_deepens_the_main_lines_and_resumes() {
     use moulin::book::graph::{frontier, principal_length, Entries};
-    use moulin::cli::book_expand::{run_expand, ExpandArgs};
+    use moulin::commands::book::book_expand::{run_expand, ExpandArgs};
     let dir = temp_dir("expand");
     let path = dir.join("small.book");
     build(&path, 3, 2);

@@ -1,5 +1,5 @@
 //! Analysis of games, for a person studying a game (docs/play-and-analyse.md, "Analysis"): grading every move of a
-//! game, or valuing every legal move of one position (`moulin analyse`, in `cli/analyse_cmd.rs`).
+//! game, or valuing every legal move of one position (`moulin analyse`, in `commands/analyse_cmd.rs`).
 //!
 //! A game is analysed position by position: each position before a move is searched once, so
 //! that the value before a move is that search's score, and the value after it is the next

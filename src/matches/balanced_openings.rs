@@ -1,4 +1,4 @@
-//! Balanced opening books, made with any engine (`moulin openings`, in `cli/openings_cmd.rs`):
+//! Balanced opening books, made with any engine (`moulin openings`, in `commands/matches/openings_cmd.rs`):
 //! every placement opening of a few turns, one per class of positions equal under the board's 16
 //! symmetries, scored by the engine through its protocol (`go depth D`); those whose last
 //! reported score is a centipawn score within the margin are kept: neither won nor lost within

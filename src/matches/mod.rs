@@ -1,7 +1,7 @@
 //! Engine-versus-engine matches (in the manner of cutechess or fastchess, for the mill game),
 //! with the tools around them: balanced opening books made through any engine's protocol, and
 //! the replay of a match's results. The commands (`moulin match`, `openings`, `replay`) are in
-//! `cli/`.
+//! `commands/matches/`.
 //!
 //! - `spec`: how `--engine` names an engine; `words`: the quoting that specs and results share.
 //! - `engine`: the process driver (spawn, timed reads, kill); `gbgp`: what it says to an engine

@@ -1,7 +1,7 @@
 //! `moulin book cover`: adds proven lines where match openings end (`book::cover`).
 
-use super::output::{outln, Failure, Report};
 use crate::book::{self, cover, format, graph};
+use crate::commands::output::{outln, Failure, Report};
 use crate::durable::{self, CommandFile};
 use crate::record::openings;
 use crate::rules::fen;
@@ -46,7 +46,7 @@ pub struct CoverArgs {
     /// Solver threads, each deciding one position at a time (each remembers up to 16 million
     /// positions, a few hundred MB); 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = super::search_threads())]
+          value_parser = crate::commands::search_threads())]
     pub threads: usize,
     /// Write the book with the proven lines to this file (whole or not at all; it may be the
     /// book itself).

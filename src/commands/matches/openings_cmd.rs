@@ -3,7 +3,7 @@
 //! score is journaled so that a stopped run resumes without searching again, and the file is
 //! written whole or not at all.
 
-use super::output::{out, Failure};
+use crate::commands::output::{out, Failure};
 use crate::durable::{self, CommandFile, Journal};
 use crate::matches::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
 use crate::matches::engine::Score;
@@ -35,7 +35,7 @@ pub struct OpeningsArgs {
     pub first: Option<usize>,
     /// Solver threads for --exact (each solves one opening at a time); 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = super::search_threads())]
+          value_parser = crate::commands::search_threads())]
     pub threads: usize,
     /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
     #[arg(long, default_value = "nine")]
@@ -187,7 +187,7 @@ fn check_files(args: &OpeningsArgs) -> Result<(), String> {
 }
 
 /// Runs `moulin openings`.
-pub(super) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
     check_files(args)?;
     let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
     let candidates = candidates(args, &rules)?;

@@ -1,10 +1,10 @@
 //! `moulin tables build`: every pair up to N pieces a side, or one pair, into a tables
-//! directory, resuming where a stopped build was. Also what the other `tables` commands share:
-//! the rules of a preset the tables can serve, a pair read from the command line, the threads.
+//! directory, resuming where a stopped build was.
 
+use super::{parse_pair, pool, table_rules};
 use crate::rules::Rules;
 use crate::tables::schedule::{self, Store};
-use crate::tables::{default_dir, unsupported, TablesError, MAX_PIECES};
+use crate::tables::{default_dir, TablesError, MAX_PIECES};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -39,39 +39,6 @@ pub struct BuildArgs {
     /// Rule preset: nine, twelve, lasker, morabaraba, protected-mills (not no-reform).
     #[arg(long, default_value = "nine")]
     pub variant: String,
-}
-
-/// The rules of a preset, without draw rules, refused when tables cannot serve them.
-pub(super) fn table_rules(variant: &str) -> Result<Rules, String> {
-    let rules = Rules::named(variant).map_err(|e| e.to_string())?;
-    match unsupported(&rules) {
-        Some(why) => Err(format!("variant {variant}: {why}")),
-        None => Ok(rules.without_draw_rules()),
-    }
-}
-
-/// Parses `W-B`, as the group `(a, b)` with `a <= b`.
-pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--pair '{text}': expected W-B with 3 to {MAX_PIECES} pieces a side");
-    let (w, b) = text.split_once('-').ok_or_else(bad)?;
-    let (w, b) = (
-        w.parse::<usize>().map_err(|_| bad())?,
-        b.parse::<usize>().map_err(|_| bad())?,
-    );
-    if !(3..=MAX_PIECES as usize).contains(&w) || !(3..=MAX_PIECES as usize).contains(&b) {
-        return Err(bad());
-    }
-    Ok((w.min(b), w.max(b)))
-}
-
-/// A pool of `threads` threads (default: one per core).
-pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        b = b.num_threads(t as usize);
-    }
-    b.build()
-        .map_err(|e| format!("cannot start the threads: {e}"))
 }
 
 /// Runs `moulin tables build`.

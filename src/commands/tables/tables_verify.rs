@@ -1,9 +1,9 @@
 //! `moulin tables verify`: every stored value (or an even sample of them) against its
 //! successors; an error (non-zero exit) on any disagreement.
 
-use super::output::{outln, Failure};
-use super::tables_build::{parse_pair, pool};
-use super::tables_stats::{table_files, DirArgs, TableFiles};
+use super::{parse_pair, pool};
+use super::{table_files, DirArgs, TableFiles};
+use crate::commands::output::{outln, Failure};
 use crate::tables::consistency::check_table;
 use crate::tables::schedule::Store;
 

@@ -1,7 +1,7 @@
 //! `moulin train suite`: measures an engine on a critical-position suite
 //! (`train::critical::measure_suite`).
 
-use super::output::{outln, Failure};
+use crate::commands::output::{outln, Failure};
 use crate::matches::engine::Engine;
 use crate::matches::spec::EngineSpec;
 use crate::train::critical::{self, Measure, SuiteTally, Value};

@@ -2,7 +2,7 @@
 //! statistics; the summary is printed on stdout.
 
 use super::match_openings::OpeningsFlag;
-use super::output::{out, Failure};
+use crate::commands::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
 use crate::matches::adjudicate::{Adjudication, DrawRule, ResignRule};
 use crate::matches::lineup::Tournament;
@@ -499,7 +499,7 @@ fn finished_game(r: &Record) {
 /// summary on stdout. An engine that cannot start before the first game stops it at once; a
 /// records file that cannot be written, or an engine that fails to start again and again,
 /// stops the match later: the summary of the games played is printed, then the error returned.
-pub(super) fn run(args: MatchArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
     let plan = plan(args)?;
     let finished = runner::play(&plan, &finished_game).map_err(|e| e.to_string())?;
     if finished.standings.games() > 0 {

@@ -4,8 +4,8 @@
 //! (a win stays a win, a draw a draw, a loss a loss), optimal when it also has the best
 //! distance. Draw rules are off, as in the tables.
 
-use crate::cli::output::{outln, Failure};
-use crate::cli::tables_stats::DirArgs;
+use super::DirArgs;
+use crate::commands::output::{outln, Failure};
 use crate::record::openings::read_book_file;
 use crate::rules::position::Position;
 use crate::rules::Rules;

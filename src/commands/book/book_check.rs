@@ -1,9 +1,9 @@
 //! `moulin book check`: checks a book (`book::check`), and on request its entries against fresh
 //! searches and the positions it leaves against deeper searches or exact values.
 
-use super::output::{outln, Failure};
 use crate::book::check::{self, ExitReport};
 use crate::book::{self, format, TextError};
+use crate::commands::output::{outln, Failure};
 use std::path::{Path, PathBuf};
 
 /// The flags of `moulin book check`.

@@ -1,8 +1,8 @@
 //! `moulin tables sample`: positions drawn at random from the tables, as match openings, one per
 //! line, the value as a comment.
 
-use super::output::{outln, Failure};
-use super::tables_stats::DirArgs;
+use super::DirArgs;
+use crate::commands::output::{outln, Failure};
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::tables::sample::sample;

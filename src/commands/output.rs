@@ -75,14 +75,14 @@ pub fn print(text: fmt::Arguments<'_>) -> Result<(), Failure> {
 /// `print!`, returning the `Failure` of the write instead of panicking.
 macro_rules! out {
     ($($arg:tt)*) => {
-        $crate::cli::output::print(format_args!($($arg)*))
+        $crate::commands::output::print(format_args!($($arg)*))
     };
 }
 
 /// `println!`, returning the `Failure` of the write instead of panicking.
 macro_rules! outln {
     ($($arg:tt)*) => {
-        $crate::cli::output::print(format_args!("{}\n", format_args!($($arg)*)))
+        $crate::commands::output::print(format_args!("{}\n", format_args!($($arg)*)))
     };
 }
 

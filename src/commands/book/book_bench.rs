@@ -1,7 +1,7 @@
 //! `moulin book bench`: loads a book and times its lookups (`book::lookup_ns`).
 
-use super::output::{outln, Failure};
 use crate::book::{self, format, Book};
+use crate::commands::output::{outln, Failure};
 use std::path::PathBuf;
 
 /// The flags of `moulin book bench`.

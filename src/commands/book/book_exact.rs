@@ -2,9 +2,9 @@
 //! endgame tables (`book::exact`), lists those that give value away, and on request writes the
 //! book without them.
 
-use super::output::{outln, Failure};
 use crate::book::BookMove;
 use crate::book::{self, exact, format};
+use crate::commands::output::{outln, Failure};
 use crate::durable::{self, CommandFile};
 use crate::rules::notation::Convention;
 use crate::search::exact::solved;
@@ -34,7 +34,7 @@ pub struct ExactArgs {
     pub prune: Option<PathBuf>,
     /// Solver threads, each checking one position at a time; 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = super::search_threads())]
+          value_parser = crate::commands::search_threads())]
     pub threads: usize,
 }
 

@@ -2,7 +2,7 @@
 //! every move and every result; with `--drawn`, also lists the games lost from openings labelled
 //! drawn.
 
-use super::output::{out, outln, Failure};
+use crate::commands::output::{out, outln, Failure};
 use crate::matches::replay::{self, Replayed};
 use crate::matches::summary;
 use crate::text::escaped_lines;
@@ -25,7 +25,7 @@ pub struct ReplayArgs {
 }
 
 /// Runs `moulin replay`.
-pub(super) fn run(args: &ReplayArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &ReplayArgs) -> Result<(), Failure> {
     // The report is made first, so that a bad openings file is the only thing printed.
     let report = match &args.drawn {
         Some(openings) => {

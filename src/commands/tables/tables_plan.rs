@@ -3,9 +3,9 @@
 //! waiting (`afterok`) for the levels its removals lead to; time and memory requests come from
 //! the groups' sizes and the measured cost per position.
 
-use super::output::{out, Failure};
-use super::tables_build::table_rules;
+use super::table_rules;
 use super::tables_plan_placing as placing_plan;
+use crate::commands::output::{out, Failure};
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::schedule::{self, DEFAULT_SECONDS_PER_POSITION};
 use crate::tables::{default_dir, retrograde, MAX_PIECES};

@@ -1,7 +1,7 @@
 //! `moulin train fit`: fits the evaluation's placing weights to labelled positions
 //! (`train::fit`) and prints them, or writes them as Rust source.
 
-use super::output::{out, Failure};
+use crate::commands::output::{out, Failure};
 use crate::durable::{self, CommandFile};
 use crate::search::eval::{Placing, INPUT_NAMES};
 use crate::train::fit::{self, FitPlan, Fitted};

@@ -2,8 +2,8 @@
 //! symmetry class, with its value by the placing solution and every move that keeps it, one line
 //! each, to hold moulin's solution against a published one (`tests/data/placing-values.txt`).
 
-use super::output::{outln, Failure};
-use super::tables_stats::DirArgs;
+use super::DirArgs;
+use crate::commands::output::{outln, Failure};
 use crate::rules::fen;
 use crate::rules::movegen::legal_moves;
 use crate::rules::notation::Convention;
@@ -37,7 +37,7 @@ fn representative(pos: &Position) -> (String, Position) {
 
 /// Runs `moulin tables placing-values`: `<position string> | <W|D|L> | <moves keeping it>`.
 pub(super) fn run(args: &PlacingValuesArgs) -> Result<(), Failure> {
-    let rules = super::tables_build::table_rules(&args.tables.variant)?;
+    let rules = super::table_rules(&args.tables.variant)?;
     let dir = args
         .tables
         .dir

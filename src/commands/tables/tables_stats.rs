@@ -1,0 +1,29 @@
+//! `moulin tables stats`: one line per table, its wins, losses, draws and longest distances,
+//! counted up to symmetry.
+
+use super::{pool, table_files, DirArgs, TableFiles};
+use crate::commands::output::{outln, Failure};
+use crate::tables::file;
+use crate::tables::index::Classes;
+use crate::tables::tally::tally;
+
+/// Runs `moulin tables stats`.
+pub(super) fn run(args: &DirArgs) -> Result<(), Failure> {
+    let TableFiles { print, list, .. } = table_files(args)?;
+    let largest = list.iter().map(|&(m, _, _)| m).max().unwrap_or(3);
+    let classes = Classes::new(largest);
+    let pool = pool(args.threads)?;
+    for (m, o, path) in list {
+        let values = file::read(&path, print, m, o).map_err(|e| e.to_string())?;
+        let t = pool.install(|| tally(&classes, m, o, &values));
+        outln!(
+            "{m}-{o} wins {} losses {} draws {} max-win {} max-loss {}",
+            t.wins,
+            t.losses,
+            t.draws,
+            t.max_win,
+            t.max_loss
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! `moulin train`: learning the placing phase (label, fit, critical, suite).
+
+mod train_critical;
+mod train_fit;
+mod train_label;
+mod train_suite;
+
+use crate::commands::output::Failure;
+use clap::Subcommand;
+
+/// The subcommands of `moulin train`.
+#[derive(Subcommand)]
+pub enum TrainCommand {
+    /// Draw placing-phase positions (random openings and noisy self-play) and label each with
+    /// the score of a deep search; resumes a stopped run.
+    Label(train_label::LabelArgs),
+    /// Learn the evaluation's placing weights from labelled positions (logistic regression on
+    /// the labels' scores) and write them as Rust source.
+    Fit(train_fit::FitArgs),
+    /// Find placing positions where one or two moves keep the value and most others lose it
+    /// (the critical-position suite); resumes a stopped run.
+    Critical(train_critical::CriticalArgs),
+    /// Measure an engine on a critical-position suite: the share of positions whose value it
+    /// keeps at a fixed time a move.
+    Suite(train_suite::SuiteArgs),
+}
+
+/// Runs a `moulin train` subcommand.
+///
+/// # Errors
+///
+/// What went wrong, or `Failure::Closed` when standard output's reader left.
+pub(super) fn run(command: TrainCommand) -> Result<(), Failure> {
+    match command {
+        TrainCommand::Label(args) => train_label::run_label(&args).map_err(Failure::from),
+        TrainCommand::Fit(args) => train_fit::run_fit(&args),
+        TrainCommand::Critical(args) => train_critical::run_critical(&args).map_err(Failure::from),
+        TrainCommand::Suite(args) => train_suite::run_suite(&args),
+    }
+}
