@@ -76,6 +76,14 @@ impl SearchJob {
     }
 }
 
+/// A search's answer, for the session to say: its job (the root and notation it answers in)
+/// and its result.
+pub(super) struct SearchAnswer {
+    pub(super) job: Box<SearchJob>,
+    pub(super) result: SearchResult,
+}
+
+/// The job running: a search, perft or the bench.
 pub(super) enum Job {
     Search(Box<SearchJob>),
     Perft { depth: u32, stopped: bool },

@@ -2,34 +2,39 @@
 //!
 //! Three kinds of thread take part. A reader thread turns stdin into lines (bytes, decoded
 //! lossily, each at most `command::MAX_LINE` long) and sends them over a channel. The engine loop
-//! (the caller of `run`) owns the game, the settings and the searcher; it parses each line into a
-//! `Command` as it comes, so input is never held up by a search: it acts on it at once, or, if
-//! the command needs the engine idle, keeps it to obey once the running job ends (`waiting`).
-//! `go`, `perft` and `bench` run on a worker thread of their own that reports back over the same
-//! channel; `stop` and `ponderhit` reach it through the shared `Control`. Only this module prints, one whole line at a
-//! time under the stdout lock, flushed at once, so lines never interleave. A fourth thread
-//! watches stdout: when its reader leaves (or a write fails) the session is told, and ends its
-//! search and itself.
+//! (the caller of `run`) drives the engine (the game, the settings, the searcher); it parses each
+//! line into a `Command` as it comes, so input is never held up by a search: it acts on it at
+//! once, or, if the command needs the engine idle, keeps it to obey once the running job ends
+//! (`waiting`). `go`, `perft` and `bench` run on a worker thread of their own that reports back
+//! over the same channel; `stop` and `ponderhit` reach it through the shared `Control`. Only this
+//! module prints, one whole line at a time under the stdout lock, flushed at once, so lines
+//! never interleave. A fourth thread watches stdout: when its reader leaves (or a write fails)
+//! the session is told, and ends its search and itself.
 //!
 //! The opening book (`crate::book`) is loaded at start on a thread of its own; in a book
 //! position `go` answers at once from it instead of starting a search.
 //!
 //! Files: `event` is what the engine loop waits for and `dialect` the two dialects a session may
 //! speak; `input` reads lines; `command` parses them into `Command`s (the UCI dialect);
-//! `session` is the state of one conversation and what each command does, with `jobs` (the
-//! search, perft and bench threads), `waiting` (the commands that wait for a job) and `books`
-//! (the opening book as the session plays it); `options` is the table of options; `reply`
-//! writes every answer line and `display` the `d` and `eval` pictures. The GBGP dialect of the Nine Morris 3D GUI (`gbgp`) goes beside `command` and
-//! `reply`: a session whose first line is `gbgp` speaks it, with the same state and search.
+//! `session` is one conversation (dialect, output, the lines that wait for a job in `waiting`,
+//! the replies), driving `engine_state`'s `Engine`, the one owner of the engine's state (as
+//! Stockfish's `uci` drives its `Engine`): settings, game, searcher, the job running (`jobs`:
+//! the search, perft and bench threads), the opening book (`books`), the endgame tables
+//! (`loaded_tables`) and the GUI's learned overhead (`overhead`); `options` is the table of
+//! options; `reply` writes every answer line and `display` the `d` and `eval` pictures. The GBGP
+//! dialect of the Nine Morris 3D GUI (`gbgp`) goes beside `command` and `reply`: a session whose
+//! first line is `gbgp` speaks it, with the same state and search.
 
 mod books;
 mod command;
 mod dialect;
 mod display;
+mod engine_state;
 mod event;
 mod gbgp;
 mod input;
 mod jobs;
+mod loaded_tables;
 mod options;
 mod overhead;
 mod reply;

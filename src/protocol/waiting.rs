@@ -7,17 +7,14 @@
 //! so `stop` ends whatever was asked before it, and no job waited for can be one that nothing
 //! ends.
 //!
-//! The queue keeps lines as they came (each is parsed again when obeyed: a parsed `position`
-//! takes ten times its line's bytes), at most `MAX_LINES` of them and `MAX_BYTES` in all. Past
-//! that a line is dropped with one error line naming it.
+//! This file is the queue and each command's timing; the session (`session`) fills it as lines
+//! come and obeys them in turn. The queue keeps lines as they came (each is parsed again when
+//! obeyed: a parsed `position` takes ten times its line's bytes), at most `MAX_LINES` of them
+//! and `MAX_BYTES` in all. Past that a line is dropped with one error line naming it.
 
-use super::command::{self, Command, CommandError};
+use super::command::{Command, CommandError};
 use super::dialect::Dialect;
-use super::gbgp;
-use super::reply::{one_line, panic_message, Error};
-use super::session::{Flow, Session};
 use std::collections::VecDeque;
-use std::panic::{self, AssertUnwindSafe};
 
 /// The most lines that wait.
 pub(super) const MAX_LINES: usize = 100_000;
@@ -128,111 +125,6 @@ impl Waiting {
         self.lines.push_back((self.next, line, timing));
         self.next += 1;
         Ok(())
-    }
-}
-
-impl Session {
-    /// A line of input: obeyed at once, or kept to be obeyed in its turn (`run_waiting`).
-    pub(super) fn arrived(&mut self, line: Line) -> Flow {
-        let parsed = self.parse(&line);
-        if let Ok(None) = parsed {
-            return Flow::Continue;
-        }
-        let timing = Timing::of(&parsed, self.dialect);
-        let nothing_waits = self.waiting.is_empty();
-        if timing == Timing::StopFirst && nothing_waits {
-            self.stop();
-        }
-        let now = match timing {
-            Timing::AtOnce => true,
-            Timing::InTurn | Timing::Free => nothing_waits,
-            Timing::Idle | Timing::StopFirst => nothing_waits && self.job.is_none(),
-        };
-        if matches!(parsed, Ok(Some(Command::Stop))) {
-            self.waiting.stop();
-        }
-        if now {
-            return self.obey(parsed);
-        }
-        if let Err(line) = self.waiting.push(line, timing) {
-            let shown = match line {
-                Line::Text(text) => crate::text::quoted(text.trim()),
-                Line::TooLong(n) => format!("a line of {n} bytes"),
-            };
-            self.error(&Error::Dropped(shown));
-        }
-        Flow::Continue
-    }
-
-    /// Obeys the waiting lines whose turn has come, in order, until one must wait for the job
-    /// running (or a `quit`).
-    pub(super) fn run_waiting(&mut self) -> Flow {
-        while let Some(timing) = self.waiting.front() {
-            let turn = match timing {
-                Timing::AtOnce | Timing::Free => true,
-                Timing::InTurn => self.job.as_ref().is_none_or(|j| !j.ends_without_stop()),
-                Timing::Idle => self.job.is_none(),
-                Timing::StopFirst => {
-                    self.stop();
-                    self.job.is_none()
-                }
-            };
-            if !turn {
-                break;
-            }
-            let Some((line, stopped)) = self.waiting.pop() else {
-                break;
-            };
-            let parsed = self.parse(&line);
-            if self.obey(parsed) == Flow::Quit {
-                return Flow::Quit;
-            }
-            if stopped {
-                self.stop();
-            }
-        }
-        Flow::Continue
-    }
-
-    /// A line understood in the session's dialect; the first line that is not blank settles
-    /// the dialect (`gbgp` starts GBGP).
-    fn parse(&mut self, line: &Line) -> Result<Option<Command>, CommandError> {
-        let text = match line {
-            Line::Text(text) => text,
-            Line::TooLong(n) => return Err(CommandError::TooLong(*n)),
-        };
-        log::debug!("<< {text}");
-        let parsed = match self.dialect {
-            Dialect::Uci if !self.greeted && text.trim() == gbgp::HELLO => {
-                self.start_gbgp();
-                gbgp::parse(text)
-            }
-            Dialect::Uci => command::parse(text),
-            Dialect::Gbgp => gbgp::parse(text),
-        };
-        self.greeted |= !text.trim().is_empty();
-        parsed
-    }
-
-    /// Does what a parsed line says (an error line if it is malformed or refused).
-    fn obey(&mut self, parsed: Result<Option<Command>, CommandError>) -> Flow {
-        match parsed {
-            Ok(None) => {}
-            Ok(Some(Command::Quit)) => return Flow::Quit,
-            Ok(Some(cmd)) => {
-                let done = panic::catch_unwind(AssertUnwindSafe(|| self.execute(cmd)));
-                match done {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) => self.error(&e),
-                    Err(p) => self.error_text(&format!(
-                        "internal error: {}",
-                        one_line(&panic_message(&*p))
-                    )),
-                }
-            }
-            Err(e) => self.error(&Error::Command(e)),
-        }
-        Flow::Continue
     }
 }
 

@@ -58,6 +58,16 @@ pub struct Limits {
     pub reserve: u64,
 }
 
+impl Limits {
+    /// The time a `go movetime` fixes for the move, less at most a share of `overhead`
+    /// (`timeman::movetime`): the one reader of `movetime`, for the move's deadline and for the
+    /// iterations, which spend all of a fixed time (nothing is saved for later moves).
+    pub(super) fn fixed_time(&self, overhead: u64) -> Option<Duration> {
+        self.movetime
+            .map(|mt| Duration::from_millis(timeman::movetime(mt, overhead)))
+    }
+}
+
 /// Time limits for a search: (soft, hard), counted from the start of the move's clock. The soft
 /// limit (the time manager's optimum, scaled between iterations) ends iterative deepening
 /// between iterations; the hard one (its maximum) stops the search wherever it is.
@@ -68,13 +78,12 @@ pub(super) struct Deadline {
 }
 
 /// The time for this move: a `movetime` (less at most a share of the overhead,
-/// `timeman::movetime`), or the time manager's plan from the side to move's clock (the other
+/// `Limits::fixed_time`), or the time manager's plan from the side to move's clock (the other
 /// side's, when only that one is given), its optimum the soft limit and its maximum the hard
 /// one; no limit without either. `overhead` (`MoveOverhead`) is kept once, the learned
 /// `limits.reserve` for every move to come.
 fn deadline(pos: &Position, limits: &Limits, overhead: u64, horizon: Horizon) -> Deadline {
-    if let Some(mt) = limits.movetime {
-        let t = Duration::from_millis(timeman::movetime(mt, overhead));
+    if let Some(t) = limits.fixed_time(overhead) {
         return Deadline {
             soft: Some(t),
             hard: Some(t),

@@ -656,7 +656,7 @@ impl Searcher {
                 None => limits.nodes,
             },
             infinite: limits.infinite,
-            fixed_time: limits.movetime.is_some(),
+            fixed_time: limits.fixed_time(self.options.move_overhead).is_some(),
             features: self.options.style.features(),
             tables,
             weights: if self.options.learned {

@@ -1,0 +1,203 @@
+//! The endgame tables as a session plays with them, as `books` is the opening book: the
+//! directory `TablesPath` names read on a thread of its own, each request numbered so that only
+//! the last one's answer is taken; the files watched while in force, a changed one dropped at
+//! once (no search probes it) and read again (and checked) on a thread of its own, to come back
+//! into force if it is whole.
+
+use super::event::{Event, LoadError};
+use super::options::Settings;
+use super::reply::{one_line, panic_message, Out};
+use crate::tables::{TableChange, Tables, Values};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::mpsc::SyncSender;
+use std::sync::Arc;
+use std::thread;
+
+/// The session's endgame tables: those in force, and the reads under way.
+#[derive(Default)]
+pub(super) struct LoadedTables {
+    /// The tables in force (`TablesPath`), shared with the searcher.
+    in_force: Option<Arc<Tables>>,
+    /// The tables directory being read on a thread of its own.
+    loading: bool,
+    /// The number of the last request: a read answers only if it is the last one.
+    request: u64,
+    /// Changed table files being read again on threads of their own (`check`).
+    rereading: usize,
+}
+
+impl LoadedTables {
+    /// The tables in force.
+    pub(super) fn in_force(&self) -> Option<&Arc<Tables>> {
+        self.in_force.as_ref()
+    }
+
+    /// Whether tables are being read, or changed files read again.
+    pub(super) fn is_reading(&self) -> bool {
+        self.loading || self.rereading > 0
+    }
+
+    /// Reads the tables `TablesPath` names on a thread of its own (none when it is empty), which
+    /// reports with `Event::TablesLoaded`; the tables in force are dropped meanwhile. Each
+    /// request has a number; only the last one's answer is taken.
+    pub(super) fn request(&mut self, settings: &Settings, events: &SyncSender<Event>, out: &Out) {
+        self.in_force = None;
+        self.request += 1;
+        self.rereading = 0;
+        if settings.tables_path.is_empty() {
+            self.loading = false;
+            return;
+        }
+        let dir = PathBuf::from(&settings.tables_path);
+        let rules = settings.rules;
+        let tx = events.clone();
+        let request = self.request;
+        let spawned = thread::Builder::new()
+            .name("moulin-tables".into())
+            .spawn(move || {
+                // A panic while reading (a bug) still answers, so that `readyok` comes.
+                let read = panic::catch_unwind(|| {
+                    Tables::open(&dir, &rules)
+                        .map(Box::new)
+                        .map_err(|e| LoadError::Failed(e.into()))
+                })
+                .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))));
+                let _ = tx.send(Event::TablesLoaded(request, read));
+            });
+        match spawned {
+            Ok(_) => self.loading = true,
+            Err(e) => cannot_start(&e, out),
+        }
+    }
+
+    /// Tables read on their thread (from `path`, for the log): in force if they answer the last
+    /// request. Whether they did (a read for an older request is dropped unseen).
+    pub(super) fn loaded(
+        &mut self,
+        request: u64,
+        read: Result<Box<Tables>, LoadError>,
+        path: &str,
+        out: &Out,
+    ) -> bool {
+        if !self.loading || request != self.request {
+            return false;
+        }
+        self.loading = false;
+        match read {
+            Ok(t) => {
+                log::info!("endgame tables {path}: {t:?}");
+                self.in_force = Some(Arc::from(t));
+            }
+            Err(e) => out.line(&format!(
+                "info string error: endgame tables: {}; playing without them",
+                one_line(&e.to_string())
+            )),
+        }
+        true
+    }
+
+    /// Looks for table files changed since they were read (one `stat` a file;
+    /// `Tables::changes`): each is reported, dropped at once, so that no search probes it, and
+    /// read again (and checked) on a thread of its own that reports with
+    /// `Event::TablesReread`.
+    pub(super) fn check(&mut self, events: &SyncSender<Event>, out: &Out) {
+        let Some(tables) = &self.in_force else {
+            return;
+        };
+        let changed = tables.changes();
+        if changed.is_empty() {
+            return;
+        }
+        let mut kept = Tables::clone(tables);
+        for c in &changed {
+            // A search running with these tables stops reading the file at once.
+            if let Some(mapping) = tables.values(c.mover, c.other).and_then(Values::mapping) {
+                mapping.withdraw();
+            }
+            let text = format!(
+                "endgame table {} changed: {}; dropped, reading it again",
+                c.path.display(),
+                c.change
+            );
+            log::warn!("{text}");
+            out.line(&format!("info string {}", one_line(&text)));
+            kept.remove(c.mover, c.other);
+        }
+        let kept = Arc::new(kept);
+        self.in_force = Some(Arc::clone(&kept));
+        let tx = events.clone();
+        let request = self.request;
+        let spawned = thread::Builder::new()
+            .name("moulin-tables".into())
+            .spawn(move || {
+                let read = changed
+                    .into_iter()
+                    .map(|c| {
+                        let values = panic::catch_unwind(AssertUnwindSafe(|| {
+                            kept.read_again(&c).map_err(|e| LoadError::Failed(e.into()))
+                        }))
+                        .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))));
+                        (c, values)
+                    })
+                    .collect();
+                let _ = tx.send(Event::TablesReread(request, read));
+            });
+        match spawned {
+            Ok(_) => self.rereading += 1,
+            Err(e) => cannot_start(&e, out),
+        }
+    }
+
+    /// Changed table files read again: each that is whole again is back in force. Whether the
+    /// read answered the last request (an older one's is dropped unseen).
+    pub(super) fn reread(
+        &mut self,
+        request: u64,
+        read: Vec<(TableChange, Result<Values, LoadError>)>,
+        out: &Out,
+    ) -> bool {
+        if request != self.request {
+            return false;
+        }
+        self.rereading = self.rereading.saturating_sub(1);
+        if let Some(current) = &self.in_force {
+            let mut tables = Tables::clone(current);
+            for (c, values) in read {
+                match values {
+                    Ok(values) => {
+                        log::info!("endgame table {} read again and checked", c.path.display());
+                        out.line(&format!(
+                            "info string endgame table {} read again and checked: in force again",
+                            one_line(&c.path.display().to_string())
+                        ));
+                        tables.insert(c.mover, c.other, values);
+                    }
+                    Err(e) => {
+                        log::warn!(
+                            "endgame tables: {e}; playing without {}-{}",
+                            c.mover,
+                            c.other
+                        );
+                        out.line(&format!(
+                            "info string error: endgame tables: {}; playing without {}-{}",
+                            one_line(&e.to_string()),
+                            c.mover,
+                            c.other
+                        ));
+                    }
+                }
+            }
+            self.in_force = Some(Arc::new(tables));
+        }
+        true
+    }
+}
+
+/// The error line of a reading thread that could not start.
+fn cannot_start(e: &std::io::Error, out: &Out) {
+    out.line(&format!(
+        "info string error: cannot start the tables loader: {}",
+        one_line(&e.to_string())
+    ));
+}
