@@ -6,7 +6,7 @@
 //! through the pairings; game `g` (from 1) is in unit `(g - 1) / 2`, of pairing `unit % k` (`k`
 //! pairings), and the first game of a pair (odd `g`) gives the pairing's first engine White.
 
-use super::match_error::LineError;
+use super::line_error::LineError;
 use super::spec::{self, EngineSpec};
 use super::words;
 use crate::rules::board::ByColor;

@@ -24,6 +24,7 @@ pub mod balanced_openings;
 pub mod control;
 pub mod engine;
 pub mod gbgp;
+pub mod line_error;
 pub mod lineup;
 mod match_error;
 pub mod ratings;
@@ -32,12 +33,13 @@ pub mod replay;
 pub mod results_file;
 pub mod runner;
 pub mod spec;
+mod spec_error;
 pub mod standings;
 pub mod stats;
 pub mod summary;
 pub mod words;
 
-pub use match_error::{LineError, MatchError, SettingsMismatch};
+pub use match_error::MatchError;
 
 /// The most games a match may ask for (games are produced one by one, so this is about time:
 /// a billion games is years of play).

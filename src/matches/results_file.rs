@@ -22,20 +22,125 @@
 //! a write that fails is cut back, so the file always ends with a complete record.
 
 use super::engine::Score;
+use super::line_error::LineError;
 use super::lineup::{Lineup, RESULTS};
-use super::match_error::{LineError, MatchError, SettingsMismatch};
 use super::referee::{End, Note, Played};
 use super::stats::Tally;
 use super::words;
+use super::words::QuoteError;
 use crate::input_file::{self, NotRegular, MAX_LINE};
 use crate::record::openings::Opening;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
 use crate::rules::Rules;
+use crate::text::escaped;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+/// What goes wrong with a records file (or a `--pgn` file) as a match opens, resumes or
+/// writes it, naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordsError {
+    /// A records file cannot be read.
+    #[error("cannot read records {source_name}: {source}")]
+    Read {
+        /// The file, as shown.
+        source_name: String,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A records file cannot be written.
+    #[error("cannot write records {source_name}: {source}")]
+    Write {
+        /// The file, as shown.
+        source_name: String,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A new records file would replace one.
+    #[error(
+        "records {source_name} already exist: give --resume to continue that match, or --force \
+         to replace them"
+    )]
+    Exist {
+        /// The file, as shown.
+        source_name: String,
+    },
+    /// The records to resume are those of another match.
+    #[error("records {source_name} are of another match, so cannot be resumed: {source}")]
+    OtherMatch {
+        /// The file, as shown.
+        source_name: String,
+        /// How the settings differ.
+        source: SettingsMismatch,
+    },
+    /// A line of the records to resume cannot be read.
+    #[error("records {source_name}, line {line}: {}", escaped(&source.to_string()))]
+    ResumeLine {
+        /// The file, as shown.
+        source_name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong.
+        source: LineError,
+    },
+    /// Another running match holds the records file.
+    #[error(
+        "records {source_name} are in use by another running match: wait for it to end or stop \
+         it, then run again"
+    )]
+    InUse {
+        /// The file, as shown.
+        source_name: String,
+    },
+    /// A file to resume is not a regular file.
+    #[error("records {source_name} is {kind}, not a file of records")]
+    NotAFile {
+        /// The file, as shown.
+        source_name: String,
+        /// What it is (`a named pipe`, `a folder`...).
+        kind: &'static str,
+    },
+    /// The records to resume have no settings line.
+    #[error(
+        "{source_name} is not the records of a moulin match: no '# settings:' line heads it (its \
+         first line: {first}); left as it is: name another file, or remove it (or use --force) \
+         to start anew"
+    )]
+    NoSettings {
+        /// The file, as shown.
+        source_name: String,
+        /// Its first line, quoted.
+        first: String,
+    },
+    /// A new file of games (`--pgn`) would replace one.
+    #[error("{source_name} already exists: give --resume to add to it, or --force to replace it")]
+    FileExists {
+        /// The file, as shown.
+        source_name: String,
+    },
+    /// A file of games cannot be written.
+    #[error("cannot write {source_name}: {source}")]
+    WriteFile {
+        /// The file, as shown.
+        source_name: String,
+        /// The system's error.
+        source: io::Error,
+    },
+}
+
+/// How a records file's settings differ from those of the match that would resume it.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsMismatch {
+    /// A quote in the settings is not closed.
+    #[error(transparent)]
+    Quote(#[from] QuoteError),
+    /// Settings with other values, or missing (one description each).
+    #[error("{}", .0.join("; "))]
+    Differ(Vec<String>),
+}
 
 /// One game as a record holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -455,21 +560,21 @@ impl Recap {
 /// whether it is complete (ends with a line break) of every line of the records `input` read
 /// from `source`; stops at the first error (a line longer than `MAX_LINE` is one). Returns the
 /// length of the complete lines and that of a last line cut short.
-pub(super) fn each_line(
+pub(super) fn each_line<E: From<RecordsError>>(
     mut input: impl BufRead,
     source: &str,
-    mut each: impl FnMut(usize, &str, bool) -> Result<(), MatchError>,
-) -> Result<(u64, usize), MatchError> {
+    mut each: impl FnMut(usize, &str, bool) -> Result<(), E>,
+) -> Result<(u64, usize), E> {
     let mut bytes = Vec::new();
     let (mut whole, mut number) = (0u64, 0);
     loop {
         bytes.clear();
         let n =
             input_file::read_line(&mut input, &mut bytes, MAX_LINE, number + 1).map_err(|e| {
-                MatchError::ReadRecords {
+                E::from(RecordsError::Read {
                     source_name: source.to_string(),
                     source: e,
-                }
+                })
             })?;
         if n == 0 {
             return Ok((whole, 0));
@@ -486,13 +591,13 @@ pub(super) fn each_line(
 
 /// `file` (at `path`) once this process holds its lock (`flock`, released when the file is
 /// closed or the process dies): two matches never write one file.
-fn locked(file: File, path: &Path) -> Result<File, MatchError> {
+fn locked(file: File, path: &Path) -> Result<File, RecordsError> {
     match file.try_lock() {
         Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => Err(MatchError::RecordsInUse {
+        Err(TryLockError::WouldBlock) => Err(RecordsError::InUse {
             source_name: path.display().to_string(),
         }),
-        Err(TryLockError::Error(e)) => Err(MatchError::WriteRecords {
+        Err(TryLockError::Error(e)) => Err(RecordsError::Write {
             source_name: path.display().to_string(),
             source: e,
         }),
@@ -501,12 +606,12 @@ fn locked(file: File, path: &Path) -> Result<File, MatchError> {
 
 /// Opens a records file to read (and, with `write`, to write), without waiting on a named
 /// pipe, and refuses anything but a regular file (a pipe, a device, a folder), naming it.
-pub(super) fn open_regular(path: &Path, write: bool) -> Result<File, MatchError> {
+pub(super) fn open_regular(path: &Path, write: bool) -> Result<File, RecordsError> {
     let source_name = path.display().to_string();
     input_file::open_regular_with(OpenOptions::new().read(true).write(write), path).map_err(|e| {
         match NotRegular::kind_in(&e) {
-            Some(kind) => MatchError::RecordsNotAFile { source_name, kind },
-            None => MatchError::ReadRecords {
+            Some(kind) => RecordsError::NotAFile { source_name, kind },
+            None => RecordsError::Read {
                 source_name,
                 source: e,
             },
@@ -560,7 +665,7 @@ impl RecordsFile {
         force: bool,
         title: &str,
         settings: &str,
-    ) -> Result<RecordsFile, MatchError> {
+    ) -> Result<RecordsFile, RecordsError> {
         let mut options = OpenOptions::new();
         options.write(true);
         if force {
@@ -571,16 +676,16 @@ impl RecordsFile {
         }
         let source_name = path.display().to_string();
         let file = options.open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => MatchError::RecordsExist {
+            std::io::ErrorKind::AlreadyExists => RecordsError::Exist {
                 source_name: source_name.clone(),
             },
-            _ => MatchError::WriteRecords {
+            _ => RecordsError::Write {
                 source_name: source_name.clone(),
                 source: e,
             },
         })?;
         let file = locked(file, path)?;
-        file.set_len(0).map_err(|e| MatchError::WriteRecords {
+        file.set_len(0).map_err(|e| RecordsError::Write {
             source_name,
             source: e,
         })?;
@@ -606,19 +711,19 @@ impl RecordsFile {
     ///
     /// A file that cannot be read or written, that is not a regular file, that is of another
     /// match or not of a match at all (no settings line before its first record), or a record
-    /// that cannot be read or does not fit (with its line); or the first error of `each`.
+    /// that cannot be read or does not fit (with its line).
     pub fn resume(
         path: &Path,
         title: &str,
         settings: &str,
         lineup: &Lineup,
-        mut each: impl FnMut(&Record) -> Result<(), MatchError>,
-    ) -> Result<RecordsFile, MatchError> {
+        mut each: impl FnMut(&Record),
+    ) -> Result<RecordsFile, RecordsError> {
         let shown = path.display();
         let source_name = shown.to_string();
         let file = match open_regular(path, true).and_then(|f| locked(f, path)) {
             Ok(f) => f,
-            Err(MatchError::ReadRecords { source, .. })
+            Err(RecordsError::Read { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
             {
                 log::info!("records {shown} do not exist yet: a new match");
@@ -642,13 +747,13 @@ impl RecordsFile {
                 // An editor's byte order mark leaves them records, as `replay` reads them.
                 let line = line.trim_start_matches('\u{feff}');
                 first_line.get_or_insert_with(|| crate::text::quoted(line));
-                let at = |source| MatchError::ResumeLine {
+                let at = |source| RecordsError::ResumeLine {
                     source_name: source_name.clone(),
                     line: line_no,
                     source,
                 };
                 if let Some(found) = line.strip_prefix(SETTINGS).filter(|_| complete) {
-                    check_settings(found, settings).map_err(|e| MatchError::OtherMatch {
+                    check_settings(found, settings).map_err(|e| RecordsError::OtherMatch {
                         source_name: source_name.clone(),
                         source: e,
                     })?;
@@ -661,7 +766,7 @@ impl RecordsFile {
                 } else if line.is_empty() || line.starts_with('#') {
                 } else if !checked {
                     if complete {
-                        return Err(MatchError::NoSettings {
+                        return Err(RecordsError::NoSettings {
                             source_name: source_name.clone(),
                             first: first_line.clone().unwrap_or_default(),
                         });
@@ -688,7 +793,7 @@ impl RecordsFile {
                         }));
                     }
                     last_kept = !complete;
-                    each(&record)?;
+                    each(&record);
                 }
                 Ok(())
             },
@@ -699,7 +804,7 @@ impl RecordsFile {
             return RecordsFile::create(path, true, title, settings);
         }
         if !checked {
-            return Err(MatchError::NoSettings {
+            return Err(RecordsError::NoSettings {
                 source_name,
                 first: first_line.unwrap_or_default(),
             });
@@ -721,8 +826,8 @@ impl RecordsFile {
         whole: u64,
         cut: bool,
         kept: u64,
-    ) -> Result<RecordsFile, MatchError> {
-        let cannot_write = |e| MatchError::WriteRecords {
+    ) -> Result<RecordsFile, RecordsError> {
+        let cannot_write = |e| RecordsError::Write {
             source_name: path.display().to_string(),
             source: e,
         };
@@ -751,7 +856,7 @@ impl RecordsFile {
     /// # Errors
     ///
     /// A file that exists (neither `force` nor `append`), or that cannot be written.
-    pub fn open_plain(path: &Path, force: bool, append: bool) -> Result<RecordsFile, MatchError> {
+    pub fn open_plain(path: &Path, force: bool, append: bool) -> Result<RecordsFile, RecordsError> {
         let mut options = OpenOptions::new();
         if append {
             options.append(true).create(true);
@@ -763,10 +868,10 @@ impl RecordsFile {
         }
         let source_name = path.display().to_string();
         let cannot = |e: std::io::Error| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => MatchError::FileExists {
+            std::io::ErrorKind::AlreadyExists => RecordsError::FileExists {
                 source_name: source_name.clone(),
             },
-            _ => MatchError::Write {
+            _ => RecordsError::WriteFile {
                 source_name: source_name.clone(),
                 source: e,
             },
@@ -789,7 +894,7 @@ impl RecordsFile {
     /// # Errors
     ///
     /// A write that fails.
-    pub fn append(&mut self, text: &str) -> Result<(), MatchError> {
+    pub fn append(&mut self, text: &str) -> Result<(), RecordsError> {
         match self
             .file
             .write_all(text.as_bytes())
@@ -802,7 +907,7 @@ impl RecordsFile {
             Err(e) => {
                 let _ = self.file.set_len(self.len);
                 let _ = self.file.seek(SeekFrom::Start(self.len));
-                Err(MatchError::WriteRecords {
+                Err(RecordsError::Write {
                     source_name: self.path.display().to_string(),
                     source: e,
                 })

@@ -4,9 +4,8 @@
 //! pairing of the two engines its record names, whichever had White.
 
 use super::lineup::{self, Lineup, Tournament};
-use super::match_error::MatchError;
 use super::ratings::{Scores, MAX_ANCHOR_ELO};
-use super::results_file::{self, Recap, Record};
+use super::results_file::{self, Recap, Record, RecordsError};
 use std::collections::BTreeMap;
 use std::io::BufReader;
 use std::path::Path;
@@ -130,7 +129,7 @@ pub fn tournament_settings(settings: &str) -> Option<(Tournament, Vec<String>, u
 ///
 /// A file that cannot be read. Records that cannot be read or do not fit the tournament (see
 /// `Record::fits`), and a game's second record, are left out (`moulin replay` names them).
-pub fn tournament_of_records(path: &Path) -> Result<Option<TournamentRecords>, MatchError> {
+pub fn tournament_of_records(path: &Path) -> Result<Option<TournamentRecords>, RecordsError> {
     let Some(settings) = results_file::settings_of(path) else {
         return Ok(None);
     };
@@ -143,7 +142,7 @@ pub fn tournament_of_records(path: &Path) -> Result<Option<TournamentRecords>, M
     let mut seen = std::collections::HashSet::new();
     let pairings = tournament.pairings(names.len());
     let mut standings = Standings::new(names, pairings);
-    results_file::each_line(BufReader::new(file), &source, |_, line, _| {
+    results_file::each_line::<RecordsError>(BufReader::new(file), &source, |_, line, _| {
         let header = results_file::read_header(line, &mut lineup);
         if !header && !line.is_empty() && !line.starts_with('#') {
             let record = Record::parse(line).ok().filter(|r| {

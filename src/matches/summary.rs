@@ -112,7 +112,9 @@ pub fn summary(
 /// # Errors
 ///
 /// A file that cannot be read.
-pub fn tournament_report(path: &std::path::Path) -> Result<Option<String>, super::MatchError> {
+pub fn tournament_report(
+    path: &std::path::Path,
+) -> Result<Option<String>, super::results_file::RecordsError> {
     let Some(t) = super::standings::tournament_of_records(path)? else {
         return Ok(None);
     };

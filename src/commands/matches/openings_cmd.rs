@@ -209,7 +209,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
         &mut results,
         &rules,
         journal.as_mut(),
-        &bar,
+        &mut || bar.inc(1),
     )
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
