@@ -6,17 +6,17 @@
 //! making of a balanced opening book (`OpeningsError`). `MatchError` wraps them all, each with
 //! its message and its source unchanged, for a caller that takes any of them.
 
-use super::adjudicate::AdjudicationError;
-use super::balanced_openings::OpeningsError;
-use super::control::TimeControlError;
-use super::engine::EngineFault;
-use super::gbgp::GbgpError;
-use super::line_error::LineError;
-use super::replay::ReplayError;
-use super::results_file::RecordsError;
-use super::runner::RunError;
-use super::spec::SpecError;
-use super::stats::SprtError;
+use crate::matches::engines::engine::EngineFault;
+use crate::matches::engines::gbgp_engine::GbgpError;
+use crate::matches::engines::spec::SpecError;
+use crate::matches::engines::time_control::TimeControlError;
+use crate::matches::games::adjudicate::AdjudicationError;
+use crate::matches::games::balanced_openings::OpeningsError;
+use crate::matches::numbers::stats::SprtError;
+use crate::matches::run::line_error::LineError;
+use crate::matches::run::records_file::RecordsError;
+use crate::matches::run::replay::ReplayError;
+use crate::matches::run::runner::RunError;
 
 /// Any error of the matches room.
 #[derive(Debug, thiserror::Error)]

@@ -5,16 +5,17 @@
 use super::match_openings::OpeningsFlag;
 use crate::commands::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
-use crate::matches::adjudicate::{Adjudication, DrawRule, ResignRule};
-use crate::matches::gbgp::{self, GbgpError};
-use crate::matches::lineup::Tournament;
-use crate::matches::ratings::MAX_ANCHOR_ELO;
-use crate::matches::referee::{GameSettings, TimeControl};
-use crate::matches::results_file::{self, Record};
-use crate::matches::runner::{self, Event, OpeningSource, Plan};
-use crate::matches::spec::{self, EngineSpec};
-use crate::matches::stats::{self, Decision, Sprt, Tally};
-use crate::matches::summary;
+use crate::matches::engines::gbgp_engine::{self, GbgpError};
+use crate::matches::engines::spec::{self, EngineSpec};
+use crate::matches::games::adjudicate::{Adjudication, DrawRule, ResignRule};
+use crate::matches::games::referee::{GameSettings, TimeControl};
+use crate::matches::numbers::ratings::MAX_ANCHOR_ELO;
+use crate::matches::numbers::stats::{self, Decision, Sprt, Tally};
+use crate::matches::run::game_line::Record;
+use crate::matches::run::lineup::Tournament;
+use crate::matches::run::records_file;
+use crate::matches::run::runner::{self, Event, OpeningSource, Plan};
+use crate::matches::run::summary;
 use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::rules::Rules;
 use crate::tables::Tables;
@@ -223,8 +224,8 @@ fn check_counts(args: &MatchArgs) -> Result<(), String> {
 fn seed(args: &MatchArgs) -> u64 {
     let given_seed = args.seed.or_else(|| match (&args.records, args.resume) {
         // A resumed match keeps the seed of its records unless another is given.
-        (Some(path), true) => results_file::settings_of(path)
-            .and_then(|s| results_file::setting(&s, "seed")?.parse().ok()),
+        (Some(path), true) => records_file::settings_of(path)
+            .and_then(|s| records_file::setting(&s, "seed")?.parse().ok()),
         _ => None,
     });
     given_seed.unwrap_or_else(crate::rng::clock_seed)
@@ -333,7 +334,7 @@ fn check_gbgp(
         OpeningSource::Book(book) => Some(book.as_slice()),
         OpeningSource::Random(_) => None,
     };
-    gbgp::check(specs, rules, variant, book).map_err(|e| match e {
+    gbgp_engine::check(specs, rules, variant, book).map_err(|e| match e {
         GbgpError::Variant { .. } | GbgpError::Bound { .. } => Failure::Usage(e.to_string()),
         e @ GbgpError::Start { .. } => Failure::Error(e.to_string()),
     })

@@ -5,8 +5,8 @@
 
 use crate::commands::output::{out, Failure};
 use crate::durable::{self, CommandFile, Journal};
-use crate::matches::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
-use crate::matches::engine::Score;
+use crate::matches::engines::engine_output::Score;
+use crate::matches::games::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
 use crate::record::openings::Opening;
 use crate::rules::Rules;
 use std::collections::HashMap;

@@ -9,14 +9,15 @@
 //! first engine has White) and `2u + 2`: the numbers are stable when `--games` grows, so that
 //! `--resume` works by game number as for a match (a match is the tournament of one pairing).
 
-use super::engine::Engine;
-use super::engine::EngineFault;
+use super::game_line::Record;
 use super::lineup::{self, Lineup, Tournament};
-use super::referee::{self, GameSettings, Overhead, Seat};
-use super::results_file::{Record, RecordsError, RecordsFile};
-use super::spec::{self, EngineSpec};
+use super::records_file::{RecordsError, RecordsFile};
 use super::standings::Standings;
-use super::stats::{Decision, Sprt};
+use crate::matches::engines::engine::Engine;
+use crate::matches::engines::engine::EngineFault;
+use crate::matches::engines::spec::{self, EngineSpec};
+use crate::matches::games::referee::{self, GameSettings, Overhead, Seat};
+use crate::matches::numbers::stats::{Decision, Sprt};
 use crate::record::openings::{self, Opening};
 use crate::rng::Rng;
 use crate::rules::board::{ByColor, Color};

@@ -4,8 +4,8 @@
 //! before a match, so that a variant or an opening the dialect cannot state stops the run before
 //! anything starts rather than forfeiting games.
 
-use super::control::TimeControl;
 use super::spec::{EngineSpec, Proto};
+use super::time_control::TimeControl;
 use crate::record::openings::Opening;
 pub(super) use crate::rules::gbgp_dialect::{HELLO, HELLO_DONE, TWELVE};
 use crate::rules::position::Position;

@@ -1,8 +1,8 @@
 //! What is wrong with an engine spec (`SpecError`): the spec as given, the offending word or
 //! key (`SpecProblem`), and whether it came from `--each`.
 
-use super::control::TimeControlError;
-use super::words::QuoteError;
+use super::time_control::TimeControlError;
+use crate::matches::words::QuoteError;
 use crate::text::quoted;
 use std::fmt;
 

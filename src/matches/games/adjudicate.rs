@@ -16,7 +16,7 @@
 //!   (pairs of turns, the opening's included) are played. A mate score counts as beyond every
 //!   bound; a turn answered without a score breaks the run.
 
-use super::engine::Score;
+use crate::matches::engines::engine_output::Score;
 use crate::rules::board::Color;
 use crate::rules::position::Position;
 use crate::tables::{Tables, Value};
@@ -83,7 +83,7 @@ fn rule_words(
         .flat_map(|w| w.split_whitespace())
         .map(String::from)
         .collect();
-    let pairs = super::words::pairs(&all, keys).map_err(|e| AdjudicationError {
+    let pairs = crate::matches::words::pairs(&all, keys).map_err(|e| AdjudicationError {
         flag,
         word: String::new(),
         why: e.to_string(),

@@ -8,10 +8,11 @@
 //! Or, with no engine, the exact solver of the placing (`search::exact`) gives each opening its
 //! true value from the endgame tables, and the draws are kept.
 
-use super::engine::{Engine, EngineFault, Score};
 use super::referee;
-use super::spec::{EngineSpec, SpecError};
 use crate::durable::{DurableError, Journal};
+use crate::matches::engines::engine::{Engine, EngineFault};
+use crate::matches::engines::engine_output::Score;
+use crate::matches::engines::spec::{EngineSpec, SpecError};
 use crate::record::openings::Opening;
 use crate::rules::game::Game;
 use crate::rules::movegen;

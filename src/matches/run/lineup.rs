@@ -7,8 +7,8 @@
 //! pairings), and the first game of a pair (odd `g`) gives the pairing's first engine White.
 
 use super::line_error::LineError;
-use super::spec::{self, EngineSpec};
-use super::words;
+use crate::matches::engines::spec::{self, EngineSpec};
+use crate::matches::words;
 use crate::rules::board::ByColor;
 use std::fmt;
 

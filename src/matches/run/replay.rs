@@ -3,9 +3,10 @@
 //! the games of either kind of file as the trainer reads them; and the games lost from openings
 //! labelled drawn.
 
+use super::game_line::{Recap, Record};
 use super::line_error::{BoxError, LineError};
 use super::lineup::Lineup;
-use super::results_file::{each_line, read_header, Recap, Record, RecordsError};
+use super::records_file::{each_line, read_header, RecordsError};
 use super::standings::Standings;
 use crate::record::{openings, RecordError};
 use crate::rules::game::Game;
@@ -667,7 +668,7 @@ fn drawn_report(drawn: &Path, from_drawn: usize, lost: &[(String, String)]) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::referee::{End, Played};
+    use crate::matches::games::referee::{End, Played};
     use crate::record::openings::Opening;
 
     #[test]
@@ -676,7 +677,7 @@ mod tests {
             opening: Opening::parse("d7 a1", &Rules::nine()).unwrap(),
             moves: vec!["g7".into()],
             end: End::MoveLimit(1),
-            overhead: crate::matches::referee::Overhead::default(),
+            overhead: crate::matches::games::referee::Overhead::default(),
             notes: Vec::new(),
         };
         let record = Record::new(1, "a b", "c\"d", "nine", &played);

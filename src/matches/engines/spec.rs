@@ -27,9 +27,9 @@
 //! `--each` gives words every spec gets before its own (`EngineSpec::parse_with`): a key the spec
 //! sets again takes the spec's value.
 
-use super::control::{Control, TimeControl};
 pub use super::spec_error::{Place, SpecError, SpecProblem};
-use super::words;
+use super::time_control::{Control, TimeControl};
+use crate::matches::words;
 use crate::rules::notation::Convention;
 use crate::text::quoted;
 use std::path::PathBuf;
