@@ -1,7 +1,7 @@
 //! The words of the GBGP dialect (the protocol of the Nine Morris 3D GUI) that both of its
 //! speakers use: the engine that answers in it (`protocol::gbgp`) and the match runner that
-//! talks to engines in it (`matches::gbgp`). They live here, beside the dialect's position
-//! string (`gbgp_position`), below both, so that the two cannot drift apart.
+//! talks to engines in it (`matches::engines::gbgp_engine`). They live here, beside the
+//! dialect's position string (`gbgp_position`), below both, so that the two cannot drift apart.
 
 /// The first line, which starts the dialect (UCI's `uci`).
 pub const HELLO: &str = "gbgp";

@@ -28,7 +28,7 @@
 use super::label::{draw_position, read_labels};
 use super::TrainError;
 use crate::durable::{DurableError, Journal};
-use crate::matches::engine::Engine;
+use crate::matches::engines::engine::Engine;
 use crate::parallel;
 use crate::rules::game::Game;
 use crate::rules::movegen;

@@ -170,7 +170,7 @@ fn is_moving(pos: &crate::Position) -> bool {
 /// For each class of placing positions (`rules::symmetry::fold`) the games reached, the side to move's
 /// total score in them and how many they are; games without a result (`*`) count for nothing.
 fn results_of_games(
-    games: &[crate::matches::replay::GameRead],
+    games: &[crate::matches::run::replay::GameRead],
     rules: &crate::Rules,
 ) -> Result<FxHashMap<u64, (f64, usize)>, TrainError> {
     let mut out = FxHashMap::default();

@@ -24,7 +24,7 @@
 
 use super::TrainError;
 use crate::durable::{DurableError, Journal};
-use crate::matches::replay::GameRead;
+use crate::matches::run::replay::GameRead;
 use crate::parallel;
 use crate::rng::{mix, Rng};
 use crate::rules::board::Color;
@@ -191,7 +191,8 @@ pub fn games_of_files(files: &[PathBuf]) -> Result<Vec<GameRead>, TrainError> {
     let mut games = Vec::new();
     for f in files {
         games.extend(
-            crate::matches::replay::games_of_file(f).map_err(|e| TrainError::Games(e.into()))?,
+            crate::matches::run::replay::games_of_file(f)
+                .map_err(|e| TrainError::Games(e.into()))?,
         );
     }
     Ok(games)

@@ -3,7 +3,7 @@
 //! position where the game ended, the scores' bounds, the records and the PGN.
 
 use crate::harness::{fake, run, temp};
-use moulin::matches::results_file::Record;
+use moulin::matches::run::game_line::Record;
 use moulin::rng::Rng;
 use moulin::tables::Tables;
 use moulin::{Color, Game, Point, Position, Rules};

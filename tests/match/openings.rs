@@ -2,7 +2,7 @@
 //! opening and cut to a number of turns; each opening played with both colours.
 
 use crate::harness::{fake, run, temp};
-use moulin::matches::results_file::Record;
+use moulin::matches::run::game_line::Record;
 use std::path::Path;
 
 /// The openings of a records file's games, as opening lines, in game order.

@@ -306,7 +306,7 @@ fn the_runners_overhead_per_move_is_printed() {
         .lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| {
-            let r = moulin::matches::results_file::Record::parse(l).unwrap();
+            let r = moulin::matches::run::game_line::Record::parse(l).unwrap();
             r.moves.len().saturating_sub(1)
         })
         .sum();

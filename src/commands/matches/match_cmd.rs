@@ -1,25 +1,29 @@
 //! `moulin match`: an engine-versus-engine match through the protocol, with clocks and
-//! statistics; the summary is printed on stdout.
+//! statistics; the progress bar (W/D/L, Elo, LLR) and a line per finished game on stderr, as
+//! the runner reports them, and the summary on stdout.
 
 use super::match_openings::OpeningsFlag;
 use crate::commands::output::{out, Failure};
 use crate::durable::{self, CommandFile, Role};
-use crate::matches::adjudicate::{Adjudication, DrawRule, ResignRule};
-use crate::matches::lineup::Tournament;
-use crate::matches::ratings::MAX_ANCHOR_ELO;
-use crate::matches::referee::{GameSettings, TimeControl};
-use crate::matches::results_file::{self, Record};
-use crate::matches::runner::{self, OpeningSource, Plan};
-use crate::matches::spec::{self, EngineSpec};
-use crate::matches::stats::{self, Sprt};
-use crate::matches::summary;
-use crate::matches::{gbgp, words, MatchError, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
+use crate::matches::engines::gbgp_engine::{self, GbgpError};
+use crate::matches::engines::spec::{self, EngineSpec};
+use crate::matches::games::adjudicate::{Adjudication, DrawRule, ResignRule};
+use crate::matches::games::referee::{GameSettings, TimeControl};
+use crate::matches::numbers::ratings::MAX_ANCHOR_ELO;
+use crate::matches::numbers::stats::{self, Decision, Sprt, Tally};
+use crate::matches::run::game_line::Record;
+use crate::matches::run::lineup::Tournament;
+use crate::matches::run::records_file;
+use crate::matches::run::runner::{self, Event, OpeningSource, Plan};
+use crate::matches::run::summary;
+use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::rules::Rules;
 use crate::tables::Tables;
 use crate::text::quoted;
+use indicatif::ProgressBar;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The flags of `moulin match`.
@@ -220,8 +224,8 @@ fn check_counts(args: &MatchArgs) -> Result<(), String> {
 fn seed(args: &MatchArgs) -> u64 {
     let given_seed = args.seed.or_else(|| match (&args.records, args.resume) {
         // A resumed match keeps the seed of its records unless another is given.
-        (Some(path), true) => results_file::settings_of(path)
-            .and_then(|s| results_file::setting(&s, "seed")?.parse().ok()),
+        (Some(path), true) => records_file::settings_of(path)
+            .and_then(|s| records_file::setting(&s, "seed")?.parse().ok()),
         _ => None,
     });
     given_seed.unwrap_or_else(crate::rng::clock_seed)
@@ -330,11 +334,9 @@ fn check_gbgp(
         OpeningSource::Book(book) => Some(book.as_slice()),
         OpeningSource::Random(_) => None,
     };
-    gbgp::check(specs, rules, variant, book).map_err(|e| match e {
-        MatchError::GbgpVariant { .. } | MatchError::GbgpBound { .. } => {
-            Failure::Usage(e.to_string())
-        }
-        e => Failure::Error(e.to_string()),
+    gbgp_engine::check(specs, rules, variant, book).map_err(|e| match e {
+        GbgpError::Variant { .. } | GbgpError::Bound { .. } => Failure::Usage(e.to_string()),
+        e @ GbgpError::Start { .. } => Failure::Error(e.to_string()),
     })
 }
 
@@ -495,13 +497,76 @@ fn finished_game(r: &Record) {
     let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
+/// The progress bar's message: W/D/L, the Elo estimate and the SPRT's LLR, as far as known.
+fn progress_message(t: &Tally, sprt: Option<(f64, Decision)>) -> String {
+    let mut m = format!("W {} D {} L {}", t.wins, t.draws, t.losses);
+    if let Some(e) = t.estimate() {
+        m.push_str(&format!("  Elo {}", stats::show_elo(e.elo)));
+    }
+    if let Some((llr, _)) = sprt {
+        m.push_str(&format!("  LLR {llr:.2}"));
+    }
+    m
+}
+
+/// What the user sees of a running match: the bar, made when the games begin, and a line per
+/// finished game; the bar's message is the first pairing's W/D/L, Elo and LLR for a match,
+/// nothing for a tournament.
+struct Screen {
+    bar: OnceLock<ProgressBar>,
+    tournament: bool,
+}
+
+impl Screen {
+    /// Shows one event of the runner.
+    fn show(&self, event: Event) {
+        match event {
+            Event::Started { games, done } => {
+                self.bar
+                    .get_or_init(|| crate::progress::bar(games, done, "", "games"));
+            }
+            Event::Game {
+                record,
+                standings,
+                sprt,
+            } => {
+                let Some(bar) = self.bar.get() else {
+                    finished_game(record);
+                    return;
+                };
+                bar.suspend(|| finished_game(record));
+                bar.inc(1);
+                let message = if self.tournament {
+                    String::new()
+                } else {
+                    progress_message(&standings.recaps[0].tally, sprt)
+                };
+                bar.set_message(message);
+            }
+        }
+    }
+
+    /// Takes the bar off the screen.
+    fn clear(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// Runs `moulin match`: plays the match, a line per finished game on stderr, and prints the
 /// summary on stdout. An engine that cannot start before the first game stops it at once; a
 /// records file that cannot be written, or an engine that fails to start again and again,
 /// stops the match later: the summary of the games played is printed, then the error returned.
 pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
     let plan = plan(args)?;
-    let finished = runner::play(&plan, &finished_game).map_err(|e| e.to_string())?;
+    let screen = Screen {
+        bar: OnceLock::new(),
+        tournament: plan.tournament.is_some(),
+    };
+    let finished = runner::play(&plan, &|event| screen.show(event));
+    screen.clear();
+    let finished = finished.map_err(|e| e.to_string())?;
     if finished.standings.games() > 0 {
         out!(
             "{}",

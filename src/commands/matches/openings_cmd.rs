@@ -5,8 +5,8 @@
 
 use crate::commands::output::{out, Failure};
 use crate::durable::{self, CommandFile, Journal};
-use crate::matches::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
-use crate::matches::engine::Score;
+use crate::matches::engines::engine_output::Score;
+use crate::matches::games::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
 use crate::record::openings::Opening;
 use crate::rules::Rules;
 use std::collections::HashMap;
@@ -209,7 +209,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
         &mut results,
         &rules,
         journal.as_mut(),
-        &bar,
+        &mut || bar.inc(1),
     )
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();

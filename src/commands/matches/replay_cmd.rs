@@ -3,8 +3,8 @@
 //! drawn.
 
 use crate::commands::output::{out, outln, Failure};
-use crate::matches::replay::{self, Replayed};
-use crate::matches::summary;
+use crate::matches::run::replay::{self, Replayed};
+use crate::matches::run::summary;
 use crate::text::escaped_lines;
 use std::path::{Path, PathBuf};
 

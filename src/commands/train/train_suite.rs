@@ -2,8 +2,8 @@
 //! (`train::critical::measure_suite`).
 
 use crate::commands::output::{outln, Failure};
-use crate::matches::engine::Engine;
-use crate::matches::spec::EngineSpec;
+use crate::matches::engines::engine::Engine;
+use crate::matches::engines::spec::EngineSpec;
 use crate::train::critical::{self, Measure, SuiteTally, Value};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! The match runner: pairs of games (the same opening, colours swapped) over worker threads,
-//! each game refereed and written to the records as it ends, with a progress bar, the SPRT
-//! checked after each complete pair, and a stop on an error that would spoil the match.
+//! each game refereed and written to the records as it ends, the SPRT checked after each
+//! complete pair, and a stop on an error that would spoil the match. It draws nothing: it
+//! reports each step (`Event`) to its caller, which shows it.
 //!
 //! A tournament is played the same way, its pairings interleaved: pair 0 of every pairing, then
 //! pair 1 of every pairing, ..., all the pairings of pair `p` from the same opening. Pair `p` of
@@ -8,19 +9,20 @@
 //! first engine has White) and `2u + 2`: the numbers are stable when `--games` grows, so that
 //! `--resume` works by game number as for a match (a match is the tournament of one pairing).
 
-use super::engine::Engine;
+use super::game_line::Record;
 use super::lineup::{self, Lineup, Tournament};
-use super::match_error::MatchError;
-use super::referee::{self, GameSettings, Overhead, Seat};
-use super::results_file::{Record, RecordsFile};
-use super::spec::{self, EngineSpec};
+use super::records_file::{RecordsError, RecordsFile};
 use super::standings::Standings;
-use super::stats::{self, Decision, Sprt, Tally};
+use crate::matches::engines::engine::Engine;
+use crate::matches::engines::engine::EngineFault;
+use crate::matches::engines::spec::{self, EngineSpec};
+use crate::matches::games::referee::{self, GameSettings, Overhead, Seat};
+use crate::matches::numbers::stats::{Decision, Sprt};
 use crate::record::openings::{self, Opening};
 use crate::rng::Rng;
 use crate::rules::board::{ByColor, Color};
-use indicatif::ProgressBar;
 use std::collections::HashSet;
+use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -29,6 +31,85 @@ use std::time::Instant;
 /// Start failures in a row (no `uciok`, no process, ...) after which an engine is given up and
 /// the match stops.
 pub const MAX_START_FAILURES: u32 = 3;
+
+/// What stops a match: before its first game (an engine that cannot start, records that
+/// cannot be opened), or later (a game that cannot be recorded, an engine that keeps failing to
+/// start, no game thread).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The records or the `--pgn` file cannot be opened or resumed.
+    #[error(transparent)]
+    Records(#[from] RecordsError),
+    /// No game thread could be started.
+    #[error("could not start a game thread: {source}")]
+    GameThread {
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A game could not be written to the records: the match stops.
+    #[error(
+        "{source}: the match is stopped; game {game} is not recorded, the games before it are"
+    )]
+    NotRecorded {
+        /// The game's number.
+        game: usize,
+        /// Why.
+        source: RecordsError,
+    },
+    /// A game could not be written to the `--pgn` file: the match stops.
+    #[error("{source}: the match is stopped; game {game} is not in the PGN file")]
+    NotInPgn {
+        /// The game's number.
+        game: usize,
+        /// Why.
+        source: RecordsError,
+    },
+    /// An engine could not start (or finish its handshake) before the first game: nothing is
+    /// played.
+    #[error(
+        "engine {} failed before its first game: {fault}",
+        crate::text::quoted(name)
+    )]
+    NotStarted {
+        /// The engine's name.
+        name: String,
+        /// What went wrong.
+        fault: EngineFault,
+    },
+    /// An engine failed to start too many times in a row: the match stops.
+    #[error("{name} failed to start {times} times in a row (last: {last}): the match is stopped")]
+    StartFailures {
+        /// The engine's name.
+        name: String,
+        /// How many times.
+        times: u32,
+        /// Why it failed the last time.
+        last: String,
+    },
+}
+
+/// What a match reports as it goes, for its caller to show (the runner draws nothing). Events
+/// come one at a time, in the order the games end.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// The games begin (every engine started, the files open): the games of the plan, and
+    /// those its resumed records already hold.
+    Started {
+        /// The games of the plan, by every pairing.
+        games: u64,
+        /// Those already recorded.
+        done: u64,
+    },
+    /// A game ended and is recorded.
+    Game {
+        /// Its record.
+        record: &'a Record,
+        /// What the games add up to now, this one included.
+        standings: &'a Standings,
+        /// The SPRT's LLR and decision after the last complete pair, when it has run.
+        sprt: Option<(f64, Decision)>,
+    },
+}
 
 /// Everything a match needs, checked.
 pub struct Plan {
@@ -166,7 +247,7 @@ struct Shared {
     /// Start failures in a row, per engine.
     start_failures: Vec<u32>,
     /// Why the match stopped before its end, when it did.
-    fatal: Option<MatchError>,
+    fatal: Option<RunError>,
     sprt: Option<(f64, Decision)>,
     /// Where the SPRT first decided.
     sprt_stop: Option<SprtStop>,
@@ -186,7 +267,7 @@ pub struct Finished {
     /// The games it played (those of resumed records not counted): the pace is theirs.
     pub played: u32,
     /// Why it stopped before its end, when it did.
-    pub fatal: Option<MatchError>,
+    pub fatal: Option<RunError>,
     /// The runner's own time between answers, over the games played (not those resumed).
     pub overhead: Overhead,
 }
@@ -228,7 +309,7 @@ fn open_records(
         HashSet<usize>,
         Option<SprtStop>,
     ),
-    MatchError,
+    RecordsError,
 > {
     let mut standings = Standings::new(plan.names(), plan.pairings());
     let mut done = HashSet::new();
@@ -242,7 +323,6 @@ fn open_records(
                     if pair_done && stopped.is_none() {
                         stopped = sprt_stop(plan, &standings);
                     }
-                    Ok(())
                 })?;
             log::info!("resuming: {} games already recorded", done.len());
             Some(file)
@@ -260,10 +340,10 @@ fn open_records(
 
 /// Starts every engine (the handshake included) before anything else, so that an engine that
 /// cannot start stops the run before its first game instead of forfeiting every game.
-fn start_first(plan: &Plan) -> Result<Vec<Option<Engine>>, MatchError> {
+fn start_first(plan: &Plan) -> Result<Vec<Option<Engine>>, RunError> {
     let start = |spec: &EngineSpec| {
         Engine::start(spec, &plan.settings.rules, plan.settings.ready_timeout).map_err(|fault| {
-            MatchError::NotStarted {
+            RunError::NotStarted {
                 name: spec.name.clone(),
                 fault,
             }
@@ -288,7 +368,7 @@ fn event(plan: &Plan) -> String {
     }
 }
 
-/// Plays the match of `plan`, calling `on_game` with the record of each game as it ends. A
+/// Plays the match of `plan`, calling `report` as the games begin and with each game as it ends. A
 /// records file that cannot be written, or an engine that fails to start `MAX_START_FAILURES`
 /// times in a row, stops the match: the games played until then are in `Finished`, with the
 /// error.
@@ -297,7 +377,7 @@ fn event(plan: &Plan) -> String {
 ///
 /// An engine that cannot start before the first game, records or a `--pgn` file that cannot
 /// be opened (or resumed): no game is played, and no file made.
-pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished, MatchError> {
+pub fn play(plan: &Plan, report: &(dyn Fn(Event) + Sync)) -> Result<Finished, RunError> {
     let controls = spec::show_controls(&plan.specs, plan.settings.tc);
     let title = format!(
         "{}, variant {}, {controls}, seed {}",
@@ -320,7 +400,10 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         plan.seed
     );
     let resumed = standings.games();
-    let bar = crate::progress::bar(plan.total_games() as u64, u64::from(resumed), "", "games");
+    report(Event::Started {
+        games: plan.total_games() as u64,
+        done: u64::from(resumed),
+    });
     let shared = Mutex::new(Shared {
         schedule: Schedule {
             next_unit: 0,
@@ -346,11 +429,9 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         plan,
         shared: &shared,
         stop: &stop,
-        bar: &bar,
-        on_game,
+        report,
     };
     run_workers(&context, first);
-    bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     let shared = shared
         .into_inner()
@@ -371,9 +452,8 @@ struct Context<'a> {
     shared: &'a Mutex<Shared>,
     /// Set when the match is to stop.
     stop: &'a AtomicBool,
-    bar: &'a ProgressBar,
-    /// Called with the record of each game, as it ends.
-    on_game: &'a (dyn Fn(&Record) + Sync),
+    /// Called with each game, as it ends.
+    report: &'a (dyn Fn(Event) + Sync),
 }
 
 /// Runs `plan.concurrency` workers (fewer when threads cannot be started) until they end; the
@@ -391,7 +471,7 @@ fn run_workers(c: &Context, first: Vec<Option<Engine>>) {
             if let Err(e) = spawned {
                 log::warn!("could not start game thread {i}: {e}; playing with fewer");
                 if i == 0 {
-                    lock(c.shared).fatal = Some(MatchError::GameThread { source: e });
+                    lock(c.shared).fatal = Some(RunError::GameThread { source: e });
                 }
                 break;
             }
@@ -410,7 +490,7 @@ fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
 /// (by engine index; started when missing). Only the engines of the pairing being played are
 /// kept running: the others are stopped when the worker changes pairing.
 fn worker(c: &Context, mut slots: Vec<Option<Engine>>) {
-    let (plan, shared, stop, bar) = (c.plan, c.shared, c.stop, c.bar);
+    let (plan, shared, stop) = (c.plan, c.shared, c.stop);
     while !stop.load(Ordering::SeqCst) {
         let next = lock(shared).schedule.next(plan);
         let Some((u, (first, second), opening)) = next else {
@@ -450,17 +530,15 @@ fn worker(c: &Context, mut slots: Vec<Option<Engine>>) {
             }
             let pair_done = s.standings.add(&record).is_some_and(|(_, done)| done);
             s.overhead.add(&played.overhead);
-            bar.suspend(|| (c.on_game)(&record));
             count_starts(&mut s, &played, seats, &slots, &plan.specs, stop);
-            bar.inc(1);
             if pair_done {
                 test_sprt(plan, &mut s, stop);
             }
-            let message = match plan.tournament {
-                None => progress_message(&s.standings.recaps[0].tally, s.sprt),
-                Some(_) => String::new(),
-            };
-            bar.set_message(message);
+            (c.report)(Event::Game {
+                record: &record,
+                standings: &s.standings,
+                sprt: s.sprt,
+            });
         }
     }
     for e in slots.into_iter().flatten() {
@@ -498,14 +576,11 @@ fn play_game(
 }
 
 /// Writes a game to the records file and the `--pgn` file, those the match has.
-fn write_game(plan: &Plan, s: &mut Shared, record: &Record) -> Result<(), MatchError> {
+fn write_game(plan: &Plan, s: &mut Shared, record: &Record) -> Result<(), RunError> {
     let game = record.game;
     if let Some(file) = s.records.as_mut() {
         file.append(&format!("{}\n", record.to_line()))
-            .map_err(|e| MatchError::NotRecorded {
-                game,
-                source: Box::new(e),
-            })?;
+            .map_err(|e| RunError::NotRecorded { game, source: e })?;
     }
     let pgn_text = s.pgn.is_some().then(|| {
         // Each side's control: the engines' names are distinct.
@@ -519,10 +594,8 @@ fn write_game(plan: &Plan, s: &mut Shared, record: &Record) -> Result<(), MatchE
         crate::record::write(&record.to_pgn(&event(plan), &s.pgn_date, tags))
     });
     if let (Some(file), Some(text)) = (s.pgn.as_mut(), pgn_text) {
-        file.append(&text).map_err(|e| MatchError::NotInPgn {
-            game,
-            source: Box::new(e),
-        })?;
+        file.append(&text)
+            .map_err(|e| RunError::NotInPgn { game, source: e })?;
     }
     Ok(())
 }
@@ -573,7 +646,7 @@ fn count_starts(
         };
         s.start_failures[k] += 1;
         if s.start_failures[k] >= MAX_START_FAILURES && s.fatal.is_none() {
-            s.fatal = Some(MatchError::StartFailures {
+            s.fatal = Some(RunError::StartFailures {
                 name: specs[k].name.clone(),
                 times: MAX_START_FAILURES,
                 last: played.end.reason(),
@@ -581,16 +654,4 @@ fn count_starts(
             stop.store(true, Ordering::SeqCst);
         }
     }
-}
-
-/// The progress bar's message: W/D/L, the Elo estimate and the SPRT's LLR, as far as known.
-fn progress_message(t: &Tally, sprt: Option<(f64, Decision)>) -> String {
-    let mut m = format!("W {} D {} L {}", t.wins, t.draws, t.losses);
-    if let Some(e) = t.estimate() {
-        m.push_str(&format!("  Elo {}", stats::show_elo(e.elo)));
-    }
-    if let Some((llr, _)) = sprt {
-        m.push_str(&format!("  LLR {llr:.2}"));
-    }
-    m
 }

@@ -4,13 +4,75 @@
 //! before a match, so that a variant or an opening the dialect cannot state stops the run before
 //! anything starts rather than forfeiting games.
 
-use super::match_error::MatchError;
 use super::spec::{EngineSpec, Proto};
+use super::time_control::TimeControl;
 use crate::record::openings::Opening;
 pub(super) use crate::rules::gbgp_dialect::{HELLO, HELLO_DONE, TWELVE};
 use crate::rules::position::Position;
 use crate::rules::{fen, gbgp_position, Rules};
 use crate::text::quoted;
+
+/// A match that an engine of the GBGP dialect cannot play, found before anything starts.
+#[derive(Debug, thiserror::Error)]
+pub enum GbgpError {
+    /// The dialect cannot state the match's variant.
+    #[error(
+        "engine {} speaks GBGP (proto=gbgp), which knows nine and twelve men's morris only: \
+         variant {} cannot be played with it",
+        quoted(name),
+        quoted(variant)
+    )]
+    Variant {
+        /// The engine's name.
+        name: String,
+        /// The variant, as given.
+        variant: String,
+    },
+    /// A bound the dialect has no word for.
+    #[error(
+        "engine {} speaks GBGP (proto=gbgp), which bounds a search by clocks or a move time \
+         only (the Nine Morris 3D GUI sends no {key}): leave out {key}=",
+        quoted(name)
+    )]
+    Bound {
+        /// The engine's name.
+        name: String,
+        /// The spec key: `nodes`, `depth` or `tc` (for `tc=inf`).
+        key: &'static str,
+    },
+    /// An opening that starts from a position the GBGP position string cannot state.
+    #[error(
+        "engine {} speaks GBGP (proto=gbgp), whose position string cannot state the start of \
+         opening {number} ({}): {why}",
+        quoted(name),
+        quoted(opening)
+    )]
+    Start {
+        /// The engine's name.
+        name: String,
+        /// The opening's number in the book, from 1.
+        number: usize,
+        /// The opening, as a book line.
+        opening: String,
+        /// Why the string cannot state its start: the opening cannot be played, or
+        /// `StartNotStated`.
+        why: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// A position the GBGP position string would state as another one (`start_string`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "it states the board, the side to move and the move number only, so {} would reach the \
+     engine as {reached}",
+    quoted(.position)
+)]
+pub struct StartNotStated {
+    /// The position, as moulin's position string.
+    pub position: String,
+    /// What the engine would read instead: a position string quoted, or `no position (why)`.
+    pub reached: String,
+}
 
 /// The words of a `go` line that GBGP engines are not sent (the Nine Morris 3D GUI never sends
 /// them): increments and moves to go, each with its value. The runner still adds the increment
@@ -58,20 +120,19 @@ pub fn go_line(line: &str) -> String {
 ///
 /// # Errors
 ///
-/// Why the string cannot state `pos`, in words.
-pub fn start_string(pos: &Position) -> Result<String, String> {
+/// Why the string cannot state `pos`.
+pub fn start_string(pos: &Position) -> Result<String, StartNotStated> {
     let text = gbgp_position::write(pos);
     let exact = fen::write(pos);
-    let read = match gbgp_position::read(&text, pos.rules()) {
+    let reached = match gbgp_position::read(&text, pos.rules()) {
         Ok(back) if fen::write(&back) == exact => return Ok(text),
         Ok(back) => quoted(&fen::write(&back)),
         Err(e) => format!("no position ({e})"),
     };
-    Err(format!(
-        "it states the board, the side to move and the move number only, so {} would reach \
-         the engine as {read}",
-        quoted(&exact)
-    ))
+    Err(StartNotStated {
+        position: exact,
+        reached,
+    })
 }
 
 /// Checks that every GBGP engine of `specs` can play `variant` (`rules`) from every opening of
@@ -79,25 +140,26 @@ pub fn start_string(pos: &Position) -> Result<String, String> {
 ///
 /// # Errors
 ///
-/// The first engine that cannot: `GbgpVariant` for the variant, `GbgpStart` for an opening.
+/// The first engine that cannot: `Bound` for a bound it has no word for, `Variant` for the
+/// variant, `Start` for an opening.
 pub fn check(
     specs: &[EngineSpec],
     rules: &Rules,
     variant: &str,
     book: Option<&[Opening]>,
-) -> Result<(), MatchError> {
+) -> Result<(), GbgpError> {
     for spec in specs.iter().filter(|s| s.proto == Proto::Gbgp) {
         let key = if spec.nodes.is_some() {
             Some("nodes")
         } else if spec.depth.is_some() {
             Some("depth")
-        } else if spec.time == Some(super::control::TimeControl::Infinite) {
+        } else if spec.time == Some(TimeControl::Infinite) {
             Some("tc")
         } else {
             None
         };
         if let Some(key) = key {
-            return Err(MatchError::GbgpBound {
+            return Err(GbgpError::Bound {
                 name: spec.name.clone(),
                 key,
             });
@@ -107,18 +169,18 @@ pub fn check(
         return Ok(());
     };
     if twelve(rules).is_none() {
-        return Err(MatchError::GbgpVariant {
+        return Err(GbgpError::Variant {
             name: spec.name.clone(),
             variant: variant.to_string(),
         });
     }
     for (i, opening) in book.unwrap_or_default().iter().enumerate() {
-        let why = match opening.game(rules) {
-            Ok(game) => start_string(game.start()).err(),
-            Err(e) => Some(e.to_string()),
+        let why: Option<Box<dyn std::error::Error + Send + Sync>> = match opening.game(rules) {
+            Ok(game) => start_string(game.start()).err().map(Into::into),
+            Err(e) => Some(e.into()),
         };
         if let Some(why) = why {
-            return Err(MatchError::GbgpStart {
+            return Err(GbgpError::Start {
                 name: spec.name.clone(),
                 number: i + 1,
                 opening: opening.to_line(),
@@ -185,7 +247,7 @@ mod tests {
         // A removal still to make.
         let mut mid = Game::new(rules);
         mid.play_tokens(["d7", "a1", "g7", "d1", "a7"]).unwrap();
-        let e = start_string(mid.position()).unwrap_err();
+        let e = start_string(mid.position()).unwrap_err().to_string();
         assert!(e.contains("move number only"), "{e}");
         // Pieces in hand that do not follow from the move number (a set-up position).
         let text = fen::write(game.position());

@@ -3,11 +3,12 @@
 //! engines, decide when the game ends. Any fault of an engine loses it the game.
 
 use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
-pub use super::control::TimeControl;
-use super::control::{self, SideClock};
-use super::engine::{Engine, EngineFault, Score};
-use super::gbgp;
-use super::spec::{EngineSpec, Proto};
+use crate::matches::engines::engine::{Engine, EngineFault};
+use crate::matches::engines::engine_output::Score;
+use crate::matches::engines::gbgp_engine;
+use crate::matches::engines::spec::{EngineSpec, Proto};
+pub use crate::matches::engines::time_control::TimeControl;
+use crate::matches::engines::time_control::{self, SideClock};
 use crate::record::openings::Opening;
 use crate::rules::board::{ByColor, Color};
 use crate::rules::game::Game;
@@ -204,14 +205,14 @@ pub fn position_command(game: &Game, opening: &Opening, notation: Convention) ->
 
 /// The `position` command for `game` in the dialect of `spec`: for GBGP, `position pos` and the
 /// GBGP string of the game's start (never `startpos`; a start it cannot state was refused before
-/// the match by `gbgp::check`, and is sent as the board it holds), the moves in the turn
+/// the match by `gbgp_engine::check`, and is sent as the board it holds), the moves in the turn
 /// notation.
 pub fn position_for(game: &Game, opening: &Opening, spec: &EngineSpec) -> String {
     match spec.proto {
         Proto::Uci => position_command(game, opening, spec.notation),
         Proto::Gbgp => {
             let start = game.start();
-            let text = gbgp::start_string(start).unwrap_or_else(|why| {
+            let text = gbgp_engine::start_string(start).unwrap_or_else(|why| {
                 log::error!("{}: start not stated exactly: {why}", spec.name);
                 gbgp_position::write(start)
             });
@@ -355,7 +356,7 @@ fn run(
             return End::MoveLimit(plies);
         }
         let us = game.position().side_to_move();
-        let (go, limit) = control::go_command(&controls, &clocks, us, set.grace, set.untimed);
+        let (go, limit) = time_control::go_command(&controls, &clocks, us, set.grace, set.untimed);
         let seat = &mut seats[us];
         let engine = seat
             .engine

@@ -3,10 +3,10 @@
 //! the time taken. That of a tournament: the ranking by rating (maximum likelihood over all its
 //! games), the crosstable, and each pairing's results.
 
-use super::ratings::Rating;
 use super::runner::Plan;
 use super::standings::Standings;
-use super::stats::{self, Tally};
+use crate::matches::numbers::ratings::Rating;
+use crate::matches::numbers::stats::{self, Tally};
 use std::fmt::Write as _;
 
 /// The results from the first engine's (`a`) view: W/D/L, score, draw ratio, Elo with its
@@ -65,7 +65,7 @@ pub fn summary(
     out.push_str(&format!(
         "{a} vs {b}: {n} games, {} {}\n",
         plan.variant,
-        super::spec::show_controls(&plan.specs, plan.settings.tc)
+        crate::matches::engines::spec::show_controls(&plan.specs, plan.settings.tc)
     ));
     out.push_str(&results(a, t));
     let ends: Vec<String> = ends.iter().map(|(k, v)| format!("{k} {v}")).collect();
@@ -112,7 +112,9 @@ pub fn summary(
 /// # Errors
 ///
 /// A file that cannot be read.
-pub fn tournament_report(path: &std::path::Path) -> Result<Option<String>, super::MatchError> {
+pub fn tournament_report(
+    path: &std::path::Path,
+) -> Result<Option<String>, super::records_file::RecordsError> {
     let Some(t) = super::standings::tournament_of_records(path)? else {
         return Ok(None);
     };
@@ -150,7 +152,7 @@ fn tournament_summary(
         "{kind} of {} engines: {n} games, {} {}\n",
         plan.specs.len(),
         plan.variant,
-        super::spec::show_controls(&plan.specs, plan.settings.tc)
+        crate::matches::engines::spec::show_controls(&plan.specs, plan.settings.tc)
     );
     out.push_str(&tournament_results(standings, plan.anchor.0, plan.anchor.1));
     let ends: Vec<String> = standings

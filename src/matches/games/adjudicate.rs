@@ -16,8 +16,7 @@
 //!   (pairs of turns, the opening's included) are played. A mate score counts as beyond every
 //!   bound; a turn answered without a score breaks the run.
 
-use super::engine::Score;
-use super::match_error::MatchError;
+use crate::matches::engines::engine_output::Score;
 use crate::rules::board::Color;
 use crate::rules::position::Position;
 use crate::tables::{Tables, Value};
@@ -61,18 +60,30 @@ pub struct DrawRule {
     pub score: i32,
 }
 
+/// A word of `--resign` or `--draw` that cannot be read, or a key missing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{flag}: {word_shown}{why}", word_shown = if word.is_empty() { String::new() } else { format!("{}: ", crate::text::quoted(word)) })]
+pub struct AdjudicationError {
+    /// The flag.
+    pub flag: &'static str,
+    /// The word (empty when a key is missing).
+    pub word: String,
+    /// What is wrong with it.
+    pub why: String,
+}
+
 /// The words of a rule flag as key/number pairs, each key one of `keys`.
 fn rule_words(
     flag: &'static str,
     words: &[String],
     keys: &[&str],
-) -> Result<Vec<(String, String)>, MatchError> {
+) -> Result<Vec<(String, String)>, AdjudicationError> {
     let all: Vec<String> = words
         .iter()
         .flat_map(|w| w.split_whitespace())
         .map(String::from)
         .collect();
-    let pairs = super::words::pairs(&all, keys).map_err(|e| MatchError::BadAdjudication {
+    let pairs = crate::matches::words::pairs(&all, keys).map_err(|e| AdjudicationError {
         flag,
         word: String::new(),
         why: e.to_string(),
@@ -90,17 +101,17 @@ fn number(
     key: &str,
     min: i64,
     max: i64,
-) -> Result<Option<i64>, MatchError> {
+) -> Result<Option<i64>, AdjudicationError> {
     let Some((_, v)) = pairs.iter().find(|(k, _)| k == key) else {
         return Ok(None);
     };
-    let n: i64 = v.parse().map_err(|_| MatchError::BadAdjudication {
+    let n: i64 = v.parse().map_err(|_| AdjudicationError {
         flag,
         word: format!("{key}={v}"),
         why: "not a whole number".into(),
     })?;
     if !(min..=max).contains(&n) {
-        return Err(MatchError::BadAdjudication {
+        return Err(AdjudicationError {
             flag,
             word: format!("{key}={v}"),
             why: format!("out of range ({min} to {max})"),
@@ -110,8 +121,8 @@ fn number(
 }
 
 /// A key every rule flag needs.
-fn required(flag: &'static str, key: &str, n: Option<i64>) -> Result<i64, MatchError> {
-    n.ok_or_else(|| MatchError::BadAdjudication {
+fn required(flag: &'static str, key: &str, n: Option<i64>) -> Result<i64, AdjudicationError> {
+    n.ok_or_else(|| AdjudicationError {
         flag,
         word: String::new(),
         why: format!("give {key}=<number>"),
@@ -122,7 +133,7 @@ fn required(flag: &'static str, key: &str, n: Option<i64>) -> Result<i64, MatchE
 fn count_and_bound(
     flag: &'static str,
     pairs: &[(String, String)],
-) -> Result<(u32, i32), MatchError> {
+) -> Result<(u32, i32), AdjudicationError> {
     let moves = number(flag, pairs, "movecount", 1, MAX_MOVES)?;
     let moves = required(flag, "movecount", moves)?;
     let score = required(flag, "score", number(flag, pairs, "score", 0, MAX_SCORE)?)?;
@@ -142,7 +153,7 @@ impl ResignRule {
     /// # Errors
     ///
     /// A word that is not one of those keys with a value in range; a key missing.
-    pub fn parse(words: &[String]) -> Result<ResignRule, MatchError> {
+    pub fn parse(words: &[String]) -> Result<ResignRule, AdjudicationError> {
         const FLAG: &str = "--resign";
         let pairs = rule_words(FLAG, words, &["movecount", "score", "twosided"])?;
         let (moves, score) = count_and_bound(FLAG, &pairs)?;
@@ -152,7 +163,7 @@ impl ResignRule {
                 "true" => true,
                 "false" => false,
                 _ => {
-                    return Err(MatchError::BadAdjudication {
+                    return Err(AdjudicationError {
                         flag: FLAG,
                         word: format!("twosided={v}"),
                         why: "expected true or false".into(),
@@ -184,7 +195,7 @@ impl DrawRule {
     /// # Errors
     ///
     /// A word that is not one of those keys with a value in range; a key missing.
-    pub fn parse(words: &[String]) -> Result<DrawRule, MatchError> {
+    pub fn parse(words: &[String]) -> Result<DrawRule, AdjudicationError> {
         const FLAG: &str = "--draw";
         let pairs = rule_words(FLAG, words, &["movenumber", "movecount", "score"])?;
         let move_number = number(FLAG, &pairs, "movenumber", 0, MAX_MOVES)?.unwrap_or(0);

@@ -25,8 +25,61 @@
 //!   variance is never zero, and no decision is taken while every sample is alike (the variance
 //!   observed is zero: the data say nothing yet about the spread).
 
-use super::match_error::MatchError;
 use std::fmt;
+
+/// An SPRT (`--sprt`) that cannot be read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    /// A word that is not `key=value`.
+    #[error("sprt: '{word}' is not key=value")]
+    NotKeyValue {
+        /// The word.
+        word: String,
+    },
+    /// A value that is not a number.
+    #[error("sprt: '{value}' in '{word}' is not a number")]
+    NotNumber {
+        /// The value.
+        value: String,
+        /// The word it is in.
+        word: String,
+    },
+    /// A key that is not one of `elo0`, `elo1`, `alpha`, `beta`.
+    #[error("sprt: unknown key '{key}' (elo0, elo1, alpha, beta)")]
+    Key {
+        /// The key.
+        key: String,
+    },
+    /// No `elo0` or no `elo1`.
+    #[error("sprt: give elo0=<a> elo1=<b>")]
+    Bounds,
+    /// A hypothesis beyond `MAX_SPRT_ELO` either way.
+    #[error("sprt: {name}={elo} is out of range (-{max} to {max} Elo)")]
+    Elo {
+        /// `elo0` or `elo1`.
+        name: &'static str,
+        /// The value given (`show_parameter`).
+        elo: String,
+        /// The bound.
+        max: f64,
+    },
+    /// An `elo0` not below its `elo1`.
+    #[error("sprt: elo0 ({elo0}) must be below elo1 ({elo1})")]
+    Order {
+        /// The hypothesis H0 (`show_parameter`).
+        elo0: String,
+        /// The hypothesis H1.
+        elo1: String,
+    },
+    /// An error probability not between 0 and 0.5.
+    #[error("sprt: {name}={p} must be above 0 and below 0.5")]
+    Probability {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// The value given (`show_parameter`).
+        p: String,
+    },
+}
 
 /// The 97.5% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -297,7 +350,7 @@ impl Sprt {
     ///
     /// A word that is not `key=value` with a known key and a number, missing bounds, bounds
     /// in the wrong order, or an error probability out of range.
-    pub fn parse(words: &[String]) -> Result<Sprt, MatchError> {
+    pub fn parse(words: &[String]) -> Result<Sprt, SprtError> {
         let mut s = Sprt {
             elo0: f64::NAN,
             elo1: f64::NAN,
@@ -305,16 +358,14 @@ impl Sprt {
             beta: 0.05,
         };
         for w in words.iter().flat_map(|w| w.split_whitespace()) {
-            let (k, v) = w
-                .split_once('=')
-                .ok_or_else(|| MatchError::SprtNotKeyValue {
-                    word: w.to_string(),
-                })?;
+            let (k, v) = w.split_once('=').ok_or_else(|| SprtError::NotKeyValue {
+                word: w.to_string(),
+            })?;
             let x: f64 = v
                 .parse()
                 .ok()
                 .filter(|x: &f64| !x.is_nan())
-                .ok_or_else(|| MatchError::SprtNotNumber {
+                .ok_or_else(|| SprtError::NotNumber {
                     value: v.to_string(),
                     word: w.to_string(),
                 })?;
@@ -323,15 +374,15 @@ impl Sprt {
                 "elo1" => s.elo1 = x,
                 "alpha" => s.alpha = x,
                 "beta" => s.beta = x,
-                _ => return Err(MatchError::SprtKey { key: k.to_string() }),
+                _ => return Err(SprtError::Key { key: k.to_string() }),
             }
         }
         if s.elo0.is_nan() || s.elo1.is_nan() {
-            return Err(MatchError::SprtBounds);
+            return Err(SprtError::Bounds);
         }
         for (name, elo) in [("elo0", s.elo0), ("elo1", s.elo1)] {
             if elo.abs() > MAX_SPRT_ELO {
-                return Err(MatchError::SprtElo {
+                return Err(SprtError::Elo {
                     name,
                     elo: show_parameter(elo),
                     max: MAX_SPRT_ELO,
@@ -339,14 +390,14 @@ impl Sprt {
             }
         }
         if s.elo0 >= s.elo1 {
-            return Err(MatchError::SprtOrder {
+            return Err(SprtError::Order {
                 elo0: show_parameter(s.elo0),
                 elo1: show_parameter(s.elo1),
             });
         }
         for (name, p) in [("alpha", s.alpha), ("beta", s.beta)] {
             if !(p > 0.0 && p < 0.5) {
-                return Err(MatchError::SprtProbability {
+                return Err(SprtError::Probability {
                     name,
                     p: show_parameter(p),
                 });

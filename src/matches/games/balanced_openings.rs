@@ -8,21 +8,81 @@
 //! Or, with no engine, the exact solver of the placing (`search::exact`) gives each opening its
 //! true value from the endgame tables, and the draws are kept.
 
-use super::engine::{Engine, Score};
-use super::match_error::MatchError;
 use super::referee;
-use super::spec::EngineSpec;
-use crate::durable::Journal;
+use crate::durable::{DurableError, Journal};
+use crate::matches::engines::engine::{Engine, EngineFault};
+use crate::matches::engines::engine_output::Score;
+use crate::matches::engines::spec::{EngineSpec, SpecError};
 use crate::record::openings::Opening;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
-use indicatif::ProgressBar;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// What stops the making of a balanced opening book.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    /// The scoring engine's spec cannot be read.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// An openings file cannot be read, or one of its openings played.
+    #[error("{source}")]
+    Openings {
+        /// Why (naming the file and the line).
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The endgame tables cannot be opened.
+    #[error("endgame tables {}: {source}", dir.display())]
+    Tables {
+        /// The tables' folder.
+        dir: std::path::PathBuf,
+        /// Why.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The journal of a book being made cannot be used.
+    #[error(transparent)]
+    Durable(#[from] DurableError),
+    /// The engine scoring the openings cannot be started.
+    #[error("{name}: {source}")]
+    EngineStart {
+        /// The engine's name.
+        name: String,
+        /// Why.
+        source: EngineFault,
+    },
+    /// The engine scoring the openings gave no score.
+    #[error("{name} reported no score for '{opening}' (expected 'info ... score cp X')")]
+    NoScore {
+        /// The engine's name.
+        name: String,
+        /// The opening.
+        opening: String,
+    },
+    /// The engine scoring the openings failed twice on one.
+    #[error("{name} failed twice on '{opening}'")]
+    FailedTwice {
+        /// The engine's name.
+        name: String,
+        /// The opening.
+        opening: String,
+    },
+    /// The exact solver left the tables.
+    #[error("'{opening}': a position on the way is not in the tables")]
+    NotInTables {
+        /// The opening.
+        opening: String,
+    },
+    /// Some openings got no value (a solver thread failed).
+    #[error("{missing} openings were not scored (a solver thread failed)")]
+    Unscored {
+        /// How many.
+        missing: usize,
+    },
+}
 
 /// Positions each exact solve remembers (about 320 MB).
 const OPENING_MEMORY: usize = 1 << 24;
@@ -116,15 +176,15 @@ fn walk(
 /// # Errors
 ///
 /// A file that cannot be read, or an opening that cannot be played.
-pub fn distinct_openings(file: &Path, rules: &Rules) -> Result<Vec<Opening>, MatchError> {
+pub fn distinct_openings(file: &Path, rules: &Rules) -> Result<Vec<Opening>, OpeningsError> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let book = crate::record::openings::read_book_file(file, rules)
-        .map_err(|e| MatchError::Openings { source: e.into() })?;
+        .map_err(|e| OpeningsError::Openings { source: e.into() })?;
     for o in book {
         let game = o
             .game(rules)
-            .map_err(|e| MatchError::Openings { source: e.into() })?;
+            .map_err(|e| OpeningsError::Openings { source: e.into() })?;
         if seen.insert(crate::rules::symmetry::fold(game.position()).key) {
             out.push(o);
         }
@@ -138,7 +198,7 @@ pub fn distinct_openings(file: &Path, rules: &Rules) -> Result<Vec<Opening>, Mat
 /// # Errors
 ///
 /// A spec that cannot be read.
-pub fn engine_scorer(spec: &str) -> Result<Scorer, MatchError> {
+pub fn engine_scorer(spec: &str) -> Result<Scorer, OpeningsError> {
     let mut spec = EngineSpec::parse_unbounded(spec, "moulin openings")?;
     if !spec
         .options
@@ -155,8 +215,8 @@ pub fn engine_scorer(spec: &str) -> Result<Scorer, MatchError> {
 /// # Errors
 ///
 /// Tables that cannot be opened.
-pub fn exact_scorer(dir: &Path, rules: &Rules) -> Result<Scorer, MatchError> {
-    let tables = crate::tables::Tables::open(dir, rules).map_err(|e| MatchError::Tables {
+pub fn exact_scorer(dir: &Path, rules: &Rules) -> Result<Scorer, OpeningsError> {
+    let tables = crate::tables::Tables::open(dir, rules).map_err(|e| OpeningsError::Tables {
         dir: dir.to_path_buf(),
         source: e.into(),
     })?;
@@ -193,7 +253,7 @@ fn exact_score(v: crate::search::exact::Wdl) -> Score {
 pub fn open_journal(
     path: &Path,
     settings: &str,
-) -> Result<(Journal, HashMap<String, Score>), MatchError> {
+) -> Result<(Journal, HashMap<String, Score>), OpeningsError> {
     let (journal, lines) = Journal::open(path, "openings", settings)?;
     let mut scores = HashMap::new();
     for line in &lines {
@@ -219,7 +279,7 @@ fn journal_score(
     journal: &mut Option<&mut Journal>,
     opening: &Opening,
     score: &str,
-) -> Result<(), MatchError> {
+) -> Result<(), OpeningsError> {
     match journal {
         Some(j) => Ok(j.append(&format!("{score} | {}", opening.to_line()))?),
         None => Ok(()),
@@ -227,7 +287,7 @@ fn journal_score(
 }
 
 /// Scores every opening of `candidates` whose `results` slot is empty, filling it, journaling
-/// each score and counting it on `bar`.
+/// each score and calling `scored` after each one (the caller counts them).
 ///
 /// # Errors
 ///
@@ -239,8 +299,8 @@ pub fn score_all(
     results: &mut [Option<Score>],
     rules: &Rules,
     mut journal: Option<&mut Journal>,
-    bar: &ProgressBar,
-) -> Result<(), MatchError> {
+    scored: &mut dyn FnMut(),
+) -> Result<(), OpeningsError> {
     match &scoring.scorer {
         Scorer::Engine(spec) => {
             let mut engine: Option<Engine> = None;
@@ -249,7 +309,7 @@ pub fn score_all(
                     let s = score_opening(&mut engine, spec, rules, opening, &scoring.search)?;
                     journal_score(&mut journal, opening, &s.to_string())?;
                     *result = Some(s);
-                    bar.inc(1);
+                    scored();
                 }
             }
             if let Some(e) = engine {
@@ -264,7 +324,7 @@ pub fn score_all(
                 rules,
                 threads: scoring.threads,
             };
-            solve.score(results, journal, bar)
+            solve.score(results, journal, scored)
         }
     }
 }
@@ -276,16 +336,16 @@ fn score_opening(
     rules: &Rules,
     opening: &Opening,
     search: &EngineSearch,
-) -> Result<Score, MatchError> {
+) -> Result<Score, OpeningsError> {
     let game = opening
         .game(rules)
-        .map_err(|e| MatchError::Openings { source: e.into() })?;
+        .map_err(|e| OpeningsError::Openings { source: e.into() })?;
     let position = referee::position_for(&game, &Opening::startpos(), spec);
     let go = format!("go depth {}", search.depth);
     for _attempt in 0..2 {
         if engine.is_none() {
             *engine = Some(Engine::start(spec, rules, search.ready).map_err(|source| {
-                MatchError::EngineStart {
+                OpeningsError::EngineStart {
                     name: spec.name.clone(),
                     source,
                 }
@@ -299,7 +359,7 @@ fn score_opening(
             .and_then(|()| e.go(&position, &go, search.limit))
         {
             Ok(answer) => {
-                return answer.score.ok_or_else(|| MatchError::NoScore {
+                return answer.score.ok_or_else(|| OpeningsError::NoScore {
                     name: spec.name.clone(),
                     opening: opening.to_string(),
                 })
@@ -310,7 +370,7 @@ fn score_opening(
             }
         }
     }
-    Err(MatchError::FailedTwice {
+    Err(OpeningsError::FailedTwice {
         name: spec.name.clone(),
         opening: opening.to_string(),
     })
@@ -330,8 +390,8 @@ impl Solve<'_> {
         &self,
         results: &mut [Option<Score>],
         mut journal: Option<&mut Journal>,
-        bar: &ProgressBar,
-    ) -> Result<(), MatchError> {
+        scored: &mut dyn FnMut(),
+    ) -> Result<(), OpeningsError> {
         let todo: Vec<usize> = (0..self.candidates.len())
             .filter(|&i| results[i].is_none())
             .collect();
@@ -340,10 +400,10 @@ impl Solve<'_> {
             .map(|&i| {
                 let game = self.candidates[i]
                     .game(self.rules)
-                    .map_err(|e| MatchError::Openings { source: e.into() })?;
+                    .map_err(|e| OpeningsError::Openings { source: e.into() })?;
                 Ok(*game.position())
             })
-            .collect::<Result<Vec<_>, MatchError>>()?;
+            .collect::<Result<Vec<_>, OpeningsError>>()?;
         // A closure, not the method path: the path is not general over the solver's lifetimes.
         #[allow(clippy::redundant_closure_for_method_calls)]
         let solved = crate::search::exact::in_parallel(
@@ -355,7 +415,7 @@ impl Solve<'_> {
         );
         for (k, value) in solved {
             let i = todo[k];
-            let value = value.ok_or_else(|| MatchError::NotInTables {
+            let value = value.ok_or_else(|| OpeningsError::NotInTables {
                 opening: self.candidates[i].to_string(),
             })?;
             journal_score(
@@ -364,7 +424,7 @@ impl Solve<'_> {
                 crate::search::exact::name(value),
             )?;
             results[i] = Some(exact_score(value));
-            bar.inc(1);
+            scored();
         }
         Ok(())
     }
@@ -380,10 +440,10 @@ pub fn sort(
     candidates: &[Opening],
     results: &[Option<Score>],
     margin: i32,
-) -> Result<Sorted, MatchError> {
+) -> Result<Sorted, OpeningsError> {
     let missing = results.iter().filter(|r| r.is_none()).count();
     if missing > 0 {
-        return Err(MatchError::Unscored { missing });
+        return Err(OpeningsError::Unscored { missing });
     }
     let mut sorted = Sorted {
         kept: Vec::new(),

@@ -3,10 +3,10 @@
 //! round-robin), and each pairing's results from its first engine's view. A game counts for the
 //! pairing of the two engines its record names, whichever had White.
 
+use super::game_line::{Recap, Record};
 use super::lineup::{self, Lineup, Tournament};
-use super::match_error::MatchError;
-use super::ratings::{Scores, MAX_ANCHOR_ELO};
-use super::results_file::{self, Recap, Record};
+use super::records_file::{self, RecordsError};
+use crate::matches::numbers::ratings::{Scores, MAX_ANCHOR_ELO};
 use std::collections::BTreeMap;
 use std::io::BufReader;
 use std::path::Path;
@@ -130,21 +130,21 @@ pub fn tournament_settings(settings: &str) -> Option<(Tournament, Vec<String>, u
 ///
 /// A file that cannot be read. Records that cannot be read or do not fit the tournament (see
 /// `Record::fits`), and a game's second record, are left out (`moulin replay` names them).
-pub fn tournament_of_records(path: &Path) -> Result<Option<TournamentRecords>, MatchError> {
-    let Some(settings) = results_file::settings_of(path) else {
+pub fn tournament_of_records(path: &Path) -> Result<Option<TournamentRecords>, RecordsError> {
+    let Some(settings) = records_file::settings_of(path) else {
         return Ok(None);
     };
     let Some((tournament, names, anchor, anchor_elo)) = tournament_settings(&settings) else {
         return Ok(None);
     };
     let source = path.display().to_string();
-    let file = results_file::open_regular(path, false)?;
+    let file = records_file::open_regular(path, false)?;
     let mut lineup = None;
     let mut seen = std::collections::HashSet::new();
     let pairings = tournament.pairings(names.len());
     let mut standings = Standings::new(names, pairings);
-    results_file::each_line(BufReader::new(file), &source, |_, line, _| {
-        let header = results_file::read_header(line, &mut lineup);
+    records_file::each_line::<RecordsError>(BufReader::new(file), &source, |_, line, _| {
+        let header = records_file::read_header(line, &mut lineup);
         if !header && !line.is_empty() && !line.starts_with('#') {
             let record = Record::parse(line).ok().filter(|r| {
                 lineup.as_ref().is_some_and(|l| r.fits(l).is_ok()) && seen.insert(r.game)

@@ -8,10 +8,45 @@
 //! for every `moves` turns of the engine (`base` is added again each time a period ends, and `go`
 //! carries `movestogo`); `inf`, no time at all, for searches bounded by nodes or depth only.
 
-use super::match_error::MatchError;
 use crate::rules::board::{ByColor, Color};
+use crate::text::quoted;
 use std::fmt;
 use std::time::Duration;
+
+/// A time control that cannot be read (`text` is the whole of it, as given).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// A part that is not a number of seconds.
+    #[error("time control '{text}': '{part}' is not a number of seconds")]
+    NotSeconds {
+        /// The time control, as given.
+        text: String,
+        /// The part that is not a number.
+        part: String,
+    },
+    /// A number of seconds out of range.
+    #[error("time control '{text}': '{part}' is out of range")]
+    Range {
+        /// The time control, as given.
+        text: String,
+        /// The part out of range.
+        part: String,
+    },
+    /// A number of moves per period that is not a whole number above zero.
+    #[error("time control {}: {} is not a number of moves (at least 1)", quoted(.text), quoted(.part))]
+    Moves {
+        /// The time control, as given.
+        text: String,
+        /// The part that is not a number of moves.
+        part: String,
+    },
+    /// No time at all.
+    #[error("time control '{text}' gives no time at all")]
+    NoTime {
+        /// The time control, as given.
+        text: String,
+    },
+}
 
 /// How much time a side has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,14 +77,14 @@ impl TimeControl {
     /// # Errors
     ///
     /// A part that is not a number of seconds (or of moves), out of range, or no time at all.
-    pub fn parse_tc(text: &str) -> Result<TimeControl, MatchError> {
+    pub fn parse_tc(text: &str) -> Result<TimeControl, TimeControlError> {
         if text.trim() == "inf" {
             return Ok(TimeControl::Infinite);
         }
         let (moves, clock) = match text.split_once('/') {
             Some((m, rest)) => {
                 let n = m.trim().parse::<u32>().ok().filter(|&n| n > 0);
-                let n = n.ok_or_else(|| MatchError::TcMoves {
+                let n = n.ok_or_else(|| TimeControlError::Moves {
                     text: text.to_string(),
                     part: m.to_string(),
                 })?;
@@ -63,7 +98,7 @@ impl TimeControl {
             None => (secs(clock)?, Duration::ZERO),
         };
         if base.is_zero() && inc.is_zero() {
-            return Err(MatchError::TcNoTime {
+            return Err(TimeControlError::NoTime {
                 text: text.to_string(),
             });
         }
@@ -75,10 +110,10 @@ impl TimeControl {
     /// # Errors
     ///
     /// Not a number of seconds, out of range, or zero.
-    pub fn parse_st(text: &str) -> Result<TimeControl, MatchError> {
+    pub fn parse_st(text: &str) -> Result<TimeControl, TimeControlError> {
         let t = seconds(text, text)?;
         if t.is_zero() {
-            return Err(MatchError::TcNoTime {
+            return Err(TimeControlError::NoTime {
                 text: text.to_string(),
             });
         }
@@ -106,13 +141,16 @@ impl TimeControl {
 }
 
 /// A number of seconds, part `part` of the time control `text`.
-fn seconds(text: &str, part: &str) -> Result<Duration, MatchError> {
-    let v: f64 = part.trim().parse().map_err(|_| MatchError::TcNotSeconds {
-        text: text.to_string(),
-        part: part.to_string(),
-    })?;
+fn seconds(text: &str, part: &str) -> Result<Duration, TimeControlError> {
+    let v: f64 = part
+        .trim()
+        .parse()
+        .map_err(|_| TimeControlError::NotSeconds {
+            text: text.to_string(),
+            part: part.to_string(),
+        })?;
     if !(0.0..=MAX_SECONDS).contains(&v) {
-        return Err(MatchError::TcRange {
+        return Err(TimeControlError::Range {
             text: text.to_string(),
             part: part.to_string(),
         });

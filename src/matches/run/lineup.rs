@@ -6,9 +6,9 @@
 //! through the pairings; game `g` (from 1) is in unit `(g - 1) / 2`, of pairing `unit % k` (`k`
 //! pairings), and the first game of a pair (odd `g`) gives the pairing's first engine White.
 
-use super::match_error::LineError;
-use super::spec::{self, EngineSpec};
-use super::words;
+use super::line_error::LineError;
+use crate::matches::engines::spec::{self, EngineSpec};
+use crate::matches::words;
 use crate::rules::board::ByColor;
 use std::fmt;
 

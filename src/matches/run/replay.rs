@@ -3,18 +3,104 @@
 //! the games of either kind of file as the trainer reads them; and the games lost from openings
 //! labelled drawn.
 
+use super::game_line::{Recap, Record};
+use super::line_error::{BoxError, LineError};
 use super::lineup::Lineup;
-use super::match_error::{LineError, MatchError};
-use super::results_file::{each_line, read_header, Recap, Record};
+use super::records_file::{each_line, read_header, RecordsError};
 use super::standings::Standings;
-use crate::record::openings;
+use crate::record::{openings, RecordError};
 use crate::rules::game::Game;
 use crate::rules::Rules;
 use crate::text::{escaped, printable, MAX_SHOWN};
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{self, BufRead, BufReader};
 use std::path::Path;
+
+/// What stops a replay, or a reading of games for the trainer, naming the file (and the line).
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// A records file that cannot be opened or read.
+    #[error(transparent)]
+    Records(#[from] RecordsError),
+    /// A results line of a file cannot be read, or does not replay.
+    #[error("{source_name}:{line}: {}", escaped(&source.to_string()))]
+    Line {
+        /// The file, as shown.
+        source_name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong.
+        source: LineError,
+    },
+    /// A results line read by `replay --drawn` cannot be read.
+    #[error(
+        "{source_name}:{line}: {} (--drawn reads match records, not PGN)",
+        escaped(&source.to_string())
+    )]
+    DrawnLine {
+        /// The file, as shown.
+        source_name: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong.
+        source: LineError,
+    },
+    /// A file of games cannot be read.
+    #[error("cannot read {source_name}: {source}")]
+    Read {
+        /// The file, as shown.
+        source_name: String,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// A file of PGN-shaped records cannot be read.
+    #[error("{source_name}: {source}")]
+    Pgn {
+        /// The file, as shown.
+        source_name: String,
+        /// Where and what.
+        source: RecordError,
+    },
+    /// A game of a file of PGN-shaped records cannot be set up.
+    #[error("{source_name}, game {game}: {source}")]
+    PgnGame {
+        /// The file, as shown.
+        source_name: String,
+        /// The game's number in the file, from 1.
+        game: usize,
+        /// Why.
+        source: BoxError,
+    },
+    /// A PGN-shaped record whose moves cannot be played.
+    #[error("{source}")]
+    PgnMoves {
+        /// Why.
+        source: BoxError,
+    },
+    /// Some records do not replay.
+    #[error("{failed} of {games} records failed")]
+    RecordsFailed {
+        /// The records that failed.
+        failed: usize,
+        /// The records read.
+        games: usize,
+    },
+    /// Some PGN-shaped games do not replay.
+    #[error("{failed} of {games} games failed")]
+    GamesFailed {
+        /// The games that failed.
+        failed: usize,
+        /// The games read.
+        games: usize,
+    },
+    /// An openings file cannot be read, or one of its openings played.
+    #[error("{source}")]
+    Openings {
+        /// Why (naming the file and the line).
+        source: BoxError,
+    },
+}
 
 /// A record that failed its replay.
 #[derive(Debug)]
@@ -60,13 +146,13 @@ pub struct Replay {
 /// # Errors
 ///
 /// Input that cannot be read.
-pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, MatchError> {
+pub fn replay(input: impl BufRead, source: &str) -> Result<Replay, ReplayError> {
     let mut out = Replay::default();
     // Before any header line, records are checked without a match (an older moulin's, or made
     // by hand); after one, against the match it names, or failed when it names none.
     let (mut lineup, mut headed) = (None, false);
     let mut seen = HashMap::new();
-    each_line(input, source, |number, line, _| {
+    each_line::<ReplayError>(input, source, |number, line, _| {
         if read_header(line, &mut lineup) {
             headed = true;
         } else if !line.is_empty() && !line.starts_with('#') {
@@ -126,11 +212,11 @@ impl Replay {
     /// # Errors
     ///
     /// How many failed, when any did.
-    pub fn verdict(&self) -> Result<(), MatchError> {
+    pub fn verdict(&self) -> Result<(), ReplayError> {
         if self.errors.is_empty() {
             Ok(())
         } else {
-            Err(MatchError::RecordsFailed {
+            Err(ReplayError::RecordsFailed {
                 failed: self.errors.len(),
                 games: self.games,
             })
@@ -287,11 +373,11 @@ impl PgnReplay {
     /// # Errors
     ///
     /// How many failed, when any did.
-    pub fn verdict(&self) -> Result<(), MatchError> {
+    pub fn verdict(&self) -> Result<(), ReplayError> {
         if self.failed.is_empty() {
             Ok(())
         } else {
-            Err(MatchError::GamesFailed {
+            Err(ReplayError::GamesFailed {
                 failed: self.failed.len(),
                 games: self.games,
             })
@@ -345,9 +431,9 @@ pub type GameRead = (Game, Vec<String>, String);
 /// # Errors
 ///
 /// An unreadable file or record, naming the file (and the line, for match records).
-pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, MatchError> {
+pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, ReplayError> {
     let source = path.display().to_string();
-    let cannot_read = |e| MatchError::Read {
+    let cannot_read = |e| ReplayError::Read {
         source_name: source.clone(),
         source: e,
     };
@@ -356,11 +442,11 @@ pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, MatchError> {
         return crate::record::games(input)
             .enumerate()
             .map(|(i, r)| {
-                let r = r.map_err(|e| MatchError::Pgn {
+                let r = r.map_err(|e| ReplayError::Pgn {
                     source_name: source.clone(),
                     source: e,
                 })?;
-                let start = r.start().map_err(|e| MatchError::PgnGame {
+                let start = r.start().map_err(|e| ReplayError::PgnGame {
                     source_name: source.clone(),
                     game: i + 1,
                     source: e.into(),
@@ -370,9 +456,9 @@ pub fn games_of_file(path: &Path) -> Result<Vec<GameRead>, MatchError> {
             .collect();
     }
     let mut games = Vec::new();
-    each_line(input, &source, |n, line, _| {
+    each_line::<ReplayError>(input, &source, |n, line, _| {
         if !line.is_empty() && !line.starts_with('#') {
-            let game = game_of_line(line).map_err(|e| MatchError::Line {
+            let game = game_of_line(line).map_err(|e| ReplayError::Line {
                 source_name: source.clone(),
                 line: n,
                 source: e,
@@ -411,9 +497,9 @@ fn game_of_line(line: &str) -> Result<GameRead, LineError> {
 ///
 /// A file that cannot be read, or PGN-shaped records that cannot be (the first problem, with
 /// its line and column).
-pub fn replay_file(path: &Path) -> Result<Replayed, MatchError> {
+pub fn replay_file(path: &Path) -> Result<Replayed, ReplayError> {
     let source = path.display().to_string();
-    let (input, pgn) = open_records(path).map_err(|e| MatchError::ReadRecords {
+    let (input, pgn) = open_records(path).map_err(|e| RecordsError::Read {
         source_name: source.clone(),
         source: e,
     })?;
@@ -431,10 +517,10 @@ pub fn replay_file(path: &Path) -> Result<Replayed, MatchError> {
 /// # Errors
 ///
 /// Records that cannot be read, or a game whose moves cannot be played.
-pub fn replay_pgn(input: impl BufRead, source: &str) -> Result<PgnReplay, MatchError> {
+pub fn replay_pgn(input: impl BufRead, source: &str) -> Result<PgnReplay, ReplayError> {
     let mut out = PgnReplay::default();
     for (i, r) in crate::record::games(input).enumerate() {
-        let r = r.map_err(|e| MatchError::Pgn {
+        let r = r.map_err(|e| ReplayError::Pgn {
             source_name: source.to_string(),
             source: e,
         })?;
@@ -442,7 +528,7 @@ pub fn replay_pgn(input: impl BufRead, source: &str) -> Result<PgnReplay, MatchE
         out.add_result(i + 1, &r);
         let (game, _) = r
             .game()
-            .map_err(|e| MatchError::PgnMoves { source: e.into() })?;
+            .map_err(|e| ReplayError::PgnMoves { source: e.into() })?;
         out.plies += r.moves.len();
         let over = game.outcome();
         let termination = r.tag("Termination").unwrap_or("normal");
@@ -482,11 +568,11 @@ pub fn losses_from_drawn(
     records: impl BufRead,
     source: &str,
     drawn: &Path,
-) -> Result<String, MatchError> {
+) -> Result<String, ReplayError> {
     let mut classes: Option<(Rules, rustc_hash::FxHashSet<u64>)> = None;
     let (mut from_drawn, mut lost) = (0, Vec::new());
     for line in crate::input_file::lines(records, crate::input_file::MAX_LINE) {
-        let (n, line) = line.map_err(|e| MatchError::ReadRecords {
+        let (n, line) = line.map_err(|e| RecordsError::Read {
             source_name: source.to_string(),
             source: e,
         })?;
@@ -494,7 +580,7 @@ pub fn losses_from_drawn(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let at = |e: LineError| MatchError::DrawnLine {
+        let at = |e: LineError| ReplayError::DrawnLine {
             source_name: source.to_string(),
             line: n,
             source: e,
@@ -542,14 +628,14 @@ pub fn losses_from_drawn(
 
 /// The keys of the positions the openings of the file `drawn` reach, folded under the board's
 /// symmetries.
-fn drawn_classes(drawn: &Path, rules: &Rules) -> Result<rustc_hash::FxHashSet<u64>, MatchError> {
+fn drawn_classes(drawn: &Path, rules: &Rules) -> Result<rustc_hash::FxHashSet<u64>, ReplayError> {
     let mut keys = rustc_hash::FxHashSet::default();
     let book = openings::read_book_file(drawn, rules)
-        .map_err(|e| MatchError::Openings { source: e.into() })?;
+        .map_err(|e| ReplayError::Openings { source: e.into() })?;
     for o in book {
         let game = o
             .game(rules)
-            .map_err(|e| MatchError::Openings { source: e.into() })?;
+            .map_err(|e| ReplayError::Openings { source: e.into() })?;
         keys.insert(crate::rules::symmetry::fold(game.position()).key);
     }
     Ok(keys)
@@ -582,7 +668,7 @@ fn drawn_report(drawn: &Path, from_drawn: usize, lost: &[(String, String)]) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::referee::{End, Played};
+    use crate::matches::games::referee::{End, Played};
     use crate::record::openings::Opening;
 
     #[test]
@@ -591,7 +677,7 @@ mod tests {
             opening: Opening::parse("d7 a1", &Rules::nine()).unwrap(),
             moves: vec!["g7".into()],
             end: End::MoveLimit(1),
-            overhead: crate::matches::referee::Overhead::default(),
+            overhead: crate::matches::games::referee::Overhead::default(),
             notes: Vec::new(),
         };
         let record = Record::new(1, "a b", "c\"d", "nine", &played);

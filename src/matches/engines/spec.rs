@@ -27,11 +27,11 @@
 //! `--each` gives words every spec gets before its own (`EngineSpec::parse_with`): a key the spec
 //! sets again takes the spec's value.
 
-use super::control::{Control, TimeControl};
-use super::words;
+pub use super::spec_error::{Place, SpecError, SpecProblem};
+use super::time_control::{Control, TimeControl};
+use crate::matches::words;
 use crate::rules::notation::Convention;
 use crate::text::quoted;
-use std::fmt;
 use std::path::PathBuf;
 
 /// How an engine is told the rules.
@@ -59,31 +59,31 @@ pub enum Proto {
 
 impl Proto {
     /// Reads the value of `proto`.
-    fn parse(value: &str) -> Result<Proto, String> {
+    fn parse(value: &str) -> Result<Proto, SpecProblem> {
         match value {
             "uci" => Ok(Proto::Uci),
             "gbgp" => Ok(Proto::Gbgp),
-            _ => Err(format!("proto '{value}': expected uci or gbgp")),
+            _ => Err(SpecProblem::Proto {
+                value: value.to_string(),
+            }),
         }
     }
 
     /// Checks the `notation` and `rules` keys given with this protocol: a GBGP engine reads and
     /// writes the turn notation, and hears the rules from its option `TwelveMensMorris` alone.
-    fn check(self, notation: Option<Convention>, rules_by: Option<RulesBy>) -> Result<(), String> {
+    fn check(
+        self,
+        notation: Option<Convention>,
+        rules_by: Option<RulesBy>,
+    ) -> Result<(), SpecProblem> {
         if self == Proto::Uci {
             return Ok(());
         }
         if notation == Some(Convention::Action) {
-            return Err(
-                "proto=gbgp speaks the turn notation only: leave out notation=action".into(),
-            );
+            return Err(SpecProblem::GbgpNotation);
         }
         if rules_by.is_some() {
-            return Err(
-                "proto=gbgp is told the rules by its option TwelveMensMorris: leave out the \
-                 rules key"
-                    .into(),
-            );
+            return Err(SpecProblem::GbgpRules);
         }
         Ok(())
     }
@@ -91,15 +91,15 @@ impl Proto {
 
 impl RulesBy {
     /// Reads a spec's `rules=` value.
-    fn parse(value: &str) -> Result<RulesBy, String> {
+    fn parse(value: &str) -> Result<RulesBy, SpecProblem> {
         match value {
             "variant" => Ok(RulesBy::Variant),
             "options" => Ok(RulesBy::Options),
             "both" => Ok(RulesBy::Both),
             "none" => Ok(RulesBy::Nothing),
-            _ => Err(format!(
-                "rules '{value}': expected variant, options, both or none"
-            )),
+            _ => Err(SpecProblem::RulesBy {
+                value: value.to_string(),
+            }),
         }
     }
 }
@@ -131,28 +131,10 @@ pub struct EngineSpec {
     pub proto: Proto,
 }
 
-/// A spec that could not be read, with the offending word.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError {
-    /// The spec, as given.
-    pub spec: String,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let spec = quoted(&self.spec);
-        write!(f, "bad engine spec {spec}: {}", self.message)
-    }
-}
-
-impl std::error::Error for SpecError {}
-
 /// Why the key=value `words` of one spec (or of `--each`) say one thing twice, if they do: a key
 /// given twice (but `arg` and `option.<Name>` of different names, which add up), or more than
 /// one of `tc`, `st` and `movetime`.
-fn repeated_key(words: &[String]) -> Option<String> {
+fn repeated_key(words: &[String]) -> Option<SpecProblem> {
     let mut seen: Vec<&str> = Vec::new();
     for word in words {
         let Some(key) = words::key_value(word).0 else {
@@ -168,9 +150,11 @@ fn repeated_key(words: &[String]) -> Option<String> {
         }
         if seen.contains(&group) {
             return Some(if group == "tc" {
-                "give one time control: one of tc, st and movetime".to_string()
+                SpecProblem::TwoTimes
             } else {
-                format!("{key} given twice")
+                SpecProblem::Twice {
+                    key: key.to_string(),
+                }
             });
         }
         seen.push(group);
@@ -178,36 +162,30 @@ fn repeated_key(words: &[String]) -> Option<String> {
     None
 }
 
-/// The keys a spec may have, for error messages.
-const KEYS: &str =
-    "keys: cmd, arg, name, dir, notation, rules, option.<Name>, tc, st, movetime, nodes, depth, proto";
-
 /// A count of a spec's `nodes=` or `depth=` (at least 1).
 fn count<T: std::str::FromStr + PartialOrd + From<u8>>(
     key: &str,
     value: &str,
-) -> Result<T, String> {
+) -> Result<T, SpecProblem> {
     match value.parse::<T>() {
         Ok(n) if n >= T::from(1) => Ok(n),
-        _ => Err(format!(
-            "{key} {}: expected a whole number of at least 1",
-            quoted(value)
-        )),
+        _ => Err(SpecProblem::Count {
+            key: key.to_string(),
+            value: value.to_string(),
+        }),
     }
 }
 
 /// Checks an `option.<Name>` key's name: one the engine reads as the name it is.
-fn option_name(name: &str) -> Result<(), String> {
+fn option_name(name: &str) -> Result<(), SpecProblem> {
     // `setoption name A value B value C` would set another option than named.
     if name
         .split_whitespace()
         .any(|w| w.eq_ignore_ascii_case("value"))
     {
-        return Err(format!(
-            "the option name {} holds the word 'value', which ends an option's name in \
-             `setoption`: the engine would set another option",
-            crate::text::quoted(name)
-        ));
+        return Err(SpecProblem::OptionName {
+            name: name.to_string(),
+        });
     }
     Ok(())
 }
@@ -216,7 +194,7 @@ fn option_name(name: &str) -> Result<(), String> {
 /// given, if it holds a control character: what is written to an engine is one line a command
 /// (a line break in an option's value would be a second command), and the records keep each
 /// spec on one line, where a line break would be read back as a space (another value).
-fn control_character(word: &str, bare: bool) -> Option<String> {
+fn control_character(word: &str, bare: bool) -> Option<SpecProblem> {
     let c = word.chars().find(|c| c.is_control())?;
     let what = match words::key_value(word) {
         _ if bare => format!("the command word {}", quoted(word)),
@@ -224,15 +202,11 @@ fn control_character(word: &str, bare: bool) -> Option<String> {
         (Some(key), value) => format!("the value of {key}, {},", quoted(value)),
         (None, _) => format!("the word {}", quoted(word)),
     };
-    Some(format!(
-        "{what} holds the control character {}: a spec's names and values are printable text \
-         (an engine reads a line break as the end of a command, records keep one line)",
-        quoted(&c.to_string())
-    ))
+    Some(SpecProblem::ControlCharacter { what, character: c })
 }
 
 /// The time control of a spec's `tc=`, `st=` or `movetime=` word.
-fn time_key(key: &str, value: &str) -> Result<TimeControl, String> {
+fn time_key(key: &str, value: &str) -> Result<TimeControl, SpecProblem> {
     let parsed = match key {
         "tc" => TimeControl::parse_tc(value),
         "st" => TimeControl::parse_st(value),
@@ -241,7 +215,104 @@ fn time_key(key: &str, value: &str) -> Result<TimeControl, String> {
             return Ok(TimeControl::MoveTime(std::time::Duration::from_millis(ms)));
         }
     };
-    parsed.map_err(|e| format!("{key}={}: {e}", quoted(value)))
+    parsed.map_err(|source| SpecProblem::Time {
+        key: key.to_string(),
+        value: value.to_string(),
+        source: Box::new(source),
+    })
+}
+
+/// What the key=value words of a spec (and of `--each`) set, before the defaults.
+#[derive(Default)]
+struct Keys {
+    command: Vec<String>,
+    extra: Vec<String>,
+    name: Option<String>,
+    dir: Option<PathBuf>,
+    notation: Option<Convention>,
+    rules_by: Option<RulesBy>,
+    proto: Option<Proto>,
+    options: Vec<(String, String)>,
+    time: Option<TimeControl>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+}
+
+impl Keys {
+    /// Reads one word: a key given again replaces its value (for `option.<Name>`, the same
+    /// name), `arg` adds one.
+    fn read(&mut self, word: &str) -> Result<(), SpecProblem> {
+        let (key, value) = words::key_value(word);
+        let Some(key) = key else {
+            return Err(SpecProblem::NotKeyValue {
+                word: word.to_string(),
+            });
+        };
+        match key {
+            "cmd" => self.command = words::split(value)?,
+            "arg" => self.extra.push(value.to_string()),
+            "name" => {
+                if value.trim().is_empty() {
+                    return Err(SpecProblem::EmptyName);
+                }
+                self.name = Some(value.trim().to_string());
+            }
+            "dir" => self.dir = Some(PathBuf::from(value)),
+            "notation" => {
+                self.notation =
+                    Some(
+                        Convention::parse(value).ok_or_else(|| SpecProblem::Notation {
+                            value: value.to_string(),
+                        })?,
+                    );
+            }
+            "rules" => self.rules_by = Some(RulesBy::parse(value)?),
+            "proto" => self.proto = Some(Proto::parse(value)?),
+            "tc" | "st" | "movetime" => self.time = Some(time_key(key, value)?),
+            "nodes" => self.nodes = Some(count(key, value)?),
+            "depth" => self.depth = Some(count(key, value)?),
+            k => match k.strip_prefix("option.") {
+                Some(opt) if !opt.is_empty() => {
+                    option_name(opt)?;
+                    self.options.retain(|(name, _)| name != opt);
+                    self.options.push((opt.to_string(), value.to_string()));
+                }
+                _ => return Err(SpecProblem::UnknownKey { key: k.to_string() }),
+            },
+        }
+        Ok(())
+    }
+
+    /// The spec these keys make, with the defaults: the program's file name as its name, the
+    /// turn notation, the rules told by their variant, the UCI-style protocol.
+    fn into_spec(mut self) -> Result<EngineSpec, SpecProblem> {
+        if self.command.is_empty() {
+            return Err(SpecProblem::NoCommand);
+        }
+        let proto = self.proto.unwrap_or(Proto::Uci);
+        proto.check(self.notation, self.rules_by)?;
+        let program = self.command.remove(0);
+        let mut args = self.command;
+        args.extend(self.extra);
+        let name = self.name.unwrap_or_else(|| {
+            std::path::Path::new(&program)
+                .file_name()
+                .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned())
+        });
+        Ok(EngineSpec {
+            name,
+            program,
+            args,
+            dir: self.dir,
+            notation: self.notation.unwrap_or(Convention::Turn),
+            rules_by: self.rules_by.unwrap_or(RulesBy::Variant),
+            options: self.options,
+            time: self.time,
+            nodes: self.nodes,
+            depth: self.depth,
+            proto,
+        })
+    }
 }
 
 impl EngineSpec {
@@ -257,10 +328,10 @@ impl EngineSpec {
         if spec.time.is_some() || spec.nodes.is_some() || spec.depth.is_some() {
             return Err(SpecError {
                 spec: text.to_string(),
-                message: format!(
-                    "tc, st, movetime, nodes and depth bound the searches of moulin match; \
-                     {command} sets each search itself (see its --help)"
-                ),
+                problem: SpecProblem::Bounded {
+                    command: command.to_string(),
+                },
+                place: Place::Spec,
             });
         }
         Ok(spec)
@@ -270,108 +341,50 @@ impl EngineSpec {
     /// given again takes the spec's value (for `option.<Name>`, the same name), and `arg` words
     /// add to those of `each`.
     pub fn parse_with(text: &str, each: &[String]) -> Result<EngineSpec, SpecError> {
-        let err = |message: String| SpecError {
-            spec: text.to_string(),
-            message,
+        let at = |place: Place| {
+            move |problem: SpecProblem| SpecError {
+                spec: text.to_string(),
+                problem,
+                place,
+            }
         };
-        let own = words::split(text).map_err(|e| err(e.to_string()))?;
+        let err = at(Place::Spec);
+        let own = words::split(text).map_err(|e| err(e.into()))?;
         if own.is_empty() {
-            return Err(err("empty spec: give cmd=<program> at least".into()));
+            return Err(err(SpecProblem::Empty));
         }
-        let mut command: Vec<String> = Vec::new();
-        let mut extra = Vec::new();
-        let mut name = None;
-        let mut dir = None;
-        let mut notation = None;
-        let mut rules_by = None;
-        let mut proto = Proto::Uci;
-        let mut options: Vec<(String, String)> = Vec::new();
-        let (mut time, mut nodes, mut depth) = (None, None, None);
+        let mut keys = Keys::default();
         // A bare spec is a command line, to which `each` adds its keys.
         let bare = own.iter().all(|w| !w.contains('='));
         // Every word, so the name (given, or the program's file name) too: it is written on one
         // line (a records file's title, a PGN tag).
         if let Some(m) = each.iter().find_map(|w| control_character(w, false)) {
-            return Err(err(format!("{m} (from --each)")));
+            return Err(at(Place::FromEach)(m));
         }
         if let Some(m) = own.iter().find_map(|w| control_character(w, bare)) {
             return Err(err(m));
         }
         let keyed = if bare {
-            command.clone_from(&own);
+            keys.command.clone_from(&own);
             &own[..0]
         } else {
             &own[..]
         };
         if let Some(m) = repeated_key(each) {
-            return Err(err(format!("{m} (in --each)")));
+            return Err(at(Place::InEach)(m));
         }
         if let Some(m) = repeated_key(keyed) {
             return Err(err(m));
         }
         for (i, word) in each.iter().chain(keyed).enumerate() {
-            let from = if i < each.len() { " (from --each)" } else { "" };
-            let err = |message: String| err(format!("{message}{from}"));
-            let (key, value) = words::key_value(word);
-            let Some(key) = key else {
-                return Err(err(format!("'{word}' is not key=value ({KEYS})")));
+            let place = if i < each.len() {
+                Place::FromEach
+            } else {
+                Place::Spec
             };
-            match key {
-                "cmd" => {
-                    command = words::split(value).map_err(|e| err(e.to_string()))?;
-                }
-                "arg" => extra.push(value.to_string()),
-                "name" => {
-                    if value.trim().is_empty() {
-                        return Err(err("empty name".into()));
-                    }
-                    name = Some(value.trim().to_string());
-                }
-                "dir" => dir = Some(PathBuf::from(value)),
-                "notation" => {
-                    notation = Some(Convention::parse(value).ok_or_else(|| {
-                        err(format!("notation '{value}': expected turn or action"))
-                    })?);
-                }
-                "rules" => rules_by = Some(RulesBy::parse(value).map_err(err)?),
-                "proto" => proto = Proto::parse(value).map_err(err)?,
-                "tc" | "st" | "movetime" => time = Some(time_key(key, value).map_err(err)?),
-                "nodes" => nodes = Some(count(key, value).map_err(err)?),
-                "depth" => depth = Some(count(key, value).map_err(err)?),
-                k => match k.strip_prefix("option.") {
-                    Some(opt) if !opt.is_empty() => {
-                        option_name(opt).map_err(err)?;
-                        options.retain(|(name, _)| name != opt);
-                        options.push((opt.to_string(), value.to_string()));
-                    }
-                    _ => return Err(err(format!("unknown key '{k}' ({KEYS})"))),
-                },
-            }
+            keys.read(word).map_err(at(place))?;
         }
-        if command.is_empty() {
-            return Err(err("no command: give cmd=<program>".into()));
-        }
-        proto.check(notation, rules_by).map_err(err)?;
-        let program = command.remove(0);
-        command.extend(extra);
-        let name = name.unwrap_or_else(|| {
-            std::path::Path::new(&program)
-                .file_name()
-                .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned())
-        });
-        Ok(EngineSpec {
-            name,
-            program,
-            args: command,
-            dir,
-            notation: notation.unwrap_or(Convention::Turn),
-            rules_by: rules_by.unwrap_or(RulesBy::Variant),
-            options,
-            time,
-            nodes,
-            depth,
-            proto,
-        })
+        keys.into_spec().map_err(err)
     }
 
     /// What bounds its searches: its own time control, else `default` (the match's), with its
@@ -474,7 +487,7 @@ mod tests {
             "name=\"a\u{1b}b\" cmd=x",
         ] {
             let e = EngineSpec::parse(spec).unwrap_err();
-            assert!(e.message.contains("control character"), "{spec}: {e}");
+            assert!(e.message().contains("control character"), "{spec}: {e}");
         }
         assert_eq!(EngineSpec::parse("name=\"a b\" cmd=x").unwrap().name, "a b");
     }
@@ -496,7 +509,7 @@ mod tests {
             assert!(e.contains(needle) && !e.contains('\n'), "{spec}: {e}");
         }
         let e = EngineSpec::parse_with("cmd=x", &["option.A=\"\n\"".to_string()]).unwrap_err();
-        assert!(e.message.ends_with("(from --each)"), "{e}");
+        assert!(e.message().ends_with("(from --each)"), "{e}");
         // White space between words is free; in a value, it is kept.
         let s = EngineSpec::parse("cmd=x\n\toption.A=\"1 2\"\r\n").unwrap();
         assert_eq!(s.options, [("A".to_string(), "1 2".to_string())]);
@@ -583,7 +596,7 @@ mod tests {
         );
         let e = EngineSpec::parse_with("cmd=x", &["tc=1+y".to_string()]).unwrap_err();
         assert!(
-            e.message.contains("'y'") && e.message.ends_with("(from --each)"),
+            e.message().contains("'y'") && e.message().ends_with("(from --each)"),
             "{e}"
         );
         let specs = [

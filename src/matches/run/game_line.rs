@@ -1,7 +1,7 @@
-//! Game records: one line per game, each played again under moulin's rules to check every move
-//! and every result (`Record::check`, and `Record::fits` against the match's `Lineup`), and the
-//! file that holds them (`RecordsFile`: written whole line by line, resumed, locked while a
-//! match runs). `moulin replay`'s reading of a whole file is in `replay`.
+//! A game's record: one line per game, played again under moulin's rules to check every move
+//! and every result (`Record::check`, and `Record::fits` against the match's `Lineup`), its PGN
+//! form, and what a set of them adds up to (`Recap`). The file that holds them is
+//! `records_file`.
 //!
 //! A record is a line of `key=value` words (values quoted as in `words` when they hold spaces):
 //!
@@ -17,25 +17,18 @@
 //! answer in `answer`. Lines starting with `#` are comments; the second line of a match's file,
 //! `# settings: ...`, holds what `--resume` checks (the engines and every setting that changes
 //! the games).
-//!
-//! A records file is written line by line: each game is one `write` of its whole line, flushed;
-//! a write that fails is cut back, so the file always ends with a complete record.
 
-use super::engine::Score;
+use super::line_error::LineError;
 use super::lineup::{Lineup, RESULTS};
-use super::match_error::{LineError, MatchError, SettingsMismatch};
-use super::referee::{End, Note, Played};
-use super::stats::Tally;
-use super::words;
-use crate::input_file::{self, NotRegular, MAX_LINE};
+use crate::matches::engines::engine_output::Score;
+use crate::matches::games::referee::{End, Note, Played};
+use crate::matches::numbers::stats::Tally;
+use crate::matches::words;
 use crate::record::openings::Opening;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
 use crate::rules::Rules;
 use std::collections::{BTreeMap, HashMap};
-use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
 
 /// One game as a record holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -451,436 +444,6 @@ impl Recap {
     }
 }
 
-/// Calls `each` with the number (from 1), the text (decoded lossily, without its line break) and
-/// whether it is complete (ends with a line break) of every line of the records `input` read
-/// from `source`; stops at the first error (a line longer than `MAX_LINE` is one). Returns the
-/// length of the complete lines and that of a last line cut short.
-pub(super) fn each_line(
-    mut input: impl BufRead,
-    source: &str,
-    mut each: impl FnMut(usize, &str, bool) -> Result<(), MatchError>,
-) -> Result<(u64, usize), MatchError> {
-    let mut bytes = Vec::new();
-    let (mut whole, mut number) = (0u64, 0);
-    loop {
-        bytes.clear();
-        let n =
-            input_file::read_line(&mut input, &mut bytes, MAX_LINE, number + 1).map_err(|e| {
-                MatchError::ReadRecords {
-                    source_name: source.to_string(),
-                    source: e,
-                }
-            })?;
-        if n == 0 {
-            return Ok((whole, 0));
-        }
-        number += 1;
-        let complete = bytes.last() == Some(&b'\n');
-        each(number, String::from_utf8_lossy(&bytes).trim(), complete)?;
-        if !complete {
-            return Ok((whole, n));
-        }
-        whole += n as u64;
-    }
-}
-
-/// `file` (at `path`) once this process holds its lock (`flock`, released when the file is
-/// closed or the process dies): two matches never write one file.
-fn locked(file: File, path: &Path) -> Result<File, MatchError> {
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => Err(MatchError::RecordsInUse {
-            source_name: path.display().to_string(),
-        }),
-        Err(TryLockError::Error(e)) => Err(MatchError::WriteRecords {
-            source_name: path.display().to_string(),
-            source: e,
-        }),
-    }
-}
-
-/// Opens a records file to read (and, with `write`, to write), without waiting on a named
-/// pipe, and refuses anything but a regular file (a pipe, a device, a folder), naming it.
-pub(super) fn open_regular(path: &Path, write: bool) -> Result<File, MatchError> {
-    let source_name = path.display().to_string();
-    input_file::open_regular_with(OpenOptions::new().read(true).write(write), path).map_err(|e| {
-        match NotRegular::kind_in(&e) {
-            Some(kind) => MatchError::RecordsNotAFile { source_name, kind },
-            None => MatchError::ReadRecords {
-                source_name,
-                source: e,
-            },
-        }
-    })
-}
-
-/// The prefix of a records file's settings line.
-pub const SETTINGS: &str = "# settings: ";
-
-/// The prefix of the line a resumed match writes when it plays another count of games than
-/// the records' last count (`games=` of the settings line, or the last such line): the games
-/// by pairing, from there on.
-pub const GAMES: &str = "# games: ";
-
-/// Reads a header line of records into `lineup`: the settings line makes it (`None` when it
-/// names no match), a `# games:` line sets its count of games (or unsets the lineup, when the
-/// count cannot be read). False for any other line.
-pub(super) fn read_header(line: &str, lineup: &mut Option<Lineup>) -> bool {
-    if let Some(settings) = line.strip_prefix(SETTINGS) {
-        *lineup = Lineup::from_settings(settings);
-    } else if let Some(games) = line.strip_prefix(GAMES) {
-        // A count that cannot be read leaves no match to check the records against.
-        match (lineup.as_mut(), games.parse()) {
-            (Some(l), Ok(games)) => l.games = Some(games),
-            _ => *lineup = None,
-        }
-    } else {
-        return false;
-    }
-    true
-}
-
-/// A records file open for writing, that always ends with a complete record.
-pub struct RecordsFile {
-    file: File,
-    path: PathBuf,
-    /// The length of what was written whole.
-    len: u64,
-}
-
-impl RecordsFile {
-    /// Starts a new file (replacing one only when `force`) with the header lines: a title, and
-    /// `settings` (`key=value` words) for `--resume` to check.
-    ///
-    /// # Errors
-    ///
-    /// A file that exists (without `force`), or that cannot be written.
-    pub fn create(
-        path: &Path,
-        force: bool,
-        title: &str,
-        settings: &str,
-    ) -> Result<RecordsFile, MatchError> {
-        let mut options = OpenOptions::new();
-        options.write(true);
-        if force {
-            // Cut only once locked: another match may be writing it.
-            options.create(true);
-        } else {
-            options.create_new(true);
-        }
-        let source_name = path.display().to_string();
-        let file = options.open(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => MatchError::RecordsExist {
-                source_name: source_name.clone(),
-            },
-            _ => MatchError::WriteRecords {
-                source_name: source_name.clone(),
-                source: e,
-            },
-        })?;
-        let file = locked(file, path)?;
-        file.set_len(0).map_err(|e| MatchError::WriteRecords {
-            source_name,
-            source: e,
-        })?;
-        let mut out = RecordsFile {
-            file,
-            path: path.to_path_buf(),
-            len: 0,
-        };
-        out.append(&format!("# {title}\n{SETTINGS}{settings}\n"))?;
-        Ok(out)
-    }
-
-    /// Opens an existing file to continue its match: checks its settings line against
-    /// `settings` and every record against `lineup` (`Record::fits`: the game one the match
-    /// plays, its engines in their seats, every move legal, the result a result) and against
-    /// the others (no game twice), then gives each to `each`. A last line without its line
-    /// break is kept when it is a whole record that fits (an editor dropped the break; the break
-    /// is written back), and otherwise dropped as cut short by a kill or a full disk. A missing
-    /// or empty file is started as by `create`; a file with anything else in it is never
-    /// replaced.
-    ///
-    /// # Errors
-    ///
-    /// A file that cannot be read or written, that is not a regular file, that is of another
-    /// match or not of a match at all (no settings line before its first record), or a record
-    /// that cannot be read or does not fit (with its line); or the first error of `each`.
-    pub fn resume(
-        path: &Path,
-        title: &str,
-        settings: &str,
-        lineup: &Lineup,
-        mut each: impl FnMut(&Record) -> Result<(), MatchError>,
-    ) -> Result<RecordsFile, MatchError> {
-        let shown = path.display();
-        let source_name = shown.to_string();
-        let file = match open_regular(path, true).and_then(|f| locked(f, path)) {
-            Ok(f) => f,
-            Err(MatchError::ReadRecords { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
-            {
-                log::info!("records {shown} do not exist yet: a new match");
-                return RecordsFile::create(path, false, title, settings);
-            }
-            Err(e) => return Err(e),
-        };
-        let mut first_line = None;
-        let mut checked = false;
-        // The count of games the records last stated.
-        let mut stated = None;
-        // The match each line is held to: the count of games the records stated up to that
-        // line (as `replay` reads them), else this match's.
-        let mut held = lineup.clone();
-        let mut seen: HashMap<usize, usize> = HashMap::new();
-        let mut last_kept = false;
-        let (whole, cut) = each_line(
-            BufReader::new(&file),
-            &source_name,
-            |line_no, line, complete| {
-                // An editor's byte order mark leaves them records, as `replay` reads them.
-                let line = line.trim_start_matches('\u{feff}');
-                first_line.get_or_insert_with(|| crate::text::quoted(line));
-                let at = |source| MatchError::ResumeLine {
-                    source_name: source_name.clone(),
-                    line: line_no,
-                    source,
-                };
-                if let Some(found) = line.strip_prefix(SETTINGS).filter(|_| complete) {
-                    check_settings(found, settings).map_err(|e| MatchError::OtherMatch {
-                        source_name: source_name.clone(),
-                        source: e,
-                    })?;
-                    checked = true;
-                    stated = setting(found, "games").and_then(|g| g.parse::<usize>().ok());
-                    held.games = stated.or(lineup.games);
-                } else if let Some(games) = line.strip_prefix(GAMES).filter(|_| complete) {
-                    stated = games.parse().ok();
-                    held.games = stated.or(lineup.games);
-                } else if line.is_empty() || line.starts_with('#') {
-                } else if !checked {
-                    if complete {
-                        return Err(MatchError::NoSettings {
-                            source_name: source_name.clone(),
-                            first: first_line.clone().unwrap_or_default(),
-                        });
-                    }
-                } else {
-                    // A last line without its break is a record whole but for it when it
-                    // reads to its last field (`reason`, written last); else a kill cut it.
-                    let whole_record = Record::parse(line).is_ok() && line.contains(" reason=");
-                    if !complete && !whole_record {
-                        log::warn!(
-                            "records {shown}, line {line_no}: cut short ({} bytes); dropped, its \
-                             game is played again",
-                            line.len()
-                        );
-                        return Ok(());
-                    }
-                    let record = Record::parse(line)
-                        .and_then(|r| r.fits(&held).map(|()| r))
-                        .map_err(at)?;
-                    if let Some(first) = seen.insert(record.game, line_no) {
-                        return Err(at(LineError::Twice {
-                            game: record.game,
-                            first,
-                        }));
-                    }
-                    last_kept = !complete;
-                    each(&record)?;
-                }
-                Ok(())
-            },
-        )?;
-        if whole == 0 && cut == 0 {
-            log::info!("records {shown} are empty: a new match");
-            drop(file);
-            return RecordsFile::create(path, true, title, settings);
-        }
-        if !checked {
-            return Err(MatchError::NoSettings {
-                source_name,
-                first: first_line.unwrap_or_default(),
-            });
-        }
-        let kept = if last_kept { cut as u64 } else { 0 };
-        let mut out = RecordsFile::continued(file, path, whole, cut > 0, kept)?;
-        if let Some(games) = lineup.games.filter(|&g| stated != Some(g)) {
-            out.append(&format!("{GAMES}{games}\n"))?;
-        }
-        Ok(out)
-    }
-
-    /// The records `file` at `path` to write on after its `whole` bytes of complete lines: a
-    /// last line cut short (`cut`) is cut off, unless `kept` (its length) because it is a whole
-    /// record, whose line break is then written back.
-    fn continued(
-        mut file: File,
-        path: &Path,
-        whole: u64,
-        cut: bool,
-        kept: u64,
-    ) -> Result<RecordsFile, MatchError> {
-        let cannot_write = |e| MatchError::WriteRecords {
-            source_name: path.display().to_string(),
-            source: e,
-        };
-        if cut && kept == 0 {
-            file.set_len(whole).map_err(cannot_write)?;
-        }
-        file.seek(SeekFrom::End(0)).map_err(cannot_write)?;
-        let mut out = RecordsFile {
-            file,
-            path: path.to_path_buf(),
-            len: whole + kept,
-        };
-        if kept > 0 {
-            log::info!(
-                "records {}: the last game's line break was missing; written back",
-                path.display()
-            );
-            out.append("\n")?;
-        }
-        Ok(out)
-    }
-
-    /// Opens a file of records written as they come, with no header: a new file, or one
-    /// replaced (`force`) or continued (`append`).
-    ///
-    /// # Errors
-    ///
-    /// A file that exists (neither `force` nor `append`), or that cannot be written.
-    pub fn open_plain(path: &Path, force: bool, append: bool) -> Result<RecordsFile, MatchError> {
-        let mut options = OpenOptions::new();
-        if append {
-            options.append(true).create(true);
-        } else if force {
-            // Cut only once locked: another match may be writing it.
-            options.write(true).create(true);
-        } else {
-            options.write(true).create_new(true);
-        }
-        let source_name = path.display().to_string();
-        let cannot = |e: std::io::Error| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => MatchError::FileExists {
-                source_name: source_name.clone(),
-            },
-            _ => MatchError::Write {
-                source_name: source_name.clone(),
-                source: e,
-            },
-        };
-        let file = locked(options.open(path).map_err(cannot)?, path)?;
-        if force && !append {
-            file.set_len(0).map_err(cannot)?;
-        }
-        let len = file.metadata().map_or(0, |m| m.len());
-        Ok(RecordsFile {
-            file,
-            path: path.to_path_buf(),
-            len,
-        })
-    }
-
-    /// Appends `text` whole and flushes it; on failure cuts the file back to what was whole and
-    /// says why.
-    ///
-    /// # Errors
-    ///
-    /// A write that fails.
-    pub fn append(&mut self, text: &str) -> Result<(), MatchError> {
-        match self
-            .file
-            .write_all(text.as_bytes())
-            .and_then(|()| self.file.flush())
-        {
-            Ok(()) => {
-                self.len += text.len() as u64;
-                Ok(())
-            }
-            Err(e) => {
-                let _ = self.file.set_len(self.len);
-                let _ = self.file.seek(SeekFrom::Start(self.len));
-                Err(MatchError::WriteRecords {
-                    source_name: self.path.display().to_string(),
-                    source: e,
-                })
-            }
-        }
-    }
-}
-
-/// Checks a records file's settings against the match's: the same keys with the same values.
-fn check_settings(found: &str, wanted: &str) -> Result<(), SettingsMismatch> {
-    // Each key with its values in order (`engine` has several), so that a setting one side
-    // has and the other lacks does not shift the comparison of the rest.
-    // The count of games is not compared: a resumed match may play more (or fewer) games.
-    let map = |text: &str| -> Result<Vec<(String, Vec<String>)>, SettingsMismatch> {
-        let mut keys: Vec<(String, Vec<String>)> = Vec::new();
-        for w in words::split(text)? {
-            let (k, v) = match words::key_value(&w) {
-                (Some("games"), _) => continue,
-                (Some(k), v) => (k.to_string(), v.to_string()),
-                (None, v) => (String::new(), v.to_string()),
-            };
-            match keys.iter_mut().find(|(key, _)| *key == k) {
-                Some((_, values)) => values.push(v),
-                None => keys.push((k, vec![v])),
-            }
-        }
-        Ok(keys)
-    };
-    let (found, wanted) = (map(found)?, map(wanted)?);
-    let values_of = |keys: &[(String, Vec<String>)], k: &str| {
-        keys.iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.join("', '"))
-    };
-    let mut differ: Vec<String> = Vec::new();
-    for (k, values) in &wanted {
-        let v = values.join("', '");
-        match values_of(&found, k) {
-            Some(was) if was == v => {}
-            Some(was) => differ.push(format!("{k} is '{v}', the records have '{was}'")),
-            None => differ.push(format!("{k} '{v}' is not in the records")),
-        }
-    }
-    for (k, values) in &found {
-        if values_of(&wanted, k).is_none() {
-            let was = values.join("', '");
-            differ.push(format!("the records have {k} '{was}', this match has none"));
-        }
-    }
-    if differ.is_empty() {
-        Ok(())
-    } else {
-        Err(SettingsMismatch::Differ(differ))
-    }
-}
-
-/// The value of `key` in a settings line.
-pub fn setting<'a>(settings: &'a str, key: &str) -> Option<&'a str> {
-    settings
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
-}
-
-/// The settings line of a records file, if it has one (`None` when it cannot be read, or is not
-/// a regular file). Only the first 64 KB are read: the header lines come first.
-pub fn settings_of(path: &Path) -> Option<String> {
-    let mut text = Vec::new();
-    open_regular(path, false)
-        .ok()?
-        .take(1 << 16)
-        .read_to_end(&mut text)
-        .ok()?;
-    String::from_utf8_lossy(&text)
-        .lines()
-        .find_map(|l| l.strip_prefix(SETTINGS))
-        .map(String::from)
-}
-
 /// A move's comment as cutechess writes it: `+0.35/12 0.51s`. The score (centi-pieces, shown in
 /// pieces as cutechess shows pawns, from the mover's view) and `/depth` come when the engine gave
 /// a depth; a mate in `n` of the mover's own turns is `+M<2n-1>` (plies to the mate), being mated
@@ -943,7 +506,7 @@ mod tests {
             opening: Opening::parse("d7 a1", &Rules::nine()).unwrap(),
             moves: moves.split_whitespace().map(String::from).collect(),
             end,
-            overhead: crate::matches::referee::Overhead::default(),
+            overhead: crate::matches::games::referee::Overhead::default(),
             notes: Vec::new(),
         };
         Record::new(1, "a b", "c\"d", "nine", &played)
@@ -982,7 +545,7 @@ mod tests {
 
     #[test]
     fn adjudicated_results_must_fit_their_kind() {
-        use crate::matches::adjudicate::Verdict;
+        use crate::matches::games::adjudicate::Verdict;
         let verdict = |winner, kind| {
             End::Adjudicated(Verdict {
                 winner,
@@ -1120,22 +683,5 @@ mod tests {
         assert_eq!(pgn.tag("TimeControl"), None);
         assert_eq!(pgn.tag("WhiteTimeControl"), Some("1+0.1"));
         assert_eq!(pgn.tag("BlackTimeControl"), Some("0.05/move"));
-    }
-
-    #[test]
-    fn settings_must_match() {
-        assert!(check_settings("a=1 b=\"x y\"", "a=1 b=\"x y\"").is_ok());
-        let e = check_settings("a=1 b=2", "a=1 b=3").unwrap_err();
-        assert_eq!(e.to_string(), "b is '3', the records have '2'");
-        assert!(check_settings("a=1", "a=1 b=3").is_err());
-        // A setting one side lacks is named alone: the rest still compare by key.
-        let e = check_settings("e=x each=m v=nine tc=1", "e=x v=nine tc=1").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "the records have each 'm', this match has none"
-        );
-        let e = check_settings("e=x e=y v=1", "e=x e=z v=1").unwrap_err();
-        assert_eq!(e.to_string(), "e is 'x', 'z', the records have 'x', 'y'");
-        assert_eq!(setting("x=1 seed=42", "seed"), Some("42"));
     }
 }
