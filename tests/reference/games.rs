@@ -1,8 +1,8 @@
 //! The random games: the crate and the naive model played in parallel over seeded random games,
 //! compared at every position.
 
-use crate::board::NAMES;
-use crate::naive::{NMove, NOutcome, NState, Naive, Side};
+use super::board::NAMES;
+use super::naive::{NMove, NOutcome, NState, Naive, Side};
 use moulin::rng::Rng;
 use moulin::rules::fen;
 use moulin::rules::movegen;
