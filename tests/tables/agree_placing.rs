@@ -142,6 +142,8 @@ impl MovingValues for EngineMoving {
 }
 
 #[test]
+#[ignore = "slow: the placing solution against naive minimax over 14.9 million positions with 4 \
+            pieces (the 3-piece test checks the same at a smaller size)"]
 fn the_placing_solution_agrees_with_naive_minimax_with_four_pieces_over_the_engine_tables() {
     // The naive placing over the engine's moving tables: the naive moving solver up to 4 a side
     // costs more than the placing itself (the whole naive check is the ignored test below).
