@@ -528,7 +528,7 @@ fn the_placing_solution_grades_a_game_exactly() {
     }
 }
 
-mod webdriver;
+use crate::webdriver;
 
 /// A position string's board as the page's data writes it: `w`, `b` or `.` a point, in the
 /// points' order.
@@ -556,7 +556,7 @@ return [d.points.map(p => m[p[2]] || '.').join(''), cur ? cur.textContent : '', 
 /// Steps through the analysis page of a fixed game in headless Chromium (Debian packages
 /// `chromium` and `chromium-driver`) with the keyboard, a click on a move and one on the graph,
 /// checking the board and the highlighted move against the JSON analysis at each; then takes the
-/// pictures docs/play-and-analyse.md shows (docs/img/). `cargo test --test analyse -- --ignored`.
+/// pictures docs/play-and-analyse.md shows (docs/img/). `cargo test --test suite analyse:: -- --ignored`.
 #[test]
 #[ignore = "needs Debian's chromium and chromium-driver; remakes the pictures in docs/img/"]
 fn the_page_steps_through_the_game_in_headless_chromium() {

@@ -14,8 +14,7 @@ use moulin::search::{Control, Limits};
 use moulin::Rules;
 use std::path::{Path, PathBuf};
 
-#[path = "shared/bounded.rs"]
-mod bounded;
+use crate::shared::bounded;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -527,7 +526,7 @@ fn shipped_book_agrees_with_its_own_procedure() {
 /// The proven moves of the shipped book (`book cover`, scored `>=draw`) keep at least a draw:
 /// every tenth proven again by the exact solver with the endgame tables up to 9 a side
 /// (`$MOULIN_TABLES`, by default `~/.cache/moulin/tables/nine`; slow: 177 moves in 159 s on the
-/// 2-core machine; `cargo test --release --test book -- --ignored proven`).
+/// 2-core machine; `cargo test --release --test suite book::shipped_proven -- --ignored`).
 #[test]
 #[ignore = "needs the endgame tables 3-9; slow (minutes)"]
 fn shipped_proven_moves_keep_the_draw() {

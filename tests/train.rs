@@ -7,8 +7,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-#[path = "shared/bounded.rs"]
-mod bounded;
+use crate::shared::bounded;
 
 fn moulin(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_moulin"))
@@ -266,7 +265,7 @@ fn the_shipped_suite_holds_300_critical_positions() {
 /// matches), keeps the value of at least 99% of the suite, and of every drawn position (slow:
 /// about a minute, and the tables must be built: docs/endgame-tables.md, "Endgame tables"; their directory is
 /// `$MOULIN_TABLES`, by default `~/.cache/moulin/tables/nine`;
-/// `cargo test --release --test train -- --ignored`). With the tables up to 9 a side, the moves
+/// `cargo test --release --test suite train:: -- --ignored`). With the tables up to 9 a side, the moves
 /// are judged by the exact solver (`train suite --exact`), which overrules the labels it
 /// contradicts: then every move must keep the exact value.
 #[test]
@@ -312,7 +311,7 @@ fn the_engine_keeps_the_value_of_the_critical_positions() {
 /// The exact critical suite (every label by the solver with every table): at 100 ms a move the
 /// engine keeps the value in 99% of the positions and in every drawn one. Needs the tables up
 /// to 9 a side (`$MOULIN_TABLES`, by default `~/.cache/moulin/tables/nine`); about 40 s
-/// (`cargo test --release --test train -- --ignored`).
+/// (`cargo test --release --test suite train:: -- --ignored`).
 #[test]
 #[ignore = "needs the endgame tables 3-9; about 40 s"]
 fn the_engine_keeps_the_value_of_the_exact_critical_positions() {

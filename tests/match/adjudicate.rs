@@ -2,7 +2,7 @@
 //! (`--resign`, `--draw`), each checked against what it claims: the tables' value of the
 //! position where the game ended, the scores' bounds, the records and the PGN.
 
-use crate::harness::{fake, run, temp};
+use super::harness::{fake, run, temp};
 use moulin::matches::run::game_line::Record;
 use moulin::rng::Rng;
 use moulin::tables::Tables;
@@ -264,7 +264,7 @@ fn bad_adjudication_values_are_usage_errors_naming_the_word() {
     ] {
         let mut args = vec!["match", "--engine", &engine, "--engine", &engine, flag];
         args.extend(value.split(' '));
-        let out = Command::new(crate::harness::moulin())
+        let out = Command::new(super::harness::moulin())
             .args(&args)
             .output()
             .unwrap();

@@ -2,7 +2,7 @@
 //! each engine receives (the fake engine logs them with `--log`), the `TimeControl` tags, and a
 //! comment of score, depth and time on every move an engine played.
 
-use crate::harness::*;
+use super::harness::*;
 use std::path::Path;
 
 /// The `go` lines of a `--log` file.
@@ -209,7 +209,7 @@ fn nodes_and_depth_are_sent_and_a_hung_search_still_loses() {
 
 #[test]
 fn moulin_answers_nodes_depth_and_movestogo() {
-    if !crate::games::moulin_speaks_protocol() {
+    if !super::games::moulin_speaks_protocol() {
         eprintln!("skipped: moulin does not speak the protocol");
         return;
     }

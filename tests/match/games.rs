@@ -1,6 +1,6 @@
 //! Matches between stand-in engines and moulin: consistent results in both notations, forfeits, SPRT, openings through the protocol.
 
-use crate::harness::*;
+use super::harness::*;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -2,8 +2,8 @@
 //! itself in that dialect against moulin in UCI, and the stand-in engine's `--gbgp` mode, which
 //! logs every line it receives so that what the runner sends can be checked word for word.
 
-use crate::harness::*;
-use crate::script::status_of;
+use super::harness::*;
+use super::script::status_of;
 use std::path::{Path, PathBuf};
 
 /// A match of the fake engine in UCI (`uci`) against the fake engine given `flags` in GBGP

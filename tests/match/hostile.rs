@@ -1,6 +1,6 @@
 //! Engines nobody controls: bad bytes, floods, stray answers, slow starts, ignored quit, stray processes.
 
-use crate::harness::*;
+use super::harness::*;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -199,7 +199,7 @@ fn an_engine_that_no_longer_starts_stops_the_match_after_three_tries() {
 /// hostile thing short of a fault (bad bytes on both streams, a 3 MB stderr line, stray
 /// `bestmove` text, every answer twice, a slow start, ignoring `quit`, a helper process that
 /// ignores everything). No forfeit, no process left, and records that replay. About 4 minutes:
-/// `cargo test --release --test match -- --ignored --nocapture`.
+/// `cargo test --release --test suite matches:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "slow: 200 games, about 4 minutes"]
 fn hostile_match_of_200_games() {

@@ -1,7 +1,7 @@
 //! `--openings`: books of lines or of PGN games, in order or shuffled by the seed, begun at any
 //! opening and cut to a number of turns; each opening played with both colours.
 
-use crate::harness::{fake, run, temp};
+use super::harness::{fake, run, temp};
 use moulin::matches::run::game_line::Record;
 use std::path::Path;
 
@@ -152,7 +152,7 @@ fn a_bad_openings_value_is_a_usage_error_naming_it() {
 #[test]
 fn an_endless_or_huge_openings_file_is_refused_at_once_in_bounded_memory() {
     // The openings are read before an engine starts: moulin itself stands in for one.
-    let engine = format!("cmd={}", crate::harness::moulin().display());
+    let engine = format!("cmd={}", super::harness::moulin().display());
     let dir = temp("hostile-openings");
     let engines = ["--engine", &engine, "--engine", &engine];
     let args: Vec<&str> = ["match"]
@@ -160,5 +160,9 @@ fn an_endless_or_huge_openings_file_is_refused_at_once_in_bounded_memory() {
         .chain(engines)
         .chain(["--openings", "INPUT"])
         .collect();
-    crate::bounded::hostile_inputs_refused(&args, &dir, &["openings", "larger than the 64 MB"]);
+    crate::shared::bounded::hostile_inputs_refused(
+        &args,
+        &dir,
+        &["openings", "larger than the 64 MB"],
+    );
 }

@@ -1,7 +1,7 @@
 //! Records that are never lost: no overwriting by mistake, resuming, a full disk, absurd numbers.
 
-use crate::harness::*;
-use crate::hostile::*;
+use super::harness::*;
+use super::hostile::*;
 use std::os::unix::fs::FileTypeExt;
 use std::process::Command;
 use std::time::{Duration, Instant};

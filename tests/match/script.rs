@@ -2,8 +2,8 @@
 //! whatever stderr is, engines that cannot start stopping the run at once, and a summary that
 //! does not overstate what a few games say.
 
-use crate::harness::*;
-use crate::hostile::against_fake;
+use super::harness::*;
+use super::hostile::against_fake;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};

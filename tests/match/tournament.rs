@@ -2,7 +2,7 @@
 //! openings), the ratings, crosstable and pairings, their replay, their resume, and the usage
 //! errors.
 
-use crate::harness::*;
+use super::harness::*;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;

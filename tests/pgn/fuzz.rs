@@ -1,7 +1,7 @@
 //! The fuzz: random and mutated records through `moulin replay`, none of which may panic, hang,
 //! take more than a bounded memory, or put a control byte on the terminal.
 
-use crate::harness::{file, head, run, tags};
+use super::harness::{file, head, run, tags};
 use moulin::rng::Rng;
 
 /// Records to mutate: tags (with escapes and a non-ASCII value), comments of both kinds,

@@ -29,7 +29,7 @@ impl Run {
     /// Checks that moulin ended by itself, with no panic and no crash, within `secs` and
     /// `peak_mb` of memory; `what` names the case in a failure.
     pub fn sane(&self, what: &str, secs: f64, peak_mb: i64) {
-        let head = crate::harness::head(&self.err());
+        let head = super::harness::head(&self.err());
         assert!(
             matches!(self.code, Some(0 | 1)),
             "{what}: exit {:?}: {head}",
@@ -85,9 +85,9 @@ pub(crate) fn run(args: &[&str], input: &[u8]) -> Run {
     let writer = thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let reader = crate::bounded::drain(child.stdout.take().unwrap());
-    let err_reader = crate::bounded::drain(child.stderr.take().unwrap());
-    let (code, peak_kb) = crate::bounded::wait(&mut child, Duration::from_mins(1), 4 << 10);
+    let reader = crate::shared::bounded::drain(child.stdout.take().unwrap());
+    let err_reader = crate::shared::bounded::drain(child.stderr.take().unwrap());
+    let (code, peak_kb) = crate::shared::bounded::wait(&mut child, Duration::from_mins(1), 4 << 10);
     let stdout = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
     let stderr = err_reader.join().unwrap();
     let _ = writer.join();

@@ -1,7 +1,7 @@
 //! Hostile record files: each gives one clear error line (or is read), in bounded time and
 //! memory, through `moulin replay`, `moulin analyse` and the protocol.
 
-use crate::harness::{file, head, run, tags, Run};
+use super::harness::{file, head, run, tags, Run};
 
 fn replay(name: &str, bytes: &[u8]) -> Run {
     let path = file(name, bytes);
@@ -200,7 +200,7 @@ fn a_tag_name_holding_another_character_is_named_as_such() {
 #[test]
 fn a_named_pipe_as_the_record_is_refused_at_once() {
     // `replay` and `analyse` waited for a writer forever (as `load` froze `moulin play`).
-    let pipe = crate::harness::temp("pipe.pgn");
+    let pipe = super::harness::temp("pipe.pgn");
     let made = std::process::Command::new("mkfifo")
         .arg(&pipe)
         .status()
@@ -219,7 +219,7 @@ fn a_named_pipe_as_the_record_is_refused_at_once() {
 
 #[test]
 fn endless_or_huge_records_and_openings_are_refused_at_once_in_bounded_memory() {
-    let dir = crate::harness::temp("hostile-inputs");
+    let dir = super::harness::temp("hostile-inputs");
     let openings = file("drawn.txt", b"d6 d2\n");
     let records = file(
         "records.txt",
@@ -241,6 +241,6 @@ fn endless_or_huge_records_and_openings_are_refused_at_once_in_bounded_memory() 
         ),
     ];
     for (args, said) in runs {
-        crate::bounded::hostile_inputs_refused(args, &dir, &[said]);
+        crate::shared::bounded::hostile_inputs_refused(args, &dir, &[said]);
     }
 }

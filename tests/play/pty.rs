@@ -23,7 +23,7 @@ pub(crate) struct Pty {
 impl Pty {
     /// Starts `moulin play ARGS` on a new pseudo-terminal of 120 columns and 50 rows.
     pub(crate) fn start(args: &str) -> Pty {
-        let (master, slave) = crate::terminal::open(50, 120);
+        let (master, slave) = crate::shared::terminal::open(50, 120);
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_moulin"));
         cmd.arg("play")
             .args(args.split_whitespace())

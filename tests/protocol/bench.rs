@@ -1,7 +1,7 @@
 //! `bench` as a protocol command: the figures of `moulin bench`, stoppable, with `isready`
 //! answered meanwhile and the commands after it waiting for it.
 
-use crate::harness::{shared, Engine, TIMEOUT};
+use super::harness::{shared, Engine, TIMEOUT};
 use std::process::Command;
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! The opening book: moves answered at once, `OwnBook`, missing, corrupt, slow and huge book
 //! files, and book turns in the action notation.
 
-use crate::harness::{legal, scratch, shared, word_after, Engine, START, TIMEOUT};
+use super::harness::{legal, scratch, shared, word_after, Engine, START, TIMEOUT};
 use moulin::Rules;
 use std::process::Command;
 use std::thread;

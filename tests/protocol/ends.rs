@@ -2,7 +2,7 @@
 //! it (a pending `isready`, a search with limits, perft), and an output that is gone (its reader
 //! left, or a full device) ends the search and the engine without waiting for `stop`.
 
-use crate::harness::shared;
+use super::harness::shared;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::ExitStatusExt;

@@ -1,6 +1,6 @@
 //! Errors: every malformed or illegal line answers one error line and changes nothing.
 
-use crate::harness::{shared, Engine, START, TIMEOUT};
+use super::harness::{shared, Engine, START, TIMEOUT};
 
 /// Lines each refused with one error line, leaving the position as it was.
 const BAD_COMMANDS: &[&str] = &[

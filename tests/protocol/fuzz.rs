@@ -1,6 +1,6 @@
 //! The fuzz: 100,000 random and mutated lines, after which the engine still plays.
 
-use crate::harness::{legal, shared, word_after, Engine};
+use super::harness::{legal, shared, word_after, Engine};
 use moulin::rng::Rng;
 use moulin::Rules;
 use std::time::Instant;
@@ -205,7 +205,7 @@ fn fuzz_then_play(first: Option<&str>) {
     );
     if first.is_some() {
         for l in &lines {
-            crate::gbgp::gui_reads(l);
+            super::gbgp::gui_reads(l);
         }
     }
     println!(

@@ -7,7 +7,7 @@
 //! The referee here counts the GUI's draw rules on its own (positions and quiet plies since the
 //! last placement or capture), apart from the engine's `Game`, whose legal moves it uses.
 
-use crate::harness::{shared, Engine};
+use super::harness::{shared, Engine};
 use moulin::rng::Rng;
 use moulin::rules::movegen;
 use moulin::{Bitboard, Color, Convention, Game, Rules};

@@ -1,7 +1,7 @@
 //! The handshake and the options: the greeting on a terminal, `uci`, `help`, and the rule
 //! options that reset the position.
 
-use crate::harness::{shared, word_after, Engine};
+use super::harness::{shared, word_after, Engine};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
@@ -32,7 +32,7 @@ fn stderr_with_stdin(stdin: Stdio, write: impl FnOnce(&mut std::process::Child))
 fn a_terminal_is_greeted_on_stderr_and_a_pipe_is_not() {
     let _gate = shared();
     let greeting = format!("moulin {}: type help\n", env!("CARGO_PKG_VERSION"));
-    let (mut master, terminal) = crate::terminal::open(24, 80);
+    let (mut master, terminal) = crate::shared::terminal::open(24, 80);
     let text = stderr_with_stdin(Stdio::from(terminal), |_| {
         master.write_all(b"quit\n").unwrap();
     });

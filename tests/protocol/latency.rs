@@ -1,6 +1,6 @@
 //! The latencies: `quit`, the end of input and `stop` during a search, measured alone.
 
-use crate::harness::{alone, Engine, MOVING};
+use super::harness::{alone, Engine, MOVING};
 use std::thread;
 use std::time::{Duration, Instant};
 

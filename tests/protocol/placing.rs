@@ -2,8 +2,8 @@
 //! group made again), and the engine playing from it: every placing move keeps the value, from
 //! the first, under each `SolvedPlacing` choice.
 
-use crate::harness::{scratch, shared, Engine};
-use crate::tables::moulin;
+use super::harness::{scratch, shared, Engine};
+use super::tables::moulin;
 use moulin::rules::movegen::legal_moves;
 use moulin::search::exact::solved;
 use moulin::tables::placing::{groups, store};

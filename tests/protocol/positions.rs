@@ -1,7 +1,7 @@
 //! Positions and notation: both token forms, the pending removal, the turn and action
 //! notations, `perft`, and the displays `d`, `eval` and `moves`.
 
-use crate::harness::{legal, shared, word_after, Engine, MOVING, PENDING, START};
+use super::harness::{legal, shared, word_after, Engine, MOVING, PENDING, START};
 use moulin::{Game, Rules};
 use std::thread;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Search and time: the `info` lines, every limit of `go`, infinite and ponder searches, a
 //! finished game, and clocks.
 
-use crate::harness::{legal, shared, word_after, Engine, MOVING, TIMEOUT};
+use super::harness::{legal, shared, word_after, Engine, MOVING, TIMEOUT};
 use moulin::{Game, Rules};
 use std::thread;
 use std::time::{Duration, Instant};

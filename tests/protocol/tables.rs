@@ -1,7 +1,7 @@
 //! Endgame tables through the binary: `moulin tables build|stats|verify`, and `TablesPath`,
 //! under which a covered position is answered at once with the value-keeping move.
 
-use crate::harness::{scratch, shared, Engine};
+use super::harness::{scratch, shared, Engine};
 use moulin::tables::{file, fingerprint, Tables, Value};
 use moulin::{Game, Rules};
 use std::path::{Path, PathBuf};

@@ -3,8 +3,8 @@
 //! among the tables; a header whose width byte was changed, a file cut inside its header. Real
 //! files and a real engine.
 
-use crate::harness::{scratch, shared, Engine};
-use crate::tables::three_a_side;
+use super::harness::{scratch, shared, Engine};
+use super::tables::three_a_side;
 use moulin::tables::{file, sample, Tables, Value};
 use moulin::{Color, Rules};
 use std::fs::OpenOptions;

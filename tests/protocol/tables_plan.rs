@@ -2,9 +2,9 @@
 //! each array task at once, from paths holding a space, a quote and `$(...)`: the jobs build in
 //! the directory named, with the binary named, and nothing in a path is run.
 
-use crate::harness::scratch;
-use crate::placing::{game, three_a_side as solved_three};
-use crate::tables::three_a_side;
+use super::harness::scratch;
+use super::placing::{game, three_a_side as solved_three};
+use super::tables::three_a_side;
 use moulin::tables::file;
 use moulin::tables::placing::groups;
 use std::os::unix::fs::PermissionsExt;

@@ -5,8 +5,8 @@
 //! keeps more of its clock than with the learning off (`LearnOverhead false`, the fixed
 //! `MoveOverhead`).
 
-use crate::gbgp::{engine_turn, greedy, gui_game_over, gui_new_game, gui_start, Referee};
-use crate::harness::{shared, word_after, Engine, MOVING};
+use super::gbgp::{engine_turn, greedy, gui_game_over, gui_new_game, gui_start, Referee};
+use super::harness::{shared, word_after, Engine, MOVING};
 use moulin::rng::Rng;
 use moulin::rules::movegen;
 use moulin::{Color, Convention, Game, Rules};

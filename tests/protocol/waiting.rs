@@ -3,7 +3,7 @@
 //! it waits behind it, in order, as Stockfish's loop does. A whole script piped in one write is
 //! answered in order; a flood of waiting commands is bounded.
 
-use crate::harness::{legal, shared, word_after, Engine, TIMEOUT};
+use super::harness::{legal, shared, word_after, Engine, TIMEOUT};
 use moulin::rules::perft::perft;
 use moulin::{Convention, Game, Rules};
 use std::io::Write;

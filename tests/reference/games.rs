@@ -1,8 +1,8 @@
 //! The random games: the crate and the naive model played in parallel over seeded random games,
 //! compared at every position.
 
-use crate::board::NAMES;
-use crate::naive::{NMove, NOutcome, NState, Naive, Side};
+use super::board::NAMES;
+use super::naive::{NMove, NOutcome, NState, Naive, Side};
 use moulin::rng::Rng;
 use moulin::rules::fen;
 use moulin::rules::movegen;
@@ -219,11 +219,46 @@ fn run(name: &str, rules: Rules, games: usize, seed: u64) {
     assert!(tally.moving > 0 && tally.pending > 0, "{name}: {tally:?}");
 }
 
+/// Games per rule set in the full sweep, `every_rule_set_over_2000_games`.
+const SWEEP: usize = 2000;
+/// Games per rule set in each test of a plain `cargo test`: a tenth of the sweep, which catches
+/// what the sweep caught so far at a tenth of its time.
+const QUICK: usize = 200;
+
+thread_local! {
+    /// Set by the sweep on its thread, so that it runs the very tests below at its size.
+    static FULL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Games per rule set: `REFERENCE_GAMES` if set, else `SWEEP` in the sweep and `QUICK` alone.
 fn games() -> usize {
     std::env::var("REFERENCE_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2000)
+        .unwrap_or(if FULL.get() { SWEEP } else { QUICK })
+}
+
+#[test]
+#[ignore = "slow: the naive reference against the crate over 2,000 random games of each of the \
+            12 rule sets"]
+fn every_rule_set_over_2000_games() {
+    FULL.set(true);
+    for rule_set in [
+        preset_nine,
+        preset_twelve,
+        preset_lasker,
+        preset_morabaraba,
+        preset_no_reform,
+        preset_protected_mills,
+        flying_never_black_first,
+        flying_at_four_protection_never,
+        per_mill_reform_illegal,
+        diagonal_per_mill_no_removal_always_protected,
+        few_pieces_short_draw_rules,
+        lasker_twelve_reform_illegal,
+    ] {
+        rule_set();
+    }
 }
 
 pub(crate) fn preset(name: &str) -> Rules {

@@ -2,7 +2,7 @@
 //! written from the rule text alone: nothing of the crate's rules code but the options read into
 //! the naive rules.
 
-use crate::board::{Board, NAMES};
+use super::board::{Board, NAMES};
 use moulin::rules::{self, Flying, FullBoard, MillProtection, MultiMill, PlacingMoves, Reform};
 use moulin::{Color, Rules};
 

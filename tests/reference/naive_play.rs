@@ -1,8 +1,8 @@
 //! The naive model in play: reading and writing position strings, playing moves, the outcome of
 //! a position and of a game, and the naive perft.
 
-use crate::board::idx;
-use crate::naive::{snapshot, NMove, NOutcome, NState, Naive, Reforming, Side};
+use super::board::idx;
+use super::naive::{snapshot, NMove, NOutcome, NState, Naive, Reforming, Side};
 
 impl Naive {
     /// Reads a position string (docs/rules.md, "Position string") into the naive state. The

@@ -1,7 +1,7 @@
 //! Naive perft against the figures of docs/rules.md, "Perft" and the data file.
 
-use crate::games::preset;
-use crate::naive::{NState, Naive};
+use super::games::preset;
+use super::naive::{NState, Naive};
 use moulin::Rules;
 
 #[test]

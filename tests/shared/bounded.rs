@@ -2,9 +2,6 @@
 //! watched: its peak memory is read while it runs, and it is killed once past a memory or time
 //! limit, so that a reader without a bound fails the test instead of eating the machine.
 
-// Each test crate that includes this file uses a part of it.
-#![allow(dead_code)]
-
 use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
-//! A pseudo-terminal (openpty), for the test crates that run moulin on a terminal: the master
-//! side the test writes to and reads from as the person at the terminal, and the terminal side
-//! the program gets as its standard input (and output).
+//! A pseudo-terminal (openpty), for the tests that run moulin on a terminal: the master side the
+//! test writes to and reads from as the person at the terminal, and the terminal side the
+//! program gets as its standard input (and output).
 
 use std::fs::File;
 use std::os::fd::FromRawFd;
@@ -25,6 +25,13 @@ pub(crate) fn open(rows: u16, cols: u16) -> (File, File) {
         )
     };
     assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
+    // openpty leaves the descriptors open across exec: closed there, an engine that another test
+    // of the suite starts meanwhile does not keep the terminal open after its program has ended.
+    for fd in [master, terminal] {
+        // SAFETY: fcntl on descriptors openpty has just given us.
+        let r = unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        assert_eq!(r, 0, "fcntl: {}", std::io::Error::last_os_error());
+    }
     // SAFETY: openpty gave these descriptors to us alone.
     unsafe { (File::from_raw_fd(master), File::from_raw_fd(terminal)) }
 }

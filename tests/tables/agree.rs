@@ -2,7 +2,7 @@
 //! placement of every pair (no symmetry folded on the naive side, so this also checks the
 //! tables' index over all 16 images of each position).
 
-use crate::naive::{self, Naive, Value};
+use super::naive::{self, Naive, Value};
 use moulin::tables::index::{expand, subsets};
 use moulin::tables::schedule::solve_in_memory;
 use moulin::tables::{Tables, Value as TableValue};
@@ -39,8 +39,8 @@ fn compare(naive: &Naive, tables: &Tables, max: u32) -> u64 {
 
 #[test]
 fn the_tables_agree_with_the_naive_solver_up_to_three_a_side() {
-    let tables = solve_in_memory(&crate::nine(), 3).unwrap();
-    assert_eq!(compare(crate::nine_up_to_three(), &tables, 3), 2_691_920);
+    let tables = solve_in_memory(&super::nine(), 3).unwrap();
+    assert_eq!(compare(super::nine_up_to_three(), &tables, 3), 2_691_920);
     let twelve = Rules::preset("twelve").unwrap().without_draw_rules();
     let tables = solve_in_memory(&twelve, 3).unwrap();
     assert_eq!(compare(&naive::solve(&twelve, 3), &tables, 3), 2_691_920);
@@ -49,8 +49,8 @@ fn the_tables_agree_with_the_naive_solver_up_to_three_a_side() {
 #[test]
 #[ignore = "solves every pair up to 4 a side twice: minutes in release mode"]
 fn the_tables_agree_with_the_naive_solver_up_to_four_a_side() {
-    let tables = solve_in_memory(&crate::nine(), 4).unwrap();
-    let naive = naive::solve(&crate::nine(), 4);
+    let tables = solve_in_memory(&super::nine(), 4).unwrap();
+    let naive = naive::solve(&super::nine(), 4);
     let n = compare(&naive, &tables, 4);
     eprintln!("{n} positions agree");
     assert_eq!(n, 2_691_920 + 2 * 12_113_640 + 51_482_970);

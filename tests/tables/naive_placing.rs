@@ -31,7 +31,7 @@
 //! re-formed freely (`Reform::Allowed`, checked), so the position keeps no record of past mills.
 //! No symmetry is folded: every image of a position is solved on its own.
 
-use crate::naive::{Naive, Value};
+use super::naive::{Naive, Value};
 use moulin::rules::movegen;
 use moulin::rules::notation::Convention;
 use moulin::rules::setup::{Action, Phase, Setup};

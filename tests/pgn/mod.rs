@@ -6,8 +6,6 @@
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
-#[path = "../shared/bounded.rs"]
-mod bounded;
 mod fuzz;
 mod harness;
 mod hostile;

@@ -1,7 +1,7 @@
 //! `moulin match`, `moulin openings` and `moulin replay` end to end, with the stand-in engine
 //! `examples/fake_engine.rs` (built by `cargo test`) and, once the protocol is there, moulin
-//! itself. A plain `cargo test` builds the example; with `--test match` alone, run
-//! `cargo build --examples` first so that it is not stale.
+//! itself. A plain `cargo test` builds the example; with `--test suite` alone (`cargo test --test
+//! suite matches::`), run `cargo build --examples` first so that it is not stale.
 //!
 //! `harness` runs the programs; `adjudicate`, `controls` (each engine's time control, and the
 //! PGN's notes of it), `games`, `gbgp` (engines of the Nine Morris 3D GUI's dialect), `hostile`,
@@ -11,8 +11,6 @@
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 mod adjudicate;
-#[path = "../shared/bounded.rs"]
-mod bounded;
 mod controls;
 mod games;
 mod gbgp;

@@ -22,7 +22,5 @@ mod search;
 mod tables;
 mod tables_changes;
 mod tables_plan;
-#[path = "../shared/terminal.rs"]
-mod terminal;
 mod time;
 mod waiting;

@@ -4,8 +4,6 @@
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 mod pty;
-#[path = "../shared/terminal.rs"]
-mod terminal;
 
 use pty::Pty;
 
