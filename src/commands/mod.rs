@@ -5,8 +5,10 @@
 //! With no subcommand the binary speaks the protocol.
 
 mod analyse_cmd;
+mod args;
 mod bench_cmd;
 pub mod book;
+pub mod failure;
 mod matches;
 pub mod output;
 mod perft_cmd;
@@ -15,8 +17,9 @@ mod solve_cmd;
 mod tables;
 mod train;
 
+use args::search_threads;
 use clap::{Parser, Subcommand};
-use output::Failure;
+use failure::Failure;
 
 /// The command line: a subcommand, or none (the protocol) with options set first.
 #[derive(Parser)]
@@ -34,13 +37,6 @@ pub struct Cli {
     /// TablesPath=/path/to/tables`). A bad name or value ends moulin with the error.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-}
-
-/// The value parser of the `--threads` of a command whose threads search one position
-/// together or solve one each (`bench`, `analyse`, `solve`, `openings`, `book cover`, `book
-/// exact`): 1 to the search's `MAX_THREADS` (64), the bound of the protocol's `Threads`.
-pub(crate) fn search_threads() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=crate::search::MAX_THREADS as u64)
 }
 
 /// The subcommands of `moulin`.
@@ -125,14 +121,16 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 .iter()
                 .map(|o| match o.split_once('=') {
                     Some((name, value)) => Ok((name.trim().to_string(), value.to_string())),
-                    None => Err(format!("--option {o}: expected NAME=VALUE")),
+                    None => {
+                        Err(Failure::from("expected NAME=VALUE").context(format!("--option {o}")))
+                    }
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             match crate::protocol::run(options) {
                 Err(crate::protocol::ProtocolError::Output { source }) => {
-                    Err(Failure::of_stdout(&source))
+                    Err(Failure::of_stdout(source))
                 }
-                done => Ok(done.map_err(|e| e.to_string())?),
+                done => Ok(done?),
             }
         }
         Some(_) if !cli.options.is_empty() => {

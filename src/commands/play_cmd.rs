@@ -3,8 +3,11 @@
 //! notation with line editing and history (rustyline); the engine thinks on a thread of its own
 //! and the prompt stays open meanwhile (`stop` makes it move at once).
 
-use super::output::{out, outln, Failure};
+use super::args::BadValue;
+use super::output::{out, outln};
 use crate::book::{self, Book, BookMove, Variety};
+use crate::commands::failure::{Context, Failure};
+use crate::durable::DurableError;
 use crate::record::{self, Record};
 use crate::rng::Rng;
 use crate::rules::board::{ByColor, Color, Point};
@@ -73,8 +76,12 @@ struct Clocks {
 }
 
 /// Reads `M[+S]`.
-fn parse_clock(text: &str) -> Result<Clocks, String> {
-    let bad = || format!("--clock {text}: expected MINUTES[+SECONDS], such as 5 or 5+3");
+fn parse_clock(text: &str) -> Result<Clocks, BadValue> {
+    let bad = || {
+        BadValue(format!(
+            "--clock {text}: expected MINUTES[+SECONDS], such as 5 or 5+3"
+        ))
+    };
     let (m, s) = text.split_once('+').unwrap_or((text, "0"));
     let minutes: f64 = m.trim().parse().map_err(|_| bad())?;
     let seconds: f64 = s.trim().parse().map_err(|_| bad())?;
@@ -383,7 +390,7 @@ fn usage(word: &str) -> Option<String> {
 
 /// Runs `moulin play`.
 pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
+    let rules = crate::Rules::named(&args.variant)?;
     let human = match args.color.to_ascii_lowercase().as_str() {
         "white" | "w" => Color::White,
         "black" | "b" => Color::Black,
@@ -392,7 +399,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
     let clocks = args.clock.as_deref().map(parse_clock).transpose()?;
     let mut searcher = Searcher::new(64, 1);
     if let Some(dir) = &args.tables {
-        let t = Tables::open(dir, &rules).map_err(|e| format!("endgame tables: {e}"))?;
+        let t = Tables::open(dir, &rules).context("endgame tables")?;
         searcher.options.tables = Some(Arc::new(t));
     }
     let book = book::find_default(&args.variant)
@@ -426,11 +433,10 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
     // Without bracketed paste a terminal sends a paste as keys, so each pasted line runs as if
     // typed; with it, the lines would wait in the editor as one multi-line entry.
     let config = rustyline::Config::builder().bracketed_paste(false).build();
-    let mut rl =
-        DefaultEditor::with_config(config).map_err(|e| format!("cannot read the terminal: {e}"))?;
+    let mut rl = DefaultEditor::with_config(config).context("cannot read the terminal")?;
     let printer = rl
         .create_external_printer()
-        .map_err(|e| format!("cannot write to the terminal: {e}"))?;
+        .context("cannot write to the terminal")?;
     let printer: Printer = Arc::new(Mutex::new(Box::new(printer)));
     outln!(
         "moulin {}: you play {}; type help for the commands.",
@@ -497,7 +503,7 @@ fn read_line(rl: &mut DefaultEditor, prompt: &str) -> Result<Option<String>, Fai
         Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             Err(Failure::Closed)
         }
-        Err(e) => Err(format!("reading the terminal: {e}").into()),
+        Err(e) => Err(Failure::from(e).context("reading the terminal")),
     }
 }
 
@@ -534,7 +540,7 @@ fn answer(
     // Where a save writes is checked before any question: what is there, and the folder.
     if let ("save" | "save!", [file]) = (first.as_str(), rest.as_slice()) {
         if let Err(e) = save_target(file) {
-            return Reply::Say(e);
+            return Reply::Say(e.to_string());
         }
     }
     let answer = match (first.as_str(), rest.as_slice()) {
@@ -733,10 +739,9 @@ fn undo(t: &mut Table) -> String {
 /// Checks where `save FILE` writes, before it asks anything: only over a regular file, and in a
 /// folder that takes a new file (`durable::check_files`); the error names what is there, or
 /// the folder and why.
-fn save_target(file: &str) -> Result<(), String> {
+fn save_target(file: &str) -> Result<(), DurableError> {
     let path = std::path::Path::new(file);
     crate::durable::check_files(&[crate::durable::CommandFile::writes("the file", path)])
-        .map_err(|e| e.to_string())
 }
 
 /// `save FILE` (a file there is kept) or `save! FILE` (`replace`): the game as a record, written

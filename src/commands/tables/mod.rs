@@ -2,6 +2,7 @@
 //! placing-values, keep), and what they share: the rules of a preset the tables serve, a pair
 //! read from the command line, the threads' pool, a built directory's arguments and files.
 
+use crate::commands::failure::{Context, Failure};
 mod tables_build;
 mod tables_keep;
 mod tables_placing_values;
@@ -11,7 +12,6 @@ mod tables_sample;
 mod tables_stats;
 mod tables_verify;
 
-use crate::commands::output::Failure;
 use crate::rules::Rules;
 use crate::tables::{default_dir, file, fingerprint, unsupported, MAX_PIECES};
 use clap::Subcommand;
@@ -47,7 +47,7 @@ pub enum TablesCommand {
 /// What went wrong, or `Failure::Closed` when standard output's reader left.
 pub(super) fn run(command: TablesCommand) -> Result<(), Failure> {
     match command {
-        TablesCommand::Build(args) => tables_build::run(&args).map_err(Failure::from),
+        TablesCommand::Build(args) => tables_build::run(&args),
         TablesCommand::Stats(args) => tables_stats::run(&args),
         TablesCommand::Verify(args) => tables_verify::run(&args),
         TablesCommand::Plan(args) => tables_plan::run(&args),
@@ -58,17 +58,21 @@ pub(super) fn run(command: TablesCommand) -> Result<(), Failure> {
 }
 
 /// The rules of a preset, without draw rules, refused when tables cannot serve them.
-pub(super) fn table_rules(variant: &str) -> Result<Rules, String> {
-    let rules = Rules::named(variant).map_err(|e| e.to_string())?;
+pub(super) fn table_rules(variant: &str) -> Result<Rules, Failure> {
+    let rules = Rules::named(variant)?;
     match unsupported(&rules) {
-        Some(why) => Err(format!("variant {variant}: {why}")),
+        Some(why) => Err(format!("variant {variant}: {why}").into()),
         None => Ok(rules.without_draw_rules()),
     }
 }
 
 /// Parses `W-B`, as the group `(a, b)` with `a <= b`.
-pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--pair '{text}': expected W-B with 3 to {MAX_PIECES} pieces a side");
+pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), Failure> {
+    let bad = || {
+        Failure::from(format!(
+            "--pair '{text}': expected W-B with 3 to {MAX_PIECES} pieces a side"
+        ))
+    };
     let (w, b) = text.split_once('-').ok_or_else(bad)?;
     let (w, b) = (
         w.parse::<usize>().map_err(|_| bad())?,
@@ -81,13 +85,12 @@ pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), String> {
 }
 
 /// A pool of `threads` threads (default: one per core).
-pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
+pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         b = b.num_threads(t as usize);
     }
-    b.build()
-        .map_err(|e| format!("cannot start the threads: {e}"))
+    b.build().context("cannot start the threads")
 }
 
 /// The arguments of the commands that read a built tables directory.
@@ -117,15 +120,15 @@ pub(super) struct TableFiles {
 }
 
 /// The table files `args` name; a directory without tables is an error.
-pub(super) fn table_files(args: &DirArgs) -> Result<TableFiles, String> {
+pub(super) fn table_files(args: &DirArgs) -> Result<TableFiles, Failure> {
     let rules = table_rules(&args.variant)?;
     let dir = args
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.variant));
-    let list = file::list(&dir).map_err(|e| e.to_string())?;
+    let list = file::list(&dir)?;
     if list.is_empty() {
-        return Err(format!("no tables in {}", dir.display()));
+        return Err(format!("no tables in {}", dir.display()).into());
     }
     Ok(TableFiles {
         rules,

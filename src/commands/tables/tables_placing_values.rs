@@ -3,7 +3,8 @@
 //! each, to hold moulin's solution against a published one (`tests/data/placing-values.txt`).
 
 use super::DirArgs;
-use crate::commands::output::{outln, Failure};
+use crate::commands::failure::Failure;
+use crate::commands::output::outln;
 use crate::rules::fen;
 use crate::rules::movegen::legal_moves;
 use crate::rules::notation::Convention;
@@ -43,7 +44,7 @@ pub(super) fn run(args: &PlacingValuesArgs) -> Result<(), Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| crate::tables::default_dir(&args.tables.variant));
-    let tables = Tables::open(&dir, &rules).map_err(|e| e.to_string())?;
+    let tables = Tables::open(&dir, &rules)?;
     if tables.placing().is_none() {
         return Err(format!(
             "no whole placing solution in {} (moulin tables build --placing)",

@@ -5,7 +5,8 @@
 
 use super::table_rules;
 use super::tables_plan_placing as placing_plan;
-use crate::commands::output::{out, Failure};
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::out;
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::schedule::{self, DEFAULT_SECONDS_PER_POSITION};
 use crate::tables::{default_dir, retrograde, MAX_PIECES};
@@ -78,12 +79,12 @@ pub(super) fn variables(dir: &Path, binary: &Path) -> String {
 
 /// The text of a path the script names; a path that is not UTF-8 is refused (printed, it
 /// would name another file).
-pub(super) fn utf8(path: &Path) -> Result<&str, String> {
+pub(super) fn utf8(path: &Path) -> Result<&str, Failure> {
     path.to_str().ok_or_else(|| {
-        format!(
+        Failure::from(format!(
             "{}: not UTF-8: the script could not name it",
             path.display()
-        )
+        ))
     })
 }
 
@@ -98,13 +99,13 @@ pub(super) fn run(args: &PlanArgs) -> Result<(), Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.variant));
-    let dir = std::path::absolute(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let dir = std::path::absolute(&dir).with_context(|| dir.display())?;
     let binary = match &args.binary {
         Some(b) => b.clone(),
-        None => std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?,
+        None => std::env::current_exe().context("cannot find this binary")?,
     };
     // The nodes run it from the submitting folder, or another: an absolute path.
-    let binary = std::path::absolute(&binary).map_err(|e| format!("{}: {e}", binary.display()))?;
+    let binary = std::path::absolute(&binary).with_context(|| binary.display())?;
     utf8(&dir)?;
     utf8(&binary)?;
     if args.placing {

@@ -2,7 +2,8 @@
 //! counted up to symmetry.
 
 use super::{pool, table_files, DirArgs, TableFiles};
-use crate::commands::output::{outln, Failure};
+use crate::commands::failure::Failure;
+use crate::commands::output::outln;
 use crate::tables::file;
 use crate::tables::index::Classes;
 use crate::tables::tally::tally;
@@ -14,7 +15,7 @@ pub(super) fn run(args: &DirArgs) -> Result<(), Failure> {
     let classes = Classes::new(largest);
     let pool = pool(args.threads)?;
     for (m, o, path) in list {
-        let values = file::read(&path, print, m, o).map_err(|e| e.to_string())?;
+        let values = file::read(&path, print, m, o)?;
         let t = pool.install(|| tally(&classes, m, o, &values));
         outln!(
             "{m}-{o} wins {} losses {} draws {} max-win {} max-loss {}",
