@@ -1,7 +1,9 @@
 //! The command line: every subcommand of the `moulin` binary, parsed by clap, each run by a
 //! thin handler over the library layers below. A command of its own has a file here
 //! (`<command>_cmd.rs`); a family of commands has a folder with its subcommands and what they
-//! share (`book/`, `tables/`, `train/`, and `matches/` for `match`, `openings` and `replay`).
+//! share (`book/`, `tables/`, `train/`, and `matches/` for `match`, `openings` and `replay`);
+//! the terminal game, a front end of its own, has a folder of its parts (`play/`). What the
+//! handlers share sits below this dispatch: `failure.rs`, `output.rs`, `args.rs`.
 //! With no subcommand the binary speaks the protocol.
 
 mod analyse_cmd;
@@ -12,7 +14,7 @@ pub mod failure;
 mod matches;
 pub mod output;
 mod perft_cmd;
-mod play_cmd;
+mod play;
 mod solve_cmd;
 mod tables;
 mod train;
@@ -94,7 +96,7 @@ pub enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Play a game against moulin at the terminal: the board drawn, moves in either notation
     /// with line editing, hint, undo, save and load (see docs/play-and-analyse.md, "Playing").
-    Play(play_cmd::PlayArgs),
+    Play(play::PlayArgs),
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -147,7 +149,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Bench { depth, threads }) => bench_cmd::run(depth, threads),
         Some(Command::Match(args)) => matches::match_cmd::run(*args),
         Some(Command::Analyse(args)) => analyse_cmd::run(&args),
-        Some(Command::Play(args)) => play_cmd::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
         Some(Command::Solve(args)) => solve_cmd::run(&args),
         Some(Command::Openings(args)) => matches::openings_cmd::run(&args),
         Some(Command::Replay(args)) => matches::replay_cmd::run(&args),

@@ -1,7 +1,7 @@
 //! `moulin tables build`: every pair up to N pieces a side, or one pair, into a tables
 //! directory, resuming where a stopped build was.
 
-use super::{parse_pair, pool, table_rules};
+use super::tables_shared::{parse_pair, pool, table_rules};
 use crate::commands::failure::{Context, Failure};
 use crate::rules::Rules;
 use crate::tables::schedule::{self, Store};

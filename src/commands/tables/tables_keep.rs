@@ -4,7 +4,7 @@
 //! (a win stays a win, a draw a draw, a loss a loss), optimal when it also has the best
 //! distance. Draw rules are off, as in the tables.
 
-use super::DirArgs;
+use super::tables_shared::DirArgs;
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
 use crate::record::openings::read_book_file;

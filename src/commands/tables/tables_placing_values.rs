@@ -2,7 +2,7 @@
 //! symmetry class, with its value by the placing solution and every move that keeps it, one line
 //! each, to hold moulin's solution against a published one (`tests/data/placing-values.txt`).
 
-use super::DirArgs;
+use super::tables_shared::DirArgs;
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
 use crate::rules::fen;
@@ -38,7 +38,7 @@ fn representative(pos: &Position) -> (String, Position) {
 
 /// Runs `moulin tables placing-values`: `<position string> | <W|D|L> | <moves keeping it>`.
 pub(super) fn run(args: &PlacingValuesArgs) -> Result<(), Failure> {
-    let rules = super::table_rules(&args.tables.variant)?;
+    let rules = super::tables_shared::table_rules(&args.tables.variant)?;
     let dir = args
         .tables
         .dir

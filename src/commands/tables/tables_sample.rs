@@ -1,7 +1,7 @@
 //! `moulin tables sample`: positions drawn at random from the tables, as match openings, one per
 //! line, the value as a comment.
 
-use super::DirArgs;
+use super::tables_shared::DirArgs;
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
 use crate::rng::Rng;

@@ -1,7 +1,7 @@
 //! `moulin tables stats`: one line per table, its wins, losses, draws and longest distances,
 //! counted up to symmetry.
 
-use super::{pool, table_files, DirArgs, TableFiles};
+use super::tables_shared::{pool, table_files, DirArgs, TableFiles};
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
 use crate::tables::file;

@@ -1,8 +1,7 @@
 //! `moulin tables verify`: every stored value (or an even sample of them) against its
 //! successors; an error (non-zero exit) on any disagreement.
 
-use super::{parse_pair, pool};
-use super::{table_files, DirArgs, TableFiles};
+use super::tables_shared::{parse_pair, pool, table_files, DirArgs, TableFiles};
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
 use crate::tables::consistency::check_table;
