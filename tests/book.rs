@@ -120,7 +120,9 @@ fn build_check_and_resume() {
         "# moulin book journal: variant nine depth 5 margin 10 hash 1\n",
     )
     .unwrap();
-    let e = run_build(build_args(&resumed, 4, 3, false)).unwrap_err();
+    let e = run_build(build_args(&resumed, 4, 3, false))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("other settings"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -259,7 +261,9 @@ fn a_build_never_replaces_a_book_it_does_not_cover() {
     let before = std::fs::read_to_string(&out).unwrap();
     // Fewer plies, another depth: refused, the book untouched, no journal left.
     for (plies, depth, what) in [(2, 2, "2 plies, depth 2"), (3, 1, "3 plies, depth 1")] {
-        let e = run_build(build_args(&out, plies, depth, false)).unwrap_err();
+        let e = run_build(build_args(&out, plies, depth, false))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("would not cover it") && e.contains(what) && e.contains("--force"),
             "{e}"
@@ -269,7 +273,9 @@ fn a_build_never_replaces_a_book_it_does_not_cover() {
     // A file that is not a book is not replaced either.
     let other = dir.join("notes.txt");
     std::fs::write(&other, "my notes\n").unwrap();
-    let e = run_build(build_args(&other, 1, 1, false)).unwrap_err();
+    let e = run_build(build_args(&other, 1, 1, false))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("is not a book") && e.contains("--force"), "{e}");
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes\n");
     // More plies with the same settings cover it; --force replaces anything.
@@ -296,7 +302,9 @@ fn a_cut_journal_header_is_reported_as_such() {
     // A header cut short (the old builder wrote it in two writes) or an empty journal.
     for text in ["# moulin book journal: variant ni", ""] {
         std::fs::write(&journal, text).unwrap();
-        let e = run_build(build_args(&out, 2, 1, false)).unwrap_err();
+        let e = run_build(build_args(&out, 2, 1, false))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("header is unreadable") && e.contains("delete it") && !e.contains("other"),
             "{e}"
@@ -359,7 +367,8 @@ fn settings_past_their_bounds_are_refused() {
         threads: Some(100_000),
         ..build_args(&dir.join("t.book"), 1, 1, false)
     })
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(
         e.contains("threads 100000 is out of bounds (1 to 256)"),
         "{e}"

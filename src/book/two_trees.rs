@@ -85,8 +85,7 @@ fn existing_book(plan: &BuildPlan) -> Result<Done, BookError> {
         return Ok(done);
     }
     let read = super::settings::read_text(out)
-        .map_err(|e| e.to_string())
-        .and_then(|text| format::parse(&text).map_err(|e| e.to_string()));
+        .and_then(|text| format::parse(&text).map_err(BookError::from));
     let uncovered = match read {
         Err(e) => Some(format!(
             "{} is not a book this build can extend ({e})",

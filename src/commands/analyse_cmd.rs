@@ -1,9 +1,10 @@
 //! `moulin analyse`: grades every move of a game, or (with `--position`) values every legal move
 //! of one position (docs/play-and-analyse.md, "Analysis").
 
-use super::output::{out, outln, Failure};
+use super::output::{out, outln};
 use crate::analyse::analyst::RecordGame;
 use crate::analyse::{analyst, html, report, Analyst, Setup};
+use crate::commands::failure::{Context, Failure};
 use crate::durable::{self, CommandFile, Role};
 use crate::rules::game::Game;
 use std::path::PathBuf;
@@ -50,7 +51,7 @@ pub struct AnalyseArgs {
     #[arg(long)]
     pub tables: Option<PathBuf>,
     /// Search threads, 1 to 64.
-    #[arg(long, default_value_t = 1, value_parser = super::search_threads())]
+    #[arg(long, default_value_t = 1, value_parser = super::args::search_threads())]
     pub threads: usize,
     /// Hash table size in MB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -78,7 +79,7 @@ pub struct AnalyseArgs {
 
 /// Checks the files before any work: the --html page is neither the record nor a file there
 /// already (unless --force), and its folder takes a new file.
-fn check_files(args: &AnalyseArgs) -> Result<(), String> {
+fn check_files(args: &AnalyseArgs) -> Result<(), Failure> {
     let Some(html) = &args.html else {
         return Ok(());
     };
@@ -97,17 +98,17 @@ fn check_files(args: &AnalyseArgs) -> Result<(), String> {
     if let Some(dir) = &args.tables {
         files.push(CommandFile::reads("--tables", dir));
     }
-    durable::check_files(&files).map_err(|e| e.to_string())
+    Ok(durable::check_files(&files)?)
 }
 
 /// The start, the moves and the tags to analyse: from the record file or the flags.
-fn game_and_moves(args: &AnalyseArgs) -> Result<RecordGame, String> {
+fn game_and_moves(args: &AnalyseArgs) -> Result<RecordGame, Failure> {
     if let Some(path) = &args.file {
-        return analyst::game_of_file(path, args.game).map_err(|e| e.to_string());
+        return Ok(analyst::game_of_file(path, args.game)?);
     }
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
+    let rules = crate::Rules::named(&args.variant)?;
     let game = match &args.fen {
-        Some(text) => Game::from_fen(text, rules).map_err(|e| format!("--fen: {e}"))?,
+        Some(text) => Game::from_fen(text, rules).context("--fen")?,
         None => Game::new(rules),
     };
     if args.moves.is_empty() && args.fen.is_none() && !args.position {
@@ -133,15 +134,15 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         depth: args.depth,
         movetime: args.movetime,
     };
-    let mut analyst = Analyst::new(&setup, start.rules()).map_err(|e| e.to_string())?;
+    let mut analyst = Analyst::new(&setup, start.rules())?;
     // Every move is checked before any search.
-    let (game, played) = analyst::play_moves(&start, &moves).map_err(|e| e.to_string())?;
+    let (game, played) = analyst::play_moves(&start, &moves)?;
     if args.position && args.exact {
-        let exact = analyst.exact_values(&game).map_err(|e| e.to_string())?;
+        let exact = analyst.exact_values(&game)?;
         return out!("{}", report::exact_moves(&exact, args.json));
     }
     if args.position {
-        let (pos, lines) = analyst.advice(&game).map_err(|e| e.to_string())?;
+        let (pos, lines) = analyst.advice(&game)?;
         return out!("{}", report::advice(&pos, &lines, args.json));
     }
     let graded = analyst.grade_game(&played, &game, args.all_moves);
@@ -151,7 +152,7 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
             None => "moulin analysis".to_string(),
         };
         let page = html::page(&graded, &start, &game, &title, &tags);
-        durable::write_atomic(path, page.as_bytes()).map_err(|e| e.to_string())?;
+        durable::write_atomic(path, page.as_bytes())?;
     }
     if args.json {
         outln!("{}", report::json_game(&graded, &game, &tags))

@@ -1,7 +1,8 @@
 //! `moulin bench`: search fixed positions to a fixed depth; the node count is the search's
 //! signature.
 
-use super::output::{outln, Failure, Report};
+use super::failure::Failure;
+use super::output::{outln, Report};
 
 /// Runs `moulin bench` (its depth and threads are within their bounds, checked by clap).
 pub(super) fn run(depth: Option<u32>, threads: usize) -> Result<(), Failure> {

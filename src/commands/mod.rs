@@ -1,22 +1,27 @@
 //! The command line: every subcommand of the `moulin` binary, parsed by clap, each run by a
 //! thin handler over the library layers below. A command of its own has a file here
 //! (`<command>_cmd.rs`); a family of commands has a folder with its subcommands and what they
-//! share (`book/`, `tables/`, `train/`, and `matches/` for `match`, `openings` and `replay`).
+//! share (`book/`, `tables/`, `train/`, and `matches/` for `match`, `openings` and `replay`);
+//! the terminal game, a front end of its own, has a folder of its parts (`play/`). What the
+//! handlers share sits below this dispatch: `failure.rs`, `output.rs`, `args.rs`.
 //! With no subcommand the binary speaks the protocol.
 
 mod analyse_cmd;
+mod args;
 mod bench_cmd;
 pub mod book;
+pub mod failure;
 mod matches;
 pub mod output;
 mod perft_cmd;
-mod play_cmd;
+mod play;
 mod solve_cmd;
 mod tables;
 mod train;
 
+use args::search_threads;
 use clap::{Parser, Subcommand};
-use output::Failure;
+use failure::Failure;
 
 /// The command line: a subcommand, or none (the protocol) with options set first.
 #[derive(Parser)]
@@ -34,13 +39,6 @@ pub struct Cli {
     /// TablesPath=/path/to/tables`). A bad name or value ends moulin with the error.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-}
-
-/// The value parser of the `--threads` of a command whose threads search one position
-/// together or solve one each (`bench`, `analyse`, `solve`, `openings`, `book cover`, `book
-/// exact`): 1 to the search's `MAX_THREADS` (64), the bound of the protocol's `Threads`.
-pub(crate) fn search_threads() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=crate::search::MAX_THREADS as u64)
 }
 
 /// The subcommands of `moulin`.
@@ -98,7 +96,7 @@ pub enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Play a game against moulin at the terminal: the board drawn, moves in either notation
     /// with line editing, hint, undo, save and load (see docs/play-and-analyse.md, "Playing").
-    Play(play_cmd::PlayArgs),
+    Play(play::PlayArgs),
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(book::BookCommand),
@@ -125,14 +123,16 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 .iter()
                 .map(|o| match o.split_once('=') {
                     Some((name, value)) => Ok((name.trim().to_string(), value.to_string())),
-                    None => Err(format!("--option {o}: expected NAME=VALUE")),
+                    None => {
+                        Err(Failure::from("expected NAME=VALUE").context(format!("--option {o}")))
+                    }
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             match crate::protocol::run(options) {
                 Err(crate::protocol::ProtocolError::Output { source }) => {
-                    Err(Failure::of_stdout(&source))
+                    Err(Failure::of_stdout(source))
                 }
-                done => Ok(done.map_err(|e| e.to_string())?),
+                done => Ok(done?),
             }
         }
         Some(_) if !cli.options.is_empty() => {
@@ -149,7 +149,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Some(Command::Bench { depth, threads }) => bench_cmd::run(depth, threads),
         Some(Command::Match(args)) => matches::match_cmd::run(*args),
         Some(Command::Analyse(args)) => analyse_cmd::run(&args),
-        Some(Command::Play(args)) => play_cmd::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
         Some(Command::Solve(args)) => solve_cmd::run(&args),
         Some(Command::Openings(args)) => matches::openings_cmd::run(&args),
         Some(Command::Replay(args)) => matches::replay_cmd::run(&args),

@@ -9,56 +9,14 @@
 //! it. Only once the command is over, its files closed and its engines ended, does a closed
 //! output end the process by SIGPIPE.
 
+/// The edge's error, named here too for the match commands, which import it from here.
+pub use super::failure::Failure;
+
 use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
-
-/// Why a command did not finish.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// The reader of standard output left (a closed pipe): nothing more to say to anyone.
-    Closed,
-    /// What went wrong, as one line for the user.
-    Error(String),
-    /// The command line itself is wrong (a value out of range, a malformed spec): nothing was
-    /// done. Exit status 2, as for clap's own usage errors.
-    Usage(String),
-}
-
-impl Failure {
-    /// The failure of a write to standard output.
-    #[must_use]
-    pub fn of_stdout(e: &io::Error) -> Failure {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            Failure::Closed
-        } else {
-            Failure::Error(format!("cannot write to standard output: {e}"))
-        }
-    }
-}
-
-impl From<String> for Failure {
-    fn from(text: String) -> Failure {
-        Failure::Error(text)
-    }
-}
-
-impl From<&str> for Failure {
-    fn from(text: &str) -> Failure {
-        Failure::Error(text.to_string())
-    }
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::Closed => f.write_str("standard output closed"),
-            Failure::Error(text) | Failure::Usage(text) => f.write_str(text),
-        }
-    }
-}
 
 /// Writes `text` to standard output at once (flushed, so that a full disk is seen here).
 ///
@@ -69,7 +27,7 @@ pub fn print(text: fmt::Arguments<'_>) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     out.write_fmt(text)
         .and_then(|()| out.flush())
-        .map_err(|e| Failure::of_stdout(&e))
+        .map_err(Failure::of_stdout)
 }
 
 /// `print!`, returning the `Failure` of the write instead of panicking.
@@ -155,7 +113,7 @@ pub const USAGE: u8 = 2;
 pub fn clap_ending(e: &clap::Error) -> ExitCode {
     let status = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(USAGE));
     match e.print() {
-        Err(io) if !e.use_stderr() => ending(Err(Failure::of_stdout(&io))),
+        Err(io) if !e.use_stderr() => ending(Err(Failure::of_stdout(io))),
         // A usage error that stderr refused: nothing left to tell it on.
         Ok(()) | Err(_) => status,
     }

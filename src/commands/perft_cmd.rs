@@ -1,18 +1,22 @@
 //! `moulin perft`: count the positions after a number of plies, or each root move's share.
 
-use super::output::{outln, Failure, Report};
+use super::args::BadValue;
+use super::failure::Failure;
+use super::output::{outln, Report};
 use crate::rules::notation::Convention;
 use crate::rules::{fen, perft};
 use crate::{Game, Rules};
 use std::time::Instant;
 
 /// Reads a depth given on the command line: a whole number from 0 to `perft::MAX_DEPTH`.
-pub(super) fn parse_depth(text: &str) -> Result<u32, String> {
+pub(super) fn parse_depth(text: &str) -> Result<u32, BadValue> {
     const MAX: u32 = perft::MAX_DEPTH;
     match text.parse::<u64>() {
         Ok(d) if d <= u64::from(MAX) => Ok(d as u32),
-        Ok(_) => Err(format!("{text} plies is past the limit of {MAX}")),
-        Err(_) => Err(format!("'{text}' is not a depth (0 to {MAX} plies)")),
+        Ok(_) => Err(BadValue(format!("{text} plies is past the limit of {MAX}"))),
+        Err(_) => Err(BadValue(format!(
+            "'{text}' is not a depth (0 to {MAX} plies)"
+        ))),
     }
 }
 
@@ -25,15 +29,15 @@ pub(super) fn run(
     convention: &str,
     divide: bool,
 ) -> Result<(), Failure> {
-    let rules = Rules::named(variant).map_err(|e| e.to_string())?;
+    let rules = Rules::named(variant)?;
     let conv = Convention::parse(convention)
         .ok_or_else(|| format!("unknown convention '{convention}' (expected turn or action)"))?;
     let mut game = match fen_text {
-        Some(text) => Game::from_fen(&text, rules).map_err(|e| e.to_string())?,
+        Some(text) => Game::from_fen(&text, rules)?,
         None => Game::new(rules),
     };
     let tokens: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
-    game.play_tokens(tokens).map_err(|(_, e)| e.to_string())?;
+    game.play_tokens(tokens).map_err(|(_, e)| e)?;
     let pos = *game.position();
     let started = Instant::now();
     let nodes = if divide {
@@ -77,7 +81,7 @@ mod tests {
             "x",
         ] {
             let e = parse_depth(bad).unwrap_err();
-            assert!(e.contains("40"), "{bad}: {e}");
+            assert!(e.to_string().contains("40"), "{bad}: {e}");
         }
     }
 }

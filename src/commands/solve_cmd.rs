@@ -1,7 +1,8 @@
 //! `moulin solve`: proves the value of a placing position, the start by default, by search
 //! with the moving endgame tables at the leaves (docs/solving.md).
 
-use super::output::{outln, Failure};
+use super::output::outln;
+use crate::commands::failure::{Context, Failure};
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
@@ -45,21 +46,25 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub memory: u64,
     /// Threads searching the proof together, 1 to 64.
-    #[arg(long, default_value_t = 2, value_parser = super::search_threads())]
+    #[arg(long, default_value_t = 2, value_parser = super::args::search_threads())]
     pub threads: usize,
 }
 
 /// The position the moves lead to from the start or the --fen.
-fn position(args: &SolveArgs) -> Result<Position, String> {
-    let rules = crate::Rules::named(&args.variant)
-        .map_err(|e| e.to_string())?
-        .without_draw_rules();
+fn position(args: &SolveArgs) -> Result<Position, Failure> {
+    let rules = crate::Rules::named(&args.variant)?.without_draw_rules();
     let mut game = match &args.fen {
-        Some(text) => Game::from_fen(text, rules).map_err(|e| format!("--fen: {e}"))?,
+        Some(text) => Game::from_fen(text, rules).context("--fen")?,
         None => Game::new(rules),
     };
     game.play_tokens(args.moves.iter().map(String::as_str))
-        .map_err(|(i, e)| format!("--moves: move {} {}: {e}", i + 1, quoted(&args.moves[i])))?;
+        .map_err(|(i, e)| {
+            Failure::from(e).context(format!(
+                "--moves: move {} {}",
+                i + 1,
+                quoted(&args.moves[i])
+            ))
+        })?;
     Ok(*game.position())
 }
 
@@ -73,9 +78,9 @@ pub(super) fn run(args: &SolveArgs) -> Result<(), Failure> {
     let start = Instant::now();
     // The moving tables only: the proof is by search over the placing, not read from its solution.
     let tables = Tables::open_moving(&dir, pos.rules())
-        .map_err(|e| format!("--tables {}: {e}", dir.display()))?;
+        .with_context(|| format!("--tables {}", dir.display()))?;
     let opened = start.elapsed().as_secs_f64();
-    proof::provable(&tables, &pos).map_err(|e| e.to_string())?;
+    proof::provable(&tables, &pos)?;
     let memory = ProofMemory::new(usize::try_from(args.memory << 20).unwrap_or(usize::MAX));
     let threads = args.threads;
     outln!("position: {}", crate::rules::fen::write(&pos))?;
@@ -83,7 +88,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<(), Failure> {
         each_move(&tables, &pos, &memory, threads)?;
     }
     memory.clear();
-    let proof = proof::prove(&tables, &pos, &memory, threads).map_err(|e| e.to_string())?;
+    let proof = proof::prove(&tables, &pos, &memory, threads)?;
     outln!(
         "value: {} for {}, to move",
         name(proof.value),
@@ -136,8 +141,7 @@ fn each_move(
             )
         } else {
             memory.clear();
-            let proof: Proof =
-                proof::prove(tables, &child, memory, threads).map_err(|e| e.to_string())?;
+            let proof: Proof = proof::prove(tables, &child, memory, threads)?;
             let cost = format!("{} positions, {:.2} s", proof.nodes(), proof.secs());
             (-proof.value, cost)
         };

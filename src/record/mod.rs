@@ -33,5 +33,5 @@ mod write;
 
 pub use game_record::{Ply, Record, MAX_DEPTH, MAX_GAME_BYTES, RESULTS, ROSTER};
 pub use read::{games, read, Games};
-pub use record_error::RecordError;
+pub use record_error::{RecordError, Why};
 pub use write::write;

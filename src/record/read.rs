@@ -7,7 +7,7 @@
 //! written and dropped by recursion, and no real record nests that deep.
 
 use super::game_record::{Ply, Record, MAX_DEPTH, RESULTS};
-use super::record_error::RecordError;
+use super::record_error::{RecordError, Why};
 use super::tokens::{error, Kind, Token, Tokens};
 use crate::rules::game::Game;
 use crate::rules::notation::Convention;
@@ -86,7 +86,7 @@ fn read_game<R: BufRead>(toks: &mut Tokens<R>) -> Result<Record, RecordError> {
     let (mut record, fen_at) = read_tags(toks)?;
     let start_game = record
         .start()
-        .map_err(|e| error(fen_at.0, fen_at.1, e.to_string()))?;
+        .map_err(|e| error(fen_at.0, fen_at.1, Why::Start(Box::new(e))))?;
     let opened = toks.next_place()?;
     let mut stack = vec![Frame {
         before_last: None,
@@ -290,10 +290,7 @@ fn read_move<R: BufRead>(
         text.push_str(&next);
     }
     let before = frame.game.clone();
-    let mv = frame
-        .game
-        .play_token(&text)
-        .map_err(|e| error(l, c, e.to_string()))?;
+    let mv = frame.game.play_token(&text).map_err(|e| error(l, c, e))?;
     if frame.game.position().pending_removals() > 0 {
         return Err(error(
             l,
@@ -378,7 +375,7 @@ mod tests {
                 line,
                 column,
                 message,
-            } => (line, column, message),
+            } => (line, column, message.to_string()),
             e => panic!("not a place in the file: {e}"),
         }
     }

@@ -4,6 +4,33 @@ use crate::rules::fen::FenError;
 use crate::rules::notation::MoveError;
 use crate::rules::RuleError;
 
+/// What is wrong at a place of a record file: the reader's own words, or the error of the
+/// rules that refused the record's start or a move there (kept whole, as the source).
+#[derive(Debug, thiserror::Error)]
+pub enum Why {
+    /// What the reader found wrong (a token out of place, a tag given twice).
+    #[error("{0}")]
+    Text(String),
+    /// The game's start (its `Variant` or `FEN` tag) is refused.
+    #[error(transparent)]
+    Start(Box<RecordError>),
+    /// A move cannot be played there.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
+impl From<&str> for Why {
+    fn from(text: &str) -> Why {
+        Why::Text(text.to_string())
+    }
+}
+
+impl From<String> for Why {
+    fn from(text: String) -> Why {
+        Why::Text(text)
+    }
+}
+
 /// What is wrong with a record: the first problem of a record file, where it stands; or, in a
 /// record read, the rules its `Variant` tag names, its `FEN` tag or a move of its main line.
 #[derive(Debug, thiserror::Error)]
@@ -16,7 +43,8 @@ pub enum RecordError {
         /// From 1, in characters.
         column: usize,
         /// What is wrong there.
-        message: String,
+        #[source]
+        message: Why,
     },
     /// The `Variant` tag names no preset.
     #[error(transparent)]

@@ -7,7 +7,7 @@
 //! is read as UTF-8 (a byte that is not is replaced by U+FFFD), and columns count characters.
 
 use super::game_record::MAX_GAME_BYTES;
-use super::record_error::RecordError;
+use super::record_error::{RecordError, Why};
 use crate::text::quoted;
 use std::io::BufRead;
 
@@ -37,7 +37,7 @@ pub(super) struct Token {
 }
 
 /// The error `message` at `(line, column)`.
-pub(super) fn error(line: usize, column: usize, message: impl Into<String>) -> RecordError {
+pub(super) fn error(line: usize, column: usize, message: impl Into<Why>) -> RecordError {
     RecordError::At {
         line,
         column,

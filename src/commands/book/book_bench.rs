@@ -1,7 +1,8 @@
 //! `moulin book bench`: loads a book and times its lookups (`book::lookup_ns`).
 
 use crate::book::{self, format, Book};
-use crate::commands::output::{outln, Failure};
+use crate::commands::failure::Failure;
+use crate::commands::output::outln;
 use std::path::PathBuf;
 
 /// The flags of `moulin book bench`.
@@ -19,10 +20,10 @@ pub fn run_bench(args: BenchArgs) -> Result<(), Failure> {
     };
     // Read once: a named pipe gives its text once, and the load is timed on what was read.
     let started = std::time::Instant::now();
-    let text = book::read_text(&path).map_err(|e| e.to_string())?;
-    let book = Book::parse(&text).map_err(|e| e.in_file(&path).to_string())?;
+    let text = book::read_text(&path)?;
+    let book = Book::parse(&text).map_err(|e| e.in_file(&path))?;
     let load = started.elapsed();
-    let (_, lines) = format::parse(&text).map_err(|e| e.in_file(&path).to_string())?;
+    let (_, lines) = format::parse(&text).map_err(|e| e.in_file(&path))?;
     let ns = book::lookup_ns(&book, &lines, 5);
     outln!(
         "{}: {} positions loaded in {} ms; {ns:.0} ns per lookup",

@@ -1,6 +1,7 @@
 //! `moulin book build`: makes a book by deep search (`book::two_trees`).
 
 use crate::book::{self, two_trees};
+use crate::commands::failure::Failure;
 use crate::durable::{self, CommandFile};
 use crate::rules::Rules;
 use std::path::PathBuf;
@@ -44,7 +45,7 @@ pub struct BuildArgs {
 }
 
 /// `moulin book build`.
-pub fn run_build(args: BuildArgs) -> Result<(), String> {
+pub fn run_build(args: BuildArgs) -> Result<(), Failure> {
     let BuildArgs {
         variant,
         plies,
@@ -55,7 +56,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         out,
         force,
     } = args;
-    let rules = Rules::named(&variant).map_err(|e| e.to_string())?;
+    let rules = Rules::named(&variant)?;
     let mut plan = two_trees::BuildPlan::new(rules, plies, depth, margin, hash);
     plan.threads = book::default_threads(threads);
     if let Some(out) = out {
@@ -66,9 +67,8 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
     durable::check_files(&[
         CommandFile::writes("--out", &plan.out),
         CommandFile::writes("the journal of --out", &journal),
-    ])
-    .map_err(|e| e.to_string())?;
-    let built = two_trees::build(&plan).map_err(|e| e.to_string())?;
+    ])?;
+    let built = two_trees::build(&plan)?;
     eprintln!(
         "{}: {} positions ({} searched in {:.0} s)",
         plan.out.display(),

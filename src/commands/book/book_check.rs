@@ -3,7 +3,8 @@
 
 use crate::book::check::{self, ExitReport};
 use crate::book::{self, format, TextError};
-use crate::commands::output::{outln, Failure};
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::outln;
 use std::path::{Path, PathBuf};
 
 /// The flags of `moulin book check`.
@@ -41,9 +42,8 @@ pub struct CheckArgs {
 
 /// `moulin book check`.
 pub fn run_check(args: &CheckArgs) -> Result<(), Failure> {
-    let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
-    let report =
-        check::check_text(&text, args.search).map_err(|e| e.in_file(&args.file).to_string())?;
+    let text = book::read_text(&args.file)?;
+    let report = check::check_text(&text, args.search).map_err(|e| e.in_file(&args.file))?;
     outln!(
         "{}: ok, {} positions, {} moves{}",
         args.file.display(),
@@ -70,14 +70,14 @@ pub fn run_check(args: &CheckArgs) -> Result<(), Failure> {
 
 /// The exits valued exactly, with the tables in `dir`, and their summary printed.
 fn exact_exits(args: &CheckArgs, text: &str, dir: &Path) -> Result<ExitReport, Failure> {
-    let in_file = |e: TextError| e.in_file(&args.file).to_string();
+    let in_file = |e: TextError| e.in_file(&args.file);
     let rules = format::parse(text)
         .map_err(in_file)?
         .0
         .rules()
         .map_err(in_file)?;
     let tables = crate::tables::Tables::open(dir, &rules)
-        .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?;
+        .with_context(|| format!("endgame tables {}", dir.display()))?;
     let (exits, uncovered) =
         check::check_exits_exact(text, args.exits, args.threshold, &tables).map_err(in_file)?;
     outln!(
@@ -97,7 +97,7 @@ fn exact_exits(args: &CheckArgs, text: &str, dir: &Path) -> Result<ExitReport, F
 fn searched_exits(args: &CheckArgs, text: &str) -> Result<ExitReport, Failure> {
     let threads = book::default_threads(args.threads);
     let exits = check::check_exits(text, args.exits, args.exit_depth, args.threshold, threads)
-        .map_err(|e| e.in_file(&args.file).to_string())?;
+        .map_err(|e| e.in_file(&args.file))?;
     outln!(
         "exits: {} positions the book leaves searched at depth {}: mean difference \
          {:.1} cp, {} within the margin, {} in the book's value class (±{} cp), {} \

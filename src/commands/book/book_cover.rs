@@ -1,7 +1,8 @@
 //! `moulin book cover`: adds proven lines where match openings end (`book::cover`).
 
 use crate::book::{self, cover, format, graph};
-use crate::commands::output::{outln, Failure, Report};
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::{outln, Report};
 use crate::durable::{self, CommandFile};
 use crate::record::openings;
 use crate::rules::fen;
@@ -46,7 +47,7 @@ pub struct CoverArgs {
     /// Solver threads, each deciding one position at a time (each remembers up to 16 million
     /// positions, a few hundred MB); 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = crate::commands::search_threads())]
+          value_parser = crate::commands::args::search_threads())]
     pub threads: usize,
     /// Write the book with the proven lines to this file (whole or not at all; it may be the
     /// book itself).
@@ -68,11 +69,10 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     if !durable::same_file(&args.file, &args.out) {
         files.push(CommandFile::reads("the book", &args.file));
     }
-    durable::check_files(&files).map_err(|e| e.to_string())?;
-    let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
-    let (mut header, lines) =
-        format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;
-    let rules = header.rules().map_err(|e| e.to_string())?;
+    durable::check_files(&files)?;
+    let text = book::read_text(&args.file)?;
+    let (mut header, lines) = format::parse(&text).map_err(|e| e.in_file(&args.file))?;
+    let rules = header.rules()?;
     let deepest = header.plies.max(header.expanded);
     if args.to_ply >= deepest {
         return Err(format!(
@@ -82,19 +82,18 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
         )
         .into());
     }
-    let mut list = openings::read_book_file(&args.openings, &rules).map_err(|e| e.to_string())?;
+    let mut list = openings::read_book_file(&args.openings, &rules)?;
     if let Some(n) = args.first {
         list.truncate(n);
     }
     let tables = Arc::new(
         Tables::open(&args.tables, &rules)
-            .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?,
+            .with_context(|| format!("endgame tables {}", args.tables.display()))?,
     );
     let starts = list
         .iter()
         .map(|o| o.game(&rules).map(|g| *g.position()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+        .collect::<Result<Vec<_>, _>>()?;
     let plan = cover::CoverPlan {
         to_ply: args.to_ply,
         replies: args.replies,
@@ -125,8 +124,7 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
         }
         report.go_on()
     };
-    let covered = cover::cover(&header, lines, &starts, &tables, plan, &args.out, &mut note)
-        .map_err(|e| e.to_string())?;
+    let covered = cover::cover(&header, lines, &starts, &tables, plan, &args.out, &mut note)?;
     report.finish()?;
     let covered = covered.ok_or("the cover stopped")?;
     let (proven, replaced, unreached) = (covered.proven, covered.replaced, covered.unreached);
@@ -142,7 +140,7 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
         args.depth,
         proven
     ));
-    graph::write(&args.out, &header, covered.entries).map_err(|e| e.to_string())?;
+    graph::write(&args.out, &header, covered.entries)?;
     outln!(
         "{}: {} proven positions ({replaced} replacing book lines, {unreached} positions no \
          longer reached left out) in {:.0} s",

@@ -4,7 +4,8 @@
 
 use crate::book::BookMove;
 use crate::book::{self, exact, format};
-use crate::commands::output::{outln, Failure};
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::outln;
 use crate::durable::{self, CommandFile};
 use crate::rules::notation::Convention;
 use crate::search::exact::solved;
@@ -34,7 +35,7 @@ pub struct ExactArgs {
     pub prune: Option<PathBuf>,
     /// Solver threads, each checking one position at a time; 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = crate::commands::search_threads())]
+          value_parser = crate::commands::args::search_threads())]
     pub threads: usize,
 }
 
@@ -49,17 +50,16 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
     if let Some(out) = &args.prune {
         files.push(CommandFile::writes("--prune", out));
     }
-    durable::check_files(&files).map_err(|e| e.to_string())?;
-    let text = book::read_text(&args.file).map_err(|e| e.to_string())?;
-    let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&args.file).to_string())?;
-    let rules = header.rules().map_err(|e| e.to_string())?;
+    durable::check_files(&files)?;
+    let text = book::read_text(&args.file)?;
+    let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&args.file))?;
+    let rules = header.rules()?;
     let tables = Tables::open(&args.tables, &rules)
-        .map_err(|e| format!("endgame tables {}: {e}", args.tables.display()))?;
+        .with_context(|| format!("endgame tables {}", args.tables.display()))?;
     let solution = tables.clone();
     // With the placing solution every line is checked, those `book cover` proved too.
     let items = exact::items(&lines, args.min_ply, tables.placing().is_some());
-    let found = exact::solve_items(&args.file, &items, tables, args.threads, args.min_ply)
-        .map_err(|e| e.to_string())?;
+    let found = exact::solve_items(&args.file, &items, tables, args.threads, args.min_ply)?;
     let (away, by_ply) = exact::verdicts(&items, &found);
     for a in &away {
         outln!(
@@ -101,8 +101,7 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
             (&items, &found),
             args.min_ply,
             &replace,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         outln!(
             "{}: {} positions, {} moves ({} moves that give value away dropped, {} positions \
              given a value-keeping move instead, {} positions left out)",

@@ -3,6 +3,7 @@
 
 use crate::book::graph::DEFAULT_PLY_COST;
 use crate::book::{self, expand, format};
+use crate::commands::failure::Failure;
 use crate::durable::{self, CommandFile};
 use std::path::PathBuf;
 
@@ -30,7 +31,7 @@ pub struct ExpandArgs {
 }
 
 /// `moulin book expand`.
-pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
+pub fn run_expand(args: ExpandArgs) -> Result<(), Failure> {
     let ExpandArgs {
         book: path,
         positions,
@@ -42,17 +43,16 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
     durable::check_files(&[
         CommandFile::writes("the book", &path),
         CommandFile::writes("the journal of the book", &journal),
-    ])
-    .map_err(|e| e.to_string())?;
-    let text = book::read_text(&path).map_err(|e| e.to_string())?;
-    let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&path).to_string())?;
+    ])?;
+    let text = book::read_text(&path)?;
+    let (header, lines) = format::parse(&text).map_err(|e| e.in_file(&path))?;
     let plan = expand::ExpandPlan {
         positions,
         ply_cost,
         max_ply,
         threads: book::default_threads(threads),
     };
-    let note = expand::expand(&path, header, lines, plan).map_err(|e| e.to_string())?;
+    let note = expand::expand(&path, header, lines, plan)?;
     eprintln!("{note}");
     Ok(())
 }

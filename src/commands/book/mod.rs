@@ -7,7 +7,7 @@ mod book_cover;
 mod book_exact;
 pub mod book_expand;
 
-use crate::commands::output::Failure;
+use crate::commands::failure::Failure;
 use clap::Subcommand;
 
 /// The subcommands of `moulin book`.
@@ -40,8 +40,8 @@ pub enum BookCommand {
 /// What went wrong, or `Failure::Closed` when standard output's reader left.
 pub(super) fn run(command: BookCommand) -> Result<(), Failure> {
     match command {
-        BookCommand::Build(args) => book_build::run_build(args).map_err(Failure::from),
-        BookCommand::Expand(args) => book_expand::run_expand(args).map_err(Failure::from),
+        BookCommand::Build(args) => book_build::run_build(args),
+        BookCommand::Expand(args) => book_expand::run_expand(args),
         BookCommand::Check(args) => book_check::run_check(&args),
         BookCommand::Exact(args) => book_exact::run_exact(&args),
         BookCommand::Cover(args) => book_cover::run_cover(&args),

@@ -35,7 +35,7 @@ pub struct OpeningsArgs {
     pub first: Option<usize>,
     /// Solver threads for --exact (each solves one opening at a time); 1 to 64.
     #[arg(long, default_value_t = 1,
-          value_parser = crate::commands::search_threads())]
+          value_parser = crate::commands::args::search_threads())]
     pub threads: usize,
     /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
     #[arg(long, default_value = "nine")]

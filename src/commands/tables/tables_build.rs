@@ -1,7 +1,8 @@
 //! `moulin tables build`: every pair up to N pieces a side, or one pair, into a tables
 //! directory, resuming where a stopped build was.
 
-use super::{parse_pair, pool, table_rules};
+use super::tables_shared::{parse_pair, pool, table_rules};
+use crate::commands::failure::{Context, Failure};
 use crate::rules::Rules;
 use crate::tables::schedule::{self, Store};
 use crate::tables::{default_dir, TablesError, MAX_PIECES};
@@ -42,13 +43,13 @@ pub struct BuildArgs {
 }
 
 /// Runs `moulin tables build`.
-pub(super) fn run(args: &BuildArgs) -> Result<(), String> {
+pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
     let rules = table_rules(&args.variant)?;
     let dir = args
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.variant));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     if args.placing {
         let mut rules = rules;
         if let Some(n) = args.pieces {
@@ -96,8 +97,8 @@ fn build_group(
     pool: &rayon::ThreadPool,
     a: usize,
     b: usize,
-) -> Result<(), String> {
-    store.load_dependencies(a, b).map_err(|e| e.to_string())?;
+) -> Result<(), Failure> {
+    store.load_dependencies(a, b)?;
     let slots = schedule::group_size(store.tables().classes(), a, b);
     let bar = crate::progress::bar(slots, 0, &format!("{a}-{b} "), "positions");
     let t = Instant::now();
@@ -112,29 +113,29 @@ fn build_group(
             bar.inc(n);
         }
     };
-    let solved = pool
-        .install(|| store.solve(a, b, &progress))
-        .map_err(|e| e.to_string())?;
+    let solved = pool.install(|| store.solve(a, b, &progress))?;
     bar.finish_and_clear();
     // One table at a time, and then read back mapped: the build keeps no copy of its own (the
     // groups still to build read them through the file cache, as the engine does).
-    store.write(a, b, solved).map_err(|e| e.to_string())?;
+    store.write(a, b, solved)?;
     let secs = t.elapsed().as_secs_f64();
     eprintln!("{a}-{b}: {slots} positions in {secs:.1} s");
     store.log_cost(a, b, slots, secs);
-    store.load_group(a, b).map_err(|e| e.to_string())
+    Ok(store.load_group(a, b)?)
 }
 
 /// Builds the placing solution into `dir`'s placing folder, group by group, with a progress bar
 /// over all positions; prints each group's cost.
-fn build_placing(dir: &std::path::Path, rules: &Rules, threads: Option<u16>) -> Result<(), String> {
+fn build_placing(
+    dir: &std::path::Path,
+    rules: &Rules,
+    threads: Option<u16>,
+) -> Result<(), Failure> {
     use crate::tables::placing::backward::{Build, Step};
     let pool = pool(threads)?;
     let started = Instant::now();
     eprintln!("reading the moving tables of {} ...", dir.display());
-    let mut build = pool
-        .install(|| Build::new(dir, rules))
-        .map_err(|e| e.to_string())?;
+    let mut build = pool.install(|| Build::new(dir, rules))?;
     let groups = build.groups();
     let total: u64 = groups.iter().map(|&g| Build::size(g)).sum();
     eprintln!(
@@ -145,7 +146,7 @@ fn build_placing(dir: &std::path::Path, rules: &Rules, threads: Option<u16>) -> 
     let bar = crate::progress::bar(total, 0, "placing ", "positions");
     for g in groups {
         bar.set_message(format!("(group {g})"));
-        let step = pool.install(|| build.step(g)).map_err(|e| e.to_string())?;
+        let step = pool.install(|| build.step(g))?;
         let size = Build::size(g);
         match step {
             Step::Kept => {}
@@ -170,7 +171,7 @@ fn build_placing_group(
     rules: &Rules,
     threads: Option<u16>,
     text: &str,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     use crate::tables::placing::backward::{Build, Step};
     use crate::tables::placing::groups::{self, Group};
     let group = Group::parse(text)
@@ -185,20 +186,15 @@ fn build_placing_group(
             )
         })?;
     let pool = pool(threads)?;
-    let mut build = pool
-        .install(|| {
-            if group.left == 1 {
-                Build::new(dir, rules)
-            } else {
-                Build::without_moving(dir, rules)
-            }
-        })
-        .map_err(|e| e.to_string())?;
+    let mut build = pool.install(|| {
+        if group.left == 1 {
+            Build::new(dir, rules)
+        } else {
+            Build::without_moving(dir, rules)
+        }
+    })?;
     let size = Build::size(group);
-    match pool
-        .install(|| build.step(group))
-        .map_err(|e| e.to_string())?
-    {
+    match pool.install(|| build.step(group))? {
         Step::Kept => eprintln!("{group}: already built (checked)"),
         Step::Redone(e) => eprintln!("{group}: {e} (solved again): {size} positions"),
         Step::Solved(secs) => eprintln!("{group}: {size} positions in {secs:.1} s"),

@@ -4,8 +4,9 @@
 //! (a win stays a win, a draw a draw, a loss a loss), optimal when it also has the best
 //! distance. Draw rules are off, as in the tables.
 
-use super::DirArgs;
-use crate::commands::output::{outln, Failure};
+use super::tables_shared::DirArgs;
+use crate::commands::failure::Failure;
+use crate::commands::output::outln;
 use crate::record::openings::read_book_file;
 use crate::rules::position::Position;
 use crate::rules::Rules;
@@ -58,8 +59,8 @@ pub(super) fn run(args: &KeepArgs) -> Result<(), Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.tables.variant));
-    let tables = Arc::new(Tables::open(&dir, &rules).map_err(|e| e.to_string())?);
-    let openings = read_book_file(&args.positions, &rules).map_err(|e| e.to_string())?;
+    let tables = Arc::new(Tables::open(&dir, &rules)?);
+    let openings = read_book_file(&args.positions, &rules)?;
     let mut searcher = Searcher::new(16, 1);
     if !args.without_tables {
         searcher.options.tables = Some(Arc::clone(&tables));
@@ -67,7 +68,7 @@ pub(super) fn run(args: &KeepArgs) -> Result<(), Failure> {
     let bar = crate::progress::bar(openings.len() as u64, 0, "", "positions");
     let mut by_pair: BTreeMap<(u32, u32), Counts> = BTreeMap::new();
     for opening in &openings {
-        let game = opening.game(&rules).map_err(|e| e.to_string())?;
+        let game = opening.game(&rules)?;
         let pos: Position = *game.position();
         let us = pos.side_to_move();
         let Some(value) = tables.probe(&pos) else {

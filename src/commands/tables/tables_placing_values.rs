@@ -2,8 +2,9 @@
 //! symmetry class, with its value by the placing solution and every move that keeps it, one line
 //! each, to hold moulin's solution against a published one (`tests/data/placing-values.txt`).
 
-use super::DirArgs;
-use crate::commands::output::{outln, Failure};
+use super::tables_shared::DirArgs;
+use crate::commands::failure::Failure;
+use crate::commands::output::outln;
 use crate::rules::fen;
 use crate::rules::movegen::legal_moves;
 use crate::rules::notation::Convention;
@@ -37,13 +38,13 @@ fn representative(pos: &Position) -> (String, Position) {
 
 /// Runs `moulin tables placing-values`: `<position string> | <W|D|L> | <moves keeping it>`.
 pub(super) fn run(args: &PlacingValuesArgs) -> Result<(), Failure> {
-    let rules = super::table_rules(&args.tables.variant)?;
+    let rules = super::tables_shared::table_rules(&args.tables.variant)?;
     let dir = args
         .tables
         .dir
         .clone()
         .unwrap_or_else(|| crate::tables::default_dir(&args.tables.variant));
-    let tables = Tables::open(&dir, &rules).map_err(|e| e.to_string())?;
+    let tables = Tables::open(&dir, &rules)?;
     if tables.placing().is_none() {
         return Err(format!(
             "no whole placing solution in {} (moulin tables build --placing)",

@@ -3,42 +3,16 @@
 //! waiting (`afterok`) for the levels its removals lead to; time and memory requests come from
 //! the groups' sizes and the measured cost per position.
 
-use super::table_rules;
 use super::tables_plan_placing as placing_plan;
-use crate::commands::output::{out, Failure};
+use super::tables_plan_shell::{variables, PlanArgs};
+use super::tables_shared::table_rules;
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::out;
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::schedule::{self, DEFAULT_SECONDS_PER_POSITION};
-use crate::tables::{default_dir, retrograde, MAX_PIECES};
+use crate::tables::{default_dir, retrograde};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-
-/// The arguments of `moulin tables plan`.
-#[derive(clap::Args, Debug)]
-pub struct PlanArgs {
-    /// Plan every pair with 3 to N pieces a side (3 to 9).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=i64::from(MAX_PIECES)))]
-    pub pieces: u8,
-    /// The tables directory, shared by every node (default: ~/.cache/moulin/tables/<variant>).
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
-    /// Rule preset: nine, twelve, lasker, morabaraba, protected-mills (not no-reform).
-    #[arg(long, default_value = "nine")]
-    pub variant: String,
-    /// Print a shell script that submits the build to Slurm (the only form for now).
-    #[arg(long)]
-    pub slurm: bool,
-    /// Plan the placing solution of the game of N pieces a side instead (`tables build
-    /// --placing`), one task per group; the moving tables must be built in the directory first
-    /// (the script's `AFTER` variable, job ids joined by `:`, makes it wait for their jobs).
-    #[arg(long)]
-    pub placing: bool,
-    /// CPUs per task.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub cpus: u16,
-    /// The moulin binary the nodes run (default: this one).
-    #[arg(long)]
-    pub binary: Option<PathBuf>,
-}
 
 /// What the script is made from: the arguments, resolved.
 struct Plan<'a> {
@@ -55,35 +29,14 @@ struct Plan<'a> {
     rate: f64,
 }
 
-/// `text` quoted for the shell: in single quotes, each quote in it written `'\''`.
-pub(super) fn shell_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-/// A plan's variables: the binary the tasks run and the tables directory, each written once in
-/// single quotes, and where the jobs' output goes (`$DIR/slurm`, each `%` doubled, as `sbatch`
-/// reads `%x` and `%a` there); after `set -euo pipefail`.
-pub(super) fn variables(dir: &Path, binary: &Path) -> String {
-    format!(
-        "set -euo pipefail\n\
-         MOULIN={bin}\n\
-         DIR={d}\n\
-         # $DIR/slurm for the jobs' output, with each % doubled (sbatch reads %x and %a there).\n\
-         LOGS={logs}\n",
-        d = shell_quoted(&dir.to_string_lossy()),
-        bin = shell_quoted(&binary.to_string_lossy()),
-        logs = shell_quoted(&dir.join("slurm").to_string_lossy().replace('%', "%%")),
-    )
-}
-
 /// The text of a path the script names; a path that is not UTF-8 is refused (printed, it
 /// would name another file).
-pub(super) fn utf8(path: &Path) -> Result<&str, String> {
+fn utf8(path: &Path) -> Result<&str, Failure> {
     path.to_str().ok_or_else(|| {
-        format!(
+        Failure::from(format!(
             "{}: not UTF-8: the script could not name it",
             path.display()
-        )
+        ))
     })
 }
 
@@ -98,13 +51,13 @@ pub(super) fn run(args: &PlanArgs) -> Result<(), Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.variant));
-    let dir = std::path::absolute(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let dir = std::path::absolute(&dir).with_context(|| dir.display())?;
     let binary = match &args.binary {
         Some(b) => b.clone(),
-        None => std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?,
+        None => std::env::current_exe().context("cannot find this binary")?,
     };
     // The nodes run it from the submitting folder, or another: an absolute path.
-    let binary = std::path::absolute(&binary).map_err(|e| format!("{}: {e}", binary.display()))?;
+    let binary = std::path::absolute(&binary).with_context(|| binary.display())?;
     utf8(&dir)?;
     utf8(&binary)?;
     if args.placing {

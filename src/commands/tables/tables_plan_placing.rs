@@ -3,7 +3,7 @@
 //! back to the first), one task per group, each array waiting (`afterok`) for the one before
 //! it, the first for the jobs named in `AFTER` (the moving tables' build), if any.
 
-use super::tables_plan::variables;
+use super::tables_plan_shell::{variables, PlanArgs};
 use crate::rules::Rules;
 use crate::tables::placing::backward::Build;
 use crate::tables::placing::groups::{self, Group};
@@ -11,8 +11,6 @@ use crate::tables::schedule;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
-
-use super::tables_plan::PlanArgs;
 
 /// Seconds per position and thread when the placing folder has no measured costs (measured
 /// here: the group 1-8-7, 536 million positions, 104.2 s on 2 threads).

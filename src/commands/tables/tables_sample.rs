@@ -1,8 +1,9 @@
 //! `moulin tables sample`: positions drawn at random from the tables, as match openings, one per
 //! line, the value as a comment.
 
-use super::DirArgs;
-use crate::commands::output::{outln, Failure};
+use super::tables_shared::DirArgs;
+use crate::commands::failure::Failure;
+use crate::commands::output::outln;
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::tables::sample::sample;
@@ -34,7 +35,7 @@ pub(super) fn run(args: &SampleArgs) -> Result<(), Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.tables.variant));
-    let tables = Tables::open(&dir, &rules).map_err(|e| e.to_string())?;
+    let tables = Tables::open(&dir, &rules)?;
     let mut rng = Rng::new(args.seed);
     outln!(
         "# moulin tables sample --per-pair {} --seed {}{}: positions of {} drawn at random, \

@@ -1,8 +1,9 @@
 //! `moulin tables stats`: one line per table, its wins, losses, draws and longest distances,
 //! counted up to symmetry.
 
-use super::{pool, table_files, DirArgs, TableFiles};
-use crate::commands::output::{outln, Failure};
+use super::tables_shared::{pool, table_files, DirArgs, TableFiles};
+use crate::commands::failure::Failure;
+use crate::commands::output::outln;
 use crate::tables::file;
 use crate::tables::index::Classes;
 use crate::tables::tally::tally;
@@ -14,7 +15,7 @@ pub(super) fn run(args: &DirArgs) -> Result<(), Failure> {
     let classes = Classes::new(largest);
     let pool = pool(args.threads)?;
     for (m, o, path) in list {
-        let values = file::read(&path, print, m, o).map_err(|e| e.to_string())?;
+        let values = file::read(&path, print, m, o)?;
         let t = pool.install(|| tally(&classes, m, o, &values));
         outln!(
             "{m}-{o} wins {} losses {} draws {} max-win {} max-loss {}",

@@ -1,9 +1,9 @@
 //! `moulin tables verify`: every stored value (or an even sample of them) against its
 //! successors; an error (non-zero exit) on any disagreement.
 
-use super::{parse_pair, pool};
-use super::{table_files, DirArgs, TableFiles};
-use crate::commands::output::{outln, Failure};
+use super::tables_shared::{parse_pair, pool, table_files, DirArgs, TableFiles};
+use crate::commands::failure::Failure;
+use crate::commands::output::outln;
 use crate::tables::consistency::check_table;
 use crate::tables::schedule::Store;
 
@@ -60,12 +60,11 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
             store.ensure((o, m))?;
             store.load_dependencies(m.min(o), m.max(o))
         };
-        load(&mut store).map_err(|e| e.to_string())?;
+        load(&mut store)?;
         let tables = store.tables();
         let values = tables.values(m, o).ok_or("a table that verify loaded")?;
-        let (checked, wrong) = pool
-            .install(|| check_table(&rules, tables, values, (m, o), args.sample))
-            .map_err(|e| e.to_string())?;
+        let (checked, wrong) =
+            pool.install(|| check_table(&rules, tables, values, (m, o), args.sample))?;
         let sampled = match args.sample {
             Some(_) => format!(" ({checked} positions checked)"),
             None => String::new(),
@@ -99,10 +98,8 @@ fn verify_placing(
     use crate::tables::placing::solution::{Found, Solution};
     use crate::tables::placing::verify;
     let pool = pool(args.tables.threads)?;
-    let mut build = pool
-        .install(|| Build::new(dir, rules))
-        .map_err(|e| e.to_string())?;
-    let solution = match Solution::open(dir, rules).map_err(|e| e.to_string())? {
+    let mut build = pool.install(|| Build::new(dir, rules))?;
+    let solution = match Solution::open(dir, rules)? {
         Found::Whole(s) => Some(s),
         Found::Partial(have, all) if args.sample.is_some() => {
             return Err(format!(
@@ -140,11 +137,7 @@ fn verify_placing(
                 });
                 (slots.len() as u64, bad)
             }
-            _ => (
-                size,
-                pool.install(|| build.recheck(g))
-                    .map_err(|e| e.to_string())?,
-            ),
+            _ => (size, pool.install(|| build.recheck(g))?),
         };
         outln!("{g}: {} ({checked} positions checked)", verdict(wrong))?;
         wrong_total += wrong;

@@ -5,7 +5,7 @@ mod train_fit;
 mod train_label;
 mod train_suite;
 
-use crate::commands::output::Failure;
+use crate::commands::failure::Failure;
 use clap::Subcommand;
 
 /// The subcommands of `moulin train`.
@@ -32,9 +32,9 @@ pub enum TrainCommand {
 /// What went wrong, or `Failure::Closed` when standard output's reader left.
 pub(super) fn run(command: TrainCommand) -> Result<(), Failure> {
     match command {
-        TrainCommand::Label(args) => train_label::run_label(&args).map_err(Failure::from),
+        TrainCommand::Label(args) => train_label::run_label(&args),
         TrainCommand::Fit(args) => train_fit::run_fit(&args),
-        TrainCommand::Critical(args) => train_critical::run_critical(&args).map_err(Failure::from),
+        TrainCommand::Critical(args) => train_critical::run_critical(&args),
         TrainCommand::Suite(args) => train_suite::run_suite(&args),
     }
 }

@@ -1,6 +1,7 @@
 //! `moulin train critical`: finds placing positions where one or two moves keep the value and
 //! most others lose it, and writes them as a suite (`train::critical`).
 
+use crate::commands::failure::{Context, Failure};
 use crate::durable::{self, CommandFile};
 use crate::train::critical::{self, CriticalPlan};
 use crate::train::{fit, label};
@@ -72,11 +73,11 @@ pub struct CriticalArgs {
 }
 
 /// `moulin train critical`.
-pub fn run_critical(args: &CriticalArgs) -> Result<(), String> {
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
+pub fn run_critical(args: &CriticalArgs) -> Result<(), Failure> {
+    let rules = crate::Rules::named(&args.variant)?;
     let labels = match args.draw {
         Some(_) => Vec::new(),
-        None => fit::label_files(&args.variant, &args.labels).map_err(|e| e.to_string())?,
+        None => fit::label_files(&args.variant, &args.labels)?,
     };
     let mut files = vec![CommandFile::writes("--out", &args.out)];
     files.extend(labels.iter().map(|f| CommandFile::reads("--labels", f)));
@@ -86,18 +87,17 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), String> {
             .map(|d| CommandFile::reads("--tables", d)),
     );
     files.extend(args.exact.iter().map(|d| CommandFile::reads("--exact", d)));
-    durable::check_files(&files).map_err(|e| e.to_string())?;
-    let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), false)
-        .map_err(|e| e.to_string())?;
+    durable::check_files(&files)?;
+    let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), false)?;
     let (drawn, source) = if let Some(n) = args.draw {
         critical::drawn_candidates(&rules, args.seed, n)
     } else {
-        critical::labelled_candidates(&labels, &rules).map_err(|e| e.to_string())?
+        critical::labelled_candidates(&labels, &rules)?
     };
     let exact = match &args.exact {
         Some(dir) => Some(
             crate::tables::Tables::open(dir, &rules)
-                .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?,
+                .with_context(|| format!("endgame tables {}", dir.display()))?,
         ),
         None => None,
     };
@@ -115,10 +115,9 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), String> {
         }),
         exact_nodes: args.exact_nodes,
     };
-    let found = critical::find(&plan, drawn, &source, tables.as_ref(), exact.as_ref())
-        .map_err(|e| e.to_string())?;
+    let found = critical::find(&plan, drawn, &source, tables.as_ref(), exact.as_ref())?;
     let text = critical::suite_text(&plan, &found.lines, exact.is_some());
-    durable::write_atomic(&args.out, text.as_bytes()).map_err(|e| e.to_string())?;
+    durable::write_atomic(&args.out, text.as_bytes())?;
     eprintln!(
         "{} critical positions ({} drawn) written to {}",
         found.lines.len(),

@@ -1,7 +1,8 @@
 //! `moulin train fit`: fits the evaluation's placing weights to labelled positions
 //! (`train::fit`) and prints them, or writes them as Rust source.
 
-use crate::commands::output::{out, Failure};
+use crate::commands::failure::Failure;
+use crate::commands::output::out;
 use crate::durable::{self, CommandFile};
 use crate::search::eval::{Placing, INPUT_NAMES};
 use crate::train::fit::{self, FitPlan, Fitted};
@@ -54,7 +55,7 @@ pub struct FitArgs {
 
 /// `moulin train fit`.
 pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
+    let rules = crate::Rules::named(&args.variant)?;
     let placing = Placing::for_rules(&rules).ok_or_else(|| {
         format!(
             "the learned placing weights are for {}; variant {} has other rules",
@@ -75,7 +76,7 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda must be within 0 to 1 (got {})", args.lambda).into());
     }
-    let files = fit::label_files(&args.variant, &args.labels).map_err(|e| e.to_string())?;
+    let files = fit::label_files(&args.variant, &args.labels)?;
     if let Some(out) = &args.out {
         let mut named = vec![CommandFile::writes("--out", out)];
         named.extend(files.iter().map(|f| CommandFile::reads("--labels", f)));
@@ -84,9 +85,9 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
                 .iter()
                 .map(|f| CommandFile::reads("--results", f)),
         );
-        durable::check_files(&named).map_err(|e| e.to_string())?;
+        durable::check_files(&named)?;
     }
-    let results = fit::game_results(&args.results, &rules).map_err(|e| e.to_string())?;
+    let results = fit::game_results(&args.results, &rules)?;
     let plan = FitPlan {
         scale: args.scale,
         steps: args.steps,
@@ -96,14 +97,14 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
         moving: args.moving,
         fade: args.fade,
     };
-    let fitted = fit::fit(&files, &rules, &placing, &results, &plan).map_err(|e| e.to_string())?;
+    let fitted = fit::fit(&files, &rules, &placing, &results, &plan)?;
     print_losses(args, &fitted, files.len());
     print_weights(&fitted);
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let text = fit::source_text(&fitted.learned, &command, &about(args, &fitted, &files));
     match &args.out {
         Some(path) => {
-            durable::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())?;
+            durable::write_atomic(path, text.as_bytes())?;
             eprintln!("written to {}", path.display());
         }
         None => out!("{text}")?,

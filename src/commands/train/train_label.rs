@@ -1,6 +1,7 @@
 //! `moulin train label`: draws placing-phase positions (or takes those of games) and labels each
 //! with a deep search's score or its exact value (`train::label`).
 
+use crate::commands::failure::{Context, Failure};
 use crate::durable::{self, CommandFile};
 use crate::train::label::{self, LabelPlan, Phase};
 use std::path::PathBuf;
@@ -71,28 +72,26 @@ pub struct LabelArgs {
 }
 
 /// `moulin train label`.
-pub fn run_label(args: &LabelArgs) -> Result<(), String> {
+pub fn run_label(args: &LabelArgs) -> Result<(), Failure> {
     let out = args.out.clone().unwrap_or_else(|| {
         crate::train::cache_dir(&args.variant).join(journal_name(args, !args.games.is_empty()))
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let mut files = vec![CommandFile::writes("--out", &out)];
     files.extend(args.games.iter().map(|g| CommandFile::reads("--games", g)));
     if let Some(dir) = &args.tables {
         files.push(CommandFile::reads("--tables", dir));
     }
-    durable::check_files(&files).map_err(|e| e.to_string())?;
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
-    let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), args.no_tables)
-        .map_err(|e| e.to_string())?;
+    durable::check_files(&files)?;
+    let rules = crate::Rules::named(&args.variant)?;
+    let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), args.no_tables)?;
     let games = if args.games.is_empty() {
         None
     } else {
         let phase = args.moving.map_or(Phase::Placing, Phase::Moving);
-        Some(label::read_games(&args.games, &rules, phase).map_err(|e| e.to_string())?)
+        Some(label::read_games(&args.games, &rules, phase)?)
     };
     let positions = games
         .as_ref()
@@ -111,7 +110,7 @@ pub fn run_label(args: &LabelArgs) -> Result<(), String> {
         games,
         exact_nodes: args.exact.then_some(args.exact_nodes),
     };
-    label::label_all(&plan, &out).map_err(|e| e.to_string())?;
+    label::label_all(&plan, &out)?;
     eprintln!("{positions} positions labelled in {}", out.display());
     Ok(())
 }

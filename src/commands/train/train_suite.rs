@@ -1,7 +1,8 @@
 //! `moulin train suite`: measures an engine on a critical-position suite
 //! (`train::critical::measure_suite`).
 
-use crate::commands::output::{outln, Failure};
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::outln;
 use crate::matches::engines::engine::Engine;
 use crate::matches::engines::spec::EngineSpec;
 use crate::train::critical::{self, Measure, SuiteTally, Value};
@@ -43,16 +44,15 @@ pub struct SuiteArgs {
 
 /// `moulin train suite`: how many positions of a suite an engine keeps the value of.
 pub fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
-    let rules = crate::Rules::named(&args.variant).map_err(|e| e.to_string())?;
-    let suite = critical::read_suite(&args.suite, &rules).map_err(|e| e.to_string())?;
-    let spec = EngineSpec::parse_unbounded(&args.engine, "moulin train suite")
-        .map_err(|e| e.to_string())?;
+    let rules = crate::Rules::named(&args.variant)?;
+    let suite = critical::read_suite(&args.suite, &rules)?;
+    let spec = EngineSpec::parse_unbounded(&args.engine, "moulin train suite")?;
     let timeout = Duration::from_millis(args.ready_timeout);
-    let mut engine = Engine::start(&spec, &rules, timeout).map_err(|e| e.to_string())?;
+    let mut engine = Engine::start(&spec, &rules, timeout)?;
     let tables = match &args.exact {
         Some(dir) => Some(
             crate::tables::Tables::open(dir, &rules)
-                .map_err(|e| format!("endgame tables {}: {e}", dir.display()))?,
+                .with_context(|| format!("endgame tables {}", dir.display()))?,
         ),
         None => None,
     };
@@ -62,7 +62,7 @@ pub fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         exact: tables.as_ref().zip(args.exact.as_deref()),
         verbose: args.verbose,
     };
-    let tally = critical::measure_suite(&suite, &mut engine, &how).map_err(|e| e.to_string())?;
+    let tally = critical::measure_suite(&suite, &mut engine, &how)?;
     engine.quit();
     print_tally(args, &tally, tables.is_some())
 }

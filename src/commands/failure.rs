@@ -1,0 +1,151 @@
+//! The command line's edge: `Failure`, the one error type of the handlers. `?` takes any
+//! library error into it (every `std::error::Error` that can cross threads, and text), keeping it
+//! whole with its `source()` chain; what a user needs to know of the command's side ("--openings
+//! FILE") is put in front of it by `context`, never by formatting the error into a string. The
+//! user reads it as one line, "what: why" (`output::ending`).
+//!
+//! `Failure` is not itself a `std::error::Error`: that is what lets `?` take every error into it
+//! (the same choice as `anyhow::Error`, without the crate: the chain is kept by `Within`, and
+//! the exit statuses need the variants below).
+
+use std::error::Error;
+use std::fmt;
+use std::io;
+
+/// A library's error (or a line of text), boxed with its `source()` chain.
+pub type Cause = Box<dyn Error + Send + Sync + 'static>;
+
+/// Why a command did not finish.
+#[derive(Debug)]
+pub enum Failure {
+    /// The reader of standard output left (a closed pipe): nothing more to say to anyone.
+    Closed,
+    /// What went wrong: an error of the library (or of the command's own), with what the command
+    /// was doing put in front of it by `context`.
+    Failed(Cause),
+    /// What went wrong, as a line of text made by hand: the match commands' until their errors
+    /// are typed (new code returns `Failed`, which `?` and `From<String>` make).
+    Error(String),
+    /// The command line itself is wrong (a value out of range, a malformed spec): nothing was
+    /// done. Exit status 2, as for clap's own usage errors.
+    Usage(String),
+}
+
+impl Failure {
+    /// The failure of a write to standard output.
+    #[must_use]
+    pub fn of_stdout(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::Closed
+        } else {
+            Failure::from(e).context("cannot write to standard output")
+        }
+    }
+
+    /// This failure with `what` in front ("what: why"); a closed output stays closed.
+    #[must_use]
+    pub fn context(self, what: impl fmt::Display) -> Failure {
+        let what = what.to_string();
+        match self {
+            Failure::Closed => Failure::Closed,
+            Failure::Usage(why) => Failure::Usage(format!("{what}: {why}")),
+            Failure::Error(why) => Failure::Failed(Box::new(Within {
+                what,
+                source: why.into(),
+            })),
+            Failure::Failed(source) => Failure::Failed(Box::new(Within { what, source })),
+        }
+    }
+}
+
+/// Every error that can cross threads, and a line of text (`String`, `&str`), is a `Failure`:
+/// what `?` uses.
+impl<E: Into<Cause>> From<E> for Failure {
+    fn from(e: E) -> Failure {
+        Failure::Failed(e.into())
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Closed => f.write_str("standard output closed"),
+            Failure::Failed(cause) => write!(f, "{cause}"),
+            Failure::Error(text) | Failure::Usage(text) => f.write_str(text),
+        }
+    }
+}
+
+/// An error with what the command was doing when it came: "what: why", its source the error.
+#[derive(Debug)]
+struct Within {
+    /// What the command was doing, or the input it concerns ("--openings FILE").
+    what: String,
+    /// The error itself.
+    source: Cause,
+}
+
+impl fmt::Display for Within {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.what, self.source)
+    }
+}
+
+impl Error for Within {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        Some(&*self.source)
+    }
+}
+
+/// `context` on a `Result`: its error becomes a `Failure` with `what` in front.
+pub trait Context<T> {
+    /// The error, if any, as a `Failure` with `what` in front.
+    fn context(self, what: impl fmt::Display) -> Result<T, Failure>;
+
+    /// `context`, `what` made only when there is an error.
+    fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T, Failure>;
+}
+
+impl<T, E: Into<Failure>> Context<T> for Result<T, E> {
+    fn context(self, what: impl fmt::Display) -> Result<T, Failure> {
+        self.map_err(|e| e.into().context(what))
+    }
+
+    fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T, Failure> {
+        self.map_err(|e| e.into().context(what()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_context_comes_first_and_the_cause_stays_the_source() {
+        let read: Result<(), io::Error> = Err(io::Error::other("disk on fire"));
+        let failure = read.context("--openings a.txt").unwrap_err();
+        assert_eq!(failure.to_string(), "--openings a.txt: disk on fire");
+        let Failure::Failed(cause) = failure else {
+            panic!("not a cause")
+        };
+        let source = cause.source().unwrap();
+        assert!(source.downcast_ref::<io::Error>().is_some());
+    }
+
+    #[test]
+    fn a_closed_output_stays_closed_and_a_usage_error_a_usage_error() {
+        let closed: Result<(), Failure> = Err(Failure::Closed);
+        assert!(matches!(closed.context("x"), Err(Failure::Closed)));
+        let usage: Result<(), Failure> = Err(Failure::Usage("bad".into()));
+        let failure = usage.context("--tc").unwrap_err();
+        assert!(matches!(&failure, Failure::Usage(t) if t == "--tc: bad"));
+    }
+
+    #[test]
+    fn text_is_a_failure_too() {
+        let f: Failure = "no engine".into();
+        assert_eq!(f.to_string(), "no engine");
+        let f = Failure::from(format!("{} engines", 2)).context("--engine");
+        assert_eq!(f.to_string(), "--engine: 2 engines");
+    }
+}

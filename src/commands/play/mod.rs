@@ -1,0 +1,191 @@
+//! `moulin play`: a game against moulin for a person at a terminal (docs/play-and-analyse.md, "Playing"). The board
+//! is drawn after each move, in colour when the terminal has it; moves are read in either
+//! notation with line editing and history (rustyline); the engine thinks on a thread of its own
+//! and the prompt stays open meanwhile (`stop` makes it move at once).
+//!
+//! Its parts: `play_table.rs` the game they share, `play_words.rs` what the person types,
+//! `board_paint.rs` the board drawn, `engine_thread.rs` moulin thinking; here the flags and the
+//! prompt's loop.
+
+mod board_paint;
+mod engine_thread;
+mod play_table;
+mod play_words;
+
+use super::failure::{Context, Failure};
+use super::output::{out, outln};
+use crate::book::{self, Book};
+use crate::rng::Rng;
+use crate::rules::board::Color;
+use crate::rules::game::Game;
+use crate::search::Searcher;
+use crate::tables::Tables;
+use board_paint::picture;
+use engine_thread::{stop_and_wait, Engine, Printer};
+use play_table::{lock, parse_clock, Table};
+use play_words::{answer, save, Confirmed, Reply};
+use rustyline::error::ReadlineError;
+use rustyline::DefaultEditor;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// The flags of `moulin play`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "At the prompt, type a move (d6, d6-d5, d6xb4; after a move that \
+closes a mill, the piece alone completes it: xb4 or b4) or a command: hint (moulin's move for \
+you and its value, exact where --tables and a placing solution there decide), undo, new, \
+flip, level N, stop, board, save FILE (asks before replacing a file), save! FILE, load FILE, \
+help, quit (asks first if the game is not saved). A command misused is answered with its usage. \
+The board is drawn once a turn, the last move marked: [ ] on its points, x where it removed \
+a piece. Input may come in bursts: a pasted line or several lines run as typed."
+)]
+pub struct PlayArgs {
+    /// The colour you play: white or black.
+    #[arg(long, default_value = "white")]
+    pub color: String,
+    /// Rule preset: nine, twelve, lasker, morabaraba, no-reform, protected-mills.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// moulin's level, 1 (weakest) to 20 (full strength; protocol.md, option Level).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=20))]
+    pub level: u8,
+    /// moulin's time per move in milliseconds, without --clock (1 to 600000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub movetime: u64,
+    /// A clock for both sides, MINUTES[+SECONDS] (such as 5+3: five minutes, three seconds
+    /// added a move); a side whose time runs out loses.
+    #[arg(long, value_name = "M[+S]")]
+    pub clock: Option<String>,
+    /// Endgame tables for moulin's play and for exact hints (docs/endgame-tables.md, "Endgame
+    /// tables").
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
+    #[arg(
+        long,
+        help = "No colours, even on a terminal that has them (also NO_COLOR in the environment)"
+    )]
+    pub plain: bool,
+}
+
+/// Runs `moulin play`.
+pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
+    let rules = crate::Rules::named(&args.variant)?;
+    let human = match args.color.to_ascii_lowercase().as_str() {
+        "white" | "w" => Color::White,
+        "black" | "b" => Color::Black,
+        other => return Err(format!("--color {other}: expected white or black").into()),
+    };
+    let clocks = args.clock.as_deref().map(parse_clock).transpose()?;
+    let mut searcher = Searcher::new(64, 1);
+    if let Some(dir) = &args.tables {
+        let t = Tables::open(dir, &rules).context("endgame tables")?;
+        searcher.options.tables = Some(Arc::new(t));
+    }
+    let book = book::find_default(&args.variant)
+        .and_then(|p| Book::load(&p).ok())
+        .map(Arc::new);
+    let colour =
+        !args.plain && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+    let table = Arc::new(Mutex::new(Table {
+        game: Game::new(rules),
+        before: Vec::new(),
+        human,
+        flipped: human == Color::Black,
+        level: args.level,
+        variant: args.variant.clone(),
+        rules,
+        clocks,
+        turn_started: Instant::now(),
+        flagged: None,
+        generation: 0,
+        thinking: None,
+        colour,
+        pending: None,
+        unsaved: false,
+    }));
+    let engine = Arc::new(Mutex::new(Some(Engine {
+        searcher,
+        book,
+        movetime: args.movetime,
+        rng: Rng::from_time(),
+    })));
+    // Without bracketed paste a terminal sends a paste as keys, so each pasted line runs as if
+    // typed; with it, the lines would wait in the editor as one multi-line entry.
+    let config = rustyline::Config::builder().bracketed_paste(false).build();
+    let mut rl = DefaultEditor::with_config(config).context("cannot read the terminal")?;
+    let printer = rl
+        .create_external_printer()
+        .context("cannot write to the terminal")?;
+    let printer: Printer = Arc::new(Mutex::new(Box::new(printer)));
+    outln!(
+        "moulin {}: you play {}; type help for the commands.",
+        env!("CARGO_PKG_VERSION"),
+        human.name()
+    )?;
+    out!("{}", picture(&lock(&table)))?;
+    let result = converse(&mut rl, &table, &engine, &printer);
+    stop_and_wait(&table, &engine);
+    result
+}
+
+/// The prompt's loop: reads lines and answers them until `quit` or the end of input.
+fn converse(
+    rl: &mut DefaultEditor,
+    table: &Arc<Mutex<Table>>,
+    engine: &Arc<Mutex<Option<Engine>>>,
+    printer: &Printer,
+) -> Result<(), Failure> {
+    loop {
+        if lock(table).engine_starts(false) {
+            // Written here, on the prompt's thread before the engine starts: through the
+            // printer it could run into the engine's own message.
+            outln!("moulin is thinking... (type stop to make it move now)")?;
+        }
+        engine_thread::start_thinking(table, engine, printer, false);
+        let prompt = match &lock(table).pending {
+            Some(mv) => format!("{mv} closes a mill, remove which piece? > "),
+            None => "> ".to_string(),
+        };
+        let Some(line) = read_line(rl, &prompt)? else {
+            return Ok(());
+        };
+        if line.is_empty() {
+            continue;
+        }
+        let _ = rl.add_history_entry(line.as_str());
+        let text = match answer(&line, table, engine, printer) {
+            Reply::Say(text) => text,
+            Reply::Quit => return Ok(()),
+            Reply::Ask(question, then) => {
+                let Some(yes) = read_line(rl, &format!("{question} (y/n) "))? else {
+                    return Ok(());
+                };
+                let yes = yes.to_ascii_lowercase().starts_with('y');
+                match then {
+                    Confirmed::Quit if yes => return Ok(()),
+                    Confirmed::Quit => "Playing on (save FILE keeps the game).".into(),
+                    Confirmed::Replace(file) if yes => save(&mut lock(table), &file, true),
+                    Confirmed::Replace(file) => format!("{} kept.", crate::text::quoted(&file)),
+                }
+            }
+        };
+        outln!("{text}")?;
+    }
+}
+
+/// One line typed at `prompt`, trimmed; `None` at the end of input (or Ctrl-C).
+fn read_line(rl: &mut DefaultEditor, prompt: &str) -> Result<Option<String>, Failure> {
+    match rl.readline(prompt) {
+        Ok(l) => Ok(Some(l.trim().to_string())),
+        Err(ReadlineError::Interrupted | ReadlineError::Eof) => Ok(None),
+        // The prompt is written to standard output: its reader may have left.
+        Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::Closed)
+        }
+        Err(e) => Err(Failure::from(e).context("reading the terminal")),
+    }
+}

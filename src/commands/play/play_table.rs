@@ -1,0 +1,152 @@
+//! The table of `moulin play`: the game and everything about it that the prompt and the
+//! engine's thread share (clocks, level, whose turn, what was saved), under one lock.
+
+use super::super::args::BadValue;
+use crate::rules::board::{ByColor, Color};
+use crate::rules::game::Game;
+use crate::rules::Rules;
+use crate::search::Control;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Both clocks: milliseconds left, and the increment.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Clocks {
+    pub(super) left: ByColor<u64>,
+    pub(super) inc: u64,
+}
+
+/// Reads `M[+S]`.
+pub(super) fn parse_clock(text: &str) -> Result<Clocks, BadValue> {
+    let bad = || {
+        BadValue(format!(
+            "--clock {text}: expected MINUTES[+SECONDS], such as 5 or 5+3"
+        ))
+    };
+    let (m, s) = text.split_once('+').unwrap_or((text, "0"));
+    let minutes: f64 = m.trim().parse().map_err(|_| bad())?;
+    let seconds: f64 = s.trim().parse().map_err(|_| bad())?;
+    if !(minutes > 0.0 && minutes <= 600.0 && (0.0..=600.0).contains(&seconds)) {
+        return Err(bad());
+    }
+    let ms = (minutes * 60_000.0) as u64;
+    Ok(Clocks {
+        left: ByColor::new(ms, ms),
+        inc: (seconds * 1000.0) as u64,
+    })
+}
+
+/// The game and everything about it that the prompt and the engine's thread share.
+pub(super) struct Table {
+    pub(super) game: Game,
+    /// The games before each move, for `undo`.
+    pub(super) before: Vec<Game>,
+    pub(super) human: Color,
+    pub(super) flipped: bool,
+    pub(super) level: u8,
+    pub(super) variant: String,
+    /// The rules of `variant` (a loaded game may change both).
+    pub(super) rules: Rules,
+    pub(super) clocks: Option<Clocks>,
+    /// When the side to move started its turn.
+    pub(super) turn_started: Instant,
+    /// A side that lost on time.
+    pub(super) flagged: Option<Color>,
+    /// Changed by every move, undo and new game: an engine answer for another one is dropped.
+    pub(super) generation: u64,
+    /// The engine is thinking (its control, to stop it).
+    pub(super) thinking: Option<Arc<Control>>,
+    pub(super) colour: bool,
+    /// The player's placement or step that closed a mill, waiting for the piece to remove.
+    pub(super) pending: Option<String>,
+    /// Moves were made since the game was last saved or loaded.
+    pub(super) unsaved: bool,
+}
+
+impl Table {
+    pub(super) fn new_game(&mut self, rules: Rules) {
+        self.rules = rules;
+        self.game = Game::new(rules);
+        self.before.clear();
+        self.pending = None;
+        self.unsaved = false;
+        self.flagged = None;
+        self.generation += 1;
+        self.turn_started = Instant::now();
+        if let Some(c) = self.clocks.as_mut() {
+            let start = c.left.white.max(c.left.black);
+            c.left = ByColor::new(start, start);
+        }
+    }
+
+    /// Whether the engine starts thinking now: for its move (or, `hint`, for the human's), in
+    /// a game still going, and not already thinking.
+    pub(super) fn engine_starts(&self, hint: bool) -> bool {
+        let to_move = self.game.position().side_to_move();
+        self.thinking.is_none() && self.over().is_none() && (to_move == self.human) == hint
+    }
+
+    pub(super) fn over(&self) -> Option<String> {
+        if let Some(c) = self.flagged {
+            return Some(format!(
+                "{} {} wins on time",
+                if c == Color::White { "0-1" } else { "1-0" },
+                (!c).name()
+            ));
+        }
+        self.game
+            .outcome()
+            .map(|o| format!("{} {}", o.score(), o.describe()))
+    }
+
+    /// Plays a move already checked legal, unless the mover's clock ran out first (then
+    /// `false`: the mover lost on time); the mover's clock gains its increment.
+    pub(super) fn play(&mut self, mv: crate::rules::moves::Move) -> bool {
+        let mover = self.game.position().side_to_move();
+        if let Some(c) = self.clocks.as_mut() {
+            let used = self.turn_started.elapsed().as_millis() as u64;
+            if used >= c.left[mover] {
+                c.left[mover] = 0;
+                self.flagged = Some(mover);
+                self.generation += 1;
+                return false;
+            }
+            c.left[mover] = c.left[mover] - used + c.inc;
+        }
+        self.before.push(self.game.clone());
+        self.game.play(mv);
+        self.unsaved = true;
+        self.generation += 1;
+        self.turn_started = Instant::now();
+        true
+    }
+
+    pub(super) fn who(&self, c: Color) -> String {
+        if c == self.human {
+            format!("{} (you)", c.name())
+        } else {
+            format!("{} (moulin, level {})", c.name(), self.level)
+        }
+    }
+}
+
+/// The lock of the table (or of the engine), taken even after a thread panicked holding it.
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_read_minutes_and_seconds() {
+        let c = parse_clock("5+3").unwrap();
+        assert_eq!(c.left.white, 300_000);
+        assert_eq!(c.inc, 3000);
+        assert_eq!(parse_clock("0.5").unwrap().left.black, 30_000);
+        for bad in ["", "x", "5+", "-1", "0", "5+x", "100000"] {
+            assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+}
