@@ -11,6 +11,7 @@ mod matches;
 pub mod output;
 mod perft_cmd;
 mod play_cmd;
+pub mod progress;
 mod solve_cmd;
 mod tables;
 mod train;

@@ -320,7 +320,8 @@ pub fn play(plan: &Plan, on_game: &(dyn Fn(&Record) + Sync)) -> Result<Finished,
         plan.seed
     );
     let resumed = standings.games();
-    let bar = crate::progress::bar(plan.total_games() as u64, u64::from(resumed), "", "games");
+    let bar =
+        crate::commands::progress::bar(plan.total_games() as u64, u64::from(resumed), "", "games");
     let shared = Mutex::new(Shared {
         schedule: Schedule {
             next_unit: 0,

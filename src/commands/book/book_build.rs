@@ -68,7 +68,8 @@ pub fn run_build(args: BuildArgs) -> Result<(), String> {
         CommandFile::writes("the journal of --out", &journal),
     ])
     .map_err(|e| e.to_string())?;
-    let built = two_trees::build(&plan).map_err(|e| e.to_string())?;
+    let built = two_trees::build(&plan, &crate::commands::progress::Bars::default())
+        .map_err(|e| e.to_string())?;
     eprintln!(
         "{}: {} positions ({} searched in {:.0} s)",
         plan.out.display(),

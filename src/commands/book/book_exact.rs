@@ -58,8 +58,15 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
     let solution = tables.clone();
     // With the placing solution every line is checked, those `book cover` proved too.
     let items = exact::items(&lines, args.min_ply, tables.placing().is_some());
-    let found = exact::solve_items(&args.file, &items, tables, args.threads, args.min_ply)
-        .map_err(|e| e.to_string())?;
+    let found = exact::solve_items(
+        &args.file,
+        &items,
+        &tables,
+        args.threads,
+        args.min_ply,
+        &crate::commands::progress::Bars::default(),
+    )
+    .map_err(|e| e.to_string())?;
     let (away, by_ply) = exact::verdicts(&items, &found);
     for a in &away {
         outln!(

@@ -52,7 +52,14 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), String> {
         max_ply,
         threads: book::default_threads(threads),
     };
-    let note = expand::expand(&path, header, lines, plan).map_err(|e| e.to_string())?;
+    let note = expand::expand(
+        &path,
+        header,
+        lines,
+        plan,
+        &crate::commands::progress::Bars::default(),
+    )
+    .map_err(|e| e.to_string())?;
     eprintln!("{note}");
     Ok(())
 }

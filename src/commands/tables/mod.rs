@@ -82,11 +82,7 @@ pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), String> {
 
 /// A pool of `threads` threads (default: one per core).
 pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, String> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        b = b.num_threads(t as usize);
-    }
-    b.build()
+    crate::parallel::pool(threads.map(usize::from), None)
         .map_err(|e| format!("cannot start the threads: {e}"))
 }
 

@@ -99,7 +99,7 @@ fn build_group(
 ) -> Result<(), String> {
     store.load_dependencies(a, b).map_err(|e| e.to_string())?;
     let slots = schedule::group_size(store.tables().classes(), a, b);
-    let bar = crate::progress::bar(slots, 0, &format!("{a}-{b} "), "positions");
+    let bar = crate::commands::progress::bar(slots, 0, &format!("{a}-{b} "), "positions");
     let t = Instant::now();
     let levels = AtomicU64::new(0);
     let progress = |n: u64| {
@@ -128,7 +128,7 @@ fn build_group(
 /// Builds the placing solution into `dir`'s placing folder, group by group, with a progress bar
 /// over all positions; prints each group's cost.
 fn build_placing(dir: &std::path::Path, rules: &Rules, threads: Option<u16>) -> Result<(), String> {
-    use crate::tables::placing::backward::{Build, Step};
+    use crate::tables::placing_build::{Build, Step};
     let pool = pool(threads)?;
     let started = Instant::now();
     eprintln!("reading the moving tables of {} ...", dir.display());
@@ -142,7 +142,7 @@ fn build_placing(dir: &std::path::Path, rules: &Rules, threads: Option<u16>) -> 
         groups.len(),
         build.folder().display()
     );
-    let bar = crate::progress::bar(total, 0, "placing ", "positions");
+    let bar = crate::commands::progress::bar(total, 0, "placing ", "positions");
     for g in groups {
         bar.set_message(format!("(group {g})"));
         let step = pool.install(|| build.step(g)).map_err(|e| e.to_string())?;
@@ -171,8 +171,8 @@ fn build_placing_group(
     threads: Option<u16>,
     text: &str,
 ) -> Result<(), String> {
-    use crate::tables::placing::backward::{Build, Step};
     use crate::tables::placing::groups::{self, Group};
+    use crate::tables::placing_build::{Build, Step};
     let group = Group::parse(text)
         .filter(|g| groups::all(rules).contains(g))
         .ok_or_else(|| {

@@ -90,7 +90,12 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), String> {
     let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), false)
         .map_err(|e| e.to_string())?;
     let (drawn, source) = if let Some(n) = args.draw {
-        critical::drawn_candidates(&rules, args.seed, n)
+        critical::drawn_candidates(
+            &rules,
+            args.seed,
+            n,
+            &crate::commands::progress::Bars::default(),
+        )
     } else {
         critical::labelled_candidates(&labels, &rules).map_err(|e| e.to_string())?
     };
@@ -115,8 +120,15 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), String> {
         }),
         exact_nodes: args.exact_nodes,
     };
-    let found = critical::find(&plan, drawn, &source, tables.as_ref(), exact.as_ref())
-        .map_err(|e| e.to_string())?;
+    let found = critical::find(
+        &plan,
+        drawn,
+        &source,
+        tables.as_ref(),
+        exact.as_ref(),
+        &crate::commands::progress::Bars::default(),
+    )
+    .map_err(|e| e.to_string())?;
     let text = critical::suite_text(&plan, &found.lines, exact.is_some());
     durable::write_atomic(&args.out, text.as_bytes()).map_err(|e| e.to_string())?;
     eprintln!(

@@ -111,7 +111,8 @@ pub fn run_label(args: &LabelArgs) -> Result<(), String> {
         games,
         exact_nodes: args.exact.then_some(args.exact_nodes),
     };
-    label::label_all(&plan, &out).map_err(|e| e.to_string())?;
+    label::label_all(&plan, &out, &crate::commands::progress::Bars::default())
+        .map_err(|e| e.to_string())?;
     eprintln!("{positions} positions labelled in {}", out.display());
     Ok(())
 }
