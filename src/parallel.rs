@@ -1,7 +1,8 @@
 //! Jobs run on several threads: each thread takes the next job from a shared counter, with a
 //! state of its own (a searcher, a solver's memory), and the answers come back to the calling
 //! thread one at a time, as they finish. So what the answers feed (a journal, a progress bar, a
-//! list) has one owner and needs no lock, and an error there stops the work.
+//! list) has one owner and needs no lock, and an error there stops the work. Work that rayon
+//! spreads itself (a search's threads, a table build) runs in a pool made by `pool`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -54,9 +55,25 @@ where
     })
 }
 
+/// A rayon pool of `threads` threads (`None`, or 0: one a core), its threads named `name-0`,
+/// `name-1`... when a name is given.
+pub fn pool(
+    threads: Option<usize>,
+    name: Option<&'static str>,
+) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        builder = builder.num_threads(threads);
+    }
+    if let Some(name) = name {
+        builder = builder.thread_name(move |i| format!("{name}-{i}"));
+    }
+    builder.build()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::run;
+    use super::{pool, run};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
@@ -134,5 +151,15 @@ mod tests {
         assert_eq!(taken, 5, "nothing taken after the error");
         let worked = worked.load(Ordering::Relaxed);
         assert!(worked < 1000, "the threads stopped: {worked} jobs worked");
+    }
+
+    #[test]
+    fn a_pool_has_the_threads_and_names_asked_for() {
+        let named = pool(Some(3), Some("test-pool")).unwrap();
+        assert_eq!(named.current_num_threads(), 3);
+        let name = named.install(|| std::thread::current().name().map(str::to_owned));
+        assert!(name.is_some_and(|n| n.starts_with("test-pool-")));
+        let unnamed = pool(Some(2), None).unwrap();
+        assert!(unnamed.install(|| std::thread::current().name().is_none()));
     }
 }

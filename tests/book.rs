@@ -7,6 +7,7 @@ use moulin::book::check::check_text;
 use moulin::book::deep_search::{book_searcher, SearchSpec};
 use moulin::book::{self, format, score_value, Book};
 use moulin::commands::book::book_build::{run_build, BuildArgs};
+use moulin::job_progress::Silent;
 use moulin::rules::game::Game;
 use moulin::rules::movegen;
 use moulin::rules::notation::Convention;
@@ -218,7 +219,7 @@ fn the_exit_check_compares_the_positions_the_book_leaves_with_a_deeper_search() 
     let path = dir.join("small.book");
     build(&path, 3, 2);
     let text = std::fs::read_to_string(&path).unwrap();
-    let report = check_exits(&text, 30, Some(4), 120, 2).unwrap();
+    let report = check_exits(&text, 30, Some(4), 120, 2, &Silent).unwrap();
     assert_eq!(report.depth, 4);
     // A 3-ply book of depth 2 leaves its main lines at fewer than 30 positions: all searched.
     assert!((5..30).contains(&report.searched), "{report:?}");
@@ -244,7 +245,7 @@ fn the_exit_check_compares_the_positions_the_book_leaves_with_a_deeper_search() 
         })
         .collect();
     let claimed = format::write(&header, &doctored);
-    let report = check_exits(&claimed, 30, Some(4), 120, 2).unwrap();
+    let report = check_exits(&claimed, 30, Some(4), 120, 2, &Silent).unwrap();
     assert_eq!(report.worse.len(), report.searched, "{report:?}");
     assert!(report
         .worse

@@ -8,7 +8,7 @@ use moulin::rng::Rng;
 use moulin::rules::movegen::legal_moves;
 use moulin::search::exact::proof::{prove, ProofMemory};
 use moulin::tables::placing::solution::{Found, Solution};
-use moulin::tables::placing::verify;
+use moulin::tables::placing_verify as verify;
 use moulin::tables::Tables;
 use moulin::Convention;
 use std::path::{Path, PathBuf};

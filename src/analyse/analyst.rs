@@ -3,6 +3,7 @@
 
 use super::analyse_error::AnalyseError;
 use super::grade::{self, rank, Graded, Searched};
+use crate::job_progress::Progress;
 use crate::record;
 use crate::rng::Rng;
 use crate::rules::game::Game;
@@ -264,19 +265,25 @@ impl Analyst {
     /// Grades the moves `played` (each with the game before it, as `play_moves` gives them) of a
     /// game that ended in `game`: every position is searched once (following every root move
     /// when `all`, for the advisor's view), with a progress bar.
-    pub fn grade_game(&mut self, played: &[(Game, Move)], game: &Game, all: bool) -> Vec<Graded> {
-        let bar = crate::progress::bar(played.len() as u64 + 1, 0, "analysing ", "positions");
+    pub fn grade_game(
+        &mut self,
+        played: &[(Game, Move)],
+        game: &Game,
+        all: bool,
+        progress: &dyn Progress,
+    ) -> Vec<Graded> {
+        progress.stage(played.len() as u64 + 1, 0, "analysing ", "positions");
         let mut searched = Vec::new();
         for (before, _) in played {
             searched.push(self.search(before, all).0);
-            bar.inc(1);
+            progress.advance(1);
         }
         let end = if game.outcome().is_some() {
             None
         } else {
             Some(self.search(game, false).0)
         };
-        bar.finish_and_clear();
+        progress.finish();
         grade::grade(played, &searched, end.as_ref(), game)
     }
 

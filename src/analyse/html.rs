@@ -6,12 +6,14 @@
 //! (`<script id="analysis-data" type="application/json">`), which the script draws.
 
 use super::grade::{class, for_white, shown_value, summary, Graded, Label, LOSS_CAP};
-use super::report::{js, js_list, white_values};
+use super::report::{number, to_json, white_values};
 use crate::rules::board::{Color, Point};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::Score;
+use serde::Serialize;
+use serde_json::value::RawValue;
 use std::fmt::Write as _;
 
 /// The page's style sheet.
@@ -445,41 +447,71 @@ fn legend(range: f64) -> String {
 
 /// A move for the script: its text, the indexes of the points it moves from and to, and of
 /// those it removes.
-fn js_move(mv: Move, text: &str) -> String {
-    let index = |p: Option<Point>| p.map_or("null".into(), |p| p.index().to_string());
-    let rem: Vec<String> = mv.removals().map(|p| p.index().to_string()).collect();
-    format!(
-        "{{\"text\":{},\"from\":{},\"to\":{},\"rem\":[{}]}}",
-        js(text),
-        index(mv.from()),
-        index(mv.to()),
-        rem.join(",")
-    )
+#[derive(Serialize)]
+struct PageMove<'a> {
+    text: &'a str,
+    from: Option<usize>,
+    to: Option<usize>,
+    rem: Vec<usize>,
+}
+
+impl PageMove<'_> {
+    fn new(mv: Move, text: &str) -> PageMove<'_> {
+        PageMove {
+            text,
+            from: mv.from().map(Point::index),
+            to: mv.to().map(Point::index),
+            rem: mv.removals().map(Point::index).collect(),
+        }
+    }
 }
 
 /// One step for the script: the board (a letter a point: `w`, `b` or `.`), the pieces in hand,
 /// a note, the value shown and where it stands on the bar.
-fn js_step(pos: &Position, note: &str, value: Option<StepValue>, range: f64) -> String {
-    let board: String = Point::all()
-        .map(|p| match pos.color_at(p) {
-            Some(Color::White) => 'w',
-            Some(Color::Black) => 'b',
-            None => '.',
-        })
-        .collect();
-    let (text, gauge) = value.map_or((String::new(), 0.0), |v| {
-        (shown_value(v.score, v.exact), v.gauge(range))
-    });
-    format!(
-        "{{\"board\":\"{board}\",\"hand\":[{},{}],\"note\":{},\"value\":{},\"gauge\":{gauge:.4}}}",
-        pos.in_hand(Color::White),
-        pos.in_hand(Color::Black),
-        js(note),
-        js(&text)
-    )
+#[derive(Serialize)]
+struct PageStep {
+    board: String,
+    hand: [u8; 2],
+    note: String,
+    value: String,
+    gauge: Box<RawValue>,
 }
 
-/// The data the script draws: the points and lines of the board, every step, every ply.
+impl PageStep {
+    fn new(pos: &Position, note: String, value: Option<StepValue>, range: f64) -> PageStep {
+        let board: String = Point::all()
+            .map(|p| match pos.color_at(p) {
+                Some(Color::White) => 'w',
+                Some(Color::Black) => 'b',
+                None => '.',
+            })
+            .collect();
+        let (value, gauge) = value.map_or((String::new(), 0.0), |v| {
+            (shown_value(v.score, v.exact), v.gauge(range))
+        });
+        PageStep {
+            board,
+            hand: [pos.in_hand(Color::White), pos.in_hand(Color::Black)],
+            note,
+            value,
+            gauge: number(format!("{gauge:.4}")),
+        }
+    }
+}
+
+/// The data the script draws: the points (with their place on the drawing) and lines of the
+/// board, every step, every ply, and where each step stands on the graph.
+#[derive(Serialize)]
+struct PageData<'a> {
+    points: Vec<(u32, u32, &'static str)>,
+    edges: Vec<[usize; 2]>,
+    steps: Vec<PageStep>,
+    plies: Vec<PagePly<'a>>,
+    #[serde(rename = "graphX")]
+    graph_x: Vec<Box<RawValue>>,
+}
+
+/// The data the script draws, as JSON.
 fn data(
     graded: &[Graded],
     start: &Game,
@@ -487,10 +519,10 @@ fn data(
     values: &[Option<StepValue>],
     range: f64,
 ) -> String {
-    let points: Vec<String> = Point::all()
+    let points = Point::all()
         .map(|p| {
             let (x, y) = at(p);
-            format!("[{x},{y},\"{}\"]", p.name())
+            (x, y, p.name())
         })
         .collect();
     let topology = start.position().rules().topology();
@@ -498,14 +530,14 @@ fn data(
     for p in Point::all() {
         for q in topology.adjacent[p.index()] {
             if q > p {
-                edges.push(format!("[{},{}]", p.index(), q.index()));
+                edges.push([p.index(), q.index()]);
             }
         }
     }
     let to_move = |pos: &Position| format!("{} to move.", pos.side_to_move().name());
-    let mut steps = vec![js_step(
+    let mut steps = vec![PageStep::new(
         start.position(),
-        &to_move(start.position()),
+        to_move(start.position()),
         values[0],
         range,
     )];
@@ -520,55 +552,59 @@ fn data(
                 ),
             ),
         };
-        steps.push(js_step(&pos, &note, values[i + 1], range));
+        steps.push(PageStep::new(&pos, note, values[i + 1], range));
     }
-    let plies: Vec<String> = graded.iter().map(js_ply).collect();
-    let xs: Vec<String> = (0..values.len())
-        .map(|i| format!("{:.1}", graph_x(i, values.len())))
-        .collect();
-    format!(
-        "{{\"points\":[{}],\"edges\":[{}],\"steps\":[{}],\"plies\":[{}],\"graphX\":[{}]}}",
-        points.join(","),
-        edges.join(","),
-        steps.join(","),
-        plies.join(","),
-        xs.join(",")
-    )
+    to_json(&PageData {
+        points,
+        edges,
+        steps,
+        plies: graded.iter().map(PagePly::new).collect(),
+        graph_x: (0..values.len())
+            .map(|i| number(format!("{:.1}", graph_x(i, values.len()))))
+            .collect(),
+    })
 }
 
-/// One graded move for the script, its values from White's side as text.
-fn js_ply(g: &Graded) -> String {
-    let (before, after) = white_values(g);
-    let best = match g.best_mv {
-        Some(b) => js_move(b, &g.best),
-        None => "null".into(),
-    };
-    let advice: Vec<String> = g
-        .advice
-        .iter()
-        .map(|(m, s)| {
-            format!(
-                "[{},{}]",
-                js(m),
-                js(&shown_value(for_white(*s, g.mover), g.exact))
-            )
-        })
-        .collect();
-    format!(
-        "{{\"ply\":{},\"side\":{},\"move\":{},\"best\":{best},\"before\":{},\"after\":{},\
-         \"lost\":{},\"label\":{},\"glyph\":{},\"line\":{},\"kept\":{},\"advice\":[{}]}}",
-        g.ply,
-        js(g.mover),
-        js_move(g.mv, &g.played),
-        js(&before),
-        js(&after),
-        g.lost,
-        js(g.label.name()),
-        js(g.label.glyph()),
-        js_list(&g.line),
-        js_list(&g.kept),
-        advice.join(",")
-    )
+/// One graded move for the script, its values from White's side as text; its advice as pairs
+/// of a move and its value.
+#[derive(Serialize)]
+struct PagePly<'a> {
+    ply: usize,
+    side: &'a str,
+    r#move: PageMove<'a>,
+    best: Option<PageMove<'a>>,
+    before: String,
+    after: String,
+    lost: i32,
+    label: &'a str,
+    glyph: &'a str,
+    line: &'a [String],
+    kept: &'a [String],
+    advice: Vec<(&'a str, String)>,
+}
+
+impl PagePly<'_> {
+    fn new(g: &Graded) -> PagePly<'_> {
+        let (before, after) = white_values(g);
+        PagePly {
+            ply: g.ply,
+            side: g.mover,
+            r#move: PageMove::new(g.mv, &g.played),
+            best: g.best_mv.map(|b| PageMove::new(b, &g.best)),
+            before,
+            after,
+            lost: g.lost,
+            label: g.label.name(),
+            glyph: g.label.glyph(),
+            line: &g.line,
+            kept: &g.kept,
+            advice: g
+                .advice
+                .iter()
+                .map(|(m, s)| (m.as_str(), shown_value(for_white(*s, g.mover), g.exact)))
+                .collect(),
+        }
+    }
 }
 
 /// The centre of a point on a board drawing of 7 x 7 cells of 40 units.

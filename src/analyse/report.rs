@@ -1,5 +1,6 @@
 //! The reports of an analysis: the graded game as a table or as JSON, and the moves of one
-//! position with their values.
+//! position with their values. JSON goes through serde (`to_json`, which the page's data uses
+//! too).
 
 use super::analyst::ExactValues;
 use super::grade::{
@@ -12,6 +13,11 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::Score;
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use serde_json::ser::{CharEscape, Formatter};
+use serde_json::value::RawValue;
+use std::io;
 
 /// The graded moves of a game as a table (values from White's side), then each side's summary,
 /// the result, and a legend.
@@ -75,117 +81,240 @@ pub fn white_values(g: &Graded) -> (String, String) {
     )
 }
 
-/// A JSON string.
-pub(super) fn js(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            // Keeps the text inert inside an HTML script element too.
-            '<' => out.push_str("\\u003c"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+/// `serde_json`'s writing with `<` written `\u003c`, which keeps the text inert inside an HTML
+/// script element, and control characters as `\u00XX`: the escapes the reports have always had.
+struct Inert;
+
+impl Formatter for Inert {
+    fn write_string_fragment<W>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()>
+    where
+        W: ?Sized + io::Write,
+    {
+        let mut parts = fragment.split('<');
+        writer.write_all(parts.next().unwrap_or("").as_bytes())?;
+        for part in parts {
+            writer.write_all(b"\\u003c")?;
+            writer.write_all(part.as_bytes())?;
         }
+        Ok(())
     }
-    out.push('"');
-    out
+
+    fn write_char_escape<W>(&mut self, writer: &mut W, escape: CharEscape) -> io::Result<()>
+    where
+        W: ?Sized + io::Write,
+    {
+        let byte = match escape {
+            CharEscape::Quote => return writer.write_all(b"\\\""),
+            CharEscape::ReverseSolidus => return writer.write_all(b"\\\\"),
+            CharEscape::Solidus => return writer.write_all(b"/"),
+            CharEscape::Backspace => 0x08,
+            CharEscape::Tab => 0x09,
+            CharEscape::LineFeed => 0x0a,
+            CharEscape::FormFeed => 0x0c,
+            CharEscape::CarriageReturn => 0x0d,
+            CharEscape::AsciiControl(byte) => byte,
+        };
+        write!(writer, "\\u{byte:04x}")
+    }
+}
+
+/// `value` as JSON on one line (`Inert`'s escapes).
+pub(super) fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut out = Vec::new();
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(&mut out, Inert))
+        .expect("the reports' values serialize");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// A number written as the reports round it (`12.5`, `0.2500`), kept as written; `null` where
+/// it is not a number.
+pub(super) fn number(text: String) -> Box<RawValue> {
+    RawValue::from_string(text).unwrap_or_else(|_| RawValue::NULL.to_owned())
 }
 
 /// A score as JSON: `{"cp": n}` or `{"win": n}` (negative: a loss) found by search; exact:
 /// `{"exact": "win"|"draw"|"loss", "distance": n}` (the distance where the tables give it).
-pub(super) fn js_score(s: Score, exact: bool) -> String {
-    if exact {
-        let shown = shown_exact(s);
-        let mut words = shown.split(' ');
-        let word = words.next().unwrap_or("draw");
-        return match words.next() {
-            Some(d) => format!("{{\"exact\":{},\"distance\":{d}}}", js(word)),
-            None => format!("{{\"exact\":{}}}", js(word)),
-        };
-    }
-    match s {
-        Score::Cp(c) => format!("{{\"cp\":{c}}}"),
-        Score::Mate(m) => format!("{{\"win\":{m}}}"),
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonScore {
+    Cp {
+        cp: i32,
+    },
+    Win {
+        win: i32,
+    },
+    Exact {
+        exact: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        distance: Option<Box<RawValue>>,
+    },
+}
+
+impl JsonScore {
+    fn new(s: Score, exact: bool) -> JsonScore {
+        if exact {
+            let shown = shown_exact(s);
+            let mut words = shown.split(' ');
+            let word = words.next().unwrap_or("draw").to_string();
+            return JsonScore::Exact {
+                exact: word,
+                distance: words.next().map(|d| number(d.to_string())),
+            };
+        }
+        match s {
+            Score::Cp(cp) => JsonScore::Cp { cp },
+            Score::Mate(win) => JsonScore::Win { win },
+        }
     }
 }
 
-/// A list of JSON strings.
-pub(super) fn js_list(items: &[String]) -> String {
-    let items: Vec<String> = items.iter().map(|m| js(m)).collect();
-    format!("[{}]", items.join(","))
+/// A move with its value.
+#[derive(Serialize)]
+struct MoveValue<M, V> {
+    r#move: M,
+    value: V,
 }
 
 /// One graded move as JSON, its values from White's side.
-fn json_move(g: &Graded) -> String {
-    let advice: Vec<String> = g
-        .advice
-        .iter()
-        .map(|(m, s)| {
-            format!(
-                "{{\"move\":{},\"value\":{}}}",
-                js(m),
-                js_score(for_white(*s, g.mover), g.exact)
-            )
-        })
-        .collect();
-    format!(
-        "{{\"ply\":{},\"side\":{},\"fen\":{},\"move\":{},\"before\":{},\"after\":{},\
-         \"loss\":{},\"label\":{},\"glyph\":{},\"best\":{},\"line\":{},\"exact\":{},\
-         \"exact_after\":{},\"kept\":{},\"advice\":[{}]}}",
-        g.ply,
-        js(g.mover),
-        js(&g.fen),
-        js(&g.played),
-        js_score(for_white(g.before, g.mover), g.exact),
-        js_score(for_white(g.after, g.mover), g.exact_after),
-        g.lost,
-        js(g.label.name()),
-        js(g.label.glyph()),
-        js(&g.best),
-        js_list(&g.line),
-        g.exact,
-        g.exact_after,
-        js_list(&g.kept),
-        advice.join(",")
-    )
+#[derive(Serialize)]
+struct JsonMove<'a> {
+    ply: usize,
+    side: &'a str,
+    fen: &'a str,
+    r#move: &'a str,
+    before: JsonScore,
+    after: JsonScore,
+    loss: i32,
+    label: &'a str,
+    glyph: &'a str,
+    best: &'a str,
+    line: &'a [String],
+    exact: bool,
+    exact_after: bool,
+    kept: &'a [String],
+    advice: Vec<MoveValue<&'a str, JsonScore>>,
 }
 
-/// Each side's summary as JSON.
-pub(super) fn json_sides(graded: &[Graded]) -> String {
-    let sides: Vec<String> = ["white", "black"]
-        .iter()
-        .map(|side| {
-            let figures: Vec<String> = Summary::NAMES
+impl JsonMove<'_> {
+    fn new(g: &Graded) -> JsonMove<'_> {
+        JsonMove {
+            ply: g.ply,
+            side: g.mover,
+            fen: &g.fen,
+            r#move: &g.played,
+            before: JsonScore::new(for_white(g.before, g.mover), g.exact),
+            after: JsonScore::new(for_white(g.after, g.mover), g.exact_after),
+            loss: g.lost,
+            label: g.label.name(),
+            glyph: g.label.glyph(),
+            best: &g.best,
+            line: &g.line,
+            exact: g.exact,
+            exact_after: g.exact_after,
+            kept: &g.kept,
+            advice: g
+                .advice
                 .iter()
-                .zip(summary(graded, side).figures())
-                .map(|(name, figure)| format!("{}:{figure}", js(name)))
+                .map(|(m, s)| MoveValue {
+                    r#move: m.as_str(),
+                    value: JsonScore::new(for_white(*s, g.mover), g.exact),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Each side's summary, by side: its figures by name (`Summary::NAMES`).
+pub(super) struct Sides<'a>(pub(super) &'a [Graded]);
+
+impl Serialize for Sides<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut sides = serializer.serialize_map(Some(2))?;
+        for side in ["white", "black"] {
+            let figures: Vec<(&str, Box<RawValue>)> = Summary::NAMES
+                .iter()
+                .copied()
+                .zip(summary(self.0, side).figures().map(number))
                 .collect();
-            format!("{}:{{{}}}", js(side), figures.join(","))
-        })
-        .collect();
-    format!("{{{}}}", sides.join(","))
+            sides.serialize_entry(side, &Pairs(&figures))?;
+        }
+        sides.end()
+    }
+}
+
+/// Pairs of names and values as one JSON object, in their order (a record's tags).
+struct Pairs<'a, K, V>(&'a [(K, V)]);
+
+impl<K: Serialize, V: Serialize> Serialize for Pairs<'_, K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// The thresholds of the labels.
+#[derive(Serialize)]
+struct Thresholds {
+    blunder: i32,
+    mistake: i32,
+    inaccuracy: i32,
+    loss_cap: i32,
+}
+
+/// The graded game as JSON.
+#[derive(Serialize)]
+struct JsonGame<'a> {
+    values: &'static str,
+    result: &'a str,
+    tags: Pairs<'a, String, String>,
+    thresholds: Thresholds,
+    sides: Sides<'a>,
+    moves: Vec<JsonMove<'a>>,
 }
 
 /// The graded moves of a game as one JSON object (one line), values from White's side, with the
 /// record's `tags`.
 #[must_use]
 pub fn json_game(graded: &[Graded], game: &Game, tags: &[(String, String)]) -> String {
-    let moves: Vec<String> = graded.iter().map(json_move).collect();
-    let tags: Vec<String> = tags
-        .iter()
-        .map(|(k, v)| format!("{}:{}", js(k), js(v)))
-        .collect();
-    let result = game.outcome().map_or("*", |o| o.score());
-    format!(
-        "{{\"values\":\"white\",\"result\":{},\"tags\":{{{}}},\"thresholds\":{{\"blunder\":{BLUNDER},\
-         \"mistake\":{MISTAKE},\"inaccuracy\":{INACCURACY},\"loss_cap\":{LOSS_CAP}}},\
-         \"sides\":{},\"moves\":[{}]}}",
-        js(result),
-        tags.join(","),
-        json_sides(graded),
-        moves.join(",")
-    )
+    to_json(&JsonGame {
+        values: "white",
+        result: game.outcome().map_or("*", |o| o.score()),
+        tags: Pairs(tags),
+        thresholds: Thresholds {
+            blunder: BLUNDER,
+            mistake: MISTAKE,
+            inaccuracy: INACCURACY,
+            loss_cap: LOSS_CAP,
+        },
+        sides: Sides(graded),
+        moves: graded.iter().map(JsonMove::new).collect(),
+    })
+}
+
+/// The moves of one position as JSON: the position, whose side the values are for, and the
+/// moves; the solver's work where it valued them.
+#[derive(Serialize)]
+struct PositionMoves<'a, M> {
+    fen: String,
+    side: &'a str,
+    values: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<Box<RawValue>>,
+    moves: Vec<M>,
+}
+
+/// A move valued by search, with its line.
+#[derive(Serialize)]
+struct AdvisedMove {
+    r#move: String,
+    value: JsonScore,
+    line: Vec<String>,
 }
 
 /// The first line of a list of moves: who is to move (the values are theirs), and the position
@@ -207,25 +336,22 @@ pub fn exact_moves(exact: &ExactValues, json: bool) -> String {
     } = exact;
     let name = crate::search::exact::name;
     if json {
-        let items: Vec<String> = valued
+        let side = pos.side_to_move().name();
+        let moves: Vec<MoveValue<String, &str>> = valued
             .iter()
-            .map(|&(mv, v)| {
-                format!(
-                    "{{\"move\":{},\"value\":{}}}",
-                    js(&mv.written_at(pos, Convention::Turn)),
-                    js(name(v))
-                )
+            .map(|&(mv, v)| MoveValue {
+                r#move: mv.written_at(pos, Convention::Turn),
+                value: name(v),
             })
             .collect();
-        return format!(
-            "{{\"fen\":{},\"side\":{},\"values\":{},\"nodes\":{},\"seconds\":{:.3},\"moves\":[{}]}}\n",
-            js(&fen::write(pos)),
-            js(pos.side_to_move().name()),
-            js(pos.side_to_move().name()),
-            nodes,
-            secs,
-            items.join(",")
-        );
+        return to_json(&PositionMoves {
+            fen: fen::write(pos),
+            side,
+            values: side,
+            nodes: Some(*nodes),
+            seconds: Some(number(format!("{secs:.3}"))),
+            moves,
+        }) + "\n";
     }
     let mut out = format!("{}\n", to_move_line(pos));
     for &(mv, v) in valued {
@@ -244,25 +370,26 @@ pub fn exact_moves(exact: &ExactValues, json: bool) -> String {
 #[must_use]
 pub fn advice(pos: &Position, lines: &[(Score, Vec<Move>)], json: bool) -> String {
     if json {
-        let items: Vec<String> = lines
+        let side = pos.side_to_move().name();
+        let moves: Vec<AdvisedMove> = lines
             .iter()
             .map(|(s, pv)| {
-                let text = line_text(pos, pv);
-                format!(
-                    "{{\"move\":{},\"value\":{},\"line\":[{}]}}",
-                    js(text.first().map_or("", String::as_str)),
-                    js_score(*s, false),
-                    text.iter().map(|m| js(m)).collect::<Vec<_>>().join(",")
-                )
+                let line = line_text(pos, pv);
+                AdvisedMove {
+                    r#move: line.first().cloned().unwrap_or_default(),
+                    value: JsonScore::new(*s, false),
+                    line,
+                }
             })
             .collect();
-        return format!(
-            "{{\"fen\":{},\"side\":{},\"values\":{},\"moves\":[{}]}}\n",
-            js(&fen::write(pos)),
-            js(pos.side_to_move().name()),
-            js(pos.side_to_move().name()),
-            items.join(",")
-        );
+        return to_json(&PositionMoves {
+            fen: fen::write(pos),
+            side,
+            values: side,
+            nodes: None,
+            seconds: None,
+            moves,
+        }) + "\n";
     }
     let mut out = format!("{}\n", to_move_line(pos));
     for (s, pv) in lines {
@@ -283,6 +410,6 @@ mod tests {
 
     #[test]
     fn json_strings_are_escaped() {
-        assert_eq!(js("a\"b\n</"), "\"a\\\"b\\u000a\\u003c/\"");
+        assert_eq!(to_json("a\"b\n</"), "\"a\\\"b\\u000a\\u003c/\"");
     }
 }

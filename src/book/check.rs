@@ -7,6 +7,7 @@ use super::book_move::{ply_of, score_value};
 use super::deep_search::{book_searcher, fresh_search, search_entry, SearchSpec};
 use super::format::{self, Line};
 use super::graph::{self, is_proven, reachable_keys, Frontier};
+use crate::job_progress::Progress;
 use crate::rules::position::Position;
 use crate::rules::symmetry;
 use crate::rules::symmetry::fold;
@@ -43,14 +44,13 @@ pub fn check_exits(
     depth: Option<u32>,
     threshold: i32,
     threads: usize,
+    progress: &dyn Progress,
 ) -> Result<ExitReport, TextError> {
     use rayon::prelude::*;
     let (spec, exits) = book_exits(text, n)?;
     let depth = depth.unwrap_or(spec.depth + 4);
-    let bar = crate::progress::bar(exits.len() as u64, 0, "", "exits searched");
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
+    progress.stage(exits.len() as u64, 0, "", "exits searched");
+    let pool = crate::parallel::pool(Some(threads), None)
         .map_err(|e| TextError::at(0, format!("cannot start {threads} threads: {e}")))?;
     let deep: Vec<i32> = pool.install(|| {
         exits
@@ -59,14 +59,14 @@ pub fn check_exits(
                 || book_searcher(spec),
                 |searcher, f| {
                     let (_, score) = fresh_search(searcher, &f.pos, depth, Vec::new());
-                    bar.inc(1);
+                    progress.advance(1);
                     // For the side that played the move leading there.
                     -score_value(score).clamp(-1000, 1000)
                 },
             )
             .collect()
     });
-    bar.finish_and_clear();
+    progress.finish();
     Ok(compare_exits(&exits, &deep, depth, spec.margin, threshold))
 }
 

@@ -16,6 +16,7 @@ use super::book_move::{ply_of, BookMove};
 use super::format::{self, Header, Line};
 use super::graph::{self, retain_reachable, Entries};
 use crate::durable::{self, Journal};
+use crate::job_progress::Progress;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
@@ -290,9 +291,10 @@ pub enum Note<'a> {
 }
 
 /// How a cover goes: the engine's turns up to `to_ply`, the opponent's `replies` followed (0:
-/// every one), the searches at `depth`, on `threads` solvers.
-#[derive(Clone, Copy, Debug)]
-pub struct CoverPlan {
+/// every one), the searches at `depth`, on `threads` solvers; the progress of each ply's turns
+/// told to `progress`.
+#[derive(Clone, Copy)]
+pub struct CoverPlan<'a> {
     /// The last ply of the engine's turns covered.
     pub to_ply: u32,
     /// The replies a search ranks best followed at each turn of the opponent; 0 follows every
@@ -302,6 +304,8 @@ pub struct CoverPlan {
     pub depth: u32,
     /// Solver threads, each deciding one position at a time.
     pub threads: usize,
+    /// Where the progress of each ply's turns goes.
+    pub progress: &'a dyn Progress,
 }
 
 /// What a cover made: the book's entries with the proven lines, and how many positions were
@@ -326,7 +330,7 @@ pub fn cover(
     lines: Vec<Line>,
     starts: &[Position],
     tables: &Arc<Tables>,
-    plan: CoverPlan,
+    plan: CoverPlan<'_>,
     out: &Path,
     note: &mut dyn FnMut(Note<'_>) -> ControlFlow<()>,
 ) -> Result<Option<Covered>, BookError> {
@@ -355,7 +359,9 @@ pub fn cover(
     }
     let mut proven: Vec<(u64, Position, Move)> = Vec::new();
     while let Some((ply, turns)) = walk.next_ply() {
-        let decided = decide_turns(&turns, ply, &entries, &done, tables, plan, &mut journal)?;
+        let progress = plan.progress;
+        progress.stage(turns.len() as u64, 0, "", &format!("turns of ply {ply}"));
+        let decided = decide_turns(&turns, &entries, &done, tables, plan, &mut journal)?;
         let mut report = PlyReport::default();
         for (pos, d) in turns.iter().zip(decided) {
             report.turns += 1;
@@ -421,55 +427,48 @@ fn journaled(lines: &[String], rules: &crate::Rules) -> FxHashMap<u64, Decision>
     done
 }
 
-/// The decision of each of the engine's `turns` at `ply`: the journal's, else the solver's
-/// (journaled at once).
+/// The decision of each of the engine's `turns` (a stage of `progress`): the journal's, else
+/// the solver's (journaled at once).
 fn decide_turns(
     turns: &[Position],
-    ply: u32,
     entries: &Entries,
     done: &FxHashMap<u64, Decision>,
     tables: &Arc<Tables>,
-    plan: CoverPlan,
+    plan: CoverPlan<'_>,
     journal: &mut Journal,
 ) -> Result<Vec<Decision>, BookError> {
-    let bar = crate::progress::bar(turns.len() as u64, 0, "", &format!("turns of ply {ply}"));
+    let progress = plan.progress;
     let mut decided: Vec<Option<Decision>> = turns
         .iter()
         .map(|p| done.get(&fold(p).key).copied())
         .collect();
-    bar.inc(decided.iter().filter(|d| d.is_some()).count() as u64);
-    let todo_index: Vec<usize> = (0..turns.len()).filter(|&i| decided[i].is_none()).collect();
-    let todo: Vec<(Position, Option<Move>)> = todo_index
-        .iter()
-        .map(|&i| {
+    progress.advance(decided.iter().filter(|d| d.is_some()).count() as u64);
+    let todo: Vec<usize> = (0..turns.len()).filter(|&i| decided[i].is_none()).collect();
+    let depth = plan.depth;
+    exact::in_parallel(
+        tables,
+        &todo,
+        plan.threads,
+        MEMORY,
+        |solver, &i| {
             let first = entries
                 .get(&fold(&turns[i]).key)
                 .and_then(|(_, moves)| moves.first().map(|m| m.mv));
-            (turns[i], first)
-        })
-        .collect();
-    let depth = plan.depth;
-    let solved = exact::in_parallel(
-        Arc::clone(tables),
-        todo,
-        plan.threads,
-        MEMORY,
-        move |solver, (pos, first): &(Position, Option<Move>)| {
             let mut searcher = Searcher::new(HASH_MB, 1);
-            decide(solver, &mut searcher, pos, *first, depth)
+            decide(solver, &mut searcher, &turns[i], first, depth)
         },
-    );
-    for (k, d) in solved {
-        let i = todo_index[k];
-        journal.append(&format!(
-            "{} | {}",
-            d.text(),
-            crate::rules::fen::write(&turns[i])
-        ))?;
-        decided[i] = Some(d);
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
+        |&i, d| {
+            journal.append(&format!(
+                "{} | {}",
+                d.text(),
+                crate::rules::fen::write(&turns[i])
+            ))?;
+            decided[i] = Some(d);
+            progress.advance(1);
+            Ok::<(), BookError>(())
+        },
+    )?;
+    progress.finish();
     Ok(decided
         .into_iter()
         .map(|d| d.expect("every turn decided"))

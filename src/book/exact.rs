@@ -11,13 +11,13 @@ use super::book_move::{ply_of, BookMove};
 use super::format::{self, Header, Line};
 use super::graph::{is_proven, retain_reachable};
 use crate::durable::{self, Journal};
+use crate::job_progress::Progress;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::exact::{self, Wdl};
 use crate::tables::Tables;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::Arc;
 
 /// Positions each thread's solver remembers (16 million, a few hundred MB).
 const MEMORY: usize = 1 << 24;
@@ -48,22 +48,23 @@ pub fn items(lines: &[Line], min_ply: u32, proven_too: bool) -> Vec<Item> {
 pub fn solve_items(
     file: &Path,
     items: &[Item],
-    tables: Tables,
+    tables: &Tables,
     threads: usize,
     min_ply: u32,
+    progress: &dyn Progress,
 ) -> Result<Vec<Found>, BookError> {
     let journal_path = durable::with_suffix(file, ".exact.partial");
     let settings = format!("min-ply {min_ply}");
     let (mut journal, done_lines) = Journal::open(&journal_path, "book exact", &settings)?;
     let done = journaled(&done_lines);
     if !done.is_empty() {
-        eprintln!(
+        progress.note(&format!(
             "{}: {} positions resumed",
             journal_path.display(),
             done.len()
-        );
+        ));
     }
-    let bar = crate::progress::bar(items.len() as u64, 0, "", "book positions");
+    progress.stage(items.len() as u64, 0, "", "book positions");
     let mut found: Vec<Option<Found>> = items
         .iter()
         .map(|(_, p, moves)| {
@@ -75,16 +76,16 @@ pub fn solve_items(
                 .cloned()
         })
         .collect();
-    bar.inc(found.iter().filter(|f| f.is_some()).count() as u64);
-    let todo_index: Vec<usize> = (0..items.len()).filter(|&i| found[i].is_none()).collect();
-    let todo: Vec<Item> = todo_index.iter().map(|&i| items[i].clone()).collect();
-    let solved = exact::in_parallel(
-        Arc::new(tables),
-        todo,
+    progress.advance(found.iter().filter(|f| f.is_some()).count() as u64);
+    let todo: Vec<usize> = (0..items.len()).filter(|&i| found[i].is_none()).collect();
+    let mut away = 0;
+    exact::in_parallel(
+        tables,
+        &todo,
         threads,
         MEMORY,
-        |solver, item: &Item| -> Found {
-            let (_, pos, moves) = item;
+        |solver, &i| -> Found {
+            let (_, pos, moves) = &items[i];
             let v = solver.value(pos)?;
             let marks: Option<Vec<bool>> = moves
                 .iter()
@@ -92,24 +93,23 @@ pub fn solve_items(
                 .collect();
             Some((v, marks?))
         },
-    );
-    let mut away = 0;
-    for (k, result) in solved {
-        let i = todo_index[k];
-        let (_, pos, _) = &items[i];
-        journal.append(&format!(
-            "{} | {}",
-            journal_head(result.as_ref()),
-            crate::rules::fen::write(pos)
-        ))?;
-        away += result
-            .as_ref()
-            .map_or(0, |(_, marks)| marks.iter().filter(|&&k| !k).count());
-        found[i] = Some(result);
-        bar.inc(1);
-        bar.set_message(format!("{away} book moves give value away"));
-    }
-    bar.finish_and_clear();
+        |&i, result| {
+            let (_, pos, _) = &items[i];
+            journal.append(&format!(
+                "{} | {}",
+                journal_head(result.as_ref()),
+                crate::rules::fen::write(pos)
+            ))?;
+            away += result
+                .as_ref()
+                .map_or(0, |(_, marks)| marks.iter().filter(|&&k| !k).count());
+            found[i] = Some(result);
+            progress.advance(1);
+            progress.message(&format!("{away} book moves give value away"));
+            Ok::<(), BookError>(())
+        },
+    )?;
+    progress.finish();
     Ok(found.into_iter().map(Option::flatten).collect())
 }
 

@@ -23,12 +23,12 @@ use super::deep_search::{book_searcher, search_entry, SearchSpec};
 use super::format::{self, Header, Line};
 use super::graph::{self, entries, frontier, principal_length, Entries, Frontier};
 use crate::durable::{self, DurableError, Journal};
+use crate::job_progress::Progress;
 use crate::parallel;
 use crate::rules::fen;
 use crate::rules::position::Position;
 use crate::rules::symmetry::fold;
 use crate::rules::Rules;
-use indicatif::ProgressBar;
 use rustc_hash::FxHashSet;
 use std::path::Path;
 use std::time::Instant;
@@ -60,6 +60,7 @@ pub fn expand(
     mut header: Header,
     lines: Vec<Line>,
     plan: ExpandPlan,
+    progress: &dyn Progress,
 ) -> Result<String, BookError> {
     let rules = header.rules()?;
     let spec = SearchSpec::of(&header);
@@ -84,7 +85,7 @@ pub fn expand(
     resume(&journaled, &rules, &mut run);
     let start = Position::start(rules);
     let started = Instant::now();
-    grow(&start, spec, plan, &mut journal, &mut run)?;
+    grow(&start, spec, plan, &mut journal, &mut run, progress)?;
     let seconds = started.elapsed().as_secs_f64();
     let (deepest, note) = note(path, &start, plan, &run, before, seconds);
     header.expanded = header.expanded.max(deepest);
@@ -117,9 +118,10 @@ fn grow(
     plan: ExpandPlan,
     journal: &mut Journal,
     run: &mut Run,
+    progress: &dyn Progress,
 ) -> Result<(), BookError> {
     let budget = plan.positions;
-    let bar = crate::progress::bar(
+    progress.stage(
         budget as u64,
         run.searched.min(budget) as u64,
         "",
@@ -140,11 +142,11 @@ fn grow(
             .into_iter()
             .take((4 * plan.threads).min(budget - run.searched))
             .collect();
-        bar.set_message(format!(
+        progress.message(&format!(
             "priority {} ply {}",
             batch[0].priority, batch[0].ply
         ));
-        let results = search_batch(&batch, spec, plan.threads, journal, &bar)?;
+        let results = search_batch(&batch, spec, plan.threads, journal, progress)?;
         for (pos, moves) in results {
             run.searched += 1;
             if moves.is_empty() {
@@ -154,7 +156,7 @@ fn grow(
             }
         }
     }
-    bar.finish_and_clear();
+    progress.finish();
     Ok(())
 }
 
@@ -210,7 +212,7 @@ fn search_batch(
     spec: SearchSpec,
     threads: usize,
     journal: &mut Journal,
-    bar: &ProgressBar,
+    progress: &dyn Progress,
 ) -> Result<Vec<(Position, Vec<BookMove>)>, BookError> {
     let mut out = Vec::with_capacity(batch.len());
     parallel::run(
@@ -226,7 +228,7 @@ fn search_batch(
             };
             journal.append(&line)?;
             out.push((f.pos, moves));
-            bar.inc(1);
+            progress.advance(1);
             Ok::<_, DurableError>(())
         },
     )?;

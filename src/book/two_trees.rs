@@ -21,6 +21,7 @@ use super::format::{self, Header};
 use super::graph::sort_lines;
 use super::settings::FORMAT_VERSION;
 use crate::durable::{self, DurableError, Journal};
+use crate::job_progress::Progress;
 use crate::parallel;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -78,7 +79,7 @@ type Lines = Vec<(Position, Vec<BookMove>)>;
 /// with the same variant and settings. A book there that this build would not cover (other
 /// settings, more plies, or no book at all) is refused unless `plan.force`, so that a small
 /// trial build never replaces a long one.
-fn existing_book(plan: &BuildPlan) -> Result<Done, BookError> {
+fn existing_book(plan: &BuildPlan, progress: &dyn Progress) -> Result<Done, BookError> {
     let (out, variant, plies, spec) = (&plan.out, plan.variant.as_str(), plan.plies, plan.spec);
     let mut done = FxHashMap::default();
     if !out.exists() {
@@ -110,9 +111,11 @@ fn existing_book(plan: &BuildPlan) -> Result<Done, BookError> {
         }
     };
     match uncovered {
-        Some(what) if plan.force => eprintln!("{what}: replaced (--force)"),
+        Some(what) if plan.force => progress.note(&format!("{what}: replaced (--force)")),
         Some(what) => return Err(BookError::Refused { what }),
-        None if !done.is_empty() => eprintln!("{}: {} entries reused", out.display(), done.len()),
+        None if !done.is_empty() => {
+            progress.note(&format!("{}: {} entries reused", out.display(), done.len()));
+        }
         None => {}
     }
     Ok(done)
@@ -131,18 +134,18 @@ pub struct Built {
 }
 
 /// Makes the book of `plan` and writes it to `plan.out` (see the module's comment).
-pub fn build(plan: &BuildPlan) -> Result<Built, BookError> {
+pub fn build(plan: &BuildPlan, progress: &dyn Progress) -> Result<Built, BookError> {
     plan.check()?;
-    let mut done = existing_book(plan)?;
+    let mut done = existing_book(plan, progress)?;
     let journal_path = durable::with_suffix(&plan.out, ".partial");
     let (mut journal, journaled) = Journal::open(
         &journal_path,
         "book",
         &journal_settings(&plan.variant, plan.spec),
     )?;
-    resume(&journal_path, &journaled, &plan.rules, &mut done);
+    resume(&journal_path, &journaled, &plan.rules, &mut done, progress);
     let started = Instant::now();
-    let (book, mut tally) = walk(plan, &mut done, &mut journal)?;
+    let (book, mut tally) = walk(plan, &mut done, &mut journal, progress)?;
     tally.seconds = started.elapsed().as_secs_f64();
     write_book(plan, book, &tally, journal)
 }
@@ -153,6 +156,7 @@ fn walk(
     plan: &BuildPlan,
     done: &mut Done,
     journal: &mut Journal,
+    progress: &dyn Progress,
 ) -> Result<(Lines, Tally), BookError> {
     let mut tally = Tally::default();
     // The positions of the current ply: canonical position and the trees it belongs to.
@@ -174,12 +178,12 @@ fn walk(
             .iter()
             .filter(|(_, p, t)| needs_entry(p, *t))
             .count();
-        eprintln!(
+        progress.note(&format!(
             "ply {ply}: {} positions, {entries} book positions, {} to search",
             positions.len(),
             todo.len()
-        );
-        let results = search_level(plan, ply, &todo, journal)?;
+        ));
+        let results = search_level(plan, ply, &todo, journal, progress)?;
         tally.searched += todo.len();
         for (key, pos, moves) in results {
             if moves.is_empty() {
@@ -293,6 +297,7 @@ fn resume(
     journaled: &[String],
     rules: &Rules,
     done: &mut FxHashMap<u64, (Position, Vec<BookMove>)>,
+    progress: &dyn Progress,
 ) {
     for (i, line) in journaled.iter().enumerate() {
         match format::parse_line(line, rules) {
@@ -307,11 +312,11 @@ fn resume(
         }
     }
     if !journaled.is_empty() {
-        eprintln!(
+        progress.note(&format!(
             "{}: {} entries resumed",
             journal_path.display(),
             journaled.len()
-        );
+        ));
     }
 }
 
@@ -323,8 +328,9 @@ fn search_level(
     ply: u32,
     todo: &[(u64, Position)],
     journal: &mut Journal,
+    progress: &dyn Progress,
 ) -> Result<Vec<(u64, Position, Vec<BookMove>)>, BookError> {
-    let bar = crate::progress::bar(
+    progress.stage(
         todo.len() as u64,
         0,
         &format!("ply {ply}/{} ", plan.plies),
@@ -343,11 +349,11 @@ fn search_level(
                 journal.append(&format::line_text(&pos, &moves))?;
             }
             results.push((key, pos, moves));
-            bar.inc(1);
+            progress.advance(1);
             Ok::<_, DurableError>(())
         },
     );
-    bar.finish_and_clear();
+    progress.finish();
     searched?;
     Ok(results)
 }

@@ -145,7 +145,12 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         let (pos, lines) = analyst.advice(&game)?;
         return out!("{}", report::advice(&pos, &lines, args.json));
     }
-    let graded = analyst.grade_game(&played, &game, args.all_moves);
+    let graded = analyst.grade_game(
+        &played,
+        &game,
+        args.all_moves,
+        &crate::commands::progress::Bars::default(),
+    );
     if let Some(path) = &args.html {
         let title = match &args.file {
             Some(f) => format!("moulin analysis: {} game {}", f.display(), args.game),

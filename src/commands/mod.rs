@@ -15,6 +15,7 @@ mod matches;
 pub mod output;
 mod perft_cmd;
 mod play;
+pub mod progress;
 mod solve_cmd;
 mod tables;
 mod train;

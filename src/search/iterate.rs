@@ -3,16 +3,16 @@
 //! first, `MultiPV` lines one after another, and the decision when to stop between iterations.
 
 use super::score::{is_decisive, INF, MATE};
-use super::threads::Line;
+use super::threads::{Line, RootChoice};
 use super::timeman::{Progress, ITERATION_START_SHARE};
 use super::tt::Bound;
-use super::worker::Worker;
+use super::worker::{RootEffort, Worker};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use std::sync::atomic::Ordering;
 
 impl Worker<'_> {
-    /// Iterative deepening over the root moves; returns (best, ponder, score, depth).
+    /// Iterative deepening over the root moves; returns the move chosen.
     pub(super) fn iterate(
         &mut self,
         pos: &Position,
@@ -20,8 +20,13 @@ impl Worker<'_> {
         max_depth: u32,
         multipv: usize,
         report: &mut dyn FnMut(&Line),
-    ) -> (Move, Option<Move>, i32, u32) {
-        let mut best = (root[0], None, 0, 0);
+    ) -> RootChoice {
+        let mut best = RootChoice {
+            best: root[0],
+            ponder: None,
+            score: 0,
+            depth: 0,
+        };
         let mut scores = vec![-INF; root.len()];
         let mut prev_score = 0;
         // What the iterations have shown, to scale the move's time between them.
@@ -55,11 +60,11 @@ impl Worker<'_> {
                 if lines.is_empty()
                     && self.pv_len[0] > 0
                     && depth > first_depth
-                    && self.pv[0][0] != best.0
+                    && self.pv[0][0] != best.best
                 {
-                    best.0 = self.pv[0][0];
-                    best.1 = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
-                    best.2 = scores[0];
+                    best.best = self.pv[0][0];
+                    best.ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+                    best.score = scores[0];
                     if self.id == 0 {
                         // The answer changes: say so, so that the last line agrees with it.
                         self.flush_nodes();
@@ -68,20 +73,15 @@ impl Worker<'_> {
                 }
                 break;
             }
-            let (best_nodes, root_nodes) = self.root_effort;
+            let effort = self.root_effort;
             progress.iteration(
                 depth,
-                depth > first_depth && lines[0].pv[0] == best.0,
+                depth > first_depth && lines[0].pv[0] == best.best,
                 lines[0].score,
                 is_decisive(lines[0].score),
-                best_nodes as f64 / root_nodes.max(1) as f64,
+                effort.best_move as f64 / effort.all.max(1) as f64,
             );
-            best = (
-                lines[0].pv[0],
-                lines[0].pv.get(1).copied(),
-                lines[0].score,
-                depth,
-            );
+            best = RootChoice::of(&lines[0]);
             self.post(&lines[0], max_depth);
             if self.id == 0 {
                 self.flush_nodes();
@@ -248,7 +248,10 @@ impl Worker<'_> {
             self.pv[0][0] = root[0];
             self.pv_len[0] = 1;
         }
-        self.root_effort = (best_nodes, self.nodes - start_nodes);
+        self.root_effort = RootEffort {
+            best_move: best_nodes,
+            all: self.nodes - start_nodes,
+        };
         best
     }
 

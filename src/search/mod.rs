@@ -3,16 +3,17 @@
 //! pool). Moves are whole turns (a step with its removals); at a root with a removal pending they
 //! are lone removals. The search imports the rules layer only.
 //!
-//! One concept a file: `Searcher` here drives a search (the root's moves, the exact solver's
-//! proof of the root, the endgame tables' move, iterative deepening, the check of its choice)
-//! and gathers its result; `limits` and `control` bound it (time, nodes, `stop`, and the shares
-//! of the move's time); `threads` is what the threads share; `iterate` is iterative deepening
-//! at the root; `worker` is one thread's negamax; `quiesce` the horizon; `ordering` move
-//! ordering; `tt` the shared table; `eval` the evaluation, `learned` the shape of its learned
-//! weights and `placing` their values; `score` the encoding of scores; `features` the styles of
-//! play as data; `bench` the node-count signature. `exact/` is the exact solver of the placing
-//! near its end: the solver and its memory, its proof of the root before the search and its
-//! check of the search's choice after.
+//! One concept a file: `Searcher` here drives a search (the root's moves, iterative deepening) and
+//! gathers its result; `known_root` is what is known exactly at the root around the search (the
+//! placing solution's and the tables' moves, the exact solver's proof of the root and its check of
+//! the search's choice); `limits` and `control` bound it (time, nodes, `stop`, and the shares of
+//! the move's time); `threads` is what the threads share; `iterate` is iterative deepening at the
+//! root; `worker` is one thread's negamax; `quiesce` the horizon; `ordering` move ordering; `tt`
+//! the shared table; `eval` the evaluation, `learned` the shape of its learned weights and
+//! `placing` their values; `score` the encoding of scores; `features` the styles of play as data;
+//! `bench` the node-count signature. `exact/` is the exact solver of the placing near its end: the
+//! solver and its memory, its proof of the root before the search and its check of the search's
+//! choice after.
 //!
 //! The search never prints: it reports through a callback that the protocol formats.
 
@@ -22,6 +23,7 @@ pub mod eval;
 pub mod exact;
 mod features;
 mod iterate;
+mod known_root;
 mod learned;
 mod limits;
 mod ordering;
@@ -48,19 +50,15 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::{Outcome, Position};
-use crate::tables::{perfect_play, Tables, Value as TableValue};
+use crate::tables::{Tables, Value as TableValue};
 pub use exact::solved::Choice as SolvedChoice;
-use exact::solved::{self, Solved};
-use exact::{choice_check, root_proof, ChoiceCheck, RootProof, Verdict, Wdl};
+use exact::Wdl;
 use limits::{Budget, Deadline};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use threads::{build_pool, Line, Shared, BUSY_SLOTS};
-use timeman::{
-    Horizon, CHECKED_SEARCH_END, PROVE_DRAW_END, PROVE_WIN_END, SEARCH_AGAIN_SHARE,
-    SOLVED_TIE_SEARCH_END, SOLVER_END, WIN_OPEN_SEARCH_END,
-};
+use threads::{build_pool, Line, RootChoice, Shared, BUSY_SLOTS};
+use timeman::Horizon;
 use tt::{Bound, TranspositionTable};
 use worker::Worker;
 
@@ -178,18 +176,6 @@ pub struct Searcher {
     exact: exact::Memory,
 }
 
-/// One search of the root (`Searcher::search`): the game, its limits, control and progress
-/// report, the root's moves and the move's time; what the check of the search's choice needs
-/// to search the root again.
-struct RootSearch<'a> {
-    game: &'a Game,
-    root_moves: &'a [Move],
-    limits: &'a Limits,
-    control: &'a Control,
-    budget: Budget,
-    report: &'a mut (dyn FnMut(&Info) + Send),
-}
-
 /// Positions the exact solver of placing positions remembers (16 bytes each).
 const EXACT_MEMORY: usize = 1 << 22;
 
@@ -272,7 +258,7 @@ impl Searcher {
         if let Some(outcome) = game.outcome() {
             return SearchResult::nothing(Some(outcome));
         }
-        let mut root_moves = allowed_root_moves(&pos, limits);
+        let root_moves = allowed_root_moves(&pos, limits);
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
         }
@@ -280,311 +266,7 @@ impl Searcher {
         if let Some(solved) = self.solved_root(&pos, &root_moves, limits) {
             return self.play_solved(game, &solved, limits, control, budget, report);
         }
-        let proof = self.solve_root(&pos, &mut root_moves, limits, control, budget);
-        if let Some(played) = self.play_from_tables(&pos, &root_moves, report) {
-            return played;
-        }
-        self.keep_table_value(&pos, &mut root_moves);
-        let deadline = search_deadline(proof, budget);
-        let result = self.search_root(game, &root_moves, limits, control, deadline, report);
-        let Some(proof) = proof else {
-            return result;
-        };
-        let mut search = RootSearch {
-            game,
-            root_moves: &root_moves,
-            limits,
-            control,
-            budget,
-            report,
-        };
-        self.check_choice(&mut search, result, proof)
-    }
-
-    /// What the placing solution says of the root's moves, when it covers the root and decides
-    /// the move: one line at full strength, the choice not switched off (`SolvedPlacing`).
-    fn solved_root(
-        &mut self,
-        pos: &Position,
-        root_moves: &[Move],
-        limits: &Limits,
-    ) -> Option<Solved> {
-        if self.options.multipv != 1 || limits.infinite {
-            return None;
-        }
-        let tables = self.playing_tables(pos)?;
-        solved::choose(
-            &tables,
-            pos,
-            root_moves,
-            self.options.solved_placing,
-            &mut self.rng,
-        )
-    }
-
-    /// Plays from the placing solution: its one best move at once, reported as a line of one
-    /// ply; several equally testing moves, by a search among them (its score replaced by the
-    /// solved value).
-    fn play_solved(
-        &mut self,
-        game: &Game,
-        solved: &Solved,
-        limits: &Limits,
-        control: &Control,
-        budget: Budget,
-        report: &mut (dyn FnMut(&Info) + Send),
-    ) -> SearchResult {
-        let score = Score::solved(solved.value);
-        let mut result = if solved.moves.len() == 1 {
-            report(&self.known_line(solved.moves[0], score));
-            SearchResult {
-                best: Some(solved.moves[0]),
-                ..SearchResult::nothing(None)
-            }
-        } else {
-            let deadline = if budget.is_timed() {
-                budget.search_until(SOLVED_TIE_SEARCH_END)
-            } else {
-                budget.whole()
-            };
-            self.search_root(
-                game,
-                &solved.moves,
-                limits,
-                control,
-                deadline,
-                &mut |i: &Info| {
-                    report(&Info { score, ..i.clone() });
-                },
-            )
-        };
-        result.score = score;
-        result.solved = Some(solved.value);
-        result
-    }
-
-    /// The exact solver's step before the search, in the placing phase with tables for every
-    /// moving position, for one line: in a timed search whose choice it is to check, the proof
-    /// of the root's value (`prove_root_value`; a proven win leaves its move alone to search);
-    /// in any other, the root's moves sifted by their values (`sift_root_moves`). The proof to
-    /// check the search's choice against, when it is to be checked: not when a loss is proven
-    /// (the search then picks the stoutest resistance), nor when every move left is proven to
-    /// keep the value, nor when one move is left.
-    fn solve_root(
-        &mut self,
-        pos: &Position,
-        root_moves: &mut Vec<Move>,
-        limits: &Limits,
-        control: &Control,
-        budget: Budget,
-    ) -> Option<RootProof> {
-        let mut checked = self.choice_is_checked(pos, limits, control, budget);
-        let mut proof = RootProof::NOTHING;
-        if self.options.multipv == 1 && root_moves.len() > 1 {
-            if checked && limits.searchmoves.is_empty() {
-                proof = self.prove_root_value(pos, control, budget);
-                if let Some(win) = proof.win() {
-                    *root_moves = vec![win];
-                } else if proof.upper < 0 {
-                    checked = false;
-                }
-            } else if self.sift_root_moves(pos, root_moves, control, budget) {
-                // Every move left is proven: nothing for the solver to check after the search.
-                checked = false;
-            }
-        }
-        (checked && root_moves.len() > 1).then_some(proof)
-    }
-
-    /// Whether the exact solver checks the search's choice (`check_choice`): a placing position
-    /// the tables serve, a timed search (not pondering, not infinite), one line at full
-    /// strength.
-    fn choice_is_checked(
-        &self,
-        pos: &Position,
-        limits: &Limits,
-        control: &Control,
-        budget: Budget,
-    ) -> bool {
-        self.options.multipv == 1
-            && !limits.infinite
-            && !limits.ponder
-            && !control.is_pondering()
-            && self.exact_tables(pos).is_some()
-            && budget.is_timed()
-    }
-
-    /// The root's value, as far as the solver proves it before a timed search whose choice it
-    /// checks (`RootProof::prove`): a draw at least until `PROVE_DRAW_END` of the move's time,
-    /// a win until `PROVE_WIN_END`.
-    fn prove_root_value(&mut self, pos: &Position, control: &Control, budget: Budget) -> RootProof {
-        let Some(tables) = self.exact_tables(pos) else {
-            return RootProof::NOTHING;
-        };
-        let draw_stop = budget.solver_stop(control, PROVE_DRAW_END);
-        let win_stop = budget.solver_stop(control, PROVE_WIN_END);
-        RootProof::prove(&tables, &mut self.exact, pos, &draw_stop, &win_stop)
-    }
-
-    /// Keeps the root moves worth searching by their exact values, as far as the solver proves
-    /// them until `SOLVER_END` of the move's time (`SOLVER_NODES` positions without a clock;
-    /// `stop` ends it): `exact::root_proof::sift_root_moves`. Whether every move left is proven
-    /// to keep the position's value (then the search's choice needs no check).
-    fn sift_root_moves(
-        &mut self,
-        pos: &Position,
-        root_moves: &mut Vec<Move>,
-        control: &Control,
-        budget: Budget,
-    ) -> bool {
-        let Some(tables) = self.exact_tables(pos) else {
-            return false;
-        };
-        let stop = budget.solver_stop(control, SOLVER_END);
-        let (keep, decided) =
-            root_proof::sift_root_moves(&tables, &mut self.exact, &stop, pos, root_moves);
-        if let Some(keep) = keep {
-            root_moves.retain(|m| keep.contains(m));
-        }
-        decided
-    }
-
-    /// The report of a move known without a search (the tables', the placing solution's): a
-    /// line of one ply.
-    fn known_line(&self, mv: Move, score: Score) -> Info {
-        Info {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score,
-            bound: None,
-            nodes: 0,
-            nps: 0,
-            hashfull: self.tt.hashfull(),
-            time_ms: 0,
-            pv: vec![mv],
-        }
-    }
-
-    /// Where the endgame tables cover the root: their value-keeping move at once, reported as a
-    /// line of one ply.
-    fn play_from_tables(
-        &self,
-        pos: &Position,
-        root_moves: &[Move],
-        report: &mut (dyn FnMut(&Info) + Send),
-    ) -> Option<SearchResult> {
-        let tables = self.playing_tables(pos)?;
-        let (best, value) = perfect_play::best_move(&tables, pos, root_moves)?;
-        let score = Score::from_internal(score::from_tables(value, 0));
-        report(&self.known_line(best, score));
-        Some(SearchResult {
-            best: Some(best),
-            ponder: None,
-            score,
-            depth: 0,
-            nodes: 0,
-            outcome: None,
-            table: Some(value),
-            solved: None,
-        })
-    }
-
-    /// Where the endgame tables cover the root but the draw rules leave some move's value
-    /// undecided (so the search judges them), the moves that keep the tables' value only
-    /// (`perfect_play::keeping_moves`): a search's score never trades a drawn position for a
-    /// lost one the rules might save. One line only: `MultiPV` shows every move.
-    fn keep_table_value(&self, pos: &Position, root_moves: &mut Vec<Move>) {
-        if self.options.multipv != 1 {
-            return;
-        }
-        let Some(tables) = self.playing_tables(pos) else {
-            return;
-        };
-        if let Some(keep) = perfect_play::keeping_moves(&tables, pos, root_moves) {
-            *root_moves = keep;
-        }
-    }
-
-    /// The exact solver's check of the search's choice (`exact::ChoiceCheck`), after its proof
-    /// of the root (`proof`), until `CHECK_END` of the move's time: the proof of a win first
-    /// where one is open, then the choice judged; a refuted choice is searched again without,
-    /// as long as the move's time allows (`SEARCH_AGAIN_SHARE` of the time left), and the new
-    /// choice judged in turn.
-    fn check_choice(
-        &mut self,
-        search: &mut RootSearch<'_>,
-        mut result: SearchResult,
-        proof: RootProof,
-    ) -> SearchResult {
-        let pos = *search.game.position();
-        let Some(tables) = self.exact_tables(&pos) else {
-            return result;
-        };
-        let stop = search.budget.check_stop(search.control);
-        let mut check = ChoiceCheck::new(
-            &tables,
-            &stop,
-            search.control,
-            pos,
-            proof,
-            search.root_moves,
-        );
-        if let Some(choice) = result.best {
-            if let Some(verdict) = check.prove_win_first(&mut self.exact, choice) {
-                play(&mut result, verdict);
-                return result;
-            }
-        }
-        let mut refuted: Vec<Move> = Vec::new();
-        while let Some(best) = result.best {
-            let verdict = check.judge(&mut self.exact, best);
-            if verdict != Verdict::Refuted {
-                play(&mut result, verdict);
-                break;
-            }
-            refuted.push(best);
-            let rest: Vec<Move> = search
-                .root_moves
-                .iter()
-                .copied()
-                .filter(|m| !refuted.contains(m))
-                .collect();
-            if rest.is_empty() || search.control.is_stopped() {
-                break;
-            }
-            // Searched again without the losing moves, until a share of what is left.
-            let now = search.control.elapsed();
-            let deadline = search.budget.search_again_until(now, SEARCH_AGAIN_SHARE);
-            result = self.search_root(
-                search.game,
-                &rest,
-                search.limits,
-                search.control,
-                deadline,
-                search.report,
-            );
-        }
-        result
-    }
-
-    /// Whether `mv` keeps the exact value of the game's position (a draw at least, and a win
-    /// when the position is won), as far as the exact solver proves it until `SOLVER_END` of the
-    /// move's time (`SOLVER_NODES` positions without a clock): `None` when it does not know, or
-    /// when the solver does not serve the position (not placing, no tables for its rules, a
-    /// limited strength). The protocol checks the book's move with it.
-    pub fn move_keeps_value(
-        &mut self,
-        game: &Game,
-        mv: Move,
-        limits: &Limits,
-        control: &Control,
-    ) -> Option<bool> {
-        let pos = *game.position();
-        let tables = self.exact_tables(&pos)?;
-        let budget = self.budget(&pos, limits);
-        let stop = budget.solver_stop(control, SOLVER_END);
-        choice_check::keeps_value(&tables, &mut self.exact, &stop, &pos, mv)
+        self.search_known(game, root_moves, limits, control, budget, report)
     }
 
     /// The move's time in `pos` within `limits` (`Budget`): the time manager's plan, keeping
@@ -691,8 +373,8 @@ impl Searcher {
             Some(s) => shown.max(s.candidates()).min(root_moves.len()),
             None => shown,
         };
-        // The latest line of each root move searched: (score, exact, pv).
-        let mut candidates: Vec<Option<(i32, bool, Vec<Move>)>> = vec![None; multipv];
+        // The latest exact line of each rank searched.
+        let mut candidates: Vec<Option<Line>> = vec![None; multipv];
         let threads = self.threads;
         let start = Instant::now();
         let mut main_result = None;
@@ -716,7 +398,7 @@ impl Searcher {
                     // Only exact lines: a bound (a stopped iteration's "proven better" move, an
                     // aspiration failure) would hide the exact line of its rank.
                     if !line.pv.is_empty() && line.bound.is_none() {
-                        *slot = Some((line.score, line.bound.is_none(), line.pv.clone()));
+                        *slot = Some(line.clone());
                     }
                 }
             });
@@ -725,11 +407,10 @@ impl Searcher {
             shared.abort.store(true, Ordering::SeqCst);
             main_result = Some(r);
         });
-        let (mut best, mut ponder, mut score, mut depth) =
-            main_result.expect("the main worker ran");
+        let mut choice: RootChoice = main_result.expect("the main worker ran");
         // A helper that completed a deeper iteration than the main thread has the better answer.
         if multipv == 1 {
-            if let Some(c) = deeper_line(&shared, depth) {
+            if let Some(c) = deeper_line(&shared, choice.depth) {
                 report(&progress(
                     &shared,
                     start,
@@ -738,36 +419,29 @@ impl Searcher {
                         ..c.clone()
                     },
                 ));
-                (best, ponder, score, depth) = (c.pv[0], c.pv.get(1).copied(), c.score, c.depth);
+                choice = RootChoice::of(&c);
             }
         }
         let nodes = shared.nodes.load(Ordering::Relaxed);
         if let Some(s) = strength {
             if let Some(chosen) = strength_choice(s, &candidates, &mut self.rng) {
-                (best, ponder, score) = chosen;
+                // The depth stays the search's.
+                choice = RootChoice {
+                    depth: choice.depth,
+                    ..chosen
+                };
             }
         }
         SearchResult {
-            best: Some(best),
-            ponder,
-            score: Score::from_internal(score),
-            depth,
+            best: Some(choice.best),
+            ponder: choice.ponder,
+            score: Score::from_internal(choice.score),
+            depth: choice.depth,
             nodes,
             outcome: None,
             table: None,
             solved: None,
         }
-    }
-}
-
-/// The deadline of the iterative-deepening search: the move's own, or, when the exact solver
-/// checks its choice after (`proof`), `CHECKED_SEARCH_END` of the move's time
-/// (`WIN_OPEN_SEARCH_END` when a draw is proven and a win not ruled out).
-fn search_deadline(proof: Option<RootProof>, budget: Budget) -> Deadline {
-    match proof {
-        Some(proof) if proof.win_open() => budget.search_until(WIN_OPEN_SEARCH_END),
-        Some(_) => budget.search_until(CHECKED_SEARCH_END),
-        None => budget.whole(),
     }
 }
 
@@ -778,15 +452,6 @@ fn allowed_root_moves(pos: &Position, limits: &Limits) -> Vec<Move> {
         root_moves.retain(|m| limits.searchmoves.contains(m));
     }
     root_moves
-}
-
-/// Plays what the check of the choice says (`Verdict`) in `result`: another move replaces the
-/// search's choice, without the ponder move of the search's line.
-fn play(result: &mut SearchResult, verdict: Verdict) {
-    if let Verdict::PlayInstead(mv) = verdict {
-        result.best = Some(mv);
-        result.ponder = None;
-    }
 }
 
 /// The line of a helper thread that completed a deeper iteration than the main thread's
@@ -800,21 +465,16 @@ fn deeper_line(shared: &Shared, depth: u32) -> Option<Line> {
     deeper.filter(|c| c.depth > depth && !c.pv.is_empty())
 }
 
-/// The choice of a limited strength among the root's `candidates` (the latest line of each root
-/// move searched: score, exact, pv): (best, ponder, score), drawn among those with an exact
-/// score (a bound says little of a move's worth); `None` when there are none.
-fn strength_choice(
-    s: Strength,
-    candidates: &[Option<(i32, bool, Vec<Move>)>],
-    rng: &mut Rng,
-) -> Option<(Move, Option<Move>, i32)> {
-    let lines: Vec<&(i32, bool, Vec<Move>)> = candidates.iter().flatten().filter(|c| c.1).collect();
+/// The choice of a limited strength among the root's `candidates` (the latest exact line of each
+/// rank searched, with a move: a bound says little of a move's worth), drawn by their scores;
+/// `None` when there are none.
+fn strength_choice(s: Strength, candidates: &[Option<Line>], rng: &mut Rng) -> Option<RootChoice> {
+    let lines: Vec<&Line> = candidates.iter().flatten().collect();
     if lines.is_empty() {
         return None;
     }
-    let scores: Vec<i32> = lines.iter().map(|c| c.0).collect();
-    let chosen = lines[s.choose(&scores, rng)];
-    Some((chosen.2[0], chosen.2.get(1).copied(), chosen.0))
+    let scores: Vec<i32> = lines.iter().map(|c| c.score).collect();
+    Some(RootChoice::of(lines[s.choose(&scores, rng)]))
 }
 
 /// The progress report of a root line.

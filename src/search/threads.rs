@@ -71,12 +71,32 @@ impl Shared<'_> {
 }
 
 pub(super) fn build_pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .thread_name(|i| format!("moulin-search-{i}"))
-        .build()
-        .or_else(|_| rayon::ThreadPoolBuilder::new().num_threads(1).build())
+    let name = Some("moulin-search");
+    crate::parallel::pool(Some(threads.max(1)), name)
+        .or_else(|_| crate::parallel::pool(Some(1), name))
         .expect("a one-thread pool can always be built")
+}
+
+/// The move a root search chose: the answer it expects, the move's score (internal) and the
+/// depth of the iteration that chose it.
+#[derive(Clone, Copy)]
+pub(super) struct RootChoice {
+    pub(super) best: Move,
+    pub(super) ponder: Option<Move>,
+    pub(super) score: i32,
+    pub(super) depth: u32,
+}
+
+impl RootChoice {
+    /// The choice of a line with a move (`pv` not empty).
+    pub(super) fn of(line: &Line) -> RootChoice {
+        RootChoice {
+            best: line.pv[0],
+            ponder: line.pv.get(1).copied(),
+            score: line.score,
+            depth: line.depth,
+        }
+    }
 }
 
 /// One finished root line.

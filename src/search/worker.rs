@@ -43,8 +43,18 @@ pub(super) struct Worker<'a> {
     pub(super) lists: Vec<Vec<Move>>,
     pub(super) scores: Vec<Vec<i32>>,
     pub(super) deferred: Vec<Vec<u16>>,
-    /// The last root search's nodes: (its best move's, all), for the time manager.
-    pub(super) root_effort: (u64, u64),
+    /// The last root search's nodes, for the time manager.
+    pub(super) root_effort: RootEffort,
+}
+
+/// The nodes of one root search, for the time manager: the share of its best move says how sure
+/// the choice is.
+#[derive(Clone, Copy, Default)]
+pub(super) struct RootEffort {
+    /// The nodes of the best move's subtree.
+    pub(super) best_move: u64,
+    /// The nodes of the whole root search.
+    pub(super) all: u64,
 }
 
 /// What the table says at a node.
@@ -76,7 +86,7 @@ impl<'a> Worker<'a> {
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             deferred: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
-            root_effort: (0, 0),
+            root_effort: RootEffort::default(),
         }
     }
 

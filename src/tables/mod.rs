@@ -15,6 +15,9 @@
 //!   their successors;
 //! - `perfect_play`: the value-keeping move of a covered position; `sample`: positions drawn
 //!   from the tables, to measure play;
+//! - `placing/`: the placing solution (its groups, files, induction and loading), which the
+//!   loaded tables hold; `placing_build`: the solution built over the moving tables;
+//!   `placing_verify`: the solution checked against its successors;
 //! - `values`: a value and the values of one table; `table_set`: `Tables`, the tables of one
 //!   directory loaded for probing, and which of their files changed since; `scope`: where the
 //!   tables live and which rules they serve; `tables_error`: `TablesError`; this file only
@@ -32,6 +35,8 @@ pub mod index;
 pub mod mapped;
 pub mod perfect_play;
 pub mod placing;
+pub mod placing_build;
+pub mod placing_verify;
 pub mod retrograde;
 pub mod sample;
 pub mod schedule;

@@ -28,6 +28,7 @@
 use super::label::{draw_position, read_labels};
 use super::TrainError;
 use crate::durable::{DurableError, Journal};
+use crate::job_progress::Progress;
 use crate::matches::engines::engine::Engine;
 use crate::parallel;
 use crate::rules::game::Game;
@@ -264,15 +265,20 @@ fn agree(a: &Critical, b: &Critical) -> bool {
 
 /// `n` positions drawn as `train label` draws them, with their turns played; in index order,
 /// so that a run and its resumption see the same candidates.
-fn draw_candidates(rules: &Rules, seed: u64, n: usize) -> Vec<(Position, usize)> {
+fn draw_candidates(
+    rules: &Rules,
+    seed: u64,
+    n: usize,
+    progress: &dyn Progress,
+) -> Vec<(Position, usize)> {
     use rayon::prelude::*;
-    let bar = crate::progress::bar(n as u64, 0, "", "candidates drawn");
+    progress.stage(n as u64, 0, "", "candidates drawn");
     let out: Vec<(Position, usize)> = (0..n as u64)
         .into_par_iter()
         .map_init(
             || Searcher::new(1, 1),
             |player, i| {
-                bar.inc(1);
+                progress.advance(1);
                 draw_position(rules, seed, i, player).map(|(pos, _, plies)| (pos, plies))
             },
         )
@@ -280,7 +286,7 @@ fn draw_candidates(rules: &Rules, seed: u64, n: usize) -> Vec<(Position, usize)>
         .into_iter()
         .flatten()
         .collect();
-    bar.finish_and_clear();
+    progress.finish();
     out
 }
 
@@ -370,9 +376,14 @@ impl CriticalPlan {
 
 /// The candidates drawn as `train label` draws positions, and where they come from as the
 /// journal names it.
-pub fn drawn_candidates(rules: &Rules, seed: u64, n: usize) -> (Vec<(Position, usize)>, String) {
+pub fn drawn_candidates(
+    rules: &Rules,
+    seed: u64,
+    n: usize,
+    progress: &dyn Progress,
+) -> (Vec<(Position, usize)>, String) {
     (
-        draw_candidates(rules, seed, n),
+        draw_candidates(rules, seed, n, progress),
         // Not the count: the candidates of a smaller --draw are the first of a larger one, so
         // a run may resume with more.
         format!("drawn seed {seed}"),
@@ -413,6 +424,7 @@ pub fn find(
     source: &str,
     tables: Option<&Arc<Tables>>,
     exact: Option<&Tables>,
+    progress: &dyn Progress,
 ) -> Result<Found, TrainError> {
     let mut seen = FxHashSet::default();
     let candidates: Vec<Position> = drawn
@@ -460,6 +472,7 @@ pub fn find(
         &todo,
         done.values().filter(|v| v.is_some()).count(),
         journal,
+        progress,
     )?;
     let mut all: Vec<(usize, String)> = done
         .into_iter()
@@ -498,9 +511,10 @@ impl Work<'_> {
         todo: &[usize],
         found: usize,
         mut journal: Journal,
+        progress: &dyn Progress,
     ) -> Result<Vec<(usize, String)>, TrainError> {
         let count = self.plan.count;
-        let bar = crate::progress::bar(count as u64, found as u64, "", "critical positions");
+        progress.stage(count as u64, found as u64, "", "critical positions");
         // Counted by the threads, so that none starts a candidate once the count is found.
         let found = AtomicUsize::new(found);
         let mut results = Vec::new();
@@ -533,15 +547,15 @@ impl Work<'_> {
                 };
                 journal.append(&format!("{index} {}", text.as_deref().unwrap_or("none")))?;
                 searched += 1;
-                bar.set_message(format!("{searched} searched"));
+                progress.message(&format!("{searched} searched"));
                 if let Some(t) = text {
-                    bar.inc(1);
+                    progress.advance(1);
                     results.push((index, t));
                 }
                 Ok::<_, DurableError>(())
             },
         );
-        bar.finish_and_clear();
+        progress.finish();
         judged?;
         Ok(results)
     }
@@ -655,8 +669,9 @@ pub fn measure_suite(
     suite: &[Critical],
     engine: &mut Engine,
     how: &Measure,
+    progress: &dyn Progress,
 ) -> Result<SuiteTally, TrainError> {
-    let bar = crate::progress::bar(suite.len() as u64, 0, "", "positions");
+    progress.stage(suite.len() as u64, 0, "", "positions");
     let never = |_: u64| false;
     let mut memory = Memory::new(1 << 22);
     let mut out = SuiteTally::default();
@@ -703,172 +718,18 @@ pub fn measure_suite(
                     if k { "keeps it" } else { "loses it" }
                 ),
             };
-            bar.suspend(|| {
-                eprintln!(
-                    "{what}: played {} in: {}",
-                    answer.tokens.join(" "),
-                    c.line()
-                );
-            });
+            progress.note(&format!(
+                "{what}: played {} in: {}",
+                answer.tokens.join(" "),
+                c.line()
+            ));
         }
-        bar.inc(1);
+        progress.advance(1);
     }
-    bar.finish_and_clear();
+    progress.finish();
     Ok(out)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scored(pos: &Position, scores: &[(&str, i32)]) -> Vec<(Move, i32)> {
-        scores
-            .iter()
-            .map(|&(t, s)| {
-                let mut g = Game::from_position(*pos);
-                (g.play_token(t).unwrap(), s)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn critical_means_few_moves_keep_and_most_lose() {
-        let pos = Position::start(Rules::nine());
-        let one = scored(
-            &pos,
-            &[("d6", 10), ("a7", -200), ("d7", -150), ("b6", -300)],
-        );
-        let c = judge(&pos, &one, 120, 0).expect("one move keeps the draw");
-        assert_eq!((c.value, c.best, c.keep.len()), (Value::Draw, 10, 1));
-        let many = scored(&pos, &[("d6", 10), ("a7", 5), ("d7", 0), ("b6", -300)]);
-        assert!(judge(&pos, &many, 120, 0).is_none(), "three moves keep it");
-        let even = scored(&pos, &[("d6", 10), ("a7", 5), ("d7", -200), ("b6", -300)]);
-        assert!(judge(&pos, &even, 120, 0).is_some(), "two keep, two lose");
-        let won = scored(&pos, &[("d6", 300), ("a7", 50), ("d7", 40)]);
-        let c = judge(&pos, &won, 120, 0).unwrap();
-        assert_eq!(c.value, Value::Win);
-        // With a gap of 40: d6 keeps the draw clearly, a7 at -200 is clearly lost, but d7 at
-        // -150 is only 30 beyond the boundary.
-        assert!(judge(&pos, &one, 120, 40).is_none());
-        let clear = scored(
-            &pos,
-            &[("d6", 10), ("a7", -200), ("d7", -170), ("b6", -300)],
-        );
-        assert!(judge(&pos, &clear, 120, 40).is_some());
-        let near = scored(&pos, &[("d6", -100), ("a7", -200), ("d7", -170)]);
-        assert!(
-            judge(&pos, &near, 120, 40).is_none(),
-            "the kept move is 20 above the boundary"
-        );
-    }
-
-    #[test]
-    fn a_move_symmetric_to_a_kept_one_keeps_it() {
-        let pos = Position::start(Rules::nine());
-        let c = Critical {
-            pos,
-            value: Value::Draw,
-            best: 0,
-            keep: scored(&pos, &[("d6", 0)])
-                .into_iter()
-                .map(|x| x.0)
-                .collect(),
-        };
-        let moves = scored(&pos, &[("b4", 0), ("f4", 0), ("d2", 0), ("d7", 0)]);
-        let kept: Vec<bool> = moves.iter().map(|&(m, _)| c.keeps(m)).collect();
-        assert_eq!(kept, [true, true, true, false]);
-    }
-
-    #[test]
-    fn suites_are_read_back_and_bad_lines_named() {
-        let rules = Rules::nine();
-        let pos = Position::start(rules);
-        let c = Critical {
-            pos,
-            value: Value::Win,
-            best: 250,
-            keep: scored(&pos, &[("d6", 0), ("a7", 0)])
-                .into_iter()
-                .map(|x| x.0)
-                .collect(),
-        };
-        let dir = std::env::temp_dir().join(format!("moulin-suite-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("suite.txt");
-        std::fs::write(&path, format!("# a suite\r\n{}\r\n", c.line())).unwrap();
-        let read = read_suite(&path, &rules).unwrap();
-        assert_eq!(read.len(), 1);
-        assert_eq!(read[0].line(), c.line());
-        let bad = c.line().replace("d6,a7", "d6,z9");
-        std::fs::write(&path, format!("# a suite\n{bad}\n")).unwrap();
-        let err = read_suite(&path, &rules).unwrap_err().to_string();
-        assert!(err.contains("suite.txt:2: kept move 'z9'"), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn exact_critical_positions_and_exact_judging_of_a_suite() {
-        use crate::search::exact::testing::{placing_positions, tables};
-        let tables = tables();
-        let never = |_: u64| false;
-        let mut memory = Memory::new(1 << 20);
-        let (mut critical, mut contradicted) = (0, 0);
-        for pos in placing_positions(200, 41) {
-            let scores = exact_scores(tables, &mut memory, &pos, u64::MAX).unwrap();
-            // One entry per class of symmetric moves, each the solver's value, best first.
-            let classes: FxHashSet<u64> = movegen::legal_moves(&pos, Convention::Turn)
-                .into_iter()
-                .map(|mv| child_key(&pos, mv))
-                .collect();
-            assert_eq!(scores.len(), classes.len());
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let truth = solver.value(&pos).unwrap();
-            assert_eq!(scores[0].1, i32::from(truth) * EXACT_SCORE);
-            for &(mv, score) in &scores {
-                let v = solver.values_of_moves(&pos, &[mv]).unwrap()[0];
-                assert_eq!(score, i32::from(v) * EXACT_SCORE);
-            }
-            let Some(c) = judge(&pos, &scores, 120, 40) else {
-                continue;
-            };
-            critical += 1;
-            assert!(c.keep.len() <= 2 && c.value != Value::Loss);
-            let lost = scores.iter().filter(|s| s.1 < scores[0].1).count();
-            assert!(2 * lost >= scores.len());
-            // The suite's exact judge: the label agrees, a kept move keeps, a lost one does not.
-            let mut solver = Solver::new(tables, &mut memory, &never);
-            let lost_move = scores.last().unwrap().0;
-            let t = truth_of(&mut solver, &c, Some(c.keep[0])).unwrap();
-            assert!(t.label_agrees && t.kept && t.value == c.value);
-            let t = truth_of(&mut solver, &c, Some(lost_move)).unwrap();
-            assert!(t.label_agrees && !t.kept);
-            assert!(!truth_of(&mut solver, &c, None).unwrap().kept);
-            // A wrong label: the other value, or a lost move given as kept.
-            let wrong = Critical {
-                value: if c.value == Value::Win {
-                    Value::Draw
-                } else {
-                    Value::Win
-                },
-                ..c.clone()
-            };
-            assert!(
-                !truth_of(&mut solver, &wrong, Some(c.keep[0]))
-                    .unwrap()
-                    .label_agrees
-            );
-            let wrong = Critical {
-                keep: vec![lost_move],
-                ..c.clone()
-            };
-            let t = truth_of(&mut solver, &wrong, Some(c.keep[0])).unwrap();
-            assert!(!t.label_agrees && t.kept);
-            contradicted += 1;
-        }
-        assert!(critical >= 5, "{critical} critical positions of 200");
-        assert_eq!(contradicted, critical);
-        // Too few positions for the solver: passed over.
-        let any = placing_positions(1, 5)[0];
-        assert!(exact_scores(tables, &mut memory, &any, 10).is_none());
-    }
-}
+#[path = "critical_tests.rs"]
+mod tests;

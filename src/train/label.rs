@@ -24,6 +24,7 @@
 
 use super::TrainError;
 use crate::durable::{DurableError, Journal};
+use crate::job_progress::Progress;
 use crate::matches::run::replay::GameRead;
 use crate::parallel;
 use crate::rng::{mix, Rng};
@@ -390,7 +391,7 @@ impl LabelPlan {
 }
 
 /// Labels the plan's positions into the journal `out`, resuming what it holds.
-pub fn label_all(plan: &LabelPlan, out: &Path) -> Result<(), TrainError> {
+pub fn label_all(plan: &LabelPlan, out: &Path, progress: &dyn Progress) -> Result<(), TrainError> {
     let (mut journal, lines) = Journal::open(out, "label", &plan.settings()?)?;
     let done: FxHashSet<usize> = lines
         .iter()
@@ -410,7 +411,7 @@ pub fn label_all(plan: &LabelPlan, out: &Path) -> Result<(), TrainError> {
         positions - todo.len(),
         out.display()
     );
-    let bar = crate::progress::bar(
+    progress.stage(
         positions as u64,
         (positions - todo.len()) as u64,
         &format!("{how} "),
@@ -429,11 +430,11 @@ pub fn label_all(plan: &LabelPlan, out: &Path) -> Result<(), TrainError> {
         |(player, searcher, memory), &index| plan.line_of(index, player, searcher, memory.as_mut()),
         |_, text| {
             journal.append(&text)?;
-            bar.inc(1);
+            progress.advance(1);
             Ok::<_, DurableError>(())
         },
     );
-    bar.finish_and_clear();
+    progress.finish();
     labelled?;
     journal.sync()?;
     Ok(())

@@ -6,8 +6,8 @@
 
 use super::naive;
 use super::naive_placing::{MovingValues, NaivePlacing};
-use moulin::tables::placing::backward::Build;
 use moulin::tables::placing::solution::{Found, Solution};
+use moulin::tables::placing_build::Build;
 use moulin::tables::schedule::solve_in_memory;
 use moulin::tables::Value as TableValue;
 use moulin::{Bitboard, Rules};

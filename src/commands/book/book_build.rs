@@ -68,7 +68,7 @@ pub fn run_build(args: BuildArgs) -> Result<(), Failure> {
         CommandFile::writes("--out", &plan.out),
         CommandFile::writes("the journal of --out", &journal),
     ])?;
-    let built = two_trees::build(&plan)?;
+    let built = two_trees::build(&plan, &crate::commands::progress::Bars::default())?;
     eprintln!(
         "{}: {} positions ({} searched in {:.0} s)",
         plan.out.display(),

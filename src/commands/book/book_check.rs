@@ -96,8 +96,15 @@ fn exact_exits(args: &CheckArgs, text: &str, dir: &Path) -> Result<ExitReport, F
 /// The exits searched deeper, and their summary printed.
 fn searched_exits(args: &CheckArgs, text: &str) -> Result<ExitReport, Failure> {
     let threads = book::default_threads(args.threads);
-    let exits = check::check_exits(text, args.exits, args.exit_depth, args.threshold, threads)
-        .map_err(|e| e.in_file(&args.file))?;
+    let exits = check::check_exits(
+        text,
+        args.exits,
+        args.exit_depth,
+        args.threshold,
+        threads,
+        &crate::commands::progress::Bars::default(),
+    )
+    .map_err(|e| e.in_file(&args.file))?;
     outln!(
         "exits: {} positions the book leaves searched at depth {}: mean difference \
          {:.1} cp, {} within the margin, {} in the book's value class (±{} cp), {} \

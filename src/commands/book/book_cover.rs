@@ -99,6 +99,7 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
         replies: args.replies,
         depth: args.depth,
         threads: args.threads,
+        progress: &crate::commands::progress::Bars::default(),
     };
     let report = Report::default();
     let mut note = |note: cover::Note<'_>| {

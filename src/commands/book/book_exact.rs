@@ -59,7 +59,14 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
     let solution = tables.clone();
     // With the placing solution every line is checked, those `book cover` proved too.
     let items = exact::items(&lines, args.min_ply, tables.placing().is_some());
-    let found = exact::solve_items(&args.file, &items, tables, args.threads, args.min_ply)?;
+    let found = exact::solve_items(
+        &args.file,
+        &items,
+        &tables,
+        args.threads,
+        args.min_ply,
+        &crate::commands::progress::Bars::default(),
+    )?;
     let (away, by_ply) = exact::verdicts(&items, &found);
     for a in &away {
         outln!(

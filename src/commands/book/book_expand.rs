@@ -52,7 +52,13 @@ pub fn run_expand(args: ExpandArgs) -> Result<(), Failure> {
         max_ply,
         threads: book::default_threads(threads),
     };
-    let note = expand::expand(&path, header, lines, plan)?;
+    let note = expand::expand(
+        &path,
+        header,
+        lines,
+        plan,
+        &crate::commands::progress::Bars::default(),
+    )?;
     eprintln!("{note}");
     Ok(())
 }

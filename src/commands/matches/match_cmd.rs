@@ -523,7 +523,7 @@ impl Screen {
         match event {
             Event::Started { games, done } => {
                 self.bar
-                    .get_or_init(|| crate::progress::bar(games, done, "", "games"));
+                    .get_or_init(|| crate::commands::progress::bar(games, done, "", "games"));
             }
             Event::Game {
                 record,

@@ -197,7 +197,7 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
     );
     let scoring = scoring(args, &rules)?;
     let (mut journal, scores) = journal(args, &scoring.scorer)?;
-    let bar = crate::progress::bar(candidates.len() as u64, 0, "", "openings");
+    let bar = crate::commands::progress::bar(candidates.len() as u64, 0, "", "openings");
     let mut results: Vec<Option<Score>> = candidates
         .iter()
         .map(|o| scores.get(&o.to_line()).copied())

@@ -100,7 +100,7 @@ fn build_group(
 ) -> Result<(), Failure> {
     store.load_dependencies(a, b)?;
     let slots = schedule::group_size(store.tables().classes(), a, b);
-    let bar = crate::progress::bar(slots, 0, &format!("{a}-{b} "), "positions");
+    let bar = crate::commands::progress::bar(slots, 0, &format!("{a}-{b} "), "positions");
     let t = Instant::now();
     let levels = AtomicU64::new(0);
     let progress = |n: u64| {
@@ -131,7 +131,7 @@ fn build_placing(
     rules: &Rules,
     threads: Option<u16>,
 ) -> Result<(), Failure> {
-    use crate::tables::placing::backward::{Build, Step};
+    use crate::tables::placing_build::{Build, Step};
     let pool = pool(threads)?;
     let started = Instant::now();
     eprintln!("reading the moving tables of {} ...", dir.display());
@@ -143,7 +143,7 @@ fn build_placing(
         groups.len(),
         build.folder().display()
     );
-    let bar = crate::progress::bar(total, 0, "placing ", "positions");
+    let bar = crate::commands::progress::bar(total, 0, "placing ", "positions");
     for g in groups {
         bar.set_message(format!("(group {g})"));
         let step = pool.install(|| build.step(g))?;
@@ -172,8 +172,8 @@ fn build_placing_group(
     threads: Option<u16>,
     text: &str,
 ) -> Result<(), Failure> {
-    use crate::tables::placing::backward::{Build, Step};
     use crate::tables::placing::groups::{self, Group};
+    use crate::tables::placing_build::{Build, Step};
     let group = Group::parse(text)
         .filter(|g| groups::all(rules).contains(g))
         .ok_or_else(|| {

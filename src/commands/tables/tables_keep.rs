@@ -65,7 +65,7 @@ pub(super) fn run(args: &KeepArgs) -> Result<(), Failure> {
     if !args.without_tables {
         searcher.options.tables = Some(Arc::clone(&tables));
     }
-    let bar = crate::progress::bar(openings.len() as u64, 0, "", "positions");
+    let bar = crate::commands::progress::bar(openings.len() as u64, 0, "", "positions");
     let mut by_pair: BTreeMap<(u32, u32), Counts> = BTreeMap::new();
     for opening in &openings {
         let game = opening.game(&rules)?;

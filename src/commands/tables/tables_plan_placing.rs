@@ -5,8 +5,8 @@
 
 use super::tables_plan_shell::{variables, PlanArgs};
 use crate::rules::Rules;
-use crate::tables::placing::backward::Build;
 use crate::tables::placing::groups::{self, Group};
+use crate::tables::placing_build::Build;
 use crate::tables::schedule;
 use std::collections::BTreeMap;
 use std::fmt::Write;

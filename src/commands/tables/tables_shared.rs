@@ -35,11 +35,7 @@ pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), Failure> {
 
 /// A pool of `threads` threads (default: one per core).
 pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        b = b.num_threads(t as usize);
-    }
-    b.build().context("cannot start the threads")
+    crate::parallel::pool(threads.map(usize::from), None).context("cannot start the threads")
 }
 
 /// The arguments of the commands that read a built tables directory.

@@ -94,9 +94,9 @@ fn verify_placing(
     args: &VerifyArgs,
 ) -> Result<(), Failure> {
     use crate::tables::index::Classes;
-    use crate::tables::placing::backward::Build;
     use crate::tables::placing::solution::{Found, Solution};
-    use crate::tables::placing::verify;
+    use crate::tables::placing_build::Build;
+    use crate::tables::placing_verify as verify;
     let pool = pool(args.tables.threads)?;
     let mut build = pool.install(|| Build::new(dir, rules))?;
     let solution = match Solution::open(dir, rules)? {

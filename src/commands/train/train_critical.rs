@@ -90,7 +90,12 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), Failure> {
     durable::check_files(&files)?;
     let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), false)?;
     let (drawn, source) = if let Some(n) = args.draw {
-        critical::drawn_candidates(&rules, args.seed, n)
+        critical::drawn_candidates(
+            &rules,
+            args.seed,
+            n,
+            &crate::commands::progress::Bars::default(),
+        )
     } else {
         critical::labelled_candidates(&labels, &rules)?
     };
@@ -115,7 +120,14 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), Failure> {
         }),
         exact_nodes: args.exact_nodes,
     };
-    let found = critical::find(&plan, drawn, &source, tables.as_ref(), exact.as_ref())?;
+    let found = critical::find(
+        &plan,
+        drawn,
+        &source,
+        tables.as_ref(),
+        exact.as_ref(),
+        &crate::commands::progress::Bars::default(),
+    )?;
     let text = critical::suite_text(&plan, &found.lines, exact.is_some());
     durable::write_atomic(&args.out, text.as_bytes())?;
     eprintln!(

@@ -110,7 +110,7 @@ pub fn run_label(args: &LabelArgs) -> Result<(), Failure> {
         games,
         exact_nodes: args.exact.then_some(args.exact_nodes),
     };
-    label::label_all(&plan, &out)?;
+    label::label_all(&plan, &out, &crate::commands::progress::Bars::default())?;
     eprintln!("{positions} positions labelled in {}", out.display());
     Ok(())
 }

@@ -62,7 +62,12 @@ pub fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
         exact: tables.as_ref().zip(args.exact.as_deref()),
         verbose: args.verbose,
     };
-    let tally = critical::measure_suite(&suite, &mut engine, &how)?;
+    let tally = critical::measure_suite(
+        &suite,
+        &mut engine,
+        &how,
+        &crate::commands::progress::Bars::default(),
+    )?;
     engine.quit();
     print_tally(args, &tally, tables.is_some())
 }

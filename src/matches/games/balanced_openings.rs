@@ -401,32 +401,29 @@ impl Solve<'_> {
                 let game = self.candidates[i]
                     .game(self.rules)
                     .map_err(|e| OpeningsError::Openings { source: e.into() })?;
-                Ok(*game.position())
+                Ok((i, *game.position()))
             })
             .collect::<Result<Vec<_>, OpeningsError>>()?;
-        // A closure, not the method path: the path is not general over the solver's lifetimes.
-        #[allow(clippy::redundant_closure_for_method_calls)]
-        let solved = crate::search::exact::in_parallel(
-            Arc::clone(self.tables),
-            positions,
+        crate::search::exact::in_parallel(
+            self.tables,
+            &positions,
             self.threads,
             OPENING_MEMORY,
-            |solver, pos| solver.value(pos),
-        );
-        for (k, value) in solved {
-            let i = todo[k];
-            let value = value.ok_or_else(|| OpeningsError::NotInTables {
-                opening: self.candidates[i].to_string(),
-            })?;
-            journal_score(
-                &mut journal,
-                &self.candidates[i],
-                crate::search::exact::name(value),
-            )?;
-            results[i] = Some(exact_score(value));
-            scored();
-        }
-        Ok(())
+            |solver, (_, pos)| solver.value(pos),
+            |&(i, _), value| {
+                let value = value.ok_or_else(|| OpeningsError::NotInTables {
+                    opening: self.candidates[i].to_string(),
+                })?;
+                journal_score(
+                    &mut journal,
+                    &self.candidates[i],
+                    crate::search::exact::name(value),
+                )?;
+                results[i] = Some(exact_score(value));
+                scored();
+                Ok(())
+            },
+        )
     }
 }
 

@@ -2,9 +2,9 @@
 //! search, after the proof of the root (`ChoiceCheck`), and of any one move (`keeps_value`: the
 //! book's move, before it is played).
 
-use super::memory::Memory;
 use super::root_proof::RootProof;
 use super::solver::Solver;
+use super::solver_memory::Memory;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::control::Control;
@@ -179,9 +179,10 @@ mod tests {
     use crate::rules::movegen;
     use crate::rules::notation::Convention;
     use crate::search::exact::testing::{placing_positions, tables};
+    use crate::search::known_root::RootSearch;
     use crate::search::limits::Budget;
     use crate::search::timeman::Horizon;
-    use crate::search::{Limits, RootSearch, SearchResult, Searcher};
+    use crate::search::{Limits, SearchResult, Searcher};
     use std::sync::Arc;
 
     /// What the search plays when the solver checks `choice` in `pos` after its proof of the

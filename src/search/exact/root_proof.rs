@@ -5,8 +5,8 @@
 //! search, the root's moves sifted by their values (`sift_root_moves`): the search then sees
 //! only the moves that keep the value, as far as the solver proves it in its time.
 
-use super::memory::Memory;
 use super::solver::Solver;
+use super::solver_memory::Memory;
 use super::wdl::{name, Wdl};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;

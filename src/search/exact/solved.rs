@@ -8,7 +8,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::tables::placing::verify;
+use crate::tables::placing_verify as verify;
 use crate::tables::Tables;
 
 /// How the engine picks among the moves that keep a solved position's value (`SolvedPlacing`).

@@ -7,7 +7,7 @@
 //! do not decide a win (a later phase might outlast the no-capture rule), the win counts, as the
 //! tables give it without the rule.
 
-use super::memory::Memory;
+use super::solver_memory::Memory;
 use super::wdl::{outcome, wdl, Wdl};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
@@ -17,51 +17,36 @@ use crate::search::eval::{self, Weights};
 use crate::search::limits::MAX_PLY;
 use crate::search::ordering::{self, MoveOrder};
 use crate::tables::Tables;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
 
 /// The placements left (both sides) from which the moves are ordered by the evaluation:
 /// nearer the end, where a subtree is a few table probes, evaluating every move costs more than
 /// it saves.
 const EVAL_ORDER_FROM: u32 = 4;
 
-/// Runs `work` on each of `jobs` on `threads` threads, each with a solver of its own (a memory
-/// of `memory` positions, never stopped): the answers come back as they finish, with their
-/// job's index.
-pub fn in_parallel<J, R, F>(
-    tables: Arc<Tables>,
-    jobs: Vec<J>,
+/// Runs `work` on each of `jobs` on `threads` threads through `parallel::run`, each thread with
+/// a solver of its own (a memory of `memory` positions, never stopped), and hands each job with
+/// its answer to `take` on the calling thread as they finish; the first error of `take` stops
+/// the work and is returned.
+pub fn in_parallel<J, R, E>(
+    tables: &Tables,
+    jobs: &[J],
     threads: usize,
     memory: usize,
-    work: F,
-) -> impl Iterator<Item = (usize, R)>
+    work: impl Fn(&mut Solver, &J) -> R + Sync,
+    take: impl FnMut(&J, R) -> Result<(), E>,
+) -> Result<(), E>
 where
-    J: Send + Sync + 'static,
-    R: Send + 'static,
-    F: Fn(&mut Solver, &J) -> R + Send + Sync + 'static,
+    J: Sync,
+    R: Send,
 {
-    let (tx, rx) = mpsc::channel();
-    // What the threads share: the jobs, the index of the next one, the work and the tables.
-    let shared = Arc::new((jobs, AtomicUsize::new(0), work, tables));
-    for _ in 0..threads.max(1) {
-        let (tx, shared) = (tx.clone(), Arc::clone(&shared));
-        std::thread::spawn(move || {
-            let never = |_: u64| false;
-            let mut memory = Memory::new(memory);
-            let (jobs, next, work, tables) = &*shared;
-            loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(k) else {
-                    return;
-                };
-                let answer = work(&mut Solver::new(tables, &mut memory, &never), job);
-                if tx.send((k, answer)).is_err() {
-                    return;
-                }
-            }
-        });
-    }
-    rx.into_iter()
+    let never = |_: u64| false;
+    crate::parallel::run(
+        jobs,
+        threads,
+        || Memory::new(memory),
+        |memory, job| work(&mut Solver::new(tables, memory, &never), job),
+        take,
+    )
 }
 
 /// What the solver's test of the root's moves found (`Solver::sift_root_moves`).

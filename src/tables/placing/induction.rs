@@ -15,7 +15,8 @@ use crate::rules::board::Bitboard;
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::tables::index::{binomial, expand, subsets, Classes, PairIndex};
-use crate::tables::{TablesError, Values};
+use crate::tables::tables_error::TablesError;
+use crate::tables::values::Values;
 use rayon::prelude::*;
 
 /// Where the values of a group's successors are read.

@@ -8,7 +8,7 @@ use super::{fingerprint, unsupported};
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::tables::index::{Classes, PairIndex};
-use crate::tables::TablesError;
+use crate::tables::tables_error::TablesError;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;

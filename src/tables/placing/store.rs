@@ -22,7 +22,7 @@ use crate::durable;
 use crate::tables::file::{checksum, read_head};
 use crate::tables::index::pair_len;
 use crate::tables::mapped::{self, Mapping};
-use crate::tables::TablesError;
+use crate::tables::tables_error::TablesError;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"MOULPLC1";

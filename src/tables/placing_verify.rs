@@ -1,11 +1,12 @@
-//! Checking the placing solution from the outside of its solver: for a stored position, every
+//! Checking the placing solution (`placing`) from the outside of its solver, against the moving
+//! tables: for a stored position, every
 //! legal move is made by the move generator and played on a real `Position`, and the stored value
 //! must be the best of the successors' (a game over, a placing position of the solution, or a
 //! moving position of the tables). Shares nothing with `induction` but the index.
 
-use super::groups::{hands, Group};
-use super::packed::Wdl;
-use super::solution::Solution;
+use super::placing::groups::{hands, Group};
+use super::placing::packed::Wdl;
+use super::placing::solution::Solution;
 use crate::rules::board::{Bitboard, ByColor, Color};
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
