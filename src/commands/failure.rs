@@ -23,12 +23,9 @@ pub enum Failure {
     /// What went wrong: an error of the library (or of the command's own), with what the command
     /// was doing put in front of it by `context`.
     Failed(Cause),
-    /// What went wrong, as a line of text made by hand: the match commands' until their errors
-    /// are typed (new code returns `Failed`, which `?` and `From<String>` make).
-    Error(String),
     /// The command line itself is wrong (a value out of range, a malformed spec): nothing was
     /// done. Exit status 2, as for clap's own usage errors.
-    Usage(String),
+    Usage(Cause),
 }
 
 impl Failure {
@@ -42,17 +39,23 @@ impl Failure {
         }
     }
 
+    /// This failure as a usage error (exit status 2): what the command was given is wrong.
+    /// A closed output stays closed.
+    #[must_use]
+    pub fn into_usage(self) -> Failure {
+        match self {
+            Failure::Failed(cause) => Failure::Usage(cause),
+            other => other,
+        }
+    }
+
     /// This failure with `what` in front ("what: why"); a closed output stays closed.
     #[must_use]
     pub fn context(self, what: impl fmt::Display) -> Failure {
         let what = what.to_string();
         match self {
             Failure::Closed => Failure::Closed,
-            Failure::Usage(why) => Failure::Usage(format!("{what}: {why}")),
-            Failure::Error(why) => Failure::Failed(Box::new(Within {
-                what,
-                source: why.into(),
-            })),
+            Failure::Usage(source) => Failure::Usage(Box::new(Within { what, source })),
             Failure::Failed(source) => Failure::Failed(Box::new(Within { what, source })),
         }
     }
@@ -70,8 +73,7 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::Closed => f.write_str("standard output closed"),
-            Failure::Failed(cause) => write!(f, "{cause}"),
-            Failure::Error(text) | Failure::Usage(text) => f.write_str(text),
+            Failure::Failed(cause) | Failure::Usage(cause) => write!(f, "{cause}"),
         }
     }
 }
@@ -138,7 +140,8 @@ mod tests {
         assert!(matches!(closed.context("x"), Err(Failure::Closed)));
         let usage: Result<(), Failure> = Err(Failure::Usage("bad".into()));
         let failure = usage.context("--tc").unwrap_err();
-        assert!(matches!(&failure, Failure::Usage(t) if t == "--tc: bad"));
+        assert!(matches!(&failure, Failure::Usage(_)));
+        assert_eq!(failure.to_string(), "--tc: bad");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! the runner reports them, and the summary on stdout.
 
 use super::match_openings::OpeningsFlag;
-use crate::commands::output::{out, Failure};
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::out;
 use crate::durable::{self, CommandFile, Role};
 use crate::matches::engines::gbgp_engine::{self, GbgpError};
 use crate::matches::engines::spec::{self, EngineSpec};
@@ -136,9 +137,9 @@ pub struct MatchArgs {
 
 /// The engines of `--engine`, with distinct names, and the tournament they play (none for a
 /// match of two).
-fn engines(args: &MatchArgs) -> Result<(Vec<EngineSpec>, Option<Tournament>), String> {
+fn engines(args: &MatchArgs) -> Result<(Vec<EngineSpec>, Option<Tournament>), Failure> {
     let each = match &args.each {
-        Some(text) => words::split(text).map_err(|e| format!("--each {}: {e}", quoted(text)))?,
+        Some(text) => words::split(text).with_context(|| format!("--each {}", quoted(text)))?,
         None => Vec::new(),
     };
     let tournament = args.tournament.as_deref().and_then(Tournament::parse);
@@ -149,60 +150,59 @@ fn engines(args: &MatchArgs) -> Result<(Vec<EngineSpec>, Option<Tournament>), St
         } else {
             " (or more, with --tournament)"
         };
-        return Err(format!(
-            "a match needs exactly two --engine specs{more}, {n} given"
-        ));
+        return Err(format!("a match needs exactly two --engine specs{more}, {n} given").into());
     }
     if tournament.is_some() && args.sprt.is_some() {
-        return Err("--sprt tests two engines: it cannot be given with --tournament".to_string());
+        return Err("--sprt tests two engines: it cannot be given with --tournament".into());
     }
     let mut specs = args
         .engines
         .iter()
-        .map(|s| EngineSpec::parse_with(s, &each).map_err(|e| e.to_string()))
+        .map(|s| EngineSpec::parse_with(s, &each))
         .collect::<Result<Vec<_>, _>>()?;
     spec::distinct_names(&mut specs);
     Ok((specs, tournament))
 }
 
 /// The engine of `--anchor` (an index into `specs`; the first by default).
-fn anchor(args: &MatchArgs, specs: &[EngineSpec]) -> Result<usize, String> {
+fn anchor(args: &MatchArgs, specs: &[EngineSpec]) -> Result<usize, Failure> {
     let Some(name) = &args.anchor else {
         return Ok(0);
     };
     specs.iter().position(|s| &s.name == name).ok_or_else(|| {
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-        format!(
+        Failure::from(format!(
             "--anchor {} names no engine; the engines are {}",
             crate::text::quoted(name),
             names.join(", ")
-        )
+        ))
     })
 }
 
 /// The time control of `--movetime` or `--tc` (10+0.1 by default).
-fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
+fn time_control(args: &MatchArgs) -> Result<TimeControl, Failure> {
     match (args.movetime, &args.tc) {
         (Some(0), _) => Err("--movetime must be at least 1 ms".into()),
         (Some(ms), _) => Ok(TimeControl::MoveTime(Duration::from_millis(ms))),
-        (None, Some(tc)) => TimeControl::parse_tc(tc).map_err(|e| e.to_string()),
-        (None, None) => TimeControl::parse_tc("10+0.1").map_err(|e| e.to_string()),
+        (None, Some(tc)) => Ok(TimeControl::parse_tc(tc)?),
+        (None, None) => Ok(TimeControl::parse_tc("10+0.1")?),
     }
 }
 
 /// Checks that every engine's searches are bounded: by a time, nodes or a depth.
-fn check_bounded(specs: &[EngineSpec], tc: TimeControl) -> Result<(), String> {
+fn check_bounded(specs: &[EngineSpec], tc: TimeControl) -> Result<(), Failure> {
     match specs.iter().find(|s| !s.control(tc).is_bounded()) {
         Some(s) => Err(format!(
             "engine {} has no time (tc=inf) and no nodes= or depth=: its searches would never end",
             quoted(&s.name)
-        )),
+        )
+        .into()),
         None => Ok(()),
     }
 }
 
 /// Checks the numbers of games and of games at once.
-fn check_counts(args: &MatchArgs) -> Result<(), String> {
+fn check_counts(args: &MatchArgs) -> Result<(), Failure> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
@@ -210,12 +210,11 @@ fn check_counts(args: &MatchArgs) -> Result<(), String> {
         return Err(format!(
             "--games {} is more than the limit of {MAX_GAMES}",
             args.games
-        ));
+        )
+        .into());
     }
     if args.concurrency == 0 || args.concurrency > MAX_CONCURRENCY {
-        return Err(format!(
-            "--concurrency must be between 1 and {MAX_CONCURRENCY}"
-        ));
+        return Err(format!("--concurrency must be between 1 and {MAX_CONCURRENCY}").into());
     }
     Ok(())
 }
@@ -243,16 +242,16 @@ fn opening_source(
     }
     let plies = args.random_plies.unwrap_or(4);
     if plies > MAX_RANDOM_PLIES {
-        return Err(Failure::Usage(format!(
-            "--random-plies {plies} is more than the limit of {MAX_RANDOM_PLIES}"
-        )));
+        return Err(Failure::Usage(
+            format!("--random-plies {plies} is more than the limit of {MAX_RANDOM_PLIES}").into(),
+        ));
     }
     Ok((OpeningSource::Random(plies), format!("random:{plies}")))
 }
 
 /// Checks the files before anything is made: neither output is the openings file nor the other
 /// output, and one that is there is refused unless --resume or --force.
-fn check_files(args: &MatchArgs) -> Result<(), String> {
+fn check_files(args: &MatchArgs) -> Result<(), Failure> {
     let output = |what, path, how| CommandFile {
         what,
         path,
@@ -277,7 +276,7 @@ fn check_files(args: &MatchArgs) -> Result<(), String> {
     if let Some(flag) = &args.openings {
         files.push(CommandFile::reads("--openings", &flag.file));
     }
-    durable::check_files(&files).map_err(|e| e.to_string())
+    Ok(durable::check_files(&files)?)
 }
 
 /// Words of the records' settings line, as key and value.
@@ -286,23 +285,22 @@ type SettingsWords = Vec<(&'static str, String)>;
 /// The adjudication `args` ask for, with the settings words that name it (none when off, so
 /// that records of earlier matches resume). Tables that cannot be read are an error (exit 1).
 fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, SettingsWords), Failure> {
-    let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
     let mut adj = Adjudication::default();
     let mut words = Vec::new();
     if let Some(r) = &args.resign {
-        let rule = ResignRule::parse(r).map_err(|e| usage(&e))?;
+        let rule = ResignRule::parse(r).map_err(|e| Failure::from(e).into_usage())?;
         words.push(("resign", rule.to_string()));
         adj.resign = Some(rule);
     }
     if let Some(d) = &args.draw {
-        let rule = DrawRule::parse(d).map_err(|e| usage(&e))?;
+        let rule = DrawRule::parse(d).map_err(|e| Failure::from(e).into_usage())?;
         words.push(("draw", rule.to_string()));
         adj.draw = Some(rule);
     }
     if let Some(dir) = &args.adjudicate_tables {
         log::info!("reading the tables of {} for adjudication", dir.display());
         let tables = Tables::open(dir, rules)
-            .map_err(|e| Failure::from(format!("--adjudicate-tables {}: {e}", dir.display())))?;
+            .with_context(|| format!("--adjudicate-tables {}", dir.display()))?;
         log::info!(
             "adjudication by {} tables{}",
             tables.pairs().len(),
@@ -335,8 +333,8 @@ fn check_gbgp(
         OpeningSource::Random(_) => None,
     };
     gbgp_engine::check(specs, rules, variant, book).map_err(|e| match e {
-        GbgpError::Variant { .. } | GbgpError::Bound { .. } => Failure::Usage(e.to_string()),
-        e @ GbgpError::Start { .. } => Failure::Error(e.to_string()),
+        GbgpError::Variant { .. } | GbgpError::Bound { .. } => Failure::from(e).into_usage(),
+        e @ GbgpError::Start { .. } => Failure::from(e),
     })
 }
 
@@ -386,7 +384,7 @@ fn settings_line(
 /// break is written as a space, and a resume with the other path would pass as the same match.
 /// (Every word of an engine's spec and of `--each` was checked when read; between words, any
 /// white space is one separator.)
-fn check_recorded_paths(args: &MatchArgs) -> Result<(), String> {
+fn check_recorded_paths(args: &MatchArgs) -> Result<(), Failure> {
     if args.records.is_none() {
         return Ok(());
     }
@@ -403,7 +401,8 @@ fn check_recorded_paths(args: &MatchArgs) -> Result<(), String> {
                  their one settings line: give a path without one",
                 quoted(&text),
                 quoted(&c.to_string())
-            ));
+            )
+            .into());
         }
     }
     Ok(())
@@ -412,20 +411,22 @@ fn check_recorded_paths(args: &MatchArgs) -> Result<(), String> {
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
-    let (specs, tournament) = engines(&args).map_err(Failure::Usage)?;
-    let anchor = anchor(&args, &specs).map_err(Failure::Usage)?;
+    let (specs, tournament) = engines(&args).map_err(Failure::into_usage)?;
+    let anchor = anchor(&args, &specs).map_err(Failure::into_usage)?;
     if args.anchor_elo.is_nan() || args.anchor_elo.abs() > MAX_ANCHOR_ELO {
-        return Err(Failure::Usage(format!(
-            "--anchor-elo {} is out of range (-{MAX_ANCHOR_ELO} to {MAX_ANCHOR_ELO})",
-            stats::show_parameter(args.anchor_elo)
-        )));
+        return Err(Failure::Usage(
+            format!(
+                "--anchor-elo {} is out of range (-{MAX_ANCHOR_ELO} to {MAX_ANCHOR_ELO})",
+                stats::show_parameter(args.anchor_elo)
+            )
+            .into(),
+        ));
     }
-    let usage = |e: &dyn std::fmt::Display| Failure::Usage(e.to_string());
-    let rules = Rules::named(&args.variant).map_err(|e| usage(&e))?;
-    let tc = time_control(&args).map_err(|e| usage(&e))?;
-    check_bounded(&specs, tc).map_err(Failure::Usage)?;
-    check_counts(&args).map_err(Failure::Usage)?;
-    check_recorded_paths(&args).map_err(Failure::Usage)?;
+    let rules = Rules::named(&args.variant).map_err(|e| Failure::from(e).into_usage())?;
+    let tc = time_control(&args).map_err(Failure::into_usage)?;
+    check_bounded(&specs, tc).map_err(Failure::into_usage)?;
+    check_counts(&args).map_err(Failure::into_usage)?;
+    check_recorded_paths(&args).map_err(Failure::into_usage)?;
     check_files(&args)?;
     let seed = seed(&args);
     let units = args.games.div_ceil(2).saturating_mul(match tournament {
@@ -439,7 +440,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
         .as_deref()
         .map(Sprt::parse)
         .transpose()
-        .map_err(|e| usage(&e))?;
+        .map_err(|e| Failure::from(e).into_usage())?;
     // Last: reading the tables takes a while, and every usage error is said before it.
     let (adjudication, adjudication_words) = adjudication(&args, &rules)?;
     let tournament_words = match tournament {
@@ -566,7 +567,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
     };
     let finished = runner::play(&plan, &|event| screen.show(event));
     screen.clear();
-    let finished = finished.map_err(|e| e.to_string())?;
+    let finished = finished?;
     if finished.standings.games() > 0 {
         out!(
             "{}",

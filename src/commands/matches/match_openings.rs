@@ -2,6 +2,8 @@
 //! manner of cutechess-cli's `-openings`: `file=<book> [order=sequential|random] [start=N]
 //! [plies=N]`.
 
+use crate::commands::args::BadValue;
+use crate::commands::failure::{Context, Failure};
 use crate::matches::words;
 use crate::record::openings::{self, Opening};
 use crate::record::RecordError;
@@ -24,8 +26,8 @@ pub struct OpeningsFlag {
 
 impl OpeningsFlag {
     /// Reads the flag: a path alone, or key=value words of which one is `file=`.
-    pub fn parse(text: &str) -> Result<OpeningsFlag, String> {
-        let err = |why: String| format!("--openings {}: {why}", quoted(text));
+    pub(crate) fn parse(text: &str) -> Result<OpeningsFlag, BadValue> {
+        let err = |why: String| BadValue(format!("--openings {}: {why}", quoted(text)));
         let all = words::split(text).map_err(|e| err(e.to_string()))?;
         if !all.iter().any(|w| w.starts_with("file=")) {
             return Ok(OpeningsFlag {
@@ -95,26 +97,36 @@ impl OpeningsFlag {
 
     /// The openings in the order the pairs take them: the book read and checked under `rules`,
     /// cut to `plies`, shuffled by `seed` for `order=random`, and begun at `start`.
-    pub fn book(&self, rules: &Rules, seed: u64) -> Result<Vec<Opening>, String> {
-        let book = openings::read_book_file_cut(&self.file, rules, self.plies).map_err(|e| {
-            let hint = match (&e, self.plies) {
-                (RecordError::OpeningGame { error, .. }, None)
-                    if matches!(**error, RecordError::Over) =>
-                {
-                    format!(
-                        "; give --openings \"file={} plies=N\" to play the first N turns of \
-                         each game",
-                        self.file.display()
-                    )
+    pub fn book(&self, rules: &Rules, seed: u64) -> Result<Vec<Opening>, Failure> {
+        let book =
+            openings::read_book_file_cut(&self.file, rules, self.plies).map_err(|e| {
+                match (&e, self.plies) {
+                    (RecordError::OpeningGame { error, .. }, None)
+                        if matches!(**error, RecordError::Over) =>
+                    {
+                        Failure::from(GamesPlayedOut {
+                            source: e,
+                            file: self.file.display().to_string(),
+                        })
+                    }
+                    _ => Failure::from(e),
                 }
-                _ => String::new(),
-            };
-            format!("{e}{hint}")
-        })?;
+            })?;
         let shuffle = self.random.then_some(seed);
         openings::in_order(book, shuffle, self.start, &self.file.display().to_string())
-            .map_err(|e| format!("--openings: {e}"))
+            .context("--openings")
     }
+}
+
+/// A book of whole games given to `--openings` without `plies=`: the games end, so they cannot
+/// open a match; the error says how to play their first turns.
+#[derive(Debug, thiserror::Error)]
+#[error("{source}; give --openings \"file={file} plies=N\" to play the first N turns of each game")]
+struct GamesPlayedOut {
+    /// The book's error: an opening game that is over.
+    source: RecordError,
+    /// The book, as the user named it.
+    file: String,
 }
 
 #[cfg(test)]
@@ -153,6 +165,7 @@ mod tests {
             ("order=random start=0 file=a", "'start=0'"),
         ] {
             let e = OpeningsFlag::parse(bad).unwrap_err();
+            let e = e.to_string();
             assert!(e.contains("--openings") && e.contains(needle), "{bad}: {e}");
         }
     }
@@ -182,7 +195,11 @@ mod tests {
             sorted.sort();
             assert_eq!(sorted, ["a1", "b2", "c3", "d6", "g7"]);
         }
-        let e = flag("start=6").unwrap().book(&rules, 1).unwrap_err();
+        let e = flag("start=6")
+            .unwrap()
+            .book(&rules, 1)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("start=6") && e.contains("holds 5 openings"),
             "{e}"

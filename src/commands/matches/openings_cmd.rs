@@ -71,9 +71,9 @@ pub struct OpeningsArgs {
 }
 
 /// The openings to score: those of --from's file or of the enumeration, the first --first.
-fn candidates(args: &OpeningsArgs, rules: &Rules) -> Result<Vec<Opening>, String> {
+fn candidates(args: &OpeningsArgs, rules: &Rules) -> Result<Vec<Opening>, Failure> {
     let candidates = match &args.from {
-        Some(file) => balanced::distinct_openings(file, rules).map_err(|e| e.to_string())?,
+        Some(file) => balanced::distinct_openings(file, rules)?,
         None => balanced::enumerate(rules, args.plies),
     };
     Ok(candidates
@@ -83,10 +83,10 @@ fn candidates(args: &OpeningsArgs, rules: &Rules) -> Result<Vec<Opening>, String
 }
 
 /// What scores the openings: the solver (--exact) or the engine (--engine).
-fn scoring(args: &OpeningsArgs, rules: &Rules) -> Result<Scoring, String> {
+fn scoring(args: &OpeningsArgs, rules: &Rules) -> Result<Scoring, Failure> {
     let scorer = match (&args.exact, &args.engine) {
-        (Some(dir), _) => balanced::exact_scorer(dir, rules).map_err(|e| e.to_string())?,
-        (None, Some(engine)) => balanced::engine_scorer(engine).map_err(|e| e.to_string())?,
+        (Some(dir), _) => balanced::exact_scorer(dir, rules)?,
+        (None, Some(engine)) => balanced::engine_scorer(engine)?,
         (None, None) => return Err("give --engine or --exact".into()),
     };
     Ok(Scoring {
@@ -105,7 +105,7 @@ fn scoring(args: &OpeningsArgs, rules: &Rules) -> Result<Scoring, String> {
 fn journal(
     args: &OpeningsArgs,
     scorer: &Scorer,
-) -> Result<(Option<Journal>, HashMap<String, Score>), String> {
+) -> Result<(Option<Journal>, HashMap<String, Score>), Failure> {
     let Some(out) = &args.out else {
         return Ok((None, HashMap::new()));
     };
@@ -126,7 +126,7 @@ fn journal(
                 .replace(['\n', '\r'], " ")
         ),
     };
-    let (journal, scores) = balanced::open_journal(&path, &settings).map_err(|e| e.to_string())?;
+    let (journal, scores) = balanced::open_journal(&path, &settings)?;
     if !scores.is_empty() {
         eprintln!("{}: {} searches resumed", path.display(), scores.len());
     }
@@ -168,7 +168,7 @@ fn header(
 }
 
 /// Checks the files before any work: --out and its journal are neither --from nor the tables.
-fn check_files(args: &OpeningsArgs) -> Result<(), String> {
+fn check_files(args: &OpeningsArgs) -> Result<(), Failure> {
     let Some(out) = &args.out else {
         return Ok(());
     };
@@ -183,13 +183,13 @@ fn check_files(args: &OpeningsArgs) -> Result<(), String> {
     if let Some(dir) = &args.exact {
         files.push(CommandFile::reads("--exact", dir));
     }
-    durable::check_files(&files).map_err(|e| e.to_string())
+    Ok(durable::check_files(&files)?)
 }
 
 /// Runs `moulin openings`.
 pub(crate) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
     check_files(args)?;
-    let rules = Rules::named(&args.variant).map_err(|e| e.to_string())?;
+    let rules = Rules::named(&args.variant)?;
     let candidates = candidates(args, &rules)?;
     log::info!(
         "{} placement openings, distinct under symmetry",
@@ -210,20 +210,17 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
         &rules,
         journal.as_mut(),
         &mut || bar.inc(1),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     bar.finish_and_clear();
-    let sorted = balanced::sort(&candidates, &results, args.margin).map_err(|e| e.to_string())?;
+    let sorted = balanced::sort(&candidates, &results, args.margin)?;
     let header = header(args, &scoring.scorer, candidates.len(), &sorted);
     let exact = matches!(scoring.scorer, Scorer::Exact(_));
     let text = balanced::book_text(&header, &sorted.kept, exact);
     match &args.out {
         Some(path) => {
             // The journal goes only once the file is on disk.
-            durable::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())?;
-            journal
-                .map_or(Ok(()), Journal::finish)
-                .map_err(|e| e.to_string())?;
+            durable::write_atomic(path, text.as_bytes())?;
+            journal.map_or(Ok(()), Journal::finish)?;
         }
         None => out!("{text}")?,
     }

@@ -2,7 +2,8 @@
 //! every move and every result; with `--drawn`, also lists the games lost from openings labelled
 //! drawn.
 
-use crate::commands::output::{out, outln, Failure};
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::{out, outln};
 use crate::matches::run::replay::{self, Replayed};
 use crate::matches::run::summary;
 use crate::text::escaped_lines;
@@ -30,10 +31,10 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), Failure> {
     let report = match &args.drawn {
         Some(openings) => {
             let records = crate::input_file::open_regular(&args.file)
-                .map_err(|e| format!("cannot read records {}: {e}", args.file.display()))?;
+                .with_context(|| format!("cannot read records {}", args.file.display()))?;
             let records = std::io::BufReader::new(records);
             let source = args.file.display().to_string();
-            Some(replay::losses_from_drawn(records, &source, openings).map_err(|e| e.to_string())?)
+            Some(replay::losses_from_drawn(records, &source, openings)?)
         }
         None => None,
     };
@@ -46,7 +47,7 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), Failure> {
 /// match printed them (W/D/L, score, draw ratio, Elo with its interval, LOS, pairs), from the
 /// first engine's view, for match records and PGN-shaped records alike; an error when any failed.
 fn replay_file(path: &Path) -> Result<(), Failure> {
-    match replay::replay_file(path).map_err(|e| e.to_string())? {
+    match replay::replay_file(path)? {
         Replayed::Records(r) => {
             for failure in &r.errors {
                 outln!("line {}: {failure}", failure.line)?;
@@ -58,7 +59,7 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 r.games - r.errors.len(),
                 r.errors.len()
             )?;
-            match summary::tournament_report(path).map_err(|e| e.to_string())? {
+            match summary::tournament_report(path)? {
                 Some(tournament) => out!("{}", escaped_lines(&tournament))?,
                 None => {
                     if let Some([a, _]) = &r.names {
@@ -67,7 +68,7 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                     }
                 }
             }
-            Ok(r.verdict().map_err(|e| e.to_string())?)
+            Ok(r.verdict()?)
         }
         Replayed::Pgn(r) => {
             for f in &r.failed {
@@ -92,7 +93,7 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
             } else if let Some([a, _]) = &r.names {
                 out!("{}", escaped_lines(&summary::results(a, &r.recap.tally)))?;
             }
-            Ok(r.verdict().map_err(|e| e.to_string())?)
+            Ok(r.verdict()?)
         }
     }
 }
