@@ -129,16 +129,28 @@ fn exit_statuses_are_documented_and_kept() {
 
 /// Starts a match with stderr on a pipe (not a terminal), reads its stderr until the first
 /// `Finished game` line, then sends `signal`: the runner ends by that signal.
+///
+/// The runner keeps a signal ignored when it starts with it ignored (as under `nohup`), and a
+/// shell starts a background job with SIGINT ignored: the signal's default action is restored
+/// for the runner, so that the test means the same however the suite was started.
 fn interrupted_by(signal: &str, number: i32) {
+    use std::os::unix::process::CommandExt;
     let f = fake().display().to_string();
     let good = format!("name=good cmd={f}");
-    let mut runner = Command::new(moulin())
+    let mut command = Command::new(moulin());
+    command
         .args(["match", "--engine", &good, "--engine", &good])
         .args(["--games", "200", "--movetime", "5"])
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // SAFETY: between fork and exec the child only calls `signal`, which is async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            libc::signal(number, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut runner = command.spawn().unwrap();
     let stderr = runner.stderr.take().unwrap();
     let mut seen = Vec::new();
     for line in BufReader::new(stderr).lines() {
