@@ -4,7 +4,9 @@
 //! written whole or not at all.
 
 use crate::commands::output::{out, Failure};
+use crate::commands::progress::Bars;
 use crate::durable::{self, CommandFile, Journal};
+use crate::job_progress::Progress;
 use crate::matches::engines::engine_output::Score;
 use crate::matches::games::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
 use crate::record::openings::Opening;
@@ -197,21 +199,22 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
     );
     let scoring = scoring(args, &rules)?;
     let (mut journal, scores) = journal(args, &scoring.scorer)?;
-    let bar = crate::commands::progress::bar(candidates.len() as u64, 0, "", "openings");
     let mut results: Vec<Option<Score>> = candidates
         .iter()
         .map(|o| scores.get(&o.to_line()).copied())
         .collect();
-    bar.inc(results.iter().filter(|r| r.is_some()).count() as u64);
+    let bars = Bars::default();
+    let done = results.iter().filter(|r| r.is_some()).count() as u64;
+    bars.stage(candidates.len() as u64, done, "", "openings");
     balanced::score_all(
         &scoring,
         &candidates,
         &mut results,
         &rules,
         journal.as_mut(),
-        &mut || bar.inc(1),
+        &bars,
     )?;
-    bar.finish_and_clear();
+    bars.finish();
     let sorted = balanced::sort(&candidates, &results, args.margin)?;
     let header = header(args, &scoring.scorer, candidates.len(), &sorted);
     let exact = matches!(scoring.scorer, Scorer::Exact(_));

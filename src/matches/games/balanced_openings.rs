@@ -10,6 +10,7 @@
 
 use super::referee;
 use crate::durable::{DurableError, Journal};
+use crate::job_progress::Progress;
 use crate::matches::engines::engine::{Engine, EngineFault};
 use crate::matches::engines::engine_output::Score;
 use crate::matches::engines::spec::{EngineSpec, SpecError};
@@ -287,7 +288,7 @@ fn journal_score(
 }
 
 /// Scores every opening of `candidates` whose `results` slot is empty, filling it, journaling
-/// each score and calling `scored` after each one (the caller counts them).
+/// each score and telling `progress` of each one (the caller begins and ends the stage).
 ///
 /// # Errors
 ///
@@ -299,7 +300,7 @@ pub fn score_all(
     results: &mut [Option<Score>],
     rules: &Rules,
     mut journal: Option<&mut Journal>,
-    scored: &mut dyn FnMut(),
+    progress: &dyn Progress,
 ) -> Result<(), OpeningsError> {
     match &scoring.scorer {
         Scorer::Engine(spec) => {
@@ -309,7 +310,7 @@ pub fn score_all(
                     let s = score_opening(&mut engine, spec, rules, opening, &scoring.search)?;
                     journal_score(&mut journal, opening, &s.to_string())?;
                     *result = Some(s);
-                    scored();
+                    progress.advance(1);
                 }
             }
             if let Some(e) = engine {
@@ -324,7 +325,7 @@ pub fn score_all(
                 rules,
                 threads: scoring.threads,
             };
-            solve.score(results, journal, scored)
+            solve.score(results, journal, progress)
         }
     }
 }
@@ -390,7 +391,7 @@ impl Solve<'_> {
         &self,
         results: &mut [Option<Score>],
         mut journal: Option<&mut Journal>,
-        scored: &mut dyn FnMut(),
+        progress: &dyn Progress,
     ) -> Result<(), OpeningsError> {
         let todo: Vec<usize> = (0..self.candidates.len())
             .filter(|&i| results[i].is_none())
@@ -420,7 +421,7 @@ impl Solve<'_> {
                     crate::search::exact::name(value),
                 )?;
                 results[i] = Some(exact_score(value));
-                scored();
+                progress.advance(1);
                 Ok(())
             },
         )
