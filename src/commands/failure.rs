@@ -106,6 +106,9 @@ pub trait Context<T> {
 
     /// `context`, `what` made only when there is an error.
     fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T, Failure>;
+
+    /// The error, if any, as a usage error (`Failure::into_usage`): the command line was wrong.
+    fn usage(self) -> Result<T, Failure>;
 }
 
 impl<T, E: Into<Failure>> Context<T> for Result<T, E> {
@@ -115,6 +118,10 @@ impl<T, E: Into<Failure>> Context<T> for Result<T, E> {
 
     fn with_context<D: fmt::Display>(self, what: impl FnOnce() -> D) -> Result<T, Failure> {
         self.map_err(|e| e.into().context(what()))
+    }
+
+    fn usage(self) -> Result<T, Failure> {
+        self.map_err(|e| e.into().into_usage())
     }
 }
 
@@ -140,6 +147,8 @@ mod tests {
         assert!(matches!(closed.context("x"), Err(Failure::Closed)));
         let usage: Result<(), Failure> = Err(Failure::Usage("bad".into()));
         let failure = usage.context("--tc").unwrap_err();
+        let plain: Result<(), &str> = Err("3 engines");
+        assert!(matches!(plain.usage(), Err(Failure::Usage(_))));
         assert!(matches!(&failure, Failure::Usage(_)));
         assert_eq!(failure.to_string(), "--tc: bad");
     }

@@ -288,12 +288,12 @@ fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, Settin
     let mut adj = Adjudication::default();
     let mut words = Vec::new();
     if let Some(r) = &args.resign {
-        let rule = ResignRule::parse(r).map_err(|e| Failure::from(e).into_usage())?;
+        let rule = ResignRule::parse(r).usage()?;
         words.push(("resign", rule.to_string()));
         adj.resign = Some(rule);
     }
     if let Some(d) = &args.draw {
-        let rule = DrawRule::parse(d).map_err(|e| Failure::from(e).into_usage())?;
+        let rule = DrawRule::parse(d).usage()?;
         words.push(("draw", rule.to_string()));
         adj.draw = Some(rule);
     }
@@ -411,8 +411,8 @@ fn check_recorded_paths(args: &MatchArgs) -> Result<(), Failure> {
 /// The checked plan of the match `args` ask for. A value the command line gets wrong is a usage
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
-    let (specs, tournament) = engines(&args).map_err(Failure::into_usage)?;
-    let anchor = anchor(&args, &specs).map_err(Failure::into_usage)?;
+    let (specs, tournament) = engines(&args).usage()?;
+    let anchor = anchor(&args, &specs).usage()?;
     if args.anchor_elo.is_nan() || args.anchor_elo.abs() > MAX_ANCHOR_ELO {
         return Err(Failure::Usage(
             format!(
@@ -422,11 +422,11 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
             .into(),
         ));
     }
-    let rules = Rules::named(&args.variant).map_err(|e| Failure::from(e).into_usage())?;
-    let tc = time_control(&args).map_err(Failure::into_usage)?;
-    check_bounded(&specs, tc).map_err(Failure::into_usage)?;
-    check_counts(&args).map_err(Failure::into_usage)?;
-    check_recorded_paths(&args).map_err(Failure::into_usage)?;
+    let rules = Rules::named(&args.variant).usage()?;
+    let tc = time_control(&args).usage()?;
+    check_bounded(&specs, tc).usage()?;
+    check_counts(&args).usage()?;
+    check_recorded_paths(&args).usage()?;
     check_files(&args)?;
     let seed = seed(&args);
     let units = args.games.div_ceil(2).saturating_mul(match tournament {
@@ -435,12 +435,7 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
     });
     let (openings, openings_setting) = opening_source(&args, &rules, seed)?;
     check_gbgp(&specs, &rules, &args.variant, &openings)?;
-    let sprt = args
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(|e| Failure::from(e).into_usage())?;
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().usage()?;
     // Last: reading the tables takes a while, and every usage error is said before it.
     let (adjudication, adjudication_words) = adjudication(&args, &rules)?;
     let tournament_words = match tournament {
