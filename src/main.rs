@@ -4,11 +4,27 @@
 
 use clap::Parser;
 use moulin::commands::{self, output};
+use std::io::Write;
 use std::process::ExitCode;
+use std::time::Instant;
 
 fn main() -> ExitCode {
+    // Each line says when it was written, in seconds since the start, and who wrote it:
+    // `[   1.234 INFO  moulin::protocol] ...`.
+    let start = Instant::now();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
+        .format(move |f, record| {
+            let style = f.default_level_style(record.level());
+            writeln!(
+                f,
+                "[{:8.3} {style}{:<5}{style:#} {}] {}",
+                start.elapsed().as_secs_f64(),
+                record.level(),
+                record.target(),
+                record.args()
+            )
+        })
         .init();
     match commands::Cli::try_parse() {
         Ok(args) => output::ending(commands::run(args)),

@@ -209,10 +209,6 @@ fn nodes_and_depth_are_sent_and_a_hung_search_still_loses() {
 
 #[test]
 fn moulin_answers_nodes_depth_and_movestogo() {
-    if !super::games::moulin_speaks_protocol() {
-        eprintln!("skipped: moulin does not speak the protocol");
-        return;
-    }
     let records = fresh("moulin-limits.txt");
     let a = format!(
         "name=n cmd={} option.Hash=8 tc=inf nodes=300",

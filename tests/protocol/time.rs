@@ -210,7 +210,7 @@ fn learning_keeps_the_clock(c: Charges, games: u64) {
 #[test]
 fn a_gui_charging_each_move_never_flags_moulin_fast() {
     let c = Charges {
-        clock: 15_000,
+        clock: 10_000,
         animation: 300,
         opponent: 150,
         engine_opponent: false,

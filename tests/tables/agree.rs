@@ -41,6 +41,10 @@ fn compare(naive: &Naive, tables: &Tables, max: u32) -> u64 {
 fn the_tables_agree_with_the_naive_solver_up_to_three_a_side() {
     let tables = solve_in_memory(&super::nine(), 3).unwrap();
     assert_eq!(compare(super::nine_up_to_three(), &tables, 3), 2_691_920);
+}
+
+#[test]
+fn the_tables_of_twelve_agree_with_the_naive_solver_up_to_three_a_side() {
     let twelve = Rules::preset("twelve").unwrap().without_draw_rules();
     let tables = solve_in_memory(&twelve, 3).unwrap();
     assert_eq!(compare(&naive::solve(&twelve, 3), &tables, 3), 2_691_920);
