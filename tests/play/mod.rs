@@ -87,7 +87,12 @@ fn a_whole_game_typed_at_the_terminal_then_undo_save_load_and_quit() {
     let saved = moulin::record::read(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(saved.len(), 1);
     let moves = saved[0].moves.len();
-    assert!(moves > 0 && saved[0].tag("White") == Some("you"));
+    assert!(moves > 0 && saved[0].tag("White") == Some("?"), "{saved:?}");
+    let moulin = format!(
+        "moulin {}, level 1, 20 ms a move",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(saved[0].tag("Black"), Some(moulin.as_str()));
     pty.keys("new");
     pty.wait("the new game", |t| t.contains("A new game."));
     pty.keys(&format!("load {}", file.display()));
@@ -288,15 +293,127 @@ fn quit_asks_before_dropping_an_unsaved_game_and_the_end_of_input_still_ends() {
     pty.keys("y");
     let status = pty.wait_end().expect("a yes ends the program");
     assert!(status.success(), "{status:?}");
-    // The end of input (Ctrl-D) at the question, and at the prompt, ends it cleanly.
-    for before in ["quit\r", ""] {
+    // The end of input (Ctrl-D) at the question ends it cleanly; at the prompt it asks as
+    // `quit` does, and a second one ends.
+    for before in ["quit\r", "\x04"] {
         let mut pty = started();
-        pty.keys("d2");
-        pty.wait("moulin's answer", |t| t.contains("moulin plays "));
-        pty.burst(&format!("{before}\x04"));
+        pty.answer("d2", "moulin's answer", |t| {
+            prompt_after(t, "white (you) to move")
+        });
+        let mark = pty.mark();
+        pty.burst(before);
+        pty.wait_since(mark, "the question", |t| t.contains("Quit anyway? (y/n) "));
+        pty.burst("\x04");
         let status = pty.wait_end().expect("the end of input ends the program");
         assert!(status.success(), "{status:?}");
     }
+}
+
+/// Whether `text` shows the prompt after `what`: the line editor is reading again (a Ctrl-C
+/// sent before would reach the terminal's own handling, not the program's).
+fn prompt_after(text: &str, what: &str) -> bool {
+    text.find(what).is_some_and(|i| text[i..].contains("> "))
+}
+
+/// Sends Ctrl-C and waits for the question of an unsaved game.
+fn interrupt_asks(pty: &Pty) {
+    let mark = pty.mark();
+    pty.burst("\x03");
+    pty.wait_since(mark, "the question", |t| {
+        t.contains("The game is not saved (save FILE keeps it). Quit anyway? (y/n) ")
+    });
+}
+
+/// Waits for the program to end, and checks that it ended well.
+fn ended_well(pty: &mut Pty, what: &str) {
+    let status = pty.wait_end().unwrap_or_else(|| panic!("{what}"));
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn ctrl_c_asks_as_quit_does_and_a_second_one_ends() {
+    // Nothing to lose: Ctrl-C ends at once.
+    let mut pty = started();
+    pty.wait("the prompt", |t| prompt_after(t, "to move"));
+    pty.burst("\x03");
+    ended_well(&mut pty, "Ctrl-C ends a game without moves");
+    assert!(!pty.text().contains("Quit anyway?"), "{}", pty.text());
+    // A move not saved: Ctrl-C asks; no plays on, yes ends.
+    let mut pty = started();
+    pty.answer("d2", "moulin's answer", |t| {
+        prompt_after(t, "white (you) to move")
+    });
+    interrupt_asks(&pty);
+    pty.answer("n", "the game going on", |t| prompt_after(t, "Playing on"));
+    interrupt_asks(&pty);
+    pty.keys("y");
+    ended_well(&mut pty, "a yes ends the program");
+    // A second Ctrl-C at the question ends it too, moulin thinking meanwhile or not.
+    let mut pty = started();
+    pty.answer("d2", "moulin thinking", |t| {
+        prompt_after(t, "moulin is thinking")
+    });
+    interrupt_asks(&pty);
+    pty.burst("\x03");
+    ended_well(&mut pty, "a second Ctrl-C ends the program");
+    // Saved: Ctrl-C asks nothing.
+    let mut pty = started();
+    let file = record_file("ctrl-c.pgn", &[]);
+    let _ = std::fs::remove_file(&file);
+    pty.answer("d2", "moulin's answer", |t| t.contains("moulin plays "));
+    pty.answer(&format!("save {}", file.display()), "the save", |t| {
+        prompt_after(t, "saved ")
+    });
+    pty.burst("\x03");
+    assert!(pty.wait_end().is_some(), "Ctrl-C ends a saved game at once");
+    assert!(!pty.text().contains("Quit anyway?"), "{}", pty.text());
+}
+
+#[test]
+fn the_saved_game_names_the_player_and_moulin_with_its_settings() {
+    let mut pty = Pty::start("--level 3 --movetime 20 --plain --name Ada");
+    pty.wait("the first board", |t| t.contains("white (you) to move"));
+    pty.answer("d2", "moulin's answer", |t| t.contains("moulin plays "));
+    let file = record_file("named.pgn", &[]);
+    let _ = std::fs::remove_file(&file);
+    // Saved (`save` or `save!`), the record's players: the person's name, and moulin's at
+    // `level`.
+    let saved_as = |save: &str, name: &str, level: u8| {
+        pty.answer(&format!("{save} {}", file.display()), "the save", |t| {
+            t.contains("saved 2 moves")
+        });
+        let r = moulin::record::read(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let moulin = format!(
+            "moulin {}, level {level}, 20 ms a move",
+            env!("CARGO_PKG_VERSION")
+        );
+        assert_eq!(r[0].tag("White"), Some(name));
+        assert_eq!(r[0].tag("Black"), Some(moulin.as_str()));
+    };
+    saved_as("save", "Ada", 3);
+    // Renamed at the prompt (spaces kept), moulin's level changed: both in the record.
+    pty.answer("name  Ada  Lovelace ", "the name", |t| {
+        t.contains("white is 'Ada  Lovelace' in a saved game.")
+    });
+    pty.answer("level 5", "the level", |t| t.contains("level 5"));
+    saved_as("save!", "Ada  Lovelace", 5);
+    let t = pty.answer("name", "the usage", |t| t.contains("usage: "));
+    assert!(
+        t.contains("usage: name NAME  (your name in the saved game)"),
+        "{t}"
+    );
+    quit(&mut pty);
+    // A bad name is refused by the flag, naming what was wrong.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(["play", "--name", ""])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("--name") && err.contains("expected a name of 1 to 80 characters"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -37,8 +37,10 @@ use std::time::Instant;
     after_help = "At the prompt, type a move (d6, d6-d5, d6xb4; after a move that \
 closes a mill, the piece alone completes it: xb4 or b4) or a command: hint (moulin's move for \
 you and its value, exact where --tables and a placing solution there decide), undo, new, \
-flip, level N, stop, board, save FILE (asks before replacing a file), save! FILE, load FILE, \
-help, quit (asks first if the game is not saved). A command misused is answered with its usage. \
+flip, level N, stop, board, name NAME (yours in a saved game), save FILE (asks before replacing \
+a file), save! FILE, load FILE, \
+help, quit (asks first if the game is not saved; so do Ctrl-C and Ctrl-D, and a second Ctrl-C \
+ends). A command misused is answered with its usage. \
 The board is drawn once a turn, the last move marked: [ ] on its points, x where it removed \
 a piece. Input may come in bursts: a pasted line or several lines run as typed."
 )]
@@ -63,6 +65,10 @@ pub struct PlayArgs {
     /// tables").
     #[arg(long)]
     pub tables: Option<PathBuf>,
+    /// Your name in a saved game's record (`name NAME` at the prompt changes it; default `?`,
+    /// a record's unknown player); moulin's side is named with its version and settings.
+    #[arg(long, default_value = "?", value_parser = play_table::player_name)]
+    pub name: String,
     /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
     #[arg(
         long,
@@ -106,6 +112,8 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         colour,
         pending: None,
         unsaved: false,
+        player: args.name.clone(),
+        settings: settings(args),
     }));
     let engine = Arc::new(Mutex::new(Some(Engine {
         searcher,
@@ -132,6 +140,18 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
     result
 }
 
+/// moulin's settings but its level, as its name in a saved record gives them.
+fn settings(args: &PlayArgs) -> String {
+    let mut text = match &args.clock {
+        Some(clock) => format!("clock {clock}"),
+        None => format!("{} ms a move", args.movetime),
+    };
+    if args.tables.is_some() {
+        text.push_str(", endgame tables");
+    }
+    text
+}
+
 /// The prompt's loop: reads lines and answers them until `quit` or the end of input.
 fn converse(
     rl: &mut DefaultEditor,
@@ -150,18 +170,28 @@ fn converse(
             Some(mv) => format!("{mv} closes a mill, remove which piece? > "),
             None => "> ".to_string(),
         };
-        let Some(line) = read_line(rl, &prompt)? else {
-            return Ok(());
+        let line = match read_line(rl, &prompt)? {
+            Input::Line(line) => {
+                if !line.is_empty() {
+                    let _ = rl.add_history_entry(line.as_str());
+                }
+                line
+            }
+            // Ctrl-C, or Ctrl-D at a terminal, is `quit`: it asks before an unsaved game is
+            // lost. Input that is not a terminal has no one to ask: its end ends the game.
+            Input::Interrupted => "quit".into(),
+            Input::End if std::io::stdin().is_terminal() => "quit".into(),
+            Input::End => return Ok(()),
         };
         if line.is_empty() {
             continue;
         }
-        let _ = rl.add_history_entry(line.as_str());
         let text = match answer(&line, table, engine, printer) {
             Reply::Say(text) => text,
             Reply::Quit => return Ok(()),
             Reply::Ask(question, then) => {
-                let Some(yes) = read_line(rl, &format!("{question} (y/n) "))? else {
+                // Ctrl-C or Ctrl-D at the question ends the game, as a second Ctrl-C does.
+                let Input::Line(yes) = read_line(rl, &format!("{question} (y/n) "))? else {
                     return Ok(());
                 };
                 let yes = yes.to_ascii_lowercase().starts_with('y');
@@ -177,11 +207,22 @@ fn converse(
     }
 }
 
-/// One line typed at `prompt`, trimmed; `None` at the end of input (or Ctrl-C).
-fn read_line(rl: &mut DefaultEditor, prompt: &str) -> Result<Option<String>, Failure> {
+/// What the person gave at a prompt.
+enum Input {
+    /// A line, trimmed.
+    Line(String),
+    /// Ctrl-C.
+    Interrupted,
+    /// The end of input (Ctrl-D at a terminal).
+    End,
+}
+
+/// One line typed at `prompt`, or Ctrl-C, or the end of input.
+fn read_line(rl: &mut DefaultEditor, prompt: &str) -> Result<Input, Failure> {
     match rl.readline(prompt) {
-        Ok(l) => Ok(Some(l.trim().to_string())),
-        Err(ReadlineError::Interrupted | ReadlineError::Eof) => Ok(None),
+        Ok(l) => Ok(Input::Line(l.trim().to_string())),
+        Err(ReadlineError::Interrupted) => Ok(Input::Interrupted),
+        Err(ReadlineError::Eof) => Ok(Input::End),
         // The prompt is written to standard output: its reader may have left.
         Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             Err(Failure::Closed)

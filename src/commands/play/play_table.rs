@@ -61,6 +61,11 @@ pub(super) struct Table {
     pub(super) pending: Option<String>,
     /// Moves were made since the game was last saved or loaded.
     pub(super) unsaved: bool,
+    /// The person's name in a saved record (`--name`, `name NAME`).
+    pub(super) player: String,
+    /// moulin's settings but its level (which `level N` changes), for its name in a record:
+    /// such as `1000 ms a move, endgame tables`.
+    pub(super) settings: String,
 }
 
 impl Table {
@@ -121,6 +126,21 @@ impl Table {
         true
     }
 
+    /// The name of side `c` in a saved record: the person's, or moulin's with its version and
+    /// settings (`moulin 0.1.0, level 10, 1000 ms a move`).
+    pub(super) fn record_name(&self, c: Color) -> String {
+        if c == self.human {
+            self.player.clone()
+        } else {
+            format!(
+                "moulin {}, level {}, {}",
+                env!("CARGO_PKG_VERSION"),
+                self.level,
+                self.settings
+            )
+        }
+    }
+
     pub(super) fn who(&self, c: Color) -> String {
         if c == self.human {
             format!("{} (you)", c.name())
@@ -128,6 +148,22 @@ impl Table {
             format!("{} (moulin, level {})", c.name(), self.level)
         }
     }
+}
+
+/// The longest name a player is given.
+pub(super) const MAX_NAME: usize = 80;
+
+/// A player's name as typed: trimmed, 1 to `MAX_NAME` characters, no control character (a
+/// record's tag holds it on one line).
+pub(super) fn player_name(text: &str) -> Result<String, BadValue> {
+    let name = text.trim();
+    let count = name.chars().count();
+    if count == 0 || count > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(BadValue(format!(
+            "expected a name of 1 to {MAX_NAME} characters, without control characters"
+        )));
+    }
+    Ok(name.to_string())
 }
 
 /// The lock of the table (or of the engine), taken even after a thread panicked holding it.
@@ -147,6 +183,16 @@ mod tests {
         assert_eq!(parse_clock("0.5").unwrap().left.black, 30_000);
         for bad in ["", "x", "5+", "-1", "0", "5+x", "100000"] {
             assert!(parse_clock(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_name_is_trimmed_and_one_printable_line() {
+        assert_eq!(player_name("  Ada Lovelace ").unwrap(), "Ada Lovelace");
+        assert_eq!(player_name("Zoë \"Z\"").unwrap(), "Zoë \"Z\"");
+        for bad in ["", "   ", "a\nb", "tab\there", &"x".repeat(MAX_NAME + 1)] {
+            let e = player_name(bad).unwrap_err().to_string();
+            assert!(e.contains("expected a name of 1 to 80 characters"), "{e}");
         }
     }
 }

@@ -58,6 +58,11 @@ const COMMANDS: &[Command] = &[
         what: "draw the board again",
     },
     Command {
+        names: &["name"],
+        args: "NAME",
+        what: "your name in the saved game",
+    },
+    Command {
         names: &["save"],
         args: "FILE",
         what: "write the game as a record (docs/matches.md, \"Game records (PGN)\"); \
@@ -196,6 +201,24 @@ pub(super) fn answer(
             } else {
                 start_thinking(table, engine, printer, true);
                 "thinking about a hint...".into()
+            }
+        }
+        ("name", [_, ..]) => {
+            // The name is the rest of the line, spaces and all.
+            let typed = line
+                .trim()
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, r)| r.trim());
+            match super::play_table::player_name(typed) {
+                Ok(name) => {
+                    let mut t = lock(table);
+                    let side = t.human.name();
+                    let said = format!("{side} is {} in a saved game.", crate::text::quoted(&name));
+                    t.player = name;
+                    t.unsaved |= !t.game.moves().is_empty();
+                    said
+                }
+                Err(e) => format!("name {}: {e}", crate::text::quoted(typed)),
             }
         }
         ("save", [file]) if std::fs::symlink_metadata(file).is_ok() => {
@@ -362,15 +385,8 @@ pub(super) fn save(t: &mut Table, file: &str, replace: bool) -> String {
         r.set("Termination", "time forfeit");
     }
     r.set("Date", &crate::date::Date::today().pgn());
-    let name = |c: Color| {
-        if c == t.human {
-            "you".to_string()
-        } else {
-            format!("moulin level {}", t.level)
-        }
-    };
-    r.set("White", &name(Color::White));
-    r.set("Black", &name(Color::Black));
+    r.set("White", &t.record_name(Color::White));
+    r.set("Black", &t.record_name(Color::Black));
     match crate::durable::write_atomic(std::path::Path::new(file), record::write(&r).as_bytes()) {
         Ok(()) => {
             t.unsaved = false;
@@ -454,6 +470,8 @@ mod tests {
             colour: false,
             pending: None,
             unsaved: false,
+            player: "?".into(),
+            settings: "1000 ms a move".into(),
         }))
     }
 
