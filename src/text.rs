@@ -2,7 +2,8 @@
 //! it: one short printable line whatever came in. Control characters are escaped (a bell or an
 //! escape sequence never reaches the terminal raw), and so are the invisible ones (a zero-width
 //! space, a byte order mark, a reversal of the text's direction); a long text is cut, its length
-//! said, so a 10 MB word gives a short error, not a 20 MB one.
+//! said, so a 10 MB word gives a short error, not a 20 MB one. Also a count as a message says
+//! it, its noun in the right number (`count`: "1 sample", "2 samples").
 
 /// The most characters of an outside text that an error shows.
 pub const MAX_SHOWN: usize = 80;
@@ -46,6 +47,16 @@ pub fn escaped(text: &str) -> String {
     printable(text, usize::MAX)
 }
 
+/// `n` and its noun, `one` or `many` as `n` is 1 or not: `count(1, "ply", "plies")` is "1 ply",
+/// `count(0, "ply", "plies")` "0 plies".
+pub fn count<N>(n: N, one: &str, many: &str) -> String
+where
+    N: Copy + std::fmt::Display + TryInto<u8>,
+{
+    let single = n.try_into().ok() == Some(1);
+    format!("{n} {}", if single { one } else { many })
+}
+
 /// A text of several lines with each line `escaped`, its line breaks kept.
 pub fn escaped_lines(text: &str) -> String {
     text.split_inclusive('\n')
@@ -73,6 +84,14 @@ fn invisible(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_count_says_its_noun_in_the_right_number() {
+        assert_eq!(super::count(1u64, "sample", "samples"), "1 sample");
+        assert_eq!(super::count(0u8, "ply", "plies"), "0 plies");
+        assert_eq!(super::count(2usize, "entry", "entries"), "2 entries");
+        assert_eq!(super::count(-1i64, "move", "moves"), "-1 moves");
+    }
+
     use super::*;
 
     #[test]

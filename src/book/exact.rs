@@ -59,9 +59,9 @@ pub fn solve_items(
     let done = journaled(&done_lines);
     if !done.is_empty() {
         progress.note(&format!(
-            "{}: {} positions resumed",
+            "{}: {} resumed",
             journal_path.display(),
-            done.len()
+            crate::text::count(done.len(), "position", "positions")
         ));
     }
     progress.stage(items.len() as u64, 0, "", "book positions");

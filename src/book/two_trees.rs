@@ -114,7 +114,8 @@ fn existing_book(plan: &BuildPlan, progress: &dyn Progress) -> Result<Done, Book
         Some(what) if plan.force => progress.note(&format!("{what}: replaced (--force)")),
         Some(what) => return Err(BookError::Refused { what }),
         None if !done.is_empty() => {
-            progress.note(&format!("{}: {} entries reused", out.display(), done.len()));
+            let entries = crate::text::count(done.len(), "entry", "entries");
+            progress.note(&format!("{}: {entries} reused", out.display()));
         }
         None => {}
     }
@@ -313,9 +314,9 @@ fn resume(
     }
     if !journaled.is_empty() {
         progress.note(&format!(
-            "{}: {} entries resumed",
+            "{}: {} resumed",
             journal_path.display(),
-            journaled.len()
+            crate::text::count(journaled.len(), "entry", "entries")
         ));
     }
 }

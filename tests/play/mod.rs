@@ -231,14 +231,14 @@ fn a_mill_closed_by_a_placement_is_completed_by_the_piece_alone() {
     });
     assert!(t.contains("you play g7xd2"), "{t}");
     // Again, with the removal written xb4.
-    pty.answer("undo", "the undo", |t| t.contains("Took back 2 move(s)"));
+    pty.answer("undo", "the undo", |t| t.contains("Took back 2 moves"));
     let mark = pty.mark();
     pty.keys("g7");
     pty.keys("xb4");
     let t = pty.wait_since(mark, "moulin's answer", |t| t.contains("moulin plays "));
     assert!(t.contains("you play g7xb4"), "{t}");
     // An empty point after a mill is another placement: the mill's move is dropped.
-    pty.answer("undo", "the undo", |t| t.contains("Took back 2 move(s)"));
+    pty.answer("undo", "the undo", |t| t.contains("Took back 2 moves"));
     pty.answer("g7", "the question", |t| {
         t.contains("remove which piece? > ")
     });

@@ -111,7 +111,7 @@ fn stats_and_verify_of_a_build() {
     file::write(&copy, fingerprint(&rules), 3, 3, &values).unwrap();
     let verify = moulin(&["tables", "verify", "--dir", copy.to_str().unwrap()]);
     assert!(!verify.status.success());
-    assert!(String::from_utf8_lossy(&verify.stderr).contains("1 values disagree"));
+    assert!(String::from_utf8_lossy(&verify.stderr).contains("1 value disagrees"));
     // A sample as large as the table checks every position, so it finds it too.
     let all = moulin(&[
         "tables",
@@ -121,7 +121,7 @@ fn stats_and_verify_of_a_build() {
         "--sample",
         "100000000",
     ]);
-    assert!(String::from_utf8_lossy(&all.stderr).contains("1 values disagree"));
+    assert!(String::from_utf8_lossy(&all.stderr).contains("1 value disagrees"));
     // A damaged file is refused by its checksum.
     let path = file::path(&copy, 3, 3);
     let mut bytes = std::fs::read(&path).unwrap();
@@ -480,8 +480,8 @@ fn book_exact_lists_the_book_moves_that_give_value_away() {
             assert!(out.status.success(), "{out:?}");
             assert!(
                 String::from_utf8_lossy(&out.stdout).contains(&format!(
-                    "{p}: 0 positions, 0 moves (1 moves that give value away dropped, 0 \
-                     positions given a value-keeping move instead, 1 positions left out)"
+                    "{p}: 0 positions, 0 moves (1 move that gives value away dropped, 0 \
+                     positions given a value-keeping move instead, 1 position left out)"
                 )),
                 "{out:?}"
             );
@@ -490,7 +490,7 @@ fn book_exact_lists_the_book_moves_that_give_value_away() {
             let _ = std::fs::remove_file(&pruned);
             // The journal keeps the answer: a second run reads it back.
             let again = moulin(&["book", "exact", b, "--tables", d, "--min-ply", "0"]);
-            assert!(String::from_utf8_lossy(&again.stderr).contains("1 positions resumed"));
+            assert!(String::from_utf8_lossy(&again.stderr).contains("1 position resumed"));
             assert_eq!(String::from_utf8_lossy(&again.stdout), stdout);
         }
         let _ = std::fs::remove_file(&book);

@@ -45,12 +45,13 @@ pub fn run_check(args: &CheckArgs) -> Result<(), Failure> {
     let text = book::read_text(&args.file)?;
     let report = check::check_text(&text, args.search).map_err(|e| e.in_file(&args.file))?;
     outln!(
-        "{}: ok, {} positions, {} moves{}",
+        "{}: ok, {}, {}{}",
         args.file.display(),
-        report.positions,
-        report.moves,
+        crate::text::count(report.positions, "position", "positions"),
+        crate::text::count(report.moves, "move", "moves"),
         if report.searched > 0 {
-            format!(", {} entries agree with a fresh search", report.searched)
+            let entries = crate::text::count(report.searched, "entry agrees", "entries agree");
+            format!(", {entries} with a fresh search")
         } else {
             String::new()
         }

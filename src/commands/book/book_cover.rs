@@ -105,7 +105,11 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     let mut note = |note: cover::Note<'_>| {
         match note {
             cover::Note::Resumed { journal, positions } => {
-                eprintln!("{}: {positions} positions resumed", journal.display());
+                eprintln!(
+                    "{}: {} resumed",
+                    journal.display(),
+                    crate::text::count(positions, "position", "positions")
+                );
             }
             cover::Note::Lost { ply, position } => {
                 report.line(format_args!(
@@ -118,9 +122,13 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
                 fen::write(position)
             )),
             cover::Note::Ply { ply, report: r } => report.line(format_args!(
-                "ply {ply}: {} turns of the engine, {} choices proven, {} mended (a losing \
+                "ply {ply}: {} of the engine, {} proven, {} mended (a losing \
                  choice replaced), {} lost, {} not covered",
-                r.turns, r.kept, r.mended, r.lost, r.uncovered
+                crate::text::count(r.turns, "turn", "turns"),
+                crate::text::count(r.kept, "choice", "choices"),
+                r.mended,
+                r.lost,
+                r.uncovered
             )),
         }
         report.go_on()

@@ -80,10 +80,10 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
     }
     for (ply, t) in &by_ply {
         outln!(
-            "ply {ply}: {} book moves, {} give value away, {} positions not covered",
-            t.moves,
+            "ply {ply}: {}, {} giving value away, {} not covered",
+            crate::text::count(t.moves, "book move", "book moves"),
             t.away,
-            t.uncovered
+            crate::text::count(t.uncovered, "position", "positions")
         )?;
     }
     let total: usize = by_ply.values().map(|t| t.away).sum();
@@ -110,14 +110,14 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
             &replace,
         )?;
         outln!(
-            "{}: {} positions, {} moves ({} moves that give value away dropped, {} positions \
-             given a value-keeping move instead, {} positions left out)",
+            "{}: {}, {} ({} value away dropped, {} given a value-keeping \
+             move instead, {} left out)",
             out.display(),
-            pruned.positions,
-            pruned.moves,
-            pruned.dropped,
-            pruned.replaced,
-            pruned.left_out
+            crate::text::count(pruned.positions, "position", "positions"),
+            crate::text::count(pruned.moves, "move", "moves"),
+            crate::text::count(pruned.dropped, "move that gives", "moves that give"),
+            crate::text::count(pruned.replaced, "position", "positions"),
+            crate::text::count(pruned.left_out, "position", "positions")
         )?;
     }
     outln!(

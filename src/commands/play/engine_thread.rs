@@ -129,8 +129,8 @@ fn hint_value(result: &SearchResult) -> String {
         return match v {
             TableValue::Draw => "draw, exact by the endgame tables".into(),
             _ => format!(
-                "{v} in {} plies to the next removal, exact by the endgame tables",
-                v.distance()
+                "{v} in {} to the next removal, exact by the endgame tables",
+                crate::text::count(v.distance(), "ply", "plies")
             ),
         };
     }
@@ -151,8 +151,8 @@ fn book_value(bm: &BookMove) -> String {
 /// A search's score for the side to move, in words; a score in pieces says `by` whom.
 fn score_words(score: Score, by: &str) -> String {
     match score {
-        Score::Mate(n) if n > 0 => format!("a win in {n} turns"),
-        Score::Mate(n) => format!("a loss in {} turns", -n),
+        Score::Mate(n) if n > 0 => format!("a win in {}", crate::text::count(n, "turn", "turns")),
+        Score::Mate(n) => format!("a loss in {}", crate::text::count(-n, "turn", "turns")),
         Score::Cp(x) if x >= TABLE_BOUND => "a win, by the endgame tables".into(),
         Score::Cp(x) if x <= -TABLE_BOUND => "a loss, by the endgame tables".into(),
         Score::Cp(x) => format!("{:+.2} pieces {by}", f64::from(x) / 100.0),

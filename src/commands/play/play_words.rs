@@ -349,7 +349,11 @@ fn undo(t: &mut Table) -> String {
     t.flagged = None;
     t.generation += 1;
     t.turn_started = Instant::now();
-    format!("Took back {undone} move(s).\n{}", picture(t))
+    format!(
+        "Took back {}.\n{}",
+        crate::text::count(undone, "move", "moves"),
+        picture(t)
+    )
 }
 
 /// Checks where `save FILE` writes, before it asks anything: only over a regular file, and in a
@@ -390,7 +394,10 @@ pub(super) fn save(t: &mut Table, file: &str, replace: bool) -> String {
     match crate::durable::write_atomic(std::path::Path::new(file), record::write(&r).as_bytes()) {
         Ok(()) => {
             t.unsaved = false;
-            format!("saved {} moves to {file}", texts.len())
+            format!(
+                "saved {} to {file}",
+                crate::text::count(texts.len(), "move", "moves")
+            )
         }
         Err(e) => e.to_string(),
     }
@@ -429,7 +436,11 @@ fn load(t: &mut Table, file: &str) -> String {
     }
     t.generation += 1;
     t.unsaved = false;
-    format!("loaded {} moves from {file}\n{}", r.moves.len(), picture(t))
+    format!(
+        "loaded {} from {file}\n{}",
+        crate::text::count(r.moves.len(), "move", "moves"),
+        picture(t)
+    )
 }
 
 #[cfg(test)]
@@ -560,13 +571,13 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "precious\n");
         let saved = say(&format!("save! {name}"));
         assert_eq!(say("quit"), "quits", "saved");
-        assert!(saved.starts_with("saved 1 moves"), "{saved}");
+        assert!(saved.starts_with("saved 1 move to"), "{saved}");
         let text = std::fs::read_to_string(&file).unwrap();
         assert!(text.contains("1. d6"), "{text}");
         // A new file needs no confirmation.
         let other = dir.join("new.pgn");
         let saved = say(&format!("save {}", other.to_str().unwrap()));
-        assert!(saved.starts_with("saved 1 moves"), "{saved}");
+        assert!(saved.starts_with("saved 1 move to"), "{saved}");
         assert_eq!(std::fs::read_to_string(&other).unwrap(), text);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -115,7 +115,7 @@ fn level(args: &PlanArgs, left: u8, groups: &[Group], rate: f64, most: u8) -> St
     // The task's script holds no path: it gets the binary and the directory as its arguments
     // ($1, $2), and its text is written as it is (a quoted here-document).
     format!(
-        "\n# {left} {placements} left: {} group(s) ({positions} positions; {worst_secs:.0} s and \
+        "\n# {left} {placements} left: {} ({positions} positions; {worst_secs:.0} s and \
          {worst_mb} MB estimated for the largest)\n\
          cat > \"$DIR/slurm/placing{left}.sh\" <<'EOF'\n\
          #!/usr/bin/env bash\n\

@@ -66,14 +66,17 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
         let (checked, wrong) =
             pool.install(|| check_table(&rules, tables, values, (m, o), args.sample))?;
         let sampled = match args.sample {
-            Some(_) => format!(" ({checked} positions checked)"),
+            Some(_) => format!(
+                " ({} checked)",
+                crate::text::count(checked, "position", "positions")
+            ),
             None => String::new(),
         };
         outln!("{m}-{o}: {}{sampled}", verdict(wrong))?;
         wrong_total += wrong;
     }
     if wrong_total > 0 {
-        return Err(format!("{wrong_total} values disagree with their successors").into());
+        return Err(format!("{} with their successors", disagree(wrong_total)).into());
     }
     Ok(())
 }
@@ -83,7 +86,16 @@ fn verdict(wrong: u64) -> String {
     if wrong == 0 {
         "consistent".to_string()
     } else {
-        format!("{wrong} values disagree with their successors")
+        format!("{} with their successors", disagree(wrong))
+    }
+}
+
+/// `wrong` values said to disagree: "1 value disagrees", "3 values disagree".
+fn disagree(wrong: u64) -> String {
+    if wrong == 1 {
+        "1 value disagrees".into()
+    } else {
+        format!("{wrong} values disagree")
     }
 }
 
@@ -139,12 +151,14 @@ fn verify_placing(
             }
             _ => (size, pool.install(|| build.recheck(g))?),
         };
-        outln!("{g}: {} ({checked} positions checked)", verdict(wrong))?;
+        let checked = crate::text::count(checked, "position", "positions");
+        outln!("{g}: {} ({checked} checked)", verdict(wrong))?;
         wrong_total += wrong;
     }
     if wrong_total > 0 {
         return Err(format!(
-            "{wrong_total} values of the placing solution disagree with their successors"
+            "{} (of the placing solution) with their successors",
+            disagree(wrong_total)
         )
         .into());
     }

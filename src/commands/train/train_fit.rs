@@ -117,16 +117,17 @@ fn print_losses(args: &FitArgs, f: &Fitted, files: usize) {
     let (placing, train, held) = f.placing;
     if !args.results.is_empty() {
         eprintln!(
-            "{} of them reached by the games of {} files (λ {})",
+            "{} of them reached by the games of {} (λ {})",
             f.with_results,
-            args.results.len(),
+            crate::text::count(args.results.len(), "file", "files"),
             args.lambda
         );
     }
     eprintln!(
-        "{placing} placing positions (of {} labelled, in {files} files): {train} to fit, {held} \
-         held out",
-        f.read
+        "{} (of {} labelled, in {}): {train} to fit, {held} held out",
+        crate::text::count(placing, "placing position", "placing positions"),
+        f.read,
+        crate::text::count(files, "file", "files")
     );
     let (fitted, held_out) = (f.fitted_loss, f.held_loss);
     eprintln!(

@@ -111,7 +111,11 @@ pub fn run_label(args: &LabelArgs) -> Result<(), Failure> {
         exact_nodes: args.exact.then_some(args.exact_nodes),
     };
     label::label_all(&plan, &out, &crate::commands::progress::Bars::default())?;
-    eprintln!("{positions} positions labelled in {}", out.display());
+    eprintln!(
+        "{} labelled in {}",
+        crate::text::count(positions, "position", "positions"),
+        out.display()
+    );
     Ok(())
 }
 

@@ -93,8 +93,9 @@ fn print_tally(args: &SuiteArgs, t: &SuiteTally, exact: bool) -> Result<(), Fail
     if exact {
         let n: usize = t.contradicted.values().map(|t| t.0).sum();
         outln!(
-            "judged by the exact solver; {n} positions whose label it contradicts are left out \
-             of the figures above"
+            "judged by the exact solver; {} whose label it contradicts left out of the \
+             figures above",
+            crate::text::count(n, "position", "positions")
         )?;
         for v in [Value::Win, Value::Draw, Value::Loss] {
             if let Some(&(n, k)) = t.contradicted.get(&v) {

@@ -24,11 +24,11 @@ pub fn results(a: &str, t: &Tally) -> String {
             stats::show_percent(t.draw_ratio())
         ));
         out.push_str(&format!(
-            "Elo difference: {}  95% interval {}  ({}: {} samples)\n",
+            "Elo difference: {}  95% interval {}  ({}: {})\n",
             stats::show_elo(e.elo),
             stats::show_interval(e.interval),
             e.model,
-            e.samples
+            crate::text::count(e.samples, "sample", "samples")
         ));
         out.push_str(&format!("LOS: {}\n", stats::show_percent(e.los)));
     }
@@ -348,13 +348,13 @@ fn pairwise(standings: &Standings) -> String {
         if let Some(e) = t.estimate() {
             let _ = write!(
                 out,
-                "  score {}  Elo {}  95% {}  LOS {}  ({}: {} samples)",
+                "  score {}  Elo {}  95% {}  LOS {}  ({}: {})",
                 stats::show_percent(t.score()),
                 stats::show_elo(e.elo),
                 stats::show_interval(e.interval),
                 stats::show_percent(e.los),
                 e.model,
-                e.samples
+                crate::text::count(e.samples, "sample", "samples")
             );
         }
         out.push('\n');
