@@ -1,11 +1,14 @@
 //! The progress bar of every long command (table builds, book builds, matches, training): one
 //! look on stderr, `<what> [bar] done/total <unit>  <message>  [elapsed < eta]`. indicatif hides
 //! it when stderr is not a terminal, so logs and pipes get no bar lines. `Bars` shows a library
-//! job's `Progress` so: a bar a stage, its notes as lines on stderr.
+//! job's `Progress` so: a bar a stage, its notes as lines on stderr. `Overall` is the whole of a
+//! job made of parts (a table build's pairs), a bar above the part's, and its figures for the
+//! lines a log gets.
 
 use crate::job_progress::Progress;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::sync::{Mutex, PoisonError};
+use indicatif::{HumanDuration, MultiProgress, ProgressBar, ProgressState, ProgressStyle};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// The one template: a prefix naming the part of the job, the bar, the count, the unit and a
 /// message the job updates.
@@ -23,6 +26,166 @@ pub fn bar(len: u64, done: u64, prefix: &str, unit: &str) -> ProgressBar {
         .with_prefix(prefix.to_string());
     bar.set_position(done.min(len));
     bar
+}
+
+/// How far a job of parts is: its parts and items, what was done before this run (a resumed
+/// job), and when this run started working.
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    parts: u64,
+    parts_done: u64,
+    len: u64,
+    done: u64,
+    /// Items found done (a resumed job's): counted as done, not in the rate.
+    resumed: u64,
+    /// When the first part of this run began.
+    started: Option<Instant>,
+}
+
+impl Counts {
+    /// The time left at this run's rate, once this run has done something (`None` before, and
+    /// once all is done).
+    fn left(&self, now: Instant) -> Option<Duration> {
+        let worked = self.done.saturating_sub(self.resumed);
+        let to_do = self.len.saturating_sub(self.done);
+        if worked == 0 || to_do == 0 {
+            return None;
+        }
+        let secs = now.duration_since(self.started?).as_secs_f64();
+        Some(Duration::from_secs_f64(secs * to_do as f64 / worked as f64))
+    }
+}
+
+/// The whole of a job made of parts (a table build's pairs): a bar over all its items above the
+/// bar of the part under way, and the whole's figures (`figures`) for the line each part ends
+/// with, which is all that a log or a pipe gets. The time left is at this run's average rate,
+/// the parts found done (a resumed job) counted as done but not in the rate: indicatif's own
+/// estimate follows the last seconds, which in a job of hours swing with each part's phases.
+pub struct Overall {
+    multi: MultiProgress,
+    bar: ProgressBar,
+    parts_unit: String,
+    unit: String,
+    counts: Arc<Mutex<Counts>>,
+}
+
+impl Overall {
+    /// The counts, even after a thread panicked holding them.
+    fn counts(&self) -> std::sync::MutexGuard<'_, Counts> {
+        self.counts.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A job of `parts` parts counted in `parts_unit` (`"pairs"`), of `len` items in all
+    /// counted in `unit` (`"positions"`).
+    pub fn new(parts: u64, len: u64, parts_unit: &str, unit: &str) -> Overall {
+        let counts = Arc::new(Mutex::new(Counts {
+            parts,
+            parts_done: 0,
+            len,
+            done: 0,
+            resumed: 0,
+            started: None,
+        }));
+        let shared = Arc::clone(&counts);
+        let template = TEMPLATE
+            .replace("{msg}", &format!("{unit} {{msg}}"))
+            .replace("{eta}", "{left}");
+        let style = ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key(
+                "left",
+                move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let now = Instant::now();
+                    let left = shared.lock().ok().and_then(|c| c.left(now));
+                    let _ = match left {
+                        Some(d) => write!(w, "{:#}", HumanDuration(d)),
+                        None => write!(w, "?"),
+                    };
+                },
+            );
+        let multi = MultiProgress::new();
+        let bar = multi.add(
+            ProgressBar::new(len)
+                .with_style(style)
+                .with_prefix("all ")
+                .with_message(format!("(0/{parts} {parts_unit})")),
+        );
+        Overall {
+            multi,
+            bar,
+            parts_unit: parts_unit.to_string(),
+            unit: unit.to_string(),
+            counts,
+        }
+    }
+
+    /// A part of `len` items begins: its bar (`bar`'s look), under the whole's.
+    pub fn part(&self, len: u64, prefix: &str, unit: &str) -> ProgressBar {
+        self.counts().started.get_or_insert_with(Instant::now);
+        self.multi.add(bar(len, 0, prefix, unit))
+    }
+
+    /// `n` more items of the part under way are done.
+    pub fn inc(&self, n: u64) {
+        let done = {
+            let mut c = self.counts();
+            c.done += n;
+            c.done
+        };
+        self.bar.set_position(done);
+    }
+
+    /// The part under way is done.
+    pub fn part_done(&self) {
+        self.count_part(0);
+    }
+
+    /// A part of `len` items was found done (a resumed job): counted, not in the rate.
+    pub fn resumed(&self, len: u64) {
+        self.count_part(len);
+    }
+
+    fn count_part(&self, resumed: u64) {
+        let (done, parts_done, parts) = {
+            let mut c = self.counts();
+            c.parts_done += 1;
+            c.done += resumed;
+            c.resumed += resumed;
+            (c.done, c.parts_done, c.parts)
+        };
+        self.bar.set_position(done);
+        self.bar
+            .set_message(format!("({parts_done}/{parts} {})", self.parts_unit));
+    }
+
+    /// The whole's figures: `in all: 3 of 28 pairs, 5000 of 90000 positions (5.6%), about 2
+    /// hours left` (the time left once this run has done something, and not at the end).
+    pub fn figures(&self) -> String {
+        let c = *self.counts();
+        let share = if c.len == 0 {
+            100.0
+        } else {
+            100.0 * c.done as f64 / c.len as f64
+        };
+        let mut text = format!(
+            "in all: {} of {} {}, {} of {} {} ({share:.1}%)",
+            c.parts_done, c.parts, self.parts_unit, c.done, c.len, self.unit
+        );
+        if let Some(left) = c.left(Instant::now()) {
+            text.push_str(&format!(", about {} left", HumanDuration(left)));
+        }
+        text
+    }
+
+    /// A line on stderr, the bars hidden while it is written.
+    pub fn line(&self, text: &str) {
+        self.multi.suspend(|| eprintln!("{text}"));
+    }
+
+    /// The job is over: its bar goes.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// A library job's progress as the command line shows it: the bar of the stage under way
@@ -89,6 +252,35 @@ impl Progress for Bars {
 
 #[cfg(test)]
 mod tests {
+    use super::Counts;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_time_left_is_at_this_runs_rate_what_was_resumed_aside() {
+        let now = Instant::now();
+        let counts = Counts {
+            parts: 4,
+            parts_done: 2,
+            len: 1000,
+            done: 400,
+            resumed: 300,
+            started: now.checked_sub(Duration::from_secs(10)),
+        };
+        // 100 done in 10 s this run: 600 to do take 60 s.
+        let left = counts.left(now).unwrap().as_secs_f64();
+        assert!((left - 60.0).abs() < 0.01, "{left}");
+        let resumed_only = Counts {
+            done: 300,
+            ..counts
+        };
+        assert_eq!(resumed_only.left(now), None, "nothing done in this run yet");
+        let all = Counts {
+            done: 1000,
+            ..counts
+        };
+        assert_eq!(all.left(now), None, "nothing left");
+    }
+
     #[test]
     fn the_bar_counts_from_what_is_done() {
         let bar = super::bar(10, 4, "ply 1 ", "positions");

@@ -31,6 +31,77 @@ pub(crate) fn three_a_side() -> &'static Path {
     })
 }
 
+/// A build of several pairs says the whole's progress on each pair's line (stderr is not a
+/// terminal here: no bar, the lines say it all), with the time left once this run has built a
+/// pair; a resumed build counts the pairs already built.
+#[test]
+fn a_build_of_several_pairs_says_the_whole_and_a_resumed_one_counts_what_is_built() {
+    let dir = scratch("tables-overall");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let build = || {
+        let out = moulin(&["tables", "build", "--pieces", "4", "--dir", d]);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{err}");
+        assert!(!err.contains('\r'), "no bar drawn off a terminal: {err:?}");
+        err
+    };
+    let err = build();
+    let first = err.lines().next().unwrap();
+    let total: u64 = first
+        .strip_prefix(&format!("tables in {d}: 3 pairs, "))
+        .and_then(|t| t.strip_suffix(" positions"))
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    let pairs: Vec<&str> = err.lines().filter(|l| l.contains("; in all: ")).collect();
+    assert_eq!(pairs.len(), 3, "{err}");
+    let mut done = 0;
+    let mut sizes = Vec::new();
+    for (k, (line, pair)) in pairs.iter().zip(["3-3", "3-4", "4-4"]).enumerate() {
+        let size: u64 = line
+            .strip_prefix(&format!("{pair}: "))
+            .and_then(|t| t.split(' ').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        done += size;
+        sizes.push(done);
+        let figures = format!(
+            "in all: {} of 3 pairs, {done} of {total} positions (",
+            k + 1
+        );
+        assert!(line.contains(&figures), "{figures}: {line}");
+        // The time left while there is some: at this run's rate.
+        assert_eq!(line.contains(" left"), k < 2, "{line}");
+    }
+    assert_eq!(done, total, "{err}");
+    assert!(pairs[2].ends_with("(100.0%)"), "{err}");
+    // Stopped before 4-4: the resumed build counts 3-3 and 3-4 as done, with no time left said
+    // until it has built something itself.
+    std::fs::remove_file(file::path(&dir, 4, 4)).unwrap();
+    let err = build();
+    let pairs: Vec<&str> = err.lines().filter(|l| l.contains("; in all: ")).collect();
+    assert_eq!(pairs.len(), 3, "{err}");
+    for (k, pair) in ["3-3", "3-4"].iter().enumerate() {
+        let line = format!(
+            "{pair}: already built (checked); in all: {} of 3 pairs, {} of {total} positions (",
+            k + 1,
+            sizes[k]
+        );
+        assert!(
+            pairs[k].starts_with(&line) && !pairs[k].contains(" left"),
+            "{line}:\n{err}"
+        );
+    }
+    assert!(
+        pairs[2].starts_with("4-4: ")
+            && pairs[2].ends_with(&format!(
+                "3 of 3 pairs, {total} of {total} positions (100.0%)"
+            )),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A finished table damaged on disk (one data byte flipped, or the file cut short) is not
 /// skipped as built: the next build checks it, says what is wrong and makes it again, and the
 /// tables then load.

@@ -1,8 +1,10 @@
 //! `moulin tables build`: every pair up to N pieces a side, or one pair, into a tables
-//! directory, resuming where a stopped build was.
+//! directory, resuming where a stopped build was; a build of several pairs shows the whole's
+//! progress (pairs and positions done, the time left) beside the pair's.
 
 use super::tables_shared::{parse_pair, pool, table_rules};
 use crate::commands::failure::{Context, Failure};
+use crate::commands::progress::Overall;
 use crate::rules::Rules;
 use crate::tables::schedule::{self, Store};
 use crate::tables::{default_dir, TablesError, MAX_PIECES};
@@ -68,19 +70,48 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
     let largest = todo.iter().map(|&(_, b)| b).max().unwrap_or(3);
     let pool = pool(args.threads)?;
     let mut store = Store::new(&dir, &rules, largest);
+    let sizes: Vec<u64> = todo
+        .iter()
+        .map(|&(a, b)| schedule::group_size(store.tables().classes(), a, b))
+        .collect();
+    let total: u64 = sizes.iter().sum();
+    // A build of several pairs shows the whole too: a bar above the pair's, and its figures on
+    // each pair's line (all that a log gets).
+    let overall = (todo.len() > 1).then(|| {
+        eprintln!(
+            "tables in {}: {} pairs, {total} positions",
+            dir.display(),
+            todo.len()
+        );
+        Overall::new(todo.len() as u64, total, "pairs", "positions")
+    });
+    let say = |line: String| match &overall {
+        Some(o) => o.line(&format!("{line}; {}", o.figures())),
+        None => eprintln!("{line}"),
+    };
     let started = Instant::now();
-    for (i, &(a, b)) in todo.iter().enumerate() {
+    for (i, (&(a, b), &size)) in todo.iter().zip(&sizes).enumerate() {
         match store.check_built(a, b) {
             Ok(()) => {
-                eprintln!("{a}-{b}: already built (checked)");
+                if let Some(o) = &overall {
+                    o.resumed(size);
+                }
+                say(format!("{a}-{b}: already built (checked)"));
                 continue;
             }
             Err(TablesError::NotBuilt { .. }) => {}
-            Err(e) => eprintln!("{a}-{b}: {e} (building it again now)"),
+            Err(e) => say(format!("{a}-{b}: {e} (building it again now)")),
         }
-        build_group(&mut store, &pool, a, b)?;
+        let secs = build_group(&mut store, &pool, (a, b), overall.as_ref())?;
+        if let Some(o) = &overall {
+            o.part_done();
+        }
+        say(format!("{a}-{b}: {size} positions in {secs:.1} s"));
         // Keep in memory only what the groups still to build need.
         store.keep_for(&todo[i + 1..]);
+    }
+    if let Some(o) = &overall {
+        o.finish();
     }
     eprintln!(
         "tables in {}: done in {:.1} s",
@@ -90,17 +121,21 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Builds group `(a, b)` into the store's directory with a progress bar, prints and logs its
-/// cost, and loads its tables back, mapped.
+/// Builds group `(a, b)` into the store's directory with a progress bar (under the whole's,
+/// if any), logs its cost, and loads its tables back, mapped; its seconds.
 fn build_group(
     store: &mut Store,
     pool: &rayon::ThreadPool,
-    a: usize,
-    b: usize,
-) -> Result<(), Failure> {
+    (a, b): (usize, usize),
+    overall: Option<&Overall>,
+) -> Result<f64, Failure> {
     store.load_dependencies(a, b)?;
     let slots = schedule::group_size(store.tables().classes(), a, b);
-    let bar = crate::commands::progress::bar(slots, 0, &format!("{a}-{b} "), "positions");
+    let prefix = format!("{a}-{b} ");
+    let bar = match overall {
+        Some(o) => o.part(slots, &prefix, "positions"),
+        None => crate::commands::progress::bar(slots, 0, &prefix, "positions"),
+    };
     let t = Instant::now();
     let levels = AtomicU64::new(0);
     let progress = |n: u64| {
@@ -111,6 +146,9 @@ fn build_group(
             }
         } else {
             bar.inc(n);
+            if let Some(o) = overall {
+                o.inc(n);
+            }
         }
     };
     let solved = pool.install(|| store.solve(a, b, &progress))?;
@@ -119,9 +157,9 @@ fn build_group(
     // groups still to build read them through the file cache, as the engine does).
     store.write(a, b, solved)?;
     let secs = t.elapsed().as_secs_f64();
-    eprintln!("{a}-{b}: {slots} positions in {secs:.1} s");
     store.log_cost(a, b, slots, secs);
-    Ok(store.load_group(a, b)?)
+    store.load_group(a, b)?;
+    Ok(secs)
 }
 
 /// Builds the placing solution into `dir`'s placing folder, group by group, with a progress bar
