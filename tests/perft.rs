@@ -295,18 +295,34 @@ fn binary_perft() {
 #[test]
 fn binary_perft_refuses_depths_past_the_limit() {
     // These overflowed the stack and aborted allocating 103 GB.
-    for depth in ["200000", "4294967295", "41"] {
+    let limit = moulin::rules::perft::MAX_DEPTH;
+    let past = (limit + 1).to_string();
+    for depth in ["200000", "4294967295", &past] {
         let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
             .args(["perft", depth])
             .output()
             .unwrap();
         let e = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "perft {depth}: {e}");
-        assert!(e.contains("past the limit of 40"), "perft {depth}: {e}");
+        assert!(
+            e.contains(&format!("past the limit of {limit}")),
+            "perft {depth}: {e}"
+        );
     }
+    // One limit, told where a user looks: `--help` and protocol.md (the protocol's `perft`
+    // takes the same: `protocol::errors`).
     let help = Command::new(env!("CARGO_BIN_EXE_moulin"))
         .args(["perft", "--help"])
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&help.stdout).contains("0 to 40"));
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains(&format!("0 to {limit}")), "{help}");
+    let manual =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();
+    let section = manual
+        .split("### `perft <d>`")
+        .nth(1)
+        .and_then(|s| s.split("\n### ").next())
+        .unwrap();
+    assert!(section.contains(&format!("0 to {limit}")), "{section}");
 }

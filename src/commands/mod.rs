@@ -47,8 +47,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the positions reached after exactly <DEPTH> plies (draw rules ignored).
     Perft {
-        /// Plies to count (0 to 40).
-        #[arg(value_parser = perft_cmd::parse_depth)]
+        /// Plies to count (0 to the limit; the protocol's `perft` has the same).
+        #[arg(value_parser = perft_cmd::parse_depth, help = perft_cmd::depth_help())]
         depth: u32,
         /// Start from this position string instead of the empty board.
         #[arg(long)]

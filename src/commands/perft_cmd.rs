@@ -20,6 +20,14 @@ pub(super) fn parse_depth(text: &str) -> Result<u32, BadValue> {
     }
 }
 
+/// The help of the depth, with its limit (`perft::MAX_DEPTH`, the protocol's `perft` too).
+pub(super) fn depth_help() -> String {
+    format!(
+        "Plies to count (0 to {}, as the protocol's `perft`)",
+        perft::MAX_DEPTH
+    )
+}
+
 /// Runs `moulin perft`.
 pub(super) fn run(
     depth: u32,

@@ -48,19 +48,16 @@ fn book_path(settings: &Settings) -> Option<PathBuf> {
     })
 }
 
-/// Reads a book (at most `book::MAX_FILE_BYTES` of it). A missing file is a warning on stderr;
-/// other failures are the error to report.
-fn read_book(path: &Path) -> Result<Option<Book>, LoadError> {
+/// Reads a book (at most `book::MAX_FILE_BYTES` of it). A missing file is an error like a
+/// damaged one: the GUI is told (a `BookFile` mistyped), not only the log.
+fn read_book(path: &Path) -> Result<Book, LoadError> {
     if !path.exists() {
-        log::warn!(
-            "opening book {} not found: playing without one",
-            path.display()
-        );
-        return Ok(None);
+        let text = format!("{}: no such file", path.display());
+        return Err(LoadError::Failed(text.into()));
     }
     let book = Book::load_waiting(path).map_err(|e| LoadError::Failed(e.into()))?;
     log::info!("opening book {}: {} positions", path.display(), book.len());
-    Ok(Some(book))
+    Ok(book)
 }
 
 /// The session's books: the one in force, every one loaded so far, and a book turn answered in
@@ -119,7 +116,7 @@ impl Books {
         let spawned = thread::Builder::new()
             .name("moulin-book".into())
             .spawn(move || {
-                let read = read_book(&path).map(|b| b.map(Box::new));
+                let read = read_book(&path).map(Box::new);
                 let _ = tx.send(Event::BookLoaded(path, read));
             });
         self.slot = match spawned {
@@ -132,35 +129,24 @@ impl Books {
     }
 
     /// A book read on its thread: kept, and in force if it is the one the settings still name.
-    /// A book that could not be read is reported as one error line; the engine then plays
-    /// without a book.
-    pub(super) fn loaded(
-        &mut self,
-        path: PathBuf,
-        read: Result<Option<Box<Book>>, LoadError>,
-        out: &Out,
-    ) {
+    /// A book that could not be read (missing, damaged, too large) is reported as one error
+    /// line, on stdout for the GUI and in the log; the engine then plays without a book.
+    pub(super) fn loaded(&mut self, path: PathBuf, read: Result<Box<Book>, LoadError>, out: &Out) {
         let wanted = matches!(&self.slot, BookSlot::Loading(p) if *p == path);
         match read {
-            Ok(Some(book)) => {
+            Ok(book) => {
                 let book: Arc<Book> = Arc::from(book);
                 self.loaded.push((path, Arc::clone(&book)));
                 if wanted {
                     self.slot = BookSlot::Ready(book);
                 }
             }
-            Ok(None) => {
-                if wanted {
-                    self.slot = BookSlot::None;
-                }
-            }
             Err(e) => {
                 if wanted {
                     self.slot = BookSlot::None;
-                    out.line(&format!(
-                        "info string error: opening book {}; playing without a book",
-                        one_line(&e.to_string())
-                    ));
+                    let text = format!("opening book {e}; playing without a book");
+                    log::warn!("{text}");
+                    out.line(&format!("info string error: {}", one_line(&text)));
                 }
             }
         }

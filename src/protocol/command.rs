@@ -3,13 +3,14 @@
 //! are checked by the engine loop against the position and the option table ("parse, then
 //! validate once").
 
+use crate::rules::perft;
 use std::fmt;
 
 /// The longest input line read, in bytes; longer lines are rejected whole.
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// The deepest `perft` accepted.
-pub const MAX_PERFT: u32 = 20;
+/// The form of `setoption`, shown in its errors.
+pub(super) const SETOPTION_FORM: &str = "setoption name <id> [value <x>]";
 
 /// Clock values (milliseconds) are clamped to this, about 35 years, so that time arithmetic
 /// downstream never overflows.
@@ -126,6 +127,16 @@ pub enum CommandError {
         /// What is missing.
         what: &'static str,
     },
+    /// A word out of the command's form, where the line's meaning can be told: the line as it
+    /// was probably meant (`setoption Hash 32`: `setoption name Hash value 32`).
+    Meant {
+        /// The command.
+        command: &'static str,
+        /// The word.
+        token: String,
+        /// The line as it was probably meant.
+        meant: String,
+    },
     /// A word that should be a number.
     BadNumber {
         /// The word it follows.
@@ -153,9 +164,27 @@ impl fmt::Display for CommandError {
                 write!(f, "unknown command '{}' (type help)", shown(t))
             }
             CommandError::Unexpected { command, token } => {
-                write!(f, "{command}: unexpected '{}'", shown(token))
+                write!(
+                    f,
+                    "{command}: unexpected '{}'{}",
+                    shown(token),
+                    form(command)
+                )
             }
-            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
+            CommandError::Missing { command, what } => {
+                write!(f, "{command}: missing {what}{}", form(command))
+            }
+            CommandError::Meant {
+                command,
+                token,
+                meant,
+            } => write!(
+                f,
+                "{command}: unexpected '{}'{}; did you mean '{}'?",
+                shown(token),
+                form(command),
+                crate::text::printable(meant, 80)
+            ),
             CommandError::BadNumber { after, token } => {
                 write!(f, "{after}: '{}' is not a number", shown(token))
             }
@@ -170,6 +199,20 @@ impl fmt::Display for CommandError {
 }
 
 impl std::error::Error for CommandError {}
+
+/// The form of `command`, as its errors show it after what is wrong (empty for a command whose
+/// error says enough, or whose form depends on the dialect: `position` names its starts).
+fn form(command: &str) -> String {
+    let form = match command {
+        "setoption" => SETOPTION_FORM.to_string(),
+        "go" => return format!(" (go takes {})", GO_KEYWORDS.join(", ")),
+        "perft" => format!("perft <plies, 0 to {}>", perft::MAX_DEPTH),
+        "bench" => "bench [depth <n>]".to_string(),
+        "debug" => "debug [on|off]".to_string(),
+        _ => return String::new(),
+    };
+    format!(" (the form is '{form}')")
+}
 
 /// A piece of input as it is echoed in an error: at most 40 characters, control characters
 /// escaped, so that an error line stays one short printable line whatever came in.
@@ -259,15 +302,25 @@ fn parse_setoption(line: &str, rest: &[&str]) -> Result<Command, CommandError> {
     match rest.first() {
         Some(w) if is(w, "name") => {}
         Some(w) => {
-            return Err(CommandError::Unexpected {
+            // `setoption Hash 32`: the words `name` and `value` left out.
+            let (name, value) = match rest.iter().position(|w| is(w, "value")) {
+                Some(i) => (&rest[..i], &rest[i + 1..]),
+                None => (&rest[..1], &rest[1..]),
+            };
+            let mut meant = format!("setoption name {}", name.join(" "));
+            if !value.is_empty() {
+                meant = format!("{meant} value {}", value.join(" "));
+            }
+            return Err(CommandError::Meant {
                 command,
                 token: w.to_string(),
-            })
+                meant,
+            });
         }
         None => {
             return Err(CommandError::Missing {
                 command,
-                what: "'name <option>'",
+                what: "'name <id>'",
             })
         }
     }
@@ -280,7 +333,7 @@ fn parse_setoption(line: &str, rest: &[&str]) -> Result<Command, CommandError> {
     if name.is_empty() {
         return Err(CommandError::Missing {
             command,
-            what: "an option name",
+            what: "the option's name",
         });
     }
     if value.is_some_and(<[&str]>::is_empty) {
@@ -334,10 +387,17 @@ pub(super) fn parse_position_with(
         }
         [w] if is(w, "startpos") => Start::StartPos,
         [w, extra, ..] if is(w, "startpos") => {
-            return Err(CommandError::Unexpected {
+            // `position startpos d6 f4`: the word `moves` left out.
+            let moves: Vec<&str> = rest[1..]
+                .iter()
+                .copied()
+                .filter(|w| !is(w, "moves"))
+                .collect();
+            return Err(CommandError::Meant {
                 command,
                 token: extra.to_string(),
-            })
+                meant: format!("position startpos moves {}", moves.join(" ")),
+            });
         }
         _ => other(head)?,
     };
@@ -347,14 +407,29 @@ pub(super) fn parse_position_with(
     })
 }
 
-/// The error for a start no form reads: its first word is unexpected.
+/// The error for a start no form reads: its first word is unexpected. Moves alone
+/// (`position d6 f4`) were meant from the start position.
 pub(super) fn unexpected_start(head: &[&str]) -> Result<Start, CommandError> {
-    Err(CommandError::Unexpected {
-        command: "position",
-        token: head
-            .first()
-            .map_or(String::new(), std::string::ToString::to_string),
-    })
+    let command = "position";
+    let token = head
+        .first()
+        .map_or(String::new(), std::string::ToString::to_string);
+    // A point (`d6`) in each, and nothing but points, `x` and `-`.
+    let looks_like_move = |w: &&str| {
+        w.starts_with(|c: char| matches!(c, 'a'..='g' | 'x'))
+            && w.contains(|c: char| matches!(c, '1'..='7'))
+            && w.chars()
+                .all(|c| matches!(c, 'a'..='g' | '1'..='7' | 'x' | '-'))
+    };
+    if head.iter().all(looks_like_move) {
+        let meant = format!("position startpos moves {}", head.join(" "));
+        return Err(CommandError::Meant {
+            command,
+            token,
+            meant,
+        });
+    }
+    Err(CommandError::Unexpected { command, token })
 }
 
 const GO_KEYWORDS: [&str; 12] = [
@@ -500,11 +575,11 @@ fn parse_bench(rest: &[&str]) -> Result<Option<u32>, CommandError> {
 
 fn perft_depth(command: &'static str, token: &str) -> Result<u32, CommandError> {
     let d = number(command, Some(token))?;
-    if token.starts_with('-') || d > u64::from(MAX_PERFT) {
+    if token.starts_with('-') || d > u64::from(perft::MAX_DEPTH) {
         return Err(CommandError::OutOfRange {
             what: "perft depth",
             token: token.to_string(),
-            range: format!("0 to {MAX_PERFT}"),
+            range: format!("0 to {}", perft::MAX_DEPTH),
         });
     }
     Ok(d as u32)
@@ -620,7 +695,7 @@ mod tests {
             "go depth 3x",
             "go fast",
             "go searchmoves",
-            "go perft 21",
+            "go perft 41",
             "go perft -1",
             "go nodes -",
         ] {
@@ -640,6 +715,47 @@ mod tests {
         for bad in ["bench 4", "bench depth", "bench depth x", "bench depth 4 5"] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn malformed_lines_show_the_form_and_the_line_meant() {
+        let error = |line: &str| parse(line).unwrap_err().to_string();
+        let form = "(the form is 'setoption name <id> [value <x>]')";
+        assert_eq!(
+            error("setoption Hash 32"),
+            format!(
+                "setoption: unexpected 'Hash' {form}; did you mean 'setoption name Hash value 32'?"
+            )
+        );
+        assert_eq!(
+            error("setoption Move Overhead value 30"),
+            format!(
+                "setoption: unexpected 'Move' {form}; did you mean 'setoption name Move Overhead \
+                 value 30'?"
+            )
+        );
+        assert_eq!(
+            error("setoption Clear"),
+            format!("setoption: unexpected 'Clear' {form}; did you mean 'setoption name Clear'?")
+        );
+        for line in ["setoption", "setoption name", "setoption name Hash value"] {
+            assert!(error(line).ends_with(form), "{line}: {}", error(line));
+        }
+        assert_eq!(
+            error("position d6 f4"),
+            "position: unexpected 'd6'; did you mean 'position startpos moves d6 f4'?"
+        );
+        assert_eq!(
+            error("position startpos d6 moves f4"),
+            "position: unexpected 'd6'; did you mean 'position startpos moves d6 f4'?"
+        );
+        assert_eq!(error("position nowhere"), "position: unexpected 'nowhere'");
+        assert!(error("go fast").contains("(go takes depth, nodes, movetime"));
+        assert!(error("bench 4").ends_with("(the form is 'bench [depth <n>]')"));
+        assert!(error("perft").ends_with(&format!(
+            "(the form is 'perft <plies, 0 to {}>')",
+            perft::MAX_DEPTH
+        )));
     }
 
     #[test]

@@ -200,36 +200,25 @@ impl Engine {
         self.share_tables();
     }
 
-    /// Tables read on their thread; whether they answered the last request.
-    pub(super) fn tables_loaded(
-        &mut self,
-        request: u64,
-        read: Result<Box<Tables>, LoadError>,
-    ) -> bool {
-        let taken = self
-            .tables
+    /// Tables read on their thread (in force if they answer the last request).
+    pub(super) fn tables_loaded(&mut self, request: u64, read: Result<Box<Tables>, LoadError>) {
+        self.tables
             .loaded(request, read, &self.settings.tables_path, &self.out);
         self.share_tables();
-        taken
     }
 
-    /// Changed table files read again; whether they answered the last request.
+    /// Changed table files read again (in force if they answer the last request).
     pub(super) fn tables_reread(
         &mut self,
         request: u64,
         read: Vec<(TableChange, Result<Values, LoadError>)>,
-    ) -> bool {
-        let taken = self.tables.reread(request, read, &self.out);
+    ) {
+        self.tables.reread(request, read, &self.out);
         self.share_tables();
-        taken
     }
 
     /// A book read on its thread (`Books::loaded`).
-    pub(super) fn book_loaded(
-        &mut self,
-        path: PathBuf,
-        read: Result<Option<Box<Book>>, LoadError>,
-    ) {
+    pub(super) fn book_loaded(&mut self, path: PathBuf, read: Result<Box<Book>, LoadError>) {
         self.books.loaded(path, read, &self.out);
     }
 

@@ -30,8 +30,8 @@ pub(super) enum Event {
     SearchDone(Box<Searcher>, SearchResult),
     /// The search thread panicked (a bug): the searcher is lost.
     SearchPanicked(String),
-    /// A book was read on its thread (`None`: no such file; `Err`: what was wrong with it).
-    BookLoaded(PathBuf, Result<Option<Box<Book>>, LoadError>),
+    /// A book was read on its thread (`Err`: what was wrong with it, a missing file too).
+    BookLoaded(PathBuf, Result<Box<Book>, LoadError>),
     /// Endgame tables were read on their thread for a request (`Err`: what was wrong).
     TablesLoaded(u64, Result<Box<Tables>, LoadError>),
     /// Table files that changed were read again for a request, each checked (`Err`: what is

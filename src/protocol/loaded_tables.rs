@@ -72,16 +72,16 @@ impl LoadedTables {
     }
 
     /// Tables read on their thread (from `path`, for the log): in force if they answer the last
-    /// request. Whether they did (a read for an older request is dropped unseen).
+    /// request (a read for an older request is dropped unseen).
     pub(super) fn loaded(
         &mut self,
         request: u64,
         read: Result<Box<Tables>, LoadError>,
         path: &str,
         out: &Out,
-    ) -> bool {
+    ) {
         if !self.loading || request != self.request {
-            return false;
+            return;
         }
         self.loading = false;
         match read {
@@ -94,7 +94,6 @@ impl LoadedTables {
                 one_line(&e.to_string())
             )),
         }
-        true
     }
 
     /// Looks for table files changed since they were read (one `stat` a file;
@@ -149,16 +148,16 @@ impl LoadedTables {
         }
     }
 
-    /// Changed table files read again: each that is whole again is back in force. Whether the
-    /// read answered the last request (an older one's is dropped unseen).
+    /// Changed table files read again: each that is whole again is back in force, if the read
+    /// answers the last request (an older one's is dropped unseen).
     pub(super) fn reread(
         &mut self,
         request: u64,
         read: Vec<(TableChange, Result<Values, LoadError>)>,
         out: &Out,
-    ) -> bool {
+    ) {
         if request != self.request {
-            return false;
+            return;
         }
         self.rereading = self.rereading.saturating_sub(1);
         if let Some(current) = &self.in_force {
@@ -190,7 +189,6 @@ impl LoadedTables {
             }
             self.in_force = Some(Arc::new(tables));
         }
-        true
     }
 }
 

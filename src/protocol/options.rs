@@ -344,6 +344,16 @@ pub enum Changed {
 pub enum OptionError {
     /// No option has this name.
     Unknown(String),
+    /// No option has this name, but its first words name one: the word `value` was left out
+    /// (`setoption name Hash 32`).
+    NoValueWord {
+        /// The name as given.
+        name: String,
+        /// The option its first words name.
+        option: &'static str,
+        /// The words after them.
+        value: String,
+    },
     /// The option needs a value and none was given.
     MissingValue(&'static str),
     /// The value is not one the option takes.
@@ -364,7 +374,23 @@ impl fmt::Display for OptionError {
             OptionError::Unknown(name) => {
                 write!(f, "unknown option '{}' (see the uci command)", shown(name))
             }
-            OptionError::MissingValue(name) => write!(f, "setoption {name}: missing value"),
+            OptionError::NoValueWord {
+                name,
+                option,
+                value,
+            } => write!(
+                f,
+                "unknown option '{}' (the form is '{}'); did you mean 'setoption name {option} \
+                 value {}'?",
+                shown(name),
+                super::command::SETOPTION_FORM,
+                shown(value)
+            ),
+            OptionError::MissingValue(name) => write!(
+                f,
+                "setoption {name}: missing value (the form is '{}')",
+                super::command::SETOPTION_FORM
+            ),
             OptionError::BadValue {
                 option,
                 value,
@@ -511,7 +537,7 @@ impl Settings {
 
     /// Sets one option. The value is checked first: on error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Changed, OptionError> {
-        let found = Found::by_name(name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let found = Found::by_name(name).ok_or_else(|| unknown(name, value))?;
         let (name, kind) = (found.name(), found.kind());
         // A string option may be set to nothing.
         let value = match (value, kind) {
@@ -542,6 +568,28 @@ impl Settings {
             }
         }
     }
+}
+
+/// The error of a name no option has: `NoValueWord` when no value came and its first words
+/// name one.
+fn unknown(name: &str, value: Option<&str>) -> OptionError {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let guesses = if value.is_none() {
+        1..words.len()
+    } else {
+        0..0
+    };
+    guesses
+        .rev()
+        .find_map(|n| {
+            let found = Found::by_name(&words[..n].join(" "))?;
+            Some(OptionError::NoValueWord {
+                name: name.into(),
+                option: found.name(),
+                value: words[n..].join(" "),
+            })
+        })
+        .unwrap_or_else(|| OptionError::Unknown(name.into()))
 }
 
 /// The searcher the settings describe.

@@ -1,5 +1,5 @@
 //! The session: one conversation (its dialect, the output, the lines waiting for the running
-//! job, the `isready`s waiting for a book or tables, the replies), driving the engine's state
+//! job or for the book or tables being read, the replies), driving the engine's state
 //! (`engine_state::Engine`), as Stockfish's `uci` loop drives its `Engine`. The engine loop (the
 //! caller of `run`) reads each line as it comes, so input is never held up by a search: a line
 //! is obeyed at once or waits in its turn (`waiting`).
@@ -57,8 +57,9 @@ pub(super) struct Session {
     incoming: Receiver<Event>,
     /// Events received while waiting for a stopped job, to handle next.
     backlog: VecDeque<Event>,
-    /// `isready`s waiting for a book being read: each is answered once it is in force.
-    ready_waiting: usize,
+    /// `quit` came, or the end of input: an `isready` still waiting for the book or tables
+    /// waits for them at most `LOAD_WAIT`, then is answered.
+    ending: bool,
 }
 
 impl Session {
@@ -74,7 +75,7 @@ impl Session {
             waiting: Waiting::default(),
             incoming,
             backlog: VecDeque::new(),
-            ready_waiting: 0,
+            ending: false,
         }
     }
 
@@ -114,10 +115,10 @@ impl Session {
     /// The end of input: what was asked before it is answered, since nothing can ask again
     /// (protocol.md §1). The commands waiting are obeyed in turn; a job that only `stop` would
     /// end (`go infinite`, `go ponder`, a `go` without limits) is stopped and answers at once;
-    /// any other runs to its end and answers. Pending `isready`s are answered once the book and
-    /// tables are read (at most `LOAD_WAIT`).
+    /// any other runs to its end and answers. An `isready` waiting for the book or tables is
+    /// answered once they are read (at most `LOAD_WAIT`).
     fn end_of_input(&mut self) {
-        self.answer_ready_at_end();
+        self.ending = true;
         loop {
             if self.run_waiting() == Flow::Quit || self.out.is_gone() {
                 return;
@@ -135,17 +136,6 @@ impl Session {
             if self.handle(event) == Flow::Quit {
                 return;
             }
-        }
-        self.answer_ready_at_end();
-    }
-
-    /// Answers the `isready`s waiting for the book or tables, once they are read.
-    fn answer_ready_at_end(&mut self) {
-        if self.ready_waiting > 0 {
-            self.wait_for_loading();
-            self.out
-                .lines(std::iter::repeat_n("readyok", self.ready_waiting));
-            self.ready_waiting = 0;
         }
     }
 
@@ -188,20 +178,10 @@ impl Session {
                 let answer = self.engine.search_panicked();
                 self.say(answer);
             }
-            Event::TablesLoaded(request, read) => {
-                if self.engine.tables_loaded(request, read) {
-                    self.answer_ready();
-                }
-            }
-            Event::TablesReread(request, read) => {
-                if self.engine.tables_reread(request, read) {
-                    self.answer_ready();
-                }
-            }
-            Event::BookLoaded(path, read) => {
-                self.engine.book_loaded(path, read);
-                self.answer_ready();
-            }
+            // An `isready` waiting for them is answered in its turn (`run_waiting`).
+            Event::TablesLoaded(request, read) => self.engine.tables_loaded(request, read),
+            Event::TablesReread(request, read) => self.engine.tables_reread(request, read),
+            Event::BookLoaded(path, read) => self.engine.book_loaded(path, read),
             Event::PerftDone(done) => self.engine.perft_done(done),
             Event::BenchDone(done) => self.engine.bench_done(done),
         }
@@ -222,10 +202,14 @@ impl Session {
         let now = match timing {
             Timing::AtOnce => true,
             Timing::InTurn | Timing::Free => nothing_waits,
+            Timing::Ready => nothing_waits && self.is_ready(),
             Timing::Idle | Timing::StopFirst => nothing_waits && self.engine.is_idle(),
         };
-        if matches!(parsed, Ok(Some(Command::Stop))) {
-            self.waiting.stop();
+        match parsed {
+            Ok(Some(Command::Stop)) => self.waiting.stop(),
+            // A `quit` that waits its turn: an `isready` before it is not kept waiting long.
+            Ok(Some(Command::Quit)) if !now => self.ending = true,
+            _ => {}
         }
         if now {
             return self.obey(parsed);
@@ -247,6 +231,9 @@ impl Session {
             let turn = match timing {
                 Timing::AtOnce | Timing::Free => true,
                 Timing::InTurn => self.engine.is_idle() || self.engine.runs_until_stop(),
+                Timing::Ready => {
+                    (self.engine.is_idle() || self.engine.runs_until_stop()) && self.is_ready()
+                }
                 Timing::Idle => self.engine.is_idle(),
                 Timing::StopFirst => {
                     self.stop();
@@ -318,15 +305,13 @@ impl Session {
             Command::Uci => self.identify(),
             Command::Debug | Command::Quit => {}
             Command::IsReady => {
+                // Its turn comes once the book and tables are in force (`is_ready`).
                 if self.dialect == Dialect::Gbgp {
                     // The GUI takes a `bestmove` after `readyok` as a move of its next game:
                     // a stopped search answers first.
                     self.wait_for_stopped_job(STOP_WAIT);
                 }
-                self.engine.check_tables();
-                // Ready means a `go` is answered at once: not while the book is being read.
-                self.ready_waiting += 1;
-                self.answer_ready();
+                self.out.line("readyok");
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::UciNewGame => self.engine.new_game(),
@@ -398,19 +383,32 @@ impl Session {
         );
     }
 
-    /// Answers the `isready`s that wait, unless a book or tables are still being read.
-    fn answer_ready(&mut self) {
-        if !self.engine.book_is_loading() && !self.waits_for_tables() {
-            self.out
-                .lines(std::iter::repeat_n("readyok", self.ready_waiting));
-            self.ready_waiting = 0;
+    /// Whether an `isready` may be answered now: ready means a `go` is answered at once, so not
+    /// while the book or tables are being read (table files changed since they were read are
+    /// looked for first, and read again). When the session ends (`quit` behind it, or the end
+    /// of input), nothing will come after it: it waits for them at most `LOAD_WAIT`, then is
+    /// answered.
+    fn is_ready(&mut self) -> bool {
+        self.engine.check_tables();
+        if !self.is_loading() {
+            return true;
         }
+        if self.ending {
+            self.wait_for_loading();
+            return true;
+        }
+        false
+    }
+
+    /// Whether the book, or tables that `readyok` waits for, are being read.
+    fn is_loading(&self) -> bool {
+        self.engine.book_is_loading() || self.waits_for_tables()
     }
 
     /// Waits for the book or tables being read (at most `LOAD_WAIT`), keeping other input for
     /// later: a `go` sent before `readyok` answers from them.
     fn wait_for_loading(&mut self) {
-        let loading = |s: &Session| s.engine.book_is_loading() || s.waits_for_tables();
+        let loading = Session::is_loading;
         let loaded = |e: &Event| {
             matches!(
                 e,
@@ -420,9 +418,12 @@ impl Session {
         if !self.wait_while(LOAD_WAIT, loading, loaded) {
             // The book is given up; tables still being read come into force when they are
             // read, for later moves.
-            log::warn!("the opening book or tables took too long to read: this move without them");
+            log::warn!(
+                "the opening book or tables took more than {} s to read: going on without them \
+                 for now",
+                LOAD_WAIT.as_secs()
+            );
             self.engine.give_up_book();
-            self.answer_ready();
         }
     }
 

@@ -2,10 +2,11 @@
 //! makes them wait: there a command that needs the engine idle blocks the loop until the search
 //! ends, and no line after it is read meanwhile. Here the loop goes on reading, so that `stop`
 //! still ends the search and `isready` is still answered; what the blocked loop would not have
-//! read yet waits in this queue, in order, to be obeyed in its turn. A `stop` ends the job
-//! running and every job the commands waiting before it start (each at once, with its answer):
-//! so `stop` ends whatever was asked before it, and no job waited for can be one that nothing
-//! ends.
+//! read yet waits in this queue, in order, to be obeyed in its turn. An `isready` that comes
+//! while the book or tables are read blocks the same way until they are in force, so that every
+//! `readyok` stands where its `isready` stood. A `stop` ends the job running and every job the
+//! commands waiting before it start (each at once, with its answer): so `stop` ends whatever was
+//! asked before it, and no job waited for can be one that nothing ends.
 //!
 //! This file is the queue and each command's timing; the session (`session`) fills it as lines
 //! come and obeys them in turn. The queue keeps lines as they came (each is parsed again when
@@ -28,9 +29,13 @@ pub(super) enum Timing {
     /// `stop`, `ponderhit`, `debug`: at once, on the job running (a `stop` ends too the jobs
     /// of the commands waiting before it, as each starts).
     AtOnce,
-    /// `isready`, `quit`: at once when nothing waits; behind waiting commands, once the job the
-    /// commands before it started ends, or at once if only `stop` would end it.
+    /// `quit`: at once when nothing waits; behind waiting commands, once the job the commands
+    /// before it started ends, or at once if only `stop` would end it.
     InTurn,
+    /// `isready`: as `InTurn`, and not while the book or tables are being read (`readyok` says
+    /// that a `go` is answered at once); meanwhile every command after it waits behind it, so
+    /// that each `readyok` stands where its `isready` stood among the answers.
+    Ready,
     /// Commands that need no idle engine (`position`, `d`, `fen`, `moves`, `eval`, `help`,
     /// `uci`) and lines refused as malformed: at once when nothing waits, else in their turn.
     Free,
@@ -47,7 +52,8 @@ impl Timing {
     pub(super) fn of(parsed: &Result<Option<Command>, CommandError>, dialect: Dialect) -> Timing {
         match parsed {
             Ok(Some(Command::Stop | Command::PonderHit | Command::Debug)) => Timing::AtOnce,
-            Ok(Some(Command::IsReady | Command::Quit)) => Timing::InTurn,
+            Ok(Some(Command::IsReady)) => Timing::Ready,
+            Ok(Some(Command::Quit)) => Timing::InTurn,
             Ok(Some(Command::UciNewGame)) if dialect == Dialect::Gbgp => Timing::StopFirst,
             Ok(Some(
                 Command::Go(_)
@@ -140,7 +146,7 @@ mod tests {
             ("stop", Timing::AtOnce),
             ("ponderhit", Timing::AtOnce),
             ("debug on", Timing::AtOnce),
-            ("isready", Timing::InTurn),
+            ("isready", Timing::Ready),
             ("quit", Timing::InTurn),
             ("position startpos", Timing::Free),
             ("d", Timing::Free),

@@ -7,9 +7,10 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 
-/// The deepest count the command line accepts (`moulin perft`). The recursion holds a frame and a
-/// move list per ply, and the tree grows about twentyfold a ply: a deeper count could never
-/// finish, and a depth in the thousands would overflow the stack before it began.
+/// The deepest count accepted, the one limit of both ways to ask: `moulin perft` and the
+/// protocol's `perft` (and `go perft`). The recursion holds a frame and a move list per ply, and
+/// the tree grows about twentyfold a ply: a deeper count could never finish, and a depth in the
+/// thousands would overflow the stack before it began.
 pub const MAX_DEPTH: u32 = 40;
 
 /// The number of leaves `depth` plies below `pos`.

@@ -160,10 +160,14 @@ fn own_book_false_searches() {
 fn missing_or_corrupt_book_files_leave_the_engine_playing() {
     let _gate = shared();
     let mut e = Engine::start();
-    // Missing: no line on stdout (a warning on stderr), and a search.
+    // Missing: one error line for the GUI, and a search.
     assert_eq!(
         e.ask("setoption name BookFile value /no/such/dir/x.book"),
-        Vec::<String>::new()
+        vec![
+            "info string error: opening book /no/such/dir/x.book: no such file; playing without \
+             a book"
+                .to_string()
+        ]
     );
     e.ask("position startpos");
     let lines = e.go("go depth 2");
@@ -217,6 +221,29 @@ fn missing_or_corrupt_book_files_leave_the_engine_playing() {
     e.quit();
 }
 
+/// A bad `BookFile` given on the command line is told to the GUI too, before `readyok`.
+#[test]
+fn a_bad_book_file_at_start_is_an_info_string() {
+    let _gate = shared();
+    let damaged = temp_file("damaged.book", "moulin book\npositions 1\nnonsense\n");
+    for (path, why) in [
+        ("/no/such/dir/x.book".to_string(), "no such file"),
+        (damaged.display().to_string(), "line "),
+    ] {
+        let mut e = Engine::start_with(&["--option", &format!("BookFile={path}")]);
+        let lines = e.ask("isready");
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with(&format!("info string error: opening book {path}"))
+                && lines[0].contains(why)
+                && lines[0].ends_with("; playing without a book"),
+            "{lines:?}"
+        );
+        e.quit();
+    }
+    let _ = std::fs::remove_file(damaged);
+}
+
 #[test]
 fn book_turns_in_the_action_notation() {
     let _gate = shared();
@@ -266,7 +293,7 @@ fn book_turns_in_the_action_notation() {
 }
 
 #[test]
-fn readyok_waits_for_the_book_while_other_commands_are_answered() {
+fn readyok_waits_for_the_book_and_what_follows_waits_behind_it() {
     let _gate = shared();
     // A named pipe as the book file: its reader waits until the test writes the book into it.
     let pipe = scratch("slow.book");
@@ -280,19 +307,21 @@ fn readyok_waits_for_the_book_while_other_commands_are_answered() {
     e.ask("isready");
     e.send(&format!("setoption name BookFile value {}", pipe.display()));
     e.send("isready");
-    // The book is being read: commands are still answered, but the engine is not ready.
+    // The book is being read: the engine is not ready, and what comes after `isready` waits
+    // behind it, as Stockfish answers in order; `stop` still acts (on nothing).
+    e.send("stop");
     e.send("fen");
-    assert_eq!(e.next_line(TIMEOUT).as_deref(), Some(START));
     assert_eq!(
         e.next_line(Duration::from_millis(300)),
         None,
-        "readyok too early"
+        "readyok or fen too early"
     );
     let writer = {
         let pipe = pipe.clone();
         thread::spawn(move || std::fs::write(&pipe, shipped_book()))
     };
     assert_eq!(e.next_line(TIMEOUT).as_deref(), Some("readyok"));
+    assert_eq!(e.next_line(TIMEOUT).as_deref(), Some(START));
     writer.join().unwrap().unwrap();
     // Ready: a book position is answered from the book.
     e.ask("position startpos");

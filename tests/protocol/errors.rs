@@ -59,7 +59,7 @@ const BAD_COMMANDS: &[&str] = &[
     "go depth 1 searchmoves a7 xd6",
     "go searchmoves zz",
     "go perft",
-    "go perft 21",
+    "go perft 41",
     "perft",
     "perft -1",
     "perft 99",
@@ -147,5 +147,63 @@ fn every_error_is_one_line_and_changes_nothing() {
     let perft = |l: &String| l == "info string perft stopped" || l.starts_with("nodes ");
     assert!(lines.iter().any(perft), "{lines:?}");
     assert_eq!(e.fen(), START);
+    e.quit();
+}
+
+/// A malformed `setoption` or `position` shows the form expected and the line meant.
+#[test]
+fn malformed_commands_show_their_form_and_the_line_meant() {
+    let _gate = shared();
+    let mut e = Engine::start();
+    let form = "(the form is 'setoption name <id> [value <x>]')";
+    for (line, meant) in [
+        ("setoption Hash 32", "setoption name Hash value 32"),
+        ("setoption name Hash 32", "setoption name Hash value 32"),
+        (
+            "setoption name Move Overhead 30",
+            "setoption name MoveOverhead value 30",
+        ),
+        ("position d6 f4", "position startpos moves d6 f4"),
+        ("position startpos d6 f4", "position startpos moves d6 f4"),
+    ] {
+        let error = e.refused(line);
+        assert!(
+            error.ends_with(&format!("; did you mean '{meant}'?")),
+            "{line}: {error}"
+        );
+        if line.starts_with("setoption") {
+            assert!(error.contains(form), "{line}: {error}");
+        }
+    }
+    // The line meant is right: it is obeyed.
+    assert_eq!(e.ask("setoption name Hash value 32"), Vec::<String>::new());
+    for line in ["setoption", "setoption name", "setoption name Hash"] {
+        let error = e.refused(line);
+        assert!(error.ends_with(form), "{line}: {error}");
+    }
+    e.quit();
+}
+
+/// The protocol's `perft` has the limit of `moulin perft` (`perft::binary_perft_refuses_...`).
+#[test]
+fn perft_has_the_limit_of_the_subcommand() {
+    let _gate = shared();
+    let limit = moulin::rules::perft::MAX_DEPTH;
+    let mut e = Engine::start();
+    for line in [
+        format!("perft {}", limit + 1),
+        format!("go perft {}", limit + 1),
+    ] {
+        let error = e.refused(&line);
+        assert!(
+            error.contains(&format!("(0 to {limit})")),
+            "{line}: {error}"
+        );
+    }
+    // The deepest is taken, and `stop` ends it.
+    e.send(&format!("perft {limit}"));
+    e.send("stop");
+    let lines = e.until(|l| l == "info string perft stopped" || l.starts_with("nodes "));
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
     e.quit();
 }

@@ -212,6 +212,17 @@ impl Drop for Engine {
     }
 }
 
+/// The engine with its three streams piped, for a test that writes its input and reads its
+/// output itself.
+pub(crate) fn spawn_piped() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts")
+}
+
 pub(crate) const START: &str = "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1";
 pub(crate) const PENDING: &str = "********/********/OO**@@*O w p r 3 6 2 7 1 0 -1 -1 -1 -1 0 0 3";
 pub(crate) const MOVING: &str = "O*O*@@**/O@@OO@@O/@@O*@*OO w m s 9 0 9 0 0 0 -1 -1 -1 -1 0 0 10";

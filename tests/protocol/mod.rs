@@ -18,6 +18,7 @@ mod harness;
 mod latency;
 mod placing;
 mod positions;
+mod ready;
 mod search;
 mod tables;
 mod tables_changes;

@@ -3,11 +3,10 @@
 //! it waits behind it, in order, as Stockfish's loop does. A whole script piped in one write is
 //! answered in order; a flood of waiting commands is bounded.
 
-use super::harness::{legal, shared, word_after, Engine, TIMEOUT};
+use super::harness::{legal, shared, spawn_piped, word_after, Engine, TIMEOUT};
 use moulin::rules::perft::perft;
 use moulin::{Convention, Game, Rules};
 use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A placing position outside the book, whose search deepens by seconds a depth past 15.
@@ -15,12 +14,7 @@ const DEEP: &str = "position startpos moves d6 d2 f4 b4 d7 g7";
 
 /// The lines the engine writes for `script`, written in one go, and whether it exited cleanly.
 fn piped(script: &str) -> (Vec<String>, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the engine starts");
+    let mut child = spawn_piped();
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(script.as_bytes()).unwrap();
     drop(stdin);
