@@ -71,6 +71,18 @@ fn invisible(c: char) -> bool {
     )
 }
 
+/// A count and its noun, singular for one: `1 game`, `2 games`, `0 samples` (`noun` is the
+/// singular, its plural made by adding `s`).
+#[must_use]
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +96,13 @@ mod tests {
     #[test]
     fn a_short_text_is_quoted_whole() {
         assert_eq!(quoted("d6"), "'d6'");
+    }
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(counted(1u32, "game"), "1 game");
+        assert_eq!(counted(0u32, "sample"), "0 samples");
+        assert_eq!(counted(6u64, "game"), "6 games");
     }
 
     #[test]
