@@ -2,7 +2,6 @@
 //! runs one of the subcommands of `moulin::commands`. Logs go to stderr (`RUST_LOG`). How it ends
 //! (a failure, a closed output) is `moulin::commands::output`'s to say.
 
-use clap::Parser;
 use moulin::commands::{self, output};
 use std::io::Write;
 use std::process::ExitCode;
@@ -26,7 +25,7 @@ fn main() -> ExitCode {
             )
         })
         .init();
-    match commands::Cli::try_parse() {
+    match commands::parse() {
         Ok(args) => output::ending(commands::run(args)),
         Err(e) => output::clap_ending(&e),
     }

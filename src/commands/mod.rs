@@ -21,7 +21,7 @@ mod tables;
 mod train;
 
 use args::search_threads;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use failure::Failure;
 
 /// The command line: a subcommand, or none (the protocol) with options set first.
@@ -109,6 +109,37 @@ pub enum Command {
     /// weights to the labels, find critical positions (see docs/learning.md, "Learning the placing phase").
     #[command(subcommand)]
     Train(train::TrainCommand),
+}
+
+/// The command line of this process, parsed; that of `moulin match` read first as cutechess-cli
+/// would spell it (`src/commands/matches/cutechess_flags.rs`), its notes told on stderr.
+///
+/// # Errors
+///
+/// clap's (a usage error, `--help`, `--version`), or a cutechess flag moulin reads otherwise.
+pub fn parse() -> Result<Cli, clap::Error> {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let Some(at) = matches::cutechess_flags::match_position(&args) else {
+        return Cli::try_parse_from(args);
+    };
+    let mut cli = Cli::command();
+    let longs: Vec<String> = cli
+        .find_subcommand("match")
+        .map(|m| {
+            m.get_arguments()
+                .filter_map(|a| a.get_long().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    match matches::cutechess_flags::translate(&args, at, &longs) {
+        Ok(t) => {
+            for note in t.notes {
+                eprintln!("moulin: note: {note}");
+            }
+            Cli::try_parse_from(t.args)
+        }
+        Err(why) => Err(cli.error(clap::error::ErrorKind::UnknownArgument, why)),
+    }
 }
 
 /// Runs what the command line asks for.

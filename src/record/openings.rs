@@ -120,7 +120,7 @@ pub(super) const MAX_WORD: usize = 64;
 
 /// Whether a book's text holds PGN-shaped games rather than opening lines (see the module's
 /// text).
-fn holds_pgn(text: &str) -> bool {
+pub fn holds_pgn(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.trim_start()
         .starts_with(|c: char| matches!(c, '[' | '{' | ';') || c.is_ascii_digit())

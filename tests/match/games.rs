@@ -127,7 +127,7 @@ fn bad_input_is_a_clear_error() {
     let book = temp("bad-book.txt");
     std::fs::write(&book, "d6 f4\nd6 d6\n").unwrap();
     for (args, needle) in [
-        (vec!["--engine", "colour=red"], "exactly two"),
+        (vec!["--engine", "colour=red"], "two --engine specs"),
         (
             vec!["--engine", &good, "--engine", "cmd=x colour=red"],
             "unknown key 'colour'",

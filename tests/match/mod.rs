@@ -4,7 +4,7 @@
 //! suite matches::`), run `cargo build --examples` first so that it is not stale.
 //!
 //! `harness` runs the programs; `adjudicate`, `controls` (each engine's time control, and the
-//! PGN's notes of it), `games`, `gbgp` (engines of the Nine Morris 3D GUI's dialect), `hostile`,
+//! PGN's notes of it), `cutechess` (a cutechess-cli user's command lines, Ctrl-C), `games`, `gbgp` (engines of the Nine Morris 3D GUI's dialect), `hostile`,
 //! `openings`, `records`, `script` (what a tournament script relies on) and `tournament` (more
 //! than two engines) are the concerns.
 
@@ -12,6 +12,7 @@
 
 mod adjudicate;
 mod controls;
+mod cutechess;
 mod games;
 mod gbgp;
 mod harness;

@@ -352,7 +352,10 @@ fn tournament_usage_errors_and_an_engine_that_cannot_start() {
         .unwrap();
     let three = ["--engine", &a, "--engine", &b, "--engine", &c];
     for (extra, needle) in [
-        (vec![], "--tournament"),
+        (
+            vec!["--sprt", "elo0=0", "elo1=5"],
+            "--sprt tests two engines: it cannot be given with 3 engines",
+        ),
         (
             vec!["--tournament", "gauntlet", "--sprt", "elo0=0", "elo1=5"],
             "--sprt",

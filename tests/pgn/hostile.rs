@@ -24,7 +24,7 @@ fn refused(run: &Run, what: &str, words: &[&str]) {
     }
 }
 
-/// `run` read the file within `secs`, and said it read `said` (`replayed 1 games, 2 moves`).
+/// `run` read the file within `secs`, and said it read `said` (`replayed 1 game, 2 moves`).
 fn read(run: &Run, what: &str, secs: f64, said: &str) {
     run.sane(what, secs, 100);
     assert!(
@@ -52,17 +52,17 @@ fn variations_nested_beyond_the_limit_are_one_error_with_their_place() {
     refused(&analyse("deep.pgn", &deep), "analyse", &error);
     // At the limit, the record reads.
     let run = replay("deep-100.pgn", &nested(100));
-    read(&run, "100 nested", 10.0, "replayed 1 games, 1 moves");
+    read(&run, "100 nested", 10.0, "replayed 1 game, 1 move");
 }
 
 #[test]
 fn reading_time_grows_as_the_input() {
     // 60,000 tags (750 KB) took 8 s, a move with 1,000,000 glyphs 4 s.
     let run = replay("tags.pgn", format!("{}\n*\n", tags(60_000)).as_bytes());
-    read(&run, "60,000 tags", 2.0, "replayed 1 games");
+    read(&run, "60,000 tags", 2.0, "replayed 1 game");
     let glyphs = format!("1. d6{} *\n", "!".repeat(1_000_000));
     let run = replay("glyphs.pgn", glyphs.as_bytes());
-    read(&run, "1,000,000 glyphs", 2.0, "replayed 1 games, 1 moves");
+    read(&run, "1,000,000 glyphs", 2.0, "replayed 1 game, 1 move");
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn records_starting_with_a_bom_a_result_a_variation_or_a_glyph_are_pgn() {
         &replay("bom.pgn", bom),
         "bom",
         10.0,
-        "replayed 1 games, 2 moves",
+        "replayed 1 game, 2 moves",
     );
     let run = analyse("bom.pgn", bom);
     run.sane("analyse bom", 20.0, 200);
@@ -151,10 +151,10 @@ fn records_starting_with_a_bom_a_result_a_variation_or_a_glyph_are_pgn() {
         &replay("star.pgn", b"*\n"),
         "*",
         10.0,
-        "replayed 1 games, 0 moves",
+        "replayed 1 game, 0 moves",
     );
     let bare = replay("bare.pgn", b"d6 f4 *\n");
-    read(&bare, "no number", 10.0, "replayed 1 games, 2 moves");
+    read(&bare, "no number", 10.0, "replayed 1 game, 2 moves");
     refused(
         &replay("paren.pgn", b"(1. d6) *\n"),
         "(",

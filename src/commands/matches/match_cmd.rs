@@ -3,37 +3,36 @@
 //! the runner reports them, and the summary on stdout.
 
 use super::match_openings::OpeningsFlag;
+use super::match_screen::{interrupted, Screen};
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::out;
 use crate::durable::{self, CommandFile, Role};
 use crate::matches::engines::gbgp_engine::{self, GbgpError};
+use crate::matches::engines::live_engines;
 use crate::matches::engines::spec::{self, EngineSpec};
 use crate::matches::games::adjudicate::{Adjudication, DrawRule, ResignRule};
 use crate::matches::games::referee::{GameSettings, TimeControl};
 use crate::matches::numbers::ratings::MAX_ANCHOR_ELO;
-use crate::matches::numbers::stats::{self, Decision, Sprt, Tally};
-use crate::matches::run::game_line::Record;
+use crate::matches::numbers::stats::{self, Sprt};
 use crate::matches::run::lineup::Tournament;
 use crate::matches::run::records_file;
-use crate::matches::run::runner::{self, Event, OpeningSource, Plan};
+use crate::matches::run::runner::{self, OpeningSource, Plan};
 use crate::matches::run::summary;
 use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use crate::rules::Rules;
 use crate::tables::Tables;
 use crate::text::quoted;
-use indicatif::ProgressBar;
-use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock in seconds, e.g. tc=10+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nTournaments: with --tournament gauntlet (the first engine against each other one) or\nround-robin (every pair), three or more engines; --games is per pairing, pair p of every\npairing has the same opening, pairings interleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is:\n  Finished game N (white vs black): result {moulin's reason}\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, more than two\n     without --tournament, --sprt with --tournament, a variant a proto=gbgp engine\n     cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed and moulin ends by that signal\n     (130, 143, 129 in a shell); the records keep every finished game"
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock: the base in seconds or minutes:seconds, the\n                             increment in seconds, e.g. tc=10+0.1 or tc=1:00+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nTournaments: three or more engines play a round-robin (every pair) unless\n--tournament gauntlet (the first engine against each other one) says otherwise;\n--games is per pairing, pair p of every pairing has the same opening, pairings\ninterleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is, and every --score-interval\ngames (10) the score, as cutechess-cli prints them:\n  Finished game N (white vs black): result {moulin's reason}\n  Score of a vs b: W - L - D  [score] games\n  Elo difference: +12.3 [-25.0, +49.1], LOS: 74.2%, DrawRatio: 40.0%\n  SPRT: llr 0.51 (17.4%), lbound -2.94, ubound 2.94\nCtrl-C prints the standings so far and the command that resumes the match (with\n--records), then ends moulin by the signal.\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, --sprt with\n     more than two engines or --tournament, a variant a proto=gbgp engine\n     cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed, the standings so far and the\n     command that resumes are printed, and moulin ends by that signal (130, 143, 129\n     in a shell); the records keep every game finished before it"
 )]
 pub struct MatchArgs {
-    /// An engine spec (give two, or more with --tournament).
+    /// An engine spec (give two for a match, or more for a tournament).
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
     /// Games to play (pairs of games on the same opening with colours swapped); in a tournament,
@@ -41,18 +40,18 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// Play a tournament of the engines: `gauntlet` (the first engine against each other one)
-    /// or `round-robin` (every pair); needed with more than two engines.
+    /// or `round-robin` (every pair, the default with more than two engines).
     #[arg(long, value_name = "KIND", value_parser = ["gauntlet", "round-robin"])]
     pub tournament: Option<String>,
-    /// The engine a tournament's ratings are anchored on (by name; default: the first).
-    #[arg(long, value_name = "NAME", requires = "tournament")]
+    /// The engine a tournament's ratings are anchored on (by name; default: the first); not for
+    /// a match of two.
+    #[arg(long, value_name = "NAME")]
     pub anchor: Option<String>,
     /// The anchor's rating, -10000 to 10000.
     #[arg(
         long,
         value_name = "ELO",
         default_value_t = 0.0,
-        requires = "tournament",
         allow_negative_numbers = true
     )]
     pub anchor_elo: f64,
@@ -60,8 +59,10 @@ pub struct MatchArgs {
     /// -each), e.g. "tc=10+0.1 option.Hash=64".
     #[arg(long, value_name = "WORDS")]
     pub each: Option<String>,
-    /// Clock per side, for engines whose spec gives no time: [<moves>/]<base>[+<inc>] in
-    /// seconds, e.g. 10+0.1 or 40/60 (the default, 10+0.1, when no --movetime), or inf.
+    /// Clock per side, for engines whose spec gives no time: [<moves>/]<base>[+<inc>], the base
+    /// in seconds or minutes:seconds and the increment in seconds (as cutechess-cli and `moulin
+    /// play --clock` read it), e.g. 10+0.1, 1:00+0.1 or 40/60 (the default, 10+0.1, when no
+    /// --movetime), or inf.
     #[arg(long, conflicts_with = "movetime")]
     pub tc: Option<String>,
     /// Fixed time per move in milliseconds instead of a clock (for engines whose spec gives no
@@ -76,7 +77,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     pub search_timeout: u64,
     /// Openings: a book file (opening lines, see book/README.md, or PGN games), or
-    /// "file=<book> [order=sequential|random] [start=N] [plies=N]"; pairs cycle through it.
+    /// "file=<book> [format=lines|pgn] [order=sequential|random] [start=N] [plies=N]"; pairs
+    /// cycle through it. The books of book/openings-*.txt are built in: such a path that is not
+    /// there plays the built-in copy.
     #[arg(long, value_name = "FILE|K=V...", conflicts_with = "random_plies", value_parser = OpeningsFlag::parse)]
     pub openings: Option<OpeningsFlag>,
     /// Random openings of this many turns from the start position (the default, with 4).
@@ -108,6 +111,10 @@ pub struct MatchArgs {
     /// from -1000 to 1000, elo0 below elo1; alpha and beta above 0 and below 0.5.
     #[arg(long, num_args = 1..=4, value_name = "K=V")]
     pub sprt: Option<Vec<String>>,
+    /// Every N games, the running score on stderr, whatever stderr is, as cutechess-cli prints
+    /// it (`Score of a vs b: W - L - D  [score] N`), with the Elo and the LLR of --sprt; 0: none.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub score_interval: u64,
     /// Seed for random openings (default: from the clock; printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -142,18 +149,29 @@ fn engines(args: &MatchArgs) -> Result<(Vec<EngineSpec>, Option<Tournament>), Fa
         Some(text) => words::split(text).with_context(|| format!("--each {}", quoted(text)))?,
         None => Vec::new(),
     };
-    let tournament = args.tournament.as_deref().and_then(Tournament::parse);
     let n = args.engines.len();
-    if n < 2 || (n > 2 && tournament.is_none()) {
-        let more = if n > 2 {
-            ": give --tournament gauntlet or --tournament round-robin to play more"
-        } else {
-            " (or more, with --tournament)"
-        };
-        return Err(format!("a match needs exactly two --engine specs{more}, {n} given").into());
+    if n < 2 {
+        return Err(format!(
+            "a match needs two --engine specs (or more, for a tournament), {n} given"
+        )
+        .into());
     }
+    // Three or more play a round-robin unless told otherwise, as with cutechess-cli.
+    let tournament = match args.tournament.as_deref() {
+        Some(kind) => Tournament::parse(kind),
+        None if n > 2 => Some(Tournament::RoundRobin),
+        None => None,
+    };
     if tournament.is_some() && args.sprt.is_some() {
-        return Err("--sprt tests two engines: it cannot be given with --tournament".into());
+        return Err(format!(
+            "--sprt tests two engines: it cannot be given with {}",
+            if n > 2 {
+                format!("{n} engines")
+            } else {
+                "--tournament".to_string()
+            }
+        )
+        .into());
     }
     let mut specs = args
         .engines
@@ -165,7 +183,16 @@ fn engines(args: &MatchArgs) -> Result<(Vec<EngineSpec>, Option<Tournament>), Fa
 }
 
 /// The engine of `--anchor` (an index into `specs`; the first by default).
-fn anchor(args: &MatchArgs, specs: &[EngineSpec]) -> Result<usize, Failure> {
+fn anchor(
+    args: &MatchArgs,
+    specs: &[EngineSpec],
+    tournament: Option<Tournament>,
+) -> Result<usize, Failure> {
+    if tournament.is_none() && (args.anchor.is_some() || args.anchor_elo != 0.0) {
+        return Err(
+            "--anchor and --anchor-elo rate a tournament's engines: a match of two has none".into(),
+        );
+    }
     let Some(name) = &args.anchor else {
         return Ok(0);
     };
@@ -273,7 +300,7 @@ fn check_files(args: &MatchArgs) -> Result<(), Failure> {
             "give --resume to add to it, or --force to replace it",
         ));
     }
-    if let Some(flag) = &args.openings {
+    if let Some(flag) = args.openings.as_ref().filter(|f| f.shipped().is_none()) {
         files.push(CommandFile::reads("--openings", &flag.file));
     }
     Ok(durable::check_files(&files)?)
@@ -341,7 +368,8 @@ fn check_gbgp(
 /// The records' settings line: the engines (and a tournament's kind and anchor) and every
 /// setting that changes the games, for `--resume` to check. `each`, `search-timeout` and the
 /// adjudication (`extra`) are written only when used, so that the records of a match without
-/// them still resume.
+/// them still resume; `tc` (`--tc` or `--movetime`, or their default) only when an engine plays
+/// it, its spec (or `--each`) giving no time of its own: the line holds what was played.
 fn settings_line(
     args: &MatchArgs,
     specs: &[EngineSpec],
@@ -355,16 +383,16 @@ fn settings_line(
         .any(|s| s.control(tc).time == TimeControl::Infinite);
     let each = args.each.iter().map(|e| ("each", e.clone()));
     let search_timeout = untimed.then(|| ("search-timeout", args.search_timeout.to_string()));
+    let default_played = specs.iter().any(|s| s.time.is_none());
+    let tc = default_played.then(|| ("tc", tc.to_string()));
     args.engines
         .iter()
         .map(|e| ("engine", e.clone()))
         .chain(tournament)
         .chain(each)
-        .chain([
-            ("variant", args.variant.clone()),
-            ("tc", tc.to_string()),
-            ("grace", args.grace.to_string()),
-        ])
+        .chain([("variant", args.variant.clone())])
+        .chain(tc)
+        .chain([("grace", args.grace.to_string())])
         .chain(search_timeout)
         .chain([
             ("ready-timeout", args.ready_timeout.to_string()),
@@ -412,7 +440,7 @@ fn check_recorded_paths(args: &MatchArgs) -> Result<(), Failure> {
 /// error (exit status 2); a file that cannot be used is an error (1).
 fn plan(args: MatchArgs) -> Result<Plan, Failure> {
     let (specs, tournament) = engines(&args).usage()?;
-    let anchor = anchor(&args, &specs).usage()?;
+    let anchor = anchor(&args, &specs, tournament).usage()?;
     if args.anchor_elo.is_nan() || args.anchor_elo.abs() > MAX_ANCHOR_ELO {
         return Err(Failure::Usage(
             format!(
@@ -482,110 +510,57 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
     })
 }
 
-/// The line a finished game gets on stderr, whatever stderr is (a terminal, a file, a pipe), in
-/// the form cutechess-cli gives: `Finished game 3 (a vs b): 1/2-1/2 {reason}`, with moulin's
-/// own words for the reason. A stderr that cannot be written to is no reason to stop a match.
-fn finished_game(r: &Record) {
-    let line = format!(
-        "Finished game {} ({} vs {}): {} {{{}}}\n",
-        r.game, r.white, r.black, r.result, r.reason
-    );
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
-}
-
-/// The progress bar's message: W/D/L, the Elo estimate and the SPRT's LLR, as far as known.
-fn progress_message(t: &Tally, sprt: Option<(f64, Decision)>) -> String {
-    let mut m = format!("W {} D {} L {}", t.wins, t.draws, t.losses);
-    if let Some(e) = t.estimate() {
-        m.push_str(&format!("  Elo {}", stats::show_elo(e.elo)));
-    }
-    if let Some((llr, _)) = sprt {
-        m.push_str(&format!("  LLR {llr:.2}"));
-    }
-    m
-}
-
-/// What the user sees of a running match: the bar, made when the games begin, and a line per
-/// finished game; the bar's message is the first pairing's W/D/L, Elo and LLR for a match,
-/// nothing for a tournament.
-struct Screen {
-    bar: OnceLock<ProgressBar>,
-    tournament: bool,
-}
-
-impl Screen {
-    /// Shows one event of the runner.
-    fn show(&self, event: Event) {
-        match event {
-            Event::Started { games, done } => {
-                self.bar
-                    .get_or_init(|| crate::commands::progress::bar(games, done, "", "games"));
-            }
-            Event::Game {
-                record,
-                standings,
-                sprt,
-            } => {
-                let Some(bar) = self.bar.get() else {
-                    finished_game(record);
-                    return;
-                };
-                bar.suspend(|| finished_game(record));
-                bar.inc(1);
-                let message = if self.tournament {
-                    String::new()
-                } else {
-                    progress_message(&standings.recaps[0].tally, sprt)
-                };
-                bar.set_message(message);
-            }
-        }
-    }
-
-    /// Takes the bar off the screen.
-    fn clear(&self) {
-        if let Some(bar) = self.bar.get() {
-            bar.finish_and_clear();
-        }
-    }
-}
-
 /// Runs `moulin match`: plays the match, a line per finished game on stderr, and prints the
 /// summary on stdout. An engine that cannot start before the first game stops it at once; a
 /// records file that cannot be written, or an engine that fails to start again and again,
 /// stops the match later: the summary of the games played is printed, then the error returned.
 pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
+    let interval = args.score_interval;
+    let resumable = args.records.is_some();
     let plan = plan(args)?;
-    let screen = Screen {
-        bar: OnceLock::new(),
-        tournament: plan.tournament.is_some(),
-    };
+    let screen = Screen::new(plan.tournament.is_some(), plan.sprt, interval);
+    // Ctrl-C (or SIGTERM, SIGHUP) kills the engines and ends the match here, where the standings
+    // so far and the command that resumes it are told before moulin ends by the signal.
+    live_engines::defer_end();
     let finished = runner::play(&plan, &|event| screen.show(event));
     screen.clear();
+    if let Some(signal) = live_engines::interrupted() {
+        if let Ok(f) = &finished {
+            if f.standings.games() > 0 {
+                // The output may be gone with the terminal (SIGHUP): nothing to tell then.
+                let _ = out!("{}", summary_of(&plan, f));
+            }
+        }
+        interrupted(signal, resumable);
+        live_engines::end_by(signal);
+    }
     let finished = finished?;
     if finished.standings.games() > 0 {
-        out!(
-            "{}",
-            summary::summary(
-                &plan,
-                &finished.standings,
-                finished.sprt_stop.as_ref(),
-                finished.played,
-                finished.secs
-            )
-        )?;
-        let o = finished.overhead;
-        if let Some(mean) = o.mean() {
-            out!(
-                "Runner overhead: {:.3} ms a move (mean of {}), longest {:.3} ms\n",
-                mean.as_secs_f64() * 1e3,
-                o.gaps,
-                o.longest.as_secs_f64() * 1e3
-            )?;
-        }
+        out!("{}", summary_of(&plan, &finished))?;
     }
     match finished.fatal {
         Some(e) => Err(e.to_string().into()),
         None => Ok(()),
     }
+}
+
+/// The summary of the games played, and the runner's overhead.
+fn summary_of(plan: &Plan, finished: &runner::Finished) -> String {
+    let mut text = summary::summary(
+        plan,
+        &finished.standings,
+        finished.sprt_stop.as_ref(),
+        finished.played,
+        finished.secs,
+    );
+    let o = finished.overhead;
+    if let Some(mean) = o.mean() {
+        text.push_str(&format!(
+            "Runner overhead: {:.3} ms a move (mean of {}), longest {:.3} ms\n",
+            mean.as_secs_f64() * 1e3,
+            o.gaps,
+            o.longest.as_secs_f64() * 1e3
+        ));
+    }
+    text
 }

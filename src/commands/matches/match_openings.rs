@@ -1,9 +1,14 @@
 //! `--openings` of `moulin match`: a book file, or its file with how to go through it, in the
-//! manner of cutechess-cli's `-openings`: `file=<book> [order=sequential|random] [start=N]
-//! [plies=N]`.
+//! manner of cutechess-cli's `-openings`: `file=<book> [format=lines|pgn]
+//! [order=sequential|random] [start=N] [plies=N]`.
+//!
+//! The books of `book/openings-*.txt` ship inside the binary, so that the README's commands
+//! work after `cargo install` too: a path that is not there whose file name is one of them
+//! (`book/openings-nine.txt`) plays the copy built in. A file that is there is read from disk.
 
 use crate::commands::args::BadValue;
 use crate::commands::failure::{Context, Failure};
+use crate::input_file;
 use crate::matches::words;
 use crate::record::openings::{self, Opening};
 use crate::record::RecordError;
@@ -22,7 +27,77 @@ pub struct OpeningsFlag {
     pub start: usize,
     /// The most turns of an opening that are played (the rest is cut).
     pub plies: Option<usize>,
+    /// The format `format=` says the file is in, checked when it is read (else told by its
+    /// text).
+    pub format: Option<Format>,
 }
+
+/// The formats of an openings file moulin reads (`format=` of `--openings`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One opening a line: moves, or `fen <position>` and moves (book/README.md).
+    Lines,
+    /// PGN-shaped games (docs/matches.md, "Game records (PGN)").
+    Pgn,
+}
+
+impl Format {
+    /// Reads `format=`'s value; cutechess-cli's `epd`, which moulin has no use for (chess
+    /// positions), is refused with what to give instead.
+    fn parse(value: &str) -> Result<Format, String> {
+        match value {
+            "lines" => Ok(Format::Lines),
+            "pgn" => Ok(Format::Pgn),
+            "epd" => Err(
+                "format=epd: moulin reads no EPD (chess positions); its formats are \
+                 lines (an opening a line: moves, or 'fen <position>' then moves, see \
+                 book/README.md) and pgn (PGN-shaped games)"
+                    .to_string(),
+            ),
+            other => Err(format!(
+                "format {}: expected lines (an opening a line, book/README.md) or pgn \
+                 (PGN-shaped games)",
+                quoted(other)
+            )),
+        }
+    }
+}
+
+/// The openings books that ship inside the binary, by file name: `book/openings-*.txt`.
+const SHIPPED: [(&str, &str); 8] = [
+    (
+        "openings-nine.txt",
+        include_str!("../../../book/openings-nine.txt"),
+    ),
+    (
+        "openings-nine-d16.txt",
+        include_str!("../../../book/openings-nine-d16.txt"),
+    ),
+    (
+        "openings-nine-exact50.txt",
+        include_str!("../../../book/openings-nine-exact50.txt"),
+    ),
+    (
+        "openings-twelve.txt",
+        include_str!("../../../book/openings-twelve.txt"),
+    ),
+    (
+        "openings-lasker.txt",
+        include_str!("../../../book/openings-lasker.txt"),
+    ),
+    (
+        "openings-morabaraba.txt",
+        include_str!("../../../book/openings-morabaraba.txt"),
+    ),
+    (
+        "openings-no-reform.txt",
+        include_str!("../../../book/openings-no-reform.txt"),
+    ),
+    (
+        "openings-protected-mills.txt",
+        include_str!("../../../book/openings-protected-mills.txt"),
+    ),
+];
 
 impl OpeningsFlag {
     /// Reads the flag: a path alone, or key=value words of which one is `file=`.
@@ -35,6 +110,7 @@ impl OpeningsFlag {
                 random: false,
                 start: 1,
                 plies: None,
+                format: None,
             });
         }
         let mut flag = OpeningsFlag {
@@ -42,6 +118,7 @@ impl OpeningsFlag {
             random: false,
             start: 1,
             plies: None,
+            format: None,
         };
         let number = |word: &str, v: &str| {
             v.parse::<usize>()
@@ -49,7 +126,7 @@ impl OpeningsFlag {
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| err(format!("{}: expected a whole number from 1", quoted(word))))
         };
-        let keys = ["file", "order", "start", "plies"];
+        let keys = ["file", "format", "order", "start", "plies"];
         for (key, value) in words::pairs(&all, &keys).map_err(|e| err(e.to_string()))? {
             let word = format!("{key}={value}");
             match key {
@@ -66,6 +143,7 @@ impl OpeningsFlag {
                         }
                     }
                 }
+                "format" => flag.format = Some(Format::parse(value).map_err(err)?),
                 "start" => flag.start = number(&word, value)?,
                 _ => flag.plies = Some(number(&word, value)?),
             }
@@ -77,7 +155,8 @@ impl OpeningsFlag {
     }
 
     /// How the records' settings line names the openings: the path alone when nothing else is
-    /// asked (as matches before these keys wrote it), else every key.
+    /// asked (as matches before these keys wrote it), else every key but `format`, which
+    /// changes no game.
     pub fn setting(&self) -> String {
         let file = self.file.display().to_string();
         if !self.random && self.start == 1 && self.plies.is_none() {
@@ -98,8 +177,40 @@ impl OpeningsFlag {
     /// The openings in the order the pairs take them: the book read and checked under `rules`,
     /// cut to `plies`, shuffled by `seed` for `order=random`, and begun at `start`.
     pub fn book(&self, rules: &Rules, seed: u64) -> Result<Vec<Opening>, Failure> {
+        let text =
+            match self.shipped() {
+                Some(text) => {
+                    log::info!(
+                        "--openings {} is not there: playing the copy built into moulin",
+                        self.file.display()
+                    );
+                    text.to_string()
+                }
+                None => input_file::read_to_string(&self.file, openings::MAX_BYTES).map_err(
+                    |source| RecordError::ReadOpenings {
+                        path: self.file.clone(),
+                        source,
+                    },
+                )?,
+            };
+        let source = self.file.display().to_string();
+        if let Some(format) = self.format {
+            let pgn = openings::holds_pgn(&text);
+            if pgn != (format == Format::Pgn) {
+                return Err(format!(
+                    "--openings {source}: format={} but the file holds {}",
+                    if pgn { "lines" } else { "pgn" },
+                    if pgn {
+                        "PGN-shaped games: give format=pgn or leave format= out"
+                    } else {
+                        "opening lines: give format=lines or leave format= out"
+                    }
+                )
+                .into());
+            }
+        }
         let book =
-            openings::read_book_file_cut(&self.file, rules, self.plies).map_err(|e| {
+            openings::read_book_cut(&text, rules, &source, self.plies).map_err(|e| {
                 match (&e, self.plies) {
                     (RecordError::OpeningGame { error, .. }, None)
                         if matches!(**error, RecordError::Over) =>
@@ -115,6 +226,21 @@ impl OpeningsFlag {
         let shuffle = self.random.then_some(seed);
         openings::in_order(book, shuffle, self.start, &self.file.display().to_string())
             .context("--openings")
+    }
+}
+
+impl OpeningsFlag {
+    /// The copy built into moulin of the book the flag names, when the path is not there and
+    /// its file name is that of a shipped book.
+    pub fn shipped(&self) -> Option<&'static str> {
+        if self.file.exists() {
+            return None;
+        }
+        let name = self.file.file_name()?.to_str()?;
+        SHIPPED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, text)| *text)
     }
 }
 
@@ -145,9 +271,14 @@ mod tests {
                 file: PathBuf::from("my book.pgn"),
                 random: true,
                 start: 3,
-                plies: Some(4)
+                plies: Some(4),
+                format: None,
             }
         );
+        // cutechess-cli's format=: pgn and moulin's lines; epd refused with moulin's formats.
+        let pgn = OpeningsFlag::parse("file=a.pgn format=pgn order=random").unwrap();
+        assert_eq!(pgn.format, Some(Format::Pgn));
+        assert_eq!(pgn.setting(), "file=a.pgn order=random start=1");
         assert_eq!(
             OpeningsFlag::parse(&f.setting()).unwrap(),
             f,
@@ -163,6 +294,8 @@ mod tests {
             ("file=", "names no file"),
             ("file=a stray", "'stray' is not key=value"),
             ("order=random start=0 file=a", "'start=0'"),
+            ("file=a.epd format=epd", "moulin reads no EPD"),
+            ("file=a format=fen", "expected lines"),
         ] {
             let e = OpeningsFlag::parse(bad).unwrap_err();
             let e = e.to_string();
@@ -195,6 +328,30 @@ mod tests {
             sorted.sort();
             assert_eq!(sorted, ["a1", "b2", "c3", "d6", "g7"]);
         }
+        // format= is checked against the file.
+        let e = flag("format=pgn")
+            .unwrap()
+            .book(&rules, 1)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("format=pgn but the file holds opening lines"),
+            "{e}"
+        );
+        assert_eq!(
+            flag("format=lines").unwrap().book(&rules, 1).unwrap().len(),
+            5
+        );
+        // A shipped book's name where no such file is: the copy built in.
+        let gone = OpeningsFlag::parse(&dir.join("openings-nine.txt").display().to_string());
+        let built_in = gone.unwrap().book(&rules, 1).unwrap();
+        let shipped = openings::read_book(SHIPPED[0].1, &rules, "nine").unwrap();
+        assert_eq!(built_in.len(), shipped.len());
+        let missing = dir.join("openings-none.txt").display().to_string();
+        assert!(OpeningsFlag::parse(&missing)
+            .unwrap()
+            .book(&rules, 1)
+            .is_err());
         let e = flag("start=6")
             .unwrap()
             .book(&rules, 1)

@@ -6,7 +6,7 @@ use crate::commands::failure::{Context, Failure};
 use crate::commands::output::{out, outln};
 use crate::matches::run::replay::{self, Replayed};
 use crate::matches::run::summary;
-use crate::text::escaped_lines;
+use crate::text::{count, escaped_lines};
 use std::path::{Path, PathBuf};
 
 /// The flags of `moulin replay`.
@@ -53,9 +53,9 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 outln!("line {}: {failure}", failure.line)?;
             }
             outln!(
-                "replayed {} games, {} moves: {} consistent, {} failed",
-                r.games,
-                r.plies,
+                "replayed {}, {}: {} consistent, {} failed",
+                count(r.games, "game", "games"),
+                count(r.plies, "move", "moves"),
                 r.games - r.errors.len(),
                 r.errors.len()
             )?;
@@ -75,18 +75,18 @@ fn replay_file(path: &Path) -> Result<(), Failure> {
                 outln!("{f}")?;
             }
             outln!(
-                "replayed {} games, {} moves: {} consistent, {} failed",
-                r.games,
-                r.plies,
+                "replayed {}, {}: {} consistent, {} failed",
+                count(r.games, "game", "games"),
+                count(r.plies, "move", "moves"),
                 r.games - r.failed.len(),
                 r.failed.len()
             )?;
             if r.engines().len() > 2 {
                 let standings = r.standings();
                 outln!(
-                    "{} engines: {} games (ratings anchored on the first engine named)",
+                    "{} engines: {} (ratings anchored on the first engine named)",
                     r.engines().len(),
-                    standings.games()
+                    count(standings.games(), "game", "games")
                 )?;
                 let results = summary::tournament_results(&standings, 0, 0.0);
                 out!("{}", escaped_lines(&results))?;

@@ -57,9 +57,10 @@ pub struct PlayArgs {
     /// moulin's time per move in milliseconds, without --clock (1 to 600000).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub movetime: u64,
-    /// A clock for both sides, MINUTES[+SECONDS] (such as 5+3: five minutes, three seconds
-    /// added a move); a side whose time runs out loses.
-    #[arg(long, value_name = "M[+S]")]
+    /// A clock for both sides, as `moulin match --tc` and cutechess-cli write it: the base in
+    /// seconds or minutes:seconds, then +seconds added a move (5:00+3 or 300+3: five minutes,
+    /// three seconds a move; 5+3 is five seconds); a side whose time runs out loses.
+    #[arg(long, value_name = "BASE[+INC]")]
     pub clock: Option<String>,
     /// Endgame tables for moulin's play and for exact hints (docs/endgame-tables.md, "Endgame
     /// tables").

@@ -2,12 +2,13 @@
 //! engine's thread share (clocks, level, whose turn, what was saved), under one lock.
 
 use super::super::args::BadValue;
+use crate::matches::engines::time_control;
 use crate::rules::board::{ByColor, Color};
 use crate::rules::game::Game;
 use crate::rules::Rules;
 use crate::search::Control;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Both clocks: milliseconds left, and the increment.
 #[derive(Clone, Copy, Debug)]
@@ -16,23 +17,26 @@ pub(super) struct Clocks {
     pub(super) inc: u64,
 }
 
-/// Reads `M[+S]`.
+/// Reads `--clock`: `<base>[+<inc>]` in the notation of `moulin match --tc` (one function reads
+/// both): the base in seconds or minutes:seconds, the increment in seconds.
 pub(super) fn parse_clock(text: &str) -> Result<Clocks, BadValue> {
-    let bad = || {
+    let bad = |why: String| {
         BadValue(format!(
-            "--clock {text}: expected MINUTES[+SECONDS], such as 5 or 5+3"
+            "--clock {text}: {why}; expected SECONDS or MINUTES:SECONDS, then +SECONDS a move, \
+             such as 300, 5:00 or 5:00+3"
         ))
     };
-    let (m, s) = text.split_once('+').unwrap_or((text, "0"));
-    let minutes: f64 = m.trim().parse().map_err(|_| bad())?;
-    let seconds: f64 = s.trim().parse().map_err(|_| bad())?;
-    if !(minutes > 0.0 && minutes <= 600.0 && (0.0..=600.0).contains(&seconds)) {
-        return Err(bad());
+    let (base, inc) = time_control::parse_clock(text).map_err(|e| bad(e.to_string()))?;
+    let limit = Duration::from_hours(10);
+    if base < Duration::from_secs(1) || base > limit || inc > Duration::from_mins(10) {
+        return Err(bad(
+            "the base is from 1 second to 10 hours, the increment at most 600 seconds".into(),
+        ));
     }
-    let ms = (minutes * 60_000.0) as u64;
+    let ms = u64::try_from(base.as_millis()).unwrap_or(u64::MAX);
     Ok(Clocks {
         left: ByColor::new(ms, ms),
-        inc: (seconds * 1000.0) as u64,
+        inc: u64::try_from(inc.as_millis()).unwrap_or(u64::MAX),
     })
 }
 
@@ -176,13 +180,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clocks_read_minutes_and_seconds() {
-        let c = parse_clock("5+3").unwrap();
+    fn clocks_read_as_match_tc_reads_them() {
+        // cutechess's notation, as `moulin match --tc`: seconds or minutes:seconds, then the
+        // increment in seconds.
+        let c = parse_clock("5:00+3").unwrap();
         assert_eq!(c.left.white, 300_000);
         assert_eq!(c.inc, 3000);
-        assert_eq!(parse_clock("0.5").unwrap().left.black, 30_000);
-        for bad in ["", "x", "5+", "-1", "0", "5+x", "100000"] {
-            assert!(parse_clock(bad).is_err(), "{bad}");
+        let c = parse_clock("300+3").unwrap();
+        assert_eq!((c.left.black, c.inc), (300_000, 3000));
+        assert_eq!(parse_clock("5+3").unwrap().left.white, 5_000);
+        assert_eq!(parse_clock("1:30").unwrap().left.black, 90_000);
+        for bad in [
+            "", "x", "5+", "-1", "0", "5+x", "100000", "0.5", "1:60", "5:00+601",
+        ] {
+            let e = parse_clock(bad).unwrap_err().to_string();
+            assert!(
+                e.contains("--clock") && e.contains("MINUTES:SECONDS"),
+                "{bad}: {e}"
+            );
         }
     }
 

@@ -160,7 +160,8 @@ impl Engine {
         }
         // Started and noted as one step, so that a signal ending the runner cannot fall between
         // the two and leave the engine running.
-        let spawning = live_engines::Spawning::enter();
+        let spawning = live_engines::Spawning::enter()
+            .ok_or_else(|| EngineFault::Spawn(format!("{}: the match is ending", spec.program)))?;
         let mut child = cmd
             .spawn()
             .map_err(|e| EngineFault::Spawn(format!("{}: {e}", spec.program)))?;

@@ -1,6 +1,10 @@
 //! The process groups of the engines running now, so that a signal that ends the runner (Ctrl-C,
 //! `kill`, a closed terminal) ends them too: in groups of their own, they are out of reach of the
 //! terminal's signals, and a hostile one would not end when its input closes.
+//!
+//! The signal kills the engines at once; then it ends the runner by its default action, or,
+//! after [`defer_end`], is noted ([`interrupted`]) for the caller to finish what it shows and end
+//! the process by it ([`end_by`]); a second signal ends it at once.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Once;
@@ -12,6 +16,10 @@ static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
 static ENDING: AtomicBool = AtomicBool::new(false);
 /// Threads between starting an engine and noting its group; the handler waits for them.
 static SPAWNING: AtomicUsize = AtomicUsize::new(0);
+/// Set by `defer_end`: the handler leaves the end to the caller.
+static DEFERRED: AtomicBool = AtomicBool::new(false);
+/// The ending signal received, 0 before any.
+static SIGNALLED: AtomicI32 = AtomicI32::new(0);
 static HANDLERS: Once = Once::new();
 
 /// A thread starting an engine, from before the process exists until its group is noted.
@@ -22,10 +30,12 @@ pub struct Spawning {
 }
 
 impl Spawning {
-    /// Enters the section. Once the runner is ending it never returns: the handler is
-    /// killing the engines and then ends the runner by its signal, and a start refused
-    /// meanwhile must not end the match first as if an engine had failed (exit 1).
-    pub fn enter() -> Spawning {
+    /// Enters the section; `None` once an ending signal came and its end is deferred (no
+    /// engine is started then). Once the runner is ending by the signal's default action it
+    /// never returns: the handler is killing the engines and then ends the runner by its
+    /// signal, and a start refused meanwhile must not end the match first as if an engine had
+    /// failed (exit 1).
+    pub fn enter() -> Option<Spawning> {
         HANDLERS.call_once(install);
         // SAFETY: the set is initialised by `sigemptyset` before use, and the mask change
         // concerns only this thread; `Drop` restores it.
@@ -44,11 +54,14 @@ impl Spawning {
         // Either the handler sees this thread in the section, or this sees the handler.
         if ENDING.load(Ordering::SeqCst) {
             drop(section);
+            if DEFERRED.load(Ordering::SeqCst) {
+                return None;
+            }
             loop {
                 std::thread::park();
             }
         }
-        section
+        Some(section)
     }
 }
 
@@ -102,7 +115,37 @@ pub fn remove(slot: usize) {
     GROUPS[slot].store(0, Ordering::SeqCst);
 }
 
+/// From now on an ending signal kills the engines and is noted, and the process goes on: its
+/// caller sees it in [`interrupted`], and ends the process by it with [`end_by`].
+pub fn defer_end() {
+    DEFERRED.store(true, Ordering::SeqCst);
+    HANDLERS.call_once(install);
+}
+
+/// The ending signal received (SIGINT, SIGTERM, SIGHUP), if one came.
+pub fn interrupted() -> Option<libc::c_int> {
+    match SIGNALLED.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// Ends the process by `signal`, its default action restored first, as the signal would have
+/// ended it.
+pub fn end_by(signal: libc::c_int) -> ! {
+    // SAFETY: restoring a signal's default action and raising it pass no memory.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+    // An ending signal blocked in this thread: the shell's status for it.
+    std::process::exit(128 + signal)
+}
+
 extern "C" fn on_signal(signal: libc::c_int) {
+    // A second signal, or an end not deferred: the default action once the engines are killed.
+    let deferred = DEFERRED.load(Ordering::SeqCst) && !ENDING.load(Ordering::SeqCst);
+    let _ = SIGNALLED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
     ENDING.store(true, Ordering::SeqCst);
     // Threads starting an engine finish noting it (at most a few seconds: a spawn that
     // hangs longer than that is not waited for).
@@ -127,6 +170,9 @@ extern "C" fn on_signal(signal: libc::c_int) {
                 libc::kill(-group, libc::SIGKILL);
             }
         }
+    }
+    if deferred {
+        return;
     }
     // SAFETY: `signal` and `raise` are async-signal-safe; the default action then ends the
     // runner as the signal would have.

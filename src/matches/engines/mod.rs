@@ -7,7 +7,7 @@
 pub mod engine;
 pub mod engine_output;
 pub mod gbgp_engine;
-mod live_engines;
+pub mod live_engines;
 pub mod spec;
 mod spec_error;
 pub mod time_control;

@@ -238,6 +238,28 @@ struct Keys {
     depth: Option<u32>,
 }
 
+/// The error of a key no spec has: for cutechess-cli's keys whose meaning moulin has
+/// elsewhere, where; else the keys there are.
+fn cutechess_key(key: &str) -> SpecProblem {
+    let instead = match key {
+        "timemargin" => "moulin's margin for a late answer is --grace MS, for every engine",
+        "conf" => "moulin reads no engines file: give cmd= (and name=, option.<Name>=)",
+        "restart" => {
+            "moulin keeps an engine running from game to game, and starts it again \
+                      after it ends"
+        }
+        _ => {
+            return SpecProblem::UnknownKey {
+                key: key.to_string(),
+            }
+        }
+    };
+    SpecProblem::Cutechess {
+        key: key.to_string(),
+        instead,
+    }
+}
+
 impl Keys {
     /// Reads one word: a key given again replaces its value (for `option.<Name>`, the same
     /// name), `arg` adds one.
@@ -277,7 +299,7 @@ impl Keys {
                     self.options.retain(|(name, _)| name != opt);
                     self.options.push((opt.to_string(), value.to_string()));
                 }
-                _ => return Err(SpecProblem::UnknownKey { key: k.to_string() }),
+                _ => return Err(cutechess_key(k)),
             },
         }
         Ok(())

@@ -96,6 +96,14 @@ pub enum SpecProblem {
         /// The key.
         key: String,
     },
+    /// A cutechess-cli key whose meaning moulin has elsewhere.
+    #[error("{key}= is cutechess-cli's: {instead}")]
+    Cutechess {
+        /// The key.
+        key: String,
+        /// moulin's way.
+        instead: &'static str,
+    },
     /// `name=` with nothing but blanks.
     #[error("empty name")]
     EmptyName,

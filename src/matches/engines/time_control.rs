@@ -3,8 +3,9 @@
 //! tells an engine its limits, and the forms results show (titles, the records' settings line,
 //! PGN's `TimeControl` tags).
 //!
-//! `tc` takes, in seconds as cutechess-cli's `tc=` does: `<base>[+<inc>]`, a clock for the game
-//! with `inc` added after each of the engine's turns; `<moves>/<base>[+<inc>]`, a clock of `base`
+//! `tc` takes, as cutechess-cli's `tc=` does: `<base>[+<inc>]`, a clock for the game with `inc`
+//! added after each of the engine's turns, `base` in seconds or `minutes:seconds` (`90`, `1:30`,
+//! also `h:mm:ss`) and `inc` in seconds; `<moves>/<base>[+<inc>]`, a clock of `base`
 //! for every `moves` turns of the engine (`base` is added again each time a period ends, and `go`
 //! carries `movestogo`); `inf`, no time at all, for searches bounded by nodes or depth only.
 
@@ -17,7 +18,10 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TimeControlError {
     /// A part that is not a number of seconds.
-    #[error("time control '{text}': '{part}' is not a number of seconds")]
+    #[error(
+        "time control '{text}': '{part}' is not a time: seconds (90, 0.5) or, for the base, \
+         minutes:seconds (1:30)"
+    )]
     NotSeconds {
         /// The time control, as given.
         text: String,
@@ -71,8 +75,8 @@ pub enum TimeControl {
 const MAX_SECONDS: f64 = 1e7;
 
 impl TimeControl {
-    /// Reads `[<moves>/]<base>[+<inc>]` in seconds (`10+0.1`, `60`, `40/60+0.5`) or `inf`, as
-    /// `--tc` and a spec's `tc=` take it.
+    /// Reads `[<moves>/]<base>[+<inc>]` (`10+0.1`, `60`, `1:00+0.1`, `40/60+0.5`; the base as
+    /// [`parse_clock`] reads it) or `inf`, as `--tc` and a spec's `tc=` take it.
     ///
     /// # Errors
     ///
@@ -92,16 +96,7 @@ impl TimeControl {
             }
             None => (None, text),
         };
-        let secs = |s: &str| seconds(text, s);
-        let (base, inc) = match clock.split_once('+') {
-            Some((b, i)) => (secs(b)?, secs(i)?),
-            None => (secs(clock)?, Duration::ZERO),
-        };
-        if base.is_zero() && inc.is_zero() {
-            return Err(TimeControlError::NoTime {
-                text: text.to_string(),
-            });
-        }
+        let (base, inc) = clock_in(text, clock)?;
         Ok(TimeControl::Clock { base, inc, moves })
     }
 
@@ -138,6 +133,70 @@ impl TimeControl {
             TimeControl::Infinite => "-".to_string(),
         }
     }
+}
+
+/// Reads a clock, `<base>[+<inc>]`: the base in seconds or `minutes:seconds` (`300`, `5:00`,
+/// `1:30.5`, also `hours:minutes:seconds`), the increment in seconds (`5:00+3` is five minutes
+/// and three seconds a move), as cutechess-cli writes a time control. The one notation of `moulin
+/// match --tc` and `moulin play --clock`.
+///
+/// # Errors
+///
+/// A part that is not a number of seconds, out of range, or no time at all.
+pub fn parse_clock(text: &str) -> Result<(Duration, Duration), TimeControlError> {
+    clock_in(text, text)
+}
+
+/// The clock `clock`, part of the time control `text`: its base and increment.
+fn clock_in(text: &str, clock: &str) -> Result<(Duration, Duration), TimeControlError> {
+    let (base, inc) = match clock.split_once('+') {
+        Some((b, i)) => (base_seconds(text, b)?, seconds(text, i)?),
+        None => (base_seconds(text, clock)?, Duration::ZERO),
+    };
+    if base.is_zero() && inc.is_zero() {
+        return Err(TimeControlError::NoTime {
+            text: text.to_string(),
+        });
+    }
+    Ok((base, inc))
+}
+
+/// A base time, part `part` of the time control `text`: seconds, `m:ss` or `h:mm:ss` (the
+/// seconds of a `:` form below 60, its minutes too after hours).
+fn base_seconds(text: &str, part: &str) -> Result<Duration, TimeControlError> {
+    let fields: Vec<&str> = part.trim().split(':').collect();
+    if fields.len() == 1 {
+        return seconds(text, part);
+    }
+    let bad = || TimeControlError::NotSeconds {
+        text: text.to_string(),
+        part: part.to_string(),
+    };
+    if fields.len() > 3 {
+        return Err(bad());
+    }
+    let (last, whole) = fields.split_last().ok_or_else(bad)?;
+    let secs: f64 = last
+        .parse()
+        .ok()
+        .filter(|s| (0.0..60.0).contains(s))
+        .ok_or_else(bad)?;
+    let mut total = 0.0;
+    for (i, f) in whole.iter().enumerate() {
+        // Digits only: no sign, no fraction before the last field.
+        if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let v: f64 = f.parse().map_err(|_| bad())?;
+        if i > 0 && v >= 60.0 {
+            return Err(bad());
+        }
+        total = total * 60.0 + v;
+    }
+    seconds(text, &(total * 60.0 + secs).to_string()).map_err(|_| TimeControlError::Range {
+        text: text.to_string(),
+        part: part.to_string(),
+    })
 }
 
 /// A number of seconds, part `part` of the time control `text`.
@@ -328,8 +387,38 @@ mod tests {
         assert_eq!(tc("60"), clock(60_000, 0, None));
         assert_eq!(tc("40/60+0.5"), clock(60_000, 500, Some(40)));
         assert_eq!(tc("inf"), TimeControl::Infinite);
+        // cutechess-cli's minutes:seconds, the increment in seconds.
+        assert_eq!(tc("1:00+0.1"), clock(60_000, 100, None));
+        assert_eq!(tc("40/1:00+0.1"), clock(60_000, 100, Some(40)));
+        assert_eq!(tc("0:30.5"), clock(30_500, 0, None));
+        assert_eq!(tc("1:02:03"), clock(3_723_000, 0, None));
+        assert_eq!(
+            parse_clock("5:00+3"),
+            Ok((Duration::from_mins(5), Duration::from_secs(3)))
+        );
+        assert_eq!(
+            parse_clock("5+3"),
+            Ok((Duration::from_secs(5), Duration::from_secs(3)))
+        );
         for bad in [
-            "", "x+1", "1+", "0+0", "-1+1", "0/10", "x/10", "/10", "40/", "nan",
+            "",
+            "x+1",
+            "1+",
+            "0+0",
+            "-1+1",
+            "0/10",
+            "x/10",
+            "/10",
+            "40/",
+            "nan",
+            "1:60",
+            ":30",
+            "1:",
+            "-1:00",
+            "1:2:3:4",
+            "1.5:00",
+            "1:00+0:30",
+            "0:00",
         ] {
             assert!(TimeControl::parse_tc(bad).is_err(), "{bad}");
         }

@@ -247,6 +247,16 @@ impl Tally {
         }
     }
 
+    /// The model and the one value of its samples when every sample is the same (every pair,
+    /// or every game before any pair is complete, scored alike: no variance, so that neither an
+    /// interval nor the SPRT can judge them); `None` when they differ or there are none.
+    #[must_use]
+    pub fn alike(&self) -> Option<(Model, f64)> {
+        let (model, cells) = self.samples();
+        let (_, mean, var) = moments(&cells)?;
+        (var <= 0.0).then_some((model, mean))
+    }
+
     /// The share of drawn games (0 to 1), if any game was played.
     pub fn draw_ratio(&self) -> Option<f64> {
         let n = self.games();

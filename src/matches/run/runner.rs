@@ -15,6 +15,7 @@ use super::records_file::{RecordsError, RecordsFile};
 use super::standings::Standings;
 use crate::matches::engines::engine::Engine;
 use crate::matches::engines::engine::EngineFault;
+use crate::matches::engines::live_engines;
 use crate::matches::engines::spec::{self, EngineSpec};
 use crate::matches::games::referee::{self, GameSettings, Overhead, Seat};
 use crate::matches::numbers::stats::{Decision, Sprt};
@@ -270,6 +271,10 @@ pub struct Finished {
     pub fatal: Option<RunError>,
     /// The runner's own time between answers, over the games played (not those resumed).
     pub overhead: Overhead,
+    /// The ending signal that stopped it, when its end was deferred
+    /// (`live_engines::defer_end`): the games that ended after it are not recorded, being
+    /// ended by it.
+    pub interrupted: Option<i32>,
 }
 
 /// The first bound the SPRT crossed as the pairs ended: the games counted then, the LLR and the
@@ -324,7 +329,10 @@ fn open_records(
                         stopped = sprt_stop(plan, &standings);
                     }
                 })?;
-            log::info!("resuming: {} games already recorded", done.len());
+            log::info!(
+                "resuming: {} already recorded",
+                crate::text::count(done.len(), "game", "games")
+            );
             Some(file)
         }
         Some(path) => Some(RecordsFile::create(
@@ -443,6 +451,7 @@ pub fn play(plan: &Plan, report: &(dyn Fn(Event) + Sync)) -> Result<Finished, Ru
         secs,
         fatal: shared.fatal,
         overhead: shared.overhead,
+        interrupted: live_engines::interrupted(),
     })
 }
 
@@ -491,7 +500,7 @@ fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
 /// kept running: the others are stopped when the worker changes pairing.
 fn worker(c: &Context, mut slots: Vec<Option<Engine>>) {
     let (plan, shared, stop) = (c.plan, c.shared, c.stop);
-    while !stop.load(Ordering::SeqCst) {
+    while !stop.load(Ordering::SeqCst) && live_engines::interrupted().is_none() {
         let next = lock(shared).schedule.next(plan);
         let Some((u, (first, second), opening)) = next else {
             break;
@@ -521,6 +530,11 @@ fn worker(c: &Context, mut slots: Vec<Option<Engine>>) {
             let mut s = lock(shared);
             if s.fatal.is_some() {
                 log::warn!("game {number} ended after the match was stopped: not counted");
+                break;
+            }
+            // The signal killed the engines: the game is theirs to play again on --resume.
+            if live_engines::interrupted().is_some() {
+                stop.store(true, Ordering::SeqCst);
                 break;
             }
             if let Err(e) = write_game(plan, &mut s, &record) {

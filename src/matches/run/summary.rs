@@ -7,6 +7,7 @@ use super::runner::Plan;
 use super::standings::Standings;
 use crate::matches::numbers::ratings::Rating;
 use crate::matches::numbers::stats::{self, Tally};
+use crate::text::count;
 use std::fmt::Write as _;
 
 /// The results from the first engine's (`a`) view: W/D/L, score, draw ratio, Elo with its
@@ -28,7 +29,7 @@ pub fn results(a: &str, t: &Tally) -> String {
             stats::show_elo(e.elo),
             stats::show_interval(e.interval),
             e.model,
-            crate::text::count(e.samples, "sample", "samples")
+            count(e.samples, "sample", "samples")
         ));
         out.push_str(&format!("LOS: {}\n", stats::show_percent(e.los)));
     }
@@ -63,7 +64,8 @@ pub fn summary(
     let mut out = String::new();
     let n = t.games();
     out.push_str(&format!(
-        "{a} vs {b}: {n} games, {} {}\n",
+        "{a} vs {b}: {}, {} {}\n",
+        count(n, "game", "games"),
         plan.variant,
         crate::matches::engines::spec::show_controls(&plan.specs, plan.settings.tc)
     ));
@@ -84,14 +86,20 @@ pub fn summary(
         // count, and may take the LLR back inside the bounds, but a sequential test stopped.
         let verdict = match (stopped, decision) {
             (Some(stop), _) if stop.games < n => format!(
-                "{} after {} games (LLR {:.3}); {} more ended after it",
+                "{} after {} (LLR {:.3}); {} more ended after it",
                 stop.decision,
-                stop.games,
+                count(stop.games, "game", "games"),
                 stop.llr,
                 n - stop.games
             ),
             (Some(stop), _) => stop.decision.to_string(),
-            (None, stats::Decision::Continue) => format!("no decision after {n} games"),
+            (None, stats::Decision::Continue) => {
+                format!(
+                    "no decision after {}{}",
+                    count(n, "game", "games"),
+                    undecidable(t, llr, sprt)
+                )
+            }
             (None, decided) => decided.to_string(),
         };
         out.push_str(&format!(
@@ -104,6 +112,33 @@ pub fn summary(
     }
     out.push_str(&time_taken(n, played, secs));
     out
+}
+
+/// Why an SPRT whose LLR is past a bound has not decided, to follow "no decision after N
+/// games": its samples are all alike, which leave its variance nothing to go on (empty when the
+/// LLR is within the bounds, or the samples differ).
+#[must_use]
+pub fn undecidable(t: &Tally, llr: f64, sprt: &stats::Sprt) -> String {
+    let (lo, hi) = sprt.bounds();
+    match t.alike() {
+        Some((model, value)) if llr <= lo || llr >= hi => {
+            let what = match model {
+                stats::Model::Pentanomial => format!(
+                    "every pair scored alike ({} of 2 points)",
+                    stats::show_parameter(value * 2.0)
+                ),
+                stats::Model::Trinomial => format!(
+                    "every game scored alike ({} of 1 point)",
+                    stats::show_parameter(value)
+                ),
+            };
+            format!(
+                " ({what}: results that never differ have no variance for the test to judge; \
+                 the LLR is past its bound but it decides only once they differ)"
+            )
+        }
+        _ => String::new(),
+    }
 }
 
 /// The results of the tournament whose records are in the file at `path` (`tournament_results`,
@@ -119,10 +154,10 @@ pub fn tournament_report(
         return Ok(None);
     };
     let mut out = format!(
-        "{} of {} engines: {} games\n",
+        "{} of {} engines: {}\n",
         t.tournament,
         t.standings.names.len(),
-        t.standings.games()
+        count(t.standings.games(), "game", "games")
     );
     out.push_str(&tournament_results(&t.standings, t.anchor, t.anchor_elo));
     Ok(Some(out))
@@ -135,7 +170,10 @@ fn time_taken(games: u32, played: u32, secs: f64) -> String {
     if played == games {
         format!("Time: {secs:.1} s, {pace:.1} games/min\n")
     } else {
-        format!("Time: {secs:.1} s for the {played} games played now, {pace:.1} games/min\n")
+        format!(
+            "Time: {secs:.1} s for the {} played now, {pace:.1} games/min\n",
+            count(played, "game", "games")
+        )
     }
 }
 
@@ -149,8 +187,9 @@ fn tournament_summary(
 ) -> String {
     let n = standings.games();
     let mut out = format!(
-        "{kind} of {} engines: {n} games, {} {}\n",
+        "{kind} of {} engines: {}, {} {}\n",
         plan.specs.len(),
+        count(n, "game", "games"),
         plan.variant,
         crate::matches::engines::spec::show_controls(&plan.specs, plan.settings.tc)
     );
@@ -354,7 +393,7 @@ fn pairwise(standings: &Standings) -> String {
                 stats::show_interval(e.interval),
                 stats::show_percent(e.los),
                 e.model,
-                crate::text::count(e.samples, "sample", "samples")
+                count(e.samples, "sample", "samples")
             );
         }
         out.push('\n');
@@ -364,7 +403,29 @@ fn pairwise(standings: &Standings) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::time_taken;
+    use super::{time_taken, undecidable};
+    use crate::matches::numbers::stats::{Sprt, Tally};
+
+    #[test]
+    fn an_sprt_past_its_bound_says_why_it_does_not_decide() {
+        let sprt = Sprt::parse(&["elo0=0".to_string(), "elo1=5".to_string()]).unwrap();
+        let mut t = Tally::default();
+        for _ in 0..3 {
+            t.add_game(1.0);
+            t.add_game(0.5);
+            t.add_pair(1.5);
+        }
+        let (llr, decision) = sprt.test(&t);
+        assert_eq!(decision, crate::matches::numbers::stats::Decision::Continue);
+        assert!(llr > sprt.bounds().1, "{llr}");
+        let why = undecidable(&t, llr, &sprt);
+        assert!(
+            why.contains("every pair scored alike (1.5 of 2 points)"),
+            "{why}"
+        );
+        // Within the bounds, nothing to explain.
+        assert_eq!(undecidable(&t, 0.0, &sprt), "");
+    }
 
     #[test]
     fn a_resumed_match_paces_only_the_games_it_played() {
