@@ -32,7 +32,8 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The advisor's lines after `moves`: (move, value as a number, W/L far above and below).
+/// The advisor's lines after `moves`: (move, value in centi-pieces read from the pieces shown,
+/// W/L far above and below).
 fn advice(moves: &[&str], depth: &str) -> Vec<(String, i32)> {
     let mut args = vec!["--position", "--depth", depth, "--moves"];
     args.extend(moves);
@@ -52,7 +53,11 @@ fn advice(moves: &[&str], depth: &str) -> Vec<(String, i32)> {
             let value = match v.as_bytes()[0] {
                 b'W' => 100_000 - v[1..].parse::<i32>().unwrap(),
                 b'L' => -100_000 + v[1..].parse::<i32>().unwrap(),
-                _ => v.parse().unwrap(),
+                _ => {
+                    // Pieces with two decimals and a sign: `+0.35`, `-1.20`, `0.00`.
+                    assert!(v.len() >= 4 && v.as_bytes()[v.len() - 3] == b'.', "{v}");
+                    (v.parse::<f64>().unwrap() * 100.0).round() as i32
+                }
             };
             (mv, value)
         })
@@ -283,6 +288,10 @@ fn the_html_page_is_a_board_to_step_through_offline() {
         ">10</text>",
         "blunders ??",
         "accuracy",
+        "average lost (pieces)",
+        "in pieces (+1.00: White a piece ahead",
+        ">+10</text>",
+        ">-2</text>",
         "Event: moulin match",
         "(White) vs",
         "<h2>Legend</h2>",
@@ -290,6 +299,9 @@ fn the_html_page_is_a_board_to_step_through_offline() {
         assert!(html.contains(part), "{part}");
     }
     assert!(html.contains("class=\"mv blunder\"") || html.contains("class=\"mv mistake\""));
+    // One unit: pieces, in the text as on the page; nothing in centi-pieces.
+    assert!(!html.contains("centi") && !text.contains("centi"), "{text}");
+    assert!(text.contains(" pieces lost a move on average"), "{text}");
     // The nine men's board: 32 lines between points, no diagonal.
     assert_eq!(edges(embedded_data(&html)), 32);
 }
@@ -418,7 +430,7 @@ fn positions_the_tables_cover_are_graded_by_their_exact_value() {
             row.ends_with("[exact]") && !row.contains(" +") && !row.contains(" -"),
             "{text}"
         );
-        assert_eq!(words[7], "0", "{text}");
+        assert_eq!(words[7], "0.00", "{text}");
     }
     let mut json_args = args.to_vec();
     json_args.push("--json");
@@ -521,7 +533,7 @@ fn the_placing_solution_grades_a_game_exactly() {
     for line in plies {
         let w: Vec<&str> = line.split_whitespace().collect();
         // The start is a draw, and none of these moves gives it away.
-        assert_eq!((w[3], w[4], w[5]), ("draw", "draw", "0"), "{line}");
+        assert_eq!((w[3], w[4], w[5]), ("draw", "draw", "0.00"), "{line}");
         assert!(line.ends_with("[exact]"), "{line}");
     }
 }
@@ -563,7 +575,7 @@ fn the_page_steps_through_the_game_in_headless_chromium() {
     let json = ok(&[SAMPLE, "--depth", "8", "--json"]);
     let plies: Vec<&str> = json.split("{\"ply\":").skip(1).collect();
     let field = |ply: usize, key: &str| webdriver::string_after(plies[ply - 1], key);
-    let browser = webdriver::Browser::start(&dir.join("profile"), 1200, 1300);
+    let browser = webdriver::Browser::start(&dir.join("profile"), 1000, 1180);
     browser.open(&format!("file://{}", page.display()));
     let expect = |step: usize| {
         let shown = browser.run(SHOWN);
@@ -613,6 +625,119 @@ fn the_page_steps_through_the_game_in_headless_chromium() {
     twelve_picture(&dir);
 }
 
+/// The page's layout as a script measures it, `;` between the parts: the viewport's width and
+/// the document's; the boxes (left, right, top, bottom, in CSS pixels) of the board, the move
+/// list, the summary and the value above the bar; and the labels that cover a point of the board
+/// (a piece's disc drawn there, whether or not a piece stands on it) or the value that covers
+/// the board, `none` when none does.
+const LAYOUT: &str = "const r = e => e.getBoundingClientRect();
+const box = s => { const b = r(document.querySelector(s)); return [b.left, b.right, b.top, b.bottom].map(Math.round).join(','); };
+const board = document.getElementById('board');
+const unit = r(board).width / 300;
+const discs = [...document.querySelectorAll('#board .spot')].map(s => { const b = r(s), x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2, d = 13 * unit; return { left: x - d, right: x + d, top: y - d, bottom: y + d, name: s.dataset.point }; });
+const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const value = document.getElementById('evaltext');
+const covered = [];
+for (const l of [...document.querySelectorAll('#board text'), value]) for (const d of discs) if (hit(r(l), d)) covered.push(l.textContent + ' on ' + d.name);
+if (hit(r(value), r(board))) covered.push('the value on the board');
+const labels = document.querySelectorAll('#board text').length;
+return [document.documentElement.clientWidth, document.documentElement.scrollWidth, box('#board'), box('#moves'), box('table.summary'), box('#evaltext'), covered.join(', ') || 'none', labels].join(';');";
+
+/// What `LAYOUT` measured.
+#[derive(Debug)]
+struct Layout {
+    viewport: i32,
+    document: i32,
+    board: [i32; 4],
+    moves: [i32; 4],
+    summary: [i32; 4],
+    value: [i32; 4],
+    covered: String,
+    labels: usize,
+}
+
+impl Layout {
+    fn of(browser: &webdriver::Browser) -> Layout {
+        let text = browser.run(LAYOUT);
+        let parts: Vec<&str> = text.split(';').collect();
+        let rect = |i: usize| -> [i32; 4] {
+            let v: Vec<i32> = parts[i].split(',').map(|n| n.parse().unwrap()).collect();
+            [v[0], v[1], v[2], v[3]]
+        };
+        Layout {
+            viewport: parts[0].parse().unwrap(),
+            document: parts[1].parse().unwrap(),
+            board: rect(2),
+            moves: rect(3),
+            summary: rect(4),
+            value: rect(5),
+            covered: parts[6].to_string(),
+            labels: parts[7].parse().unwrap(),
+        }
+    }
+
+    /// Nothing wider than the screen, every part within it, no label on the board's points,
+    /// the files and ranks named (7 + 7 for nine men's morris).
+    fn fits(&self) {
+        assert!(self.document <= self.viewport, "{self:?}");
+        for [left, right, ..] in [self.board, self.moves, self.summary, self.value] {
+            assert!(left >= 0 && right <= self.viewport, "{self:?}");
+        }
+        assert_eq!(self.covered, "none", "{self:?}");
+        assert_eq!(self.labels, 14, "{self:?}");
+    }
+}
+
+/// The page at a phone's 400 px and on a desktop, in headless Chromium: no wider than the
+/// screen, the board, the moves and the summary within it, the moves just under the board on
+/// the phone and beside it on the desktop, and no label on the board's points, at the start,
+/// in the middle and at the end of the game. `cargo test --test suite analyse::the_page_fits --
+/// --ignored`.
+#[test]
+#[ignore = "needs Debian's chromium and chromium-driver"]
+fn the_page_fits_a_phone_and_a_desktop_in_headless_chromium() {
+    let dir = scratch("moulin-browser-layout");
+    let page = sample_page(&dir, "6");
+    let url = format!("file://{}", page.display());
+    let phone = webdriver::Browser::start_phone(&dir.join("profile-phone"), 400, 800);
+    phone.open(&url);
+    for _ in 0..3 {
+        let l = Layout::of(&phone);
+        println!("400 px: {l:?}");
+        assert_eq!(l.viewport, 400, "{l:?}");
+        l.fits();
+        // The moves right under the board (its buttons and the pieces in hand between), a
+        // few rows of them, and the summary within two screens of the top.
+        let gap = l.moves[2] - l.board[3];
+        assert!((0..100).contains(&gap), "{l:?}");
+        assert!(l.moves[3] - l.moves[2] >= 80, "{l:?}");
+        assert!(l.summary[3] < 1600, "{l:?}");
+        for _ in 0..30 {
+            phone.key(webdriver::RIGHT);
+        }
+    }
+    drop(phone);
+    let desktop = webdriver::Browser::start(&dir.join("profile-desktop"), 1200, 900);
+    desktop.open(&url);
+    for _ in 0..3 {
+        let l = Layout::of(&desktop);
+        println!("1200 px: {l:?}");
+        l.fits();
+        // The summary and the moves beside the board, from its top down.
+        assert!(
+            l.summary[0] > l.board[1] && l.moves[0] > l.board[1],
+            "{l:?}"
+        );
+        assert!(
+            l.summary[2] <= l.board[2] && l.moves[2] < l.board[3],
+            "{l:?}"
+        );
+        for _ in 0..30 {
+            desktop.key(webdriver::RIGHT);
+        }
+    }
+}
+
 /// Saves a screenshot under docs/img/.
 fn shoot(browser: &webdriver::Browser, name: &str) {
     let png = browser.screenshot();
@@ -644,7 +769,7 @@ fn twelve_picture(dir: &std::path::Path) {
     ];
     args.extend(moves);
     ok(&args);
-    let browser = webdriver::Browser::start(&dir.join("profile-twelve"), 1200, 1300);
+    let browser = webdriver::Browser::start(&dir.join("profile-twelve"), 1000, 880);
     browser.open(&format!("file://{}", page.display()));
     assert_eq!(
         browser.run("return String(document.querySelectorAll('#board .lines line').length);"),

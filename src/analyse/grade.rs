@@ -58,15 +58,25 @@ impl Label {
     }
 }
 
-/// A value as people read it: `+35` centi-pieces, or `W12` / `L12` (a win or loss in that many
-/// of the mover's turns), from the side named.
+/// A value as people read it, from the side named: pieces with two decimals (`+0.35`, `-1.20`,
+/// `0.00`; the search's centi-pieces, as lichess shows pawns), `W12` / `L12` for a win or loss
+/// the search found in that many of the mover's turns, `win 12` / `loss 12` for one the endgame
+/// tables prove (`shown_exact`): a decided game is never a number of pieces.
 #[must_use]
 pub fn shown(score: Score) -> String {
     match score {
-        Score::Cp(c) => format!("{c:+}"),
+        Score::Cp(_) if class(score) != 0 => shown_exact(score),
+        Score::Cp(0) => "0.00".into(),
+        Score::Cp(c) => format!("{:+.2}", f64::from(c) / 100.0),
         Score::Mate(m) if m > 0 => format!("W{m}"),
         Score::Mate(m) => format!("L{}", -m),
     }
+}
+
+/// Centi-pieces (a value lost, an average of them) as pieces with two decimals: `0.35`.
+#[must_use]
+pub fn pieces(centi: f64) -> String {
+    format!("{:.2}", centi / 100.0)
 }
 
 /// An exact value as people read it: `win 12`, `draw` or `loss 12` for the side named, the

@@ -4,8 +4,12 @@
 //! best one drawn, an evaluation bar, the value graph from White's side, each side's summary, the
 //! record's tags and a legend. The data of every step is embedded as JSON
 //! (`<script id="analysis-data" type="application/json">`), which the script draws.
+//!
+//! One column on a phone (the board, the moves just under it, the move's detail, the summary),
+//! two on a wider screen; every value in pieces, the bar and the graph on one fixed scale
+//! (`StepValue::gauge`).
 
-use super::grade::{class, for_white, shown_value, summary, Graded, Label, LOSS_CAP};
+use super::grade::{class, for_white, pieces, shown_value, summary, Graded, Label};
 use super::report::{number, to_json, white_values};
 use crate::rules::board::{Color, Point};
 use crate::rules::game::Game;
@@ -22,7 +26,7 @@ const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
 /// The graph's width, height, margin and the height of each band of decided values.
-const GRAPH: (f64, f64, f64, f64) = (720.0, 240.0, 34.0, 22.0);
+const GRAPH: (f64, f64, f64, f64) = (720.0, 280.0, 34.0, 22.0);
 
 /// Text made safe inside HTML.
 fn esc(text: &str) -> String {
@@ -55,11 +59,13 @@ impl StepValue {
         values
     }
 
-    /// Where the value stands from -1 (Black wins) to 1 (White wins), on the game's scale
-    /// `range` (centi-pieces): a won or lost game at the ends.
-    fn gauge(self, range: f64) -> f64 {
+    /// Where the value stands from -1 (Black wins) to 1 (White wins), on one scale for every
+    /// game: lichess's winning chances of a score in pawns, `2 / (1 + exp(-k cp)) - 1` with the
+    /// score clamped to ±10 pieces (k = 0.00368208 per centi-piece), so that +1 stands at 0.18,
+    /// +3 at 0.50 and +10 at 0.95; a won or lost game at the ends.
+    fn gauge(self) -> f64 {
         match (class(self.score), self.score) {
-            (0, Score::Cp(c)) => (f64::from(c) / range).clamp(-1.0, 1.0),
+            (0, Score::Cp(c)) => gauge_of(c),
             (c, _) => f64::from(c),
         }
     }
@@ -70,22 +76,15 @@ impl StepValue {
     }
 }
 
-/// The game's own scale: the largest value not decided, in centi-pieces, rounded up to a
-/// multiple of 50 (at least 100, at most `LOSS_CAP` times 2), so that a game within ±0.6 pieces
-/// fills the graph as one within ±10 does.
-fn range(values: &[Option<StepValue>]) -> f64 {
-    let most = values
-        .iter()
-        .flatten()
-        .filter(|v| !v.decided())
-        .map(|v| match v.score {
-            Score::Cp(c) => c.abs(),
-            Score::Mate(_) => 0,
-        })
-        .max()
-        .unwrap_or(0);
-    f64::from(((most + 49) / 50 * 50).clamp(100, 2 * LOSS_CAP))
+/// Where `centi` centi-pieces stand on the bar and the graph (`StepValue::gauge`).
+fn gauge_of(centi: i32) -> f64 {
+    const CLAMP: i32 = 1000;
+    const STEEPNESS: f64 = 0.003_682_08;
+    2.0 / (1.0 + (-STEEPNESS * f64::from(centi.clamp(-CLAMP, CLAMP))).exp()) - 1.0
 }
+
+/// The graph's lines, in pieces either side of zero.
+const GRAPH_LINES: [i32; 3] = [2, 5, 10];
 
 /// The page of a graded game played from `start` to `game`, titled `title`, with the record's
 /// `tags`.
@@ -120,11 +119,12 @@ pub fn page(
     );
     out.push_str(&header(tags, game));
     let values = StepValue::of_game(graded);
-    let range = range(&values);
     out.push_str("<div class=\"layout\">\n<div class=\"boardcol\">\n");
+    // The value's text stands above the bar, beside no point of the board.
     out.push_str(
-        "<div class=\"boardwrap\"><div id=\"evalbar\" title=\"evaluation, White's side\">\
-         <div id=\"evalfill\"></div><span id=\"evaltext\"></span></div>\n\
+        "<div class=\"boardwrap\"><div id=\"evaltext\" title=\"the value of the position \
+         shown, White's side, in pieces\"></div>\n\
+         <div id=\"evalbar\" title=\"evaluation, White's side\"><div id=\"evalfill\"></div></div>\n\
          <svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 300 300\" \
          role=\"img\" aria-label=\"the board\"><defs>\
          <marker id=\"head-played\" viewBox=\"0 0 10 10\" refX=\"7\" refY=\"5\" markerWidth=\"3\" \
@@ -136,17 +136,18 @@ pub fn page(
          <button data-go=\"back\" title=\"Left\">&#8592;</button> \
          <button data-go=\"next\" title=\"Right\">&#8594;</button> \
          <button data-go=\"end\" title=\"End\">&#8677;</button></div>\n\
-         <div id=\"hands\"></div>\n<div id=\"detail\"></div>\n</div>\n<div class=\"side\">\n",
+         <div id=\"hands\"></div>\n</div>\n",
     );
-    out.push_str(&summary_table(graded, tag("White"), tag("Black")));
     out.push_str(&move_list(graded));
-    out.push_str("</div>\n</div>\n<h2>Value</h2>\n");
-    out.push_str(&graph(graded, &values, range));
-    out.push_str(&legend(range));
+    out.push_str("<div id=\"detail\"></div>\n");
+    out.push_str(&summary_table(graded, tag("White"), tag("Black")));
+    out.push_str("</div>\n<h2>Value</h2>\n");
+    out.push_str(&graph(graded, &values));
+    out.push_str(&legend());
     out.push_str(&format!(
         "<script id=\"analysis-data\" type=\"application/json\">{}</script>\n\
          <script>\n{SCRIPT}</script>\n</body>\n</html>\n",
-        data(graded, start, game, &values, range)
+        data(graded, start, game, &values)
     ));
     out
 }
@@ -176,21 +177,38 @@ fn header(tags: &[(String, String)], game: &Game) -> String {
 }
 
 /// Each side's counts of blunders, mistakes and inaccuracies, its average value lost and its
-/// accuracy.
+/// accuracy: a row a figure and a column a side, narrow enough for a phone.
 fn summary_table(graded: &[Graded], white: Option<&str>, black: Option<&str>) -> String {
-    let mut out = String::from(
-        "<table class=\"summary\"><tr><th>Side</th><th>moves</th><th>blunders ??</th>\
-         <th>mistakes ?</th><th>inaccuracies ?!</th><th>average lost</th><th>accuracy</th></tr>\n",
-    );
-    for (side, name) in [("white", white), ("black", black)] {
+    let mut out = String::from("<table class=\"summary\"><tr><th></th>");
+    for (side, name) in [("White", white), ("Black", black)] {
         let who = name.map_or(String::new(), |n| format!(" ({})", esc(n)));
-        let mut figures = summary(graded, side).figures();
-        figures[5].push('%');
+        let _ = write!(
+            out,
+            "<th class=\"{}\">{side}{who}</th>",
+            side.to_ascii_lowercase()
+        );
+    }
+    out.push_str("</tr>\n");
+    // Summary::figures' order, the average lost in pieces.
+    let figures = [summary(graded, "white"), summary(graded, "black")].map(|s| {
+        let mut f = s.figures();
+        f[4] = pieces(s.average_loss);
+        f[5].push('%');
+        f
+    });
+    let names = [
+        "moves",
+        "blunders ??",
+        "mistakes ?",
+        "inaccuracies ?!",
+        "average lost (pieces)",
+        "accuracy",
+    ];
+    for (i, name) in names.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<tr class=\"{side}\"><td>{}{who}</td><td>{}</td></tr>",
-            if side == "white" { "White" } else { "Black" },
-            figures.join("</td><td>")
+            "<tr><th>{name}</th><td>{}</td><td>{}</td></tr>",
+            figures[0][i], figures[1][i]
         );
     }
     out.push_str("</table>\n");
@@ -243,14 +261,19 @@ fn move_list(graded: &[Graded]) -> String {
     out
 }
 
-/// The value graph: a point a step from White's side on the game's scale, the zero line, ply
-/// ticks, decided values in a band of their own above and below, a mark on each labelled move,
-/// and a strip a step to click.
-fn graph(graded: &[Graded], values: &[Option<StepValue>], range: f64) -> String {
+/// The value graph: a point a step from White's side on the fixed scale, the zero line and
+/// lines at ±2, ±5 and ±10 pieces, ply ticks, decided values in a band of their own above and
+/// below, a mark on each labelled move, and a strip a step to click.
+fn graph(graded: &[Graded], values: &[Option<StepValue>]) -> String {
     let (w, h, pad, band) = GRAPH;
     let steps = values.len();
     let x = |i: usize| graph_x(i, steps);
-    let y = |v: StepValue| graph_y(v, range);
+    let at = |centi: i32| {
+        graph_y(StepValue {
+            score: Score::Cp(centi),
+            exact: false,
+        })
+    };
     let mut svg = format!(
         "<svg id=\"graph\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
          viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"value over the plies, White's side\">\n\
@@ -266,25 +289,17 @@ fn graph(graded: &[Graded], values: &[Option<StepValue>], range: f64) -> String 
         pad + 4.0,
         h - pad - band / 2.0 + 4.0,
     );
-    for frac in [1.0, 0.5, -0.5, -1.0] {
-        let v = StepValue {
-            score: Score::Cp((frac * range) as i32),
-            exact: false,
-        };
+    for line in GRAPH_LINES.iter().flat_map(|&p| [p, -p]) {
+        let y = at(100 * line);
         let _ = writeln!(
             svg,
-            "<line class=\"grid\" x1=\"{pad}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\"/>\
-             <text class=\"tick\" x=\"2\" y=\"{2:.1}\">{3:+.2}</text>",
-            y(v),
+            "<line class=\"grid\" x1=\"{pad}\" y1=\"{y:.1}\" x2=\"{}\" y2=\"{y:.1}\"/>\
+             <text class=\"tick\" x=\"2\" y=\"{:.1}\">{line:+}</text>",
             w - pad,
-            y(v) + 3.0,
-            frac * range / 100.0
+            y + 3.0,
         );
     }
-    let zero = y(StepValue {
-        score: Score::Cp(0),
-        exact: false,
-    });
+    let zero = at(0);
     let _ = writeln!(
         svg,
         "<line class=\"zero\" x1=\"{pad}\" y1=\"{zero}\" x2=\"{}\" y2=\"{zero}\"/>\
@@ -293,7 +308,7 @@ fn graph(graded: &[Graded], values: &[Option<StepValue>], range: f64) -> String 
         zero + 3.0
     );
     svg.push_str(&graph_ticks(steps));
-    svg.push_str(&graph_points(graded, values, range));
+    svg.push_str(&graph_points(graded, values));
     for i in 0..steps {
         let _ = write!(
             svg,
@@ -342,14 +357,12 @@ fn graph_ticks(steps: usize) -> String {
 }
 
 /// The line through the values, a square on each exact value, a mark on each labelled move.
-fn graph_points(graded: &[Graded], values: &[Option<StepValue>], range: f64) -> String {
+fn graph_points(graded: &[Graded], values: &[Option<StepValue>]) -> String {
     let steps = values.len();
     let points: Vec<String> = values
         .iter()
         .enumerate()
-        .filter_map(|(i, v)| {
-            v.map(|v| format!("{:.1},{:.1}", graph_x(i, steps), graph_y(v, range)))
-        })
+        .filter_map(|(i, v)| v.map(|v| format!("{:.1},{:.1}", graph_x(i, steps), graph_y(v))))
         .collect();
     let mut out = format!(
         "<polyline class=\"value\" points=\"{}\"/>\n",
@@ -357,7 +370,7 @@ fn graph_points(graded: &[Graded], values: &[Option<StepValue>], range: f64) -> 
     );
     for (i, v) in values.iter().enumerate() {
         let Some(v) = *v else { continue };
-        let (x, y) = (graph_x(i, steps), graph_y(v, range));
+        let (x, y) = (graph_x(i, steps), graph_y(v));
         if v.exact || v.decided() {
             let class = if v.exact { "exact" } else { "won" };
             let _ = write!(
@@ -381,7 +394,7 @@ fn graph_points(graded: &[Graded], values: &[Option<StepValue>], range: f64) -> 
             out,
             "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4.5\" fill=\"{colour}\"><title>ply {}: {}{} {}</title></circle>",
             graph_x(g.ply, steps),
-            graph_y(v, range),
+            graph_y(v),
             g.ply,
             esc(&g.played),
             g.label.glyph(),
@@ -405,9 +418,9 @@ fn graph_x(i: usize, steps: usize) -> f64 {
 
 /// The graph's y of a value: decided ones in the middle of their band, the others on the scale
 /// between the bands.
-fn graph_y(v: StepValue, range: f64) -> f64 {
+fn graph_y(v: StepValue) -> f64 {
     let (_, h, pad, band) = GRAPH;
-    let g = v.gauge(range);
+    let g = v.gauge();
     if v.decided() {
         return if g > 0.0 {
             pad + band / 2.0
@@ -420,28 +433,36 @@ fn graph_y(v: StepValue, range: f64) -> f64 {
 }
 
 /// What the colours, glyphs, arrows and values mean.
-fn legend(range: f64) -> String {
+fn legend() -> String {
+    use super::grade::{BLUNDER, INACCURACY, LOSS_CAP, MISTAKE};
+    let p = |centi: i32| f64::from(centi) / 100.0;
     format!(
         "<h2>Legend</h2>\n<div class=\"legend\"><p>Step through the game with the arrow keys \
-         (Left, Right; Home and End for the start and the end), by clicking a move, or by clicking \
-         the graph. The board shows the position after the move; <span style=\"color:#1f6fb2\">\
+         (Left, Right; Home and End for the start and the end), the buttons under the board, by \
+         clicking a move, or by clicking the graph. The board shows the position after the move, \
+         its files and ranks named on its margins; <span style=\"color:#1f6fb2\">\
          blue</span>: the move played (an arrow from where the piece came, a ring where it was \
          placed, a cross on the piece it removed); <span style=\"color:#27ae60\">green</span>: \
          the engine's best move there, when it is another.</p>\n\
-         <p><span class=\"sw blunder\">blunder ??</span> lost 3 pieces or more, or a win or draw \
-         thrown away; <span class=\"sw mistake\">mistake ?</span> 1.2 or more; \
-         <span class=\"sw inaccuracy\">inaccuracy ?!</span> 0.5 or more; good: less; best: the \
+         <p><span class=\"sw blunder\">blunder ??</span> lost {} pieces or more, or a win or draw \
+         thrown away; <span class=\"sw mistake\">mistake ?</span> {} or more; \
+         <span class=\"sw inaccuracy\">inaccuracy ?!</span> {} or more; good: less; best: the \
          engine's own choice.</p>\n\
-         <p>Values are from White's side, in centi-pieces (+100: White a piece ahead), or W/L n \
-         for a win or loss found by the search in n turns. Where moulin's endgame tables or \
-         placing solution know the position, its value is exact: win n, draw or loss n (n plies \
-         to the next removal, where known), drawn as a square on the graph, decided games in \
-         the bands above and below. The graph's scale is the game's own: &#177;{:.2} pieces. \
-         The bar beside the board shows the value of the position shown.</p>\n\
-         <p>Average lost: the value a side's moves lost, in centi-pieces, each at most {LOSS_CAP}. \
-         Accuracy: the average over a side's moves of 100 &#215; (1 &#8722; lost/300), at least \
-         0 (docs/play-and-analyse.md, \"Accuracy\").</p></div>\n",
-        range / 100.0
+         <p>Values are from White's side, in pieces (+1.00: White a piece ahead, as lichess counts \
+         pawns), or W n / L n for a win or loss found by the search in n turns. Where moulin's \
+         endgame tables or placing solution know the position, its value is exact: win n, draw \
+         or loss n (n plies to the next removal, where known), drawn as a square on the graph, \
+         decided games in the bands above and below. The bar beside the board and the graph \
+         share one scale for every game, lichess's: +1 piece stands a fifth of the way up, +3 \
+         half way, +10 and more at the top; the graph's lines mark &#177;2, &#177;5 and &#177;10.</p>\n\
+         <p>Average lost: the value a side's moves lost, in pieces, each at most {}. Accuracy: \
+         the average over a side's moves of 100 &#215; (1 &#8722; lost/{}), at least 0 \
+         (docs/play-and-analyse.md, \"Accuracy\").</p></div>\n",
+        p(BLUNDER),
+        p(MISTAKE),
+        p(INACCURACY),
+        p(LOSS_CAP),
+        p(BLUNDER)
     )
 }
 
@@ -478,7 +499,7 @@ struct PageStep {
 }
 
 impl PageStep {
-    fn new(pos: &Position, note: String, value: Option<StepValue>, range: f64) -> PageStep {
+    fn new(pos: &Position, note: String, value: Option<StepValue>) -> PageStep {
         let board: String = Point::all()
             .map(|p| match pos.color_at(p) {
                 Some(Color::White) => 'w',
@@ -487,7 +508,7 @@ impl PageStep {
             })
             .collect();
         let (value, gauge) = value.map_or((String::new(), 0.0), |v| {
-            (shown_value(v.score, v.exact), v.gauge(range))
+            (shown_value(v.score, v.exact), v.gauge())
         });
         PageStep {
             board,
@@ -512,13 +533,7 @@ struct PageData<'a> {
 }
 
 /// The data the script draws, as JSON.
-fn data(
-    graded: &[Graded],
-    start: &Game,
-    game: &Game,
-    values: &[Option<StepValue>],
-    range: f64,
-) -> String {
+fn data(graded: &[Graded], start: &Game, game: &Game, values: &[Option<StepValue>]) -> String {
     let points = Point::all()
         .map(|p| {
             let (x, y) = at(p);
@@ -539,7 +554,6 @@ fn data(
         start.position(),
         to_move(start.position()),
         values[0],
-        range,
     )];
     for i in 0..graded.len() {
         let (pos, note) = match graded.get(i + 1) {
@@ -552,7 +566,7 @@ fn data(
                 ),
             ),
         };
-        steps.push(PageStep::new(&pos, note, values[i + 1], range));
+        steps.push(PageStep::new(&pos, note, values[i + 1]));
     }
     to_json(&PageData {
         points,
@@ -575,7 +589,7 @@ struct PagePly<'a> {
     best: Option<PageMove<'a>>,
     before: String,
     after: String,
-    lost: i32,
+    lost: String,
     label: &'a str,
     glyph: &'a str,
     line: &'a [String],
@@ -593,7 +607,7 @@ impl PagePly<'_> {
             best: g.best_mv.map(|b| PageMove::new(b, &g.best)),
             before,
             after,
-            lost: g.lost,
+            lost: pieces(f64::from(g.lost)),
             label: g.label.name(),
             glyph: g.label.glyph(),
             line: &g.line,
@@ -613,4 +627,33 @@ fn at(p: Point) -> (u32, u32) {
     let file = u32::from(name[0] - b'a');
     let rank = u32::from(b'7' - name[1]);
     (30 + 40 * file, 30 + 40 * rank)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scale_is_fixed_and_clamped() {
+        // lichess's winning chances: +1 piece at 0.18, +3 at 0.50, ±10 and beyond at 0.95.
+        assert!((gauge_of(100) - 0.1822).abs() < 1e-3);
+        assert!((gauge_of(300) - 0.50).abs() < 5e-3);
+        assert!((gauge_of(-300) + gauge_of(300)).abs() < 1e-12);
+        assert!((gauge_of(5000) - gauge_of(1000)).abs() < 1e-12);
+        assert!(gauge_of(1000) < 0.96);
+        let won = StepValue {
+            score: Score::Mate(3),
+            exact: false,
+        };
+        assert!((won.gauge() - 1.0).abs() < 1e-12);
+        // The graph's lines stand where the bar would put the same values.
+        let y = |c| {
+            graph_y(StepValue {
+                score: Score::Cp(c),
+                exact: false,
+            })
+        };
+        assert!(y(1000) < y(500) && y(500) < y(200) && y(200) < y(0));
+        assert!((y(0) - GRAPH.1 / 2.0).abs() < 1e-9);
+    }
 }

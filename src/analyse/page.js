@@ -20,17 +20,24 @@
     return data.points[i];
   }
 
-  // The board's lines, once: the points' adjacency (the diagonals of twelve among them).
+  // The board's lines, once: the points' adjacency (the diagonals of twelve among them), and
+  // the files and ranks named on the margins as a chessboard's, where no piece can hide them
+  // (a point's name is its file and its rank: d2).
   function drawLines() {
     const g = el("g", { class: "lines" }, board);
     for (const [a, b] of data.edges) {
       el("line", { x1: at(a)[0], y1: at(a)[1], x2: at(b)[0], y2: at(b)[1] }, g);
     }
+    const files = new Map();
+    const ranks = new Map();
     for (const [x, y, name] of data.points) {
-      el("circle", { cx: x, cy: y, r: 4, class: "spot" }, g);
-      const t = el("text", { x: x + 7, y: y - 7, class: "name" }, g);
-      t.textContent = name;
+      const spot = el("circle", { cx: x, cy: y, r: 4, class: "spot", "data-point": name }, g);
+      el("title", {}, spot).textContent = name;
+      files.set(name[0], x);
+      ranks.set(name.slice(1), y);
     }
+    for (const [file, x] of files) el("text", { x, y: 296, class: "coord" }, g).textContent = file;
+    for (const [rank, y] of ranks) el("text", { x: 8, y: y + 4, class: "coord" }, g).textContent = rank;
   }
 
   // A move drawn: an arrow for a step or a fly, a ring for a placement, a cross on each
@@ -63,7 +70,8 @@
       const c = s.board[i];
       if (c === ".") continue;
       const [x, y, name] = at(i);
-      el("circle", { cx: x, cy: y, r: 13, class: "piece " + (c === "w" ? "white" : "black"), "data-point": name }, g);
+      const piece = el("circle", { cx: x, cy: y, r: 13, class: "piece " + (c === "w" ? "white" : "black"), "data-point": name }, g);
+      el("title", {}, piece).textContent = name;
     }
     const ply = data.plies[step - 1];
     if (ply) {
@@ -94,7 +102,7 @@
       return;
     }
     add("p", `Ply ${ply.ply}: ${ply.side} played ${ply.move.text}${ply.glyph}`, "played-line");
-    add("p", `Value (White's side): ${ply.before} before, ${ply.after} after; lost ${ply.lost}.`);
+    add("p", `Value (White's side, pieces): ${ply.before} before, ${ply.after} after; lost ${ply.lost}.`);
     add("p", `${ply.label}${ply.glyph ? " " + ply.glyph : ""}`, "label " + ply.label);
     if (ply.kept.length) add("p", "Keep the exact value: " + ply.kept.join(" "));
     if (ply.best) add("p", `Best: ${ply.best.text}; line: ${ply.line.join(" ")}`, "best-line");
@@ -113,11 +121,21 @@
   function drawGauge() {
     const s = data.steps[step];
     document.getElementById("evalfill").style.height = (50 + 50 * s.gauge) + "%";
-    text("evaltext", s.value);
+    text("evaltext", s.value || "\u00a0");
     const cursor = document.getElementById("cursor");
     const x = data.graphX[step];
     cursor.setAttribute("x1", x);
     cursor.setAttribute("x2", x);
+  }
+
+  // Scrolls the move list, and only it, to the move shown: the page stays where the reader
+  // has it (on a phone, the board under their thumb).
+  function showInList(mv) {
+    const list = document.getElementById("moves");
+    const top = mv.offsetTop;
+    const bottom = top + mv.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
 
   function go(k) {
@@ -130,7 +148,7 @@
     if (mv) {
       mv.classList.add("current");
       mv.setAttribute("aria-current", "step");
-      mv.scrollIntoView({ block: "nearest" });
+      showInList(mv);
     }
     board.setAttribute("data-step", step);
     drawPosition();

@@ -4,7 +4,7 @@
 
 use super::analyst::ExactValues;
 use super::grade::{
-    for_white, line_text, shown, shown_exact, shown_value, summary, Graded, Label, Summary,
+    for_white, line_text, pieces, shown, shown_exact, shown_value, summary, Graded, Label, Summary,
     BLUNDER, INACCURACY, LOSS_CAP, MISTAKE,
 };
 use crate::rules::fen;
@@ -44,7 +44,7 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
             g.played,
             before,
             after,
-            g.lost,
+            pieces(f64::from(g.lost)),
             label.trim_end(),
             best,
             if g.exact { " [exact]" } else { "" }
@@ -53,21 +53,30 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
     for side in ["white", "black"] {
         let s = summary(graded, side);
         out.push_str(&format!(
-            "{side}: {} blunders, {} mistakes, {} inaccuracies; {:.1} lost a move on average, \
-             accuracy {:.1}%\n",
-            s.blunders, s.mistakes, s.inaccuracies, s.average_loss, s.accuracy
+            "{side}: {} blunders, {} mistakes, {} inaccuracies; {} pieces lost a move on \
+             average, accuracy {:.1}%\n",
+            s.blunders,
+            s.mistakes,
+            s.inaccuracies,
+            pieces(s.average_loss),
+            s.accuracy
         ));
     }
     if let Some(o) = game.outcome() {
         out.push_str(&format!("{} {}\n", o.score(), o.describe()));
     }
+    let p = |centi: i32| f64::from(centi) / 100.0;
     out.push_str(&format!(
-        "values from White's side: centi-pieces, or W/L n for a win/loss in n turns found by \
-         the search; exact ones (the endgame tables, the placing solution) as win n, draw, loss n \
-         (n plies to the next removal where known), marked [exact]; lost: the value the mover \
-         lost, in centi-pieces (at most {LOSS_CAP}); labels by the value lost: blunder ?? \
-         {BLUNDER}+ (or a win or draw thrown away), mistake ? {MISTAKE}+, inaccuracy ?! \
-         {INACCURACY}+; accuracy: docs/play-and-analyse.md\n"
+        "values from White's side, in pieces (+1.00: White a piece ahead), or W/L n for a \
+         win/loss in n turns found by the search; exact ones (the endgame tables, the placing \
+         solution) as win n, draw, loss n (n plies to the next removal where known), marked \
+         [exact]; lost: the value the mover lost, in pieces (at most {}); labels by the value \
+         lost: blunder ?? {}+ (or a win or draw thrown away), mistake ? {}+, inaccuracy ?! {}+; \
+         accuracy: docs/play-and-analyse.md\n",
+        p(LOSS_CAP),
+        p(BLUNDER),
+        p(MISTAKE),
+        p(INACCURACY)
     ));
     out
 }
@@ -411,5 +420,19 @@ mod tests {
     #[test]
     fn json_strings_are_escaped() {
         assert_eq!(to_json("a\"b\n</"), "\"a\\\"b\\u000a\\u003c/\"");
+    }
+
+    #[test]
+    fn values_read_in_pieces_and_decided_games_as_wins() {
+        assert_eq!(shown(Score::Cp(35)), "+0.35");
+        assert_eq!(shown(Score::Cp(-120)), "-1.20");
+        assert_eq!(shown(Score::Cp(0)), "0.00");
+        assert_eq!(shown(Score::Mate(3)), "W3");
+        assert_eq!(shown(Score::Mate(-2)), "L2");
+        // A win the tables prove, met by the search: a win, not 280 pieces.
+        let table_win = Score::Cp(crate::search::TABLE_WIN - 12);
+        assert_eq!(shown(table_win), "win 12");
+        assert_eq!(pieces(1000.0), "10.00");
+        assert_eq!(pieces(141.2), "1.41");
     }
 }

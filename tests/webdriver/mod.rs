@@ -1,7 +1,9 @@
 //! A minimal WebDriver client over plain `std::net`, for driving Debian's headless Chromium
 //! through its chromedriver (packages `chromium` and `chromium-driver`): start a session, open a
-//! page, press keys, run a script that returns a string, take a screenshot. Only what the
-//! analysis page's browser test needs (W3C WebDriver, <https://www.w3.org/TR/webdriver2/>).
+//! page, press keys, run a script that returns a string, take a screenshot; a desktop window or a
+//! phone's screen (chromedriver's mobile emulation: the window's minimum width in headless
+//! Chromium is 500 px, a phone's viewport is narrower). Only what the analysis page's browser
+//! tests need (W3C WebDriver, <https://www.w3.org/TR/webdriver2/>).
 
 #![allow(clippy::unwrap_used, clippy::doc_markdown, dead_code)] // a test may unwrap: a failure is its report; names of protocols read as words
 
@@ -78,6 +80,22 @@ impl Browser {
     /// Starts chromedriver and a headless Chromium session with the flags this machine needs,
     /// a fresh profile in `profile`, the window `width` x `height`.
     pub fn start(profile: &Path, width: u32, height: u32) -> Browser {
+        Browser::start_with(profile, width, height, "")
+    }
+
+    /// As `start`, with a phone's screen of `width` x `height` CSS pixels (a mobile viewport
+    /// that reads the page's `<meta name="viewport">`, touch events), as Chromium's device
+    /// mode shows it.
+    pub fn start_phone(profile: &Path, width: u32, height: u32) -> Browser {
+        let emulation = format!(
+            ",\"mobileEmulation\":{{\"deviceMetrics\":{{\"width\":{width},\"height\":{height},\
+             \"pixelRatio\":1,\"mobile\":true,\"touch\":true}}}}"
+        );
+        Browser::start_with(profile, 1000, 1000, &emulation)
+    }
+
+    /// Starts the session with `extra` Chromium options (a JSON fragment after the `args`).
+    fn start_with(profile: &Path, width: u32, height: u32, extra: &str) -> Browser {
         let port = free_port();
         let driver = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -98,6 +116,7 @@ impl Browser {
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--hide-scrollbars",
             "--disable-quic",
             "--no-first-run",
             "--disable-background-networking",
@@ -110,7 +129,7 @@ impl Browser {
         .join(",");
         let caps = format!(
             "{{\"capabilities\":{{\"alwaysMatch\":{{\"browserName\":\"chrome\",\
-             \"goog:chromeOptions\":{{\"binary\":\"/usr/bin/chromium\",\"args\":[{args}]}}}}}}}}"
+             \"goog:chromeOptions\":{{\"binary\":\"/usr/bin/chromium\",\"args\":[{args}]{extra}}}}}}}}}"
         );
         let answer = http(port, "POST", "/session", &caps).unwrap();
         let session = string_after(&answer, "sessionId");
