@@ -202,7 +202,7 @@ impl Session {
         let now = match timing {
             Timing::AtOnce => true,
             Timing::InTurn | Timing::Free => nothing_waits,
-            Timing::Ready => nothing_waits && self.is_ready(),
+            Timing::Ready | Timing::WhenLoaded => nothing_waits && self.is_ready(),
             Timing::Idle | Timing::StopFirst => nothing_waits && self.engine.is_idle(),
         };
         match parsed {
@@ -214,6 +214,11 @@ impl Session {
         if now {
             return self.obey(parsed);
         }
+        let timing = if timing == Timing::Ready && nothing_waits {
+            Timing::WhenLoaded
+        } else {
+            timing
+        };
         if let Err(line) = self.waiting.push(line, timing) {
             let shown = match line {
                 Line::Text(text) => crate::text::quoted(text.trim()),
@@ -234,6 +239,7 @@ impl Session {
                 Timing::Ready => {
                     (self.engine.is_idle() || self.engine.runs_until_stop()) && self.is_ready()
                 }
+                Timing::WhenLoaded => self.is_ready(),
                 Timing::Idle => self.engine.is_idle(),
                 Timing::StopFirst => {
                     self.stop();

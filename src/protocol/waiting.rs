@@ -36,6 +36,10 @@ pub(super) enum Timing {
     /// that a `go` is answered at once); meanwhile every command after it waits behind it, so
     /// that each `readyok` stands where its `isready` stood among the answers.
     Ready,
+    /// An `isready` that came when nothing waited, while the book or tables were read: answered
+    /// as soon as they are in force, whatever job runs (a `bench` or `perft` started before it
+    /// answers `isready` at once, as without the loading).
+    WhenLoaded,
     /// Commands that need no idle engine (`position`, `d`, `fen`, `moves`, `eval`, `help`,
     /// `uci`) and lines refused as malformed: at once when nothing waits, else in their turn.
     Free,
