@@ -28,7 +28,7 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
          ply  side   move          before    after     lost  label          best (line)\n",
     );
     for g in graded {
-        let best = if g.label == Label::Best {
+        let best = if matches!(g.label, Label::Best | Label::Book) {
             String::new()
         } else if !g.kept.is_empty() {
             format!("kept by {}", g.kept.join(" "))
@@ -37,6 +37,10 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
         };
         let (before, after) = white_values(g);
         let label = format!("{} {}", g.label.name(), g.label.glyph());
+        let lost = match g.compared {
+            Some(_) => g.lost.to_string(),
+            None => "-".into(),
+        };
         out.push_str(&format!(
             "{:>3}  {:<5}  {:<12}  {:>7}  {:>7}  {:>5}  {:<13}  {}{}\n",
             g.ply,
@@ -44,19 +48,14 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
             g.played,
             before,
             after,
-            g.lost,
+            lost,
             label.trim_end(),
             best,
             if g.exact { " [exact]" } else { "" }
         ));
     }
     for side in ["white", "black"] {
-        let s = summary(graded, side);
-        out.push_str(&format!(
-            "{side}: {} blunders, {} mistakes, {} inaccuracies; {:.1} lost a move on average, \
-             accuracy {:.1}%\n",
-            s.blunders, s.mistakes, s.inaccuracies, s.average_loss, s.accuracy
-        ));
+        out.push_str(&side_line(side, &summary(graded, side)));
     }
     if let Some(o) = game.outcome() {
         out.push_str(&format!("{} {}\n", o.score(), o.describe()));
@@ -64,12 +63,41 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
     out.push_str(&format!(
         "values from White's side: centi-pieces, or W/L n for a win/loss in n turns found by \
          the search; exact ones (the endgame tables, the placing solution) as win n, draw, loss n \
-         (n plies to the next removal where known), marked [exact]; lost: the value the mover \
-         lost, in centi-pieces (at most {LOSS_CAP}); labels by the value lost: blunder ?? \
-         {BLUNDER}+ (or a win or draw thrown away), mistake ? {MISTAKE}+, inaccuracy ?! \
-         {INACCURACY}+; accuracy: docs/play-and-analyse.md\n"
+         (n plies to the next removal where known), marked [exact]; lost: what the move gave \
+         away against the best move, both valued by one search of the position before it to \
+         one depth (or exactly), in centi-pieces (at most {LOSS_CAP}); labels by the value \
+         lost: blunder ?? {BLUNDER}+ (or a win or draw thrown away), mistake ? {MISTAKE}+, \
+         inaccuracy ?! {INACCURACY}+; book: a move of the record's opening or of moulin's \
+         opening book, not graded; accuracy: docs/play-and-analyse.md\n"
     ));
     out
+}
+
+/// `n` and its noun, one or many: `1 mistake`, `2 mistakes`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// One side's summary line: its graded moves, its labels counted, the average value lost and the
+/// accuracy; its book moves, when it has some.
+fn side_line(side: &str, s: &Summary) -> String {
+    let book = if s.book > 0 {
+        format!(
+            " (and {} not graded)",
+            counted(s.book, "book move", "book moves")
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{side}: {} graded{book}: {}, {}, {}; {:.1} lost a move on average, accuracy {:.1}%\n",
+        counted(s.moves, "move", "moves"),
+        counted(s.blunders, "blunder", "blunders"),
+        counted(s.mistakes, "mistake", "mistakes"),
+        counted(s.inaccuracies, "inaccuracy", "inaccuracies"),
+        s.average_loss,
+        s.accuracy
+    )
 }
 
 /// A move's values before and after it, from White's side, as people read them.
@@ -192,6 +220,10 @@ struct JsonMove<'a> {
     line: &'a [String],
     exact: bool,
     exact_after: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_value: Option<JsonScore>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    move_value: Option<JsonScore>,
     kept: &'a [String],
     advice: Vec<MoveValue<&'a str, JsonScore>>,
 }
@@ -212,6 +244,12 @@ impl JsonMove<'_> {
             line: &g.line,
             exact: g.exact,
             exact_after: g.exact_after,
+            best_value: g
+                .compared
+                .map(|c| JsonScore::new(for_white(c.best, g.mover), c.exact)),
+            move_value: g
+                .compared
+                .map(|c| JsonScore::new(for_white(c.played, g.mover), c.exact)),
             kept: &g.kept,
             advice: g
                 .advice
@@ -232,11 +270,13 @@ impl Serialize for Sides<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut sides = serializer.serialize_map(Some(2))?;
         for side in ["white", "black"] {
-            let figures: Vec<(&str, Box<RawValue>)> = Summary::NAMES
+            let s = summary(self.0, side);
+            let mut figures: Vec<(&str, Box<RawValue>)> = Summary::NAMES
                 .iter()
                 .copied()
-                .zip(summary(self.0, side).figures().map(number))
+                .zip(s.figures().map(number))
                 .collect();
+            figures.push(("book", number(s.book.to_string())));
             sides.serialize_entry(side, &Pairs(&figures))?;
         }
         sides.end()
