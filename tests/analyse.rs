@@ -22,6 +22,24 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A scratch folder `name` holding the tables of every position of 3 a side.
+fn tables_of_three(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args([
+            "tables",
+            "build",
+            "--pieces",
+            "3",
+            "--dir",
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    dir
+}
+
 fn ok(args: &[&str]) -> String {
     let out = moulin(args);
     assert!(
@@ -349,7 +367,7 @@ fn two_runs_of_a_game_give_the_same_json() {
 #[test]
 fn text_and_json_give_values_from_whites_side() {
     let moves = ["d2", "d6", "f4", "b4", "b6", "f6", "d1", "g7"];
-    let mut args = vec!["--depth", "6", "--moves"];
+    let mut args = vec!["--no-book", "--depth", "6", "--moves"];
     args.extend(moves);
     let text = ok(&args);
     assert!(text.starts_with("values from White's side\n"), "{text}");
@@ -403,13 +421,8 @@ fn all_moves_values_every_legal_move_of_every_position() {
 
 #[test]
 fn positions_the_tables_cover_are_graded_by_their_exact_value() {
-    let dir = scratch("moulin-analyse-graded-exact");
+    let dir = tables_of_three("moulin-analyse-graded-exact");
     let d = dir.to_str().unwrap();
-    let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
-        .args(["tables", "build", "--pieces", "3", "--dir", d])
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{built:?}");
     // Three a side, flying: White (d5, g1, a7) wins, in 11 plies to a removal.
     let fen = "O***@***/********/*@*O*@*O w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 9";
     let args = [
@@ -455,13 +468,8 @@ fn positions_the_tables_cover_are_graded_by_their_exact_value() {
 #[test]
 fn exact_values_of_a_placing_position() {
     // Tables up to 3 a side: a placing position that ends with 3 a side is covered.
-    let dir = scratch("moulin-analyse-exact");
+    let dir = tables_of_three("moulin-analyse-exact");
     let d = dir.to_str().unwrap();
-    let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
-        .args(["tables", "build", "--pieces", "3", "--dir", d])
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{built:?}");
     // Two a side on the board, one each in hand: some moves win, one draws, the others lose.
     let fen = "***O*O@*/****@***/******** w p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 9";
     let text = ok(&["--position", "--exact", "--tables", d, "--fen", fen]);
@@ -510,6 +518,139 @@ fn exact_values_of_a_placing_position() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("moving phase"));
     let out = moulin(&["--position", "--exact", "--fen", fen]);
     assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The labels of a graded game's plies (JSON), in order.
+fn labels(json: &str) -> Vec<String> {
+    json.split("\"label\":\"")
+        .skip(1)
+        .map(|s| s[..s.find('"').unwrap()].to_string())
+        .collect()
+}
+
+/// A game between two strong engines (moulin against itself at depth 12, from the imposed
+/// opening d6 f4): its placings keep the value, so none is labelled `?!`, `?` or `??`, whatever
+/// the search's depth's parity does to the values from ply to ply; the imposed moves (`{book}`)
+/// and moulin's book moves are shown as `book`, not graded, and the summary counts the rest.
+#[test]
+fn the_placings_of_strong_engines_are_not_labelled() {
+    let dir = scratch("moulin-analyse-strong");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "d6 f4\n").unwrap();
+    let pgn = dir.join("games.pgn");
+    let bin = env!("CARGO_BIN_EXE_moulin");
+    let engine =
+        |name: &str| format!("name={name} cmd={bin} tc=inf depth=12 option.BookVariety=best");
+    let played = Command::new(bin)
+        .args(["match", "--engine", &engine("a"), "--engine", &engine("b")])
+        .args(["--games", "2", "--max-plies", "24"])
+        .args(["--openings", openings.to_str().unwrap()])
+        .args(["--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{played:?}");
+    let record = pgn.to_str().unwrap();
+    assert!(
+        std::fs::read_to_string(&pgn)
+            .unwrap()
+            .contains("1. d6 {book} 1... f4 {book}"),
+        "the opening is imposed"
+    );
+    for book in [true, false] {
+        let mut args = vec![record, "--json"];
+        if !book {
+            args.push("--no-book");
+        }
+        let json = ok(&args);
+        let labels = labels(&json);
+        let placings = &labels[..18];
+        assert!(
+            placings
+                .iter()
+                .all(|l| ["book", "best", "good"].contains(&l.as_str())),
+            "book {book}: {placings:?}\n{json}"
+        );
+        let books = labels.iter().filter(|l| *l == "book").count();
+        if book {
+            // The imposed moves at least, then moulin's book as far as the game follows it.
+            assert!(placings[..2] == ["book", "book"], "{labels:?}");
+            assert!(labels[..books].iter().all(|l| l == "book"), "{labels:?}");
+        } else {
+            assert_eq!(books, 0, "{labels:?}");
+        }
+        // The summary counts the graded moves, the book moves apart.
+        let white = labels.iter().step_by(2);
+        let graded = white.clone().filter(|l| *l != "book").count();
+        let white_books = white.filter(|l| *l == "book").count();
+        assert!(
+            json.contains(&format!("\"sides\":{{\"white\":{{\"moves\":{graded},")),
+            "{json}"
+        );
+        assert!(
+            json.contains(&format!("\"book\":{white_books}}}")),
+            "{json}"
+        );
+    }
+    let text = ok(&[record]);
+    assert!(text.contains(" book "), "{text}");
+    assert!(
+        !text.contains(" 1 mistakes") && !text.contains(" 1 blunders"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_summary_says_one_move_one_mistake() {
+    // White's fifth ply is the worst move there, a mistake or a blunder: the summary's nouns in
+    // the singular.
+    let before = ["d7", "a1", "g7", "d1"];
+    let lines = advice(&before, "5");
+    let worst = lines.last().unwrap().0.clone();
+    let mut args = vec!["--no-book", "--depth", "5", "--moves"];
+    args.extend(before);
+    args.push(&worst);
+    let text = ok(&args);
+    let white = text.lines().find(|l| l.starts_with("white: ")).unwrap();
+    assert!(white.starts_with("white: 3 moves graded: "), "{text}");
+    assert!(
+        white.contains("1 mistake,") || white.contains("1 blunder,"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(" 1 mistakes") && !text.contains(" 1 blunders"),
+        "{text}"
+    );
+}
+
+/// From a position the 3-a-side tables win, every move is graded by its exact value: one that
+/// keeps the win loses nothing and is never labelled, one that throws it away is a blunder.
+#[test]
+fn a_move_that_keeps_the_exact_value_is_never_a_mistake() {
+    let dir = tables_of_three("moulin-analyse-kept");
+    let d = dir.to_str().unwrap();
+    let fen = "O***@***/********/*@*O*@*O w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 9";
+    let game = moulin::Game::from_fen(fen, moulin::Rules::nine()).unwrap();
+    let pos = game.position();
+    let (mut kept, mut thrown) = (0, 0);
+    for mv in moulin::rules::movegen::legal_moves(pos, moulin::Convention::Turn) {
+        let token = mv.written_at(pos, moulin::Convention::Turn);
+        let json = ok(&["--tables", d, "--fen", fen, "--moves", &token, "--json"]);
+        let label = &labels(&json)[0];
+        if json.contains("\"move_value\":{\"exact\":\"win\"") {
+            kept += 1;
+            assert!(
+                ["best", "good"].contains(&label.as_str()),
+                "{token}: {json}"
+            );
+            assert!(json.contains("\"loss\":0,"), "{token}: {json}");
+        } else {
+            thrown += 1;
+            assert_eq!(label, "blunder", "{token}: {json}");
+        }
+    }
+    assert!(kept > 0 && thrown > 0, "{kept} kept, {thrown} thrown");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

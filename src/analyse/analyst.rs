@@ -2,7 +2,7 @@
 //! and values every move of one position (by search, or exactly in the placing).
 
 use super::analyse_error::AnalyseError;
-use super::grade::{self, rank, Graded, Searched};
+use super::grade::{self, rank, Compared, Graded, Searched};
 use crate::job_progress::Progress;
 use crate::record;
 use crate::rng::Rng;
@@ -47,6 +47,9 @@ pub struct RecordGame {
     pub moves: Vec<String>,
     /// The record's tag pairs, in its order.
     pub tags: Vec<(String, String)>,
+    /// How many moves, from the first, the record marks as its opening's (a `{book}` comment,
+    /// as `moulin match` and cutechess write the moves they impose).
+    pub book: usize,
 }
 
 pub use super::grade::Lines;
@@ -100,10 +103,16 @@ pub fn game_of_file(path: &Path, number: usize) -> Result<RecordGame, AnalyseErr
     let start = r
         .start()
         .map_err(|e| AnalyseError::Start { source: e.into() })?;
+    let book = r
+        .moves
+        .iter()
+        .take_while(|ply| ply.comments.iter().any(|c| c.trim() == "book"))
+        .count();
     Ok(RecordGame {
         start,
         moves: r.move_texts(),
         tags: r.tags,
+        book,
     })
 }
 
@@ -263,19 +272,25 @@ impl Analyst {
     }
 
     /// Grades the moves `played` (each with the game before it, as `play_moves` gives them) of a
-    /// game that ended in `game`: every position is searched once (following every root move
-    /// when `all`, for the advisor's view), with a progress bar.
+    /// game that ended in `game`, the first `book` of them book moves (shown, not graded): every
+    /// position is searched once (following every root move when `all`, for the advisor's
+    /// view), and each move other than the search's best is compared with it (`compare`), with
+    /// a progress bar.
     pub fn grade_game(
         &mut self,
         played: &[(Game, Move)],
         game: &Game,
+        book: usize,
         all: bool,
         progress: &dyn Progress,
     ) -> Vec<Graded> {
         progress.stage(played.len() as u64 + 1, 0, "analysing ", "positions");
-        let mut searched = Vec::new();
-        for (before, _) in played {
-            searched.push(self.search(before, all).0);
+        let (mut searched, mut compared) = (Vec::new(), Vec::new());
+        for (i, (before, mv)) in played.iter().enumerate() {
+            let now = self.search(before, all).0;
+            // Compared at once: the move's value by the same depth as the best's (`compare`).
+            compared.push((i >= book).then(|| self.compare(before, *mv, &now)));
+            searched.push(now);
             progress.advance(1);
         }
         let end = if game.outcome().is_some() {
@@ -284,7 +299,82 @@ impl Analyst {
             Some(self.search(game, false).0)
         };
         progress.finish();
-        grade::grade(played, &searched, end.as_ref(), game)
+        // A move from a position the tables know, other than their best: by both exact values
+        // (or, where a search valued not both moves, stopped at once, by the values around it).
+        let compared: Vec<Option<Compared>> = compared
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let c = c?;
+                let (before, _) = &played[i];
+                let after = grade::value_after(searched.get(i + 1).or(end.as_ref()), game, before);
+                Some(c.unwrap_or(Compared {
+                    best: searched[i].score,
+                    played: after.0,
+                    exact: searched[i].exact && after.1,
+                }))
+            })
+            .collect();
+        grade::grade(played, &searched, &compared, end.as_ref(), game)
+    }
+
+    /// What the move `mv` played in `before` is graded by, given the search of `before` (`now`):
+    /// every move's value where the search or the solution gave them; nothing lost for the
+    /// search's best move; else the best move's and `mv`'s values from one search of `before`
+    /// restricted to the two, to the same depth (never the next position's value, whose search
+    /// ends on the other side's move). `None` where the tables know the position: the move is
+    /// then graded by the exact value after it.
+    fn compare(&mut self, before: &Game, mv: Move, now: &Searched) -> Option<Compared> {
+        if let Some(c) = Compared::among(&now.lines, mv, now.exact) {
+            return Some(c);
+        }
+        let Some(best) = now.best.filter(|&b| b != mv) else {
+            return Some(Compared::same(now.score, now.exact));
+        };
+        if now.exact {
+            return None;
+        }
+        let limits = Limits {
+            searchmoves: vec![best, mv],
+            ..self.limits.clone()
+        };
+        self.searcher.options.multipv = 2;
+        // A fresh table: the bounds the position's own search left on the move it refuted (and
+        // any deeper values of its subtree) would value the two moves unlike.
+        self.searcher.new_game();
+        // Every exact line reported (its depth, first move and value): the two moves are
+        // compared at the deepest depth that valued both.
+        let mut reported: Vec<(u32, Move, Score)> = Vec::new();
+        self.searcher
+            .search(before, &limits, &Control::new(), &mut |i: &Info| {
+                if let (None, Some(&first)) = (i.bound, i.pv.first()) {
+                    reported.push((i.depth, first, i.score));
+                }
+            });
+        let value = |m: Move, depth: u32| {
+            reported
+                .iter()
+                .rev()
+                .find(|r| r.0 == depth && r.1 == m)
+                .map(|r| r.2)
+        };
+        let mut depths: Vec<u32> = reported.iter().map(|r| r.0).collect();
+        depths.sort_unstable();
+        depths.dedup();
+        // The two deepest depths that valued both, one of each parity: the move is graded by
+        // the lesser of what it gave away at each, so that one iteration's swing (a value of a
+        // refuted move moves by tens of centi-pieces with the table's size) labels nothing.
+        let compared = depths.into_iter().rev().filter_map(|d| {
+            Some(Compared {
+                best: value(best, d)?,
+                played: value(mv, d)?,
+                exact: false,
+            })
+        });
+        // A search that valued not both (stopped at once): `None`, the values around the move.
+        compared
+            .take(2)
+            .min_by_key(|c| grade::loss(c.best, c.played))
     }
 
     /// Every legal move of the game's position, valued by search, best first (each with its

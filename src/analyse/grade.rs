@@ -1,5 +1,13 @@
 //! Grading moves: the value lost by a move and the label it earns, and the scores as people read
 //! them.
+//!
+//! A move is graded by what it gave away against the best move of the same search from the same
+//! position (`Compared`): the value of the move played beside the best move's, both from one
+//! search at one depth, or both exact (the placing solution, the endgame tables). The values of
+//! successive positions swing with the parity of the search's depth (the side that moves last
+//! in the search's horizon looks better), so comparing the value before a move with the next
+//! position's would label ordinary moves; comparing two moves of one search does not. Book
+//! moves (the record's opening, moulin's opening book) are shown as such and not graded.
 
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
@@ -21,6 +29,9 @@ pub const LOSS_CAP: i32 = 1000;
 /// How a move is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Label {
+    /// A move of the opening: imposed by the record (`{book}`) or in moulin's opening book; not
+    /// graded.
+    Book,
     /// The move the search preferred.
     Best,
     /// Another move that loses less than an inaccuracy.
@@ -41,14 +52,16 @@ impl Label {
             Label::Blunder => "??",
             Label::Mistake => "?",
             Label::Inaccuracy => "?!",
-            Label::Best | Label::Good => "",
+            Label::Book | Label::Best | Label::Good => "",
         }
     }
 
-    /// The label as the reports write it: `best`, `good`, `inaccuracy`, `mistake`, `blunder`.
+    /// The label as the reports write it: `book`, `best`, `good`, `inaccuracy`, `mistake`,
+    /// `blunder`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
+            Label::Book => "book",
             Label::Best => "best",
             Label::Good => "good",
             Label::Inaccuracy => "inaccuracy",
@@ -207,6 +220,43 @@ pub struct Searched {
     pub lines: Lines,
 }
 
+/// What a move is graded by: the best move's value and the played move's, for the mover, from
+/// one source (one search at one depth, or exact values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Compared {
+    /// The value of the best move (of the search, or exact).
+    pub best: Score,
+    /// The value of the move played, from the same search or exact.
+    pub played: Score,
+    /// Whether both values are exact (the placing solution's or the endgame tables').
+    pub exact: bool,
+}
+
+impl Compared {
+    /// The values of the best move and of the move `mv` among `lines` (a position's moves with
+    /// their values, best first, from one search or exact), when `mv` is there.
+    #[must_use]
+    pub fn among(lines: &Lines, mv: Move, exact: bool) -> Option<Compared> {
+        let best = lines.first()?.0;
+        let played = lines.iter().find(|(_, pv)| pv.first() == Some(&mv))?.0;
+        Some(Compared {
+            best,
+            played,
+            exact,
+        })
+    }
+
+    /// A move that gave nothing away: the best move's value for both.
+    #[must_use]
+    pub fn same(score: Score, exact: bool) -> Compared {
+        Compared {
+            best: score,
+            played: score,
+            exact,
+        }
+    }
+}
+
 /// Lines of a position's moves, best first: each with its value for the side to move, from its
 /// first move on.
 pub type Lines = Vec<(Score, Vec<Move>)>;
@@ -242,8 +292,11 @@ pub struct Graded {
     pub exact: bool,
     /// Whether the value after is exact (as `exact`, or the game's end).
     pub exact_after: bool,
-    /// The value the move lost, in centi-pieces from the mover's side (`loss`).
+    /// The value the move lost, in centi-pieces from the mover's side (`loss` of `compared`);
+    /// 0 for a book move.
     pub lost: i32,
+    /// The values the move was graded by (`None` for a book move, which is not graded).
+    pub compared: Option<Compared>,
     /// Every legal move with its value for the mover, best first, where the analysis computed
     /// them (the advisor's view); empty otherwise.
     pub advice: Vec<(String, Score)>,
@@ -252,25 +305,31 @@ pub struct Graded {
 }
 
 /// Grades the moves `played` (each with the game before it) of a game that ended in `game`:
-/// `searched` holds the search of each position before a move, and `end` that of the last
-/// position (`None` when the game is over).
+/// `searched` holds the search of each position before a move, `end` that of the last position
+/// (`None` when the game is over), and `compared` what each move is graded by (`None` for a
+/// book move, labelled `book` and not graded).
 #[must_use]
 pub fn grade(
     played: &[(Game, Move)],
     searched: &[Searched],
+    compared: &[Option<Compared>],
     end: Option<&Searched>,
     game: &Game,
 ) -> Vec<Graded> {
     let mut graded = Vec::new();
     for (i, (before, mv)) in played.iter().enumerate() {
         let now = &searched[i];
-        let (after_score, exact_after) = match searched.get(i + 1).or(end) {
-            Some(next) => (negate(next.score), next.exact),
-            None => (outcome_score(game, before), true),
-        };
+        let (after_score, exact_after) = value_after(searched.get(i + 1).or(end), game, before);
         let pos = before.position();
-        let best = now.best == Some(*mv);
         let written = |m: &Move| m.written_at(pos, Convention::Turn);
+        let compared = compared.get(i).copied().flatten();
+        let (label, lost) = match compared {
+            Some(c) => (
+                label(c.best, c.played, now.best == Some(*mv)),
+                loss(c.best, c.played),
+            ),
+            None => (Label::Book, 0),
+        };
         graded.push(Graded {
             ply: i + 1,
             pos: *pos,
@@ -283,10 +342,11 @@ pub fn grade(
             best_mv: now.best,
             best: now.best.as_ref().map_or("-".into(), written),
             line: line_text(pos, &now.pv),
-            label: label(now.score, after_score, best),
+            label,
             exact: now.exact,
             exact_after,
-            lost: loss(now.score, after_score),
+            lost,
+            compared,
             advice: now
                 .lines
                 .iter()
@@ -298,20 +358,31 @@ pub fn grade(
     graded
 }
 
+/// The value for the mover after a move played from `before`, and whether it is exact: the next
+/// position's search, negated, or the game's end.
+pub(crate) fn value_after(next: Option<&Searched>, game: &Game, before: &Game) -> (Score, bool) {
+    match next {
+        Some(next) => (negate(next.score), next.exact),
+        None => (outcome_score(game, before), true),
+    }
+}
+
 /// One side's moves summed up: counts by label, the average value lost, the accuracy.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Summary {
-    /// The side's moves.
+    /// The side's graded moves (its book moves aside).
     pub moves: usize,
+    /// Its book moves, not graded.
+    pub book: usize,
     /// Its blunders.
     pub blunders: usize,
     /// Its mistakes.
     pub mistakes: usize,
     /// Its inaccuracies.
     pub inaccuracies: usize,
-    /// The average of `Graded::lost` over its moves, in centi-pieces (0 without moves).
+    /// The average of `Graded::lost` over its graded moves, in centi-pieces (0 without any).
     pub average_loss: f64,
-    /// The average of `accuracy` over its moves, in percent (100 without moves).
+    /// The average of `accuracy` over its graded moves, in percent (100 without any).
     pub accuracy: f64,
 }
 
@@ -341,10 +412,16 @@ impl Summary {
     }
 }
 
-/// The summary of the moves `side` (`white` or `black`) played.
+/// The summary of the moves `side` (`white` or `black`) played: its book moves counted apart,
+/// the rest graded.
 #[must_use]
 pub fn summary(graded: &[Graded], side: &str) -> Summary {
-    let mine: Vec<&Graded> = graded.iter().filter(|g| g.mover == side).collect();
+    let sides: Vec<&Graded> = graded.iter().filter(|g| g.mover == side).collect();
+    let book = sides.iter().filter(|g| g.label == Label::Book).count();
+    let mine: Vec<&Graded> = sides
+        .into_iter()
+        .filter(|g| g.label != Label::Book)
+        .collect();
     let count = |l: Label| mine.iter().filter(|g| g.label == l).count();
     let n = mine.len() as f64;
     let mean = |f: &dyn Fn(&Graded) -> f64, empty: f64| {
@@ -356,6 +433,7 @@ pub fn summary(graded: &[Graded], side: &str) -> Summary {
     };
     Summary {
         moves: mine.len(),
+        book,
         blunders: count(Label::Blunder),
         mistakes: count(Label::Mistake),
         inaccuracies: count(Label::Inaccuracy),

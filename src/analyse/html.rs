@@ -444,10 +444,13 @@ fn legend() -> String {
          blue</span>: the move played (an arrow from where the piece came, a ring where it was \
          placed, a cross on the piece it removed); <span style=\"color:#27ae60\">green</span>: \
          the engine's best move there, when it is another.</p>\n\
-         <p><span class=\"sw blunder\">blunder ??</span> lost {} pieces or more, or a win or draw \
+         <p>A move is graded by what it gave away against the best move of the same search \
+         from the same position (or exactly, where the position is known): \
+         <span class=\"sw blunder\">blunder ??</span> lost {} pieces or more, or a win or draw \
          thrown away; <span class=\"sw mistake\">mistake ?</span> {} or more; \
          <span class=\"sw inaccuracy\">inaccuracy ?!</span> {} or more; good: less; best: the \
-         engine's own choice.</p>\n\
+         engine's own choice; book: a move of the opening (imposed or from the book), not \
+         graded.</p>\n\
          <p>Values are from White's side, in pieces (+1.00: White a piece ahead, as lichess counts \
          pawns), or W n / L n for a win or loss found by the search in n turns. Where moulin's \
          endgame tables or placing solution know the position, its value is exact: win n, draw \
@@ -456,7 +459,7 @@ fn legend() -> String {
          share one scale for every game, lichess's: +1 piece stands a fifth of the way up, +3 \
          half way, +10 and more at the top; the graph's lines mark &#177;2, &#177;5 and &#177;10.</p>\n\
          <p>Average lost: the value a side's moves lost, in pieces, each at most {}. Accuracy: \
-         the average over a side's moves of 100 &#215; (1 &#8722; lost/{}), at least 0 \
+         the average over a side's graded moves of 100 &#215; (1 &#8722; lost/{}), at least 0 \
          (docs/play-and-analyse.md, \"Accuracy\").</p></div>\n",
         p(BLUNDER),
         p(MISTAKE),

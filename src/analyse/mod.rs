@@ -3,9 +3,11 @@
 //!
 //! A game is analysed position by position: each position before a move is searched once, so
 //! that the value before a move is that search's score, and the value after it is the next
-//! search's score, negated (both from the mover's side). The loss of a move is the difference;
-//! its label follows the thresholds in `grade`. Positions the endgame tables cover get their
-//! exact value.
+//! search's score, negated (both from the mover's side). The loss of a move is what it gave away
+//! against the best move of the same search from the same position (`grade::Compared`), never
+//! the drop from one position's value to the next's, which swings with the depth's parity; its
+//! label follows the thresholds in `grade`. Positions the endgame tables cover get their exact
+//! value; book moves are shown as such and not graded.
 //!
 //! - `grade`: the labels, their thresholds, and the grading of a game's moves.
 //! - `analyst`: the searcher that reads, grades and values; `analyse_error`: what can go wrong.

@@ -13,6 +13,7 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::Score;
+use crate::text::count;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use serde_json::ser::{CharEscape, Formatter};
@@ -28,7 +29,7 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
          ply  side   move          before    after     lost  label          best (line)\n",
     );
     for g in graded {
-        let best = if g.label == Label::Best {
+        let best = if matches!(g.label, Label::Best | Label::Book) {
             String::new()
         } else if !g.kept.is_empty() {
             format!("kept by {}", g.kept.join(" "))
@@ -37,6 +38,10 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
         };
         let (before, after) = white_values(g);
         let label = format!("{} {}", g.label.name(), g.label.glyph());
+        let lost = match g.compared {
+            Some(_) => pieces(f64::from(g.lost)),
+            None => "-".into(),
+        };
         out.push_str(&format!(
             "{:>3}  {:<5}  {:<12}  {:>7}  {:>7}  {:>5}  {:<13}  {}{}\n",
             g.ply,
@@ -44,23 +49,14 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
             g.played,
             before,
             after,
-            pieces(f64::from(g.lost)),
+            lost,
             label.trim_end(),
             best,
             if g.exact { " [exact]" } else { "" }
         ));
     }
     for side in ["white", "black"] {
-        let s = summary(graded, side);
-        out.push_str(&format!(
-            "{side}: {} blunders, {} mistakes, {} inaccuracies; {} pieces lost a move on \
-             average, accuracy {:.1}%\n",
-            s.blunders,
-            s.mistakes,
-            s.inaccuracies,
-            pieces(s.average_loss),
-            s.accuracy
-        ));
+        out.push_str(&side_line(side, &summary(graded, side)));
     }
     if let Some(o) = game.outcome() {
         out.push_str(&format!("{} {}\n", o.score(), o.describe()));
@@ -70,15 +66,39 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
         "values from White's side, in pieces (+1.00: White a piece ahead), or W/L n for a \
          win/loss in n turns found by the search; exact ones (the endgame tables, the placing \
          solution) as win n, draw, loss n (n plies to the next removal where known), marked \
-         [exact]; lost: the value the mover lost, in pieces (at most {}); labels by the value \
-         lost: blunder ?? {}+ (or a win or draw thrown away), mistake ? {}+, inaccuracy ?! {}+; \
-         accuracy: docs/play-and-analyse.md\n",
+         [exact]; lost: what the move gave away against the best move, both valued by one \
+         search of the position before it to one depth (or exactly), in pieces (at most {}); \
+         labels by the value lost: blunder ?? {}+ (or a win or draw thrown away), mistake ? {}+, \
+         inaccuracy ?! {}+; book: a move of the record's opening or of moulin's opening book, \
+         not graded; accuracy: docs/play-and-analyse.md\n",
         p(LOSS_CAP),
         p(BLUNDER),
         p(MISTAKE),
         p(INACCURACY)
     ));
     out
+}
+
+/// One side's summary line: its graded moves, its labels counted, the average value lost and the
+/// accuracy; its book moves, when it has some.
+fn side_line(side: &str, s: &Summary) -> String {
+    let book = if s.book > 0 {
+        format!(
+            " (and {} not graded)",
+            count(s.book, "book move", "book moves")
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{side}: {} graded{book}: {}, {}, {}; {} pieces lost a move on average, accuracy {:.1}%\n",
+        count(s.moves, "move", "moves"),
+        count(s.blunders, "blunder", "blunders"),
+        count(s.mistakes, "mistake", "mistakes"),
+        count(s.inaccuracies, "inaccuracy", "inaccuracies"),
+        pieces(s.average_loss),
+        s.accuracy
+    )
 }
 
 /// A move's values before and after it, from White's side, as people read them.
@@ -201,6 +221,10 @@ struct JsonMove<'a> {
     line: &'a [String],
     exact: bool,
     exact_after: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_value: Option<JsonScore>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    move_value: Option<JsonScore>,
     kept: &'a [String],
     advice: Vec<MoveValue<&'a str, JsonScore>>,
 }
@@ -221,6 +245,12 @@ impl JsonMove<'_> {
             line: &g.line,
             exact: g.exact,
             exact_after: g.exact_after,
+            best_value: g
+                .compared
+                .map(|c| JsonScore::new(for_white(c.best, g.mover), c.exact)),
+            move_value: g
+                .compared
+                .map(|c| JsonScore::new(for_white(c.played, g.mover), c.exact)),
             kept: &g.kept,
             advice: g
                 .advice
@@ -241,11 +271,13 @@ impl Serialize for Sides<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut sides = serializer.serialize_map(Some(2))?;
         for side in ["white", "black"] {
-            let figures: Vec<(&str, Box<RawValue>)> = Summary::NAMES
+            let s = summary(self.0, side);
+            let mut figures: Vec<(&str, Box<RawValue>)> = Summary::NAMES
                 .iter()
                 .copied()
-                .zip(summary(self.0, side).figures().map(number))
+                .zip(s.figures().map(number))
                 .collect();
+            figures.push(("book", number(s.book.to_string())));
             sides.serialize_entry(side, &Pairs(&figures))?;
         }
         sides.end()

@@ -102,6 +102,21 @@ impl Book {
         *pos.rules() == self.rules && keyable(pos) && self.entries.contains_key(&fold(pos).key)
     }
 
+    /// Whether `mv` is one of the book's moves of `pos`, or one the position's symmetry makes
+    /// the same (from the start, d2 is d6 mirrored): the analysis shows such moves as book
+    /// moves, not graded.
+    pub fn has_move(&self, pos: &Position, mv: crate::rules::moves::Move) -> bool {
+        let after = |m| {
+            let mut child = *pos;
+            child.play(m);
+            fold(&child).key
+        };
+        self.probe(pos).is_some_and(|moves| {
+            let reached = after(mv);
+            moves.iter().any(|b| after(b.mv) == reached)
+        })
+    }
+
     /// The move to play in `pos`, if the book has one: the best, or a weighted choice drawn with
     /// `random` (a number in `0..1`).
     pub fn choose(&self, pos: &Position, variety: Variety, random: f64) -> Option<BookMove> {

@@ -4,6 +4,7 @@
 use super::output::{out, outln};
 use crate::analyse::analyst::RecordGame;
 use crate::analyse::{analyst, html, report, Analyst, Setup};
+use crate::book::Book;
 use crate::commands::failure::{Context, Failure};
 use crate::durable::{self, CommandFile, Role};
 use crate::rules::game::Game;
@@ -47,6 +48,15 @@ pub struct AnalyseArgs {
     /// solution covers (with --tables) get every move's exact value anyway.
     #[arg(long, conflicts_with = "position")]
     pub all_moves: bool,
+    /// The opening book whose moves are shown as book moves, not graded (while the game follows
+    /// it from its first move, after the record's own `{book}` moves), instead of moulin's book
+    /// of the variant.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_book")]
+    pub book: Option<PathBuf>,
+    /// Grade every move, the opening's too: neither the record's `{book}` moves nor moulin's
+    /// opening book are set apart.
+    #[arg(long)]
+    pub no_book: bool,
     /// Endgame tables: covered positions get their exact value.
     #[arg(long)]
     pub tables: Option<PathBuf>,
@@ -120,13 +130,51 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<RecordGame, Failure> {
         start: game,
         moves: args.moves.clone(),
         tags: vec![("Variant".into(), args.variant.clone())],
+        book: 0,
     })
+}
+
+/// How many moves, from the first, are book moves, shown as such and not graded: the record's
+/// `{book}` moves, then those of the opening book (--book, or moulin's book of the variant when
+/// there is one) while the game follows it; none with --no-book.
+fn book_moves(
+    args: &AnalyseArgs,
+    record: &RecordGame,
+    played: &[(Game, crate::Move)],
+) -> Result<usize, Failure> {
+    if args.no_book {
+        return Ok(0);
+    }
+    let book = if let Some(path) = &args.book {
+        Some(Book::load(path).context("--book")?)
+    } else {
+        let variant = record
+            .tags
+            .iter()
+            .find(|(k, _)| k == "Variant")
+            .map_or("nine", |(_, v)| v.as_str());
+        // A default book that does not load grades the opening instead: said on stderr.
+        crate::book::find_default(variant).and_then(|path| {
+            Book::load(&path)
+                .inspect_err(|e| log::warn!("{}: {e}; the opening is graded", path.display()))
+                .ok()
+        })
+    };
+    let imposed = record.book.min(played.len());
+    let followed = book.map_or(0, |b| {
+        played[imposed..]
+            .iter()
+            .take_while(|(before, mv)| b.has_move(before.position(), *mv))
+            .count()
+    });
+    Ok(imposed + followed)
 }
 
 /// Runs `moulin analyse`.
 pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     check_files(args)?;
-    let RecordGame { start, moves, tags } = game_and_moves(args)?;
+    let record = game_and_moves(args)?;
+    let (start, tags) = (&record.start, &record.tags);
     let setup = Setup {
         hash_mb: args.hash as usize,
         threads: args.threads,
@@ -136,7 +184,7 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     };
     let mut analyst = Analyst::new(&setup, start.rules())?;
     // Every move is checked before any search.
-    let (game, played) = analyst::play_moves(&start, &moves)?;
+    let (game, played) = analyst::play_moves(start, &record.moves)?;
     if args.position && args.exact {
         let exact = analyst.exact_values(&game)?;
         return out!("{}", report::exact_moves(&exact, args.json));
@@ -145,9 +193,11 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         let (pos, lines) = analyst.advice(&game)?;
         return out!("{}", report::advice(&pos, &lines, args.json));
     }
+    let book = book_moves(args, &record, &played)?;
     let graded = analyst.grade_game(
         &played,
         &game,
+        book,
         args.all_moves,
         &crate::commands::progress::Bars::default(),
     );
@@ -156,11 +206,11 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
             Some(f) => format!("moulin analysis: {} game {}", f.display(), args.game),
             None => "moulin analysis".to_string(),
         };
-        let page = html::page(&graded, &start, &game, &title, &tags);
+        let page = html::page(&graded, start, &game, &title, tags);
         durable::write_atomic(path, page.as_bytes())?;
     }
     if args.json {
-        outln!("{}", report::json_game(&graded, &game, &tags))
+        outln!("{}", report::json_game(&graded, &game, tags))
     } else {
         out!("{}", report::text_game(&graded, &game))
     }
