@@ -13,6 +13,7 @@ use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::exact::solved;
 use crate::search::{Control, Info, Limits, Score, Searcher, SolvedChoice};
+use crate::tables::placing::solution::Solution;
 use crate::tables::Tables;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -27,6 +28,9 @@ pub struct Setup {
     pub threads: usize,
     /// Endgame tables, for the exact value of the positions they cover.
     pub tables: Option<PathBuf>,
+    /// The opening's solution (`tables::placing::opening`), read already: the placing part of
+    /// the tables where they have no whole placing solution, or alone.
+    pub opening: Option<Arc<Solution>>,
     /// The deepest each position is searched (`DEFAULT_DEPTH` without a depth or a time): with
     /// one thread, the same values every run.
     pub depth: Option<u32>,
@@ -165,13 +169,20 @@ impl Analyst {
     /// Endgame tables that cannot be opened.
     pub fn new(setup: &Setup, rules: &Rules) -> Result<Analyst, AnalyseError> {
         let mut searcher = Searcher::new(setup.hash_mb, setup.threads);
-        if let Some(dir) = &setup.tables {
-            let t = Tables::open(dir, rules).map_err(|e| AnalyseError::Tables {
+        let mut tables = match &setup.tables {
+            Some(dir) => Some(Tables::open(dir, rules).map_err(|e| AnalyseError::Tables {
                 dir: dir.clone(),
                 source: e.into(),
-            })?;
-            searcher.options.tables = Some(Arc::new(t));
+            })?),
+            None => None,
+        };
+        if let Some(opening) = &setup.opening {
+            match tables.as_mut() {
+                Some(t) => t.attach_opening(Arc::clone(opening)),
+                None => tables = Some(Tables::of_opening(rules, Arc::clone(opening))),
+            }
         }
+        searcher.options.tables = tables.map(Arc::new);
         let depth = match (setup.depth, setup.movetime) {
             (None, None) => Some(DEFAULT_DEPTH),
             (depth, _) => depth,
@@ -406,6 +417,7 @@ impl Analyst {
             .options
             .tables
             .clone()
+            .filter(|t| t.has_moving())
             .ok_or(AnalyseError::NoTables)?;
         let moves = crate::rules::movegen::legal_moves(&pos, Convention::Turn);
         let start = Instant::now();

@@ -60,6 +60,11 @@ pub struct AnalyseArgs {
     /// Endgame tables: covered positions get their exact value.
     #[arg(long)]
     pub tables: Option<PathBuf>,
+    /// The opening's solution (the placing solution's first plies, exact at once): this file,
+    /// or `none`; by default book/<variant>-opening.sol found as the book is. A whole placing
+    /// solution in --tables wins.
+    #[arg(long, value_name = "FILE|none")]
+    pub opening_solution: Option<PathBuf>,
     /// Search threads, 1 to 64.
     #[arg(long, default_value_t = 1, value_parser = super::args::search_threads())]
     pub threads: usize,
@@ -179,6 +184,7 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         hash_mb: args.hash as usize,
         threads: args.threads,
         tables: args.tables.clone(),
+        opening: super::args::opening_solution(args.opening_solution.as_deref(), start.rules()),
         depth: args.depth,
         movetime: args.movetime,
     };

@@ -1,5 +1,12 @@
 //! What the handlers' arguments share, below the dispatch in `mod.rs`: the bound of a search's
-//! threads, and the error of a value that clap's own parsers do not check.
+//! threads, the opening's solution of the commands that use tables, and the error of a value
+//! that clap's own parsers do not check.
+
+use crate::rules::Rules;
+use crate::tables::placing::opening;
+use crate::tables::placing::solution::Solution;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The value parser of the `--threads` of a command whose threads search one position
 /// together or solve one each (`bench`, `analyse`, `solve`, `openings`, `book cover`, `book
@@ -13,3 +20,30 @@ pub(crate) fn search_threads() -> clap::builder::RangedU64ValueParser<usize> {
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub(crate) struct BadValue(pub(crate) String);
+
+/// The opening's solution of a command that uses tables (`analyse`, `play`): the file `flag`
+/// names (`none`: none), else the default of the variant `rules` are (none for custom rules)
+/// found as the book is (`book::find_shipped`), read and checked. One that cannot be used is said in one line on
+/// stderr, and the command goes on without it.
+pub(crate) fn opening_solution(flag: Option<&Path>, rules: &Rules) -> Option<Arc<Solution>> {
+    let path: PathBuf = match flag {
+        Some(p) if p.as_os_str().eq_ignore_ascii_case("none") => return None,
+        Some(p) => p.to_path_buf(),
+        None => crate::book::find_shipped(&opening::file_name(rules.preset_name()?))?,
+    };
+    match opening::read(&path, rules) {
+        Ok(o) => {
+            log::info!(
+                "opening solution {}: plies 0 to {} exact, read in {:.3} s",
+                path.display(),
+                o.plies,
+                o.secs
+            );
+            Some(Arc::new(o.solution))
+        }
+        Err(e) => {
+            eprintln!("moulin: opening solution: {e}; going on without it");
+            None
+        }
+    }
+}

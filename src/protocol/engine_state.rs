@@ -9,7 +9,7 @@
 use super::books::Books;
 use super::command::{Go, Start};
 use super::dialect::Dialect;
-use super::event::{Event, LoadError};
+use super::event::{Event, LoadError, TablesRead};
 use super::jobs::{self, Ends, Job, Reporting, SearchAnswer, SearchJob};
 use super::loaded_tables::LoadedTables;
 use super::options::{Changed, OverheadReserve, Settings};
@@ -22,8 +22,10 @@ use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::bench::BenchTotal;
+use crate::search::exact::solved;
 use crate::search::{Control, Limits, Score, SearchResult, Searcher, SolvedChoice};
-use crate::tables::{TableChange, Tables, Values};
+use crate::tables::placing;
+use crate::tables::{TableChange, Values};
 use std::path::PathBuf;
 use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
@@ -130,6 +132,7 @@ impl Engine {
 
     /// Puts changed settings in force and does what the change needs.
     pub(super) fn apply(&mut self, settings: Settings, changed: Changed) {
+        let before = self.settings.rules;
         self.settings = settings;
         let searcher = match self.searcher.take() {
             Some(s) => s,
@@ -147,12 +150,15 @@ impl Engine {
                     // The default book follows the variant.
                     self.books.request(&self.settings, &self.events);
                 }
-                // Tables are read again when the moving phase's rules changed.
-                let serves = self
-                    .tables
-                    .in_force()
-                    .is_some_and(|t| t.serves(&self.settings.rules));
-                if !serves {
+                // Tables are read again when the moving phase's rules changed, and so is the
+                // opening's solution when the placing's rules or the variant (its default file)
+                // changed.
+                let rules = self.settings.rules;
+                let serves = self.tables.in_force().is_some_and(|t| t.serves(&rules));
+                let opening_changed = self.settings.opening_solution != "none"
+                    && (placing::fingerprint(&before) != placing::fingerprint(&rules)
+                        || before.preset_name() != rules.preset_name());
+                if !serves || opening_changed {
                     self.request_tables();
                 }
             }
@@ -187,8 +193,9 @@ impl Engine {
         Ok(())
     }
 
-    /// Reads the tables `TablesPath` names (`LoadedTables::request`).
-    fn request_tables(&mut self) {
+    /// Reads the tables `TablesPath` and the opening's solution `OpeningSolution` name
+    /// (`LoadedTables::request`); at the start of the conversation too.
+    pub(super) fn request_tables(&mut self) {
         self.tables.request(&self.settings, &self.events, &self.out);
         self.share_tables();
     }
@@ -201,9 +208,8 @@ impl Engine {
     }
 
     /// Tables read on their thread (in force if they answer the last request).
-    pub(super) fn tables_loaded(&mut self, request: u64, read: Result<Box<Tables>, LoadError>) {
-        self.tables
-            .loaded(request, read, &self.settings.tables_path, &self.out);
+    pub(super) fn tables_loaded(&mut self, request: u64, read: TablesRead) {
+        self.tables.loaded(request, read, &self.settings, &self.out);
         self.share_tables();
     }
 
@@ -425,7 +431,7 @@ impl Engine {
         let proven = book.as_ref().is_some_and(|b| b.proven);
         let book = book.map(|b| (b.lines(&root, notation, dialect), b.result));
         let checked = root.is_placing()
-            && self.tables.in_force().is_some()
+            && self.tables.in_force().is_some_and(|t| t.has_moving())
             && !self.books.has_pending()
             && !proven;
         let (book_to_check, book_now) = if checked { (book, None) } else { (None, book) };
@@ -491,15 +497,16 @@ impl Engine {
         true
     }
 
-    /// Whether the placing solution decides the move in `root`: it covers the position, and the
-    /// search follows it (`SolvedPlacing` not `off`, one line).
+    /// Whether the placing solution decides the move in `root`: it covers the position and
+    /// every move's result (an opening's solution covers the moves of its plies but its last),
+    /// and the search follows it (`SolvedPlacing` not `off`, one line).
     fn solution_decides(&self, root: &Position) -> bool {
         self.settings.solved_placing != SolvedChoice::Off
             && self.settings.multipv == 1
-            && self
-                .tables
-                .in_force()
-                .is_some_and(|t| t.serves(root.rules()) && t.placing_value(root).is_some())
+            && self.tables.in_force().is_some_and(|t| {
+                let moves = movegen::legal_moves(root, Convention::Turn);
+                t.serves(root.rules()) && solved::move_values(t, root, &moves).is_some()
+            })
     }
 
     /// `perft`: counts on a thread of its own.

@@ -3,6 +3,7 @@
 use crate::book::Book;
 use crate::search::bench::BenchTotal;
 use crate::search::{SearchResult, Searcher};
+use crate::tables::placing::opening::Opening;
 use crate::tables::{TableChange, Tables, Values};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -16,6 +17,14 @@ pub(super) enum LoadError {
     /// Reading them panicked (a bug); the panic's message.
     #[error("internal error: {0}")]
     Panicked(String),
+}
+
+/// What a tables thread read: the directory `TablesPath` names (`None`: it names none), and the
+/// opening's solution with its path (`None`: none is wanted, or the directory's placing solution
+/// is whole).
+pub(super) struct TablesRead {
+    pub(super) tables: Option<Result<Box<Tables>, LoadError>>,
+    pub(super) opening: Option<(PathBuf, Result<Opening, LoadError>)>,
 }
 
 /// What the engine loop waits for.
@@ -32,8 +41,9 @@ pub(super) enum Event {
     SearchPanicked(String),
     /// A book was read on its thread (`Err`: what was wrong with it, a missing file too).
     BookLoaded(PathBuf, Result<Box<Book>, LoadError>),
-    /// Endgame tables were read on their thread for a request (`Err`: what was wrong).
-    TablesLoaded(u64, Result<Box<Tables>, LoadError>),
+    /// Endgame tables and the opening's solution were read on their thread for a request
+    /// (each part's `Err`: what was wrong).
+    TablesLoaded(u64, TablesRead),
     /// Table files that changed were read again for a request, each checked (`Err`: what is
     /// wrong with it now).
     TablesReread(u64, Vec<(TableChange, Result<Values, LoadError>)>),

@@ -1,18 +1,35 @@
 //! The endgame tables as a session plays with them, as `books` is the opening book: the
-//! directory `TablesPath` names read on a thread of its own, each request numbered so that only
+//! directory `TablesPath` names and the opening's solution `OpeningSolution` names (the placing
+//! part where the directory has no whole placing solution, or alone) read on a thread of its own, each request numbered so that only
 //! the last one's answer is taken; the files watched while in force, a changed one dropped at
 //! once (no search probes it) and read again (and checked) on a thread of its own, to come back
 //! into force if it is whole.
 
-use super::event::{Event, LoadError};
+use super::event::{Event, LoadError, TablesRead};
 use super::options::Settings;
 use super::reply::{one_line, panic_message, Out};
+use crate::book;
+use crate::tables::placing::opening;
 use crate::tables::{TableChange, Tables, Values};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
 use std::thread;
+
+/// The opening's solution file the settings name: `OpeningSolution`, `none` for none, or when
+/// empty the default of the variant in force where it is found (as the book is:
+/// `book::find_shipped`; custom rules have none).
+pub(super) fn opening_path(settings: &Settings) -> Option<PathBuf> {
+    match settings.opening_solution.as_str() {
+        "" => {
+            let variant = settings.rules.preset_name()?;
+            book::find_shipped(&opening::file_name(variant))
+        }
+        none if none.eq_ignore_ascii_case("none") => None,
+        path => Some(PathBuf::from(path)),
+    }
+}
 
 /// The session's endgame tables: those in force, and the reads under way.
 #[derive(Default)]
@@ -38,18 +55,20 @@ impl LoadedTables {
         self.loading || self.rereading > 0
     }
 
-    /// Reads the tables `TablesPath` names on a thread of its own (none when it is empty), which
-    /// reports with `Event::TablesLoaded`; the tables in force are dropped meanwhile. Each
-    /// request has a number; only the last one's answer is taken.
+    /// Reads the tables `TablesPath` names and the opening's solution `OpeningSolution` names
+    /// (`opening_path`) on a thread of its own (none when neither names anything), which reports
+    /// with `Event::TablesLoaded`; the tables in force are dropped meanwhile. Each request has a
+    /// number; only the last one's answer is taken.
     pub(super) fn request(&mut self, settings: &Settings, events: &SyncSender<Event>, out: &Out) {
         self.in_force = None;
         self.request += 1;
         self.rereading = 0;
-        if settings.tables_path.is_empty() {
+        let opening = opening_path(settings);
+        if settings.tables_path.is_empty() && opening.is_none() {
             self.loading = false;
             return;
         }
-        let dir = PathBuf::from(&settings.tables_path);
+        let dir = (!settings.tables_path.is_empty()).then(|| PathBuf::from(&settings.tables_path));
         let rules = settings.rules;
         let tx = events.clone();
         let request = self.request;
@@ -57,13 +76,24 @@ impl LoadedTables {
             .name("moulin-tables".into())
             .spawn(move || {
                 // A panic while reading (a bug) still answers, so that `readyok` comes.
-                let read = panic::catch_unwind(|| {
-                    Tables::open(&dir, &rules)
-                        .map(Box::new)
-                        .map_err(|e| LoadError::Failed(e.into()))
-                })
-                .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))));
-                let _ = tx.send(Event::TablesLoaded(request, read));
+                let tables = dir.map(|dir| {
+                    panic::catch_unwind(|| {
+                        Tables::open(&dir, &rules)
+                            .map(Box::new)
+                            .map_err(|e| LoadError::Failed(e.into()))
+                    })
+                    .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))))
+                });
+                // A whole placing solution in the directory wins over the opening's.
+                let whole = matches!(&tables, Some(Ok(t)) if t.placing_is_whole());
+                let opening = opening.filter(|_| !whole).map(|path| {
+                    let read = panic::catch_unwind(|| {
+                        opening::read(&path, &rules).map_err(|e| LoadError::Failed(e.into()))
+                    })
+                    .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))));
+                    (path, read)
+                });
+                let _ = tx.send(Event::TablesLoaded(request, TablesRead { tables, opening }));
             });
         match spawned {
             Ok(_) => self.loading = true,
@@ -72,28 +102,60 @@ impl LoadedTables {
     }
 
     /// Tables read on their thread (from `path`, for the log): in force if they answer the last
-    /// request (a read for an older request is dropped unseen).
+    /// request, with the opening's solution as their placing part (or alone). A part that
+    /// cannot be used is said in one line, and the engine plays on without it (a read for an
+    /// older request is dropped unseen).
     pub(super) fn loaded(
         &mut self,
         request: u64,
-        read: Result<Box<Tables>, LoadError>,
-        path: &str,
+        read: TablesRead,
+        settings: &Settings,
         out: &Out,
     ) {
         if !self.loading || request != self.request {
             return;
         }
         self.loading = false;
-        match read {
-            Ok(t) => {
-                log::info!("endgame tables {path}: {t:?}");
-                self.in_force = Some(Arc::from(t));
+        let mut tables = match read.tables {
+            Some(Ok(t)) => {
+                log::info!("endgame tables {}: {t:?}", settings.tables_path);
+                Some(*t)
             }
-            Err(e) => out.line(&format!(
-                "info string error: endgame tables: {}; playing without them",
-                one_line(&e.to_string())
-            )),
+            Some(Err(e)) => {
+                out.line(&format!(
+                    "info string error: endgame tables: {}; playing without them",
+                    one_line(&e.to_string())
+                ));
+                None
+            }
+            None => None,
+        };
+        if let Some((path, read)) = read.opening {
+            match read {
+                Ok(o) => {
+                    log::info!(
+                        "opening solution {}: plies 0 to {} exact, {} groups, {} bytes in memory \
+                         from a file of {}, read in {:.3} s",
+                        path.display(),
+                        o.plies,
+                        o.solution.groups().count(),
+                        o.solution.bytes_in_memory(),
+                        o.file_bytes,
+                        o.secs
+                    );
+                    let solution = Arc::new(o.solution);
+                    match tables.as_mut() {
+                        Some(t) => t.attach_opening(solution),
+                        None => tables = Some(Tables::of_opening(&settings.rules, solution)),
+                    }
+                }
+                Err(e) => out.line(&format!(
+                    "info string error: opening solution: {}; playing without it",
+                    one_line(&e.to_string())
+                )),
+            }
         }
+        self.in_force = tables.map(Arc::new);
     }
 
     /// Looks for table files changed since they were read (one `stat` a file;

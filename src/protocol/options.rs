@@ -56,7 +56,7 @@ fn number(v: &str) -> u64 {
 }
 
 /// Every engine option, in the order `uci` lists them (before the rule options).
-static ENGINE_OPTIONS: [EngineOption; 17] = [
+static ENGINE_OPTIONS: [EngineOption; 18] = [
     EngineOption {
         name: "Hash",
         kind: spin(1, MAX_HASH_MB),
@@ -199,6 +199,15 @@ static ENGINE_OPTIONS: [EngineOption; 17] = [
         },
     },
     EngineOption {
+        name: "OpeningSolution",
+        kind: Kind::Text,
+        write: |s| s.opening_solution.clone(),
+        read: |s, v| {
+            s.opening_solution = v.to_string();
+            Some(Changed::Tables)
+        },
+    },
+    EngineOption {
         name: "SolvedPlacing",
         kind: Kind::Combo(&SolvedChoice::NAMES),
         write: |s| s.solved_placing.name().into(),
@@ -275,6 +284,9 @@ pub struct Settings {
     pub book_variety: Variety,
     /// The endgame tables directory; empty: no tables.
     pub tables_path: String,
+    /// `OpeningSolution`: the opening's solution file (the placing solution's first plies);
+    /// empty for the default of the variant in force, `none` for none.
+    pub opening_solution: String,
     /// `SolvedPlacing`: how moves are picked where the placing solution covers the position.
     pub solved_placing: SolvedChoice,
     /// The playing level, 1 to 20 (20: full strength).
@@ -301,6 +313,7 @@ impl Default for Settings {
             book_file: String::new(),
             book_variety: Variety::Best,
             tables_path: String::new(),
+            opening_solution: String::new(),
             solved_placing: SolvedChoice::Testing,
             level: 20,
             limit_strength: false,
@@ -335,7 +348,8 @@ pub enum Changed {
     Rules,
     /// `OwnBook` or `BookFile`: the book is loaded again.
     Book,
-    /// `TablesPath`: the endgame tables are loaded again.
+    /// `TablesPath` or `OpeningSolution`: the endgame tables and the opening's solution are
+    /// loaded again.
     Tables,
 }
 

@@ -97,6 +97,7 @@ impl Session {
             log::warn!("cannot watch the output: {e}");
         }
         self.engine.request_book();
+        self.engine.request_tables();
         while let Some(event) = self.next_event() {
             if self.handle(event) == Flow::Quit
                 || self.out.is_gone()

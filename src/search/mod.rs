@@ -286,7 +286,7 @@ impl Searcher {
         Horizon {
             placings: u32::from(pos.in_hand(us)),
             pieces: ours + theirs,
-            placing_free: tables.as_ref().is_some_and(|t| t.placing().is_some()),
+            placing_free: tables.as_ref().is_some_and(|t| t.placing_is_whole()),
             moving_free: tables
                 .as_ref()
                 .is_some_and(|t| t.has(ours as usize, theirs as usize)),
@@ -303,9 +303,11 @@ impl Searcher {
     }
 
     /// The tables the exact solver may use in `pos`: a placing position, at full strength,
-    /// tables that serve its rules.
+    /// tables that serve its rules, with moving tables for its leaves (an opening's solution
+    /// alone has none).
     fn exact_tables(&self, pos: &Position) -> Option<Arc<Tables>> {
-        self.playing_tables(pos).filter(|_| pos.is_placing())
+        self.playing_tables(pos)
+            .filter(|t| pos.is_placing() && t.has_moving())
     }
 
     /// What the threads of a search of `pos` share: the searcher's table, the limits of the

@@ -103,3 +103,81 @@ pub fn check(
     }
     out
 }
+
+/// What `check_opening` found of an opening's solution.
+#[derive(Debug, Default)]
+pub struct OpeningCheck {
+    /// The groups compared byte for byte with a whole solution, and their bytes (none without
+    /// one).
+    pub compared: (usize, u64),
+    /// The groups whose values differ from the whole solution's.
+    pub differing: Vec<Group>,
+    /// The positions checked against their successors.
+    pub checked: u64,
+    /// Those whose value is not the best of their successors'.
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// Checks the opening's solution `opening` of plies 0 to `plies` of a game of `rules`: every
+/// value against the whole solution `whole` when there is one (group by group, byte for byte),
+/// and about `sample` positions, drawn at random from the groups whose successors it holds
+/// (every ply but its last), against their successors (`check`: the move generator, a real
+/// position, the best of the successors' values). `progress` counts the groups.
+pub fn check_opening(
+    rules: &Rules,
+    opening: &Solution,
+    plies: u8,
+    whole: Option<&Solution>,
+    sample: u64,
+    rng: &mut crate::rng::Rng,
+    progress: &dyn crate::job_progress::Progress,
+) -> OpeningCheck {
+    let groups = super::placing::opening::groups_of(rules, plies);
+    let mut out = OpeningCheck::default();
+    progress.stage(groups.len() as u64, 0, "checking ", "groups");
+    let first_left = 2 * rules.pieces - plies;
+    let inner: Vec<Group> = groups
+        .iter()
+        .copied()
+        .filter(|g| g.left > first_left)
+        .collect();
+    let largest = groups
+        .iter()
+        .map(|g| g.mover.max(g.other))
+        .max()
+        .unwrap_or(0);
+    let classes = Classes::new(largest as usize);
+    let no_tables = Tables::empty(rules, 3);
+    let per_group = sample.div_ceil(inner.len().max(1) as u64);
+    for &g in &groups {
+        if let Some(whole) = whole {
+            let ours = opening.group_bytes(g);
+            out.compared.0 += 1;
+            out.compared.1 += ours.map_or(0, |b| b.len() as u64);
+            if ours.is_none() || ours != whole.group_bytes(g) {
+                out.differing.push(g);
+            }
+        }
+        if inner.contains(&g) {
+            let index = PairIndex::new(g.mover as usize, g.other as usize, &classes);
+            let len = index.len();
+            let slots: Vec<u64> = if len <= per_group {
+                (0..len).collect()
+            } else {
+                (0..per_group).map(|_| rng.next_u64() % len).collect()
+            };
+            out.checked += slots.iter().filter(|&&s| index.is_canonical(s)).count() as u64;
+            out.mismatches.extend(check(
+                rules,
+                &classes,
+                opening,
+                &no_tables,
+                g,
+                slots.into_iter(),
+            ));
+        }
+        progress.advance(1);
+    }
+    progress.finish();
+    out
+}

@@ -112,9 +112,39 @@ impl Tables {
         }
     }
 
-    /// The placing solution, when it is loaded.
+    /// The placing solution, when it is loaded: a directory's, whole, or an opening's, which
+    /// answers the first plies only (`placing::opening`).
     pub fn placing(&self) -> Option<&Solution> {
         self.placing.as_deref()
+    }
+
+    /// No moving tables, and the opening's solution `opening` (some groups of the placing
+    /// solution of a game under `rules`) as the placing part: the tables of an engine without
+    /// any built, exact in the first plies.
+    pub fn of_opening(rules: &Rules, opening: Arc<Solution>) -> Tables {
+        let mut tables = Tables::empty(rules, 3);
+        tables.placing = Some(opening);
+        tables
+    }
+
+    /// The opening's solution `opening` as the placing part, unless a whole placing solution is
+    /// loaded (it wins: it holds every group the opening's does).
+    pub fn attach_opening(&mut self, opening: Arc<Solution>) {
+        if !self.placing_is_whole() {
+            self.placing = Some(opening);
+        }
+    }
+
+    /// Whether the placing solution loaded is whole (a tables directory's): every placing
+    /// position's value is known, not only the first plies'.
+    pub fn placing_is_whole(&self) -> bool {
+        self.placing.as_ref().is_some_and(|s| s.is_whole())
+    }
+
+    /// Whether any moving table is loaded: tables made of an opening's solution alone have none,
+    /// and serve neither the moving phase nor the exact solver's leaves.
+    pub fn has_moving(&self) -> bool {
+        self.pairs.iter().flatten().any(Option::is_some)
     }
 
     /// The value (win 1, draw 0, loss -1) of a placing position for its side to move, when the

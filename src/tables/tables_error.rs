@@ -251,6 +251,15 @@ pub enum TablesError {
         /// What the rules have.
         why: String,
     },
+    /// An opening's solution file (`placing::opening`) that is damaged, cut short, made for
+    /// other rules or in another format: not used.
+    #[error("{}: not used: {what}", path.display())]
+    Opening {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        what: String,
+    },
     /// A distance too long for a table's codes.
     #[error("a distance of more than {max} plies: a table cannot hold it")]
     TooLong {

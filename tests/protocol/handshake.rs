@@ -84,6 +84,7 @@ fn uci_handshake_lists_every_option() {
         "Level",
         "UCI_LimitStrength",
         "UCI_Elo",
+        "OpeningSolution",
     ] {
         let line = options
             .iter()
@@ -94,7 +95,7 @@ fn uci_handshake_lists_every_option() {
             "{line}"
         );
     }
-    assert_eq!(options.len(), 28);
+    assert_eq!(options.len(), 29);
     assert!(lines.contains(
         &"option name SolvedPlacing type combo default testing var testing var random var off"
             .into()

@@ -17,6 +17,7 @@ mod handshake;
 mod harness;
 mod latency;
 mod placing;
+mod placing_opening;
 mod positions;
 mod ready;
 mod search;

@@ -26,7 +26,7 @@ fn four() -> Rules {
 
 /// The moving tables up to 4 a side and the placing solution of the game of four pieces a side,
 /// built once by the binary for every test here.
-fn four_a_side() -> &'static Path {
+pub(crate) fn four_a_side() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| solved_game(4))
 }

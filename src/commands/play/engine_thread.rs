@@ -7,8 +7,9 @@ use super::play_table::{lock, Table};
 use crate::book::{Book, BookMove, Variety};
 use crate::rng::Rng;
 use crate::rules::board::ByColor;
+use crate::rules::movegen;
 use crate::rules::notation::Convention;
-use crate::search::exact;
+use crate::search::exact::{self, solved};
 use crate::search::{Control, Limits, Score, SearchResult, Searcher, Strength, TABLE_BOUND};
 use crate::tables::Value as TableValue;
 use rustyline::ExternalPrinter;
@@ -80,7 +81,13 @@ pub(super) fn start_thinking(
         } else {
             Variety::Weighted
         };
-        let from_book = if level == 20 {
+        // Where the placing solution (a whole one, or the opening's) values every move, it
+        // decides, as in the engine's protocol: a book move may miss a win.
+        let solved = e.searcher.options.tables.as_ref().is_some_and(|t| {
+            let moves = movegen::legal_moves(game.position(), Convention::Turn);
+            solved::move_values(t, game.position(), &moves).is_some()
+        });
+        let from_book = if level == 20 && !solved {
             e.book
                 .as_ref()
                 .and_then(|b| b.choose(game.position(), variety, e.rng.unit()))

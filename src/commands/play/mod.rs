@@ -70,6 +70,11 @@ pub struct PlayArgs {
     /// a record's unknown player); moulin's side is named with its version and settings.
     #[arg(long, default_value = "?", value_parser = play_table::player_name)]
     pub name: String,
+    /// The opening's solution (the placing solution's first plies): this file, or `none`; by
+    /// default book/<variant>-opening.sol found as the book is. A whole placing solution in
+    /// --tables wins.
+    #[arg(long, value_name = "FILE|none")]
+    pub opening_solution: Option<PathBuf>,
     /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
     #[arg(
         long,
@@ -88,10 +93,18 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
     };
     let clocks = args.clock.as_deref().map(parse_clock).transpose()?;
     let mut searcher = Searcher::new(64, 1);
-    if let Some(dir) = &args.tables {
-        let t = Tables::open(dir, &rules).context("endgame tables")?;
-        searcher.options.tables = Some(Arc::new(t));
+    let mut tables = match &args.tables {
+        Some(dir) => Some(Tables::open(dir, &rules).context("endgame tables")?),
+        None => None,
+    };
+    let opening = args.opening_solution.as_deref();
+    if let Some(o) = crate::commands::args::opening_solution(opening, &rules) {
+        match tables.as_mut() {
+            Some(t) => t.attach_opening(o),
+            None => tables = Some(Tables::of_opening(&rules, o)),
+        }
     }
+    searcher.options.tables = tables.map(Arc::new);
     let book = book::find_default(&args.variant)
         .and_then(|p| Book::load(&p).ok())
         .map(Arc::new);

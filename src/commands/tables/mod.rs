@@ -1,8 +1,9 @@
 //! `moulin tables`: the endgame tables' commands (build, stats, verify, plan, sample,
-//! placing-values, keep), parsed and dispatched; what they share is in `tables_shared.rs`.
+//! placing-values, keep, opening), parsed and dispatched; what they share is in `tables_shared.rs`.
 
 mod tables_build;
 mod tables_keep;
+mod tables_opening;
 mod tables_placing_values;
 mod tables_plan;
 mod tables_plan_placing;
@@ -37,6 +38,10 @@ pub enum TablesCommand {
     PlacingValues(tables_placing_values::PlacingValuesArgs),
     /// Search sampled positions and count the moves that keep the tables' value.
     Keep(tables_keep::KeepArgs),
+    /// Make the opening's solution (the placing solution's first plies in one compressed file,
+    /// shipped in book/ and found like the book) from a built placing solution, printing its
+    /// size ply by ply; or verify one (--verify FILE) against the solution and the rules.
+    Opening(tables_opening::OpeningArgs),
 }
 
 /// Runs a `moulin tables` subcommand.
@@ -53,5 +58,6 @@ pub(super) fn run(command: TablesCommand) -> Result<(), Failure> {
         TablesCommand::Sample(args) => tables_sample::run(&args),
         TablesCommand::PlacingValues(args) => tables_placing_values::run(&args),
         TablesCommand::Keep(args) => tables_keep::run(&args),
+        TablesCommand::Opening(args) => tables_opening::run(&args),
     }
 }

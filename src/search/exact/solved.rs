@@ -97,12 +97,15 @@ pub struct Solved {
     /// The moves that keep it, those that leave the opponent the most ways to go wrong first
     /// (`Testing`: the best of them only; `Random`: one drawn).
     pub moves: Vec<Move>,
-    /// The opponent's ways to go wrong after `moves[0]`.
-    pub mistakes: u32,
+    /// The opponent's ways to go wrong after `moves[0]`: `None` when the values of the replies
+    /// are not known (an opening's solution that ends at the next ply), and `moves` is then
+    /// every move that keeps the value, for the search to pick from.
+    pub mistakes: Option<u32>,
 }
 
 /// The moves of `pos` (among `moves`) the engine considers under `choice`, when the placing
-/// solution covers the position.
+/// solution covers the position and its moves. Where it does not cover the replies (the last
+/// ply of an opening's solution), every move that keeps the value: the search picks.
 pub fn choose(
     tables: &Tables,
     pos: &Position,
@@ -149,13 +152,21 @@ pub fn choose_among(
         return Some(Solved {
             value,
             moves: vec![mv],
-            mistakes: after(mv)?,
+            mistakes: after(mv),
         });
     }
-    let counted: Vec<(Move, u32)> = keeping
+    let Some(counted) = keeping
         .iter()
         .map(|&m| after(m).map(|c| (m, c)))
-        .collect::<Option<_>>()?;
+        .collect::<Option<Vec<(Move, u32)>>>()
+    else {
+        // The replies' values are not known: every move that keeps the value.
+        return Some(Solved {
+            value,
+            moves: keeping,
+            mistakes: None,
+        });
+    };
     let most = counted.iter().map(|&(_, c)| c).max()?;
     Some(Solved {
         value,
@@ -164,6 +175,6 @@ pub fn choose_among(
             .filter(|&&(_, c)| c == most)
             .map(|&(m, _)| m)
             .collect(),
-        mistakes: most,
+        mistakes: Some(most),
     })
 }

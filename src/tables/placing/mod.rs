@@ -7,7 +7,10 @@
 //! - `induction`: one group solved from the groups after it;
 //! - `store`: a group's file (header with the rules' fingerprint and a checksum), written
 //!   atomically;
-//! - `solution`: a directory's solution, loaded and checked for probing.
+//! - `solution`: a directory's solution, loaded and checked for probing, or some of its groups
+//!   held in memory;
+//! - `opening`: the opening's solution, the groups of the first plies in one compressed file
+//!   that ships with the engine, made and read.
 //!
 //! The build of every group over the moving tables (`tables::placing_build`) and its check from
 //! outside the solver (`tables::placing_verify`) stand beside this folder, above the loaded
@@ -15,6 +18,7 @@
 
 pub mod groups;
 pub mod induction;
+pub mod opening;
 pub mod packed;
 pub mod solution;
 pub mod store;

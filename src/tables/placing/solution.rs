@@ -1,5 +1,6 @@
-//! The placing solution of a tables directory, loaded for probing: every group's file mapped,
-//! checked (header, size and checksum) when it is opened.
+//! The placing solution loaded for probing: a tables directory's, every group's file mapped and
+//! checked (header, size and checksum) when it is opened; or some of its groups held in memory
+//! (the opening's solution, `opening`), which answers only the positions of those groups.
 
 use super::groups::{self, Group};
 use super::packed::{self, Wdl};
@@ -13,11 +14,30 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Every group of the placing of one game, mapped.
+/// The values of one group: a file mapped, or bytes in memory.
+enum Held {
+    Mapped(Mapped),
+    Owned(Vec<u8>),
+}
+
+impl Held {
+    /// The packed values, when they can be trusted (a mapped file cut while it was read cannot).
+    fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Held::Mapped(m) => m.mapping.trusted().then(|| m.bytes()),
+            Held::Owned(b) => Some(b),
+        }
+    }
+}
+
+/// The groups of the placing of one game: every one (a tables directory's, mapped), or some
+/// (held in memory).
 pub struct Solution {
-    groups: HashMap<Group, Mapped>,
+    groups: HashMap<Group, Held>,
     classes: Classes,
     pieces: u8,
+    /// Whether every group of the game is there.
+    whole: bool,
 }
 
 impl std::fmt::Debug for Solution {
@@ -66,10 +86,66 @@ impl Solution {
             })
             .collect::<Result<_, TablesError>>()?;
         Ok(Found::Whole(Solution {
-            groups: opened.into_iter().collect(),
+            groups: opened
+                .into_iter()
+                .map(|(g, m)| (g, Held::Mapped(m)))
+                .collect(),
             classes: Classes::new(rules.pieces as usize),
             pieces: rules.pieces,
+            whole: true,
         }))
+    }
+
+    /// Some groups of the placing solution of a game of `pieces` a side, held in memory (each
+    /// group's packed values, of the size its pairs take, as `store` writes them): it answers
+    /// the positions of those groups only.
+    pub fn from_groups(pieces: u8, groups: HashMap<Group, Vec<u8>>, whole: bool) -> Solution {
+        let largest = groups
+            .keys()
+            .map(|g| g.mover.max(g.other))
+            .max()
+            .unwrap_or(0);
+        Solution {
+            groups: groups
+                .into_iter()
+                .map(|(g, b)| (g, Held::Owned(b)))
+                .collect(),
+            classes: Classes::new(largest as usize),
+            pieces,
+            whole,
+        }
+    }
+
+    /// Whether every group of the game is there (a tables directory's solution), or only some
+    /// (the opening's).
+    pub fn is_whole(&self) -> bool {
+        self.whole
+    }
+
+    /// The pieces a side of the game it solves.
+    pub fn pieces(&self) -> u8 {
+        self.pieces
+    }
+
+    /// The packed values of `group`, when it is there and can be trusted.
+    pub fn group_bytes(&self, group: Group) -> Option<&[u8]> {
+        self.groups.get(&group)?.bytes()
+    }
+
+    /// The groups it holds, in no order.
+    pub fn groups(&self) -> impl Iterator<Item = Group> + '_ {
+        self.groups.keys().copied()
+    }
+
+    /// The bytes of values it holds in memory (none for mapped files).
+    pub fn bytes_in_memory(&self) -> usize {
+        self.groups
+            .values()
+            .map(|h| match h {
+                Held::Owned(b) => b.len(),
+                Held::Mapped(_) => 0,
+            })
+            .sum()
     }
 
     /// The value of a placing position for its side to move, when the solution holds it: a
@@ -100,11 +176,8 @@ impl Solution {
             mover: ours.count_ones() as u8,
             other: theirs.count_ones() as u8,
         };
-        let mapped = self.groups.get(&group)?;
-        if !mapped.mapping.trusted() {
-            return None;
-        }
+        let bytes = self.group_bytes(group)?;
         let index = PairIndex::new(group.mover as usize, group.other as usize, &self.classes);
-        packed::value(packed::get(mapped.bytes(), index.slot(ours, theirs)))
+        packed::value(packed::get(bytes, index.slot(ours, theirs)))
     }
 }

@@ -1,0 +1,404 @@
+//! The opening's solution: the groups of the placing solution that hold every position of the
+//! first plies of a game, in one compressed file small enough to ship with the engine (issue
+//! 53), made from a built solution (`moulin tables opening`) and loaded whole into memory.
+//!
+//! A group with `left` placements left holds the positions of ply `2 * pieces - left`, so the
+//! positions of plies 0 to `plies` are the groups with `left >= 2 * pieces - plies`. A group's
+//! values are its `.plc` file's (`store`, `packed`: four to a byte, in the order of its pairs'
+//! index), each compressed on its own as one zstd frame.
+//!
+//! ```text
+//!  bytes  0..8   magic "MOULOPN1"
+//!  bytes  8..12  the format's version (VERSION), little-endian
+//!  byte  12      codec: 1, zstd (one frame a group)
+//!  byte  13      pieces a side; byte 14: plies (positions of plies 0 to it); byte 15: zero
+//!  bytes 16..24  fingerprint of the rules (placing::fingerprint), little-endian
+//!  bytes 24..28  number of groups, little-endian; bytes 28..32: zero
+//!  bytes 32..40  checksum of the whole file, these 8 bytes left out (`whole_checksum`)
+//!  bytes 40..    the group table, 40 bytes a group: placements left, pieces of the side to
+//!                move, of the other side, 5 zero bytes; then, little-endian words: the slots,
+//!                the offset of its compressed values after the table, their length, and the
+//!                checksum of its packed values (tables::file::checksum)
+//!  then          the groups' compressed values, in the table's order
+//! ```
+//!
+//! Loading reads the whole file (at most `MAX_FILE_BYTES`), checks it all (header, the rules'
+//! fingerprint, every group of those plies there once, the file's checksum, and each group's
+//! size and checksum once decompressed) before any value is used: a file that fails is refused
+//! whole (`TablesError::Opening`, naming it and what is wrong).
+
+use super::groups::{self, Group};
+use super::packed;
+use super::solution::Solution;
+use super::{fingerprint, unsupported};
+use crate::durable;
+use crate::job_progress::Progress;
+use crate::rules::Rules;
+use crate::tables::file::checksum;
+use crate::tables::index::pair_len;
+use crate::tables::tables_error::TablesError;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Instant;
+
+const MAGIC: &[u8; 8] = b"MOULOPN1";
+/// The version of the format this code reads and writes.
+pub const VERSION: u32 = 1;
+/// The codec of the groups' values: zstd, one frame a group.
+pub const CODEC_ZSTD: u8 = 1;
+const HEADER: usize = 40;
+const ENTRY: usize = 40;
+/// The largest file the engine reads (the standard game's first ten plies take a few MB).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The default file name of a variant's opening solution: `<variant>-opening.sol`, looked for
+/// where the book is (beside the binary, in `book/` beside it, in the repository's `book/`).
+pub fn file_name(variant: &str) -> String {
+    format!("{variant}-opening.sol")
+}
+
+/// The groups that hold the positions of plies 0 to `plies` of a game of `rules`, in the order
+/// of `groups::all` (the last placement first). `plies` is at most `2 * pieces - 1`: the last
+/// placing ply.
+pub fn groups_of(rules: &Rules, plies: u8) -> Vec<Group> {
+    let first_left = (2 * rules.pieces).saturating_sub(plies);
+    groups::all(rules)
+        .into_iter()
+        .filter(|g| g.left >= first_left)
+        .collect()
+}
+
+/// The ply of the positions of `group` in a game of `pieces` a side.
+pub fn ply_of(pieces: u8, group: Group) -> u8 {
+    2 * pieces - group.left
+}
+
+/// What one ply takes in a file: its groups, their packed values' bytes and compressed bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlySize {
+    /// The ply.
+    pub ply: u8,
+    /// Its groups.
+    pub groups: usize,
+    /// The bytes of their packed values (two bits a slot).
+    pub raw: u64,
+    /// The bytes of their compressed values.
+    pub compressed: u64,
+}
+
+/// A file made (`write`): the bytes of each ply, and the file's size.
+#[derive(Debug)]
+pub struct Made {
+    /// Ply by ply, from ply 0.
+    pub plies: Vec<PlySize>,
+    /// The file's size in bytes, header and group table included.
+    pub file_bytes: u64,
+}
+
+/// One group's line of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    group: Group,
+    slots: u64,
+    offset: u64,
+    length: u64,
+    checksum: u64,
+}
+
+/// The checksum of a whole file: its bytes mixed, those of the checksum's own word left out.
+fn whole_checksum(bytes: &[u8]) -> u64 {
+    crate::rng::mix(checksum(&bytes[..32]) ^ checksum(&bytes[HEADER..]).rotate_left(17))
+}
+
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+fn compress(values: &[u8]) -> Vec<u8> {
+    ruzstd::encoding::compress_to_vec(values, ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// Writes the opening's solution of plies 0 to `plies` of a game of `rules`, taken from
+/// `solution` (a directory's, whole), to `path` atomically, the groups compressed on every
+/// thread (`progress` counts their bytes). What each ply takes.
+///
+/// # Errors
+///
+/// Rules the placing solution does not serve, plies past the placing, a group the solution
+/// does not hold, or the file that cannot be written.
+pub fn write(
+    path: &Path,
+    rules: &Rules,
+    plies: u8,
+    solution: &Solution,
+    progress: &dyn Progress,
+) -> Result<Made, TablesError> {
+    if let Some(e) = unsupported(rules) {
+        return Err(e);
+    }
+    let n = rules.pieces;
+    if plies >= 2 * n || solution.pieces() != n {
+        return Err(TablesError::Opening {
+            path: path.to_path_buf(),
+            what: format!(
+                "plies {plies}: a game of {n} pieces a side places until ply {}",
+                2 * n - 1
+            ),
+        });
+    }
+    let wanted = groups_of(rules, plies);
+    let raw_total: u64 = wanted
+        .iter()
+        .map(|g| packed::bytes_for(pair_len(g.mover as usize, g.other as usize)) as u64)
+        .sum();
+    progress.stage(raw_total, 0, "compressing ", "bytes");
+    let compressed: Vec<(Group, u64, u64, Vec<u8>)> = wanted
+        .par_iter()
+        .map(|&g| {
+            let values = solution
+                .group_bytes(g)
+                .ok_or_else(|| TablesError::PlacingMissing {
+                    group: g.to_string(),
+                })?;
+            let packed = compress(values);
+            progress.advance(values.len() as u64);
+            Ok((g, values.len() as u64, checksum(values), packed))
+        })
+        .collect::<Result<_, TablesError>>()?;
+    progress.finish();
+    let mut table = Vec::with_capacity(compressed.len() * ENTRY);
+    let mut offset = 0u64;
+    let mut sizes: Vec<PlySize> = (0..=plies)
+        .map(|ply| PlySize {
+            ply,
+            ..PlySize::default()
+        })
+        .collect();
+    for (g, raw, sum, packed) in &compressed {
+        let length = packed.len() as u64;
+        table.extend_from_slice(&[g.left, g.mover, g.other, 0, 0, 0, 0, 0]);
+        for w in [
+            pair_len(g.mover as usize, g.other as usize),
+            offset,
+            length,
+            *sum,
+        ] {
+            table.extend_from_slice(&w.to_le_bytes());
+        }
+        offset += length;
+        let size = &mut sizes[ply_of(n, *g) as usize];
+        size.groups += 1;
+        size.raw += raw;
+        size.compressed += length;
+    }
+    let mut file = Vec::with_capacity(HEADER + table.len() + offset as usize);
+    file.extend_from_slice(MAGIC);
+    file.extend_from_slice(&VERSION.to_le_bytes());
+    file.extend_from_slice(&[CODEC_ZSTD, n, plies, 0]);
+    file.extend_from_slice(&fingerprint(rules).to_le_bytes());
+    file.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+    file.extend_from_slice(&[0; 12]);
+    file.extend_from_slice(&table);
+    for (_, _, _, packed) in &compressed {
+        file.extend_from_slice(packed);
+    }
+    let sum = whole_checksum(&file);
+    file[32..40].copy_from_slice(&sum.to_le_bytes());
+    durable::write_atomic(path, &file)?;
+    Ok(Made {
+        plies: sizes,
+        file_bytes: file.len() as u64,
+    })
+}
+
+/// An opening's solution read from its file.
+#[derive(Debug)]
+pub struct Opening {
+    /// Its groups, in memory.
+    pub solution: Solution,
+    /// The plies it covers: the positions of plies 0 to this.
+    pub plies: u8,
+    /// The file's size in bytes.
+    pub file_bytes: u64,
+    /// The time it took to read, check and decompress, in seconds.
+    pub secs: f64,
+}
+
+/// Reads the opening's solution at `path` for a game of `rules`, checks all of it and
+/// decompresses every group into memory.
+///
+/// # Errors
+///
+/// A file that cannot be read (`TablesError::Open`), or one that is not an opening's solution,
+/// is in another version or codec, is made for other rules, is cut or damaged
+/// (`TablesError::Opening`, saying which).
+pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
+    let start = Instant::now();
+    let open = |source| TablesError::Open {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = crate::input_file::open_regular(path).map_err(open)?;
+    let bytes = crate::input_file::read_capped(file, MAX_FILE_BYTES).map_err(open)?;
+    let bad = |what: String| TablesError::Opening {
+        path: path.to_path_buf(),
+        what,
+    };
+    let head = Header::read(&bytes, rules).map_err(bad)?;
+    let entries = head.entries(&bytes, rules).map_err(bad)?;
+    let payload = &bytes[HEADER + entries.len() * ENTRY..];
+    let groups: HashMap<Group, Vec<u8>> = entries
+        .par_iter()
+        .map(|e| decompress(payload, e).map(|v| (e.group, v)))
+        .collect::<Result<_, String>>()
+        .map_err(bad)?;
+    Ok(Opening {
+        solution: Solution::from_groups(rules.pieces, groups, false),
+        plies: head.plies,
+        file_bytes: bytes.len() as u64,
+        secs: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// What a file's header says, checked against the rules in force.
+struct Header {
+    plies: u8,
+    groups: usize,
+}
+
+impl Header {
+    /// The header of `bytes`, each field checked: the magic, the version, the codec, the
+    /// rules' fingerprint and pieces, the plies, then the file's checksum. The error says what
+    /// is wrong.
+    fn read(bytes: &[u8], rules: &Rules) -> Result<Header, String> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err("not an opening's solution (moulin tables opening makes one)".into());
+        }
+        let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        if version != VERSION {
+            return Err(format!(
+                "format version {version}, this engine reads version {VERSION}"
+            ));
+        }
+        if bytes[12] != CODEC_ZSTD {
+            return Err(format!(
+                "codec {}, this engine reads codec {CODEC_ZSTD} (zstd)",
+                bytes[12]
+            ));
+        }
+        if let Some(e) = unsupported(rules) {
+            return Err(format!("the rules in force have no placing solution: {e}"));
+        }
+        let (found, expected) = (word(bytes, 16), fingerprint(rules));
+        if found != expected || bytes[13] != rules.pieces {
+            return Err(format!(
+                "made for other rules (fingerprint {found:016x}, {} pieces a side; the rules \
+                 in force have {expected:016x}, {} pieces a side)",
+                bytes[13], rules.pieces
+            ));
+        }
+        let plies = bytes[14];
+        if plies >= 2 * rules.pieces {
+            return Err(format!("{plies} plies, past the placing"));
+        }
+        let groups = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]) as usize;
+        let table_end = HEADER as u64 + groups as u64 * ENTRY as u64;
+        if (bytes.len() as u64) < table_end {
+            return Err(format!(
+                "cut short: {} bytes, its table of {groups} groups ends at byte {table_end}",
+                bytes.len()
+            ));
+        }
+        Ok(Header { plies, groups })
+    }
+
+    /// The group table of `bytes`, checked: the groups of the plies, each once, in order, their
+    /// slots as their pairs have, their values one after the other to the file's end; and the
+    /// file's checksum.
+    fn entries(&self, bytes: &[u8], rules: &Rules) -> Result<Vec<Entry>, String> {
+        let expected = groups_of(rules, self.plies);
+        if self.groups != expected.len() {
+            return Err(format!(
+                "{} groups; plies 0 to {} have {}",
+                self.groups,
+                self.plies,
+                expected.len()
+            ));
+        }
+        let mut entries = Vec::with_capacity(self.groups);
+        let mut next = 0u64;
+        for (i, &wanted) in expected.iter().enumerate() {
+            let at = HEADER + i * ENTRY;
+            let e = Entry {
+                group: Group {
+                    left: bytes[at],
+                    mover: bytes[at + 1],
+                    other: bytes[at + 2],
+                },
+                slots: word(bytes, at + 8),
+                offset: word(bytes, at + 16),
+                length: word(bytes, at + 24),
+                checksum: word(bytes, at + 32),
+            };
+            let slots = pair_len(wanted.mover as usize, wanted.other as usize);
+            if e.group != wanted || e.slots != slots || e.offset != next {
+                return Err(format!(
+                    "group table entry {i} holds group {} of {} slots at {}; expected {wanted} of \
+                     {slots} at {next}",
+                    e.group, e.slots, e.offset
+                ));
+            }
+            next = next.saturating_add(e.length);
+            entries.push(e);
+        }
+        let end = HEADER as u64 + (self.groups * ENTRY) as u64 + next;
+        if bytes.len() as u64 != end {
+            let how = if (bytes.len() as u64) < end {
+                "cut short"
+            } else {
+                "bytes past its end"
+            };
+            return Err(format!(
+                "{how}: {} bytes, its table says {end}",
+                bytes.len()
+            ));
+        }
+        if whole_checksum(bytes) != word(bytes, 32) {
+            return Err("checksum mismatch: the file is damaged".into());
+        }
+        Ok(entries)
+    }
+}
+
+/// The packed values of the group of `entry`, from the payload: its frame decompressed (into at
+/// most the bytes its slots take) and checked against the table's checksum.
+fn decompress(payload: &[u8], e: &Entry) -> Result<Vec<u8>, String> {
+    // The table was checked: the frame lies inside the payload.
+    let frame = &payload[e.offset as usize..(e.offset + e.length) as usize];
+    let want = packed::bytes_for(e.slots);
+    let mut out = Vec::with_capacity(want);
+    // A decoder that panics on a frame it does not expect costs the file, not the engine.
+    let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        ruzstd::decoding::FrameDecoder::new().decode_all_to_vec(frame, &mut out)
+    }));
+    let damaged = |why: String| format!("group {}: {why}", e.group);
+    match decoded {
+        Ok(Ok(())) => {}
+        Ok(Err(err)) => return Err(damaged(format!("cannot decompress: {err}"))),
+        Err(_) => return Err(damaged("cannot decompress".into())),
+    }
+    if out.len() != want {
+        return Err(damaged(format!(
+            "{} bytes of values, {} slots take {want}",
+            out.len(),
+            e.slots
+        )));
+    }
+    if checksum(&out) != e.checksum {
+        return Err(damaged("checksum mismatch of its values".into()));
+    }
+    Ok(out)
+}

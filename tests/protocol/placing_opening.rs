@@ -1,0 +1,221 @@
+//! The opening's solution (issue 53) on the game of four pieces a side: made and verified by
+//! `moulin tables opening`, refused in one line when damaged, cut or foreign, and used without
+//! any tables: `go` keeps the value in every covered position of a sample of games, and the
+//! analyst values the moves of covered positions exactly.
+
+use super::harness::{scratch, shared, Engine};
+use super::placing::{four_a_side, game};
+use super::tables::moulin;
+use moulin::analyse::analyst::{Analyst, Setup};
+use moulin::rules::movegen::legal_moves;
+use moulin::search::exact::solved;
+use moulin::tables::placing::opening;
+use moulin::tables::Tables;
+use moulin::{Convention, Game};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// The plies of the test file: positions of plies 0 to 5 (the placing of four a side ends at
+/// ply 7), so that plies 0 to 3 have their replies' values, ply 4 its moves' only.
+const PLIES: u8 = 5;
+
+/// The opening's solution of the four-a-side game, made once by the binary from its placing
+/// solution, and verified by it.
+fn opening_file() -> &'static Path {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let dir = four_a_side();
+        let file = scratch("opening-4.sol");
+        let (d, f) = (dir.to_str().unwrap(), file.to_str().unwrap());
+        let plies = PLIES.to_string();
+        let made = moulin(&[
+            "tables", "opening", "--plies", &plies, "--pieces", "4", "--dir", d, "--out", f,
+        ]);
+        let text = String::from_utf8_lossy(&made.stdout);
+        assert!(made.status.success(), "{made:?}");
+        // A line a ply, then the total, then the file read back.
+        for ply in 0..=PLIES {
+            assert!(
+                text.lines()
+                    .any(|l| l.split_whitespace().next() == Some(&ply.to_string())),
+                "{text}"
+            );
+        }
+        assert!(text.contains("read, checked and decompressed"), "{text}");
+        let verified = moulin(&[
+            "tables", "opening", "--verify", f, "--pieces", "4", "--dir", d,
+        ]);
+        let said = String::from_utf8_lossy(&verified.stdout);
+        assert!(verified.status.success(), "{verified:?}");
+        assert!(
+            said.contains(" 0 differ") && said.ends_with("ok\n"),
+            "{said}"
+        );
+        file
+    })
+}
+
+#[test]
+fn a_damaged_cut_or_foreign_opening_file_is_refused_in_one_line() {
+    let _g = shared();
+    let good = std::fs::read(opening_file()).unwrap();
+    let rules = game(4);
+    let o = opening::read(opening_file(), &rules).unwrap();
+    assert_eq!(o.plies, PLIES);
+    assert!(!o.solution.is_whole());
+    let mut flipped = good.clone();
+    let at = good.len() - 5;
+    flipped[at] ^= 0x10;
+    let mut version = good.clone();
+    version[8] = 9;
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        ("damaged", flipped, "checksum mismatch"),
+        ("cut", good[..good.len() - 3].to_vec(), "cut short"),
+        ("header", good[..20].to_vec(), "not an opening"),
+        ("version", version, "format version 9"),
+        ("empty", Vec::new(), "not an opening"),
+    ];
+    for (name, bytes, why) in cases {
+        let path = scratch(&format!("opening-{name}.sol"));
+        std::fs::write(&path, bytes).unwrap();
+        let e = opening::read(&path, &rules).unwrap_err().to_string();
+        assert!(
+            e.contains(path.to_str().unwrap()) && e.contains(why),
+            "{name}: {e}"
+        );
+        assert_eq!(e.lines().count(), 1, "{e}");
+    }
+    // Other rules: the three-a-side game.
+    let e = opening::read(opening_file(), &game(3))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("made for other rules"), "{e}");
+    // The engine says it in one line and plays on without it.
+    let path = scratch("opening-damaged.sol");
+    let mut engine = Engine::start();
+    engine.ask("setoption name Pieces value 4");
+    let said = engine.ask(&format!(
+        "setoption name OpeningSolution value {}",
+        path.display()
+    ));
+    assert!(
+        said.len() == 1
+            && said[0].starts_with("info string error: opening solution: ")
+            && said[0].contains("checksum mismatch")
+            && said[0].ends_with("playing without it"),
+        "{said:?}"
+    );
+    engine.ask("position startpos");
+    engine.send("go depth 3");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    assert!(
+        !lines.iter().any(|l| l.contains("placing solution")),
+        "{lines:?}"
+    );
+}
+
+/// Plays games of four a side from moves drawn from `seed`, the engine (with the opening's
+/// solution only) to move at every ply the file covers with its moves: each answer keeps the
+/// value the whole solution gives, and says it.
+fn engine_keeps_the_value_from_the_opening(engine: &mut Engine, truth: &Tables, seed: u64) {
+    let rules = game(4);
+    let mut game = Game::new(rules);
+    let mut moves: Vec<String> = Vec::new();
+    let mut rng = moulin::rng::Rng::new(seed);
+    for _ply in 0..PLIES {
+        let pos = *game.position();
+        if game.outcome().is_some() {
+            break;
+        }
+        let legal = legal_moves(&pos, Convention::Turn);
+        engine.ask(&format!("position startpos moves {}", moves.join(" ")));
+        engine.send("go movetime 100");
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        let value = truth.placing_value(&pos).unwrap();
+        let said = format!(
+            "info string placing solution {}",
+            moulin::search::exact::name(value)
+        );
+        assert!(lines.contains(&said), "{moves:?}: {lines:?}");
+        let text = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        let mv = *legal
+            .iter()
+            .find(|m| m.written_at(&pos, Convention::Turn) == text)
+            .unwrap();
+        assert_eq!(
+            solved::move_value(truth, &pos, mv),
+            Some(value),
+            "{text} after {moves:?} gives the value away"
+        );
+        // The game goes on by a random move.
+        let next = legal[rng.below(legal.len())];
+        moves.push(next.written_at(&pos, Convention::Turn));
+        game.play_token(moves.last().unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn go_keeps_the_value_where_the_opening_solution_covers_without_tables() {
+    let _g = shared();
+    let truth = Tables::open(four_a_side(), &game(4)).unwrap();
+    let mut engine = Engine::start();
+    engine.ask("setoption name Pieces value 4");
+    let said = engine.ask(&format!(
+        "setoption name OpeningSolution value {}",
+        opening_file().display()
+    ));
+    assert!(said.is_empty(), "{said:?}");
+    for seed in 1..=6 {
+        engine_keeps_the_value_from_the_opening(&mut engine, &truth, seed);
+    }
+    // At the file's last ply nothing is known of the moves: the engine searches as without it.
+    let mut game = Game::new(game(4));
+    let mut moves = Vec::new();
+    for _ in 0..PLIES {
+        let pos = *game.position();
+        let mv = legal_moves(&pos, Convention::Turn)[0];
+        moves.push(mv.written_at(&pos, Convention::Turn));
+        game.play(mv);
+    }
+    engine.ask(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send("go depth 2");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    assert!(
+        !lines.iter().any(|l| l.contains("placing solution")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn the_analyst_values_covered_moves_exactly_from_the_opening_alone() {
+    let _g = shared();
+    let rules = game(4);
+    let truth = Tables::open(four_a_side(), &rules).unwrap();
+    let o = opening::read(opening_file(), &rules).unwrap();
+    let setup = Setup {
+        hash_mb: 8,
+        threads: 1,
+        tables: None,
+        opening: Some(Arc::new(o.solution)),
+        depth: Some(2),
+        movetime: None,
+    };
+    let mut analyst = Analyst::new(&setup, &rules).unwrap();
+    let mut game = Game::new(rules);
+    let mut rng = moulin::rng::Rng::new(9);
+    // Plies 0 to PLIES - 1: every move's value is in the file.
+    for _ in 0..PLIES {
+        let pos = *game.position();
+        let moves = legal_moves(&pos, Convention::Turn);
+        let (searched, lines) = analyst.search(&game, true);
+        assert!(searched.exact, "{:?}", game.moves());
+        assert_eq!(lines.len(), moves.len());
+        let best = searched.best.unwrap();
+        let value = truth.placing_value(&pos).unwrap();
+        assert_eq!(solved::move_value(&truth, &pos, best), Some(value));
+        assert_eq!(searched.score, moulin::search::Score::solved(value));
+        game.play(moves[rng.below(moves.len())]);
+    }
+    // Past it, the search values the position, not exactly.
+    assert!(!analyst.search(&game, false).0.exact);
+}
