@@ -92,6 +92,12 @@ pub fn pieces(centi: f64) -> String {
     format!("{:.2}", centi / 100.0)
 }
 
+/// A threshold in centi-pieces as pieces, for the legends (`BLUNDER` is 3).
+#[must_use]
+pub fn in_pieces(centi: i32) -> f64 {
+    f64::from(centi) / 100.0
+}
+
 /// An exact value as people read it: `win 12`, `draw` or `loss 12` for the side named, the
 /// number being the plies to the next removal (or the end) by the endgame tables; `win` or
 /// `loss` alone where no distance is known (the placing solution, a game over).

@@ -435,7 +435,7 @@ fn graph_y(v: StepValue) -> f64 {
 /// What the colours, glyphs, arrows and values mean.
 fn legend() -> String {
     use super::grade::{BLUNDER, INACCURACY, LOSS_CAP, MISTAKE};
-    let p = |centi: i32| f64::from(centi) / 100.0;
+    let p = super::grade::in_pieces;
     format!(
         "<h2>Legend</h2>\n<div class=\"legend\"><p>Step through the game with the arrow keys \
          (Left, Right; Home and End for the start and the end), the buttons under the board, by \

@@ -61,7 +61,7 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
     if let Some(o) = game.outcome() {
         out.push_str(&format!("{} {}\n", o.score(), o.describe()));
     }
-    let p = |centi: i32| f64::from(centi) / 100.0;
+    let p = super::grade::in_pieces;
     out.push_str(&format!(
         "values from White's side, in pieces (+1.00: White a piece ahead), or W/L n for a \
          win/loss in n turns found by the search; exact ones (the endgame tables, the placing \
