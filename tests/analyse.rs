@@ -625,8 +625,10 @@ fn the_summary_says_one_move_one_mistake() {
     );
 }
 
-/// From a position the 3-a-side tables win, every move is graded by its exact value: one that
-/// keeps the win loses nothing and is never labelled, one that throws it away is a blunder.
+/// From a position the 3-a-side tables win, `--position` values every legal move exactly, best
+/// first; and every move is graded by its exact value: one that keeps the win loses nothing and
+/// is never labelled, one that throws it away is a blunder (every kept move graded, and the
+/// first thrown ones: each grading is a run of its own).
 #[test]
 fn a_move_that_keeps_the_exact_value_is_never_a_mistake() {
     let dir = tables_of_three("moulin-analyse-kept");
@@ -634,24 +636,45 @@ fn a_move_that_keeps_the_exact_value_is_never_a_mistake() {
     let fen = "O***@***/********/*@*O*@*O w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 9";
     let game = moulin::Game::from_fen(fen, moulin::Rules::nine()).unwrap();
     let pos = game.position();
-    let (mut kept, mut thrown) = (0, 0);
-    for mv in moulin::rules::movegen::legal_moves(pos, moulin::Convention::Turn) {
-        let token = mv.written_at(pos, moulin::Convention::Turn);
-        let json = ok(&["--tables", d, "--fen", fen, "--moves", &token, "--json"]);
+    let legal = moulin::rules::movegen::legal_moves(pos, moulin::Convention::Turn);
+    let json = ok(&["--tables", d, "--fen", fen, "--position", "--json"]);
+    let moves: Vec<(String, String)> = json
+        .split("{\"move\":\"")
+        .skip(1)
+        .map(|m| {
+            let token = m[..m.find('"').unwrap()].to_string();
+            let value = m.split("\"value\":{\"exact\":\"").nth(1).unwrap_or("");
+            (token, value[..value.find('"').unwrap_or(0)].to_string())
+        })
+        .collect();
+    assert_eq!(moves.len(), legal.len(), "{json}");
+    assert!(
+        moves.iter().all(|(_, v)| v == "win" || v == "loss"),
+        "{json}"
+    );
+    let kept = moves.iter().filter(|(_, v)| v == "win").count();
+    assert!(kept > 0 && kept < moves.len(), "{json}");
+    assert!(
+        moves[..kept].iter().all(|(_, v)| v == "win"),
+        "best first: {json}"
+    );
+    for (token, value) in moves.iter().take(kept + 3) {
+        let json = ok(&["--tables", d, "--fen", fen, "--moves", token, "--json"]);
         let label = &labels(&json)[0];
-        if json.contains("\"move_value\":{\"exact\":\"win\"") {
-            kept += 1;
+        assert!(
+            json.contains(&format!("\"move_value\":{{\"exact\":\"{value}\"")),
+            "{token}: {json}"
+        );
+        if value == "win" {
             assert!(
                 ["best", "good"].contains(&label.as_str()),
                 "{token}: {json}"
             );
             assert!(json.contains("\"loss\":0,"), "{token}: {json}");
         } else {
-            thrown += 1;
             assert_eq!(label, "blunder", "{token}: {json}");
         }
     }
-    assert!(kept > 0 && thrown > 0, "{kept} kept, {thrown} thrown");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,7 +2,7 @@
 //! and values every move of one position (by search, or exactly in the placing).
 
 use super::analyse_error::AnalyseError;
-use super::grade::{self, rank, Compared, Graded, Searched};
+use super::grade::{self, order, Compared, Graded, Searched};
 use crate::job_progress::Progress;
 use crate::record;
 use crate::rng::Rng;
@@ -14,7 +14,7 @@ use crate::rules::Rules;
 use crate::search::exact::solved;
 use crate::search::{Control, Info, Limits, Score, Searcher, SolvedChoice};
 use crate::tables::placing::solution::Solution;
-use crate::tables::Tables;
+use crate::tables::{perfect_play, Tables};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -161,6 +161,17 @@ fn open_position(game: &Game) -> Result<Position, AnalyseError> {
     }
 }
 
+/// Every legal move of a position with its value (`Analyst::advice`).
+pub struct Advice {
+    /// The position.
+    pub position: Position,
+    /// The moves' values and lines, best first.
+    pub lines: Lines,
+    /// Whether the values are exact (the placing solution's or the endgame tables'), not a
+    /// search's.
+    pub exact: bool,
+}
+
 impl Analyst {
     /// An analyst for games of `rules`.
     ///
@@ -196,10 +207,16 @@ impl Analyst {
     }
 
     /// Searches the game's position, every root move's line when `all`; where the placing
-    /// solution covers the position, every move's exact value instead, at once.
+    /// solution covers the position (or, when `all`, the endgame tables cover every move's
+    /// result), every move's exact value instead, at once.
     pub fn search(&mut self, game: &Game, all: bool) -> (Searched, Lines) {
         if let Some(solved) = self.solved(game) {
             return solved;
+        }
+        if all {
+            if let Some(tabled) = self.tabled(game) {
+                return tabled;
+            }
         }
         let legal = crate::rules::movegen::legal_moves(game.position(), Convention::Turn).len();
         self.searcher.options.multipv = if all { legal.max(1) } else { 1 };
@@ -230,7 +247,7 @@ impl Analyst {
             .flatten()
             .map(|(_, s, pv)| (s, pv))
             .collect();
-        all_lines.sort_by_key(|(s, _)| -rank(*s));
+        all_lines.sort_by_key(|(s, _)| order(*s));
         let searched = Searched {
             lines: if all { all_lines.clone() } else { Vec::new() },
             ..searched
@@ -270,11 +287,49 @@ impl Analyst {
             .map(|(&m, v)| (score(v), vec![m]))
             .collect();
         // Best first; the testing move ahead of its equals.
-        lines.sort_by_key(|(s, pv)| (-rank(*s), pv[0] != best.moves[0]));
+        lines.sort_by_key(|(s, pv)| (order(*s), pv[0] != best.moves[0]));
         let searched = Searched {
             score: score(best.value),
             best: Some(best.moves[0]),
             pv: vec![best.moves[0]],
+            exact: true,
+            kept,
+            lines: lines.clone(),
+        };
+        Some((searched, lines))
+    }
+
+    /// The exact value of every legal move of a moving-phase position from the endgame tables,
+    /// best first (the tables' own choice first among equals), when they cover every move's
+    /// result: the search at such a root plays the tables' move and follows no other line.
+    fn tabled(&self, game: &Game) -> Option<(Searched, Lines)> {
+        let tables = self.searcher.options.tables.as_ref()?;
+        let pos = game.position();
+        if game.outcome().is_some() || pos.is_placing() || !tables.serves(pos.rules()) {
+            return None;
+        }
+        let moves = crate::rules::movegen::legal_moves(pos, Convention::Turn);
+        let values = moves
+            .iter()
+            .map(|&m| perfect_play::value_of_move(tables, pos, m))
+            .collect::<Option<Vec<_>>>()?;
+        let (best, value) = perfect_play::best_move(tables, pos, &moves)?;
+        let kept = moves
+            .iter()
+            .zip(&values)
+            .filter(|&(_, v)| v.wdl() == value.wdl())
+            .map(|(&m, _)| m)
+            .collect();
+        let mut lines: Lines = moves
+            .iter()
+            .zip(values)
+            .map(|(&m, v)| (Score::table(v), vec![m]))
+            .collect();
+        lines.sort_by_key(|(s, pv)| (order(*s), pv[0] != best));
+        let searched = Searched {
+            score: Score::table(value),
+            best: Some(best),
+            pv: vec![best],
             exact: true,
             kept,
             lines: lines.clone(),
@@ -389,15 +444,20 @@ impl Analyst {
     }
 
     /// Every legal move of the game's position, valued by search, best first (each with its
-    /// line).
+    /// line); exactly (`Advice::exact`) where the placing solution or the endgame tables cover
+    /// them.
     ///
     /// # Errors
     ///
     /// A game that is over.
-    pub fn advice(&mut self, game: &Game) -> Result<(Position, Lines), AnalyseError> {
-        let pos = open_position(game)?;
-        let (_, lines) = self.search(game, true);
-        Ok((pos, lines))
+    pub fn advice(&mut self, game: &Game) -> Result<Advice, AnalyseError> {
+        let position = open_position(game)?;
+        let (searched, lines) = self.search(game, true);
+        Ok(Advice {
+            position,
+            lines,
+            exact: searched.exact,
+        })
     }
 
     /// Every legal move of the game's position (in the placing) with its exact value, by the

@@ -156,6 +156,17 @@ pub(crate) fn rank(score: Score) -> i32 {
     }
 }
 
+/// The order of moves' scores, best first when sorted: by `rank`, then the tables' wins and
+/// losses by their distance (the nearest win, the farthest loss first), which `rank` leaves equal
+/// so that a win kept is never a loss of value.
+pub(crate) fn order(score: Score) -> (i32, i32) {
+    let fine = match score {
+        Score::Cp(c) => c,
+        Score::Mate(_) => 0,
+    };
+    (-rank(score), -fine)
+}
+
 /// Won (1), lost (-1) or neither (0): by the search's win or loss, or by the endgame tables'
 /// and the placing solution's.
 pub(crate) fn class(score: Score) -> i32 {

@@ -2,14 +2,13 @@
 //! position with their values. JSON goes through serde (`to_json`, which the page's data uses
 //! too).
 
-use super::analyst::ExactValues;
+use super::analyst::{Advice, ExactValues};
 use super::grade::{
-    for_white, line_text, pieces, shown, shown_exact, shown_value, summary, Graded, Label, Summary,
+    for_white, line_text, pieces, shown_exact, shown_value, summary, Graded, Label, Summary,
     BLUNDER, INACCURACY, LOSS_CAP, MISTAKE,
 };
 use crate::rules::fen;
 use crate::rules::game::Game;
-use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::Score;
@@ -406,10 +405,15 @@ pub fn exact_moves(exact: &ExactValues, json: bool) -> String {
     out
 }
 
-/// The moves of a position valued by search, best first, each with its line: as lines of text
-/// (the position, a line a move), or as one JSON object (one line).
+/// The moves of a position valued by search (or exactly), best first, each with its line: as
+/// lines of text (the position, a line a move), or as one JSON object (one line).
 #[must_use]
-pub fn advice(pos: &Position, lines: &[(Score, Vec<Move>)], json: bool) -> String {
+pub fn advice(advice: &Advice, json: bool) -> String {
+    let Advice {
+        position: pos,
+        lines,
+        exact,
+    } = advice;
     if json {
         let side = pos.side_to_move().name();
         let moves: Vec<AdvisedMove> = lines
@@ -418,7 +422,7 @@ pub fn advice(pos: &Position, lines: &[(Score, Vec<Move>)], json: bool) -> Strin
                 let line = line_text(pos, pv);
                 AdvisedMove {
                     r#move: line.first().cloned().unwrap_or_default(),
-                    value: JsonScore::new(*s, false),
+                    value: JsonScore::new(*s, *exact),
                     line,
                 }
             })
@@ -438,7 +442,7 @@ pub fn advice(pos: &Position, lines: &[(Score, Vec<Move>)], json: bool) -> Strin
         out.push_str(&format!(
             "{:<12}  {:>6}  {}\n",
             text.first().map_or("", String::as_str),
-            shown(*s),
+            shown_value(*s, *exact),
             text[1..].join(" ")
         ));
     }
@@ -447,6 +451,7 @@ pub fn advice(pos: &Position, lines: &[(Score, Vec<Move>)], json: bool) -> Strin
 
 #[cfg(test)]
 mod tests {
+    use super::super::grade::shown;
     use super::*;
 
     #[test]

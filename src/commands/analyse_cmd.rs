@@ -196,8 +196,8 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         return out!("{}", report::exact_moves(&exact, args.json));
     }
     if args.position {
-        let (pos, lines) = analyst.advice(&game)?;
-        return out!("{}", report::advice(&pos, &lines, args.json));
+        let advice = analyst.advice(&game)?;
+        return out!("{}", report::advice(&advice, args.json));
     }
     let book = book_moves(args, &record, &played)?;
     let graded = analyst.grade_game(

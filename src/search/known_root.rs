@@ -10,7 +10,7 @@ use super::timeman::{
     CHECKED_SEARCH_END, PROVE_DRAW_END, PROVE_WIN_END, SEARCH_AGAIN_SHARE, SOLVED_TIE_SEARCH_END,
     SOLVER_END, WIN_OPEN_SEARCH_END,
 };
-use super::{score, Control, Info, Limits, Score, SearchResult, Searcher};
+use super::{Control, Info, Limits, Score, SearchResult, Searcher};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -244,7 +244,7 @@ impl Searcher {
     ) -> Option<SearchResult> {
         let tables = self.playing_tables(pos)?;
         let (best, value) = perfect_play::best_move(&tables, pos, root_moves)?;
-        let score = Score::from_internal(score::from_tables(value, 0));
+        let score = Score::table(value);
         report(&self.known_line(best, score));
         Some(SearchResult {
             best: Some(best),

@@ -107,6 +107,11 @@ impl Score {
         Score::from_internal(from_solved(v))
     }
 
+    /// The reported score of an endgame table's value at the root.
+    pub fn table(v: crate::tables::Value) -> Score {
+        Score::from_internal(from_tables(v, 0))
+    }
+
     /// The reported form of a search score.
     pub fn from_internal(s: i32) -> Score {
         if s >= MATE_BOUND {
