@@ -97,12 +97,12 @@ fn naive_data_file(limit: u64) -> usize {
 #[test]
 fn naive_perft_agrees_with_data_file() {
     let t = std::time::Instant::now();
-    let checked = naive_data_file(1_000_000);
+    let checked = naive_data_file(300_000);
     eprintln!(
         "{checked} figures agreed by the naive perft in {:.1} s",
         t.elapsed().as_secs_f64()
     );
-    assert!(checked > 200);
+    assert!(checked > 250);
 }
 
 /// Every figure, the slow ones too (minutes).
