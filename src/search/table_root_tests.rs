@@ -8,8 +8,7 @@ use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::tables::{sample, schedule, Tables, Value};
-use std::sync::Arc;
+use crate::tables::{sample, Tables, Value};
 
 /// Drawn positions of 3 and 4 a side (by the tables, without draw rules) under a no-capture rule
 /// of 20 plies, where some move loses by the tables but the rule leaves that loss undecided.
@@ -39,7 +38,9 @@ fn drawn_with_open_losses(tables: &Tables, rules: &Rules) -> Vec<Position> {
 
 #[test]
 fn a_drawn_position_is_never_given_away_for_a_loss_the_draw_rules_leave_open() {
-    let tables = Arc::new(schedule::solve_in_memory(&Rules::nine(), 4).expect("the tables"));
+    // The tables up to 4 a side the exact solver's tests share (draw rules play no part in
+    // them).
+    let tables = crate::search::exact::testing::tables().clone();
     let mut rules = Rules::nine();
     rules.set("NoCapture", "20").expect("a no-capture rule");
     let positions = drawn_with_open_losses(&tables, &rules);

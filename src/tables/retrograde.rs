@@ -517,9 +517,10 @@ mod tests {
     #[test]
     fn listed_and_scanned_levels_prove_the_same_values() {
         let rules = Rules::preset("nine").unwrap().without_draw_rules();
-        // Every pair up to 4 a side, group by group, as the build solves them.
+        // The pairs up to 3 against 4, group by group, as the build solves them (4 against 4
+        // proves nothing more and would triple the test's time).
         let mut tables = Tables::empty(&rules, 4);
-        for (a, b) in [(3, 3), (3, 4), (4, 4)] {
+        for (a, b) in [(3, 3), (3, 4)] {
             let solved = {
                 let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
                 solve_group(&rules, tables.classes(), a, b, &exit, &|_| {}).unwrap()
@@ -529,7 +530,7 @@ mod tests {
             }
         }
         let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
-        for (a, b) in [(3, 4), (4, 4)] {
+        for (a, b) in [(3, 3), (3, 4)] {
             let solve = |share| {
                 solve_group_listing(&rules, tables.classes(), a, b, &exit, &|_| {}, share).unwrap()
             };

@@ -539,7 +539,7 @@ mod tests {
         let never = |_: u64| false;
         let mut memory = Memory::new(1 << 20);
         let mut memo = Some(rustc_hash::FxHashMap::default());
-        for pos in crate::search::exact::testing::placing_positions_left(12, 13, 5, 6) {
+        for pos in crate::search::exact::testing::placing_positions_left(6, 13, 5, 6) {
             let moves = movegen::legal_moves(&pos, Convention::Turn);
             let truths: Vec<Wdl> = moves
                 .iter()
