@@ -47,7 +47,7 @@ fn moulin_in_uci_against_moulin_in_gbgp() {
         let a = format!("name=uci cmd={} option.Hash=8", moulin().display());
         let b = format!("name=gbgp cmd={} proto=gbgp", moulin().display()) + " option.Hash=8";
         let flags = format!(
-            "--games 2 --concurrency 2 --grace 2000 --seed 5 --max-plies 120 {time} \
+            "--games 2 --concurrency 2 --grace 2000 --seed 5 --max-plies 60 {time} \
              --records {} --pgn {}",
             records.display(),
             pgn.display()

@@ -215,7 +215,8 @@ fn a_gui_charging_each_move_never_flags_moulin_fast() {
         opponent: 150,
         engine_opponent: false,
     };
-    learning_keeps_the_clock(c, 3);
+    // One game as each colour.
+    learning_keeps_the_clock(c, 2);
 }
 
 #[test]
