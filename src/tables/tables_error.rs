@@ -257,8 +257,8 @@ pub enum TablesError {
     Opening {
         /// The file.
         path: PathBuf,
-        /// What is wrong with it.
-        what: String,
+        /// What is wrong with it (`placing::opening::Flaw`).
+        what: Box<dyn std::error::Error + Send + Sync>,
     },
     /// A distance too long for a table's codes.
     #[error("a distance of more than {max} plies: a table cannot hold it")]

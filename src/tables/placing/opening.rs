@@ -143,10 +143,10 @@ pub fn write(
     if plies >= 2 * n || solution.pieces() != n {
         return Err(TablesError::Opening {
             path: path.to_path_buf(),
-            what: format!(
-                "plies {plies}: a game of {n} pieces a side places until ply {}",
-                2 * n - 1
-            ),
+            what: Box::new(Flaw::PlacingEnds {
+                plies,
+                last: 2 * n - 1,
+            }),
         });
     }
     let wanted = groups_of(rules, plies);
@@ -243,9 +243,9 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
     };
     let file = crate::input_file::open_regular(path).map_err(open)?;
     let bytes = crate::input_file::read_capped(file, MAX_FILE_BYTES).map_err(open)?;
-    let bad = |what: String| TablesError::Opening {
+    let bad = |what: Flaw| TablesError::Opening {
         path: path.to_path_buf(),
-        what,
+        what: Box::new(what),
     };
     let head = Header::read(&bytes, rules).map_err(bad)?;
     let entries = head.entries(&bytes, rules).map_err(bad)?;
@@ -253,7 +253,7 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
     let groups: HashMap<Group, Vec<u8>> = entries
         .par_iter()
         .map(|e| decompress(payload, e).map(|v| (e.group, v)))
-        .collect::<Result<_, String>>()
+        .collect::<Result<_, Flaw>>()
         .map_err(bad)?;
     Ok(Opening {
         solution: Solution::from_groups(rules.pieces, groups, false),
@@ -261,6 +261,120 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
         file_bytes: bytes.len() as u64,
         secs: start.elapsed().as_secs_f64(),
     })
+}
+
+/// What is wrong with an opening's solution file, or with the plies asked of one.
+#[derive(Debug, thiserror::Error)]
+pub enum Flaw {
+    /// Not an opening's solution at all.
+    #[error("not an opening's solution (moulin tables opening makes one)")]
+    NotOne,
+    /// Another format version.
+    #[error("format version {0}, this engine reads version {VERSION}")]
+    Version(u32),
+    /// Another codec.
+    #[error("codec {0}, this engine reads codec {CODEC_ZSTD} (zstd)")]
+    Codec(u8),
+    /// Rules without a placing solution.
+    #[error("the rules in force have no placing solution: {0}")]
+    Unsupported(String),
+    /// Made for other rules.
+    #[error(
+        "made for other rules (fingerprint {found:016x}, {pieces} pieces a side; the rules in \
+         force have {expected:016x}, {in_force} pieces a side)"
+    )]
+    OtherRules {
+        /// The file's fingerprint.
+        found: u64,
+        /// The file's pieces a side.
+        pieces: u8,
+        /// The fingerprint of the rules in force.
+        expected: u64,
+        /// Their pieces a side.
+        in_force: u8,
+    },
+    /// Plies that reach past the placing.
+    #[error("{0} plies, past the placing")]
+    PastThePlacing(u8),
+    /// Plies asked of a game whose placing ends before them.
+    #[error("plies {plies}: the placing ends at ply {last}")]
+    PlacingEnds {
+        /// The plies asked.
+        plies: u8,
+        /// The placing's last ply.
+        last: u8,
+    },
+    /// A file cut inside its group table.
+    #[error("cut short: {len} bytes, its table of {groups} groups ends at byte {table_end}")]
+    TableCut {
+        /// The file's length.
+        len: usize,
+        /// The groups its header names.
+        groups: usize,
+        /// Where their table ends.
+        table_end: u64,
+    },
+    /// A group count that does not match the plies.
+    #[error("{groups} groups; plies 0 to {plies} have {expected}")]
+    GroupCount {
+        /// The groups in the file.
+        groups: usize,
+        /// Its plies.
+        plies: u8,
+        /// The groups those plies have.
+        expected: usize,
+    },
+    /// A group table entry out of place: (group, slots, offset) found and expected.
+    #[error(
+        "group table entry {index} holds group {} of {} slots at {}; expected {} of {} at {}",
+        found.0, found.1, found.2, expected.0, expected.1, expected.2
+    )]
+    Entry {
+        /// The entry's index.
+        index: usize,
+        /// What it holds.
+        found: (Group, u64, u64),
+        /// What belongs there.
+        expected: (Group, u64, u64),
+    },
+    /// A file whose length is not what its table says.
+    #[error(
+        "{}: {len} bytes, its table says {end}",
+        if len < end { "cut short" } else { "bytes past its end" }
+    )]
+    Length {
+        /// The file's length.
+        len: u64,
+        /// The length its table gives.
+        end: u64,
+    },
+    /// The whole file's checksum does not match.
+    #[error("checksum mismatch: the file is damaged")]
+    Checksum,
+    /// One group's values are damaged.
+    #[error("group {0}: {1}")]
+    Group(Group, GroupFlaw),
+}
+
+/// What is wrong with one group's compressed values.
+#[derive(Debug, thiserror::Error)]
+pub enum GroupFlaw {
+    /// The frame does not decompress.
+    #[error("cannot decompress: {0}")]
+    Decompress(String),
+    /// It decompresses to the wrong size.
+    #[error("{len} bytes of values, {slots} slots take {want}")]
+    Size {
+        /// The bytes it gave.
+        len: usize,
+        /// The group's slots.
+        slots: u64,
+        /// The bytes they take.
+        want: usize,
+    },
+    /// Its values' checksum does not match.
+    #[error("checksum mismatch of its values")]
+    Checksum,
 }
 
 /// What a file's header says, checked against the rules in force.
@@ -273,44 +387,41 @@ impl Header {
     /// The header of `bytes`, each field checked: the magic, the version, the codec, the
     /// rules' fingerprint and pieces, the plies, then the file's checksum. The error says what
     /// is wrong.
-    fn read(bytes: &[u8], rules: &Rules) -> Result<Header, String> {
+    fn read(bytes: &[u8], rules: &Rules) -> Result<Header, Flaw> {
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err("not an opening's solution (moulin tables opening makes one)".into());
+            return Err(Flaw::NotOne);
         }
         let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
         if version != VERSION {
-            return Err(format!(
-                "format version {version}, this engine reads version {VERSION}"
-            ));
+            return Err(Flaw::Version(version));
         }
         if bytes[12] != CODEC_ZSTD {
-            return Err(format!(
-                "codec {}, this engine reads codec {CODEC_ZSTD} (zstd)",
-                bytes[12]
-            ));
+            return Err(Flaw::Codec(bytes[12]));
         }
         if let Some(e) = unsupported(rules) {
-            return Err(format!("the rules in force have no placing solution: {e}"));
+            return Err(Flaw::Unsupported(e.to_string()));
         }
         let (found, expected) = (word(bytes, 16), fingerprint(rules));
         if found != expected || bytes[13] != rules.pieces {
-            return Err(format!(
-                "made for other rules (fingerprint {found:016x}, {} pieces a side; the rules \
-                 in force have {expected:016x}, {} pieces a side)",
-                bytes[13], rules.pieces
-            ));
+            return Err(Flaw::OtherRules {
+                found,
+                pieces: bytes[13],
+                expected,
+                in_force: rules.pieces,
+            });
         }
         let plies = bytes[14];
         if plies >= 2 * rules.pieces {
-            return Err(format!("{plies} plies, past the placing"));
+            return Err(Flaw::PastThePlacing(plies));
         }
         let groups = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]) as usize;
         let table_end = HEADER as u64 + groups as u64 * ENTRY as u64;
         if (bytes.len() as u64) < table_end {
-            return Err(format!(
-                "cut short: {} bytes, its table of {groups} groups ends at byte {table_end}",
-                bytes.len()
-            ));
+            return Err(Flaw::TableCut {
+                len: bytes.len(),
+                groups,
+                table_end,
+            });
         }
         Ok(Header { plies, groups })
     }
@@ -318,15 +429,14 @@ impl Header {
     /// The group table of `bytes`, checked: the groups of the plies, each once, in order, their
     /// slots as their pairs have, their values one after the other to the file's end; and the
     /// file's checksum.
-    fn entries(&self, bytes: &[u8], rules: &Rules) -> Result<Vec<Entry>, String> {
+    fn entries(&self, bytes: &[u8], rules: &Rules) -> Result<Vec<Entry>, Flaw> {
         let expected = groups_of(rules, self.plies);
         if self.groups != expected.len() {
-            return Err(format!(
-                "{} groups; plies 0 to {} have {}",
-                self.groups,
-                self.plies,
-                expected.len()
-            ));
+            return Err(Flaw::GroupCount {
+                groups: self.groups,
+                plies: self.plies,
+                expected: expected.len(),
+            });
         }
         let mut entries = Vec::with_capacity(self.groups);
         let mut next = 0u64;
@@ -345,29 +455,24 @@ impl Header {
             };
             let slots = pair_len(wanted.mover as usize, wanted.other as usize);
             if e.group != wanted || e.slots != slots || e.offset != next {
-                return Err(format!(
-                    "group table entry {i} holds group {} of {} slots at {}; expected {wanted} of \
-                     {slots} at {next}",
-                    e.group, e.slots, e.offset
-                ));
+                return Err(Flaw::Entry {
+                    index: i,
+                    found: (e.group, e.slots, e.offset),
+                    expected: (wanted, slots, next),
+                });
             }
             next = next.saturating_add(e.length);
             entries.push(e);
         }
         let end = HEADER as u64 + (self.groups * ENTRY) as u64 + next;
         if bytes.len() as u64 != end {
-            let how = if (bytes.len() as u64) < end {
-                "cut short"
-            } else {
-                "bytes past its end"
-            };
-            return Err(format!(
-                "{how}: {} bytes, its table says {end}",
-                bytes.len()
-            ));
+            return Err(Flaw::Length {
+                len: bytes.len() as u64,
+                end,
+            });
         }
         if whole_checksum(bytes) != word(bytes, 32) {
-            return Err("checksum mismatch: the file is damaged".into());
+            return Err(Flaw::Checksum);
         }
         Ok(entries)
     }
@@ -375,7 +480,7 @@ impl Header {
 
 /// The packed values of the group of `entry`, from the payload: its frame decompressed (into at
 /// most the bytes its slots take) and checked against the table's checksum.
-fn decompress(payload: &[u8], e: &Entry) -> Result<Vec<u8>, String> {
+fn decompress(payload: &[u8], e: &Entry) -> Result<Vec<u8>, Flaw> {
     // The table was checked: the frame lies inside the payload.
     let frame = &payload[e.offset as usize..(e.offset + e.length) as usize];
     let want = packed::bytes_for(e.slots);
@@ -384,21 +489,21 @@ fn decompress(payload: &[u8], e: &Entry) -> Result<Vec<u8>, String> {
     let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         ruzstd::decoding::FrameDecoder::new().decode_all_to_vec(frame, &mut out)
     }));
-    let damaged = |why: String| format!("group {}: {why}", e.group);
+    let damaged = |why: GroupFlaw| Flaw::Group(e.group, why);
     match decoded {
         Ok(Ok(())) => {}
-        Ok(Err(err)) => return Err(damaged(format!("cannot decompress: {err}"))),
-        Err(_) => return Err(damaged("cannot decompress".into())),
+        Ok(Err(err)) => return Err(damaged(GroupFlaw::Decompress(err.to_string()))),
+        Err(_) => return Err(damaged(GroupFlaw::Decompress("the decoder failed".into()))),
     }
     if out.len() != want {
-        return Err(damaged(format!(
-            "{} bytes of values, {} slots take {want}",
-            out.len(),
-            e.slots
-        )));
+        return Err(damaged(GroupFlaw::Size {
+            len: out.len(),
+            slots: e.slots,
+            want,
+        }));
     }
     if checksum(&out) != e.checksum {
-        return Err(damaged("checksum mismatch of its values".into()));
+        return Err(damaged(GroupFlaw::Checksum));
     }
     Ok(out)
 }
