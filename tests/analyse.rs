@@ -53,7 +53,16 @@ fn ok(args: &[&str]) -> String {
 /// The advisor's lines after `moves`: (move, value in centi-pieces read from the pieces shown,
 /// W/L far above and below).
 fn advice(moves: &[&str], depth: &str) -> Vec<(String, i32)> {
-    let mut args = vec!["--position", "--depth", depth, "--moves"];
+    // The search's values: without the shipped opening's solution, which values the first
+    // plies' moves exactly.
+    let mut args = vec![
+        "--opening-solution",
+        "none",
+        "--position",
+        "--depth",
+        depth,
+        "--moves",
+    ];
     args.extend(moves);
     let text = ok(&args);
     let mut lines = text.lines();
@@ -109,7 +118,7 @@ fn the_worst_move_is_graded_as_the_advisor_values_it() {
     let (worst, worst_value) = lines.last().unwrap().clone();
     // A drop of 120 cp or more: a mistake at least.
     assert!(best_value - worst_value >= 120, "{lines:?}");
-    let mut args = vec!["--depth", "5", "--moves"];
+    let mut args = vec!["--opening-solution", "none", "--depth", "5", "--moves"];
     args.extend(before);
     args.push(&worst);
     let text = ok(&args);
@@ -367,7 +376,14 @@ fn two_runs_of_a_game_give_the_same_json() {
 #[test]
 fn text_and_json_give_values_from_whites_side() {
     let moves = ["d2", "d6", "f4", "b4", "b6", "f6", "d1", "g7"];
-    let mut args = vec!["--no-book", "--depth", "6", "--moves"];
+    let mut args = vec![
+        "--no-book",
+        "--opening-solution",
+        "none",
+        "--depth",
+        "6",
+        "--moves",
+    ];
     args.extend(moves);
     let text = ok(&args);
     assert!(text.starts_with("values from White's side\n"), "{text}");
@@ -944,4 +960,27 @@ fn twelve_picture(dir: &std::path::Path) {
         browser.key(webdriver::RIGHT);
     }
     shoot(&browser, "analysis-twelve.png");
+}
+
+/// Without any tables, the shipped opening's solution values every move of a position of its
+/// plies exactly, and grades a game's first plies exactly.
+#[test]
+fn the_shipped_opening_solution_values_the_first_plies_exactly() {
+    let json = ok(&["--position", "--json", "--moves", "d7", "a1", "g7", "d1"]);
+    let moves = json.matches("\"move\":").count();
+    assert_eq!(
+        json.matches("\"value\":{\"exact\":").count(),
+        moves,
+        "{json}"
+    );
+    assert!(
+        json.contains("{\"move\":\"a7xd1\",\"value\":{\"exact\":\"win\"}"),
+        "{json}"
+    );
+    let text = ok(&["--moves", "d5", "e5", "e4", "d6", "c4"]);
+    let exact = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with(char::is_numeric) && l.ends_with("[exact]"))
+        .count();
+    assert_eq!(exact, 5, "{text}");
 }

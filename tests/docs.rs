@@ -397,3 +397,47 @@ fn the_rules_page_perft_figures_are_the_engines() {
     }
     assert!(checked >= 20, "only {checked} figures read");
 }
+
+/// The options `moulin` lists at `uci`, by name.
+fn engine_options() -> Vec<String> {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"uci\nquit\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .map(|l| l.split(' ').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn every_engine_option_is_in_the_protocol_and_the_options_page() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let protocol = std::fs::read_to_string(root.join("protocol.md")).unwrap();
+    let listed: BTreeSet<String> = table_rows(&protocol, "## 5. Options")
+        .iter()
+        .map(|row| code(&row[0]).to_string())
+        .collect();
+    let page = std::fs::read_to_string(root.join("docs/options.md")).unwrap();
+    let options = engine_options();
+    assert!(options.len() > 20, "{options:?}");
+    for name in &options {
+        assert!(
+            listed.contains(name),
+            "protocol.md section 5 has no row for {name}"
+        );
+        assert!(
+            page.contains(&format!("`{name}`")),
+            "docs/options.md does not name {name}"
+        );
+    }
+}

@@ -134,12 +134,12 @@ impl LoadedTables {
             match read {
                 Ok(o) => {
                     log::info!(
-                        "opening solution {}: plies 0 to {} exact, {} groups, {} bytes in memory \
-                         from a file of {}, read in {:.3} s",
+                        "opening solution {}: plies 0 to {} exact, {} groups, a file of {} \
+                         bytes read and checked in {:.3} s (each group decompressed when first \
+                         probed)",
                         path.display(),
                         o.plies,
                         o.solution.groups().count(),
-                        o.solution.bytes_in_memory(),
                         o.file_bytes,
                         o.secs
                     );

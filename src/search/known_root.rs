@@ -98,8 +98,10 @@ impl Searcher {
         report: &mut (dyn FnMut(&Info) + Send),
     ) -> SearchResult {
         let score = Score::solved(solved.value);
+        // The value and a move that keeps it are known at once: said at depth 0, as a book
+        // move is, before any search among equally testing moves.
+        report(&self.known_line(solved.moves[0], score));
         let mut result = if solved.moves.len() == 1 {
-            report(&self.known_line(solved.moves[0], score));
             SearchResult {
                 best: Some(solved.moves[0]),
                 ..SearchResult::nothing(None)
@@ -218,11 +220,11 @@ impl Searcher {
     }
 
     /// The report of a move known without a search (the tables', the placing solution's): a
-    /// line of one ply.
+    /// line of one ply at depth 0 (nothing searched), as a book move's.
     fn known_line(&self, mv: Move, score: Score) -> Info {
         Info {
-            depth: 1,
-            seldepth: 1,
+            depth: 0,
+            seldepth: 0,
             multipv: 1,
             score,
             bound: None,

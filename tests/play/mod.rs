@@ -506,8 +506,13 @@ fn hint_value(text: &str) -> String {
 
 #[test]
 fn a_hint_gives_its_value_from_the_book_or_the_search() {
-    // At the start the opening book answers, with its value.
+    // At the start the shipped opening's solution answers, exactly.
     let pty = started();
+    let t = pty.answer("hint", "the hint", |t| t.contains("hint: "));
+    assert_eq!(hint_value(&t), "draw, exact by the placing solution");
+    // Without it, the opening book, with its value.
+    let pty = Pty::start("--level 1 --movetime 20 --plain --opening-solution none");
+    pty.wait("the first board", |t| t.contains("white (you) to move"));
     let t = pty.answer("hint", "the hint", |t| t.contains("hint: "));
     let value = hint_value(&t);
     assert!(

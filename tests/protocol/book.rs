@@ -23,7 +23,7 @@ fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
 #[test]
 fn book_moves_are_answered_at_once() {
     let _gate = shared();
-    let mut e = Engine::start();
+    let mut e = Engine::without_opening();
     // The start position is in the book: even a deep search is answered at once.
     let t = Instant::now();
     e.ask("position startpos");
@@ -112,7 +112,7 @@ fn book_moves_are_answered_at_once() {
 #[test]
 fn own_book_false_searches() {
     let _gate = shared();
-    let mut e = Engine::start();
+    let mut e = Engine::without_opening();
     e.ask("setoption name OwnBook value false");
     e.ask("position startpos");
     let lines = e.go("go depth 2");
@@ -159,7 +159,7 @@ fn own_book_false_searches() {
 #[test]
 fn missing_or_corrupt_book_files_leave_the_engine_playing() {
     let _gate = shared();
-    let mut e = Engine::start();
+    let mut e = Engine::without_opening();
     // Missing: one error line for the GUI, and a search.
     assert_eq!(
         e.ask("setoption name BookFile value /no/such/dir/x.book"),
@@ -230,7 +230,12 @@ fn a_bad_book_file_at_start_is_an_info_string() {
         ("/no/such/dir/x.book".to_string(), "no such file"),
         (damaged.display().to_string(), "line "),
     ] {
-        let mut e = Engine::start_with(&["--option", &format!("BookFile={path}")]);
+        let mut e = Engine::start_with(&[
+            "--option",
+            &format!("BookFile={path}"),
+            "--option",
+            "OpeningSolution=none",
+        ]);
         let lines = e.ask("isready");
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
@@ -266,7 +271,7 @@ fn book_turns_in_the_action_notation() {
         .next()
         .unwrap();
     let (step, removal) = turn.split_at(turn.find('x').unwrap());
-    let mut e = Engine::start();
+    let mut e = Engine::without_opening();
     e.ask(&format!("position fen {fen}"));
     let lines = e.go("go depth 30");
     assert_eq!(lines[1].split_whitespace().nth(3), Some(turn), "{lines:?}");
@@ -303,7 +308,7 @@ fn readyok_waits_for_the_book_and_what_follows_waits_behind_it() {
         .status()
         .expect("mkfifo runs");
     assert!(made.success(), "mkfifo {}", pipe.display());
-    let mut e = Engine::start();
+    let mut e = Engine::without_opening();
     e.ask("isready");
     e.send(&format!("setoption name BookFile value {}", pipe.display()));
     e.send("isready");
@@ -336,7 +341,7 @@ fn a_book_file_too_large_is_refused_with_one_error() {
     let path = scratch("huge.book");
     let file = std::fs::File::create(&path).unwrap();
     file.set_len(65 << 20).unwrap();
-    let mut e = Engine::start();
+    let mut e = Engine::without_opening();
     let lines = e.ask(&format!("setoption name BookFile value {}", path.display()));
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
@@ -378,8 +383,8 @@ fn proven_in_book(mark: &str) -> (String, String) {
 #[test]
 fn proven_book_moves_state_their_value() {
     let _gate = shared();
-    let mut e = Engine::start();
-    let mut gbgp = Engine::start();
+    let mut e = Engine::without_opening();
+    let mut gbgp = Engine::without_opening();
     gbgp.send("gbgp");
     gbgp.until(|l| l == "gbgpok");
     for (mark, value, uci, cp) in [

@@ -576,7 +576,12 @@ fn options_given_on_the_command_line_hold_in_either_dialect() {
     assert!(moves.split(' ').any(|m| m == "a7"), "{moves}");
     assert!(!moves.contains("a7x"), "{moves}");
     e.quit();
-    let mut e = Engine::start_with(&["--option", "OwnBook=false"]);
+    let mut e = Engine::start_with(&[
+        "--option",
+        "OwnBook=false",
+        "--option",
+        "OpeningSolution=none",
+    ]);
     e.send("gbgp");
     until_within(&e, "gbgpok", GUI_LIMIT);
     e.send("position pos w:w:b:1");

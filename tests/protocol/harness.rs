@@ -38,6 +38,13 @@ impl Engine {
         Engine::start_with(&[])
     }
 
+    /// Starts the engine without the opening's solution that ships with it (which answers
+    /// every position of the first plies at once): for tests of the book, and of searches and
+    /// their output in the opening.
+    pub(crate) fn without_opening() -> Engine {
+        Engine::start_with(&["--option", "OpeningSolution=none"])
+    }
+
     /// Starts the engine with these command-line arguments.
     pub(crate) fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))

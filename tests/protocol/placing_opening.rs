@@ -41,7 +41,7 @@ fn opening_file() -> &'static Path {
                 "{text}"
             );
         }
-        assert!(text.contains("read, checked and decompressed"), "{text}");
+        assert!(text.contains("decompressed and checked in"), "{text}");
         let verified = moulin(&[
             "tables", "opening", "--verify", f, "--pieces", "4", "--dir", d,
         ]);
@@ -218,4 +218,85 @@ fn the_analyst_values_covered_moves_exactly_from_the_opening_alone() {
     }
     // Past it, the search values the position, not exactly.
     assert!(!analyst.search(&game, false).0.exact);
+}
+
+/// The opening's solution shipped in `book/` (`book/nine-opening.sol`), read as the engine
+/// reads it.
+fn shipped() -> Tables {
+    let rules = moulin::Rules::nine();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/nine-opening.sol");
+    let o = opening::read(&path, &rules).unwrap();
+    assert!(o.plies >= 10, "plies 0 to {}", o.plies);
+    assert!(o.file_bytes <= 24_000_000, "{} bytes", o.file_bytes);
+    Tables::of_opening(&rules, Arc::new(o.solution))
+}
+
+/// The shipped file against `tests/data/placing-values.txt` (the published solution's values
+/// agree with it on every class of plies 0 to 5): every class's value, and its value-keeping
+/// moves exactly.
+#[test]
+fn the_shipped_opening_solution_agrees_with_the_committed_placing_values() {
+    let tables = shipped();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/placing-values.txt"
+    ))
+    .unwrap();
+    let rules = moulin::Rules::nine();
+    let mut classes = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        let pos = moulin::rules::fen::read(fields[0], &rules).unwrap();
+        let value = tables.placing_value(&pos).unwrap();
+        let letter = match value {
+            1 => "W",
+            0 => "D",
+            _ => "L",
+        };
+        assert_eq!(letter, fields[1], "{line}");
+        let mut kept: Vec<String> = legal_moves(&pos, Convention::Turn)
+            .into_iter()
+            .filter(|&m| solved::move_value(&tables, &pos, m).unwrap() == value)
+            .map(|m| m.written_at(&pos, Convention::Turn))
+            .collect();
+        let mut expected: Vec<String> = fields[2].split_whitespace().map(String::from).collect();
+        kept.sort();
+        expected.sort();
+        assert_eq!(kept, expected, "{line}");
+        classes += 1;
+    }
+    assert_eq!(classes, 31_563);
+}
+
+/// The shipped file against the rules: in positions of plies 0 to 9 reached by random games,
+/// each value is the best of its successors' (which the file holds too), and no position of
+/// ply 10 is without a value.
+#[test]
+fn the_shipped_opening_solution_holds_against_the_rules() {
+    let tables = shipped();
+    let mut rng = moulin::rng::Rng::new(53);
+    let mut checked = 0;
+    for _game in 0..600 {
+        let mut game = Game::new(moulin::Rules::nine());
+        for _ply in 0..10 {
+            let pos = *game.position();
+            if game.outcome().is_some() {
+                break;
+            }
+            let value = tables.placing_value(&pos).unwrap();
+            let legal = legal_moves(&pos, Convention::Turn);
+            let best = legal
+                .iter()
+                .map(|&m| solved::move_value(&tables, &pos, m).unwrap())
+                .max()
+                .unwrap();
+            assert_eq!(value, best, "{:?}", game.moves());
+            checked += 1;
+            game.play(legal[rng.below(legal.len())]);
+        }
+        if game.outcome().is_none() {
+            assert!(tables.placing_value(game.position()).is_some());
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
 }

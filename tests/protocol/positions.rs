@@ -72,7 +72,7 @@ fn go_with_a_pending_removal_answers_the_removal() {
 #[test]
 fn turn_and_action_notation() {
     let _gate = shared();
-    let mut e = Engine::start();
+    let mut e = Engine::without_opening();
     let before = "d7 a1 g7 d1";
     e.ask(&format!("position startpos moves {before}"));
     // Turn: the mill and its removal are one token.

@@ -212,21 +212,22 @@ fn uci_elo_limits_the_strength_only_with_uci_limit_strength() {
         assert!(e.ask_one(bad).starts_with("info string error: "), "{bad}");
     }
     e.ask("position startpos");
-    // Full strength: the book answers.
-    assert!(e.go("go movetime 2000").iter().any(|l| l.contains("book")));
+    // Full strength: the opening's solution (or the book) answers at once.
+    let known = |l: &String| l.contains("book") || l.contains("placing solution");
+    assert!(e.go("go movetime 2000").iter().any(known));
     assert!(e.ask("setoption name UCI_Elo value 600").is_empty());
-    assert!(e.go("go movetime 2000").iter().any(|l| l.contains("book")));
+    assert!(e.go("go movetime 2000").iter().any(known));
     assert!(e
         .ask("setoption name UCI_LimitStrength value true")
         .is_empty());
     let t = Instant::now();
     let lines = e.go("go movetime 2000");
-    // Limited: searched (no book), within its node budget, long before the time.
-    assert!(lines.iter().all(|l| !l.contains("book")), "{lines:?}");
+    // Limited: searched (no book, no solution), within its node budget, long before the time.
+    assert!(lines.iter().all(|l| !known(l)), "{lines:?}");
     assert!(t.elapsed() < Duration::from_millis(1500));
     assert!(e
         .ask("setoption name UCI_LimitStrength value false")
         .is_empty());
-    assert!(e.go("go movetime 2000").iter().any(|l| l.contains("book")));
+    assert!(e.go("go movetime 2000").iter().any(known));
     e.quit();
 }

@@ -39,6 +39,7 @@ fn after(moves: &str) -> moulin::Position {
 fn searching() -> Engine {
     let mut e = Engine::start();
     e.ask("setoption name OwnBook value false");
+    e.ask("setoption name OpeningSolution value none");
     e.ask(DEEP);
     e.send("go infinite");
     e
@@ -48,6 +49,7 @@ fn searching() -> Engine {
 fn a_script_piped_in_one_write_is_answered_in_order() {
     let _gate = shared();
     let script = "setoption name OwnBook value false\n\
+                  setoption name OpeningSolution value none\n\
                   position startpos moves d6 f4\n\
                   go depth 6\n\
                   position startpos moves d6 f4 d2\n\
@@ -156,7 +158,7 @@ fn quit_after_waiting_commands_answers_them_first() {
     // `quit` with nothing waiting ends the search at once; behind a waiting `go` it comes once
     // that search has answered.
     let (lines, clean) = piped(&format!(
-        "setoption name OwnBook value false\n{DEEP}\ngo depth 4\ngo depth 2\nquit\n"
+        "setoption name OwnBook value false\nsetoption name OpeningSolution value none\n{DEEP}\ngo depth 4\ngo depth 2\nquit\n"
     ));
     assert!(clean, "{lines:?}");
     let bestmoves: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
@@ -218,7 +220,7 @@ fn a_flood_of_waiting_commands_is_bounded() {
 fn newgame_in_gbgp_ends_the_search_and_waits_for_it() {
     let _gate = shared();
     let (lines, clean) = piped(
-        "gbgp\nsetoption name OwnBook value false\nnewgame\nposition pos w:w:b:1 moves d2 d6 f4\n\
+        "gbgp\nsetoption name OwnBook value false\nsetoption name OpeningSolution value none\nnewgame\nposition pos w:w:b:1 moves d2 d6 f4\n\
          go wtime 600000 btime 600000\n\
          newgame\nisready\nposition pos w:w:b:1 moves d2\ngo depth 1\nquit\n",
     );

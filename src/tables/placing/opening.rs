@@ -1,6 +1,7 @@
 //! The opening's solution: the groups of the placing solution that hold every position of the
 //! first plies of a game, in one compressed file small enough to ship with the engine (issue
-//! 53), made from a built solution (`moulin tables opening`) and loaded whole into memory.
+//! 53), made from a built solution (`moulin tables opening`) and read whole into memory, each
+//! group unpacked the first time it is probed.
 //!
 //! A group with `left` placements left holds the positions of ply `2 * pieces - left`, so the
 //! positions of plies 0 to `plies` are the groups with `left >= 2 * pieces - plies`. A group's
@@ -22,14 +23,16 @@
 //!  then          the groups' compressed values, in the table's order
 //! ```
 //!
-//! Loading reads the whole file (at most `MAX_FILE_BYTES`), checks it all (header, the rules'
-//! fingerprint, every group of those plies there once, the file's checksum, and each group's
-//! size and checksum once decompressed) before any value is used: a file that fails is refused
-//! whole (`TablesError::Opening`, naming it and what is wrong).
+//! Loading reads the whole file (at most `MAX_FILE_BYTES`) and checks it (header, the rules'
+//! fingerprint, every group of those plies there once, the file's checksum) before any value is
+//! used: a file that fails is refused whole (`TablesError::Opening`, naming it and what is
+//! wrong). A group is decompressed when it is first probed, its size and checksum checked then
+//! (a group that fails answers nothing, with one error in the log); `Opening::unpack_all`
+//! decompresses and checks every group at once, as making and verifying the file do.
 
 use super::groups::{self, Group};
 use super::packed;
-use super::solution::Solution;
+use super::solution::{Solution, Unpack};
 use super::{fingerprint, unsupported};
 use crate::durable;
 use crate::job_progress::Progress;
@@ -40,6 +43,7 @@ use crate::tables::tables_error::TablesError;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 const MAGIC: &[u8; 8] = b"MOULOPN1";
@@ -217,18 +221,79 @@ pub fn write(
 /// An opening's solution read from its file.
 #[derive(Debug)]
 pub struct Opening {
-    /// Its groups, in memory.
+    /// Its groups, in memory, each unpacked when first probed.
     pub solution: Solution,
     /// The plies it covers: the positions of plies 0 to this.
     pub plies: u8,
     /// The file's size in bytes.
     pub file_bytes: u64,
-    /// The time it took to read, check and decompress, in seconds.
+    /// The time it took to read and check it, in seconds.
     pub secs: f64,
+    /// The file, to name it in an error.
+    path: std::path::PathBuf,
 }
 
-/// Reads the opening's solution at `path` for a game of `rules`, checks all of it and
-/// decompresses every group into memory.
+impl Opening {
+    /// Decompresses every group now and checks each against its size and checksum, returning
+    /// the time it took in seconds.
+    ///
+    /// # Errors
+    ///
+    /// A group that does not decompress, or whose values are not the table's
+    /// (`TablesError::Opening`, naming the group; the log says what is wrong with it).
+    pub fn unpack_all(&self) -> Result<f64, TablesError> {
+        let start = Instant::now();
+        let groups: Vec<Group> = self.solution.groups().collect();
+        let failed = groups
+            .par_iter()
+            .filter(|&&g| self.solution.group_bytes(g).is_none())
+            .min()
+            .copied();
+        if let Some(group) = failed {
+            return Err(TablesError::Opening {
+                path: self.path.clone(),
+                what: Box::new(Flaw::Group(group, GroupFlaw::Unpacked)),
+            });
+        }
+        Ok(start.elapsed().as_secs_f64())
+    }
+}
+
+/// One group's compressed values in the file, decompressed when first asked for.
+struct Compressed {
+    file: Arc<Vec<u8>>,
+    /// Where the payload (the groups' frames) starts in `file`.
+    payload: usize,
+    entry: Entry,
+    path: std::path::PathBuf,
+    values: OnceLock<Option<Vec<u8>>>,
+}
+
+impl Unpack for Compressed {
+    fn bytes(&self) -> Option<&[u8]> {
+        self.values
+            .get_or_init(
+                || match decompress(&self.file[self.payload..], &self.entry) {
+                    Ok(values) => Some(values),
+                    Err(e) => {
+                        log::error!("{}: not used: {e}", self.path.display());
+                        None
+                    }
+                },
+            )
+            .as_deref()
+    }
+
+    fn unpacked(&self) -> usize {
+        self.values
+            .get()
+            .and_then(Option::as_ref)
+            .map_or(0, Vec::len)
+    }
+}
+
+/// Reads the opening's solution at `path` for a game of `rules` and checks it (each group is
+/// decompressed when first probed, or all by `Opening::unpack_all`).
 ///
 /// # Errors
 ///
@@ -249,17 +314,27 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
     };
     let head = Header::read(&bytes, rules).map_err(bad)?;
     let entries = head.entries(&bytes, rules).map_err(bad)?;
-    let payload = &bytes[HEADER + entries.len() * ENTRY..];
-    let groups: HashMap<Group, Vec<u8>> = entries
-        .par_iter()
-        .map(|e| decompress(payload, e).map(|v| (e.group, v)))
-        .collect::<Result<_, Flaw>>()
-        .map_err(bad)?;
+    let payload = HEADER + entries.len() * ENTRY;
+    let file = Arc::new(bytes);
+    let groups: HashMap<Group, Box<dyn Unpack>> = entries
+        .into_iter()
+        .map(|entry| {
+            let group: Box<dyn Unpack> = Box::new(Compressed {
+                file: Arc::clone(&file),
+                payload,
+                entry,
+                path: path.to_path_buf(),
+                values: OnceLock::new(),
+            });
+            (entry.group, group)
+        })
+        .collect();
     Ok(Opening {
-        solution: Solution::from_groups(rules.pieces, groups, false),
+        solution: Solution::from_unpackers(rules.pieces, groups),
         plies: head.plies,
-        file_bytes: bytes.len() as u64,
+        file_bytes: file.len() as u64,
         secs: start.elapsed().as_secs_f64(),
+        path: path.to_path_buf(),
     })
 }
 
@@ -375,6 +450,9 @@ pub enum GroupFlaw {
     /// Its values' checksum does not match.
     #[error("checksum mismatch of its values")]
     Checksum,
+    /// It did not unpack (the log says why).
+    #[error("its values do not unpack")]
+    Unpacked,
 }
 
 /// What a file's header says, checked against the rules in force.

@@ -1,6 +1,7 @@
 //! The placing solution loaded for probing: a tables directory's, every group's file mapped and
-//! checked (header, size and checksum) when it is opened; or some of its groups held in memory
-//! (the opening's solution, `opening`), which answers only the positions of those groups.
+//! checked (header, size and checksum) when it is opened; or some of its groups held in memory,
+//! as they are or unpacked when first probed (the opening's solution, `opening`), which answers
+//! only the positions of those groups.
 
 use super::groups::{self, Group};
 use super::packed::{self, Wdl};
@@ -14,24 +15,34 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The values of one group: a file mapped, or bytes in memory.
+/// A group's values kept compressed and unpacked the first time they are asked for (the
+/// opening's solution's groups: its start costs the reading of the file, not the unpacking).
+pub trait Unpack: Send + Sync {
+    /// The packed values, unpacked on the first call; `None` when they cannot be (damaged).
+    fn bytes(&self) -> Option<&[u8]>;
+    /// The bytes of values unpacked so far (0 before the first call).
+    fn unpacked(&self) -> usize;
+}
+
+/// The values of one group: a file mapped, or bytes unpacked when first asked for.
 enum Held {
     Mapped(Mapped),
-    Owned(Vec<u8>),
+    Lazy(Box<dyn Unpack>),
 }
 
 impl Held {
-    /// The packed values, when they can be trusted (a mapped file cut while it was read cannot).
+    /// The packed values, when they can be trusted (a mapped file cut while it was read cannot,
+    /// nor a group that does not unpack).
     fn bytes(&self) -> Option<&[u8]> {
         match self {
             Held::Mapped(m) => m.mapping.trusted().then(|| m.bytes()),
-            Held::Owned(b) => Some(b),
+            Held::Lazy(u) => u.bytes(),
         }
     }
 }
 
 /// The groups of the placing of one game: every one (a tables directory's, mapped), or some
-/// (held in memory).
+/// (held in memory, unpacked when first probed).
 pub struct Solution {
     groups: HashMap<Group, Held>,
     classes: Classes,
@@ -96,10 +107,9 @@ impl Solution {
         }))
     }
 
-    /// Some groups of the placing solution of a game of `pieces` a side, held in memory (each
-    /// group's packed values, of the size its pairs take, as `store` writes them): it answers
-    /// the positions of those groups only.
-    pub fn from_groups(pieces: u8, groups: HashMap<Group, Vec<u8>>, whole: bool) -> Solution {
+    /// Some groups of the placing solution of a game of `pieces` a side, each unpacked when
+    /// first probed: it answers the positions of those groups only.
+    pub fn from_unpackers(pieces: u8, groups: HashMap<Group, Box<dyn Unpack>>) -> Solution {
         let largest = groups
             .keys()
             .map(|g| g.mover.max(g.other))
@@ -108,11 +118,11 @@ impl Solution {
         Solution {
             groups: groups
                 .into_iter()
-                .map(|(g, b)| (g, Held::Owned(b)))
+                .map(|(g, u)| (g, Held::Lazy(u)))
                 .collect(),
             classes: Classes::new(largest as usize),
             pieces,
-            whole,
+            whole: false,
         }
     }
 
@@ -137,13 +147,14 @@ impl Solution {
         self.groups.keys().copied()
     }
 
-    /// The bytes of values it holds in memory (none for mapped files).
+    /// The bytes of values it holds in memory (none for mapped files; a group unpacked when
+    /// probed, once it was).
     pub fn bytes_in_memory(&self) -> usize {
         self.groups
             .values()
             .map(|h| match h {
-                Held::Owned(b) => b.len(),
                 Held::Mapped(_) => 0,
+                Held::Lazy(u) => u.unpacked(),
             })
             .sum()
     }
