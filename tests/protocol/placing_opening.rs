@@ -300,3 +300,48 @@ fn the_shipped_opening_solution_holds_against_the_rules() {
     }
     assert!(checked > 5_000, "{checked}");
 }
+
+/// The engine as a GUI starts it, no tables: in positions of the shipped file's plies `go`
+/// states the exact value at depth 0 at once and plays a move that keeps it.
+#[test]
+fn go_answers_from_the_shipped_opening_solution_at_depth_0() {
+    let _g = shared();
+    let truth = shipped();
+    let mut engine = Engine::start();
+    for (moves, score) in [
+        ("", "cp 0"),
+        ("d7 a1 g7 d1", "cp 28000"),
+        ("d5 e5 e4 d6", "cp 0"),
+    ] {
+        engine.ask(&format!("position startpos moves {moves}"));
+        engine.send("go wtime 60000 btime 60000");
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        assert!(
+            lines[0].starts_with("info depth 0 seldepth 0 ")
+                && lines[0].contains(&format!(" score {score} ")),
+            "{moves}: {lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string placing solution ")),
+            "{lines:?}"
+        );
+        let mut game = Game::new(moulin::Rules::nine());
+        for m in moves.split_whitespace() {
+            game.play_token(m).unwrap();
+        }
+        let pos = *game.position();
+        let text = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        let mv = legal_moves(&pos, Convention::Turn)
+            .into_iter()
+            .find(|m| m.written_at(&pos, Convention::Turn) == text)
+            .unwrap();
+        assert_eq!(
+            solved::move_value(&truth, &pos, mv),
+            truth.placing_value(&pos),
+            "{moves}: {text} gives the value away"
+        );
+    }
+    engine.quit();
+}
