@@ -220,7 +220,19 @@ pub fn open_lines(path: &Path) -> io::Result<Lines<BufReader<File>>> {
 /// At most `max` bytes of `input`: more is the error [`Bound::TooLarge`], found after reading
 /// `max + 1` bytes, never more.
 pub fn read_capped(input: impl Read, max: u64) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+    read_capped_into(input, max, Vec::new())
+}
+
+/// The bytes of the regular file `file` (at most `max`, else [`Bound::TooLarge`]), read into
+/// a buffer of its size at once: no growing copies of a large file.
+pub fn read_file_capped(file: File, max: u64) -> io::Result<Vec<u8>> {
+    let size = file.metadata()?.len().min(max.saturating_add(1));
+    let capacity = usize::try_from(size).unwrap_or(0);
+    read_capped_into(file, max, Vec::with_capacity(capacity))
+}
+
+/// `read_capped` into `bytes`, already sized.
+fn read_capped_into(input: impl Read, max: u64, mut bytes: Vec<u8>) -> io::Result<Vec<u8>> {
     input.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
         return Err(Bound::TooLarge { max }.into());
