@@ -14,7 +14,7 @@ use super::jobs::{self, Ends, Job, Reporting, SearchAnswer, SearchJob};
 use super::loaded_tables::LoadedTables;
 use super::options::{Changed, OverheadReserve, Settings};
 use super::overhead::Overhead;
-use super::reply::{Error, Out};
+use super::reply::{one_line, Error, Out};
 use crate::book::Book;
 use crate::rules::game::Game;
 use crate::rules::gbgp_position;
@@ -23,6 +23,7 @@ use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::bench::BenchTotal;
 use crate::search::exact::solved;
+use crate::search::network::{self, Network};
 use crate::search::{Control, Limits, Score, SearchResult, Searcher, SolvedChoice};
 use crate::tables::placing;
 use crate::tables::{TableChange, Values};
@@ -44,6 +45,8 @@ pub(super) struct Engine {
     tables: LoadedTables,
     /// What the GUI charges per move beyond the engine's own time, learned from the clocks.
     overhead: Overhead,
+    /// The network evaluation `EvalFile` names, when it was read whole.
+    network: Option<Arc<Network>>,
     /// The writer of stdout, for what the engine says of itself and its jobs' lines.
     out: Out,
     /// For the threads it starts (jobs, book and tables readers) to report on.
@@ -79,6 +82,7 @@ impl Engine {
             books: Books::new(),
             tables: LoadedTables::default(),
             overhead: Overhead::default(),
+            network: None,
             out,
             events,
         }
@@ -164,7 +168,30 @@ impl Engine {
             }
             Changed::Book => self.books.request(&self.settings, &self.events),
             Changed::Tables => self.request_tables(),
+            Changed::Network => self.load_network(),
         }
+        if changed == Changed::Rules && self.settings.eval_file.is_empty() {
+            // The default network follows the variant.
+            self.load_network();
+        }
+    }
+
+    /// Reads the network `EvalFile` names (`network_path`); at the start of the conversation
+    /// too. A file that cannot be used is one error line, and the search evaluates without it.
+    pub(super) fn load_network(&mut self) {
+        self.network = network_path(&self.settings).and_then(|path| {
+            match Network::read(&path, &self.settings.rules) {
+                Ok(net) => Some(Arc::new(net)),
+                Err(e) => {
+                    self.out.line(&format!(
+                        "info string error: {}; evaluating without it",
+                        one_line(&e.to_string())
+                    ));
+                    None
+                }
+            }
+        });
+        self.share_tables();
     }
 
     /// `ucinewgame`: the start position, a searcher and an overhead that forget the last game.
@@ -232,6 +259,7 @@ impl Engine {
     fn share_tables(&mut self) {
         if let Some(s) = self.searcher.as_mut() {
             s.options.tables = self.tables.in_force().cloned();
+            s.options.network.clone_from(&self.network);
         }
     }
 
@@ -239,6 +267,7 @@ impl Engine {
     fn new_searcher(&self) -> Searcher {
         let mut s = self.settings.new_searcher();
         s.options.tables = self.tables.in_force().cloned();
+        s.options.network.clone_from(&self.network);
         s
     }
 
@@ -536,5 +565,19 @@ impl Engine {
             events: self.events.clone(),
             out: self.out.clone(),
         }
+    }
+}
+
+/// The network file the settings name: `EvalFile`, `none` for none, or when empty the default
+/// of the variant in force where it is found (as the book is: `book::find_shipped`; custom
+/// rules have none).
+fn network_path(settings: &Settings) -> Option<PathBuf> {
+    match settings.eval_file.as_str() {
+        "" => {
+            let variant = settings.rules.preset_name()?;
+            crate::book::find_shipped(&network::file_name(variant))
+        }
+        none if none.eq_ignore_ascii_case("none") => None,
+        path => Some(PathBuf::from(path)),
     }
 }

@@ -56,7 +56,7 @@ fn number(v: &str) -> u64 {
 }
 
 /// Every engine option, in the order `uci` lists them (before the rule options).
-static ENGINE_OPTIONS: [EngineOption; 18] = [
+static ENGINE_OPTIONS: [EngineOption; 19] = [
     EngineOption {
         name: "Hash",
         kind: spin(1, MAX_HASH_MB),
@@ -208,6 +208,15 @@ static ENGINE_OPTIONS: [EngineOption; 18] = [
         },
     },
     EngineOption {
+        name: "EvalFile",
+        kind: Kind::Text,
+        write: |s| s.eval_file.clone(),
+        read: |s, v| {
+            s.eval_file = v.to_string();
+            Some(Changed::Network)
+        },
+    },
+    EngineOption {
         name: "SolvedPlacing",
         kind: Kind::Combo(&SolvedChoice::NAMES),
         write: |s| s.solved_placing.name().into(),
@@ -287,6 +296,9 @@ pub struct Settings {
     /// `OpeningSolution`: the opening's solution file (the placing solution's first plies);
     /// empty for the default of the variant in force, `none` for none.
     pub opening_solution: String,
+    /// `EvalFile`: the network evaluation's file; empty for the default of the variant in
+    /// force (`<variant>.nnue`, found as the book is), `none` for none.
+    pub eval_file: String,
     /// `SolvedPlacing`: how moves are picked where the placing solution covers the position.
     pub solved_placing: SolvedChoice,
     /// The playing level, 1 to 20 (20: full strength).
@@ -314,6 +326,7 @@ impl Default for Settings {
             book_variety: Variety::Best,
             tables_path: String::new(),
             opening_solution: String::new(),
+            eval_file: String::new(),
             solved_placing: SolvedChoice::Testing,
             level: 20,
             limit_strength: false,
@@ -351,6 +364,8 @@ pub enum Changed {
     /// `TablesPath` or `OpeningSolution`: the endgame tables and the opening's solution are
     /// loaded again.
     Tables,
+    /// `EvalFile`: the network is read again.
+    Network,
 }
 
 /// A `setoption` that was refused; the option keeps its value.

@@ -98,6 +98,7 @@ impl Session {
         }
         self.engine.request_book();
         self.engine.request_tables();
+        self.engine.load_network();
         while let Some(event) = self.next_event() {
             if self.handle(event) == Flow::Quit
                 || self.out.is_gone()

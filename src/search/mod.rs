@@ -26,6 +26,7 @@ mod iterate;
 mod known_root;
 mod learned;
 mod limits;
+pub mod network;
 mod ordering;
 mod placing;
 mod quiesce;
@@ -77,6 +78,8 @@ pub struct Options {
     pub learned: bool,
     /// Endgame tables: covered positions are exact (`TablesPath`).
     pub tables: Option<Arc<Tables>>,
+    /// The network evaluation (`EvalFile`), used where it serves the rules and `learned` is on.
+    pub network: Option<Arc<network::Network>>,
     /// Play below full strength (`Level`, `UCI_LimitStrength`): fewer nodes, noisy choice among
     /// the best root moves, no endgame tables.
     pub strength: Option<Strength>,
@@ -93,6 +96,7 @@ impl Default for Options {
             weights: eval::Weights::DEFAULT,
             learned: true,
             tables: None,
+            network: None,
             strength: None,
             solved_placing: SolvedChoice::Testing,
         }
@@ -343,6 +347,11 @@ impl Searcher {
             fixed_time: limits.fixed_time(self.options.move_overhead).is_some(),
             features: self.options.style.features(),
             tables,
+            network: self
+                .options
+                .network
+                .as_deref()
+                .filter(|n| self.options.learned && n.serves(pos.rules())),
             weights: if self.options.learned {
                 self.options.weights.for_rules(pos.rules())
             } else {

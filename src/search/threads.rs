@@ -7,6 +7,7 @@ use super::control::Control;
 use super::eval;
 use super::features::Features;
 use super::limits::Deadline;
+use super::network::Network;
 use super::tt::Bound;
 use super::tt::TranspositionTable;
 use crate::rules::moves::Move;
@@ -36,6 +37,8 @@ pub(super) struct Shared<'a> {
     /// Endgame tables that serve the game's rules.
     pub(super) tables: Option<&'a Tables>,
     pub(super) weights: eval::Weights,
+    /// The network evaluation, when one serves the game's rules.
+    pub(super) network: Option<&'a Network>,
 }
 
 /// Slots of the table of positions being searched (a power of two).

@@ -4,6 +4,7 @@
 //! the horizon in `quiesce`, move ordering in `ordering`.
 
 use super::limits::MAX_PLY;
+use super::network::Accumulator;
 use super::ordering::{self, MoveOrder};
 use super::score::{self, INF};
 use super::threads::Shared;
@@ -45,6 +46,9 @@ pub(super) struct Worker<'a> {
     pub(super) deferred: Vec<Vec<u16>>,
     /// The last root search's nodes, for the time manager.
     pub(super) root_effort: RootEffort,
+    /// The network's accumulators by ply, each of the last position evaluated at its ply (none
+    /// without a network).
+    pub(super) accumulators: Vec<Option<Accumulator>>,
 }
 
 /// The nodes of one root search, for the time manager: the share of its best move says how sure
@@ -87,6 +91,11 @@ impl<'a> Worker<'a> {
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             deferred: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             root_effort: RootEffort::default(),
+            accumulators: if shared.network.is_some() {
+                (0..MAX_PLY + 2).map(|_| None).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -172,7 +181,7 @@ impl<'a> Worker<'a> {
 
     /// The score of a node that is decided without searching: the game is over, the position
     /// repeats, or the path is as deep as it may go.
-    fn settled(&self, pos: &Position, ply: usize) -> Option<i32> {
+    fn settled(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         if let Some(outcome) = pos.quick_outcome() {
             return Some(match outcome.winner() {
                 Some(_) => score::mated_at(ply),
@@ -186,7 +195,7 @@ impl<'a> Worker<'a> {
             return Some(score::from_tables(v, ply));
         }
         if ply >= MAX_PLY {
-            return Some(self.evaluate(pos));
+            return Some(self.evaluate(pos, ply));
         }
         None
     }

@@ -14,6 +14,8 @@
 pub mod critical;
 pub mod fit;
 pub mod label;
+pub mod net;
+pub mod net_check;
 
 use crate::durable::DurableError;
 use std::path::PathBuf;

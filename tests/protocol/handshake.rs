@@ -85,6 +85,7 @@ fn uci_handshake_lists_every_option() {
         "UCI_LimitStrength",
         "UCI_Elo",
         "OpeningSolution",
+        "EvalFile",
     ] {
         let line = options
             .iter()
@@ -95,7 +96,7 @@ fn uci_handshake_lists_every_option() {
             "{line}"
         );
     }
-    assert_eq!(options.len(), 29);
+    assert_eq!(options.len(), 30);
     assert!(lines.contains(
         &"option name SolvedPlacing type combo default testing var testing var random var off"
             .into()

@@ -1,0 +1,182 @@
+use super::*;
+use crate::rng::Rng;
+use crate::rules::board::ByColor;
+use crate::rules::game::Game;
+use crate::rules::movegen;
+use crate::rules::notation::Convention;
+
+/// A network of random weights, uniform in `(-0.5, 0.5)`.
+pub(crate) fn random_network(seed: u64, rules: &Rules) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut draw = |n: usize| -> Vec<f32> { (0..n).map(|_| rng.unit() as f32 - 0.5).collect() };
+    let floats = Floats {
+        input: draw(INPUTS * HIDDEN),
+        bias: draw(HIDDEN),
+        output: draw(BUCKETS * 2 * HIDDEN),
+        out_bias: draw(BUCKETS),
+    };
+    Network::quantized(&floats, rules, "nine", "a test", 300)
+}
+
+/// Positions of random games: every position of each.
+fn random_positions(seed: u64, rules: Rules, games: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut game = Game::new(rules);
+        out.push(*game.position());
+        for _ in 0..120 {
+            let moves = movegen::legal_moves(game.position(), Convention::Turn);
+            if moves.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            game.play(moves[rng.below(moves.len())]);
+            out.push(*game.position());
+        }
+    }
+    out
+}
+
+#[test]
+fn an_accumulator_updated_from_any_other_equals_one_summed_from_nothing() {
+    let rules = Rules::nine();
+    let net = random_network(1, &rules);
+    let positions = random_positions(2, rules, 20);
+    let mut acc = net.refresh(&Seen::of(&positions[0]));
+    for (i, pos) in positions.iter().enumerate() {
+        // From the previous position, then from one further away.
+        let seen = Seen::of(pos);
+        net.update(&mut acc, &seen);
+        assert_eq!(acc, net.refresh(&seen), "position {i}");
+        assert_eq!(net.output(&acc, pos), net.evaluate(pos));
+        let far = &positions[(i * 7 + 3) % positions.len()];
+        let mut there = acc.clone();
+        net.update(&mut there, &Seen::of(far));
+        assert_eq!(
+            there,
+            net.refresh(&Seen::of(far)),
+            "position {i} to a far one"
+        );
+    }
+}
+
+#[test]
+fn the_features_of_a_view_are_those_of_the_other_view_with_the_sides_swapped() {
+    let rules = Rules::nine();
+    let mut a = [0usize; MAX_ACTIVE];
+    let mut b = [0usize; MAX_ACTIVE];
+    for pos in random_positions(3, rules, 5) {
+        let seen = Seen::of(&pos);
+        let swapped = Seen {
+            pieces: [seen.pieces[1], seen.pieces[0]],
+            hands: [seen.hands[1], seen.hands[0]],
+        };
+        let n = seen.features(Color::White, &mut a);
+        let m = swapped.features(Color::Black, &mut b);
+        let (mut x, mut y) = (a[..n].to_vec(), b[..m].to_vec());
+        x.sort_unstable();
+        y.sort_unstable();
+        assert_eq!(x, y);
+        assert_eq!(n, pos.occupied().count() as usize + 2);
+        assert!(x.iter().all(|&f| f < INPUTS));
+    }
+}
+
+#[test]
+fn the_evaluation_is_the_side_to_moves() {
+    // The same board with the other side to move and the colours swapped is the same position
+    // for the side to move: the same evaluation.
+    let rules = Rules::nine();
+    let net = random_network(4, &rules);
+    for pos in random_positions(5, rules, 5) {
+        if pos.pending_removals() > 0 {
+            continue;
+        }
+        let (white, black) = (Color::White, Color::Black);
+        let mirrored = Position::from_parts(
+            rules,
+            ByColor::new(pos.pieces(black), pos.pieces(white)),
+            ByColor::new(pos.in_hand(black), pos.in_hand(white)),
+            !pos.side_to_move(),
+            0,
+            0,
+            1,
+            ByColor::new(0, 0),
+        );
+        assert_eq!(net.evaluate(&pos), net.evaluate(&mirrored));
+    }
+}
+
+#[test]
+fn a_network_reads_back_from_its_bytes() {
+    let rules = Rules::nine();
+    let net = random_network(6, &rules);
+    let bytes = net.to_bytes();
+    let back = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert!(back.serves(&rules));
+    assert!(!back.serves(&Rules::preset("twelve").unwrap()));
+    assert_eq!(back.command, "a test");
+}
+
+#[test]
+fn a_damaged_cut_or_foreign_network_is_refused_with_its_flaw() {
+    let rules = Rules::nine();
+    let bytes = random_network(7, &rules).to_bytes();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 1;
+    assert_eq!(Network::from_bytes(&flipped), Err(Flaw::Checksum));
+    assert_eq!(
+        Network::from_bytes(&bytes[..bytes.len() - 3]),
+        Err(Flaw::Short(bytes.len() - 3))
+    );
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(Network::from_bytes(&longer), Err(Flaw::Trailing(1)));
+    assert_eq!(Network::from_bytes(b"MOULTBL1 and more"), Err(Flaw::Magic));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert_eq!(Network::from_bytes(&version), Err(Flaw::Version(9)));
+    let mut shape = bytes.clone();
+    shape[24] = 1;
+    assert!(matches!(
+        Network::from_bytes(&shape),
+        Err(Flaw::Shape { hidden: 257, .. })
+    ));
+    assert_eq!(Network::from_bytes(&[]), Err(Flaw::Short(0)));
+
+    let dir = std::env::temp_dir().join(format!("moulin-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("nine.nnue");
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(Network::read(&path, &rules).is_ok());
+    let twelve = Rules::preset("twelve").unwrap();
+    let refused = Network::read(&path, &twelve).unwrap_err().to_string();
+    assert!(
+        refused.contains("nine.nnue") && refused.contains("other rules (nine)"),
+        "{refused}"
+    );
+    std::fs::write(&path, &flipped).unwrap();
+    let refused = Network::read(&path, &rules).unwrap_err().to_string();
+    assert!(refused.contains("checksum"), "{refused}");
+    let missing = Network::read(&dir.join("none.nnue"), &rules)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        missing.contains("none.nnue") && missing.contains("cannot read"),
+        "{missing}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_buckets_follow_the_phases() {
+    let rules = Rules::nine();
+    let positions = random_positions(8, rules, 10);
+    assert_eq!(bucket(&positions[0]), 0);
+    for pos in positions {
+        let b = bucket(&pos);
+        assert!(b < BUCKETS);
+        assert_eq!(b >= 2, !pos.is_placing());
+    }
+}
