@@ -296,6 +296,25 @@ pub struct Floats {
     pub out_bias: Vec<f32>,
 }
 
+impl Floats {
+    /// Weights drawn uniformly from `(-half, half)` by the stream of `seed`: a network of noise,
+    /// for tests.
+    pub fn uniform(seed: u64, half: f32) -> Floats {
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut draw = |n: usize| -> Vec<f32> {
+            (0..n)
+                .map(|_| (rng.unit() as f32 * 2.0 - 1.0) * half)
+                .collect()
+        };
+        Floats {
+            input: draw(INPUTS * HIDDEN),
+            bias: draw(HIDDEN),
+            output: draw(BUCKETS * 2 * HIDDEN),
+            out_bias: draw(BUCKETS),
+        }
+    }
+}
+
 fn quantize(x: f32, factor: i32) -> i16 {
     (x.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * factor as f32).round() as i16
 }

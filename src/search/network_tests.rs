@@ -7,15 +7,7 @@ use crate::rules::notation::Convention;
 
 /// A network of random weights, uniform in `(-0.5, 0.5)`.
 pub(crate) fn random_network(seed: u64, rules: &Rules) -> Network {
-    let mut rng = Rng::new(seed);
-    let mut draw = |n: usize| -> Vec<f32> { (0..n).map(|_| rng.unit() as f32 - 0.5).collect() };
-    let floats = Floats {
-        input: draw(INPUTS * HIDDEN),
-        bias: draw(HIDDEN),
-        output: draw(BUCKETS * 2 * HIDDEN),
-        out_bias: draw(BUCKETS),
-    };
-    Network::quantized(&floats, rules, "nine", "a test", 300)
+    Network::quantized(&Floats::uniform(seed, 0.5), rules, "nine", "a test", 300)
 }
 
 /// Positions of random games: every position of each.

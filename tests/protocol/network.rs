@@ -2,21 +2,18 @@
 //! line when it cannot be used, the engine evaluating as before.
 
 use super::harness::{scratch, word_after, Engine};
-use moulin::rng::Rng;
 use moulin::rules::Rules;
-use moulin::search::network::{Floats, Network, BUCKETS, HIDDEN, INPUTS};
+use moulin::search::network::{Floats, Network};
 
 /// A network of random weights for `rules`, written to a scratch file named `name`.
 fn random_network_file(name: &str, rules: &Rules) -> std::path::PathBuf {
-    let mut rng = Rng::new(11);
-    let mut draw = |n: usize| -> Vec<f32> { (0..n).map(|_| rng.unit() as f32 - 0.5).collect() };
-    let floats = Floats {
-        input: draw(INPUTS * HIDDEN),
-        bias: draw(HIDDEN),
-        output: draw(BUCKETS * 2 * HIDDEN),
-        out_bias: draw(BUCKETS),
-    };
-    let net = Network::quantized(&floats, rules, "nine", "a protocol test", 300);
+    let net = Network::quantized(
+        &Floats::uniform(11, 0.5),
+        rules,
+        "nine",
+        "a protocol test",
+        300,
+    );
     let path = scratch(name);
     std::fs::write(&path, net.to_bytes()).unwrap();
     path
