@@ -356,3 +356,86 @@ fn endless_or_huge_inputs_are_refused_at_once_in_bounded_memory() {
     let args = ["train", "label", "--positions", "1", "--out", journal];
     bounded::refused_in_bounds(&args, &dir, journal, &longer);
 }
+
+#[test]
+fn the_network_trainer_without_the_solution_says_how_to_build_it() {
+    let empty = scratch("net-no-tables");
+    let o = moulin(&[
+        "train",
+        "net",
+        "--positions",
+        "4096",
+        "--tables",
+        empty.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("no placing solution in") && err.contains("tables build --pieces 9"),
+        "{err}"
+    );
+    let o = moulin(&["train", "net", "--rate", "0", "--tables", "x"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("--rate"), "{err}");
+}
+
+/// The whole trainer on a little data: data made and resumed, one epoch, the file written and
+/// read back by `--only-check`, the 1-ply check printed by phase. Needs the whole solution of
+/// `nine` (`moulin tables build --pieces 9`, then `--placing`; `$MOULIN_TABLES` to point
+/// elsewhere); about two minutes once the tables are in the page cache.
+#[test]
+#[ignore = "needs the whole solution of nine (moulin tables build --pieces 9, then --placing)"]
+fn the_network_trainer_makes_a_file_the_engine_reads_and_checks_it() {
+    let dir = scratch("net-real");
+    let out = dir.join("t.nnue");
+    let tables = tables_dir();
+    let args = |positions: &str| {
+        vec![
+            "train".to_string(),
+            "net".into(),
+            "--positions".into(),
+            positions.into(),
+            "--epochs".into(),
+            "1".into(),
+            "--check".into(),
+            "2000".into(),
+            "--seed".into(),
+            "5".into(),
+            "--tables".into(),
+            tables.clone(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let o = moulin(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let first = run(args("8192"));
+    assert!(first.contains("data: 8192 positions drawn"), "{first}");
+    let second = run(args("16384"));
+    assert!(
+        second.contains("data: 16384 positions drawn"),
+        "extended: {second}"
+    );
+    for phase in ["placing", "moving", "all"] {
+        assert!(second.contains(phase), "{phase} in {second}");
+    }
+    assert_eq!(&std::fs::read(&out).unwrap()[..8], b"MOULNNUE");
+    let checked = run(vec![
+        "train".into(),
+        "net".into(),
+        "--seed".into(),
+        "5".into(),
+        "--check".into(),
+        "2000".into(),
+        "--tables".into(),
+        tables.clone(),
+        "--only-check".into(),
+        out.to_str().unwrap().into(),
+    ]);
+    assert!(checked.contains("1-ply choices"), "{checked}");
+    assert!(!checked.contains("epoch"), "no training: {checked}");
+}

@@ -16,6 +16,7 @@ pub mod fit;
 pub mod label;
 pub mod net;
 pub mod net_check;
+pub mod net_data;
 
 use crate::durable::DurableError;
 use std::path::PathBuf;
@@ -83,6 +84,14 @@ pub enum TrainError {
     /// The endgame tables could not be opened.
     #[error("{0}")]
     Tables(Message),
+    /// A network data file is not one these rules can use.
+    #[error("{}: {what}", path.display())]
+    Data {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        what: String,
+    },
     /// Games could not be read from their files.
     #[error("{0}")]
     Games(Message),

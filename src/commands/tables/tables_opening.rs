@@ -71,7 +71,7 @@ pub(super) fn run(args: &OpeningArgs) -> Result<(), Failure> {
 }
 
 /// The whole placing solution of `dir`, or an error saying what is there.
-fn whole_solution(dir: &Path, rules: &Rules) -> Result<Option<Solution>, Failure> {
+pub(crate) fn whole_solution(dir: &Path, rules: &Rules) -> Result<Option<Solution>, Failure> {
     Ok(match Solution::open(dir, rules)? {
         Found::Whole(s) => Some(s),
         Found::Nothing => None,

@@ -1,8 +1,10 @@
-//! `moulin train`: learning the placing phase (label, fit, critical, suite).
+//! `moulin train`: learning the placing phase (label, fit, critical, suite) and the network
+//! evaluation (net).
 
 mod train_critical;
 mod train_fit;
 mod train_label;
+mod train_net;
 mod train_suite;
 
 use crate::commands::failure::Failure;
@@ -23,6 +25,10 @@ pub enum TrainCommand {
     /// Measure an engine on a critical-position suite: the share of positions whose value it
     /// keeps at a fixed time a move.
     Suite(train_suite::SuiteArgs),
+    /// Make the network evaluation from the solution's exact values: the data (positions of
+    /// every phase, each labelled by the placing solution and the moving tables), the training
+    /// (resumable), the file (book/<variant>.nnue) and its 1-ply check on held-out positions.
+    Net(train_net::NetArgs),
 }
 
 /// Runs a `moulin train` subcommand.
@@ -36,5 +42,6 @@ pub(super) fn run(command: TrainCommand) -> Result<(), Failure> {
         TrainCommand::Fit(args) => train_fit::run_fit(&args),
         TrainCommand::Critical(args) => train_critical::run_critical(&args),
         TrainCommand::Suite(args) => train_suite::run_suite(&args),
+        TrainCommand::Net(args) => train_net::run_net(&args),
     }
 }

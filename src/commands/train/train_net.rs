@@ -1,0 +1,306 @@
+//! `moulin train net`: the network evaluation from the solution's exact values: the data
+//! (`train::net_data`), the training (`train::net`), the file (`search::network`), and the
+//! check of its 1-ply choices on held-out positions (`train::net_check`), before and after.
+
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::outln;
+use crate::commands::progress::Bars;
+use crate::job_progress::Progress;
+use crate::rules::position::Position;
+use crate::rules::Rules;
+use crate::search::eval::{self, Weights};
+use crate::search::network::{self, Network};
+use crate::train::net::{self, Example, Plan, State};
+use crate::train::net_check::{self, Counts, Phase};
+use crate::train::net_data::{self, Truth};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The flags of `moulin train net`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct NetArgs {
+    /// Rule preset (its solution must be built: `moulin tables build`, then `--placing`).
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Positions of data in all (a run that stopped resumes; a larger count extends it).
+    #[arg(long, default_value_t = 8_000_000)]
+    pub positions: usize,
+    /// Seed of the data, the first weights and the order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 8, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    pub epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16384, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(16..=1_048_576))]
+    pub batch: usize,
+    /// Adam's step size at the start (it falls to a tenth by the last epoch).
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f32,
+    /// Held-out positions the 1-ply check judges (0: none).
+    #[arg(long, default_value_t = 50_000)]
+    pub check: usize,
+    /// The tables directory with the moving tables and the placing solution (default:
+    /// ~/.cache/moulin/tables/<variant>).
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// The network file to write (default: book/<variant>.nnue, where the engine finds it in a
+    /// checkout).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Only check this network file on the held-out positions (no data made, no training).
+    #[arg(long, conflicts_with = "out")]
+    pub only_check: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+}
+
+/// `moulin train net`.
+pub fn run_net(args: &NetArgs) -> Result<(), Failure> {
+    if !(args.rate > 0.0 && args.rate < 1.0) {
+        return Err(format!("--rate must be above 0 and below 1 (got {})", args.rate).into());
+    }
+    let rules = Rules::named(&args.variant)?;
+    let dir = args
+        .tables
+        .clone()
+        .unwrap_or_else(|| crate::tables::default_dir(&args.variant));
+    let truth_rules = rules.without_draw_rules();
+    let Some(solution) = crate::commands::tables::whole_solution(&dir, &truth_rules)? else {
+        return Err(format!(
+            "no placing solution in {} (moulin tables build --pieces {}, then --placing)",
+            dir.display(),
+            rules.pieces
+        )
+        .into());
+    };
+    let tables = crate::tables::Tables::open(&dir, &truth_rules)
+        .with_context(|| format!("the moving tables in {}", dir.display()))?;
+    let truth = Truth {
+        solution: &solution,
+        tables: &tables,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, usize::from))
+        .build()
+        .context("cannot start the threads")?;
+    pool.install(|| run_with(args, &rules, &truth))
+}
+
+fn run_with(args: &NetArgs, rules: &Rules, truth: &Truth) -> Result<(), Failure> {
+    let data = net_data::default_path(&args.variant, args.seed);
+    if let Some(parent) = data.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let bars = Bars::default();
+    if args.only_check.is_none() {
+        bars.note(&format!("data: {}", data.display()));
+        net_data::make(&data, rules, truth, args.seed, args.positions, &bars)?;
+    }
+    let mut samples = net_data::read(&data, rules)?;
+    let drawn = samples.len();
+    // A position drawn again adds no truth, only weight: the start and the first placements
+    // of the players' games would otherwise be a good part of the data.
+    let mut seen = rustc_hash::FxHashSet::default();
+    samples.retain(|s| seen.insert((s.pieces, s.hands, s.side)));
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for s in &samples {
+        let e = Example::of(&s.position(rules), s.wdl());
+        if e.held_out() {
+            held.push(*s);
+        } else {
+            train.push(e);
+        }
+    }
+    outln!(
+        "data: {drawn} positions drawn, {} distinct: {} to train on, {} held out",
+        samples.len(),
+        train.len(),
+        held.len()
+    )?;
+    print_shares(&samples)?;
+    let held_examples: Vec<Example> = held
+        .iter()
+        .map(|s| Example::of(&s.position(rules), s.wdl()))
+        .collect();
+    let net = if let Some(file) = &args.only_check {
+        Network::read(file, rules)?
+    } else {
+        let state = train_resumably(args, &data, &train, &held_examples, &bars)?;
+        write_network(args, rules, &state, &samples, &held_examples)?
+    };
+    if args.check > 0 {
+        check(&net, rules, truth, &held, args.check)?;
+    }
+    Ok(())
+}
+
+/// Quantizes the trained `state` at the scale that best matches the hand-written evaluation on
+/// (up to 100,000 of) the `samples`, and writes it where `--out` says.
+fn write_network(
+    args: &NetArgs,
+    rules: &Rules,
+    state: &State,
+    samples: &[net_data::Sample],
+    held: &[Example],
+) -> Result<Network, Failure> {
+    let (ex, reference): (Vec<Example>, Vec<i32>) = samples
+        .iter()
+        .step_by((samples.len() / 100_000).max(1))
+        .map(|s| {
+            let pos = s.position(rules);
+            (Example::of(&pos, s.wdl()), hand_written(&pos))
+        })
+        .unzip();
+    let scale = net::scale(&state.net, &ex, &reference);
+    let command = format!(
+        "moulin train net --variant {} --positions {} --seed {} --epochs {} --batch {} --rate {}",
+        args.variant, args.positions, args.seed, args.epochs, args.batch, args.rate
+    );
+    let made = Network::quantized(&state.net, rules, &args.variant, &command, scale);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("book").join(network::file_name(&args.variant)));
+    let bytes = made.to_bytes();
+    crate::durable::write_atomic(&out, &bytes)?;
+    outln!(
+        "{}: {} bytes, scale {scale} centi-pieces a unit; held-out loss {:.5}",
+        out.display(),
+        bytes.len(),
+        net::loss(&state.net, held)
+    )?;
+    Ok(made)
+}
+
+/// The evaluation without a network (the hand-written one with the learned placing weights).
+fn hand_written(pos: &Position) -> i32 {
+    eval::evaluate(pos, &Weights::DEFAULT.for_rules(pos.rules()))
+}
+
+/// Trains from the checkpoint beside the data if there is one of these settings, writing it
+/// after each epoch.
+fn train_resumably(
+    args: &NetArgs,
+    data: &Path,
+    train: &[Example],
+    held: &[Example],
+    bars: &Bars,
+) -> Result<State, Failure> {
+    let plan = Plan {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.rate,
+        seed: args.seed,
+    };
+    let checkpoint = data.with_extension(format!(
+        "p{}-b{}-r{}.ckpt",
+        train.len(),
+        args.batch,
+        args.rate
+    ));
+    let mut state = match std::fs::read(&checkpoint)
+        .ok()
+        .and_then(|b| State::from_bytes(&b))
+    {
+        Some(s) => {
+            bars.note(&format!(
+                "resuming after epoch {} from {}",
+                s.epochs,
+                checkpoint.display()
+            ));
+            s
+        }
+        None => State::new(args.seed),
+    };
+    while state.epochs < plan.epochs {
+        bars.stage(
+            train.len() as u64,
+            0,
+            &format!("epoch {}/{} ", state.epochs + 1, plan.epochs),
+            "positions",
+        );
+        let loss = net::epoch(&mut state, train, &plan, |n| bars.advance(n));
+        bars.finish();
+        crate::durable::write_atomic(&checkpoint, &state.to_bytes())?;
+        outln!(
+            "epoch {}: training loss {loss:.5}, held-out loss {:.5}",
+            state.epochs,
+            net::loss(&state.net, held)
+        )?;
+    }
+    Ok(state)
+}
+
+/// The data's shares: by source, by phase, by value.
+fn print_shares(samples: &[net_data::Sample]) -> Result<(), Failure> {
+    let mut by: BTreeMap<String, [u64; 3]> = BTreeMap::new();
+    for s in samples {
+        let kind = if s.hands == [0, 0] {
+            "moving"
+        } else {
+            "placing"
+        };
+        by.entry(format!("{:?} {kind}", s.source)).or_default()[(s.wdl() + 1) as usize] += 1;
+    }
+    for (what, [l, d, w]) in by {
+        outln!(
+            "  {what}: {} positions: {w} won, {d} drawn, {l} lost",
+            l + d + w
+        )?;
+    }
+    Ok(())
+}
+
+/// The 1-ply check on `check` held-out positions: the hand-written evaluation, then the network.
+fn check(
+    net: &Network,
+    rules: &Rules,
+    truth: &Truth,
+    held: &[net_data::Sample],
+    check: usize,
+) -> Result<(), Failure> {
+    let positions: Vec<Position> = held
+        .iter()
+        .take(check)
+        .map(|s| s.position(&rules.without_draw_rules()))
+        .collect();
+    let by_net = |pos: &Position| net.evaluate(pos);
+    let judged = net_check::judge(
+        &positions,
+        truth.solution,
+        truth.tables,
+        &[&hand_written, &by_net],
+    );
+    outln!(
+        "1-ply choices that keep the value, held-out positions (hand-written -> network; among \
+         the positions where some move loses value)"
+    )?;
+    let phases: Vec<&Phase> = judged[0].keys().collect();
+    for phase in phases {
+        let (a, b) = (judged[0][phase], judged[1][phase]);
+        line(&phase.to_string(), &a, &b)?;
+    }
+    for ((name, a), (_, b)) in net_check::totals(&judged[0])
+        .into_iter()
+        .zip(net_check::totals(&judged[1]))
+    {
+        line(name, &a, &b)?;
+    }
+    Ok(())
+}
+
+fn line(name: &str, a: &Counts, b: &Counts) -> Result<(), Failure> {
+    let pct = |k: u64, n: u64| 100.0 * k as f64 / n.max(1) as f64;
+    outln!(
+        "  {name:<16} {:>7} positions: {:5.1}% -> {:5.1}%   {:>7} testing: {:5.1}% -> {:5.1}%",
+        a.positions,
+        pct(a.kept, a.positions),
+        pct(b.kept, b.positions),
+        a.testing,
+        pct(a.testing_kept, a.testing),
+        pct(b.testing_kept, b.testing)
+    )
+}
