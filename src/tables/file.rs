@@ -35,7 +35,7 @@ pub fn checksum(values: &[u8]) -> u64 {
 
 /// `h` mixed with each 8 bytes of `bytes` in turn, little-endian, the last word padded with
 /// zeros.
-fn mix_words(mut h: u64, bytes: &[u8]) -> u64 {
+pub fn mix_words(mut h: u64, bytes: &[u8]) -> u64 {
     let mut words = bytes.chunks_exact(8);
     for w in &mut words {
         h = mix(h ^ u64::from_le_bytes(w.try_into().expect("8 bytes")));

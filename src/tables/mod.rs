@@ -33,6 +33,7 @@ pub mod faults;
 pub mod file;
 pub mod index;
 pub mod mapped;
+pub mod pack;
 pub mod perfect_play;
 pub mod placing;
 pub mod placing_build;

@@ -153,7 +153,7 @@ pub fn check_opening(
         if let Some(whole) = whole {
             let ours = opening.group_bytes(g);
             out.compared.0 += 1;
-            out.compared.1 += ours.map_or(0, |b| b.len() as u64);
+            out.compared.1 += ours.as_ref().map_or(0, |b| b.len() as u64);
             if ours.is_none() || ours != whole.group_bytes(g) {
                 out.differing.push(g);
             }

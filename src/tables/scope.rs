@@ -34,6 +34,16 @@ pub fn unsupported(rules: &Rules) -> Option<TablesError> {
 /// phase (board, flying, mill protection, removals per mill, re-formed mills, full board), by
 /// name and value. Pieces per side, who starts, placing and the draw rules do not enter.
 pub fn fingerprint(rules: &Rules) -> u64 {
+    moving_options(rules)
+        .bytes()
+        .fold(0x6d6f_756c_696e_7462, |h, b| {
+            crate::rng::mix(h ^ u64::from(b))
+        })
+}
+
+/// The rule options that change a moving position's value, as `Name=value;` each (what
+/// `fingerprint` hashes).
+pub fn moving_options(rules: &Rules) -> String {
     const MOVING: [&str; 6] = [
         "Diagonals",
         "Flying",
@@ -42,15 +52,12 @@ pub fn fingerprint(rules: &Rules) -> u64 {
         "Reform",
         "FullBoard",
     ];
-    let text = rules
+    rules
         .options()
         .into_iter()
         .filter(|(name, _)| MOVING.contains(name))
         .fold(String::new(), |mut text, (name, value)| {
             let _ = write!(text, "{name}={value};");
             text
-        });
-    text.bytes().fold(0x6d6f_756c_696e_7462, |h, b| {
-        crate::rng::mix(h ^ u64::from(b))
-    })
+        })
 }

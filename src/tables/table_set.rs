@@ -51,11 +51,15 @@ impl fmt::Debug for Tables {
 }
 
 impl Tables {
-    /// Loads every table in `dir` made for `rules` (`open_moving`), with the placing solution of
+    /// The tables of a packed set when `dir` is one (its manifest: `pack::set::open`). Else
+    /// loads every table in `dir` made for `rules` (`open_moving`), with the placing solution of
     /// the directory when it is there whole for `rules` (its `placing` folder, every file checked).
     /// A placing solution that is there in part is left aside with a warning, and so is one with a
     /// damaged file (the error names it): the moving tables serve without it.
     pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
+        if crate::tables::pack::set::is_set(dir) {
+            return crate::tables::pack::set::open(dir, rules);
+        }
         let mut tables = Tables::open_moving(dir, rules)?;
         match Solution::open(dir, rules) {
             Ok(Found::Whole(solution)) => tables.placing = Some(Arc::new(solution)),
@@ -125,6 +129,16 @@ impl Tables {
         let mut tables = Tables::empty(rules, 3);
         tables.placing = Some(opening);
         tables
+    }
+
+    /// The placing solution, shared, when it is loaded.
+    pub fn placing_shared(&self) -> Option<Arc<Solution>> {
+        self.placing.clone()
+    }
+
+    /// `solution` as the placing part (a packed set's, whole).
+    pub fn set_placing(&mut self, solution: Arc<Solution>) {
+        self.placing = Some(solution);
     }
 
     /// The opening's solution `opening` as the placing part, unless a whole placing solution is
@@ -200,6 +214,12 @@ impl Tables {
 
     /// The table of a changed file read again, and checked, for the same rules.
     pub fn read_again(&self, changed: &TableChange) -> Result<Values, TablesError> {
+        if let Some(Values::Packed(_)) = self.values(changed.mover, changed.other) {
+            use crate::tables::pack::table::{Key, PackedTable};
+            let key = Key::Moving(changed.mover as u8, changed.other as u8);
+            let table = PackedTable::open(&changed.path, key, self.print)?;
+            return Ok(Values::Packed(Arc::new(table)));
+        }
         file::read(&changed.path, self.print, changed.mover, changed.other)
     }
 

@@ -209,6 +209,15 @@ pub enum TablesError {
         /// The file.
         path: PathBuf,
     },
+    /// A file of a packed set (a packed table, its manifest) that cannot be used: what is
+    /// wrong with it.
+    #[error("{}: {what}", path.display())]
+    Packed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, in words.
+        what: String,
+    },
     /// A table file cannot be written.
     #[error(transparent)]
     Write(#[from] crate::durable::DurableError),

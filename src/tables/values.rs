@@ -2,6 +2,7 @@
 //! in memory or mapped from its file.
 
 use super::mapped::Mapping;
+use super::pack::table::PackedTable;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
@@ -98,6 +99,8 @@ pub enum Values {
     /// A file's values, their width in bytes (2: little-endian codes) and the longest distance
     /// they hold (found when the file was read and checked).
     Mapped(Arc<Mapping>, u8, u16),
+    /// A packed table's values (`tables::pack`), unpacked a block at a time as they are probed.
+    Packed(Arc<PackedTable>),
 }
 
 /// The code stored in the first two bytes of `bytes`, little-endian (a wide table's value in its
@@ -131,6 +134,7 @@ impl Values {
             Values::Narrow(v) => v.len(),
             Values::Wide(v) => v.len(),
             Values::Mapped(m, w, _) => m.bytes().len() / *w as usize,
+            Values::Packed(p) => (p.meta().len / u64::from(p.meta().width)) as usize,
         }
     }
 
@@ -145,6 +149,7 @@ impl Values {
             Values::Narrow(v) => v.iter().map(|&b| Value::from_byte(b).distance()).max(),
             Values::Wide(v) => v.iter().map(|&c| Value::from_code(c).distance()).max(),
             Values::Mapped(_, _, longest) => Some(*longest),
+            Values::Packed(p) => Some(p.meta().extra as u16),
         }
         .unwrap_or(0)
     }
@@ -155,6 +160,7 @@ impl Values {
             Values::Narrow(_) => 1,
             Values::Wide(_) => 2,
             Values::Mapped(_, w, _) => *w,
+            Values::Packed(p) => p.meta().width,
         }
     }
 
@@ -166,6 +172,14 @@ impl Values {
             Values::Wide(v) => Value::from_code(v[slot]),
             Values::Mapped(m, 1, _) => Value::from_byte(m.bytes()[slot]),
             Values::Mapped(m, _, _) => Value::from_code(wide_code(&m.bytes()[2 * slot..])),
+            // A block that does not unpack reads as a draw, and the table is not trusted since
+            // (`trusted`, asked after the read).
+            Values::Packed(p) if p.meta().width == 1 => {
+                p.byte(slot as u64).map_or(Value::Draw, Value::from_byte)
+            }
+            Values::Packed(p) => p
+                .pair(2 * slot as u64)
+                .map_or(Value::Draw, |b| Value::from_code(wide_code(&b))),
         }
     }
 
@@ -173,6 +187,7 @@ impl Values {
     pub fn mapping(&self) -> Option<&Mapping> {
         match self {
             Values::Mapped(m, _, _) => Some(m),
+            Values::Packed(p) => Some(p.mapping()),
             Values::Narrow(_) | Values::Wide(_) => None,
         }
     }
@@ -181,13 +196,16 @@ impl Values {
     /// values in memory always are). Asked after a read, it says whether that read is good.
     #[inline]
     pub fn trusted(&self) -> bool {
-        self.mapping().is_none_or(Mapping::trusted)
+        match self {
+            Values::Packed(p) => p.trusted(),
+            _ => self.mapping().is_none_or(Mapping::trusted),
+        }
     }
 
     /// Changes one value (widening the table if it must).
     pub fn set(&mut self, slot: usize, value: Value) {
-        if let Values::Mapped(m, w, _) = self {
-            *self = Values::from_bytes(m.bytes().to_vec(), *w);
+        if matches!(self, Values::Mapped(..) | Values::Packed(_)) {
+            *self = Values::from_bytes(self.to_bytes().into_owned(), self.width());
         }
         match (&mut *self, value.byte()) {
             (Values::Narrow(v), Some(b)) => v[slot] = b,
@@ -197,17 +215,21 @@ impl Values {
                 codes[slot] = value.code();
                 *self = Values::Wide(codes);
             }
-            (Values::Mapped(..), _) => unreachable!("copied into memory above"),
+            (Values::Mapped(..) | Values::Packed(_), _) => {
+                unreachable!("copied into memory above")
+            }
         }
     }
 
     /// The values as stored in a file: the bytes, or each code in two bytes, little-endian
-    /// (borrowed, but for a wide table in memory).
+    /// (borrowed, but for a wide table in memory and a packed one, unpacked whole: a damaged
+    /// block reads as zeros and leaves the table untrusted).
     pub fn to_bytes(&self) -> Cow<'_, [u8]> {
         match self {
             Values::Narrow(v) => Cow::Borrowed(v),
             Values::Wide(v) => Cow::Owned(v.iter().flat_map(|c| c.to_le_bytes()).collect()),
             Values::Mapped(m, _, _) => Cow::Borrowed(m.bytes()),
+            Values::Packed(p) => Cow::Owned(p.unpack_all()),
         }
     }
 

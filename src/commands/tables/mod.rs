@@ -1,9 +1,10 @@
 //! `moulin tables`: the endgame tables' commands (build, stats, verify, plan, sample,
-//! placing-values, keep, opening), parsed and dispatched; what they share is in `tables_shared.rs`.
+//! placing-values, keep, opening, pack, install), parsed and dispatched; what they share is in `tables_shared.rs`.
 
 mod tables_build;
 mod tables_keep;
 mod tables_opening;
+mod tables_pack;
 mod tables_placing_values;
 mod tables_plan;
 mod tables_plan_placing;
@@ -28,7 +29,8 @@ pub enum TablesCommand {
     /// symmetry.
     Stats(DirArgs),
     /// Check every stored value (or an even sample of them) against its successors; fails on
-    /// any disagreement.
+    /// any disagreement. On a packed set (--dir its folder): every file's size and checksum,
+    /// every block, then --sample N positions of each table (2,000 by default).
     Verify(tables_verify::VerifyArgs),
     /// Print a shell script that submits the same build to a Slurm cluster as job arrays.
     Plan(tables_plan_shell::PlanArgs),
@@ -43,6 +45,13 @@ pub enum TablesCommand {
     /// shipped in book/ and found like the book) from a built placing solution, printing its
     /// size ply by ply; or verify one (--verify FILE) against the solution and the rules.
     Opening(tables_opening::OpeningArgs),
+    /// Pack the built moving tables and placing solution into a set that travels: every value
+    /// and distance, in zstd blocks probed where they lie, with a manifest (rules, format,
+    /// coverage, each file's size and checksum); resumes where a stopped run was.
+    Pack(tables_pack::PackArgs),
+    /// Check a packed set whole (manifest, checksums, a sample of values against their
+    /// successors), copy it, check the copy, and put it where the engine looks.
+    Install(tables_pack::InstallArgs),
 }
 
 /// Runs a `moulin tables` subcommand.
@@ -60,5 +69,7 @@ pub(super) fn run(command: TablesCommand) -> Result<(), Failure> {
         TablesCommand::PlacingValues(args) => tables_placing_values::run(&args),
         TablesCommand::Keep(args) => tables_keep::run(&args),
         TablesCommand::Opening(args) => tables_opening::run(&args),
+        TablesCommand::Pack(args) => tables_pack::run_pack(&args),
+        TablesCommand::Install(args) => tables_pack::run_install(&args),
     }
 }

@@ -70,10 +70,18 @@ pub(super) fn run(args: &OpeningArgs) -> Result<(), Failure> {
     })
 }
 
-/// The whole placing solution of `dir`, or an error saying what is there.
-pub(crate) fn whole_solution(dir: &Path, rules: &Rules) -> Result<Option<Solution>, Failure> {
+/// The whole placing solution of `dir` (a tables directory, or a packed set's folder), or an
+/// error saying what is there.
+pub(crate) fn whole_solution(
+    dir: &Path,
+    rules: &Rules,
+) -> Result<Option<std::sync::Arc<Solution>>, Failure> {
+    if crate::tables::pack::set::is_set(dir) {
+        let tables = crate::tables::Tables::open(dir, rules)?;
+        return Ok(tables.placing_shared().filter(|s| s.is_whole()));
+    }
     Ok(match Solution::open(dir, rules)? {
-        Found::Whole(s) => Some(s),
+        Found::Whole(s) => Some(std::sync::Arc::new(s)),
         Found::Nothing => None,
         Found::Partial(have, all) => {
             return Err(format!(
@@ -161,7 +169,7 @@ fn verify(file: &Path, dir: &Path, rules: &Rules, sample: u64) -> Result<(), Fai
         rules,
         &read.solution,
         read.plies,
-        whole.as_ref(),
+        whole.as_deref(),
         sample,
         &mut Rng::from_time(),
         &Bars::default(),

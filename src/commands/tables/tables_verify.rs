@@ -32,6 +32,15 @@ pub struct VerifyArgs {
 
 /// Runs `moulin tables verify`.
 pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
+    let set_dir = args
+        .tables
+        .dir
+        .clone()
+        .unwrap_or_else(|| crate::tables::default_dir(&args.tables.variant));
+    if crate::tables::pack::set::is_set(&set_dir) {
+        let rules = super::tables_shared::table_rules(&args.tables.variant)?;
+        return super::tables_pack::verify_set(&set_dir, &rules, args.sample, args.tables.threads);
+    }
     let TableFiles {
         rules,
         dir,

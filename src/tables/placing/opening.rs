@@ -39,6 +39,7 @@ use crate::job_progress::Progress;
 use crate::rules::Rules;
 use crate::tables::file::checksum;
 use crate::tables::index::pair_len;
+use crate::tables::pack::frame;
 use crate::tables::tables_error::TablesError;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -121,17 +122,6 @@ fn word(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// One group's values as one zstd frame: at level 19 when built with the feature
-/// `strong-compression` (the C library: two thirds of the size, how the shipped file is made),
-/// else at ruzstd's only level (about zstd's level 1). Either reads the same way.
-fn compress(values: &[u8]) -> Vec<u8> {
-    #[cfg(feature = "strong-compression")]
-    if let Ok(frame) = zstd::bulk::compress(values, 19) {
-        return frame;
-    }
-    ruzstd::encoding::compress_to_vec(values, ruzstd::encoding::CompressionLevel::Fastest)
-}
-
 /// Writes the opening's solution of plies 0 to `plies` of a game of `rules`, taken from
 /// `solution` (a directory's, whole), to `path` atomically, the groups compressed on every
 /// thread (`progress` counts their bytes). What each ply takes.
@@ -174,9 +164,9 @@ pub fn write(
                 .ok_or_else(|| TablesError::PlacingMissing {
                     group: g.to_string(),
                 })?;
-            let packed = compress(values);
+            let packed = frame::compress(&values);
             progress.advance(values.len() as u64);
-            Ok((g, values.len() as u64, checksum(values), packed))
+            Ok((g, values.len() as u64, checksum(&values), packed))
         })
         .collect::<Result<_, TablesError>>()?;
     progress.finish();
@@ -441,19 +431,9 @@ pub enum Flaw {
 /// What is wrong with one group's compressed values.
 #[derive(Debug, thiserror::Error)]
 pub enum GroupFlaw {
-    /// The frame does not decompress.
-    #[error("cannot decompress: {0}")]
+    /// The frame does not decompress to the bytes its slots take.
+    #[error("its frame {0}")]
     Decompress(String),
-    /// It decompresses to the wrong size.
-    #[error("{len} bytes of values, {slots} slots take {want}")]
-    Size {
-        /// The bytes it gave.
-        len: usize,
-        /// The group's slots.
-        slots: u64,
-        /// The bytes they take.
-        want: usize,
-    },
     /// Its values' checksum does not match.
     #[error("checksum mismatch of its values")]
     Checksum,
@@ -568,25 +548,9 @@ impl Header {
 fn decompress(payload: &[u8], e: &Entry) -> Result<Vec<u8>, Flaw> {
     // The table was checked: the frame lies inside the payload.
     let frame = &payload[e.offset as usize..(e.offset + e.length) as usize];
-    let want = packed::bytes_for(e.slots);
-    let mut out = Vec::with_capacity(want);
-    // A decoder that panics on a frame it does not expect costs the file, not the engine.
-    let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        ruzstd::decoding::FrameDecoder::new().decode_all_to_vec(frame, &mut out)
-    }));
     let damaged = |why: GroupFlaw| Flaw::Group(e.group, why);
-    match decoded {
-        Ok(Ok(())) => {}
-        Ok(Err(err)) => return Err(damaged(GroupFlaw::Decompress(err.to_string()))),
-        Err(_) => return Err(damaged(GroupFlaw::Decompress("the decoder failed".into()))),
-    }
-    if out.len() != want {
-        return Err(damaged(GroupFlaw::Size {
-            len: out.len(),
-            slots: e.slots,
-            want,
-        }));
-    }
+    let out = frame::decompress(frame, packed::bytes_for(e.slots))
+        .map_err(|why| damaged(GroupFlaw::Decompress(why)))?;
     if checksum(&out) != e.checksum {
         return Err(damaged(GroupFlaw::Checksum));
     }

@@ -10,10 +10,13 @@ use super::{fingerprint, unsupported};
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::tables::index::{Classes, PairIndex};
+use crate::tables::pack::table::PackedTable;
 use crate::tables::tables_error::TablesError;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A group's values kept compressed and unpacked the first time they are asked for (the
 /// opening's solution's groups: its start costs the reading of the file, not the unpacking).
@@ -24,19 +27,41 @@ pub trait Unpack: Send + Sync {
     fn unpacked(&self) -> usize;
 }
 
-/// The values of one group: a file mapped, or bytes unpacked when first asked for.
+/// The values of one group: a file mapped, bytes unpacked when first asked for, or a packed
+/// table unpacked a block at a time (`tables::pack`).
 enum Held {
     Mapped(Mapped),
     Lazy(Box<dyn Unpack>),
+    Packed(Arc<PackedTable>),
 }
 
 impl Held {
     /// The packed values, when they can be trusted (a mapped file cut while it was read cannot,
     /// nor a group that does not unpack).
-    fn bytes(&self) -> Option<&[u8]> {
+    fn bytes(&self) -> Option<Cow<'_, [u8]>> {
         match self {
-            Held::Mapped(m) => m.mapping.trusted().then(|| m.bytes()),
-            Held::Lazy(u) => u.bytes(),
+            Held::Mapped(m) => m.mapping.trusted().then(|| Cow::Borrowed(m.bytes())),
+            Held::Lazy(u) => u.bytes().map(Cow::Borrowed),
+            Held::Packed(p) => {
+                let all = p.unpack_all();
+                p.trusted().then_some(Cow::Owned(all))
+            }
+        }
+    }
+
+    /// The code of `slot` (`packed::get`), when it can be trusted.
+    #[inline]
+    fn code(&self, slot: u64) -> Option<u8> {
+        match self {
+            Held::Packed(p) => {
+                let byte = p.byte(slot >> 2)?;
+                Some((byte >> ((slot & 3) * 2)) & 3)
+            }
+            Held::Mapped(m) => {
+                let code = packed::get(m.bytes(), slot);
+                m.mapping.trusted().then_some(code)
+            }
+            Held::Lazy(u) => u.bytes().map(|b| packed::get(b, slot)),
         }
     }
 }
@@ -126,6 +151,20 @@ impl Solution {
         }
     }
 
+    /// The whole placing solution of a game of `pieces` a side from a packed set's groups
+    /// (`tables::pack`), each probed a block at a time.
+    pub fn from_packed(pieces: u8, groups: HashMap<Group, Arc<PackedTable>>) -> Solution {
+        Solution {
+            groups: groups
+                .into_iter()
+                .map(|(g, p)| (g, Held::Packed(p)))
+                .collect(),
+            classes: Classes::new(pieces as usize),
+            pieces,
+            whole: true,
+        }
+    }
+
     /// Whether every group of the game is there (a tables directory's solution), or only some
     /// (the opening's).
     pub fn is_whole(&self) -> bool {
@@ -137,8 +176,9 @@ impl Solution {
         self.pieces
     }
 
-    /// The packed values of `group`, when it is there and can be trusted.
-    pub fn group_bytes(&self, group: Group) -> Option<&[u8]> {
+    /// The packed values of `group`, when it is there and can be trusted (a packed set's
+    /// group unpacked whole).
+    pub fn group_bytes(&self, group: Group) -> Option<Cow<'_, [u8]>> {
         self.groups.get(&group)?.bytes()
     }
 
@@ -153,7 +193,7 @@ impl Solution {
         self.groups
             .values()
             .map(|h| match h {
-                Held::Mapped(_) => 0,
+                Held::Mapped(_) | Held::Packed(_) => 0,
                 Held::Lazy(u) => u.unpacked(),
             })
             .sum()
@@ -187,8 +227,8 @@ impl Solution {
             mover: ours.count_ones() as u8,
             other: theirs.count_ones() as u8,
         };
-        let bytes = self.group_bytes(group)?;
+        let held = self.groups.get(&group)?;
         let index = PairIndex::new(group.mover as usize, group.other as usize, &self.classes);
-        packed::value(packed::get(bytes, index.slot(ours, theirs)))
+        packed::value(held.code(index.slot(ours, theirs))?)
     }
 }

@@ -1,0 +1,276 @@
+//! `moulin tables pack`, `moulin tables install` and the check of a packed set (`moulin tables
+//! verify` on one): the solution packed into a set that travels (`tables::pack`), checked and
+//! installed where the engine looks.
+
+use super::tables_shared::{pool, table_rules};
+use crate::commands::failure::{Context, Failure};
+use crate::commands::output::outln;
+use crate::commands::progress::Bars;
+use crate::job_progress::Progress;
+use crate::rules::Rules;
+use crate::tables::consistency::check_table;
+use crate::tables::index::Classes;
+use crate::tables::pack::set::{self, Manifest, MANIFEST};
+use crate::tables::pack::table::Key;
+use crate::tables::placing_verify;
+use crate::tables::Tables;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The arguments of `moulin tables pack`.
+#[derive(clap::Args, Debug)]
+pub struct PackArgs {
+    /// The built tables (the moving tables, and the placing solution when whole; default:
+    /// ~/.cache/moulin/tables/<variant>).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// The packed set's folder (default: `packed` in the tables directory).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Rule preset the tables were built for.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+}
+
+/// The arguments of `moulin tables install`.
+#[derive(clap::Args, Debug)]
+pub struct InstallArgs {
+    /// The packed set to install: its folder, or its manifest.
+    pub from: PathBuf,
+    /// Where to install it (default: `packed` in ~/.cache/moulin/tables/<variant>).
+    #[arg(long)]
+    pub to: Option<PathBuf>,
+    /// Rule preset the set must serve.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Positions of each table checked against their successors, after the checksums.
+    #[arg(long, default_value_t = 2000)]
+    pub sample: u64,
+    /// Threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+}
+
+/// `moulin tables pack`.
+pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
+    let rules = table_rules(&args.variant)?;
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| crate::tables::default_dir(&args.variant));
+    if set::is_set(&dir) {
+        return Err(format!("{} is a packed set already", dir.display()).into());
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| set::default_dir_in(&dir));
+    let pool = pool(args.threads)?;
+    let start = Instant::now();
+    let tables = pool.install(|| Tables::open(&dir, &rules))?;
+    let whole = tables
+        .placing()
+        .is_some_and(crate::tables::placing::solution::Solution::is_whole);
+    if !whole {
+        log::warn!(
+            "{}: no whole placing solution: the set holds the moving tables only",
+            dir.display()
+        );
+    }
+    let raw: u64 = tables
+        .pairs()
+        .iter()
+        .filter_map(|&(m, o)| tables.values(m, o))
+        .map(|v| v.len() as u64 * u64::from(v.width()))
+        .sum::<u64>()
+        + if whole {
+            crate::tables::placing::groups::all(&rules)
+                .iter()
+                .map(|g| {
+                    crate::tables::placing::packed::bytes_for(crate::tables::index::pair_len(
+                        g.mover as usize,
+                        g.other as usize,
+                    )) as u64
+                })
+                .sum::<u64>()
+        } else {
+            0
+        };
+    let bars = Bars::default();
+    bars.stage(raw, 0, "packing ", "bytes");
+    let report = pool.install(|| {
+        set::pack(&tables, &rules, &out, &|_key: Key, len, _size| {
+            bars.advance(len);
+        })
+    })?;
+    bars.finish();
+    outln!(
+        "{}: {} tables packed, {} kept from a run before; {} bytes of values in {} bytes ({:.1}%), {:.0} s",
+        out.display(),
+        report.made,
+        report.kept,
+        report.raw,
+        report.packed,
+        100.0 * report.packed as f64 / report.raw.max(1) as f64,
+        start.elapsed().as_secs_f64()
+    )?;
+    outln!(
+        "check a copy with: moulin tables verify --dir {}",
+        out.display()
+    )?;
+    Ok(())
+}
+
+/// `moulin tables verify` of a packed set: every file's size and checksum, every block, then
+/// `sample` positions of each table against their successors (`None`: 2,000).
+pub(super) fn verify_set(
+    dir: &Path,
+    rules: &Rules,
+    sample: Option<u64>,
+    threads: Option<u16>,
+) -> Result<(), Failure> {
+    let pool = pool(threads)?;
+    let start = Instant::now();
+    let bars = Bars::default();
+    let total = Manifest::read(dir)?.files.iter().map(|f| f.size).sum();
+    bars.stage(total, 0, "checksums ", "bytes");
+    let v = set::verify(dir, rules, &|n| bars.advance(n))?;
+    bars.finish();
+    outln!(
+        "{}: {} files, {} bytes, every checksum right ({} bytes of values unpacked), {:.1} s",
+        dir.display(),
+        v.files,
+        v.bytes,
+        v.values,
+        start.elapsed().as_secs_f64()
+    )?;
+    let sample = sample.unwrap_or(2000);
+    let tables = Tables::open(dir, rules)?;
+    let mut wrong_total = 0u64;
+    for (m, o) in tables.pairs() {
+        let values = tables.values(m, o).ok_or("a listed table")?;
+        let (checked, wrong) =
+            pool.install(|| check_table(rules, &tables, values, (m, o), Some(sample)))?;
+        if wrong > 0 {
+            outln!("{m}-{o}: {wrong} of {checked} values disagree with their successors")?;
+        }
+        wrong_total += wrong;
+    }
+    if let Some(solution) = tables.placing().filter(|s| s.is_whole()) {
+        let classes = Classes::new(rules.pieces as usize);
+        for g in crate::tables::placing::groups::all(rules) {
+            let size = crate::tables::index::pair_len(g.mover as usize, g.other as usize);
+            let step = (size / sample).max(1);
+            let bad = pool.install(|| {
+                placing_verify::check(
+                    rules,
+                    &classes,
+                    solution,
+                    &tables,
+                    g,
+                    (0..size).step_by(step as usize),
+                )
+                .len() as u64
+            });
+            if bad > 0 {
+                outln!("{g}: {bad} values disagree with their successors")?;
+            }
+            wrong_total += bad;
+        }
+    }
+    if wrong_total > 0 {
+        return Err(format!(
+            "{dir}: {wrong_total} values disagree with their successors",
+            dir = dir.display()
+        )
+        .into());
+    }
+    outln!(
+        "{}: {} positions of each table agree with their successors; the set is sound",
+        dir.display(),
+        sample
+    )?;
+    Ok(())
+}
+
+/// `moulin tables install`: the set checked whole, copied, the copy checked, then put in place
+/// (a set there before is replaced only once the new one is sound).
+pub(super) fn run_install(args: &InstallArgs) -> Result<(), Failure> {
+    let rules = table_rules(&args.variant)?;
+    let from = if args.from.file_name().is_some_and(|n| n == MANIFEST) {
+        args.from
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    } else {
+        args.from.clone()
+    };
+    if !set::is_set(&from) {
+        return Err(format!("{}: no {MANIFEST}: not a packed set", from.display()).into());
+    }
+    let to = args
+        .to
+        .clone()
+        .unwrap_or_else(|| set::default_dir(&args.variant));
+    verify_set(&from, &rules, Some(args.sample), args.threads)?;
+    let manifest = Manifest::read(&from)?;
+    let parent = to.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)
+        .with_context(|| format!("cannot create {}", parent.display()))?;
+    let name = to
+        .file_name()
+        .map_or("packed".into(), |n| n.to_string_lossy().into_owned());
+    let staging = parent.join(format!(".{name}.installing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staging);
+    let bars = Bars::default();
+    bars.stage(
+        manifest.files.iter().map(|f| f.size).sum(),
+        0,
+        "copying ",
+        "bytes",
+    );
+    let copied = (|| -> Result<(), Failure> {
+        for f in manifest
+            .files
+            .iter()
+            .map(|f| f.key.file_name())
+            .chain([MANIFEST.to_string()])
+        {
+            let (src, dst) = (from.join(&f), staging.join(&f));
+            if let Some(p) = dst.parent() {
+                std::fs::create_dir_all(p)
+                    .with_context(|| format!("cannot create {}", p.display()))?;
+            }
+            let n = std::fs::copy(&src, &dst)
+                .with_context(|| format!("cannot copy {} to {}", src.display(), dst.display()))?;
+            bars.advance(n);
+        }
+        bars.finish();
+        set::verify(&staging, &rules, &|_| {})?;
+        Ok(())
+    })();
+    if let Err(e) = copied {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(e);
+    }
+    let old = parent.join(format!(".{name}.replaced-{}", std::process::id()));
+    if to.exists() {
+        std::fs::rename(&to, &old)
+            .with_context(|| format!("cannot move {} aside", to.display()))?;
+    }
+    std::fs::rename(&staging, &to)
+        .with_context(|| format!("cannot put the set in {}", to.display()))?;
+    let _ = std::fs::remove_dir_all(&old);
+    outln!(
+        "installed in {} ({} files, {} moving tables, {} placing groups); TablesPath {} uses it",
+        to.display(),
+        manifest.files.len(),
+        manifest.pairs().count(),
+        manifest.groups().count(),
+        to.display()
+    )?;
+    Ok(())
+}

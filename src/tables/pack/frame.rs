@@ -1,0 +1,51 @@
+//! zstd frames, as the opening's solution and the packed solution keep their values: written at
+//! level 19 through the C library when built with the feature `strong-compression`, else at
+//! ruzstd's only level (about zstd's level 1); read with ruzstd either way, so the engine's build
+//! never needs the C library.
+
+/// `bytes` as one zstd frame (the strongest level this build has).
+pub fn compress(bytes: &[u8]) -> Vec<u8> {
+    #[cfg(feature = "strong-compression")]
+    if let Ok(frame) = zstd::bulk::compress(bytes, 19) {
+        return frame;
+    }
+    ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// Whether this build writes frames at zstd's level 19 (`strong-compression`).
+pub fn strong() -> bool {
+    cfg!(feature = "strong-compression")
+}
+
+/// The bytes of the zstd frame `frame`, which must come to `want` bytes: a frame that does not
+/// decode, or decodes to another length, is an error saying so (a decoder that panics on a frame
+/// it does not expect costs the frame, not the engine).
+pub fn decompress(frame: &[u8], want: usize) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(want);
+    let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        ruzstd::decoding::FrameDecoder::new().decode_all_to_vec(frame, &mut out)
+    }));
+    match decoded {
+        Ok(Ok(())) if out.len() == want => Ok(out),
+        Ok(Ok(())) => Err(format!("unpacks to {} bytes, not {want}", out.len())),
+        Ok(Err(e)) => Err(format!("does not unpack: {e}")),
+        Err(_) => Err("does not unpack: the decoder failed".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_unpacks_to_its_bytes_and_a_damaged_one_is_an_error() {
+        let bytes: Vec<u8> = (0..70_000u32).map(|i| (i % 251 / 50) as u8).collect();
+        let frame = compress(&bytes);
+        assert!(frame.len() < bytes.len() / 4, "{} bytes", frame.len());
+        assert_eq!(decompress(&frame, bytes.len()).unwrap(), bytes);
+        let e = decompress(&frame, bytes.len() + 1).unwrap_err();
+        assert!(e.contains("not 70001"), "{e}");
+        let e = decompress(&frame[..frame.len() / 2], bytes.len()).unwrap_err();
+        assert!(e.contains("does not unpack"), "{e}");
+    }
+}

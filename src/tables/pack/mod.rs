@@ -1,0 +1,17 @@
+//! The packed solution: the moving tables and the placing solution, every value as it is built,
+//! in zstd blocks that are probed where they lie (no unpacking to disk), with a manifest that
+//! names the rules, the format, what the set covers and each file's size and checksum, so that
+//! a set can be copied, checked and installed (`moulin tables pack`, `install`, `verify`).
+//!
+//! - `frame`: one zstd frame written and read;
+//! - `table`: one packed table (a moving table or a placing group) and its probes;
+//! - `cache`: the unpacked blocks kept for the next probes, shared by every table;
+//! - `set`: a packed set: its manifest, made from a built solution, opened, verified.
+
+pub mod cache;
+pub mod frame;
+pub mod set;
+pub mod table;
+
+#[cfg(test)]
+mod tests;

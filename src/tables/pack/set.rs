@@ -1,0 +1,488 @@
+//! A packed set: a folder with one packed table a moving table and a placing group
+//! (`moving/<m>-<o>.pk`, `placing/<l>-<m>-<o>.pk`) and the manifest, `manifest.txt`, that says
+//! what the set is: the format's version, the rules (every option that changes a value, and
+//! their fingerprints), what it covers, and each file's size and checksum, the whole closed by
+//! a checksum of its own lines.
+//!
+//! A set is made from a built solution (`pack`), opened for probing from its manifest with every
+//! table's header and index checked and each block checked as it is unpacked (`open`), and
+//! checked whole: every file's size and checksum, every block, and every table's values against
+//! the checksum of the file it was made from (`verify`).
+
+use super::table::{self, Key, Meta, PackedTable};
+use crate::rules::Rules;
+use crate::tables::file::checksum;
+use crate::tables::placing::groups::{self, Group};
+use crate::tables::placing::solution::Solution;
+use crate::tables::tables_error::TablesError;
+use crate::tables::{fingerprint, Tables, Values};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The manifest's file name in a set.
+pub const MANIFEST: &str = "manifest.txt";
+const TITLE: &str = "moulin packed solution";
+
+/// Whether `dir` holds a packed set (its manifest).
+pub fn is_set(dir: &Path) -> bool {
+    dir.join(MANIFEST).is_file()
+}
+
+/// One file of a set, as the manifest lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The table it holds.
+    pub key: Key,
+    /// Its bytes.
+    pub size: u64,
+    /// The checksum of all its bytes (`tables::file::checksum`).
+    pub checksum: u64,
+}
+
+/// What a manifest says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// The rule options that change a value (`scope::moving_options`) and the pieces a side.
+    pub rules: String,
+    /// The moving tables' fingerprint.
+    pub moving_print: u64,
+    /// The placing solution's fingerprint.
+    pub placing_print: u64,
+    /// The pieces a side of the game.
+    pub pieces: u8,
+    /// Every file, moving tables first.
+    pub files: Vec<Listed>,
+}
+
+/// The rules as a manifest names them.
+fn rules_line(rules: &Rules) -> String {
+    format!(
+        "{}Pieces={}",
+        crate::tables::scope::moving_options(rules),
+        rules.pieces
+    )
+}
+
+impl Manifest {
+    /// The manifest of a set of `files` for `rules`.
+    pub fn new(rules: &Rules, files: Vec<Listed>) -> Manifest {
+        Manifest {
+            rules: rules_line(rules),
+            moving_print: fingerprint(rules),
+            placing_print: crate::tables::placing::fingerprint(rules),
+            pieces: rules.pieces,
+            files,
+        }
+    }
+
+    /// The moving tables it lists.
+    pub fn pairs(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        self.files.iter().filter_map(|f| match f.key {
+            Key::Moving(m, o) => Some((m, o)),
+            Key::Placing(_) => None,
+        })
+    }
+
+    /// The placing groups it lists.
+    pub fn groups(&self) -> impl Iterator<Item = Group> + '_ {
+        self.files.iter().filter_map(|f| match f.key {
+            Key::Placing(g) => Some(g),
+            Key::Moving(..) => None,
+        })
+    }
+
+    /// The manifest as its file holds it.
+    pub fn to_text(&self) -> String {
+        let mut t = String::new();
+        let _ = writeln!(t, "{TITLE}");
+        let _ = writeln!(t, "format {}", table::VERSION);
+        let _ = writeln!(t, "rules {}", self.rules);
+        let _ = writeln!(
+            t,
+            "fingerprint moving {:016x} placing {:016x}",
+            self.moving_print, self.placing_print
+        );
+        let _ = writeln!(t, "pieces {}", self.pieces);
+        let _ = writeln!(
+            t,
+            "covers {} moving tables, {} placing groups",
+            self.pairs().count(),
+            self.groups().count()
+        );
+        for f in &self.files {
+            let _ = writeln!(
+                t,
+                "file {} {} {:016x}",
+                f.key.file_name(),
+                f.size,
+                f.checksum
+            );
+        }
+        let _ = writeln!(t, "end {:016x}", checksum(t.as_bytes()));
+        t
+    }
+
+    /// Reads a manifest's text (`path` names it in errors).
+    pub fn parse(path: &Path, text: &str) -> Result<Manifest, TablesError> {
+        let bad = |what: String| TablesError::Packed {
+            path: path.to_path_buf(),
+            what,
+        };
+        let Some(end_at) = text.rfind("end ") else {
+            return Err(bad(
+                "not a whole manifest (no end line): the file is cut".into()
+            ));
+        };
+        let (body, end) = text.split_at(end_at);
+        let sum = end.trim_start_matches("end ").trim();
+        if u64::from_str_radix(sum, 16).ok() != Some(checksum(body.as_bytes())) {
+            return Err(bad("checksum mismatch: the manifest is damaged".into()));
+        }
+        let mut lines = body.lines();
+        if lines.next() != Some(TITLE) {
+            return Err(bad("not the manifest of a moulin packed set".into()));
+        }
+        let mut field = |name: &str| -> Result<String, TablesError> {
+            let line = lines.next().unwrap_or_default();
+            line.strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix(' '))
+                .map(str::to_string)
+                .ok_or_else(|| bad(format!("expected a '{name}' line, found '{line}'")))
+        };
+        let format = field("format")?;
+        if format != table::VERSION.to_string() {
+            return Err(bad(format!(
+                "format {format}; this moulin reads format {}",
+                table::VERSION
+            )));
+        }
+        let rules = field("rules")?;
+        let prints = field("fingerprint")?;
+        let words: Vec<&str> = prints.split_whitespace().collect();
+        let hex = |w: Option<&&str>| w.and_then(|w| u64::from_str_radix(w, 16).ok());
+        let (Some(moving_print), Some(placing_print)) = (hex(words.get(1)), hex(words.get(3)))
+        else {
+            return Err(bad(format!("a damaged fingerprint line: '{prints}'")));
+        };
+        let pieces = field("pieces")?
+            .parse()
+            .map_err(|_| bad("a damaged pieces line".into()))?;
+        field("covers")?;
+        let mut files = Vec::new();
+        for line in lines {
+            let parse = || {
+                let rest = line.strip_prefix("file ")?;
+                let mut w = rest.split_whitespace();
+                let name = w.next()?;
+                let size = w.next()?.parse().ok()?;
+                let sum = u64::from_str_radix(w.next()?, 16).ok()?;
+                let key = key_of_name(name)?;
+                Some(Listed {
+                    key,
+                    size,
+                    checksum: sum,
+                })
+            };
+            files.push(parse().ok_or_else(|| bad(format!("a damaged line: '{line}'")))?);
+        }
+        Ok(Manifest {
+            rules,
+            moving_print,
+            placing_print,
+            pieces,
+            files,
+        })
+    }
+
+    /// Reads the manifest of the set `dir`.
+    pub fn read(dir: &Path) -> Result<Manifest, TablesError> {
+        let path = dir.join(MANIFEST);
+        let file = crate::tables::mapped::open_regular(&path)?;
+        let bytes = crate::input_file::read_file_capped(file, 1 << 20).map_err(|e| {
+            TablesError::Packed {
+                path: path.clone(),
+                what: e.to_string(),
+            }
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| TablesError::Packed {
+            path: path.clone(),
+            what: "not text: not a manifest".into(),
+        })?;
+        Manifest::parse(&path, &text)
+    }
+
+    /// Whether the set serves `rules`: an error naming the manifest and the rules it was made
+    /// for, if not.
+    pub fn check_rules(&self, dir: &Path, rules: &Rules) -> Result<(), TablesError> {
+        if self.moving_print == fingerprint(rules)
+            && self.placing_print == crate::tables::placing::fingerprint(rules)
+        {
+            return Ok(());
+        }
+        Err(TablesError::Packed {
+            path: dir.join(MANIFEST),
+            what: format!(
+                "made for other rules ({}; the rules in force: {})",
+                self.rules,
+                rules_line(rules)
+            ),
+        })
+    }
+}
+
+/// The key of a file name as the manifest lists it (`Key::file_name`).
+fn key_of_name(name: &str) -> Option<Key> {
+    let stem = |prefix: &str| name.strip_prefix(prefix)?.strip_suffix(".pk");
+    if let Some(pair) = stem("moving/") {
+        let (m, o) = pair.split_once('-')?;
+        return Some(Key::Moving(m.parse().ok()?, o.parse().ok()?));
+    }
+    Some(Key::Placing(Group::parse(stem("placing/")?)?))
+}
+
+/// The checksum of a whole file (`tables::file::checksum` of its bytes), read a piece at a time.
+pub fn file_checksum(path: &Path, progress: &dyn Fn(u64)) -> Result<(u64, u64), TablesError> {
+    use std::io::Read;
+    let open = |source| TablesError::Open {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut f = crate::tables::mapped::open_regular(path)?;
+    let len = f.metadata().map_err(open)?.len();
+    let mut h = len;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut read = 0u64;
+    loop {
+        // Whole multiples of 8 bytes but at the end, so that the pieces mix as the whole would.
+        let mut n = 0;
+        while n < buf.len() {
+            let k = f.read(&mut buf[n..]).map_err(open)?;
+            if k == 0 {
+                break;
+            }
+            n += k;
+        }
+        if n == 0 {
+            break;
+        }
+        h = crate::tables::file::mix_words(h, &buf[..n]);
+        read += n as u64;
+        progress(n as u64);
+        if n < buf.len() {
+            break;
+        }
+    }
+    if read != len {
+        return Err(TablesError::Packed {
+            path: path.to_path_buf(),
+            what: format!("changed while read ({read} bytes of {len})"),
+        });
+    }
+    Ok((len, h))
+}
+
+/// What `pack` did.
+#[derive(Clone, Debug, Default)]
+pub struct Packed {
+    /// Tables packed now, and those found packed already (a resumed run).
+    pub made: usize,
+    /// Tables already packed and sound.
+    pub kept: usize,
+    /// Bytes of values, and bytes of the set's files.
+    pub raw: u64,
+    /// Bytes of the set's files.
+    pub packed: u64,
+}
+
+/// One table to pack: its key, its values' bytes, its width and extra (`Meta`).
+struct Source<'a> {
+    key: Key,
+    bytes: std::borrow::Cow<'a, [u8]>,
+    width: u8,
+    extra: u64,
+    print: u64,
+}
+
+/// Packs the moving tables and the placing solution in `tables` (opened from a directory for
+/// `rules`; the placing only if whole) into the set `out`, resuming where a stopped run left it
+/// (a table already packed whole from the same values is kept), then writes the manifest.
+/// `progress` is told each table's bytes of values.
+pub fn pack(
+    tables: &Tables,
+    rules: &Rules,
+    out: &Path,
+    progress: &dyn Fn(Key, u64, u64),
+) -> Result<Packed, TablesError> {
+    let mut sources = Vec::new();
+    for (m, o) in tables.pairs() {
+        let values = tables.values(m, o).expect("a listed pair");
+        sources.push(Source {
+            key: Key::Moving(m as u8, o as u8),
+            bytes: values.to_bytes(),
+            width: values.width(),
+            extra: u64::from(values.longest()),
+            print: fingerprint(rules),
+        });
+    }
+    if let Some(solution) = tables.placing().filter(|s| s.is_whole()) {
+        for g in groups::all(rules) {
+            let bytes = solution
+                .group_bytes(g)
+                .ok_or_else(|| TablesError::PlacingMissing {
+                    group: g.to_string(),
+                })?;
+            sources.push(Source {
+                key: Key::Placing(g),
+                bytes,
+                width: 0,
+                extra: crate::tables::index::pair_len(g.mover as usize, g.other as usize),
+                print: crate::tables::placing::fingerprint(rules),
+            });
+        }
+    }
+    for sub in ["moving", "placing"] {
+        let d = out.join(sub);
+        std::fs::create_dir_all(&d).map_err(|source| TablesError::Open { path: d, source })?;
+    }
+    let mut report = Packed::default();
+    let mut files = Vec::new();
+    for s in &sources {
+        let meta = Meta {
+            key: s.key,
+            fingerprint: s.print,
+            width: s.width,
+            len: s.bytes.len() as u64,
+            extra: s.extra,
+            checksum: checksum(&s.bytes),
+        };
+        let path = table::path(out, s.key);
+        let sound = PackedTable::open(&path, s.key, s.print).is_ok_and(|p| *p.meta() == meta);
+        if sound {
+            report.kept += 1;
+        } else {
+            table::write(&path, &meta, &s.bytes)?;
+            report.made += 1;
+        }
+        let (size, sum) = file_checksum(&path, &|_| {})?;
+        files.push(Listed {
+            key: s.key,
+            size,
+            checksum: sum,
+        });
+        report.raw += meta.len;
+        report.packed += size;
+        progress(s.key, meta.len, size);
+    }
+    let manifest = Manifest::new(rules, files);
+    crate::durable::write_atomic(&out.join(MANIFEST), manifest.to_text().as_bytes())?;
+    Ok(report)
+}
+
+/// Opens the set `dir` for `rules`: the manifest read and checked against the rules, each file
+/// there with its size, each table's header and index checked (the blocks are checked as they
+/// are unpacked; `verify` checks everything). Tables of the moving phase and, when the set
+/// holds every group, the placing solution.
+pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
+    let manifest = Manifest::read(dir)?;
+    manifest.check_rules(dir, rules)?;
+    let largest = manifest.pairs().map(|(m, o)| m.max(o)).max().unwrap_or(3) as usize;
+    let mut tables = Tables::empty(rules, largest);
+    let mut placing = std::collections::HashMap::new();
+    for f in &manifest.files {
+        let path = table::path(dir, f.key);
+        let len = std::fs::metadata(&path)
+            .map_err(|source| TablesError::Open {
+                path: path.clone(),
+                source,
+            })?
+            .len();
+        if len != f.size {
+            return Err(TablesError::Packed {
+                path,
+                what: format!(
+                    "{len} bytes, the manifest says {}: the file is cut or altered",
+                    f.size
+                ),
+            });
+        }
+        match f.key {
+            Key::Moving(m, o) => {
+                let t = PackedTable::open(&path, f.key, manifest.moving_print)?;
+                tables.insert(m as usize, o as usize, Values::Packed(Arc::new(t)));
+            }
+            Key::Placing(g) => {
+                let t = PackedTable::open(&path, f.key, manifest.placing_print)?;
+                placing.insert(g, Arc::new(t));
+            }
+        }
+    }
+    if !placing.is_empty() {
+        let all = groups::all(rules);
+        if all.iter().all(|g| placing.contains_key(g)) && placing.len() == all.len() {
+            tables.set_placing(Arc::new(Solution::from_packed(rules.pieces, placing)));
+        } else {
+            log::warn!(
+                "{}: the set holds {} of the {} placing groups: its placing is not used",
+                dir.display(),
+                placing.len(),
+                all.len()
+            );
+        }
+    }
+    Ok(tables)
+}
+
+/// What `verify` found: the files and bytes checked.
+#[derive(Clone, Debug, Default)]
+pub struct Verified {
+    /// Files checked.
+    pub files: usize,
+    /// Bytes of the files, and bytes of values unpacked.
+    pub bytes: u64,
+    /// Bytes of values unpacked and checked.
+    pub values: u64,
+}
+
+/// Checks the set `dir` whole for `rules`: the manifest, every file's size and checksum, every
+/// block of every table unpacked against its checksum and every table's values against the
+/// checksum of the file it was made from. The first fault is the error, naming its file.
+pub fn verify(dir: &Path, rules: &Rules, progress: &dyn Fn(u64)) -> Result<Verified, TablesError> {
+    let manifest = Manifest::read(dir)?;
+    manifest.check_rules(dir, rules)?;
+    let mut out = Verified::default();
+    for f in &manifest.files {
+        let path = table::path(dir, f.key);
+        let (size, sum) = file_checksum(&path, progress)?;
+        if size != f.size || sum != f.checksum {
+            return Err(TablesError::Packed {
+                path,
+                what: format!(
+                    "{size} bytes, checksum {sum:016x}; the manifest says {} bytes, {:016x}: the file is cut or altered",
+                    f.size, f.checksum
+                ),
+            });
+        }
+        let print = match f.key {
+            Key::Moving(..) => manifest.moving_print,
+            Key::Placing(_) => manifest.placing_print,
+        };
+        let t = PackedTable::open(&path, f.key, print)?;
+        t.check_all(|_| {}, &|_| {})?;
+        out.files += 1;
+        out.bytes += size;
+        out.values += t.meta().len;
+    }
+    Ok(out)
+}
+
+/// Where a set is installed for a variant when no folder is named: `packed` in the variant's
+/// tables directory.
+pub fn default_dir(variant: &str) -> PathBuf {
+    default_dir_in(&crate::tables::default_dir(variant))
+}
+
+/// The packed set's folder in the tables directory `dir`: `packed`.
+pub fn default_dir_in(dir: &Path) -> PathBuf {
+    dir.join("packed")
+}

@@ -1,0 +1,398 @@
+//! One packed table: the values of a moving table (its `.tbl` file's bytes) or of a placing
+//! group (its `.plc` file's), cut into blocks of [`BLOCK`] bytes, each a zstd frame with the
+//! checksum of its bytes; probed a block at a time, through a cache of unpacked blocks shared by
+//! every packed table of the process ([`cache`](super::cache)).
+//!
+//! **The file** (little-endian): a header of [`HEADER`] bytes (the magic `MOULPACK`, the
+//! format's version, the kind and key of the table, the rules' fingerprint, the width of a
+//! value, the block size, the length of the values, the longest distance or the slots, the
+//! checksum of the values as their table file has it, and a checksum of the header and the
+//! index), the index (each block's offset and the checksum of its unpacked bytes), then the
+//! frames. The checksum of the values is the table file's own (`tables::file::checksum`), so a
+//! packed table is checked against the file it was made from without unpacking that file.
+
+use super::cache::{self, BlockKey};
+use super::frame;
+use crate::durable;
+use crate::tables::file::checksum;
+use crate::tables::mapped::{open_regular, Mapping};
+use crate::tables::placing::groups::Group;
+use crate::tables::tables_error::TablesError;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The bytes of values a block holds (the last block of a table may hold fewer).
+pub const BLOCK: usize = 1 << 16;
+/// The header's bytes.
+pub const HEADER: usize = 64;
+const MAGIC: &[u8; 8] = b"MOULPACK";
+/// The format's version.
+pub const VERSION: u32 = 1;
+
+/// Which table a packed table holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Key {
+    /// The moving table of `mover` pieces (the side to move's) against `other`.
+    Moving(u8, u8),
+    /// A group of the placing solution.
+    Placing(Group),
+}
+
+impl Key {
+    fn bytes(self) -> [u8; 4] {
+        match self {
+            Key::Moving(m, o) => [1, m, o, 0],
+            Key::Placing(g) => [2, g.left, g.mover, g.other],
+        }
+    }
+
+    fn from_bytes(b: [u8; 4]) -> Option<Key> {
+        match b {
+            [1, m, o, 0] => Some(Key::Moving(m, o)),
+            [2, left, mover, other] => Some(Key::Placing(Group { left, mover, other })),
+            _ => None,
+        }
+    }
+
+    /// The packed file's name in a packed set: `moving/<m>-<o>.pk`, `placing/<l>-<m>-<o>.pk`.
+    pub fn file_name(self) -> String {
+        match self {
+            Key::Moving(m, o) => format!("moving/{m}-{o}.pk"),
+            Key::Placing(g) => format!("placing/{g}.pk"),
+        }
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Moving(m, o) => write!(f, "moving {m}-{o}"),
+            Key::Placing(g) => write!(f, "placing {g}"),
+        }
+    }
+}
+
+/// What a packed table says of its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Meta {
+    /// The table.
+    pub key: Key,
+    /// The rules' fingerprint its values were made under.
+    pub fingerprint: u64,
+    /// Bytes a value: 1 or 2 for a moving table, 0 for a placing group (four values a byte).
+    pub width: u8,
+    /// The bytes of values.
+    pub len: u64,
+    /// A moving table's longest distance; a placing group's slots.
+    pub extra: u64,
+    /// The checksum of the values (`tables::file::checksum`), as their table file has it.
+    pub checksum: u64,
+}
+
+fn word(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn header(meta: &Meta, blocks: usize) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[0..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&meta.key.bytes());
+    h[16..24].copy_from_slice(&meta.fingerprint.to_le_bytes());
+    h[24] = meta.width;
+    h[28..32].copy_from_slice(&(BLOCK as u32).to_le_bytes());
+    h[32..40].copy_from_slice(&meta.len.to_le_bytes());
+    h[40..48].copy_from_slice(&meta.extra.to_le_bytes());
+    h[48..56].copy_from_slice(&meta.checksum.to_le_bytes());
+    debug_assert_eq!(blocks, meta.len.div_ceil(BLOCK as u64) as usize);
+    h
+}
+
+/// The checksum that closes the header: of its first 56 bytes and the index.
+fn closing_checksum(head: &[u8], index: &[u8]) -> u64 {
+    crate::rng::mix(checksum(&head[..56]) ^ checksum(index).rotate_left(23))
+}
+
+/// Packs `values` (a table file's bytes of values) into the file `path`, atomically, the
+/// blocks compressed on every thread of the pool; the file's bytes.
+pub fn write(path: &Path, meta: &Meta, values: &[u8]) -> Result<u64, TablesError> {
+    debug_assert_eq!(values.len() as u64, meta.len);
+    let frames: Vec<(Vec<u8>, u64)> = values
+        .par_chunks(BLOCK)
+        .map(|block| (frame::compress(block), checksum(block)))
+        .collect();
+    let mut index = Vec::with_capacity((2 * frames.len() + 1) * 8);
+    let mut at = 0u64;
+    for (f, _) in &frames {
+        index.extend_from_slice(&at.to_le_bytes());
+        at += f.len() as u64;
+    }
+    index.extend_from_slice(&at.to_le_bytes());
+    for (_, sum) in &frames {
+        index.extend_from_slice(&sum.to_le_bytes());
+    }
+    let mut head = header(meta, frames.len());
+    let closing = closing_checksum(&head, &index);
+    head[56..64].copy_from_slice(&closing.to_le_bytes());
+    let mut parts: Vec<&[u8]> = vec![&head, &index];
+    parts.extend(frames.iter().map(|(f, _)| f.as_slice()));
+    durable::write_atomic_parts(path, &parts)?;
+    Ok((HEADER + index.len()) as u64 + at)
+}
+
+/// A packed table opened for probing: its file mapped, its header and index checked.
+pub struct PackedTable {
+    meta: Meta,
+    mapping: Mapping,
+    blocks: usize,
+    /// Where the frames start in the file.
+    data: usize,
+    /// Its place in the shared cache of unpacked blocks.
+    id: u32,
+    /// A block failed to unpack or its checksum: nothing of the table is trusted since.
+    damaged: AtomicBool,
+}
+
+impl std::fmt::Debug for PackedTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PackedTable({}, {} bytes)", self.meta.key, self.meta.len)
+    }
+}
+
+/// A packed table's file is not one: what is wrong, in words.
+fn flawed(path: &Path, what: impl Into<String>) -> TablesError {
+    TablesError::Packed {
+        path: path.to_path_buf(),
+        what: what.into(),
+    }
+}
+
+impl PackedTable {
+    /// Opens the packed table `path`, which must hold `key` made under `fingerprint`: the
+    /// header, the index and the file's length are checked (the frames are checked as they are
+    /// unpacked, and whole by `check_all`).
+    pub fn open(path: &Path, key: Key, fingerprint: u64) -> Result<PackedTable, TablesError> {
+        let file = open_regular(path)?;
+        let mapping = Mapping::of_file(&file, path, 0)?;
+        let bytes = mapping.bytes();
+        if bytes.len() < HEADER || &bytes[0..8] != MAGIC {
+            return Err(flawed(path, "not a moulin packed table"));
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(flawed(
+                path,
+                format!("format version {version}; this moulin reads {VERSION}"),
+            ));
+        }
+        let held = Key::from_bytes(bytes[12..16].try_into().expect("4 bytes"))
+            .ok_or_else(|| flawed(path, "its header names no table"))?;
+        if held != key {
+            return Err(flawed(path, format!("holds {held}, not {key}")));
+        }
+        let meta = Meta {
+            key,
+            fingerprint: word(bytes, 16),
+            width: bytes[24],
+            len: word(bytes, 32),
+            extra: word(bytes, 40),
+            checksum: word(bytes, 48),
+        };
+        if meta.fingerprint != fingerprint {
+            return Err(flawed(
+                path,
+                format!(
+                    "made for other rules (fingerprint {:016x}, the rules in force have {fingerprint:016x})",
+                    meta.fingerprint
+                ),
+            ));
+        }
+        let block = u32::from_le_bytes(bytes[28..32].try_into().expect("4 bytes"));
+        let width_fits = match key {
+            Key::Moving(..) => meta.width == 1 || meta.width == 2,
+            Key::Placing(_) => meta.width == 0,
+        };
+        if block as usize != BLOCK || !width_fits || meta.len == 0 {
+            return Err(flawed(path, "its header is damaged"));
+        }
+        let blocks = meta.len.div_ceil(BLOCK as u64) as usize;
+        let data = (HEADER as u64).saturating_add(16 * blocks as u64 + 8);
+        if data > bytes.len() as u64 {
+            return Err(flawed(
+                path,
+                format!("cut: {} bytes, its index alone takes {data}", bytes.len()),
+            ));
+        }
+        let data = data as usize;
+        if closing_checksum(bytes, &bytes[HEADER..data]) != word(bytes, 56) {
+            return Err(flawed(
+                path,
+                "checksum mismatch of its header and index: the file is damaged",
+            ));
+        }
+        let end = word(bytes, HEADER + 8 * blocks);
+        if data as u64 + end != bytes.len() as u64 {
+            return Err(flawed(
+                path,
+                format!(
+                    "{} bytes where its index says {}: the file is cut or has bytes after its end",
+                    bytes.len(),
+                    data as u64 + end
+                ),
+            ));
+        }
+        let offsets_rise =
+            (0..blocks).all(|b| word(bytes, HEADER + 8 * b) <= word(bytes, HEADER + 8 * (b + 1)));
+        if !offsets_rise {
+            return Err(flawed(path, "its index is damaged"));
+        }
+        Ok(PackedTable {
+            meta,
+            mapping,
+            blocks,
+            data,
+            id: cache::new_table_id(),
+            damaged: AtomicBool::new(false),
+        })
+    }
+
+    /// What the table says of its values.
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        self.mapping.path()
+    }
+
+    /// The mapped file (to notice it changed).
+    pub fn mapping(&self) -> &Mapping {
+        &self.mapping
+    }
+
+    /// Whether the values read so far are the file's as it was checked: every block read
+    /// unpacked to its checksum, and the mapping is trusted.
+    #[inline]
+    pub fn trusted(&self) -> bool {
+        !self.damaged.load(Ordering::Acquire) && self.mapping.trusted()
+    }
+
+    /// The frame of block `b` and the checksum of its bytes.
+    fn frame(&self, b: usize) -> (&[u8], u64) {
+        let bytes = self.mapping.bytes();
+        let (from, to) = (
+            word(bytes, HEADER + 8 * b),
+            word(bytes, HEADER + 8 * (b + 1)),
+        );
+        let sum = word(bytes, HEADER + 8 * (self.blocks + 1) + 8 * b);
+        (
+            &bytes[self.data + from as usize..self.data + to as usize],
+            sum,
+        )
+    }
+
+    /// The bytes block `b` holds.
+    fn block_len(&self, b: usize) -> usize {
+        (self.meta.len - (b * BLOCK) as u64).min(BLOCK as u64) as usize
+    }
+
+    /// Block `b` unpacked and checked, or why not.
+    fn unpack(&self, b: usize) -> Result<Vec<u8>, String> {
+        let (frame, sum) = self.frame(b);
+        let out = frame::decompress(frame, self.block_len(b))?;
+        if checksum(&out) != sum {
+            return Err("checksum mismatch".into());
+        }
+        Ok(out)
+    }
+
+    /// Block `b`, from the shared cache or unpacked into it; `None` (and the table marked
+    /// damaged, said once in the log) when it does not unpack to its checksum.
+    fn block(&self, b: usize) -> Option<Arc<[u8]>> {
+        let key = BlockKey {
+            table: self.id,
+            block: b as u32,
+        };
+        if let Some(hit) = cache::get(key) {
+            return Some(hit);
+        }
+        match self.unpack(b) {
+            Ok(bytes) => Some(cache::put(key, bytes.into())),
+            Err(why) => {
+                if !self.damaged.swap(true, Ordering::AcqRel) {
+                    log::error!(
+                        "{}: block {b} {why}: the file is damaged; its values are not used",
+                        self.path().display()
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// The byte at `at` of the values (`None`: damaged).
+    #[inline]
+    pub fn byte(&self, at: u64) -> Option<u8> {
+        let b = (at / BLOCK as u64) as usize;
+        self.block(b)
+            .map(|block| block[(at % BLOCK as u64) as usize])
+    }
+
+    /// The two bytes at `at` and `at + 1` of the values, `at` even (a block's length is even,
+    /// so they lie in one block).
+    #[inline]
+    pub fn pair(&self, at: u64) -> Option<[u8; 2]> {
+        let b = (at / BLOCK as u64) as usize;
+        let i = (at % BLOCK as u64) as usize;
+        self.block(b).map(|block| [block[i], block[i + 1]])
+    }
+
+    /// Every value, unpacked (a block that does not unpack reads as zeros, and the table is
+    /// marked damaged).
+    pub fn unpack_all(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.meta.len as usize);
+        for b in 0..self.blocks {
+            match self.block(b) {
+                Some(block) => out.extend_from_slice(&block),
+                None => out.resize(out.len() + self.block_len(b), 0),
+            }
+        }
+        out
+    }
+
+    /// Every block unpacked and checked, and the values' checksum against the header's: `Ok`
+    /// or what is wrong (`progress` is given each block's bytes). The values are handed to
+    /// `each` block by block, in order.
+    pub fn check_all(
+        &self,
+        mut each: impl FnMut(&[u8]),
+        progress: &dyn Fn(u64),
+    ) -> Result<(), TablesError> {
+        let mut sum = self.meta.len;
+        // `file::checksum` mixes 8 bytes at a time; a block's length is a multiple of 8 but the
+        // last's, so the blocks mix in order as the whole would.
+        for b in 0..self.blocks {
+            let bytes = self.unpack(b).map_err(|why| {
+                flawed(self.path(), format!("block {b} {why}: the file is damaged"))
+            })?;
+            sum = crate::tables::file::mix_words(sum, &bytes);
+            each(&bytes);
+            progress(bytes.len() as u64);
+        }
+        if !self.mapping.trusted() || sum != self.meta.checksum {
+            return Err(flawed(
+                self.path(),
+                "checksum mismatch of its values: the file is damaged",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The path of `key`'s packed table in the packed set `dir`.
+pub fn path(dir: &Path, key: Key) -> PathBuf {
+    dir.join(key.file_name())
+}

@@ -1,0 +1,192 @@
+//! The packed set against the tables it was made from, on the game of four pieces a side
+//! (`nine`'s rules otherwise), solved whole: every value the same, a stopped pack resumed, and
+//! each kind of damage refused naming its file.
+
+use super::set::{self, Manifest, MANIFEST};
+use super::table::{self, Key};
+use crate::rules::Rules;
+use crate::tables::placing::groups;
+use crate::tables::placing::solution::{Found, Solution};
+use crate::tables::placing_build::Build;
+use crate::tables::schedule::solve_in_memory;
+use crate::tables::scratch::{scratch, Scratch};
+use crate::tables::{file, fingerprint, Tables, Value};
+use std::path::Path;
+
+/// The game of `pieces` a side under `nine`'s rules otherwise.
+fn game(pieces: u8) -> Rules {
+    Rules {
+        pieces,
+        ..Rules::nine()
+    }
+}
+
+/// A tables directory with every moving table and the whole placing solution of `rules`.
+fn built(name: &str, rules: &Rules) -> Scratch {
+    let dir = scratch(name);
+    let moving = solve_in_memory(rules, rules.pieces as usize).unwrap();
+    for (m, o) in moving.pairs() {
+        file::write(
+            &dir.0,
+            fingerprint(rules),
+            m,
+            o,
+            moving.values(m, o).unwrap(),
+        )
+        .unwrap();
+    }
+    let mut build = Build::over(moving, &dir.0, rules).unwrap();
+    for g in build.groups() {
+        build.step(g).unwrap();
+    }
+    assert!(matches!(
+        Solution::open(&dir.0, rules).unwrap(),
+        Found::Whole(_)
+    ));
+    dir
+}
+
+fn pack_into(tables: &Tables, rules: &Rules, out: &Path) -> set::Packed {
+    set::pack(tables, rules, out, &|_, _, _| {}).unwrap()
+}
+
+/// Every value of `a` and `b` the same: each moving table slot by slot, each placing group
+/// byte for byte.
+fn assert_same(rules: &Rules, a: &Tables, b: &Tables) {
+    assert_eq!(a.pairs(), b.pairs());
+    for (m, o) in a.pairs() {
+        let (x, y) = (a.values(m, o).unwrap(), b.values(m, o).unwrap());
+        assert_eq!(
+            (x.len(), x.width(), x.longest()),
+            (y.len(), y.width(), y.longest())
+        );
+        for slot in 0..x.len() {
+            assert_eq!(x.get(slot), y.get(slot), "{m}-{o} slot {slot}");
+        }
+        assert!(y.trusted());
+    }
+    let (pa, pb) = (a.placing().unwrap(), b.placing().unwrap());
+    assert!(pb.is_whole());
+    for g in groups::all(rules) {
+        assert_eq!(pa.group_bytes(g), pb.group_bytes(g), "group {g}");
+    }
+}
+
+#[test]
+fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
+    let rules = game(4);
+    let dir = built("pack-same", &rules);
+    let out = dir.0.join("packed");
+    let tables = Tables::open(&dir.0, &rules).unwrap();
+    let first = pack_into(&tables, &rules, &out);
+    let all = tables.pairs().len() + groups::all(&rules).len();
+    assert_eq!((first.made, first.kept), (all, 0));
+    assert!(first.packed < first.raw / 2, "{first:?}");
+    let packed = Tables::open(&out, &rules).unwrap();
+    assert_same(&rules, &tables, &packed);
+    // Probes through the tables' own ways: a moving position and a placing one.
+    let pos = crate::rules::position::Position::start(rules);
+    assert_eq!(
+        packed.placing().unwrap().value(&pos),
+        tables.placing().unwrap().value(&pos)
+    );
+    // A stopped run: one table gone, the manifest gone; the next run packs that one only.
+    std::fs::remove_file(table::path(&out, Key::Moving(4, 3))).unwrap();
+    std::fs::remove_file(out.join(MANIFEST)).unwrap();
+    let again = pack_into(&tables, &rules, &out);
+    assert_eq!((again.made, again.kept), (1, all - 1));
+    let v = set::verify(&out, &rules, &|_| {}).unwrap();
+    assert_eq!(v.files, all);
+    assert_eq!(Manifest::read(&out).unwrap().files.len(), all);
+}
+
+#[test]
+fn a_damaged_cut_or_foreign_set_is_refused_naming_the_file() {
+    let rules = game(3);
+    let dir = built("pack-damage", &rules);
+    let out = dir.0.join("packed");
+    let tables = Tables::open(&dir.0, &rules).unwrap();
+    pack_into(&tables, &rules, &out);
+    let error = |r: Result<Tables, crate::tables::TablesError>| r.unwrap_err().to_string();
+
+    // Other rules: the manifest names what they were.
+    let twelve = Rules::preset("twelve").unwrap();
+    let e = error(Tables::open(
+        &out,
+        &Rules {
+            pieces: 3,
+            ..twelve
+        },
+    ));
+    assert!(
+        e.contains(MANIFEST) && e.contains("made for other rules") && e.contains("Diagonals=true"),
+        "{e}"
+    );
+
+    // A byte of a frame altered: the table opens (its header and index are sound), the probe
+    // of that block is not trusted, and verify names the file.
+    let victim = table::path(&out, Key::Moving(3, 3));
+    let bytes = std::fs::read(&victim).unwrap();
+    let mut altered = bytes.clone();
+    let last = altered.len() - 3;
+    altered[last] ^= 0x55;
+    std::fs::write(&victim, &altered).unwrap();
+    let e = set::verify(&out, &rules, &|_| {}).unwrap_err().to_string();
+    assert!(e.contains("3-3.pk") && e.contains("altered"), "{e}");
+    let opened = Tables::open(&out, &rules).unwrap();
+    let values = opened.values(3, 3).unwrap();
+    let reads: Vec<Value> = (0..values.len()).map(|s| values.get(s)).collect();
+    assert_eq!(reads.len(), values.len());
+    assert!(
+        !values.trusted(),
+        "a damaged block leaves the table untrusted"
+    );
+
+    // Cut: refused at open, naming the file.
+    std::fs::write(&victim, &bytes[..bytes.len() - 10]).unwrap();
+    let e = error(Tables::open(&out, &rules));
+    assert!(e.contains("3-3.pk") && e.contains("cut"), "{e}");
+    std::fs::write(&victim, &bytes).unwrap();
+    assert!(Tables::open(&out, &rules).is_ok());
+
+    // A header byte altered: its checksum.
+    let mut head = bytes.clone();
+    head[40] ^= 1;
+    std::fs::write(&victim, &head).unwrap();
+    let e = error(Tables::open(&out, &rules));
+    assert!(e.contains("3-3.pk") && e.contains("damaged"), "{e}");
+    std::fs::write(&victim, &bytes).unwrap();
+
+    // Missing, and a file of another table under its name.
+    let other = table::path(&out, Key::Moving(3, 3));
+    std::fs::remove_file(&other).unwrap();
+    let e = error(Tables::open(&out, &rules));
+    assert!(e.contains("3-3.pk"), "{e}");
+    let group = table::path(&out, Key::Placing(groups::all(&rules)[0]));
+    std::fs::write(&other, std::fs::read(group).unwrap()).unwrap();
+    let e = error(Tables::open(&out, &rules));
+    assert!(
+        e.contains("3-3.pk") && e.contains("the manifest says"),
+        "{e}"
+    );
+    std::fs::write(&other, &bytes).unwrap();
+
+    // The manifest altered, or cut.
+    let m = out.join(MANIFEST);
+    let text = std::fs::read_to_string(&m).unwrap();
+    std::fs::write(
+        &m,
+        text.replace("file moving/3-3.pk", "file moving/3-3.pk "),
+    )
+    .unwrap();
+    let e = error(Tables::open(&out, &rules));
+    assert!(
+        e.contains(MANIFEST) && e.contains("checksum mismatch"),
+        "{e}"
+    );
+    std::fs::write(&m, &text[..text.len() / 2]).unwrap();
+    let e = error(Tables::open(&out, &rules));
+    assert!(e.contains(MANIFEST) && e.contains("cut"), "{e}");
+    std::fs::write(&m, &text).unwrap();
+    assert!(set::verify(&out, &rules, &|_| {}).is_ok());
+}

@@ -1,0 +1,162 @@
+//! A packed set through the binary: `moulin tables pack`, `verify` and `install`, and
+//! `TablesPath` on the set, which answers as the tables it was made from; a damaged or foreign
+//! set is refused with one line naming the file, and an install leaves a set in place alone
+//! until the new one is sound.
+
+use super::harness::{scratch, shared, Engine};
+use super::tables::{moulin, three_a_side};
+use std::path::Path;
+
+fn text(o: &std::process::Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `moulin tables verify --dir <dir>` with `extra` flags.
+fn verify(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["tables", "verify", "--dir", dir.to_str().unwrap()];
+    args.extend(extra);
+    moulin(&args)
+}
+
+/// `moulin tables install <from> --to <to>`.
+fn install(from: &Path, to: &Path) -> std::process::Output {
+    moulin(&[
+        "tables",
+        "install",
+        from.to_str().unwrap(),
+        "--to",
+        to.to_str().unwrap(),
+    ])
+}
+
+/// The set of the 3-a-side tables, packed once into `name`.
+fn packed(name: &str) -> std::path::PathBuf {
+    let out = scratch(name);
+    let _ = std::fs::remove_dir_all(&out);
+    let o = moulin(&[
+        "tables",
+        "pack",
+        "--dir",
+        three_a_side().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("1 tables packed, 0 kept") && stdout.contains("bytes of values in"),
+        "{stdout}"
+    );
+    out
+}
+
+/// What the engine answers in `fen` with `TablesPath` set to `dir`: its `info string tables`
+/// line and its move.
+fn answer(dir: &Path, fen: &str) -> (Vec<String>, String) {
+    let mut e = Engine::start();
+    let set = e.ask(&format!(
+        "setoption name TablesPath value {}",
+        dir.display()
+    ));
+    e.ask(&format!("position fen {fen}"));
+    let lines = e.go("go depth 20");
+    e.quit();
+    let mut said: Vec<String> = set.into_iter().filter(|l| l.contains("error")).collect();
+    said.extend(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string tables"))
+            .cloned(),
+    );
+    (said, lines.last().unwrap().clone())
+}
+
+#[test]
+fn a_packed_set_is_verified_installed_and_answers_as_its_tables() {
+    let _gate = shared();
+    let set = packed("packed-set");
+    let o = verify(&set, &["--sample", "500"]);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("every checksum right") && stdout.contains("the set is sound"),
+        "{stdout}"
+    );
+    let to = scratch("packed-installed");
+    let _ = std::fs::remove_dir_all(&to);
+    let o = install(&set, &to);
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stdout.contains(&format!("installed in {}", to.display())),
+        "{stdout}"
+    );
+    for fen in [
+        "OO******/**@@****/*O****@* w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 20",
+        "O*O*O***/@*@*@***/******** w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 20",
+    ] {
+        let unpacked = answer(three_a_side(), fen);
+        assert!(!unpacked.0.is_empty(), "{unpacked:?}");
+        assert_eq!(answer(&to, fen), unpacked, "{fen}");
+    }
+}
+
+#[test]
+fn a_damaged_or_foreign_set_is_refused_naming_the_file_and_an_install_keeps_the_old_one() {
+    let _gate = shared();
+    let set = packed("packed-damaged");
+    let to = scratch("packed-kept");
+    let _ = std::fs::remove_dir_all(&to);
+    let o = install(&set, &to);
+    assert!(o.status.success(), "{}", text(&o).1);
+    // Altered: one byte of the table's last frame.
+    let table = set.join("moving/3-3.pk");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let at = bytes.len() - 5;
+    bytes[at] ^= 0x40;
+    std::fs::write(&table, &bytes).unwrap();
+    let o = verify(&set, &[]);
+    let (_, stderr) = text(&o);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("3-3.pk") && stderr.contains("altered"),
+        "{stderr}"
+    );
+    let o = install(&set, &to);
+    let (_, stderr) = text(&o);
+    assert!(!o.status.success() && stderr.contains("3-3.pk"), "{stderr}");
+    // The set installed before is still there, whole.
+    let o = verify(&to, &[]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    // Foreign: the set serves nine's rules, not twelve's; the engine says so in one line and
+    // plays on without it.
+    let o = verify(&to, &["--variant", "twelve"]);
+    let (_, stderr) = text(&o);
+    assert!(
+        !o.status.success() && stderr.contains("made for other rules"),
+        "{stderr}"
+    );
+    let mut e = Engine::start();
+    e.ask(&format!("setoption name TablesPath value {}", to.display()));
+    let lines = e.ask("setoption name Variant value twelve");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(
+        errors[0].contains("manifest.txt") && errors[0].contains("other rules"),
+        "{lines:?}"
+    );
+    e.ask("position startpos");
+    let lines = e.go("go depth 3");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+    e.quit();
+    // Not a set at all.
+    let o = install(three_a_side(), &to);
+    let (_, stderr) = text(&o);
+    assert!(
+        !o.status.success() && stderr.contains("not a packed set"),
+        "{stderr}"
+    );
+}
