@@ -29,7 +29,6 @@ pub fn sample(
     let mut out = Vec::new();
     for (m, o) in tables.pairs() {
         let index = PairIndex::new(m, o, tables.classes());
-        let values = tables.values(m, o).expect("a loaded pair");
         let mut found = 0;
         // Give up on a pair with too few positions of the kind asked for.
         for _ in 0..u64::from(per_pair) * 1000 {
@@ -37,11 +36,17 @@ pub fn sample(
                 break;
             }
             let slot = rng.below(index.len() as usize) as u64;
-            let v = values.get(slot as usize);
-            if !index.is_canonical(slot) || (decisive && v == Value::Draw) {
+            if !index.is_canonical(slot) {
                 continue;
             }
             let (ours, theirs) = index.position(slot);
+            // Through the tables (a packed set's derived table has no values of its own).
+            let Some(v) = tables.value(ours, theirs) else {
+                continue;
+            };
+            if decisive && v == Value::Draw {
+                continue;
+            }
             out.push(Sampled {
                 fen: fen::write(&position(rules, ours, theirs)),
                 value: v,

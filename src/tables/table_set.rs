@@ -5,6 +5,7 @@ use super::file;
 use super::index::{Classes, PairIndex};
 use super::mapped;
 use super::placing::solution::{Found, Solution};
+use super::retrograde::{self, Successor};
 use super::scope::{fingerprint, unsupported};
 use super::tables_error::TablesError;
 use super::values::{Value, Values};
@@ -33,6 +34,9 @@ pub struct TableChange {
 pub struct Tables {
     /// The fingerprint of the rules the tables were made for.
     print: u64,
+    /// The rules' moving phase (the rules the tables were opened for, without draw rules): a
+    /// derived table's values are found from their successors under them.
+    rules: Rules,
     classes: Classes,
     /// Value bytes by [mover's pieces][other side's pieces].
     pairs: Vec<Vec<Option<Values>>>,
@@ -108,6 +112,7 @@ impl Tables {
     pub fn empty(rules: &Rules, largest: usize) -> Tables {
         Tables {
             print: fingerprint(rules),
+            rules: rules.without_draw_rules(),
             classes: Classes::new(largest),
             pairs: vec![vec![None; largest + 1]; largest + 1],
             largest,
@@ -271,11 +276,34 @@ impl Tables {
             return None;
         }
         let values = self.pairs[m][o].as_ref()?;
+        if let Values::Derived(..) = values {
+            return self.derived(ours, theirs);
+        }
         let index = PairIndex::new(m, o, &self.classes);
         let value = values.get(index.slot(ours, theirs) as usize);
         // A page cut from the file during the read gave a zero, not the value; a file found
         // changed is not read from.
         values.trusted().then_some(value)
+    }
+
+    /// The value of a position of a table a packed set does not store, from its successors
+    /// (every one in a stored table: the set stores the mirror pair and the pairs its removals
+    /// lead to); `None` when one of them is not known.
+    fn derived(&self, ours: u32, theirs: u32) -> Option<Value> {
+        let exit = |o: u32, t: u32| self.value(o, t);
+        let mut next = Vec::with_capacity(64);
+        retrograde::successors(&self.rules, ours, theirs, &exit, &mut next).ok()?;
+        let mut values = Vec::with_capacity(next.len());
+        for s in &next {
+            values.push(match *s {
+                Successor::Exit(v) => Some(v),
+                Successor::Stay { ours, theirs } => match self.value(ours, theirs)? {
+                    Value::Draw => None,
+                    v => Some(v),
+                },
+            });
+        }
+        Some(retrograde::value_from(values.into_iter()).unwrap_or(Value::Draw))
     }
 
     /// Whether the tables hold the values of a game under `rules` (the same moving phase: the

@@ -101,6 +101,10 @@ pub enum Values {
     Mapped(Arc<Mapping>, u8, u16),
     /// A packed table's values (`tables::pack`), unpacked a block at a time as they are probed.
     Packed(Arc<PackedTable>),
+    /// A table a packed set does not store: each value is found from its successors, which lie
+    /// in stored tables (`Tables::value` does it; read here, a value is a draw, not trusted).
+    /// Its slots, the width and the longest distance of the table it stands for.
+    Derived(usize, u8, u16),
 }
 
 /// The code stored in the first two bytes of `bytes`, little-endian (a wide table's value in its
@@ -135,6 +139,7 @@ impl Values {
             Values::Wide(v) => v.len(),
             Values::Mapped(m, w, _) => m.bytes().len() / *w as usize,
             Values::Packed(p) => (p.meta().len / u64::from(p.meta().width)) as usize,
+            Values::Derived(len, _, _) => *len,
         }
     }
 
@@ -148,7 +153,7 @@ impl Values {
         match self {
             Values::Narrow(v) => v.iter().map(|&b| Value::from_byte(b).distance()).max(),
             Values::Wide(v) => v.iter().map(|&c| Value::from_code(c).distance()).max(),
-            Values::Mapped(_, _, longest) => Some(*longest),
+            Values::Mapped(_, _, longest) | Values::Derived(_, _, longest) => Some(*longest),
             Values::Packed(p) => Some(p.meta().extra as u16),
         }
         .unwrap_or(0)
@@ -161,6 +166,7 @@ impl Values {
             Values::Wide(_) => 2,
             Values::Mapped(_, w, _) => *w,
             Values::Packed(p) => p.meta().width,
+            Values::Derived(_, width, _) => *width,
         }
     }
 
@@ -180,6 +186,7 @@ impl Values {
             Values::Packed(p) => p
                 .pair(2 * slot as u64)
                 .map_or(Value::Draw, |b| Value::from_code(wide_code(&b))),
+            Values::Derived(..) => Value::Draw,
         }
     }
 
@@ -188,7 +195,7 @@ impl Values {
         match self {
             Values::Mapped(m, _, _) => Some(m),
             Values::Packed(p) => Some(p.mapping()),
-            Values::Narrow(_) | Values::Wide(_) => None,
+            Values::Narrow(_) | Values::Wide(_) | Values::Derived(..) => None,
         }
     }
 
@@ -198,6 +205,7 @@ impl Values {
     pub fn trusted(&self) -> bool {
         match self {
             Values::Packed(p) => p.trusted(),
+            Values::Derived(..) => false,
             _ => self.mapping().is_none_or(Mapping::trusted),
         }
     }
@@ -218,18 +226,21 @@ impl Values {
             (Values::Mapped(..) | Values::Packed(_), _) => {
                 unreachable!("copied into memory above")
             }
+            // Nothing stored to change: `Tables::value` finds it from its successors.
+            (Values::Derived(..), _) => {}
         }
     }
 
     /// The values as stored in a file: the bytes, or each code in two bytes, little-endian
     /// (borrowed, but for a wide table in memory and a packed one, unpacked whole: a damaged
-    /// block reads as zeros and leaves the table untrusted).
+    /// block reads as zeros and leaves the table untrusted; none for a derived table).
     pub fn to_bytes(&self) -> Cow<'_, [u8]> {
         match self {
             Values::Narrow(v) => Cow::Borrowed(v),
             Values::Wide(v) => Cow::Owned(v.iter().flat_map(|c| c.to_le_bytes()).collect()),
             Values::Mapped(m, _, _) => Cow::Borrowed(m.bytes()),
             Values::Packed(p) => Cow::Owned(p.unpack_all()),
+            Values::Derived(..) => Cow::Borrowed(&[]),
         }
     }
 

@@ -13,7 +13,7 @@ use crate::tables::index::Classes;
 use crate::tables::pack::set::{self, Manifest, MANIFEST};
 use crate::tables::pack::table::Key;
 use crate::tables::placing_verify;
-use crate::tables::Tables;
+use crate::tables::{Tables, Values};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -30,6 +30,12 @@ pub struct PackArgs {
     /// Rule preset the tables were built for.
     #[arg(long, default_value = "nine")]
     pub variant: String,
+    /// Store every table: by default a moving table whose mover has fewer pieces, and a placing
+    /// group with an even count of placements left, are not stored, their values found from
+    /// their successors when probed (about half the size, a probe of them costs a move
+    /// generation and a probe of each successor).
+    #[arg(long)]
+    pub store_all: bool,
     /// Threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
@@ -102,19 +108,26 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
     let bars = Bars::default();
     bars.stage(raw, 0, "packing ", "bytes");
     let report = pool.install(|| {
-        set::pack(&tables, &rules, &out, &|_key: Key, len, _size| {
-            bars.advance(len);
-        })
+        set::pack(
+            &tables,
+            &rules,
+            &out,
+            args.store_all,
+            &|_key: Key, len, _size| {
+                bars.advance(len);
+            },
+        )
     })?;
     bars.finish();
     outln!(
-        "{}: {} tables packed, {} kept from a run before; {} bytes of values in {} bytes ({:.1}%), {:.0} s",
+        "{}: {} tables packed, {} kept from a run before, {} not stored (found from their \
+         successors); the solution's {raw} bytes of values in {} bytes ({:.1}%), {:.0} s",
         out.display(),
         report.made,
         report.kept,
-        report.raw,
+        report.derived,
         report.packed,
-        100.0 * report.packed as f64 / report.raw.max(1) as f64,
+        100.0 * report.packed as f64 / raw.max(1) as f64,
         start.elapsed().as_secs_f64()
     )?;
     outln!(
@@ -152,6 +165,10 @@ pub(super) fn verify_set(
     let mut wrong_total = 0u64;
     for (m, o) in tables.pairs() {
         let values = tables.values(m, o).ok_or("a listed table")?;
+        // A derived table's values are its successors' by construction.
+        if let Values::Derived(..) = values {
+            continue;
+        }
         let (checked, wrong) =
             pool.install(|| check_table(rules, &tables, values, (m, o), Some(sample)))?;
         if wrong > 0 {
@@ -161,7 +178,11 @@ pub(super) fn verify_set(
     }
     if let Some(solution) = tables.placing().filter(|s| s.is_whole()) {
         let classes = Classes::new(rules.pieces as usize);
+        let derived: Vec<_> = Manifest::read(dir)?.derived.iter().map(|d| d.key).collect();
         for g in crate::tables::placing::groups::all(rules) {
+            if derived.contains(&Key::Placing(g)) {
+                continue;
+            }
             let size = crate::tables::index::pair_len(g.mover as usize, g.other as usize);
             let step = (size / sample).max(1);
             let bad = pool.install(|| {

@@ -53,6 +53,22 @@ pub struct Manifest {
     pub pieces: u8,
     /// Every file, moving tables first.
     pub files: Vec<Listed>,
+    /// The tables the set does not store: their values are found from their successors.
+    pub derived: Vec<Derived>,
+}
+
+/// A table a set does not store (each of its values is found from its successors, which lie in
+/// stored tables), as the manifest lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Derived {
+    /// The table.
+    pub key: Key,
+    /// Its slots.
+    pub slots: u64,
+    /// Bytes a value of the table it stands for (0: a placing group).
+    pub width: u8,
+    /// The longest distance of the table it stands for.
+    pub longest: u16,
 }
 
 /// The rules as a manifest names them.
@@ -66,27 +82,36 @@ fn rules_line(rules: &Rules) -> String {
 
 impl Manifest {
     /// The manifest of a set of `files` for `rules`.
-    pub fn new(rules: &Rules, files: Vec<Listed>) -> Manifest {
+    pub fn new(rules: &Rules, files: Vec<Listed>, derived: Vec<Derived>) -> Manifest {
         Manifest {
             rules: rules_line(rules),
             moving_print: fingerprint(rules),
             placing_print: crate::tables::placing::fingerprint(rules),
             pieces: rules.pieces,
             files,
+            derived,
         }
     }
 
-    /// The moving tables it lists.
+    /// Every key it covers, stored or derived.
+    fn keys(&self) -> impl Iterator<Item = Key> + '_ {
+        self.files
+            .iter()
+            .map(|f| f.key)
+            .chain(self.derived.iter().map(|d| d.key))
+    }
+
+    /// The moving tables it covers (stored or derived).
     pub fn pairs(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
-        self.files.iter().filter_map(|f| match f.key {
+        self.keys().filter_map(|k| match k {
             Key::Moving(m, o) => Some((m, o)),
             Key::Placing(_) => None,
         })
     }
 
-    /// The placing groups it lists.
+    /// The placing groups it covers (stored or derived).
     pub fn groups(&self) -> impl Iterator<Item = Group> + '_ {
-        self.files.iter().filter_map(|f| match f.key {
+        self.keys().filter_map(|k| match k {
             Key::Placing(g) => Some(g),
             Key::Moving(..) => None,
         })
@@ -106,9 +131,10 @@ impl Manifest {
         let _ = writeln!(t, "pieces {}", self.pieces);
         let _ = writeln!(
             t,
-            "covers {} moving tables, {} placing groups",
+            "covers {} moving tables, {} placing groups ({} derived)",
             self.pairs().count(),
-            self.groups().count()
+            self.groups().count(),
+            self.derived.len()
         );
         for f in &self.files {
             let _ = writeln!(
@@ -118,6 +144,10 @@ impl Manifest {
                 f.size,
                 f.checksum
             );
+        }
+        for d in &self.derived {
+            let name = d.key.file_name();
+            let _ = writeln!(t, "derived {name} {} {} {}", d.slots, d.width, d.longest);
         }
         let _ = writeln!(t, "end {:016x}", checksum(t.as_bytes()));
         t
@@ -170,7 +200,22 @@ impl Manifest {
             .map_err(|_| bad("a damaged pieces line".into()))?;
         field("covers")?;
         let mut files = Vec::new();
+        let mut derived = Vec::new();
         for line in lines {
+            if let Some(rest) = line.strip_prefix("derived ") {
+                let parse = || {
+                    let mut w = rest.split_whitespace();
+                    let key = key_of_name(w.next()?)?;
+                    Some(Derived {
+                        key,
+                        slots: w.next()?.parse().ok()?,
+                        width: w.next()?.parse().ok()?,
+                        longest: w.next()?.parse().ok()?,
+                    })
+                };
+                derived.push(parse().ok_or_else(|| bad(format!("a damaged line: '{line}'")))?);
+                continue;
+            }
             let parse = || {
                 let rest = line.strip_prefix("file ")?;
                 let mut w = rest.split_whitespace();
@@ -192,6 +237,7 @@ impl Manifest {
             placing_print,
             pieces,
             files,
+            derived,
         })
     }
 
@@ -289,10 +335,25 @@ pub struct Packed {
     pub made: usize,
     /// Tables already packed and sound.
     pub kept: usize,
-    /// Bytes of values, and bytes of the set's files.
+    /// Tables not stored: found from their successors.
+    pub derived: usize,
+    /// Bytes of values stored.
     pub raw: u64,
     /// Bytes of the set's files.
     pub packed: u64,
+}
+
+/// Whether the moving table `(m, o)` need not be stored: its mover has fewer pieces, so each of
+/// its positions' successors lies in a stored table: the mirror `(o, m)` after a step that
+/// removes nothing, `(o - 1, m)` after a removal (or the game is over).
+fn pair_derivable(tables: &Tables, m: usize, o: usize) -> bool {
+    m < o && tables.has(o, m) && (o - 1 < 3 || tables.has(o - 1, m))
+}
+
+/// Whether the placing group `g` need not be stored: an even count of placements left, where
+/// every move places a piece (so each successor lies in the group after it, stored).
+fn group_derivable(rules: &Rules, g: Group) -> bool {
+    rules.placing_moves == crate::rules::PlacingMoves::PlaceOnly && g.left.is_multiple_of(2)
 }
 
 /// One table to pack: its key, its values' bytes, its width and extra (`Meta`).
@@ -312,11 +373,23 @@ pub fn pack(
     tables: &Tables,
     rules: &Rules,
     out: &Path,
+    store_all: bool,
     progress: &dyn Fn(Key, u64, u64),
 ) -> Result<Packed, TablesError> {
     let mut sources = Vec::new();
+    let mut derived = Vec::new();
+    let whole_placing = tables.placing().is_some_and(Solution::is_whole);
     for (m, o) in tables.pairs() {
         let values = tables.values(m, o).expect("a listed pair");
+        if !store_all && pair_derivable(tables, m, o) {
+            derived.push(Derived {
+                key: Key::Moving(m as u8, o as u8),
+                slots: values.len() as u64,
+                width: values.width(),
+                longest: values.longest(),
+            });
+            continue;
+        }
         sources.push(Source {
             key: Key::Moving(m as u8, o as u8),
             bytes: values.to_bytes(),
@@ -325,8 +398,17 @@ pub fn pack(
             print: fingerprint(rules),
         });
     }
-    if let Some(solution) = tables.placing().filter(|s| s.is_whole()) {
+    if let Some(solution) = tables.placing().filter(|_| whole_placing) {
         for g in groups::all(rules) {
+            if !store_all && group_derivable(rules, g) {
+                derived.push(Derived {
+                    key: Key::Placing(g),
+                    slots: crate::tables::index::pair_len(g.mover as usize, g.other as usize),
+                    width: 0,
+                    longest: 0,
+                });
+                continue;
+            }
             let bytes = solution
                 .group_bytes(g)
                 .ok_or_else(|| TablesError::PlacingMissing {
@@ -374,7 +456,8 @@ pub fn pack(
         report.packed += size;
         progress(s.key, meta.len, size);
     }
-    let manifest = Manifest::new(rules, files);
+    report.derived = derived.len();
+    let manifest = Manifest::new(rules, files, derived);
     crate::durable::write_atomic(&out.join(MANIFEST), manifest.to_text().as_bytes())?;
     Ok(report)
 }
@@ -417,15 +500,39 @@ pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
             }
         }
     }
-    if !placing.is_empty() {
+    let mut derived_groups = Vec::new();
+    for d in &manifest.derived {
+        match d.key {
+            Key::Moving(m, o) => {
+                let (m, o) = (m as usize, o as usize);
+                if m > largest || o > largest || !pair_derivable(&tables, m, o) {
+                    return Err(TablesError::Packed {
+                        path: dir.join(MANIFEST),
+                        what: format!("derives {} without the tables it needs", d.key),
+                    });
+                }
+                tables.insert(m, o, Values::Derived(d.slots as usize, d.width, d.longest));
+            }
+            Key::Placing(g) => derived_groups.push(g),
+        }
+    }
+    let covered = placing.len() + derived_groups.len();
+    if covered > 0 {
         let all = groups::all(rules);
-        if all.iter().all(|g| placing.contains_key(g)) && placing.len() == all.len() {
-            tables.set_placing(Arc::new(Solution::from_packed(rules.pieces, placing)));
+        let whole = all
+            .iter()
+            .all(|g| placing.contains_key(g) || derived_groups.contains(g));
+        if whole && covered == all.len() {
+            tables.set_placing(Arc::new(Solution::from_packed_set(
+                rules,
+                placing,
+                &derived_groups,
+            )));
         } else {
             log::warn!(
                 "{}: the set holds {} of the {} placing groups: its placing is not used",
                 dir.display(),
-                placing.len(),
+                covered,
                 all.len()
             );
         }

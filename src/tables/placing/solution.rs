@@ -33,6 +33,8 @@ enum Held {
     Mapped(Mapped),
     Lazy(Box<dyn Unpack>),
     Packed(Arc<PackedTable>),
+    /// A group a packed set does not store: each value is found from the group after it.
+    Derived,
 }
 
 impl Held {
@@ -46,6 +48,7 @@ impl Held {
                 let all = p.unpack_all();
                 p.trusted().then_some(Cow::Owned(all))
             }
+            Held::Derived => None,
         }
     }
 
@@ -62,6 +65,7 @@ impl Held {
                 m.mapping.trusted().then_some(code)
             }
             Held::Lazy(u) => u.bytes().map(|b| packed::get(b, slot)),
+            Held::Derived => None,
         }
     }
 }
@@ -74,6 +78,8 @@ pub struct Solution {
     pieces: u8,
     /// Whether every group of the game is there.
     whole: bool,
+    /// The rules, without draw rules, when some group is derived (a packed set's).
+    rules: Option<Rules>,
 }
 
 impl std::fmt::Debug for Solution {
@@ -129,6 +135,7 @@ impl Solution {
             classes: Classes::new(rules.pieces as usize),
             pieces: rules.pieces,
             whole: true,
+            rules: None,
         }))
     }
 
@@ -148,20 +155,29 @@ impl Solution {
             classes: Classes::new(largest as usize),
             pieces,
             whole: false,
+            rules: None,
         }
     }
 
-    /// The whole placing solution of a game of `pieces` a side from a packed set's groups
-    /// (`tables::pack`), each probed a block at a time.
-    pub fn from_packed(pieces: u8, groups: HashMap<Group, Arc<PackedTable>>) -> Solution {
+    /// The whole placing solution of a game under `rules` from a packed set: the groups it
+    /// stores (`stored`), each probed a block at a time, and those it does not (`derived`), each
+    /// value found from the group after it, which the set stores.
+    pub fn from_packed_set(
+        rules: &Rules,
+        stored: HashMap<Group, Arc<PackedTable>>,
+        derived: &[Group],
+    ) -> Solution {
+        let mut groups: HashMap<Group, Held> = stored
+            .into_iter()
+            .map(|(g, p)| (g, Held::Packed(p)))
+            .collect();
+        groups.extend(derived.iter().map(|&g| (g, Held::Derived)));
         Solution {
-            groups: groups
-                .into_iter()
-                .map(|(g, p)| (g, Held::Packed(p)))
-                .collect(),
-            classes: Classes::new(pieces as usize),
-            pieces,
+            groups,
+            classes: Classes::new(rules.pieces as usize),
+            pieces: rules.pieces,
             whole: true,
+            rules: Some(rules.without_draw_rules()),
         }
     }
 
@@ -193,7 +209,7 @@ impl Solution {
         self.groups
             .values()
             .map(|h| match h {
-                Held::Mapped(_) | Held::Packed(_) => 0,
+                Held::Mapped(_) | Held::Packed(_) | Held::Derived => 0,
                 Held::Lazy(u) => u.unpacked(),
             })
             .sum()
@@ -228,7 +244,34 @@ impl Solution {
             other: theirs.count_ones() as u8,
         };
         let held = self.groups.get(&group)?;
+        if let Held::Derived = held {
+            return self.derived(group, ours, theirs);
+        }
         let index = PairIndex::new(group.mover as usize, group.other as usize, &self.classes);
         packed::value(held.code(index.slot(ours, theirs))?)
+    }
+
+    /// The value of a position of a group the packed set does not store: the best of its
+    /// placements, each of which leads to the next group (stored) or ends the game; `None` when
+    /// one of them is not known.
+    fn derived(&self, group: Group, ours: u32, theirs: u32) -> Option<Wdl> {
+        let rules = self.rules.as_ref()?;
+        let pos = crate::tables::placing_verify::position(rules, group, ours, theirs);
+        let mut moves = Vec::with_capacity(64);
+        crate::rules::movegen::generate(&pos, crate::rules::notation::Convention::Turn, &mut moves);
+        let mut best: Option<Wdl> = None;
+        for mv in moves {
+            let mut child = pos;
+            child.play(mv);
+            let theirs = match child.quick_outcome() {
+                Some(o) => o.value_for(child.side_to_move()),
+                None if child.is_placing() && child.placements_left() < u32::from(group.left) => {
+                    self.value(&child)?
+                }
+                None => return None,
+            };
+            best = Some(best.map_or(-theirs, |b| b.max(-theirs)));
+        }
+        best
     }
 }
