@@ -31,6 +31,21 @@ pub(super) fn opening_path(settings: &Settings) -> Option<PathBuf> {
     }
 }
 
+/// The tables directory the settings name: `TablesPath`, `none` for none, or when empty the
+/// packed set installed for the variant in force (`moulin tables install`: `packed` in its
+/// tables directory) when there is one.
+pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
+    match settings.tables_path.as_str() {
+        "" => {
+            let variant = settings.rules.preset_name()?;
+            let dir = crate::tables::pack::set::default_dir(variant);
+            crate::tables::pack::set::is_set(&dir).then_some(dir)
+        }
+        none if none.eq_ignore_ascii_case("none") => None,
+        path => Some(PathBuf::from(path)),
+    }
+}
+
 /// The session's endgame tables: those in force, and the reads under way.
 #[derive(Default)]
 pub(super) struct LoadedTables {
@@ -64,11 +79,11 @@ impl LoadedTables {
         self.request += 1;
         self.rereading = 0;
         let opening = opening_path(settings);
-        if settings.tables_path.is_empty() && opening.is_none() {
+        let dir = tables_dir(settings);
+        if dir.is_none() && opening.is_none() {
             self.loading = false;
             return;
         }
-        let dir = (!settings.tables_path.is_empty()).then(|| PathBuf::from(&settings.tables_path));
         let rules = settings.rules;
         let tx = events.clone();
         let request = self.request;

@@ -45,10 +45,18 @@ impl Engine {
         Engine::start_with(&["--option", "OpeningSolution=none"])
     }
 
-    /// Starts the engine with these command-line arguments.
+    /// Starts the engine with these command-line arguments, and a cache folder of its own
+    /// where no packed set is installed (a set installed on the machine would be its tables).
     pub(crate) fn start_with(args: &[&str]) -> Engine {
+        Engine::start_with_cache(args, &scratch("cache-without-tables"))
+    }
+
+    /// Starts the engine with these command-line arguments and `cache` as its cache folder
+    /// (`XDG_CACHE_HOME`: where it looks for an installed packed set).
+    pub(crate) fn start_with_cache(args: &[&str], cache: &std::path::Path) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))
             .args(args)
+            .env("XDG_CACHE_HOME", cache)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -160,3 +160,43 @@ fn a_damaged_or_foreign_set_is_refused_naming_the_file_and_an_install_keeps_the_
         "{stderr}"
     );
 }
+
+/// `moulin tables install` without `--to` puts the set where the engine looks when `TablesPath`
+/// is empty: the engine started afterwards answers from it; `TablesPath none` goes without.
+#[test]
+fn an_installed_set_is_the_engines_tables_by_default() {
+    let _gate = shared();
+    let set = packed("packed-default");
+    let cache = scratch("packed-default-cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(["tables", "install", set.to_str().unwrap()])
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&o);
+    assert!(o.status.success(), "{stderr}");
+    let installed = cache.join("moulin/tables/nine/packed");
+    assert!(
+        stdout.contains(&format!("installed in {}", installed.display())),
+        "{stdout}"
+    );
+    let win = "OO******/**@@****/*O****@* w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 20";
+    let go = |args: &[&str]| {
+        let mut e = Engine::start_with_cache(args, &cache);
+        e.ask(&format!("position fen {win}"));
+        let lines = e.go("go depth 6");
+        e.quit();
+        lines
+    };
+    let lines = go(&[]);
+    assert!(
+        lines.contains(&"info string tables win dtc 1".to_string()),
+        "{lines:?}"
+    );
+    let lines = go(&["--option", "TablesPath=none"]);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string tables")),
+        "{lines:?}"
+    );
+}

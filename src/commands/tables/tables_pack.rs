@@ -10,6 +10,7 @@ use crate::job_progress::Progress;
 use crate::rules::Rules;
 use crate::tables::consistency::check_table;
 use crate::tables::index::Classes;
+use crate::tables::pack::compare;
 use crate::tables::pack::set::{self, Manifest, MANIFEST};
 use crate::tables::pack::table::Key;
 use crate::tables::placing_verify;
@@ -36,6 +37,10 @@ pub struct PackArgs {
     /// generation and a probe of each successor).
     #[arg(long)]
     pub store_all: bool,
+    /// KiB of values a block holds (a power of two, 4 to 1024): a probe unpacks one block, so a
+    /// smaller block probes faster and a larger one packs tighter.
+    #[arg(long, default_value_t = 16, value_parser = block_kib)]
+    pub block_kib: usize,
     /// Threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
@@ -58,6 +63,14 @@ pub struct InstallArgs {
     /// Threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
+}
+
+/// `--block-kib`: a power of two from 4 to 1024.
+fn block_kib(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(k) if k.is_power_of_two() && (4..=1024).contains(&k) => Ok(k),
+        _ => Err(format!("'{text}': a power of two from 4 to 1024")),
+    }
 }
 
 /// `moulin tables pack`.
@@ -113,6 +126,7 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
             &rules,
             &out,
             args.store_all,
+            args.block_kib << 10,
             &|_key: Key, len, _size| {
                 bars.advance(len);
             },
@@ -144,6 +158,7 @@ pub(super) fn verify_set(
     rules: &Rules,
     sample: Option<u64>,
     threads: Option<u16>,
+    against: Option<&Path>,
 ) -> Result<(), Failure> {
     let pool = pool(threads)?;
     let start = Instant::now();
@@ -214,6 +229,45 @@ pub(super) fn verify_set(
         dir.display(),
         sample
     )?;
+    if let Some(built) = against {
+        hold_against(&tables, built, rules, sample, &pool)?;
+    }
+    Ok(())
+}
+
+/// `verify --against`: the set's `tables` held against the build in `built`, `per_table`
+/// positions of each table and group.
+fn hold_against(
+    tables: &Tables,
+    built: &Path,
+    rules: &Rules,
+    per_table: u64,
+    pool: &rayon::ThreadPool,
+) -> Result<(), Failure> {
+    let start = Instant::now();
+    let other = pool.install(|| Tables::open(built, rules))?;
+    let c = pool.install(|| compare::compare(tables, &other, rules, per_table));
+    outln!(
+        "against {}: {} moving positions ({} differ in value or move), {} placing positions ({} \
+         differ in value or a move's value), {:.0} s",
+        built.display(),
+        c.moving.0,
+        c.moving.1,
+        c.placing.0,
+        c.placing.1,
+        start.elapsed().as_secs_f64()
+    )?;
+    for e in &c.examples {
+        outln!("  differs: {e}")?;
+    }
+    if c.moving.1 + c.placing.1 > 0 {
+        return Err(format!(
+            "{} positions where the set and {} differ",
+            c.moving.1 + c.placing.1,
+            built.display()
+        )
+        .into());
+    }
     Ok(())
 }
 
@@ -236,7 +290,7 @@ pub(super) fn run_install(args: &InstallArgs) -> Result<(), Failure> {
         .to
         .clone()
         .unwrap_or_else(|| set::default_dir(&args.variant));
-    verify_set(&from, &rules, Some(args.sample), args.threads)?;
+    verify_set(&from, &rules, Some(args.sample), args.threads, None)?;
     let manifest = Manifest::read(&from)?;
     let parent = to.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)

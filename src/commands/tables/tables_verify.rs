@@ -25,6 +25,10 @@ pub struct VerifyArgs {
     /// every group solved again from the stored groups after it and compared value for value.
     #[arg(long, conflicts_with = "pair")]
     pub placing: bool,
+    /// On a packed set: also hold it against the built tables in this directory, on --sample
+    /// positions of each table and group (1,000 by default): the same value and the same move.
+    #[arg(long)]
+    pub against: Option<std::path::PathBuf>,
     /// With --placing: the game of this many pieces a side (default: the variant's).
     #[arg(long, requires = "placing", value_parser = clap::value_parser!(u8).range(3..=9))]
     pub pieces: Option<u8>,
@@ -39,7 +43,13 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
         .unwrap_or_else(|| crate::tables::default_dir(&args.tables.variant));
     if crate::tables::pack::set::is_set(&set_dir) {
         let rules = super::tables_shared::table_rules(&args.tables.variant)?;
-        return super::tables_pack::verify_set(&set_dir, &rules, args.sample, args.tables.threads);
+        return super::tables_pack::verify_set(
+            &set_dir,
+            &rules,
+            args.sample,
+            args.tables.threads,
+            args.against.as_deref(),
+        );
     }
     let TableFiles {
         rules,

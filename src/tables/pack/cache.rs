@@ -15,8 +15,8 @@ pub struct BlockKey {
 }
 
 const SHARDS: usize = 64;
-/// The blocks kept by default: 1,024 of 64 KiB, 64 MiB.
-pub const DEFAULT_BLOCKS: usize = 1024;
+/// The blocks kept by default: 4,096, 64 MiB of blocks of 16 KiB.
+pub const DEFAULT_BLOCKS: usize = 4096;
 
 struct Slot {
     key: BlockKey,

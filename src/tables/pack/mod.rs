@@ -5,10 +5,12 @@
 //!
 //! - `frame`: one zstd frame written and read;
 //! - `table`: one packed table (a moving table or a placing group) and its probes;
+//! - `compare`: two loaded solutions held against each other (a set and its build);
 //! - `cache`: the unpacked blocks kept for the next probes, shared by every table;
 //! - `set`: a packed set: its manifest, made from a built solution, opened, verified.
 
 pub mod cache;
+pub mod compare;
 pub mod frame;
 pub mod set;
 pub mod table;

@@ -366,14 +366,18 @@ struct Source<'a> {
 }
 
 /// Packs the moving tables and the placing solution in `tables` (opened from a directory for
-/// `rules`; the placing only if whole) into the set `out`, resuming where a stopped run left it
-/// (a table already packed whole from the same values is kept), then writes the manifest.
+/// `rules`; the placing only if whole) into the set `out`, in blocks of `block` bytes (a power
+/// of two, `table::MIN_BLOCK` to `table::MAX_BLOCK`), every table or only those whose values
+/// cannot be found from stored successors (`store_all`), resuming where a stopped run left it
+/// (a table already packed whole from the same values and blocks is kept), then writes the
+/// manifest.
 /// `progress` is told each table's bytes of values.
 pub fn pack(
     tables: &Tables,
     rules: &Rules,
     out: &Path,
     store_all: bool,
+    block: usize,
     progress: &dyn Fn(Key, u64, u64),
 ) -> Result<Packed, TablesError> {
     let mut sources = Vec::new();
@@ -439,11 +443,12 @@ pub fn pack(
             checksum: checksum(&s.bytes),
         };
         let path = table::path(out, s.key);
-        let sound = PackedTable::open(&path, s.key, s.print).is_ok_and(|p| *p.meta() == meta);
+        let sound = PackedTable::open(&path, s.key, s.print)
+            .is_ok_and(|p| *p.meta() == meta && p.block_size() == block);
         if sound {
             report.kept += 1;
         } else {
-            table::write(&path, &meta, &s.bytes)?;
+            table::write(&path, &meta, &s.bytes, block)?;
             report.made += 1;
         }
         let (size, sum) = file_checksum(&path, &|_| {})?;

@@ -48,7 +48,15 @@ fn built(name: &str, rules: &Rules) -> Scratch {
 }
 
 fn pack_into(tables: &Tables, rules: &Rules, out: &Path) -> set::Packed {
-    set::pack(tables, rules, out, false, &|_, _, _| {}).unwrap()
+    set::pack(
+        tables,
+        rules,
+        out,
+        false,
+        table::DEFAULT_BLOCK,
+        &|_, _, _| {},
+    )
+    .unwrap()
 }
 
 /// Every value of `a` and `b` the same: each moving table slot by slot, each placing group
@@ -95,7 +103,7 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
     let tables = Tables::open(&dir.0, &rules).unwrap();
     // Every table stored.
     let whole = dir.0.join("whole");
-    let stored = set::pack(&tables, &rules, &whole, true, &|_, _, _| {}).unwrap();
+    let stored = set::pack(&tables, &rules, &whole, true, 1 << 16, &|_, _, _| {}).unwrap();
     let all = tables.pairs().len() + groups::all(&rules).len();
     assert_eq!((stored.made, stored.derived), (all, 0));
     assert_same(&rules, &tables, &Tables::open(&whole, &rules).unwrap());
@@ -116,6 +124,30 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
         Some(crate::tables::Values::Derived(..))
     ));
     assert_same(&rules, &tables, &packed);
+    // The comparison the command makes finds no difference, and finds a value changed.
+    let c = super::compare::compare(&packed, &tables, &rules, 200);
+    assert!(c.moving.0 > 500 && c.placing.0 > 1000, "{c:?}");
+    assert_eq!((c.moving.1, c.placing.1), (0, 0), "{c:?}");
+    let mut changed = tables.clone();
+    let mut values = changed.values(4, 3).unwrap().clone();
+    let index = PairIndex::new(4, 3, tables.classes());
+    let decisive = |s: u64| {
+        let (o, t) = index.position(s);
+        let open = crate::tables::retrograde::position(&rules, o, t)
+            .quick_outcome()
+            .is_none();
+        index.is_canonical(s) && open && values.get(s as usize) != Value::Draw
+    };
+    // One of the slots the comparison samples (200 spread evenly).
+    let len = index.len();
+    let slot = (0..200)
+        .map(|i| i * len / 200)
+        .find(|&s| decisive(s))
+        .unwrap();
+    values.set(slot as usize, Value::Draw);
+    changed.insert(4, 3, values);
+    let c = super::compare::compare(&changed, &tables, &rules, 200);
+    assert!(c.moving.1 >= 1 && !c.examples.is_empty(), "{c:?}");
     // Probes through the tables' own ways: a moving position and a placing one.
     let pos = crate::rules::position::Position::start(rules);
     assert_eq!(
