@@ -148,6 +148,9 @@ impl Engine {
             Changed::Threads => searcher.set_threads(self.settings.threads),
             Changed::Search => self.settings.apply_to(searcher),
             Changed::Protocol => {}
+            Changed::TablesCache => {
+                crate::tables::pack::cache::set_capacity_bytes(self.settings.tables_cache_mb << 20);
+            }
             Changed::Rules => {
                 self.game = Game::new(self.settings.rules);
                 if self.settings.book_file.is_empty() {

@@ -26,6 +26,8 @@ enum Kind {
 }
 
 pub const MAX_HASH_MB: u64 = 1024;
+/// The largest `TablesCache`, in MB.
+pub const MAX_TABLES_CACHE_MB: u64 = 65536;
 pub const MAX_THREADS: u64 = crate::search::MAX_THREADS as u64;
 pub const MAX_MULTIPV: u64 = 64;
 pub const MAX_OVERHEAD_MS: u64 = 5000;
@@ -56,7 +58,7 @@ fn number(v: &str) -> u64 {
 }
 
 /// Every engine option, in the order `uci` lists them (before the rule options).
-static ENGINE_OPTIONS: [EngineOption; 19] = [
+static ENGINE_OPTIONS: [EngineOption; 20] = [
     EngineOption {
         name: "Hash",
         kind: spin(1, MAX_HASH_MB),
@@ -199,6 +201,15 @@ static ENGINE_OPTIONS: [EngineOption; 19] = [
         },
     },
     EngineOption {
+        name: "TablesCache",
+        kind: spin(1, MAX_TABLES_CACHE_MB),
+        write: |s| s.tables_cache_mb.to_string(),
+        read: |s, v| {
+            s.tables_cache_mb = number(v) as usize;
+            Some(Changed::TablesCache)
+        },
+    },
+    EngineOption {
         name: "OpeningSolution",
         kind: Kind::Text,
         write: |s| s.opening_solution.clone(),
@@ -291,8 +302,10 @@ pub struct Settings {
     pub book_file: String,
     /// `BookVariety`: which of the book's moves is played.
     pub book_variety: Variety,
-    /// The endgame tables directory; empty: no tables.
+    /// The endgame tables directory; empty: the installed packed set, if any.
     pub tables_path: String,
+    /// `TablesCache`: MB of a packed set's blocks kept unpacked.
+    pub tables_cache_mb: usize,
     /// `OpeningSolution`: the opening's solution file (the placing solution's first plies);
     /// empty for the default of the variant in force, `none` for none.
     pub opening_solution: String,
@@ -325,6 +338,7 @@ impl Default for Settings {
             book_file: String::new(),
             book_variety: Variety::Best,
             tables_path: String::new(),
+            tables_cache_mb: crate::tables::pack::cache::DEFAULT_BYTES >> 20,
             opening_solution: String::new(),
             eval_file: String::new(),
             solved_placing: SolvedChoice::Testing,
@@ -366,6 +380,8 @@ pub enum Changed {
     Tables,
     /// `EvalFile`: the network is read again.
     Network,
+    /// `TablesCache`: the packed set's cache of unpacked blocks takes its new size.
+    TablesCache,
 }
 
 /// A `setoption` that was refused; the option keeps its value.

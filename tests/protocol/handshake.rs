@@ -80,6 +80,7 @@ fn uci_handshake_lists_every_option() {
         "BookFile",
         "BookVariety",
         "TablesPath",
+        "TablesCache",
         "SolvedPlacing",
         "Level",
         "UCI_LimitStrength",
@@ -96,7 +97,7 @@ fn uci_handshake_lists_every_option() {
             "{line}"
         );
     }
-    assert_eq!(options.len(), 30);
+    assert_eq!(options.len(), 31);
     assert!(lines.contains(
         &"option name SolvedPlacing type combo default testing var testing var random var off"
             .into()

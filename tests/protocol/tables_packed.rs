@@ -194,6 +194,12 @@ fn an_installed_set_is_the_engines_tables_by_default() {
         lines.contains(&"info string tables win dtc 1".to_string()),
         "{lines:?}"
     );
+    // A cache of 1 MB: the same answer, its blocks unpacked again more often.
+    let lines = go(&["--option", "TablesCache=1"]);
+    assert!(
+        lines.contains(&"info string tables win dtc 1".to_string()),
+        "{lines:?}"
+    );
     let lines = go(&["--option", "TablesPath=none"]);
     assert!(
         !lines.iter().any(|l| l.starts_with("info string tables")),

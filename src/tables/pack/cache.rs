@@ -1,6 +1,6 @@
-//! The unpacked blocks of every packed table of the process, kept for the next probe: a fixed
-//! number of blocks, spread over shards each behind its own lock (the search's threads probe
-//! at once), the block unused the longest given up in a full shard.
+//! The unpacked blocks of every packed table of the process, kept for the next probe: up to a
+//! number of bytes (`TablesCache`), spread over shards each behind its own lock (the search's
+//! threads probe at once), the block unused the longest given up in a full shard.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -15,8 +15,8 @@ pub struct BlockKey {
 }
 
 const SHARDS: usize = 64;
-/// The blocks kept by default: 4,096, 64 MiB of blocks of 16 KiB.
-pub const DEFAULT_BLOCKS: usize = 4096;
+/// The bytes of blocks kept by default: 64 MiB (4,096 blocks of 16 KiB).
+pub const DEFAULT_BYTES: usize = 64 << 20;
 
 struct Slot {
     key: BlockKey,
@@ -26,7 +26,7 @@ struct Slot {
 
 struct Cache {
     shards: Vec<Mutex<Vec<Slot>>>,
-    /// Blocks a shard keeps.
+    /// Bytes of blocks a shard keeps.
     per_shard: AtomicUsize,
     clock: AtomicU64,
     hits: AtomicU64,
@@ -37,7 +37,7 @@ fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     CACHE.get_or_init(|| Cache {
         shards: (0..SHARDS).map(|_| Mutex::new(Vec::new())).collect(),
-        per_shard: AtomicUsize::new(DEFAULT_BLOCKS / SHARDS),
+        per_shard: AtomicUsize::new(DEFAULT_BYTES / SHARDS),
         clock: AtomicU64::new(0),
         hits: AtomicU64::new(0),
         misses: AtomicU64::new(0),
@@ -74,23 +74,30 @@ pub fn get(key: BlockKey) -> Option<Arc<[u8]>> {
     None
 }
 
-/// Keeps `bytes` as the block `key` (giving up the shard's block unused the longest when it is
+/// Gives up the shard's blocks unused the longest until `room` bytes are free under `budget`
+/// (or the shard is empty).
+fn make_room(s: &mut Vec<Slot>, room: usize, budget: usize) {
+    let mut held: usize = s.iter().map(|slot| slot.bytes.len()).sum();
+    while !s.is_empty() && held + room > budget {
+        let oldest = (0..s.len())
+            .min_by_key(|&i| s[i].used)
+            .expect("a shard with blocks");
+        held -= s.swap_remove(oldest).bytes.len();
+    }
+}
+
+/// Keeps `bytes` as the block `key` (giving up the shard's blocks unused the longest when it is
 /// full); the block.
 pub fn put(key: BlockKey, bytes: Arc<[u8]>) -> Arc<[u8]> {
     let c = cache();
     let now = c.clock.fetch_add(1, Ordering::Relaxed);
-    let room = c.per_shard.load(Ordering::Relaxed).max(1);
+    let budget = c.per_shard.load(Ordering::Relaxed);
     let mut s = lock(shard(key));
     if let Some(slot) = s.iter_mut().find(|slot| slot.key == key) {
         slot.used = now;
         return slot.bytes.clone();
     }
-    while s.len() >= room {
-        let oldest = (0..s.len())
-            .min_by_key(|&i| s[i].used)
-            .expect("a full shard");
-        s.swap_remove(oldest);
-    }
+    make_room(&mut s, bytes.len(), budget);
     s.push(Slot {
         key,
         bytes: bytes.clone(),
@@ -99,18 +106,12 @@ pub fn put(key: BlockKey, bytes: Arc<[u8]>) -> Arc<[u8]> {
     bytes
 }
 
-/// Keeps at most `blocks` blocks from now on (at least one a shard).
-pub fn set_capacity(blocks: usize) {
-    let per = (blocks / SHARDS).max(1);
+/// Keeps at most `bytes` bytes of blocks from now on (at least one block a shard).
+pub fn set_capacity_bytes(bytes: usize) {
+    let per = bytes / SHARDS;
     cache().per_shard.store(per, Ordering::Relaxed);
     for m in &cache().shards {
-        let mut s = lock(m);
-        while s.len() > per {
-            let oldest = (0..s.len())
-                .min_by_key(|&i| s[i].used)
-                .expect("a full shard");
-            s.swap_remove(oldest);
-        }
+        make_room(&mut lock(m), 0, per);
     }
 }
 
@@ -134,12 +135,13 @@ mod tests {
         assert!(get(key(0)).is_none());
         put(key(0), vec![7u8; 4].into());
         assert_eq!(&*get(key(0)).unwrap(), &[7, 7, 7, 7]);
-        // Far more blocks than the cache keeps: the first is given up, the last kept.
-        for b in 1..(DEFAULT_BLOCKS as u32 * 8) {
-            put(key(b), vec![b as u8].into());
+        // Far more bytes than the cache keeps: the first is given up, the last kept.
+        let blocks = (DEFAULT_BYTES / (1 << 14)) as u32 * 4;
+        for b in 1..blocks {
+            put(key(b), vec![b as u8; 1 << 14].into());
         }
-        let last = DEFAULT_BLOCKS as u32 * 8 - 1;
-        assert_eq!(&*get(key(last)).unwrap(), &[last as u8]);
+        let last = blocks - 1;
+        assert_eq!(get(key(last)).unwrap()[0], last as u8);
         assert!(get(key(0)).is_none(), "the oldest given up");
     }
 }
