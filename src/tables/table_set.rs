@@ -219,7 +219,8 @@ impl Tables {
 
     /// The table of a changed file read again, and checked, for the same rules.
     pub fn read_again(&self, changed: &TableChange) -> Result<Values, TablesError> {
-        if let Some(Values::Packed(_)) = self.values(changed.mover, changed.other) {
+        // The table was dropped before it is read again: its file's name says its kind.
+        if changed.path.extension().is_some_and(|e| e == "pk") {
             use crate::tables::pack::table::{Key, PackedTable};
             let key = Key::Moving(changed.mover as u8, changed.other as u8);
             let table = PackedTable::open(&changed.path, key, self.print)?;

@@ -152,6 +152,29 @@ fn a_damaged_or_foreign_set_is_refused_naming_the_file_and_an_install_keeps_the_
     let lines = e.go("go depth 3");
     assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
     e.quit();
+    // A folder of other things is never replaced.
+    let other = scratch("packed-other-things");
+    let _ = std::fs::remove_dir_all(&other);
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine").unwrap();
+    let o = install(&to, &other);
+    let (_, stderr) = text(&o);
+    assert!(
+        !o.status.success() && stderr.contains("holds other things"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(other.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    // A set packed into the tables' own folder is refused.
+    let d = three_a_side().to_str().unwrap();
+    let o = moulin(&["tables", "pack", "--dir", d, "--out", d]);
+    let (_, stderr) = text(&o);
+    assert!(
+        !o.status.success() && stderr.contains("folder of its own"),
+        "{stderr}"
+    );
     // Not a set at all.
     let o = install(three_a_side(), &to);
     let (_, stderr) = text(&o);

@@ -77,6 +77,19 @@ pub(crate) fn whole_solution(
     rules: &Rules,
 ) -> Result<Option<std::sync::Arc<Solution>>, Failure> {
     if crate::tables::pack::set::is_set(dir) {
+        let manifest = crate::tables::pack::set::Manifest::read(dir)?;
+        if manifest
+            .derived
+            .iter()
+            .any(|d| matches!(d.key, crate::tables::pack::table::Key::Placing(_)))
+        {
+            return Err(format!(
+                "{}: a packed set finds half its placing groups from the next one when probed; \
+                 use the built solution's directory here",
+                dir.display()
+            )
+            .into());
+        }
         let tables = crate::tables::Tables::open(dir, rules)?;
         return Ok(tables.placing_shared().filter(|s| s.is_whole()));
     }

@@ -58,7 +58,7 @@ pub struct InstallArgs {
     #[arg(long, default_value = "nine")]
     pub variant: String,
     /// Positions of each table checked against their successors, after the checksums.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: u64,
     /// Threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -87,6 +87,17 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
         .out
         .clone()
         .unwrap_or_else(|| set::default_dir_in(&dir));
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    if same(&out, &dir) {
+        return Err(format!(
+            "--out {}: the set goes in a folder of its own, not the tables' own",
+            out.display()
+        )
+        .into());
+    }
     let pool = pool(args.threads)?;
     let start = Instant::now();
     let tables = pool.install(|| Tables::open(&dir, &rules))?;
@@ -297,6 +308,16 @@ pub(super) fn run_install(args: &InstallArgs) -> Result<(), Failure> {
         .to
         .clone()
         .unwrap_or_else(|| set::default_dir(&args.variant));
+    // Only a set (or nothing, or an empty folder) is replaced: never a folder of other things.
+    let empty = std::fs::read_dir(&to).is_ok_and(|mut d| d.next().is_none());
+    if to.exists() && !set::is_set(&to) && !empty {
+        return Err(format!(
+            "--to {}: holds other things than a packed set; name a new folder, or the set to \
+             replace",
+            to.display()
+        )
+        .into());
+    }
     verify_set(&from, &rules, Some(args.sample), args.threads, None)?;
     let manifest = Manifest::read(&from)?;
     let parent = to.parent().unwrap_or(Path::new("."));
@@ -340,11 +361,17 @@ pub(super) fn run_install(args: &InstallArgs) -> Result<(), Failure> {
     }
     let old = parent.join(format!(".{name}.replaced-{}", std::process::id()));
     if to.exists() {
-        std::fs::rename(&to, &old)
-            .with_context(|| format!("cannot move {} aside", to.display()))?;
+        if let Err(e) = std::fs::rename(&to, &old) {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(format!("cannot move {} aside: {e}", to.display()).into());
+        }
     }
-    std::fs::rename(&staging, &to)
-        .with_context(|| format!("cannot put the set in {}", to.display()))?;
+    if let Err(e) = std::fs::rename(&staging, &to) {
+        // The set before goes back where it was; the copy goes.
+        let _ = std::fs::rename(&old, &to);
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(format!("cannot put the set in {}: {e}", to.display()).into());
+    }
     let _ = std::fs::remove_dir_all(&old);
     outln!(
         "installed in {} ({} files, {} moving tables, {} placing groups); TablesPath {} uses it",

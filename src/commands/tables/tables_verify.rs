@@ -26,7 +26,7 @@ pub struct VerifyArgs {
     #[arg(long, conflicts_with = "pair")]
     pub placing: bool,
     /// On a packed set: also hold it against the built tables in this directory, on --sample
-    /// positions of each table and group (1,000 by default): the same value and the same move.
+    /// positions of each table and group (2,000 by default): the same value and the same move.
     #[arg(long)]
     pub against: Option<std::path::PathBuf>,
     /// With --placing: the game of this many pieces a side (default: the variant's).

@@ -258,12 +258,11 @@ impl Manifest {
         Manifest::parse(&path, &text)
     }
 
-    /// Whether the set serves `rules`: an error naming the manifest and the rules it was made
-    /// for, if not.
+    /// Whether the set's moving tables serve `rules` (the same moving phase; its placing
+    /// serves only the same game, `placing_serves`): an error naming the manifest and the rules
+    /// it was made for, if not.
     pub fn check_rules(&self, dir: &Path, rules: &Rules) -> Result<(), TablesError> {
-        if self.moving_print == fingerprint(rules)
-            && self.placing_print == crate::tables::placing::fingerprint(rules)
-        {
+        if self.moving_print == fingerprint(rules) {
             return Ok(());
         }
         Err(TablesError::Packed {
@@ -274,6 +273,13 @@ impl Manifest {
                 rules_line(rules)
             ),
         })
+    }
+}
+
+impl Manifest {
+    /// Whether the set's placing solution serves `rules`: the same game, pieces included.
+    pub fn placing_serves(&self, rules: &Rules) -> bool {
+        self.placing_print == crate::tables::placing::fingerprint(rules)
     }
 }
 
@@ -345,9 +351,20 @@ pub struct Packed {
 
 /// Whether the moving table `(m, o)` need not be stored: its mover has fewer pieces, so each of
 /// its positions' successors lies in a stored table: the mirror `(o, m)` after a step that
-/// removes nothing, `(o - 1, m)` after a removal (or the game is over).
-fn pair_derivable(tables: &Tables, m: usize, o: usize) -> bool {
-    m < o && tables.has(o, m) && (o - 1 < 3 || tables.has(o - 1, m))
+/// removes nothing, `(o - 1, m)` after a removal (`(o - 2, m)` after two, where the rules allow
+/// them), or the game is over.
+fn pair_derivable(tables: &Tables, rules: &Rules, m: usize, o: usize) -> bool {
+    // A move removes one piece, or one a mill closed (two at most) where the rules say so; the
+    // successors after each count of removals must be stored, and so not derived themselves.
+    let most = if rules.multi_mill == crate::rules::MultiMill::OnePerMill {
+        2
+    } else {
+        1
+    };
+    let stored = |a: usize, b: usize| {
+        tables.has(a, b) && !matches!(tables.values(a, b), Some(Values::Derived(..)))
+    };
+    m < o && stored(o, m) && (1..=most).all(|k| o < 3 + k || (o - k >= m && stored(o - k, m)))
 }
 
 /// Whether the placing group `g` need not be stored: an even count of placements left, where
@@ -385,7 +402,7 @@ pub fn pack(
     let whole_placing = tables.placing().is_some_and(Solution::is_whole);
     for (m, o) in tables.pairs() {
         let values = tables.values(m, o).expect("a listed pair");
-        if !store_all && pair_derivable(tables, m, o) {
+        if !store_all && pair_derivable(tables, rules, m, o) {
             derived.push(Derived {
                 key: Key::Moving(m as u8, o as u8),
                 slots: values.len() as u64,
@@ -474,51 +491,69 @@ pub fn pack(
 pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
     let manifest = Manifest::read(dir)?;
     manifest.check_rules(dir, rules)?;
-    let largest = manifest.pairs().map(|(m, o)| m.max(o)).max().unwrap_or(3) as usize;
+    let largest = manifest
+        .pairs()
+        .map(|(m, o)| m.max(o))
+        .max()
+        .unwrap_or(3)
+        .min(crate::tables::MAX_PIECES) as usize;
     let mut tables = Tables::empty(rules, largest);
     let mut placing = std::collections::HashMap::new();
+    let placing_serves = manifest.placing_serves(rules);
+    let refuse = |what: String| TablesError::Packed {
+        path: dir.join(MANIFEST),
+        what,
+    };
+    if manifest.keys().any(|k| !key_fits(k, manifest.pieces)) {
+        return Err(refuse(
+            "lists a table this game has not: the manifest is damaged".into(),
+        ));
+    }
     for f in &manifest.files {
-        let path = table::path(dir, f.key);
-        let len = std::fs::metadata(&path)
-            .map_err(|source| TablesError::Open {
-                path: path.clone(),
-                source,
-            })?
-            .len();
-        if len != f.size {
-            return Err(TablesError::Packed {
-                path,
-                what: format!(
-                    "{len} bytes, the manifest says {}: the file is cut or altered",
-                    f.size
-                ),
-            });
+        if matches!(f.key, Key::Placing(_)) && !placing_serves {
+            continue;
         }
+        let t = Arc::new(open_listed(dir, &manifest, f)?);
         match f.key {
-            Key::Moving(m, o) => {
-                let t = PackedTable::open(&path, f.key, manifest.moving_print)?;
-                tables.insert(m as usize, o as usize, Values::Packed(Arc::new(t)));
-            }
+            Key::Moving(m, o) => tables.insert(m as usize, o as usize, Values::Packed(t)),
             Key::Placing(g) => {
-                let t = PackedTable::open(&path, f.key, manifest.placing_print)?;
-                placing.insert(g, Arc::new(t));
+                placing.insert(g, t);
             }
         }
     }
     let mut derived_groups = Vec::new();
     for d in &manifest.derived {
+        let slots = match d.key {
+            Key::Moving(m, o) => crate::tables::index::pair_len(m as usize, o as usize),
+            Key::Placing(g) => crate::tables::index::pair_len(g.mover as usize, g.other as usize),
+        };
+        if d.slots != slots {
+            return Err(refuse(format!(
+                "says {} has {} slots, not {slots}",
+                d.key, d.slots
+            )));
+        }
         match d.key {
             Key::Moving(m, o) => {
                 let (m, o) = (m as usize, o as usize);
-                if m > largest || o > largest || !pair_derivable(&tables, m, o) {
-                    return Err(TablesError::Packed {
-                        path: dir.join(MANIFEST),
-                        what: format!("derives {} without the tables it needs", d.key),
-                    });
+                if !(d.width == 1 || d.width == 2) || !pair_derivable(&tables, rules, m, o) {
+                    return Err(refuse(format!(
+                        "derives {} without the tables it needs",
+                        d.key
+                    )));
                 }
                 tables.insert(m, o, Values::Derived(d.slots as usize, d.width, d.longest));
             }
-            Key::Placing(g) => derived_groups.push(g),
+            Key::Placing(g) if placing_serves => {
+                if !group_derivable(rules, g) {
+                    return Err(refuse(format!(
+                        "derives {} without the group after it",
+                        d.key
+                    )));
+                }
+                derived_groups.push(g);
+            }
+            Key::Placing(_) => {}
         }
     }
     let covered = placing.len() + derived_groups.len();
@@ -543,6 +578,90 @@ pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
         }
     }
     Ok(tables)
+}
+
+/// The packed table the manifest lists as `f`, opened: its size as listed, its header, index
+/// and length as its key's.
+fn open_listed(dir: &Path, manifest: &Manifest, f: &Listed) -> Result<PackedTable, TablesError> {
+    let path = table::path(dir, f.key);
+    let len = std::fs::metadata(&path)
+        .map_err(|source| TablesError::Open {
+            path: path.clone(),
+            source,
+        })?
+        .len();
+    if len != f.size {
+        return Err(TablesError::Packed {
+            path,
+            what: format!(
+                "{len} bytes, the manifest says {}: the file is cut or altered",
+                f.size
+            ),
+        });
+    }
+    let print = match f.key {
+        Key::Moving(..) => manifest.moving_print,
+        Key::Placing(_) => manifest.placing_print,
+    };
+    let t = PackedTable::open(&path, f.key, print)?;
+    check_length(&t, f.key)?;
+    Ok(t)
+}
+
+/// The longest distance among a moving table's values (`width` bytes each, as its file has
+/// them).
+fn longest_distance(bytes: &[u8], width: u8) -> u16 {
+    if width == 1 {
+        bytes
+            .iter()
+            .map(|&b| u16::from(b & 0x7f))
+            .max()
+            .unwrap_or(0)
+    } else {
+        bytes
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) & 0x7fff)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Whether a manifest's `key` is a table of the game of `pieces` a side.
+fn key_fits(key: Key, pieces: u8) -> bool {
+    let fits = |n: u8| (3..=crate::tables::MAX_PIECES).contains(&n) && n <= pieces.max(3);
+    match key {
+        Key::Moving(m, o) => fits(m) && fits(o),
+        Key::Placing(g) => {
+            (1..=2 * pieces).contains(&g.left) && g.mover <= pieces && g.other <= pieces
+        }
+    }
+}
+
+/// A packed table whose values are not as long as its key's table: refused, naming it.
+fn check_length(t: &PackedTable, key: Key) -> Result<(), TablesError> {
+    let m = t.meta();
+    let want = match key {
+        Key::Moving(a, b) => {
+            crate::tables::index::pair_len(a as usize, b as usize) * u64::from(m.width)
+        }
+        Key::Placing(g) => {
+            let slots = crate::tables::index::pair_len(g.mover as usize, g.other as usize);
+            if m.extra != slots {
+                return Err(TablesError::Packed {
+                    path: t.path().to_path_buf(),
+                    what: format!("says {} slots; {key} has {slots}", m.extra),
+                });
+            }
+            crate::tables::placing::packed::bytes_for(slots) as u64
+        }
+    };
+    if m.len == want {
+        return Ok(());
+    }
+    Err(TablesError::Packed {
+        path: t.path().to_path_buf(),
+        what: format!("{} bytes of values; {key} has {want}", m.len),
+    })
 }
 
 /// What `verify` found: the files and bytes checked.
@@ -580,7 +699,27 @@ pub fn verify(dir: &Path, rules: &Rules, progress: &dyn Fn(u64)) -> Result<Verif
             Key::Placing(_) => manifest.placing_print,
         };
         let t = PackedTable::open(&path, f.key, print)?;
-        t.check_all(|_| {}, &|_| {})?;
+        // A moving table's longest distance bounds what the no-capture rule decides: the
+        // header's must be its values'.
+        let width = t.meta().width;
+        let mut longest = 0u16;
+        t.check_all(
+            |bytes| {
+                if let Key::Moving(..) = f.key {
+                    longest = longest.max(longest_distance(bytes, width));
+                }
+            },
+            &|_| {},
+        )?;
+        if matches!(f.key, Key::Moving(..)) && u64::from(longest) != t.meta().extra {
+            return Err(TablesError::Packed {
+                path,
+                what: format!(
+                    "says its longest distance is {}; its values hold {longest}",
+                    t.meta().extra
+                ),
+            });
+        }
         out.files += 1;
         out.bytes += size;
         out.values += t.meta().len;

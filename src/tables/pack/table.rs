@@ -245,13 +245,13 @@ impl PackedTable {
             ));
         }
         let end = word(bytes, HEADER + 8 * blocks);
-        if data as u64 + end != bytes.len() as u64 {
+        if (data as u64).checked_add(end) != Some(bytes.len() as u64) {
             return Err(flawed(
                 path,
                 format!(
                     "{} bytes where its index says {}: the file is cut or has bytes after its end",
                     bytes.len(),
-                    data as u64 + end
+                    (data as u64).saturating_add(end)
                 ),
             ));
         }
@@ -293,18 +293,20 @@ impl PackedTable {
         !self.damaged.load(Ordering::Acquire) && self.mapping.trusted()
     }
 
-    /// The frame of block `b` and the checksum of its bytes.
-    fn frame(&self, b: usize) -> (&[u8], u64) {
+    /// The frame of block `b` and the checksum of its bytes; `None` when the index no longer
+    /// points inside the file (it changed under the mapping: cut, or written over in place).
+    fn frame(&self, b: usize) -> Option<(&[u8], u64)> {
         let bytes = self.mapping.bytes();
         let (from, to) = (
             word(bytes, HEADER + 8 * b),
             word(bytes, HEADER + 8 * (b + 1)),
         );
         let sum = word(bytes, HEADER + 8 * (self.blocks + 1) + 8 * b);
-        (
-            &bytes[self.data + from as usize..self.data + to as usize],
-            sum,
-        )
+        let (from, to) = (
+            (self.data as u64).checked_add(from)?,
+            (self.data as u64).checked_add(to)?,
+        );
+        (from <= to && to <= bytes.len() as u64).then(|| (&bytes[from as usize..to as usize], sum))
     }
 
     /// The bytes block `b` holds.
@@ -314,7 +316,9 @@ impl PackedTable {
 
     /// Block `b` unpacked and checked, or why not.
     fn unpack(&self, b: usize) -> Result<Vec<u8>, String> {
-        let (frame, sum) = self.frame(b);
+        let (frame, sum) = self
+            .frame(b)
+            .ok_or_else(|| "lies outside the file: it changed".to_string())?;
         let out = frame::decompress(frame, self.block_len(b))?;
         if checksum(&out) != sum {
             return Err("checksum mismatch".into());
@@ -354,6 +358,9 @@ impl PackedTable {
     /// The byte at `at` of the values (`None`: damaged).
     #[inline]
     pub fn byte(&self, at: u64) -> Option<u8> {
+        if at >= self.meta.len {
+            return None;
+        }
         let size = self.block as u64;
         self.block((at / size) as usize)
             .map(|block| block[(at % size) as usize])
@@ -363,6 +370,9 @@ impl PackedTable {
     /// so they lie in one block).
     #[inline]
     pub fn pair(&self, at: u64) -> Option<[u8; 2]> {
+        if at.saturating_add(1) >= self.meta.len {
+            return None;
+        }
         let size = self.block as u64;
         let (b, i) = ((at / size) as usize, (at % size) as usize);
         self.block(b).map(|block| [block[i], block[i + 1]])

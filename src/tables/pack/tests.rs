@@ -258,3 +258,42 @@ fn a_damaged_cut_or_foreign_set_is_refused_naming_the_file() {
     std::fs::write(&m, &text).unwrap();
     assert!(set::verify(&out, &rules, &|_| {}).is_ok());
 }
+
+#[test]
+fn a_manifest_that_derives_what_cannot_be_is_refused() {
+    let rules = game(3);
+    let dir = built("pack-manifest", &rules);
+    let out = dir.0.join("packed");
+    let tables = Tables::open(&dir.0, &rules).unwrap();
+    pack_into(&tables, &rules, &out);
+    let error = |r: Result<Tables, crate::tables::TablesError>| r.unwrap_err().to_string();
+    let m = out.join(MANIFEST);
+    let text = std::fs::read_to_string(&m).unwrap();
+    // Its checksum holds, but it says what cannot be.
+    let good = Manifest::read(&out).unwrap();
+    let rewrite = |change: &dyn Fn(&mut Manifest)| {
+        let mut bad = good.clone();
+        change(&mut bad);
+        std::fs::write(&m, bad.to_text()).unwrap();
+        error(Tables::open(&out, &rules))
+    };
+    let e = rewrite(&|b| b.derived[0].slots += 1);
+    assert!(e.contains("slots"), "{e}");
+    let odd = groups::all(&rules)
+        .into_iter()
+        .find(|g| g.left % 2 == 1)
+        .unwrap();
+    let e = rewrite(&|b| {
+        b.files.retain(|f| f.key != Key::Placing(odd));
+        b.derived.push(set::Derived {
+            key: Key::Placing(odd),
+            slots: crate::tables::index::pair_len(odd.mover as usize, odd.other as usize),
+            width: 0,
+            longest: 0,
+        });
+    });
+    assert!(e.contains("without the group after it"), "{e}");
+    let e = rewrite(&|b| b.files[0].key = Key::Moving(12, 3));
+    assert!(e.contains("damaged"), "{e}");
+    std::fs::write(&m, &text).unwrap();
+}

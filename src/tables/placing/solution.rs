@@ -58,7 +58,8 @@ impl Held {
         match self {
             Held::Packed(p) => {
                 let byte = p.byte(slot >> 2)?;
-                Some((byte >> ((slot & 3) * 2)) & 3)
+                // A group with a block found damaged is not used at all, as a moving table.
+                p.trusted().then_some((byte >> ((slot & 3) * 2)) & 3)
             }
             Held::Mapped(m) => {
                 let code = packed::get(m.bytes(), slot);
