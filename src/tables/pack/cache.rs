@@ -1,8 +1,12 @@
 //! The unpacked blocks of every packed table of the process, kept for the next probe: up to a
 //! number of bytes (`TablesCache`), spread over shards each behind its own lock (the search's
-//! threads probe at once), the block unused the longest given up in a full shard.
+//! threads probe at once). A shard finds a block by a map, and gives up blocks in the order it
+//! took them, but for those probed since they were last passed over (CLOCK: the "second
+//! chance" order), so that a lookup and a replacement cost the same at any size.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// A block of one packed table.
@@ -18,29 +22,52 @@ const SHARDS: usize = 64;
 /// The bytes of blocks kept by default: 64 MiB (4,096 blocks of 16 KiB).
 pub const DEFAULT_BYTES: usize = 64 << 20;
 
+/// A block kept, and whether it was probed since the ring last passed it.
 struct Slot {
-    key: BlockKey,
     bytes: Arc<[u8]>,
-    used: u64,
+    probed: bool,
+}
+
+/// One shard: its blocks by key, the order they are passed over in, their bytes.
+#[derive(Default)]
+struct Shard {
+    slots: FxHashMap<BlockKey, Slot>,
+    ring: VecDeque<BlockKey>,
+    held: usize,
+}
+
+impl Shard {
+    /// Gives up blocks until `room` bytes are free under `budget` (or none is left): the next
+    /// in the ring not probed since it was last passed over.
+    fn make_room(&mut self, room: usize, budget: usize) {
+        while self.held + room > budget {
+            let Some(key) = self.ring.pop_front() else {
+                return;
+            };
+            let Some(slot) = self.slots.get_mut(&key) else {
+                continue;
+            };
+            if slot.probed {
+                slot.probed = false;
+                self.ring.push_back(key);
+            } else if let Some(gone) = self.slots.remove(&key) {
+                self.held -= gone.bytes.len();
+            }
+        }
+    }
 }
 
 struct Cache {
-    shards: Vec<Mutex<Vec<Slot>>>,
+    shards: Vec<Mutex<Shard>>,
     /// Bytes of blocks a shard keeps.
     per_shard: AtomicUsize,
-    clock: AtomicU64,
-    hits: AtomicU64,
-    misses: AtomicU64,
 }
 
 fn cache() -> &'static Cache {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     CACHE.get_or_init(|| Cache {
-        shards: (0..SHARDS).map(|_| Mutex::new(Vec::new())).collect(),
+        shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
         per_shard: AtomicUsize::new(DEFAULT_BYTES / SHARDS),
-        clock: AtomicU64::new(0),
-        hits: AtomicU64::new(0),
-        misses: AtomicU64::new(0),
     })
 }
 
@@ -50,59 +77,44 @@ pub fn new_table_id() -> u32 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-fn shard(key: BlockKey) -> &'static Mutex<Vec<Slot>> {
+fn shard(key: BlockKey) -> &'static Mutex<Shard> {
     let h = crate::rng::mix(u64::from(key.table) << 32 | u64::from(key.block));
     &cache().shards[(h % SHARDS as u64) as usize]
 }
 
-fn lock(m: &Mutex<Vec<Slot>>) -> std::sync::MutexGuard<'_, Vec<Slot>> {
-    // A thread that panicked holding a shard left whole blocks or none: the shard is sound.
+fn lock(m: &Mutex<Shard>) -> std::sync::MutexGuard<'_, Shard> {
+    // A thread that panicked holding a shard left it whole (its changes are made whole or not
+    // at all before the lock is let go): the shard is sound.
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The block `key`, if it is kept.
 pub fn get(key: BlockKey) -> Option<Arc<[u8]>> {
-    let c = cache();
-    let now = c.clock.fetch_add(1, Ordering::Relaxed);
     let mut s = lock(shard(key));
-    if let Some(slot) = s.iter_mut().find(|slot| slot.key == key) {
-        slot.used = now;
-        c.hits.fetch_add(1, Ordering::Relaxed);
-        return Some(slot.bytes.clone());
-    }
-    c.misses.fetch_add(1, Ordering::Relaxed);
-    None
+    let slot = s.slots.get_mut(&key)?;
+    slot.probed = true;
+    Some(slot.bytes.clone())
 }
 
-/// Gives up the shard's blocks unused the longest until `room` bytes are free under `budget`
-/// (or the shard is empty).
-fn make_room(s: &mut Vec<Slot>, room: usize, budget: usize) {
-    let mut held: usize = s.iter().map(|slot| slot.bytes.len()).sum();
-    while !s.is_empty() && held + room > budget {
-        let oldest = (0..s.len())
-            .min_by_key(|&i| s[i].used)
-            .expect("a shard with blocks");
-        held -= s.swap_remove(oldest).bytes.len();
-    }
-}
-
-/// Keeps `bytes` as the block `key` (giving up the shard's blocks unused the longest when it is
-/// full); the block.
+/// Keeps `bytes` as the block `key` (giving up others when the shard is full, at least the new
+/// one kept); the block.
 pub fn put(key: BlockKey, bytes: Arc<[u8]>) -> Arc<[u8]> {
-    let c = cache();
-    let now = c.clock.fetch_add(1, Ordering::Relaxed);
-    let budget = c.per_shard.load(Ordering::Relaxed);
+    let budget = cache().per_shard.load(Ordering::Relaxed);
     let mut s = lock(shard(key));
-    if let Some(slot) = s.iter_mut().find(|slot| slot.key == key) {
-        slot.used = now;
+    if let Some(slot) = s.slots.get_mut(&key) {
+        slot.probed = true;
         return slot.bytes.clone();
     }
-    make_room(&mut s, bytes.len(), budget);
-    s.push(Slot {
+    s.make_room(bytes.len(), budget);
+    s.held += bytes.len();
+    s.ring.push_back(key);
+    s.slots.insert(
         key,
-        bytes: bytes.clone(),
-        used: now,
-    });
+        Slot {
+            bytes: bytes.clone(),
+            probed: false,
+        },
+    );
     bytes
 }
 
@@ -111,17 +123,8 @@ pub fn set_capacity_bytes(bytes: usize) {
     let per = bytes / SHARDS;
     cache().per_shard.store(per, Ordering::Relaxed);
     for m in &cache().shards {
-        make_room(&mut lock(m), 0, per);
+        lock(m).make_room(0, per);
     }
-}
-
-/// The probes answered from the cache and those that unpacked a block, since the start.
-pub fn hits_and_misses() -> (u64, u64) {
-    let c = cache();
-    (
-        c.hits.load(Ordering::Relaxed),
-        c.misses.load(Ordering::Relaxed),
-    )
 }
 
 #[cfg(test)]
