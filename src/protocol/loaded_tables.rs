@@ -9,6 +9,7 @@ use super::event::{Event, LoadError, TablesRead};
 use super::options::Settings;
 use super::reply::{one_line, panic_message, Out};
 use crate::book;
+use crate::rules::Rules;
 use crate::tables::placing::opening;
 use crate::tables::{TableChange, Tables, Values};
 use std::panic::{self, AssertUnwindSafe};
@@ -32,14 +33,22 @@ pub(super) fn opening_path(settings: &Settings) -> Option<PathBuf> {
 }
 
 /// The tables directory the settings name: `TablesPath`, `none` for none, or when empty the
-/// packed set installed for the variant in force (`moulin tables install`: `packed` in its
-/// tables directory) when there is one.
+/// packed set installed (`moulin tables install`: `packed` in a variant's tables directory)
+/// for the first preset whose moving phase is the rules' own (the draw rules, who starts, the
+/// pieces and the placing do not matter to the moving tables; the set's placing serves only
+/// its own game), when there is one.
 pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
+    use crate::tables::pack::set;
     match settings.tables_path.as_str() {
         "" => {
-            let variant = settings.rules.preset_name()?;
-            let dir = crate::tables::pack::set::default_dir(variant);
-            crate::tables::pack::set::is_set(&dir).then_some(dir)
+            let moving = crate::tables::fingerprint(&settings.rules);
+            crate::rules::PRESETS
+                .iter()
+                .filter(|p| {
+                    Rules::preset(p).is_some_and(|r| crate::tables::fingerprint(&r) == moving)
+                })
+                .map(|p| set::default_dir(p))
+                .find(|d| set::is_set(d))
         }
         none if none.eq_ignore_ascii_case("none") => None,
         path => Some(PathBuf::from(path)),

@@ -217,6 +217,14 @@ fn an_installed_set_is_the_engines_tables_by_default() {
         lines.contains(&"info string tables win dtc 1".to_string()),
         "{lines:?}"
     );
+    // Other draw rules, or Lasker's game (the same moving phase): the same set serves.
+    for rule in ["NoCapture=40", "Variant=lasker"] {
+        let lines = go(&["--option", rule]);
+        assert!(
+            lines.contains(&"info string tables win dtc 1".to_string()),
+            "{rule}: {lines:?}"
+        );
+    }
     // A cache of 1 MB: the same answer, its blocks unpacked again more often.
     let lines = go(&["--option", "TablesCache=1"]);
     assert!(
