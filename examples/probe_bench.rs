@@ -8,6 +8,7 @@
 //! `cargo run --release --example probe_bench -- DIR [POSITIONS] [SEED] [--keep-cache]`
 //! (POSITIONS 20,000 by default; `--keep-cache` leaves the page cache as it is).
 
+use moulin::rng::Rng;
 use moulin::rules::position::Position;
 use moulin::tables::index::{Classes, PairIndex};
 use moulin::tables::placing::groups;
@@ -34,19 +35,6 @@ fn leave_cache(dir: &Path) {
     }
 }
 
-/// A small deterministic generator (`SplitMix64`).
-struct Draw(u64);
-
-impl Draw {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(dir) = args.first() else {
@@ -70,7 +58,7 @@ fn main() {
         std::process::exit(1)
     });
     let opened = start.elapsed().as_secs_f64();
-    let mut draw = Draw(seed);
+    let mut draw = Rng::new(seed);
     // Moving positions: a pair drawn by its size, a canonical slot in it.
     let pairs: Vec<(usize, usize, PairIndex)> = tables
         .pairs()
@@ -80,7 +68,7 @@ fn main() {
     let total: u64 = pairs.iter().map(|p| p.2.len()).sum();
     let mut moving: Vec<(u32, u32)> = Vec::new();
     while (moving.len() as u64) < n {
-        let mut at = draw.next() % total;
+        let mut at = draw.next_u64() % total;
         for (_, _, index) in &pairs {
             if at < index.len() {
                 if index.is_canonical(at) {
@@ -99,9 +87,9 @@ fn main() {
         .is_some_and(moulin::tables::placing::solution::Solution::is_whole)
     {
         while (placing.len() as u64) < n {
-            let g = all[(draw.next() % all.len() as u64) as usize];
+            let g = all[(draw.next_u64() % all.len() as u64) as usize];
             let index = PairIndex::new(g.mover as usize, g.other as usize, &classes);
-            let slot = draw.next() % index.len();
+            let slot = draw.next_u64() % index.len();
             if index.is_canonical(slot) {
                 let (ours, theirs) = index.position(slot);
                 placing.push(placing_verify::position(&rules, g, ours, theirs));

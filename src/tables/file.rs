@@ -57,19 +57,24 @@ fn checksum_and_longest(values: &[u8], width: u8) -> (u64, u16) {
     // Blocks of a multiple of 8 bytes, small enough to stay in the cache between the two loops.
     for block in values.chunks(1 << 15) {
         h = mix_words(h, block);
-        // A byte's distance is its low 7 bits, a wide code's its low 15 (`Value::from_byte`,
-        // `Value::from_code`).
-        let d = if width == 1 {
-            block.iter().map(|&b| b & 0x7f).max().map(u16::from)
-        } else {
-            block
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]) & 0x7fff)
-                .max()
-        };
-        longest = longest.max(d.unwrap_or(0));
+        longest = longest.max(longest_distance(block, width));
     }
     (h, longest)
+}
+
+/// The longest distance among a table's values as its file holds them (`width` bytes each, a
+/// whole number of values): a byte's distance is its low 7 bits, a wide code's its low 15
+/// (`Value::from_byte`, `Value::from_code`).
+pub fn longest_distance(values: &[u8], width: u8) -> u16 {
+    let d = if width == 1 {
+        values.iter().map(|&b| b & 0x7f).max().map(u16::from)
+    } else {
+        values
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) & 0x7fff)
+            .max()
+    };
+    d.unwrap_or(0)
 }
 
 /// The file of pair `(mover, other)` in `dir`.

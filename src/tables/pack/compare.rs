@@ -39,6 +39,15 @@ fn placing_agrees(a: &Tables, b: &Tables, pos: &Position) -> bool {
         && solved::move_values(a, pos, &moves) == solved::move_values(b, pos, &moves)
 }
 
+/// The position strings of `positions` where `agrees` says no, found on every thread.
+fn differing(positions: &[Position], agrees: impl Fn(&Position) -> bool + Sync) -> Vec<String> {
+    positions
+        .par_iter()
+        .filter(|p| !agrees(p))
+        .map(crate::rules::fen::write)
+        .collect()
+}
+
 /// `per_table` slots spread evenly over `len`, the canonical ones.
 fn sample(index: &PairIndex, per_table: u64) -> Vec<u64> {
     let len = index.len();
@@ -75,11 +84,7 @@ pub fn compare(a: &Tables, b: &Tables, rules: &Rules, per_table: u64) -> Compare
             })
             .filter(|p| p.quick_outcome().is_none())
             .collect();
-        let bad: Vec<String> = positions
-            .par_iter()
-            .filter(|p| !moving_agrees(a, b, p))
-            .map(crate::rules::fen::write)
-            .collect();
+        let bad = differing(&positions, |p| moving_agrees(a, b, p));
         note(&mut out, bad, positions.len() as u64, false);
     }
     if a.placing()
@@ -96,11 +101,7 @@ pub fn compare(a: &Tables, b: &Tables, rules: &Rules, per_table: u64) -> Compare
                 })
                 .filter(|p| a.placing_value(p).is_some() || b.placing_value(p).is_some())
                 .collect();
-            let bad: Vec<String> = positions
-                .par_iter()
-                .filter(|p| !placing_agrees(a, b, p))
-                .map(crate::rules::fen::write)
-                .collect();
+            let bad = differing(&positions, |p| placing_agrees(a, b, p));
             note(&mut out, bad, positions.len() as u64, true);
         }
     }

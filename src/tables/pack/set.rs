@@ -608,24 +608,6 @@ fn open_listed(dir: &Path, manifest: &Manifest, f: &Listed) -> Result<PackedTabl
     Ok(t)
 }
 
-/// The longest distance among a moving table's values (`width` bytes each, as its file has
-/// them).
-fn longest_distance(bytes: &[u8], width: u8) -> u16 {
-    if width == 1 {
-        bytes
-            .iter()
-            .map(|&b| u16::from(b & 0x7f))
-            .max()
-            .unwrap_or(0)
-    } else {
-        bytes
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]) & 0x7fff)
-            .max()
-            .unwrap_or(0)
-    }
-}
-
 /// Whether a manifest's `key` is a table of the game of `pieces` a side.
 fn key_fits(key: Key, pieces: u8) -> bool {
     let fits = |n: u8| (3..=crate::tables::MAX_PIECES).contains(&n) && n <= pieces.max(3);
@@ -706,7 +688,7 @@ pub fn verify(dir: &Path, rules: &Rules, progress: &dyn Fn(u64)) -> Result<Verif
         t.check_all(
             |bytes| {
                 if let Key::Moving(..) = f.key {
-                    longest = longest.max(longest_distance(bytes, width));
+                    longest = longest.max(crate::tables::file::longest_distance(bytes, width));
                 }
             },
             &|_| {},
