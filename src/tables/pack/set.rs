@@ -460,8 +460,22 @@ pub fn pack(
             checksum: checksum(&s.bytes),
         };
         let path = table::path(out, s.key);
-        let sound = PackedTable::open(&path, s.key, s.print)
-            .is_ok_and(|p| *p.meta() == meta && p.block_size() == block);
+        // A file left by a stopped run is kept only when it unpacks, block by block, to these
+        // very values (its header and index alone could hide a damaged block).
+        let sound = PackedTable::open(&path, s.key, s.print).is_ok_and(|p| {
+            if *p.meta() != meta || p.block_size() != block {
+                return false;
+            }
+            let (mut at, mut same) = (0usize, true);
+            let checked = p.check_all(
+                |b| {
+                    same &= s.bytes.get(at..at + b.len()) == Some(b);
+                    at += b.len();
+                },
+                &|_| {},
+            );
+            checked.is_ok() && same && at == s.bytes.len()
+        });
         if sound {
             report.kept += 1;
         } else {

@@ -159,6 +159,15 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
     std::fs::remove_file(out.join(MANIFEST)).unwrap();
     let again = pack_into(&tables, &rules, &out);
     assert_eq!((again.made, again.kept), (1, all - 1));
+    // A file whose header and index are sound but one of whose frames is altered is not
+    // kept: the next run packs it again.
+    let victim = table::path(&out, Key::Moving(4, 3));
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x55;
+    std::fs::write(&victim, &bytes).unwrap();
+    let mended = pack_into(&tables, &rules, &out);
+    assert_eq!((mended.made, mended.kept), (1, all - 1));
     let v = set::verify(&out, &rules, &|_| {}).unwrap();
     assert_eq!(v.files, all);
     assert_eq!(Manifest::read(&out).unwrap().files.len(), all);
