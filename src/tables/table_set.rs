@@ -4,6 +4,7 @@
 use super::file;
 use super::index::{Classes, PairIndex};
 use super::mapped;
+use super::pack::memo::Memo;
 use super::placing::solution::{Found, Solution};
 use super::retrograde::{self, Successor};
 use super::scope::{fingerprint, unsupported};
@@ -46,6 +47,9 @@ pub struct Tables {
     longest_by_pieces: Vec<u16>,
     /// The placing solution of the directory, when it is there whole.
     placing: Option<Arc<Solution>>,
+    /// The values of derived positions (a packed set's tables not stored) found already;
+    /// replaced whenever a table is put in or taken out.
+    memo: Arc<Memo>,
 }
 
 impl fmt::Debug for Tables {
@@ -118,6 +122,7 @@ impl Tables {
             largest,
             longest_by_pieces: vec![0; 2 * largest + 1],
             placing: None,
+            memo: Arc::default(),
         }
     }
 
@@ -180,6 +185,7 @@ impl Tables {
             *l = (*l).max(longest);
         }
         self.pairs[mover][other] = Some(values);
+        self.memo = Arc::default();
     }
 
     /// Drops the values of pair `(mover, other)`.
@@ -188,6 +194,7 @@ impl Tables {
             return;
         }
         self.pairs[mover][other] = None;
+        self.memo = Arc::default();
         self.longest_by_pieces.fill(0);
         for (m, o) in self.pairs() {
             let longest = self.pairs[m][o].as_ref().map_or(0, Values::longest);
@@ -291,6 +298,9 @@ impl Tables {
     /// (every one in a stored table: the set stores the mirror pair and the pairs its removals
     /// lead to); `None` when one of them is not known.
     fn derived(&self, ours: u32, theirs: u32) -> Option<Value> {
+        if let Some(v) = self.memo.get(ours, theirs) {
+            return Some(v);
+        }
         let exit = |o: u32, t: u32| self.value(o, t);
         let mut next = Vec::with_capacity(64);
         retrograde::successors(&self.rules, ours, theirs, &exit, &mut next).ok()?;
@@ -304,7 +314,9 @@ impl Tables {
                 },
             });
         }
-        Some(retrograde::value_from(values.into_iter()).unwrap_or(Value::Draw))
+        let value = retrograde::value_from(values.into_iter()).unwrap_or(Value::Draw);
+        self.memo.put(ours, theirs, value);
+        Some(value)
     }
 
     /// Whether the tables hold the values of a game under `rules` (the same moving phase: the

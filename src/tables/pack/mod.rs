@@ -7,11 +7,13 @@
 //! - `table`: one packed table (a moving table or a placing group) and its probes;
 //! - `compare`: two loaded solutions held against each other (a set and its build);
 //! - `cache`: the unpacked blocks kept for the next probes, shared by every table;
+//! - `memo`: the values of positions not stored found already, for the next probes;
 //! - `set`: a packed set: its manifest, made from a built solution, opened, verified.
 
 pub mod cache;
 pub mod compare;
 pub mod frame;
+pub mod memo;
 pub mod set;
 pub mod table;
 

@@ -1,0 +1,79 @@
+//! The values of derived positions found already: a packed set does not store half its moving
+//! tables (`set::pack`), and a probe of such a position costs a move generation and a probe of
+//! each successor, often a block unpacked each. A search probes the same positions again and
+//! again (its table keeps scores, not the probes a node makes before it looks there), so each
+//! value found is kept here for the next probe.
+//!
+//! One word a position, lock-free: the mover's set (24 bits), the other side's (24 bits) and the
+//! value's code (16 bits, `Value::code`) in one `AtomicU64`, at a place chosen by the sets' hash
+//! (direct-mapped: a newer position takes the place). A word is written and read whole, so a
+//! reader finds the value of the position whose sets it holds or nothing; the sets of a derived
+//! position are never empty, so the word 0 is no position. The words are allocated at the first
+//! derived probe.
+
+use crate::tables::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// Words kept (8 bytes each: 8 MiB).
+const WORDS: usize = 1 << 20;
+
+/// Derived values found, shared by the threads probing one `Tables`.
+#[derive(Debug, Default)]
+pub struct Memo {
+    words: OnceLock<Box<[AtomicU64]>>,
+}
+
+/// The word of a position and its value.
+fn word(ours: u32, theirs: u32, value: Value) -> u64 {
+    u64::from(ours) << 40 | u64::from(theirs) << 16 | u64::from(value.code())
+}
+
+/// The place of a position's word.
+fn place(ours: u32, theirs: u32) -> usize {
+    (crate::rng::mix(u64::from(ours) << 24 | u64::from(theirs)) as usize) & (WORDS - 1)
+}
+
+impl Memo {
+    /// The value kept for the position where the mover holds `ours` and the other side `theirs`.
+    #[inline]
+    pub fn get(&self, ours: u32, theirs: u32) -> Option<Value> {
+        let w = self.words.get()?[place(ours, theirs)].load(Ordering::Relaxed);
+        (w >> 16 == u64::from(ours) << 24 | u64::from(theirs)).then(|| Value::from_code(w as u16))
+    }
+
+    /// Keeps `value` as the position's.
+    pub fn put(&self, ours: u32, theirs: u32, value: Value) {
+        let words = self
+            .words
+            .get_or_init(|| (0..WORDS).map(|_| AtomicU64::new(0)).collect());
+        words[place(ours, theirs)].store(word(ours, theirs, value), Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_value_is_found_for_its_position_only() {
+        let memo = Memo::default();
+        assert_eq!(memo.get(0b111, 0b11_1000), None);
+        for (i, v) in [Value::Win(17), Value::Loss(300), Value::Draw]
+            .into_iter()
+            .enumerate()
+        {
+            let ours = 0b111 << i;
+            memo.put(ours, 0b111 << 12, v);
+            assert_eq!(memo.get(ours, 0b111 << 12), Some(v));
+            assert_eq!(memo.get(ours, 0b111 << 13), None);
+        }
+        // Every set of 24 points and every code fit the word.
+        let (ours, theirs) = (0xff_ffff, 0xf0_0000);
+        memo.put(ours, theirs, Value::Loss(crate::tables::MAX_DISTANCE));
+        assert_eq!(
+            memo.get(ours, theirs),
+            Some(Value::Loss(crate::tables::MAX_DISTANCE))
+        );
+    }
+}
