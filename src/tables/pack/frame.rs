@@ -1,7 +1,7 @@
 //! zstd frames, as the opening's solution and the packed solution keep their values: written at
-//! level 19 through the C library when built with the feature `strong-compression`, else at
-//! ruzstd's only level (about zstd's level 1); read by the C library in such a build, else by
-//! ruzstd, so the engine's default build never needs the C library.
+//! level 19 through the C library when built with the feature `strong-compression` (the
+//! default), else at ruzstd's only level (about zstd's level 1); read by the C library in such a
+//! build, else by ruzstd, so a build without default features never needs the C library.
 
 /// `bytes` as one zstd frame (the strongest level this build has).
 pub fn compress(bytes: &[u8]) -> Vec<u8> {
