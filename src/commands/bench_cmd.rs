@@ -9,7 +9,7 @@ pub(super) fn run(depth: Option<u32>, threads: usize) -> Result<(), Failure> {
     use crate::search::bench::{self, BenchTotal};
     let report = Report::default();
     let control = crate::search::Control::new();
-    let lines = bench::run(depth, threads, &control, |l| {
+    let lines = bench::run(depth, threads, bench::default_network(), &control, |l| {
         report.line(format_args!("{l}"));
         report.go_on()
     });

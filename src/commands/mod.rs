@@ -105,8 +105,8 @@ pub enum Command {
     /// cluster build (see docs/endgame-tables.md, "Endgame tables").
     #[command(subcommand)]
     Tables(tables::TablesCommand),
-    /// Learn the placing phase: label positions by deep search, fit the evaluation's placing
-    /// weights to the labels, find critical positions (see docs/learning.md, "Learning the placing phase").
+    /// Learn the evaluation: the placing weights from deep-search labels, critical positions,
+    /// and the network from the solution's exact values (see docs/learning.md).
     #[command(subcommand)]
     Train(train::TrainCommand),
 }

@@ -578,7 +578,7 @@ fn network_path(settings: &Settings) -> Option<PathBuf> {
     match settings.eval_file.as_str() {
         "" => {
             let variant = settings.rules.preset_name()?;
-            crate::book::find_shipped(&network::file_name(variant))
+            network::shipped_path(variant)
         }
         none if none.eq_ignore_ascii_case("none") => None,
         path => Some(PathBuf::from(path)),

@@ -237,7 +237,7 @@ pub(super) fn spawn_bench(depth: Option<u32>, to: Reporting) -> Result<(), Error
             to.out.line(&line.to_string());
             ControlFlow::Continue(())
         };
-        let lines = bench::run(depth, 1, &to.control, each);
+        let lines = bench::run(depth, 1, bench::default_network(), &to.control, each);
         let done = (lines.len() == bench::POSITIONS.len()).then(|| bench::BenchTotal::of(&lines));
         let _ = to.events.send(Event::BenchDone(done));
     })

@@ -1,12 +1,29 @@
-//! The bench: a fixed-depth search of fixed positions, one thread, 16 MB. Its node count is a
-//! signature of the search: a change that alters it changes what the search does.
+//! The bench: a fixed-depth search of fixed positions, one thread, 16 MB, with the evaluation
+//! the engine plays the standard game with by default (the network that ships, if found). Its
+//! node count is a signature of the search: a change that alters it changes what the search
+//! does.
 
 use crate::rules::game::Game;
 use crate::rules::Rules;
+use crate::search::network::{self, Network};
 use crate::search::{Control, Limits, Searcher};
 use std::fmt;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The network the bench evaluates with: the standard game's that ships (`EvalFile`'s default),
+/// if it is found and sound; else none (the hand-written evaluation), said in the log.
+pub fn default_network() -> Option<Arc<Network>> {
+    let path = network::shipped_path("nine")?;
+    match Network::read(&path, &Rules::nine()) {
+        Ok(net) => Some(Arc::new(net)),
+        Err(e) => {
+            log::warn!("bench without the network: {e}");
+            None
+        }
+    }
+}
 
 /// The deepest a bench may be asked to search every position (`--depth`, `bench depth`): each
 /// ply more costs about twice the time, and the positions at 17 already take about a minute on
@@ -136,16 +153,19 @@ impl fmt::Display for BenchTotal {
 }
 
 /// Searches every bench position (at `depth` if given, else each position's own depth) with
-/// `threads` threads, calling `each` after every position; `each` may end the run early (its
-/// caller's output gone), and so may `control`'s `stop` (the position being searched is then
-/// cut short and left out); either returns the positions searched so far.
+/// `threads` threads and the evaluation `network` (none: the hand-written one), calling `each`
+/// after every position; `each` may end the run early (its caller's output gone), and so may
+/// `control`'s `stop` (the position being searched is then cut short and left out); either
+/// returns the positions searched so far.
 pub fn run(
     depth: Option<u32>,
     threads: usize,
+    network: Option<Arc<Network>>,
     control: &Control,
     mut each: impl FnMut(&BenchLine) -> ControlFlow<()>,
 ) -> Vec<BenchLine> {
     let mut searcher = Searcher::new(16, threads);
+    searcher.options.network = network;
     let mut out = Vec::new();
     for (number, (fen, d)) in (1..).zip(POSITIONS) {
         let game = Game::from_fen(fen, Rules::nine()).expect("bench positions are valid");
@@ -191,5 +211,19 @@ mod tests {
             let game = Game::from_fen(fen, Rules::nine()).unwrap();
             assert!(game.outcome().is_none(), "{fen}");
         }
+    }
+
+    #[test]
+    fn the_bench_searches_with_the_network_it_is_given() {
+        let control = Control::new();
+        let nodes = |net: Option<Arc<Network>>| {
+            let lines = run(Some(4), 1, net, &control, |_| ControlFlow::Continue(()));
+            assert_eq!(lines.len(), POSITIONS.len());
+            BenchTotal::of(&lines).nodes
+        };
+        let net = Arc::new(network::tests::random_network(3, &Rules::nine()));
+        let (without, with) = (nodes(None), nodes(Some(Arc::clone(&net))));
+        assert_ne!(without, with, "the network changed no node");
+        assert_eq!(nodes(Some(net)), with, "the same network, another count");
     }
 }

@@ -60,6 +60,11 @@ pub fn file_name(variant: &str) -> String {
     format!("{variant}.nnue")
 }
 
+/// The network file that ships for the preset `variant`, where it is found (as the book is).
+pub fn shipped_path(variant: &str) -> Option<std::path::PathBuf> {
+    crate::book::find_shipped(&file_name(variant))
+}
+
 /// The feature of `perspective`'s view that a piece of `owner` on point `point` sets.
 #[inline]
 pub fn piece_feature(perspective: Color, owner: Color, point: usize) -> usize {
@@ -597,4 +602,4 @@ fn clipped_dot(sums: &[i16; HIDDEN], weights: &[i16]) -> i32 {
 
 #[cfg(test)]
 #[path = "network_tests.rs"]
-mod tests;
+pub(crate) mod tests;
