@@ -6,7 +6,7 @@
 use std::process::{Command, Output};
 
 fn moulin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_moulin"))
+    crate::shared::moulin()
         .arg("analyse")
         .args(args)
         .output()
@@ -25,7 +25,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 /// A scratch folder `name` holding the tables of every position of 3 a side.
 fn tables_of_three(name: &str) -> std::path::PathBuf {
     let dir = scratch(name);
-    let built = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let built = crate::shared::moulin()
         .args([
             "tables",
             "build",

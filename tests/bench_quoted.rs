@@ -5,7 +5,6 @@
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 use std::path::Path;
-use std::process::Command;
 
 /// The phrase of docs/search.md that the node count follows, as `**4,071,763 nodes**`.
 const PHRASE: &str = "The current signature is **";
@@ -33,10 +32,7 @@ fn quoted_nodes() -> u64 {
 
 /// The node count of the last line of `moulin bench`, `<nodes> nodes <nps> nps`.
 fn bench_nodes() -> u64 {
-    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
-        .arg("bench")
-        .output()
-        .unwrap();
+    let out = crate::shared::moulin().arg("bench").output().unwrap();
     assert!(out.status.success(), "moulin bench failed: {out:?}");
     let stdout = String::from_utf8(out.stdout).unwrap();
     let last = stdout.lines().last().unwrap();

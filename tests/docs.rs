@@ -400,7 +400,7 @@ fn the_rules_page_perft_figures_are_the_engines() {
 
 /// The options `moulin` lists at `uci`, by name.
 fn engine_options() -> Vec<String> {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let mut child = crate::shared::moulin()
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

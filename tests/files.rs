@@ -26,7 +26,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str]) -> Output {
-    Command::new(moulin()).args(args).output().unwrap()
+    crate::shared::moulin().args(args).output().unwrap()
 }
 
 fn stderr(out: &Output) -> String {
@@ -40,7 +40,7 @@ fn run_ok(args: &[&str]) -> String {
 }
 
 fn spawn(args: &[&str]) -> Child {
-    Command::new(moulin())
+    crate::shared::moulin()
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())

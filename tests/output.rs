@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs `moulin args` with `input` on stdin and stdout on `stdout`; stderr is kept.
 fn run_to(args: &[&str], stdout: Stdio, input: &str) -> Output {
-    let mut child = Command::new(MOULIN)
+    let mut child = crate::shared::moulin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(stdout)
@@ -94,7 +94,7 @@ fn tables() -> &'static str {
     DIR.get_or_init(|| {
         let dir = scratch("tables");
         let _ = std::fs::remove_dir_all(&dir);
-        let built = Command::new(MOULIN)
+        let built = crate::shared::moulin()
             .args(["tables", "build", "--pieces", "3", "--dir"])
             .arg(&dir)
             .output()
@@ -151,7 +151,7 @@ fn tables_commands() {
         &["tables", "plan", "--slurm", "--pieces", "3", "--dir", dir],
         "",
     );
-    let sampled = Command::new(MOULIN)
+    let sampled = crate::shared::moulin()
         .args(["tables", "sample", "--dir", dir, "--per-pair", "2"])
         .output()
         .unwrap();
@@ -223,7 +223,7 @@ fn commands_that_drive_engines() {
 fn train_fit_prints_its_weights() {
     let labels = scratch("labels.txt");
     let _ = std::fs::remove_file(&labels);
-    let labelled = Command::new(MOULIN)
+    let labelled = crate::shared::moulin()
         .args([
             "train",
             "label",
@@ -261,7 +261,7 @@ fn help_and_version() {
 /// the next line instead of going on to the end.
 #[test]
 fn a_reader_that_leaves_after_one_line_ends_perft() {
-    let mut child: Child = Command::new(MOULIN)
+    let mut child: Child = crate::shared::moulin()
         .args(["perft", "7", "--divide"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -307,7 +307,7 @@ fn a_reader_that_leaves_after_one_line_ends_perft() {
 /// `moulin perft` names what its stderr line times; stdout keeps the one `nodes` line.
 #[test]
 fn perft_says_what_it_timed() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let out = crate::shared::moulin()
         .args(["perft", "2"])
         .output()
         .unwrap();

@@ -6,7 +6,6 @@
 use moulin::rules::notation::Convention;
 use moulin::rules::{fen, perft};
 use moulin::{Game, Position, Rules};
-use std::process::Command;
 
 /// One block of the data file.
 struct Block {
@@ -186,7 +185,7 @@ fn rules_md_examples() {
 // ---- The command line. ----
 
 fn moulin_perft(args: &[&str]) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let out = crate::shared::moulin()
         .arg("perft")
         .args(args)
         .output()
@@ -283,7 +282,7 @@ fn binary_perft() {
         vec!["2", "--moves", "d4"],
         vec!["2", "--convention", "sideways"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        let out = crate::shared::moulin()
             .arg("perft")
             .args(&bad)
             .output()
@@ -298,7 +297,7 @@ fn binary_perft_refuses_depths_past_the_limit() {
     let limit = moulin::rules::perft::MAX_DEPTH;
     let past = (limit + 1).to_string();
     for depth in ["200000", "4294967295", &past] {
-        let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        let out = crate::shared::moulin()
             .args(["perft", depth])
             .output()
             .unwrap();
@@ -311,7 +310,7 @@ fn binary_perft_refuses_depths_past_the_limit() {
     }
     // One limit, told where a user looks: `--help` and protocol.md (the protocol's `perft`
     // takes the same: `protocol::errors`).
-    let help = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let help = crate::shared::moulin()
         .args(["perft", "--help"])
         .output()
         .unwrap();

@@ -12,12 +12,11 @@ use moulin::tables::placing_verify as verify;
 use moulin::tables::Tables;
 use moulin::Convention;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// What `moulin <args>` printed: its standard output when it succeeded, else its standard
 /// error (which must then be one line, with nothing on standard output).
 fn run(args: &[&str]) -> Result<String, String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let out = crate::shared::moulin()
         .args(args)
         .output()
         .expect("moulin runs");
@@ -339,7 +338,7 @@ fn with_the_placing_solution_a_book_move_that_misses_a_win_is_not_played() {
     let dir = full_tables();
     let rules = moulin::Rules::nine();
     let solution = placing_solution(&dir, &rules.without_draw_rules());
-    let mut engine = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let mut engine = crate::shared::moulin()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -5,12 +5,11 @@
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use crate::shared::bounded;
 
 fn moulin(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_moulin"))
+    crate::shared::moulin()
         .args(args)
         .env("XDG_CACHE_HOME", scratch("cache"))
         .output()

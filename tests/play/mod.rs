@@ -404,7 +404,7 @@ fn the_saved_game_names_the_player_and_moulin_with_its_settings() {
     );
     quit(&mut pty);
     // A bad name is refused by the flag, naming what was wrong.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let out = crate::shared::moulin()
         .args(["play", "--name", ""])
         .output()
         .unwrap();
@@ -555,7 +555,7 @@ fn a_hint_is_exact_where_the_endgame_tables_decide() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("moulin-play-tables-{}", std::process::id()));
     let d = dir.to_str().unwrap();
-    let built = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let built = crate::shared::moulin()
         .args(["tables", "build", "--pieces", "3", "--dir", d])
         .output()
         .unwrap();

@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ impl Pty {
     /// Starts `moulin play ARGS` on a new pseudo-terminal of 120 columns and 50 rows.
     pub(crate) fn start(args: &str) -> Pty {
         let (master, slave) = crate::shared::terminal::open(50, 120);
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_moulin"));
+        let mut cmd = crate::shared::moulin();
         cmd.arg("play")
             .args(args.split_whitespace())
             .stdin(slave.try_clone().unwrap())

@@ -2,7 +2,6 @@
 //! answered meanwhile and the commands after it waiting for it.
 
 use super::harness::{shared, Engine, TIMEOUT};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A bench line without its time (`time N ms`), which differs from run to run.
@@ -17,7 +16,7 @@ fn timeless(line: &str) -> String {
 #[test]
 fn bench_answers_the_figures_of_the_subcommand() {
     let _gate = shared();
-    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let out = crate::shared::moulin()
         .args(["bench", "--depth", "5"])
         .output()
         .unwrap();

@@ -6,7 +6,7 @@ use super::harness::shared;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 const DEEP: &str = "position startpos moves d6 d2 f4 b4 d7 g7";
 
 fn spawn(stdout: Stdio) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_moulin"))
+    crate::shared::moulin()
         .stdin(Stdio::piped())
         .stdout(stdout)
         .stderr(Stdio::piped())

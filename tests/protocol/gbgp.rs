@@ -593,7 +593,7 @@ fn options_given_on_the_command_line_hold_in_either_dialect() {
     );
     e.quit();
     for bad in ["Hash=0", "Bogus=1", "Hash"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+        let out = crate::shared::moulin()
             .args(["--option", bad])
             .stdin(std::process::Stdio::null())
             .output()

@@ -3,11 +3,11 @@
 
 use super::harness::{shared, word_after, Engine};
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// What the engine writes on stderr with `stdin`, once `write` sent it `quit`.
 fn stderr_with_stdin(stdin: Stdio, write: impl FnOnce(&mut std::process::Child)) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let mut child = crate::shared::moulin()
         .stdin(stdin)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -120,10 +120,7 @@ fn uci_handshake_lists_every_option() {
 #[test]
 fn help_lists_commands_and_subcommands() {
     let _gate = shared();
-    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
-        .arg("--help")
-        .output()
-        .unwrap();
+    let out = crate::shared::moulin().arg("--help").output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("perft"), "{text}");

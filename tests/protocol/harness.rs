@@ -3,7 +3,7 @@
 
 use moulin::{Game, Rules};
 use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::thread;
@@ -54,7 +54,7 @@ impl Engine {
     /// Starts the engine with these command-line arguments and `cache` as its cache folder
     /// (`XDG_CACHE_HOME`: where it looks for an installed packed set).
     pub(crate) fn start_with_cache(args: &[&str], cache: &std::path::Path) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))
+        let mut child = crate::shared::moulin()
             .args(args)
             .env("XDG_CACHE_HOME", cache)
             .stdin(Stdio::piped())
@@ -230,7 +230,7 @@ impl Drop for Engine {
 /// The engine with its three streams piped, for a test that writes its input and reads its
 /// output itself.
 pub(crate) fn spawn_piped() -> Child {
-    Command::new(env!("CARGO_BIN_EXE_moulin"))
+    crate::shared::moulin()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

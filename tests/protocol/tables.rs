@@ -5,11 +5,11 @@ use super::harness::{scratch, shared, Engine};
 use moulin::tables::{file, fingerprint, Tables, Value};
 use moulin::{Game, Rules};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 pub(crate) fn moulin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_moulin"))
+    crate::shared::moulin()
         .args(args)
         .output()
         .expect("moulin runs")

@@ -104,7 +104,7 @@ fn a_table_replaced_is_read_again_and_one_cut_is_dropped() {
 fn twelve_three() -> PathBuf {
     let dir = scratch("changes-twelve");
     let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let out = crate::shared::moulin()
         .args(["tables", "build", "--pieces", "3", "--variant", "twelve"])
         .arg("--dir")
         .arg(&dir)
@@ -224,7 +224,7 @@ fn a_table_written_during_a_search_is_withdrawn_at_once() {
 
 /// Runs `moulin` with `args`, killed after `limit`: its stderr, or `None` if it had to be killed.
 fn run_within(args: &[&str], limit: Duration) -> Option<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let mut child = crate::shared::moulin()
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

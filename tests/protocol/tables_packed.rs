@@ -192,7 +192,7 @@ fn an_installed_set_is_the_engines_tables_by_default() {
     let set = packed("packed-default");
     let cache = scratch("packed-default-cache");
     let _ = std::fs::remove_dir_all(&cache);
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let o = crate::shared::moulin()
         .args(["tables", "install", set.to_str().unwrap()])
         .env("XDG_CACHE_HOME", &cache)
         .output()

@@ -48,7 +48,7 @@ fn submit(
     tools: &Path,
     work: &Path,
 ) -> (String, String) {
-    let plan = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let plan = crate::shared::moulin()
         .args(["tables", "plan", "--slurm", "--cpus", "1"])
         .args(args)
         .arg("--dir")

@@ -3,3 +3,16 @@
 
 pub(crate) mod bounded;
 pub(crate) mod terminal;
+
+/// The moulin binary as a command, with a cache folder of its own where nothing is installed
+/// (`XDG_CACHE_HOME`): a packed set installed on the machine would otherwise be its tables, and
+/// a test's answers would depend on the machine it runs on. A test that wants another cache
+/// folder sets its own.
+pub(crate) fn moulin() -> std::process::Command {
+    let cache = std::env::temp_dir()
+        .join(format!("moulin-tests-{}", std::process::id()))
+        .join("empty-cache");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"));
+    command.env("XDG_CACHE_HOME", cache);
+    command
+}
