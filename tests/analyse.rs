@@ -984,3 +984,32 @@ fn the_shipped_opening_solution_values_the_first_plies_exactly() {
         .count();
     assert_eq!(exact, 5, "{text}");
 }
+
+#[test]
+fn the_searches_use_the_network_that_ships_unless_told_otherwise() {
+    let values = |eval: Option<&str>| {
+        let mut args = vec!["--opening-solution", "none"];
+        if let Some(e) = eval {
+            args.extend(["--eval-file", e]);
+        }
+        args.extend(["--position", "--depth", "3", "--moves", "d6", "f4", "d2"]);
+        let out = moulin(&args);
+        assert!(out.status.success(), "{out:?}");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (shipped, quiet) = values(None);
+    let (hand_written, _) = values(Some("none"));
+    assert!(quiet.is_empty(), "{quiet}");
+    assert_ne!(shipped, hand_written, "the network changed no value");
+    // A file that cannot be used: one line naming it, and the hand-written evaluation.
+    let (without, said) = values(Some("/no/such/file.nnue"));
+    assert_eq!(without, hand_written);
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.contains("/no/such/file.nnue") && said.contains("evaluating without it"),
+        "{said}"
+    );
+}

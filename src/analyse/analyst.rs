@@ -31,6 +31,9 @@ pub struct Setup {
     /// The opening's solution (`tables::placing::opening`), read already: the placing part of
     /// the tables where they have no whole placing solution, or alone.
     pub opening: Option<Arc<Solution>>,
+    /// The network evaluation the searches use (`EvalFile`'s), read already; none: the
+    /// hand-written evaluation.
+    pub network: Option<Arc<crate::search::network::Network>>,
     /// The deepest each position is searched (`DEFAULT_DEPTH` without a depth or a time): with
     /// one thread, the same values every run.
     pub depth: Option<u32>,
@@ -194,6 +197,7 @@ impl Analyst {
             }
         }
         searcher.options.tables = tables.map(Arc::new);
+        searcher.options.network.clone_from(&setup.network);
         let depth = match (setup.depth, setup.movetime) {
             (None, None) => Some(DEFAULT_DEPTH),
             (depth, _) => depth,

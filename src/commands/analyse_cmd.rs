@@ -65,6 +65,11 @@ pub struct AnalyseArgs {
     /// solution in --tables wins.
     #[arg(long, value_name = "FILE|none")]
     pub opening_solution: Option<PathBuf>,
+    /// The network evaluation the searches use: this file, or `none` for the hand-written
+    /// evaluation; by default book/<variant>.nnue found as the book is (as the engine's own
+    /// option does).
+    #[arg(long, value_name = "FILE|none")]
+    pub eval_file: Option<PathBuf>,
     /// Search threads, 1 to 64.
     #[arg(long, default_value_t = 1, value_parser = super::args::search_threads())]
     pub threads: usize,
@@ -185,6 +190,7 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         threads: args.threads,
         tables: args.tables.clone(),
         opening: super::args::opening_solution(args.opening_solution.as_deref(), start.rules()),
+        network: super::args::network(args.eval_file.as_deref(), start.rules()),
         depth: args.depth,
         movetime: args.movetime,
     };

@@ -3,6 +3,7 @@
 //! that clap's own parsers do not check.
 
 use crate::rules::Rules;
+use crate::search::network::{self, Network};
 use crate::tables::placing::opening;
 use crate::tables::placing::solution::Solution;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,25 @@ pub(crate) fn search_threads() -> clap::builder::RangedU64ValueParser<usize> {
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub(crate) struct BadValue(pub(crate) String);
+
+/// The network evaluation of a command that searches (`analyse`, `play`): the file `flag` names
+/// (`none`: none), else the one that ships for the variant `rules` are (none for custom rules),
+/// found as the book is, read and checked, as the engine's `EvalFile` does. One that cannot be
+/// used is said in one line on stderr, and the command evaluates without it.
+pub(crate) fn network(flag: Option<&Path>, rules: &Rules) -> Option<Arc<Network>> {
+    let path: PathBuf = match flag {
+        Some(p) if p.as_os_str().eq_ignore_ascii_case("none") => return None,
+        Some(p) => p.to_path_buf(),
+        None => network::shipped_path(rules.preset_name()?)?,
+    };
+    match Network::read(&path, rules) {
+        Ok(net) => Some(Arc::new(net)),
+        Err(e) => {
+            eprintln!("moulin: {e}; evaluating without it");
+            None
+        }
+    }
+}
 
 /// The opening's solution of a command that uses tables (`analyse`, `play`): the file `flag`
 /// names (`none`: none), else the default of the variant `rules` are (none for custom rules)

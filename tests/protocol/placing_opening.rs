@@ -197,6 +197,7 @@ fn the_analyst_values_covered_moves_exactly_from_the_opening_alone() {
         threads: 1,
         tables: None,
         opening: Some(Arc::new(o.solution)),
+        network: None,
         depth: Some(2),
         movetime: None,
     };

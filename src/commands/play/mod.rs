@@ -75,6 +75,11 @@ pub struct PlayArgs {
     /// --tables wins.
     #[arg(long, value_name = "FILE|none")]
     pub opening_solution: Option<PathBuf>,
+    /// The network evaluation moulin searches with: this file, or `none` for the hand-written
+    /// evaluation; by default book/<variant>.nnue found as the book is (as the engine's own
+    /// option does).
+    #[arg(long, value_name = "FILE|none")]
+    pub eval_file: Option<PathBuf>,
     /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
     #[arg(
         long,
@@ -105,6 +110,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         }
     }
     searcher.options.tables = tables.map(Arc::new);
+    searcher.options.network = crate::commands::args::network(args.eval_file.as_deref(), &rules);
     let book = book::find_default(&args.variant)
         .and_then(|p| Book::load(&p).ok())
         .map(Arc::new);
