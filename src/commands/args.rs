@@ -27,11 +27,7 @@ pub(crate) struct BadValue(pub(crate) String);
 /// found as the book is, read and checked, as the engine's `EvalFile` does. One that cannot be
 /// used is said in one line on stderr, and the command evaluates without it.
 pub(crate) fn network(flag: Option<&Path>, rules: &Rules) -> Option<Arc<Network>> {
-    let path: PathBuf = match flag {
-        Some(p) if p.as_os_str().eq_ignore_ascii_case("none") => return None,
-        Some(p) => p.to_path_buf(),
-        None => network::shipped_path(rules.preset_name()?)?,
-    };
+    let path = network::chosen_path(flag.map_or("".as_ref(), Path::as_os_str), rules)?;
     match Network::read(&path, rules) {
         Ok(net) => Some(Arc::new(net)),
         Err(e) => {

@@ -571,16 +571,7 @@ impl Engine {
     }
 }
 
-/// The network file the settings name: `EvalFile`, `none` for none, or when empty the default
-/// of the variant in force where it is found (as the book is: `book::find_shipped`; custom
-/// rules have none).
+/// The network file the settings name (`EvalFile`: `network::chosen_path`).
 fn network_path(settings: &Settings) -> Option<PathBuf> {
-    match settings.eval_file.as_str() {
-        "" => {
-            let variant = settings.rules.preset_name()?;
-            network::shipped_path(variant)
-        }
-        none if none.eq_ignore_ascii_case("none") => None,
-        path => Some(PathBuf::from(path)),
-    }
+    network::chosen_path(settings.eval_file.as_ref(), &settings.rules)
 }

@@ -65,6 +65,19 @@ pub fn shipped_path(variant: &str) -> Option<std::path::PathBuf> {
     crate::book::find_shipped(&file_name(variant))
 }
 
+/// The network file a setting names (`EvalFile`, `--eval-file`): `none` (any case) for none,
+/// empty for the one that ships for the preset of `rules` (custom rules have none), else the
+/// path it gives.
+pub fn chosen_path(setting: &std::ffi::OsStr, rules: &Rules) -> Option<std::path::PathBuf> {
+    if setting.is_empty() {
+        shipped_path(rules.preset_name()?)
+    } else if setting.eq_ignore_ascii_case("none") {
+        None
+    } else {
+        Some(setting.into())
+    }
+}
+
 /// The feature of `perspective`'s view that a piece of `owner` on point `point` sets.
 #[inline]
 pub fn piece_feature(perspective: Color, owner: Color, point: usize) -> usize {

@@ -48,7 +48,7 @@ impl Engine {
     /// Starts the engine with these command-line arguments, and a cache folder of its own
     /// where no packed set is installed (a set installed on the machine would be its tables).
     pub(crate) fn start_with(args: &[&str]) -> Engine {
-        Engine::start_with_cache(args, &scratch("cache-without-tables"))
+        Engine::start_with_cache(args, &crate::shared::empty_cache())
     }
 
     /// Starts the engine with these command-line arguments and `cache` as its cache folder

@@ -9,10 +9,14 @@ pub(crate) mod terminal;
 /// a test's answers would depend on the machine it runs on. A test that wants another cache
 /// folder sets its own.
 pub(crate) fn moulin() -> std::process::Command {
-    let cache = std::env::temp_dir()
-        .join(format!("moulin-tests-{}", std::process::id()))
-        .join("empty-cache");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"));
-    command.env("XDG_CACHE_HOME", cache);
+    command.env("XDG_CACHE_HOME", empty_cache());
     command
+}
+
+/// The cache folder `moulin()` gives the binary: nothing is ever installed there.
+pub(crate) fn empty_cache() -> std::path::PathBuf {
+    std::env::temp_dir()
+        .join(format!("moulin-tests-{}", std::process::id()))
+        .join("empty-cache")
 }
