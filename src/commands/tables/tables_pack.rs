@@ -31,15 +31,16 @@ pub struct PackArgs {
     /// Rule preset the tables were built for.
     #[arg(long, default_value = "nine")]
     pub variant: String,
-    /// Store every table: by default a moving table whose mover has fewer pieces, and a placing
-    /// group with an even count of placements left, are not stored, their values found from
-    /// their successors when probed (about half the size, a probe of them costs a move
-    /// generation and a probe of each successor).
+    /// Store every table: by default a moving table whose mover has fewer pieces (but 8-9,
+    /// where the moving phase of a game mostly begins), and a placing group with an even count
+    /// of placements left, are not stored, their values found from their successors when probed
+    /// (about half the size, a probe of them costs a move generation and a probe of each
+    /// successor).
     #[arg(long)]
     pub store_all: bool,
     /// KiB of values a block holds (a power of two, 4 to 1024): a probe unpacks one block, so a
     /// smaller block probes faster and a larger one packs tighter.
-    #[arg(long, default_value_t = 16, value_parser = block_kib)]
+    #[arg(long, default_value_t = 4, value_parser = block_kib)]
     pub block_kib: usize,
     /// Threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]

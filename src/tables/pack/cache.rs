@@ -19,10 +19,10 @@ pub struct BlockKey {
 }
 
 const SHARDS: usize = 64;
-/// The bytes of blocks kept by default: 512 MiB (32,768 blocks of 16 KiB). A search probing the
-/// whole game's set from the late placing ran at 183 and 535 thousand nodes a second with 64 MiB,
-/// 466 thousand and 1.36 million with 512 MiB, 531 thousand and 1.48 million with 1 GiB, with
-/// memory limited to 8 GB (docs/results.md, 2026-11-29); it is only taken as blocks are probed.
+/// The bytes of blocks kept by default: 512 MiB (131,072 blocks of 4 KiB), taken only as blocks
+/// are probed. With memory limited to 8 GB, a search probing the whole game's set from the late
+/// placing ran 1.1 to 1.3 times faster with 1 GiB, 2 to 3 times slower with 64 MiB
+/// (docs/results.md, 2026-11-29).
 pub const DEFAULT_BYTES: usize = 512 << 20;
 
 /// A block kept, and whether it was probed since the ring last passed it.
@@ -89,6 +89,42 @@ fn lock(m: &Mutex<Shard>) -> std::sync::MutexGuard<'_, Shard> {
     // A thread that panicked holding a shard left it whole (its changes are made whole or not
     // at all before the lock is let go): the shard is sound.
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Blocks each thread keeps of those it probed last, in front of the shared cache: a probe
+/// that finds its block here takes no lock (a search probes the same few blocks again and
+/// again: the successors of a derived position lie in one or two), at most 2 MiB a thread.
+const RECENT: usize = 512;
+
+/// A thread's blocks: each place holds the block last probed there.
+type Recent = Vec<Option<(BlockKey, Arc<[u8]>)>>;
+
+thread_local! {
+    static LOCAL: std::cell::RefCell<Recent> = std::cell::RefCell::new(vec![None; RECENT]);
+}
+
+/// `read` of the bytes of block `key`: from the blocks this thread probed last, else from the
+/// shared cache, else as `unpack` gives them (which keeps them in the shared cache); `None`
+/// when `unpack` gives none.
+#[inline]
+pub fn with_block<R>(
+    key: BlockKey,
+    unpack: impl FnOnce() -> Option<Arc<[u8]>>,
+    read: impl FnOnce(&[u8]) -> R,
+) -> Option<R> {
+    LOCAL.with(|local| {
+        let mut local = local.borrow_mut();
+        let place = (key.block as usize ^ (key.table as usize).wrapping_mul(0x9e37)) % RECENT;
+        if let Some((held, bytes)) = &local[place] {
+            if *held == key {
+                return Some(read(bytes));
+            }
+        }
+        let bytes = get(key).or_else(unpack)?;
+        let out = read(&bytes);
+        local[place] = Some((key, bytes));
+        Some(out)
+    })
 }
 
 /// The block `key`, if it is kept.

@@ -29,30 +29,59 @@ pub fn decompress(frame: &[u8], want: usize) -> Result<Vec<u8>, String> {
     out
 }
 
-/// `decompress` through the C library.
+/// `decompress` through the C library, with the calling thread's own decompression context: a
+/// context is about a hundred kilobytes to allocate and clear, which cost more than unpacking a
+/// block of 4 KiB did when each frame had a new one.
 #[cfg(feature = "strong-compression")]
 fn decompress_c(frame: &[u8], want: usize) -> Result<Vec<u8>, String> {
-    // One byte of room more than wanted, so that a frame too long is told from a whole one.
-    match zstd::bulk::decompress(frame, want + 1) {
-        Ok(out) if out.len() == want => Ok(out),
-        Ok(out) => Err(format!("unpacks to {} bytes, not {want}", out.len())),
-        Err(e) => Err(format!("does not unpack: {e}")),
+    use std::cell::RefCell;
+    thread_local! {
+        static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { RefCell::new(None) };
     }
+    CONTEXT.with(|cell| {
+        let mut context = cell.borrow_mut();
+        if context.is_none() {
+            *context = Some(
+                zstd::bulk::Decompressor::new()
+                    .map_err(|e| format!("does not unpack: no zstd context: {e}"))?,
+            );
+        }
+        let context = context.as_mut().expect("made above");
+        // One byte of room more than wanted, so that a frame too long is told from a whole one.
+        match context.decompress(frame, want + 1) {
+            Ok(out) if out.len() == want => Ok(out),
+            Ok(out) => Err(format!("unpacks to {} bytes, not {want}", out.len())),
+            Err(e) => Err(format!("does not unpack: {e}")),
+        }
+    })
 }
 
-/// `decompress` in pure Rust (ruzstd).
+/// `decompress` in pure Rust (ruzstd), with the calling thread's own decoder (made again after
+/// a frame it failed on).
 #[cfg_attr(feature = "strong-compression", allow(dead_code))]
 fn decompress_pure(frame: &[u8], want: usize) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(want);
-    let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        ruzstd::decoding::FrameDecoder::new().decode_all_to_vec(frame, &mut out)
-    }));
-    match decoded {
-        Ok(Ok(())) if out.len() == want => Ok(out),
-        Ok(Ok(())) => Err(format!("unpacks to {} bytes, not {want}", out.len())),
-        Ok(Err(e)) => Err(format!("does not unpack: {e}")),
-        Err(_) => Err("does not unpack: the decoder failed".into()),
+    use ruzstd::decoding::FrameDecoder;
+    use std::cell::RefCell;
+    thread_local! {
+        static DECODER: RefCell<Option<FrameDecoder>> = const { RefCell::new(None) };
     }
+    DECODER.with(|cell| {
+        let mut decoder = cell.borrow_mut();
+        let d = decoder.get_or_insert_with(FrameDecoder::new);
+        let mut out = Vec::with_capacity(want);
+        let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            d.decode_all_to_vec(frame, &mut out)
+        }));
+        let result = match decoded {
+            Ok(Ok(())) if out.len() == want => return Ok(out),
+            Ok(Ok(())) => Err(format!("unpacks to {} bytes, not {want}", out.len())),
+            Ok(Err(e)) => Err(format!("does not unpack: {e}")),
+            Err(_) => Err("does not unpack: the decoder failed".into()),
+        };
+        *decoder = None;
+        result
+    })
 }
 
 #[cfg(test)]
@@ -69,9 +98,12 @@ mod tests {
         assert!(e.contains("not 70001"), "{e}");
         let e = decompress(&frame[..frame.len() / 2], bytes.len()).unwrap_err();
         assert!(e.contains("does not unpack"), "{e}");
+        // The thread's context unpacks the next frame as well after one that failed.
+        assert_eq!(decompress(&frame, bytes.len()).unwrap(), bytes);
         // The pure reader, whichever this build uses.
         assert_eq!(decompress_pure(&frame, bytes.len()).unwrap(), bytes);
         let e = decompress_pure(&frame[..frame.len() / 2], bytes.len()).unwrap_err();
         assert!(e.contains("does not unpack"), "{e}");
+        assert_eq!(decompress_pure(&frame, bytes.len()).unwrap(), bytes);
     }
 }

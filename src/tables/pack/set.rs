@@ -349,6 +349,14 @@ pub struct Packed {
     pub packed: u64,
 }
 
+/// The fewest pieces on the board of a table of one piece apart that is stored though it could
+/// be derived (8-9 in the standard game): the moving phase of a game without a removal in the
+/// placing begins there and in its mirror, so a search from the late placing probes it more than
+/// any other, and a derived position costs a probe of each successor. Storing it (187 MB) made
+/// such a search with memory short 1.2 times faster; storing 7-8 as well (176 MB more) gained
+/// little and took the set past 2 GB (docs/results.md, 2026-11-29).
+const HOT_PIECES: usize = 17;
+
 /// Whether the moving table `(m, o)` need not be stored: its mover has fewer pieces, so each of
 /// its positions' successors lies in a stored table: the mirror `(o, m)` after a step that
 /// removes nothing, `(o - 1, m)` after a removal (`(o - 2, m)` after two, where the rules allow
@@ -402,7 +410,8 @@ pub fn pack(
     let whole_placing = tables.placing().is_some_and(Solution::is_whole);
     for (m, o) in tables.pairs() {
         let values = tables.values(m, o).expect("a listed pair");
-        if !store_all && pair_derivable(tables, rules, m, o) {
+        let hot = o == m + 1 && m + o >= HOT_PIECES;
+        if !store_all && !hot && pair_derivable(tables, rules, m, o) {
             derived.push(Derived {
                 key: Key::Moving(m as u8, o as u8),
                 slots: values.len() as u64,

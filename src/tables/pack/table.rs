@@ -8,8 +8,8 @@
 //! format's version, the kind and key of the table, the rules' fingerprint, the width of a
 //! value, the block size, the length of the values, the longest distance or the slots, the
 //! checksum of the values as their table file has it, and a checksum of the header and the
-//! index), the index (each block's offset and the checksum of its unpacked bytes), then the
-//! frames. The checksum of the values is the table file's own (`tables::file::checksum`), so a
+//! index), the index (each block's offset and the checksum of its unpacked bytes,
+//! [`block_checksum`]), then the frames. The checksum of the values is the table file's own (`tables::file::checksum`), so a
 //! packed table is checked against the file it was made from without unpacking that file.
 
 use super::cache::{self, BlockKey};
@@ -25,9 +25,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The bytes of values a block holds by default (the last block of a table may hold fewer): a
-/// probe unpacks one block, so a smaller one is a cheaper probe and a larger one packs tighter
-/// (16 KiB: 3 to 11% more bytes than 64 KiB on the tables measured, a quarter of the work).
-pub const DEFAULT_BLOCK: usize = 1 << 14;
+/// probe unpacks one block, so a smaller one is a cheaper probe and a larger one packs tighter.
+/// 4 KiB, the page the system caches a built table's file by: unpacked in about 7 µs (21 µs at
+/// 16 KiB) for 7 to 17% more bytes than 16 KiB on the tables measured (docs/results.md,
+/// 2026-11-29), and a cache of unpacked blocks then keeps the very positions a search probes
+/// as the page cache does for the build.
+pub const DEFAULT_BLOCK: usize = 1 << 12;
 /// The smallest block a packed table may have.
 pub const MIN_BLOCK: usize = 1 << 12;
 /// The largest block a packed table may have.
@@ -35,8 +38,9 @@ pub const MAX_BLOCK: usize = 1 << 20;
 /// The header's bytes.
 pub const HEADER: usize = 64;
 const MAGIC: &[u8; 8] = b"MOULPACK";
-/// The format's version.
-pub const VERSION: u32 = 1;
+/// The format's version: 2 since a block's checksum is [`block_checksum`] (version 1 checked
+/// blocks with the slower `tables::file::checksum`).
+pub const VERSION: u32 = 2;
 
 /// Which table a packed table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -116,6 +120,32 @@ fn header(meta: &Meta, block: usize) -> [u8; HEADER] {
     h
 }
 
+/// The checksum of a block's unpacked bytes, checked at each unpacking: four words mixed side
+/// by side (`rng::mix`, as `tables::file::checksum` mixes one word after another, four times
+/// slower), the lanes and the length mixed at the end; a tail of fewer than 32 bytes is padded
+/// with zeros.
+pub fn block_checksum(bytes: &[u8]) -> u64 {
+    let mut lanes = [0u64, 1, 2, 3];
+    let mut mix_in = |chunk: &[u8]| {
+        for (lane, word) in lanes.iter_mut().zip(chunk.chunks_exact(8)) {
+            *lane = crate::rng::mix(*lane ^ u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+    };
+    let mut chunks = bytes.chunks_exact(32);
+    for chunk in &mut chunks {
+        mix_in(chunk);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut tail = [0u8; 32];
+        tail[..rest.len()].copy_from_slice(rest);
+        mix_in(&tail);
+    }
+    let folded =
+        lanes[0] ^ lanes[1].rotate_left(16) ^ lanes[2].rotate_left(32) ^ lanes[3].rotate_left(48);
+    crate::rng::mix(folded ^ bytes.len() as u64)
+}
+
 /// The checksum that closes the header: of its first 56 bytes and the index.
 fn closing_checksum(head: &[u8], index: &[u8]) -> u64 {
     crate::rng::mix(checksum(&head[..56]) ^ checksum(index).rotate_left(23))
@@ -129,7 +159,7 @@ pub fn write(path: &Path, meta: &Meta, values: &[u8], block: usize) -> Result<u6
     debug_assert!(block.is_power_of_two() && (MIN_BLOCK..=MAX_BLOCK).contains(&block));
     let frames: Vec<(Vec<u8>, u64)> = values
         .par_chunks(block)
-        .map(|block| (frame::compress(block), checksum(block)))
+        .map(|block| (frame::compress(block), block_checksum(block)))
         .collect();
     let mut index = Vec::with_capacity((2 * frames.len() + 1) * 8);
     let mut at = 0u64;
@@ -320,7 +350,7 @@ impl PackedTable {
             .frame(b)
             .ok_or_else(|| "lies outside the file: it changed".to_string())?;
         let out = frame::decompress(frame, self.block_len(b))?;
-        if checksum(&out) != sum {
+        if block_checksum(&out) != sum {
             return Err("checksum mismatch".into());
         }
         Ok(out)
@@ -331,23 +361,29 @@ impl PackedTable {
         self.block
     }
 
-    /// Block `b`, from the shared cache or unpacked into it; `None` (and the table marked
-    /// damaged, said once in the log) when it does not unpack to its checksum.
-    fn block(&self, b: usize) -> Option<Arc<[u8]>> {
+    /// `read` of block `b`'s bytes, from the caches (`cache::with_block`) or unpacked into
+    /// them; `None` (and the table marked damaged, said once in the log) when it does not
+    /// unpack to its checksum.
+    #[inline]
+    fn with_block<R>(&self, b: usize, read: impl FnOnce(&[u8]) -> R) -> Option<R> {
         let key = BlockKey {
             table: self.id,
             block: b as u32,
         };
-        if let Some(hit) = cache::get(key) {
-            return Some(hit);
-        }
-        match self.unpack(b) {
+        cache::with_block(key, || self.unpack_into_cache(key), read)
+    }
+
+    /// Block `key.block` unpacked, checked and kept in the shared cache; `None` (and the table
+    /// marked damaged, said once in the log) when it does not unpack to its checksum.
+    fn unpack_into_cache(&self, key: BlockKey) -> Option<Arc<[u8]>> {
+        match self.unpack(key.block as usize) {
             Ok(bytes) => Some(cache::put(key, bytes.into())),
             Err(why) => {
                 if !self.damaged.swap(true, Ordering::AcqRel) {
                     log::error!(
-                        "{}: block {b} {why}: the file is damaged; its values are not used",
-                        self.path().display()
+                        "{}: block {} {why}: the file is damaged; its values are not used",
+                        self.path().display(),
+                        key.block
                     );
                 }
                 None
@@ -362,8 +398,8 @@ impl PackedTable {
             return None;
         }
         let size = self.block as u64;
-        self.block((at / size) as usize)
-            .map(|block| block[(at % size) as usize])
+        let i = (at % size) as usize;
+        self.with_block((at / size) as usize, |block| block[i])
     }
 
     /// The two bytes at `at` and `at + 1` of the values, `at` even (a block's length is even,
@@ -375,7 +411,7 @@ impl PackedTable {
         }
         let size = self.block as u64;
         let (b, i) = ((at / size) as usize, (at % size) as usize);
-        self.block(b).map(|block| [block[i], block[i + 1]])
+        self.with_block(b, |block| [block[i], block[i + 1]])
     }
 
     /// Every value, unpacked (a block that does not unpack reads as zeros, and the table is
@@ -383,9 +419,11 @@ impl PackedTable {
     pub fn unpack_all(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.meta.len as usize);
         for b in 0..self.blocks {
-            match self.block(b) {
-                Some(block) => out.extend_from_slice(&block),
-                None => out.resize(out.len() + self.block_len(b), 0),
+            if self
+                .with_block(b, |block| out.extend_from_slice(block))
+                .is_none()
+            {
+                out.resize(out.len() + self.block_len(b), 0);
             }
         }
         out

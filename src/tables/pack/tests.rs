@@ -103,7 +103,15 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
     let tables = Tables::open(&dir.0, &rules).unwrap();
     // Every table stored.
     let whole = dir.0.join("whole");
-    let stored = set::pack(&tables, &rules, &whole, true, 1 << 16, &|_, _, _| {}).unwrap();
+    let stored = set::pack(
+        &tables,
+        &rules,
+        &whole,
+        true,
+        table::DEFAULT_BLOCK,
+        &|_, _, _| {},
+    )
+    .unwrap();
     let all = tables.pairs().len() + groups::all(&rules).len();
     assert_eq!((stored.made, stored.derived), (all, 0));
     assert_same(&rules, &tables, &Tables::open(&whole, &rules).unwrap());
@@ -305,4 +313,34 @@ fn a_manifest_that_derives_what_cannot_be_is_refused() {
     let e = rewrite(&|b| b.files[0].key = Key::Moving(12, 3));
     assert!(e.contains("damaged"), "{e}");
     std::fs::write(&m, &text).unwrap();
+}
+
+#[test]
+fn a_blocks_checksum_sees_every_byte_and_its_length() {
+    let bytes: Vec<u8> = (0..4133u32).map(|i| (i * 7 % 13) as u8).collect();
+    let whole = table::block_checksum(&bytes);
+    // Each bit of each byte, in the 32-byte rounds and in the padded tail.
+    for at in (0..bytes.len())
+        .step_by(97)
+        .chain(bytes.len() - 5..bytes.len())
+    {
+        for bit in 0..8 {
+            let mut altered = bytes.clone();
+            altered[at] ^= 1 << bit;
+            assert_ne!(
+                table::block_checksum(&altered),
+                whole,
+                "byte {at} bit {bit}"
+            );
+        }
+    }
+    // Words swapped between lanes, and zeros that only the length tells apart.
+    let mut swapped = bytes.clone();
+    swapped[..16].rotate_left(8);
+    assert_ne!(table::block_checksum(&swapped), whole);
+    assert_ne!(
+        table::block_checksum(&[0; 5]),
+        table::block_checksum(&[0; 6])
+    );
+    assert_ne!(table::block_checksum(&[]), table::block_checksum(&[0; 32]));
 }
