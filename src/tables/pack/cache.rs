@@ -21,8 +21,8 @@ pub struct BlockKey {
 const SHARDS: usize = 64;
 /// The bytes of blocks kept by default: 512 MiB (131,072 blocks of 4 KiB), taken only as blocks
 /// are probed. With memory limited to 8 GB, a search probing the whole game's set from the late
-/// placing ran 1.1 to 1.3 times faster with 1 GiB, 2 to 3 times slower with 64 MiB
-/// (docs/results.md, 2026-11-29).
+/// placing ran 1.06 to 1.29 times faster with 1 GiB; in blocks of 16 KiB (format 1), 2.5 to 2.7
+/// times slower with 64 MiB (docs/results.md, 2026-11-29).
 pub const DEFAULT_BYTES: usize = 512 << 20;
 
 /// A block kept, and whether it was probed since the ring last passed it.

@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// Words kept (8 bytes each: 64 MiB). A search from the late placing probing the whole game's
-/// set ran about 1.3 times faster with 64 MiB than with 8, and barely faster with 256
-/// (docs/results.md, 2026-11-29).
+/// set ran 1.1 to 1.3 times faster with 64 MiB than with 8, and about 1.03 times faster again
+/// with 256 (docs/results.md, 2026-11-29).
 const WORDS: usize = 1 << 23;
 
 /// Derived values found, shared by the threads probing one `Tables`.

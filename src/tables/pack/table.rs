@@ -9,8 +9,9 @@
 //! value, the block size, the length of the values, the longest distance or the slots, the
 //! checksum of the values as their table file has it, and a checksum of the header and the
 //! index), the index (each block's offset and the checksum of its unpacked bytes,
-//! [`block_checksum`]), then the frames. The checksum of the values is the table file's own (`tables::file::checksum`), so a
-//! packed table is checked against the file it was made from without unpacking that file.
+//! [`block_checksum`]), then the frames. The checksum of the values is the table file's own
+//! (`tables::file::checksum`), so a packed table is checked against the file it was made from
+//! without unpacking that file.
 
 use super::cache::{self, BlockKey};
 use super::frame;
@@ -27,9 +28,9 @@ use std::sync::Arc;
 /// The bytes of values a block holds by default (the last block of a table may hold fewer): a
 /// probe unpacks one block, so a smaller one is a cheaper probe and a larger one packs tighter.
 /// 4 KiB, the page the system caches a built table's file by: unpacked in about 7 µs (21 µs at
-/// 16 KiB) for 7 to 17% more bytes than 16 KiB on the tables measured (docs/results.md,
-/// 2026-11-29), and a cache of unpacked blocks then keeps the very positions a search probes
-/// as the page cache does for the build.
+/// 16 KiB) for 7 to 44% more bytes than 16 KiB on the tables measured, 21% on the moving tables
+/// packed (docs/results.md, 2026-11-29), and a cache of unpacked blocks then keeps the very
+/// positions a search probes as the page cache does for the build.
 pub const DEFAULT_BLOCK: usize = 1 << 12;
 /// The smallest block a packed table may have.
 pub const MIN_BLOCK: usize = 1 << 12;
