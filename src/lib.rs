@@ -22,6 +22,7 @@ pub mod search;
 pub mod tables;
 pub mod text;
 pub mod train;
+pub mod words;
 
 pub use rules::board::{Bitboard, BoardKind, ByColor, Color, Point};
 pub use rules::game::Game;

@@ -32,10 +32,11 @@ pub struct PackArgs {
     #[arg(long, default_value = "nine")]
     pub variant: String,
     /// Store every table: by default a moving table whose mover has fewer pieces (but 8-9,
-    /// where the moving phase of a game mostly begins), and a placing group with an even count
-    /// of placements left, are not stored, their values found from their successors when probed
-    /// (about half the size, a probe of them costs a move generation and a probe of each
-    /// successor).
+    /// where the moving phase of a game mostly begins, and those of at most 13 pieces whose
+    /// mover is 3 or more behind, small and reached by lines of captures), and a placing group
+    /// with an even count of placements left, are not stored, their values found from their
+    /// successors when probed (about half the size, a probe of them costs a move generation and
+    /// a probe of each successor).
     #[arg(long)]
     pub store_all: bool,
     /// KiB of values a block holds (a power of two, 4 to 1024): a probe unpacks one block, so a

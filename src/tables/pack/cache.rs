@@ -1,77 +1,89 @@
 //! The unpacked blocks of every packed table of the process, kept for the next probe: up to a
-//! number of bytes (`TablesCache`), spread over shards each behind its own lock (the search's
-//! threads probe at once). A shard finds a block by a map, and gives up blocks in the order it
-//! took them, but for those probed since they were last passed over (CLOCK: the "second
-//! chance" order), so that a lookup and a replacement cost the same at any size.
+//! number of bytes (`TablesCache`), in frames of one block each, without a lock on the way of a
+//! probe.
+//!
+//! A search probes the tables at almost every node, so a probe that finds its block kept must
+//! cost no more than a read of a built table from the page cache: one word of the table's map
+//! (its block's frame), the frame's tag, then the value. Frames of one block size form a pool:
+//! one array of bytes (in huge pages where the system allows, `crate::words`), a tag a frame
+//! naming the block it holds, and a bit a frame saying it was probed since the pool's hand last
+//! passed it (CLOCK, the "second chance" order: a block is given up when the hand finds it not
+//! probed since its last pass).
+//!
+//! A frame is read as a sequence lock is (the tag read before and after the value: if it
+//! changed, the frame was being filled again, and the value is not trusted), so a reader never
+//! takes a lock and never sees another block's value: a probe finds its value or a miss, and a
+//! miss unpacks the block. A frame is filled by the thread that claims it: the tag set to
+//! "busy" (by compare-and-swap), the bytes written, the tag set to the block's.
 
-use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use crate::words::Words;
+use std::sync::atomic::{fence, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
-/// A block of one packed table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct BlockKey {
-    /// The table's number in this process (`new_table_id`).
-    pub table: u32,
-    /// The block.
-    pub block: u32,
+/// The bytes of blocks kept by default: a quarter of the memory the process may use
+/// (`words::memory_limit`), at least 256 MiB and at most 4 GiB (512 MiB where the memory is not
+/// known), taken only as blocks are probed. With memory limited to 8 GB, a search probing the
+/// whole game's set from the late placing ran 1.1 to 1.4 times faster with 2 GiB than with 512
+/// MiB, and faster than the built tables with the page cache to themselves (docs/results.md,
+/// 2026-11-29).
+pub fn default_bytes() -> usize {
+    static DEFAULT: OnceLock<usize> = OnceLock::new();
+    *DEFAULT.get_or_init(|| {
+        crate::words::memory_limit().map_or(512 << 20, |m| {
+            usize::try_from(m / 4)
+                .unwrap_or(usize::MAX)
+                .clamp(256 << 20, 4 << 30)
+        })
+    })
 }
 
-const SHARDS: usize = 64;
-/// The bytes of blocks kept by default: 512 MiB (131,072 blocks of 4 KiB), taken only as blocks
-/// are probed. With memory limited to 8 GB, a search probing the whole game's set from the late
-/// placing ran 1.06 to 1.29 times faster with 1 GiB; in blocks of 16 KiB (format 1), 2.5 to 2.7
-/// times slower with 64 MiB (docs/results.md, 2026-11-29).
-pub const DEFAULT_BYTES: usize = 512 << 20;
+/// The largest cache a pool reserves room for (`TablesCache`'s largest, 64 GiB): reserved, not
+/// taken (`Words::reserved`).
+const MOST_BYTES: usize = 64 << 30;
 
-/// A block kept, and whether it was probed since the ring last passed it.
-struct Slot {
-    bytes: Arc<[u8]>,
-    probed: bool,
-}
+/// A frame's tag while it is filled.
+const BUSY: u64 = u64::MAX;
+/// A frame's tag once the cache shrank past it.
+const RETIRED: u64 = u64::MAX - 1;
 
-/// One shard: its blocks by key, the order they are passed over in, their bytes.
-#[derive(Default)]
-struct Shard {
-    slots: FxHashMap<BlockKey, Slot>,
-    ring: VecDeque<BlockKey>,
-    held: usize,
-}
+/// The block sizes a pool exists for: 4 KiB (`MIN_BLOCK`) to 1 MiB (`MAX_BLOCK`).
+const SHIFTS: std::ops::RangeInclusive<u32> = 12..=20;
 
-impl Shard {
-    /// Gives up blocks until `room` bytes are free under `budget` (or none is left): the next
-    /// in the ring not probed since it was last passed over.
-    fn make_room(&mut self, room: usize, budget: usize) {
-        while self.held + room > budget {
-            let Some(key) = self.ring.pop_front() else {
-                return;
-            };
-            let Some(slot) = self.slots.get_mut(&key) else {
-                continue;
-            };
-            if slot.probed {
-                slot.probed = false;
-                self.ring.push_back(key);
-            } else if let Some(gone) = self.slots.remove(&key) {
-                self.held -= gone.bytes.len();
-            }
-        }
+/// The bytes each pool may keep; 0 until set: `default_bytes`.
+static CAPACITY: AtomicUsize = AtomicUsize::new(0);
+
+/// The bytes each pool may keep.
+fn capacity() -> usize {
+    match CAPACITY.load(Ordering::Relaxed) {
+        0 => default_bytes(),
+        bytes => bytes,
     }
 }
 
-struct Cache {
-    shards: Vec<Mutex<Shard>>,
-    /// Bytes of blocks a shard keeps.
-    per_shard: AtomicUsize,
+/// The frames of one block size.
+pub struct Pool {
+    /// The frame's size: `1 << shift` bytes.
+    shift: u32,
+    /// The bytes of the frames, `1 << (shift - 3)` words a frame.
+    data: Words,
+    /// What each frame holds: 0 nothing, `BUSY`, `RETIRED`, else a block's tag (`tag`).
+    tags: Words,
+    /// Whether each frame was probed since the hand last passed it.
+    probed: Words,
+    /// The frames reserved.
+    reserved: usize,
+    /// The frames in use: the first `active` of those reserved.
+    active: AtomicUsize,
+    /// The next frame the hand looks at (taken modulo `active`).
+    hand: AtomicUsize,
+    /// Held while the pool shrinks or grows.
+    resizing: Mutex<()>,
 }
 
-fn cache() -> &'static Cache {
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    CACHE.get_or_init(|| Cache {
-        shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
-        per_shard: AtomicUsize::new(DEFAULT_BYTES / SHARDS),
-    })
+/// The tag of block `block` of table `table`: never 0, `BUSY` or `RETIRED`.
+#[inline]
+pub fn tag(table: u32, block: u32) -> u64 {
+    (u64::from(table) + 1) << 32 | u64::from(block)
 }
 
 /// A number for a table just opened, never given before in this process.
@@ -80,113 +92,276 @@ pub fn new_table_id() -> u32 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-fn shard(key: BlockKey) -> &'static Mutex<Shard> {
-    let h = crate::rng::mix(u64::from(key.table) << 32 | u64::from(key.block));
-    &cache().shards[(h % SHARDS as u64) as usize]
-}
+/// The pools, one a block size, made when a block of that size is first probed.
+static POOLS: [OnceLock<Pool>; 9] = [const { OnceLock::new() }; 9];
 
-fn lock(m: &Mutex<Shard>) -> std::sync::MutexGuard<'_, Shard> {
-    // A thread that panicked holding a shard left it whole (its changes are made whole or not
-    // at all before the lock is let go): the shard is sound.
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Blocks each thread keeps of those it probed last, in front of the shared cache: a probe
-/// that finds its block here takes no lock (a search probes the same few blocks again and
-/// again: the successors of a derived position lie in one or two), at most 2 MiB a thread.
-const RECENT: usize = 512;
-
-/// A thread's blocks: each place holds the block last probed there.
-type Recent = Vec<Option<(BlockKey, Arc<[u8]>)>>;
-
-thread_local! {
-    static LOCAL: std::cell::RefCell<Recent> = std::cell::RefCell::new(vec![None; RECENT]);
-}
-
-/// `read` of the bytes of block `key`: from the blocks this thread probed last, else from the
-/// shared cache, else as `unpack` gives them (which keeps them in the shared cache); `None`
-/// when `unpack` gives none.
+/// The pool of frames of `block` bytes (a power of two, 4 KiB to 1 MiB).
 #[inline]
-pub fn with_block<R>(
-    key: BlockKey,
-    unpack: impl FnOnce() -> Option<Arc<[u8]>>,
-    read: impl FnOnce(&[u8]) -> R,
-) -> Option<R> {
-    LOCAL.with(|local| {
-        let mut local = local.borrow_mut();
-        let place = (key.block as usize ^ (key.table as usize).wrapping_mul(0x9e37)) % RECENT;
-        if let Some((held, bytes)) = &local[place] {
-            if *held == key {
-                return Some(read(bytes));
+pub fn pool(block: usize) -> &'static Pool {
+    let shift = block.trailing_zeros().clamp(*SHIFTS.start(), *SHIFTS.end());
+    POOLS[(shift - SHIFTS.start()) as usize].get_or_init(|| Pool::new(shift))
+}
+
+/// Keeps at most `bytes` bytes of blocks of each size from now on (at least one block).
+pub fn set_capacity_bytes(bytes: usize) {
+    CAPACITY.store(bytes.max(1), Ordering::Relaxed);
+    for pool in POOLS.iter().filter_map(OnceLock::get) {
+        pool.resize(bytes);
+    }
+}
+
+impl Pool {
+    fn new(shift: u32) -> Pool {
+        let wanted = frames_for(capacity(), shift);
+        let most = frames_for(MOST_BYTES, shift);
+        let words = 1usize << (shift - 3);
+        // Room for the largest cache where memory can be reserved without being taken;
+        // elsewhere, the frames of the size asked now (a larger size later keeps to these).
+        let reserved = match (
+            Words::reserved(most * words),
+            Words::reserved(most),
+            Words::reserved(most),
+        ) {
+            (Some(data), Some(tags), Some(probed)) => (data, tags, probed, most),
+            _ => (
+                Words::zeroed(wanted * words),
+                Words::zeroed(wanted),
+                Words::zeroed(wanted),
+                wanted,
+            ),
+        };
+        let (data, tags, probed, reserved) = reserved;
+        Pool {
+            shift,
+            data,
+            tags,
+            probed,
+            reserved,
+            active: AtomicUsize::new(wanted.min(reserved)),
+            hand: AtomicUsize::new(0),
+            resizing: Mutex::new(()),
+        }
+    }
+
+    /// The two bytes at `at` and `at + 1` of the block tagged `tag` (`at` even: they lie in
+    /// one word), if frame
+    /// `frame` holds it (read as a sequence lock: `None` if the frame changed meanwhile).
+    #[inline]
+    pub fn read(&self, frame: usize, tag: u64, at: usize) -> Option<[u8; 2]> {
+        if frame >= self.reserved {
+            return None;
+        }
+        let before = self.tags[frame].load(Ordering::Acquire);
+        if before != tag {
+            return None;
+        }
+        let word = self.data[(frame << (self.shift - 3)) + at / 8].load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        if self.tags[frame].load(Ordering::Relaxed) != tag {
+            return None;
+        }
+        let probed = &self.probed[frame];
+        if probed.load(Ordering::Relaxed) == 0 {
+            probed.store(1, Ordering::Relaxed);
+        }
+        let b = word.to_le_bytes();
+        let i = at % 8;
+        Some([b[i], b[i + 1]])
+    }
+
+    /// Keeps `bytes` (at most a frame's) as the block tagged `tag`: the frame that holds it,
+    /// or `None` when none could be claimed (the cache is being resized, or every frame is
+    /// being filled).
+    pub fn put(&self, tag: u64, bytes: &[u8]) -> Option<usize> {
+        let active = self.active.load(Ordering::Relaxed);
+        if active == 0 || bytes.len() > 1 << self.shift {
+            return None;
+        }
+        let frame = self.claim(active)?;
+        let words = &self.data[frame << (self.shift - 3)..(frame + 1) << (self.shift - 3)];
+        for (w, chunk) in words.iter().zip(bytes.chunks(8)) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            w.store(u64::from_le_bytes(b), Ordering::Relaxed);
+        }
+        self.probed[frame].store(0, Ordering::Relaxed);
+        // Published whole; a frame retired meanwhile stays retired.
+        self.tags[frame]
+            .compare_exchange(BUSY, tag, Ordering::Release, Ordering::Relaxed)
+            .ok()
+            .map(|_| frame)
+    }
+
+    /// A frame among the first `active`, tagged `BUSY` by this thread: the first the hand finds
+    /// not probed since it last passed (clearing the mark of those it passes).
+    fn claim(&self, active: usize) -> Option<usize> {
+        for _ in 0..2 * active + 64 {
+            let h = self.hand.fetch_add(1, Ordering::Relaxed) % active;
+            if self.probed[h].load(Ordering::Relaxed) != 0 {
+                self.probed[h].store(0, Ordering::Relaxed);
+                continue;
+            }
+            let t = self.tags[h].load(Ordering::Relaxed);
+            if t == BUSY {
+                continue;
+            }
+            if self.tags[h]
+                .compare_exchange(t, BUSY, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+            {
+                // The frame's bytes are written only after every reader can see it busy.
+                fence(Ordering::Release);
+                return Some(h);
             }
         }
-        let bytes = get(key).or_else(unpack)?;
-        let out = read(&bytes);
-        local[place] = Some((key, bytes));
-        Some(out)
-    })
-}
-
-/// The block `key`, if it is kept.
-pub fn get(key: BlockKey) -> Option<Arc<[u8]>> {
-    let mut s = lock(shard(key));
-    let slot = s.slots.get_mut(&key)?;
-    slot.probed = true;
-    Some(slot.bytes.clone())
-}
-
-/// Keeps `bytes` as the block `key` (giving up others when the shard is full, at least the new
-/// one kept); the block.
-pub fn put(key: BlockKey, bytes: Arc<[u8]>) -> Arc<[u8]> {
-    let budget = cache().per_shard.load(Ordering::Relaxed);
-    let mut s = lock(shard(key));
-    if let Some(slot) = s.slots.get_mut(&key) {
-        slot.probed = true;
-        return slot.bytes.clone();
+        None
     }
-    s.make_room(bytes.len(), budget);
-    s.held += bytes.len();
-    s.ring.push_back(key);
-    s.slots.insert(
-        key,
-        Slot {
-            bytes: bytes.clone(),
-            probed: false,
-        },
-    );
-    bytes
+
+    /// Keeps at most `bytes` bytes from now on (at least one frame): frames given up are
+    /// retired (once their filling ends) and their memory given back.
+    fn resize(&self, bytes: usize) {
+        let _held = self
+            .resizing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let new = frames_for(bytes, self.shift).min(self.reserved);
+        let old = self.active.swap(new, Ordering::Relaxed);
+        if new >= old {
+            return;
+        }
+        for t in &self.tags[new..old] {
+            loop {
+                let now = t.load(Ordering::Acquire);
+                if now == BUSY {
+                    std::thread::yield_now();
+                    continue;
+                }
+                if t.compare_exchange(now, RETIRED, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_ok()
+                {
+                    break;
+                }
+            }
+        }
+        let words = 1usize << (self.shift - 3);
+        self.data.discard(new * words, old * words);
+    }
+
+    /// The frames in use.
+    pub fn active(&self) -> usize {
+        self.active.load(Ordering::Relaxed)
+    }
 }
 
-/// Keeps at most `bytes` bytes of blocks from now on (at least one block a shard).
-pub fn set_capacity_bytes(bytes: usize) {
-    let per = bytes / SHARDS;
-    cache().per_shard.store(per, Ordering::Relaxed);
-    for m in &cache().shards {
-        lock(m).make_room(0, per);
-    }
+/// The frames of `1 << shift` bytes that `bytes` bytes hold (at least one).
+fn frames_for(bytes: usize, shift: u32) -> usize {
+    (bytes >> shift).max(1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    /// The bytes of a test block: each names the block and its place.
+    fn block_bytes(tag: u64, len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|i| crate::rng::mix(tag ^ (i as u64) << 40) as u8)
+            .collect()
+    }
 
     #[test]
-    fn a_kept_block_is_found_and_a_full_shard_gives_up_its_oldest() {
-        let table = new_table_id();
-        let key = |block| BlockKey { table, block };
-        assert!(get(key(0)).is_none());
-        put(key(0), vec![7u8; 4].into());
-        assert_eq!(&*get(key(0)).unwrap(), &[7, 7, 7, 7]);
-        // Far more bytes than the cache keeps: the first is given up, the last kept. (A
-        // smaller cache for this test; other tests probing sets meanwhile only go slower.)
-        let capacity = 64 << 20;
-        set_capacity_bytes(capacity);
-        let blocks = (capacity / (1 << 14)) as u32 * 4;
-        for b in 1..blocks {
-            put(key(b), vec![b as u8; 1 << 14].into());
+    fn a_kept_block_is_read_back_and_another_tag_misses() {
+        let pool = Pool::new(12);
+        let t = tag(new_table_id(), 5);
+        let bytes = block_bytes(t, 4096);
+        let frame = pool.put(t, &bytes).expect("a frame");
+        for at in (0..4096).step_by(2) {
+            assert_eq!(pool.read(frame, t, at), Some([bytes[at], bytes[at + 1]]));
         }
-        let last = blocks - 1;
-        assert_eq!(get(key(last)).unwrap()[0], last as u8);
-        assert!(get(key(0)).is_none(), "the oldest given up");
+        assert_eq!(pool.read(frame, t + 1, 0), None);
+        assert_eq!(pool.read(pool.reserved, t, 0), None);
+        // A shorter last block reads zeros past its end.
+        let short = [9u8; 10];
+        let f = pool.put(t + 2, &short).expect("a frame");
+        assert_eq!(pool.read(f, t + 2, 8), Some([9, 9]));
+        assert_eq!(pool.read(f, t + 2, 10), Some([0, 0]));
+    }
+
+    #[test]
+    fn a_shrunk_pool_forgets_its_frames_and_keeps_no_more_than_asked() {
+        let pool = Pool::new(12);
+        pool.resize(16 << 12);
+        let table = new_table_id();
+        // Blocks `blocks` of the table kept: each block's tag and frame.
+        let fill = |blocks: std::ops::Range<u32>| -> Vec<(u64, usize)> {
+            blocks
+                .map(|b| {
+                    let t = tag(table, b);
+                    (t, pool.put(t, &block_bytes(t, 4096)).expect("a frame"))
+                })
+                .collect()
+        };
+        let kept = fill(0..16);
+        assert!(kept.iter().all(|&(_, f)| f < 16));
+        pool.resize(4 << 12);
+        assert_eq!(pool.active(), 4);
+        for &(t, f) in &kept {
+            let read = pool.read(f, t, 0);
+            assert!(read.is_none() || f < 4, "frame {f} retired");
+        }
+        // More blocks than frames: the oldest not probed are given up, the last is kept.
+        let many = fill(100..140);
+        assert!(many.iter().all(|&(_, f)| f < 4));
+        let &(t, f) = many.last().expect("blocks");
+        assert_eq!(
+            pool.read(f, t, 0),
+            Some([block_bytes(t, 2)[0], block_bytes(t, 2)[1]])
+        );
+        assert_eq!(
+            many.iter()
+                .filter(|&&(t, f)| pool.read(f, t, 0).is_some())
+                .count(),
+            4
+        );
+    }
+
+    #[test]
+    fn readers_racing_with_fillers_see_their_block_or_a_miss() {
+        // A few frames, many blocks, threads filling and reading at once: every value read
+        // must be its block's.
+        let pool = Pool::new(12);
+        pool.resize(3 << 12);
+        let table = new_table_id();
+        let map: Vec<AtomicU64> = (0..64).map(|_| AtomicU64::new(0)).collect();
+        std::thread::scope(|s| {
+            for thread in 0..4u64 {
+                let (pool, map) = (&pool, &map);
+                s.spawn(move || {
+                    let mut rng = crate::rng::Rng::new(thread);
+                    let (mut hits, mut misses) = (0, 0);
+                    for _ in 0..20_000 {
+                        let b = (rng.next_u64() % 64) as u32;
+                        let t = tag(table, b);
+                        let at = (rng.next_u64() % 2048) as usize * 2;
+                        let frame = map[b as usize].load(Ordering::Relaxed);
+                        if let Some(v) = frame
+                            .checked_sub(1)
+                            .and_then(|f| pool.read(f as usize, t, at))
+                        {
+                            let bytes = block_bytes(t, 4096);
+                            assert_eq!(v, [bytes[at], bytes[at + 1]], "block {b} at {at}");
+                            hits += 1;
+                        } else {
+                            misses += 1;
+                            if let Some(f) = pool.put(t, &block_bytes(t, 4096)) {
+                                map[b as usize].store(f as u64 + 1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    assert!(hits > 0 && misses > 0, "{hits} hits, {misses} misses");
+                });
+            }
+        });
     }
 }

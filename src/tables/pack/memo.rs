@@ -9,10 +9,11 @@
 //! (direct-mapped: a newer position takes the place). A word is written and read whole, so a
 //! reader finds the value of the position whose sets it holds or nothing; the sets of a derived
 //! position are never empty, so the word 0 is no position. The words are allocated at the first
-//! derived probe.
+//! derived probe, in huge pages where the system allows (`crate::words`).
 
 use crate::tables::Value;
-use std::sync::atomic::{AtomicU64, Ordering};
+use crate::words::Words;
+use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
 /// Words kept (8 bytes each: 64 MiB). A search from the late placing probing the whole game's
@@ -23,7 +24,7 @@ const WORDS: usize = 1 << 23;
 /// Derived values found, shared by the threads probing one `Tables`.
 #[derive(Debug, Default)]
 pub struct Memo {
-    words: OnceLock<Box<[AtomicU64]>>,
+    words: OnceLock<Words>,
 }
 
 /// The word of a position and its value.
@@ -46,9 +47,7 @@ impl Memo {
 
     /// Keeps `value` as the position's.
     pub fn put(&self, ours: u32, theirs: u32, value: Value) {
-        let words = self
-            .words
-            .get_or_init(|| (0..WORDS).map(|_| AtomicU64::new(0)).collect());
+        let words = self.words.get_or_init(|| Words::zeroed(WORDS));
         words[place(ours, theirs)].store(word(ours, theirs, value), Ordering::Relaxed);
     }
 }

@@ -357,6 +357,18 @@ pub struct Packed {
 /// little and took the set past 2 GB (docs/results.md, 2026-11-29).
 const HOT_PIECES: usize = 17;
 
+/// How many pieces fewer the mover of a table must have for it to be stored though it could be
+/// derived, in tables of at most `BEHIND_PIECES` pieces: a side far behind (flying, in the
+/// standard game, at three pieces) has many moves, and a search from the placing reaches such
+/// tables through its lines of captures, each derived position a probe of every successor.
+/// They pack small (3-6 to 4-9 and 5-8: 84 MB of the standard game's set; 5-9 and 6-9, 70 MB
+/// more, would take it past 2 GB): storing them made a search from the late placing probe the
+/// tables 2.5 times less often (every successor of a derived position a probe) and run about
+/// 1.1 times faster (docs/results.md, 2026-11-29).
+const BEHIND: usize = 3;
+/// The most pieces of a table stored because its mover is `BEHIND`.
+const BEHIND_PIECES: usize = 13;
+
 /// Whether the moving table `(m, o)` need not be stored: its mover has fewer pieces, so each of
 /// its positions' successors lies in a stored table: the mirror `(o, m)` after a step that
 /// removes nothing, `(o - 1, m)` after a removal (`(o - 2, m)` after two, where the rules allow
@@ -410,7 +422,8 @@ pub fn pack(
     let whole_placing = tables.placing().is_some_and(Solution::is_whole);
     for (m, o) in tables.pairs() {
         let values = tables.values(m, o).expect("a listed pair");
-        let hot = o == m + 1 && m + o >= HOT_PIECES;
+        let hot =
+            (o == m + 1 && m + o >= HOT_PIECES) || (o >= m + BEHIND && m + o <= BEHIND_PIECES);
         if !store_all && !hot && pair_derivable(tables, rules, m, o) {
             derived.push(Derived {
                 key: Key::Moving(m as u8, o as u8),

@@ -13,17 +13,18 @@
 //! (`tables::file::checksum`), so a packed table is checked against the file it was made from
 //! without unpacking that file.
 
-use super::cache::{self, BlockKey};
+use super::cache;
 use super::frame;
 use crate::durable;
 use crate::tables::file::checksum;
 use crate::tables::mapped::{open_regular, Mapping};
 use crate::tables::placing::groups::Group;
 use crate::tables::tables_error::TablesError;
+use crate::words::Words;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::OnceLock;
 
 /// The bytes of values a block holds by default (the last block of a table may hold fewer): a
 /// probe unpacks one block, so a smaller one is a cheaper probe and a larger one packs tighter.
@@ -190,8 +191,10 @@ pub struct PackedTable {
     blocks: usize,
     /// Where the frames start in the file.
     data: usize,
-    /// Its place in the shared cache of unpacked blocks.
+    /// Its number in the shared cache of unpacked blocks (`cache::tag`).
     id: u32,
+    /// Each block's frame in the cache's pool plus one (0: none), made at the first probe.
+    frames: OnceLock<Words>,
     /// A block failed to unpack or its checksum: nothing of the table is trusted since.
     damaged: AtomicBool,
 }
@@ -298,6 +301,7 @@ impl PackedTable {
             blocks,
             data,
             id: cache::new_table_id(),
+            frames: OnceLock::new(),
             damaged: AtomicBool::new(false),
         })
     }
@@ -362,29 +366,38 @@ impl PackedTable {
         self.block
     }
 
-    /// `read` of block `b`'s bytes, from the caches (`cache::with_block`) or unpacked into
-    /// them; `None` (and the table marked damaged, said once in the log) when it does not
-    /// unpack to its checksum.
+    /// The two bytes at `at` and `at + 1` of block `b` (`at` even; past the block's end they
+    /// read as 0), from the cache (`cache::Pool`) or unpacked into it; `None` (and the table
+    /// marked damaged, said once in the log) when the block does not unpack to its checksum.
     #[inline]
-    fn with_block<R>(&self, b: usize, read: impl FnOnce(&[u8]) -> R) -> Option<R> {
-        let key = BlockKey {
-            table: self.id,
-            block: b as u32,
-        };
-        cache::with_block(key, || self.unpack_into_cache(key), read)
+    fn read(&self, b: usize, at: usize) -> Option<[u8; 2]> {
+        let pool = cache::pool(self.block);
+        let tag = cache::tag(self.id, b as u32);
+        let frames = self.frames.get_or_init(|| Words::zeroed(self.blocks));
+        let frame = frames[b].load(Ordering::Relaxed);
+        if let Some(v) = frame
+            .checked_sub(1)
+            .and_then(|f| pool.read(f as usize, tag, at))
+        {
+            return Some(v);
+        }
+        let bytes = self.unpack_checked(b)?;
+        if let Some(f) = pool.put(tag, &bytes) {
+            frames[b].store(f as u64 + 1, Ordering::Relaxed);
+        }
+        Some([bytes[at], bytes.get(at + 1).copied().unwrap_or(0)])
     }
 
-    /// Block `key.block` unpacked, checked and kept in the shared cache; `None` (and the table
-    /// marked damaged, said once in the log) when it does not unpack to its checksum.
-    fn unpack_into_cache(&self, key: BlockKey) -> Option<Arc<[u8]>> {
-        match self.unpack(key.block as usize) {
-            Ok(bytes) => Some(cache::put(key, bytes.into())),
+    /// Block `b` unpacked and checked; `None` (and the table marked damaged, said once in the
+    /// log) when it does not unpack to its checksum.
+    fn unpack_checked(&self, b: usize) -> Option<Vec<u8>> {
+        match self.unpack(b) {
+            Ok(bytes) => Some(bytes),
             Err(why) => {
                 if !self.damaged.swap(true, Ordering::AcqRel) {
                     log::error!(
-                        "{}: block {} {why}: the file is damaged; its values are not used",
+                        "{}: block {b} {why}: the file is damaged; its values are not used",
                         self.path().display(),
-                        key.block
                     );
                 }
                 None
@@ -400,7 +413,8 @@ impl PackedTable {
         }
         let size = self.block as u64;
         let i = (at % size) as usize;
-        self.with_block((at / size) as usize, |block| block[i])
+        self.read((at / size) as usize, i & !1)
+            .map(|pair| pair[i & 1])
     }
 
     /// The two bytes at `at` and `at + 1` of the values, `at` even (a block's length is even,
@@ -411,8 +425,7 @@ impl PackedTable {
             return None;
         }
         let size = self.block as u64;
-        let (b, i) = ((at / size) as usize, (at % size) as usize);
-        self.with_block(b, |block| [block[i], block[i + 1]])
+        self.read((at / size) as usize, (at % size) as usize)
     }
 
     /// Every value, unpacked (a block that does not unpack reads as zeros, and the table is
@@ -420,11 +433,9 @@ impl PackedTable {
     pub fn unpack_all(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.meta.len as usize);
         for b in 0..self.blocks {
-            if self
-                .with_block(b, |block| out.extend_from_slice(block))
-                .is_none()
-            {
-                out.resize(out.len() + self.block_len(b), 0);
+            match self.unpack_checked(b) {
+                Some(block) => out.extend_from_slice(&block),
+                None => out.resize(out.len() + self.block_len(b), 0),
             }
         }
         out
