@@ -172,3 +172,35 @@ fn the_buckets_follow_the_phases() {
         assert_eq!(b >= 2, !pos.is_placing());
     }
 }
+
+#[test]
+fn the_vector_paths_give_the_portable_loops_numbers() {
+    let mut rng = Rng::new(54);
+    let mut word = || (rng.next_u64() as u16) as i16;
+    let input: Vec<[i16; HIDDEN]> = (0..40).map(|_| std::array::from_fn(|_| word())).collect();
+    let start: [i16; HIDDEN] = std::array::from_fn(|_| word());
+    let weights: Vec<i16> = (0..HIDDEN).map(|_| word() / 64).collect();
+    let (added, removed) = ([3, 17, 39, 0, 22], [5, 17, 8]);
+    let mut portable = start;
+    apply_portable(&mut portable, &input, &added, &removed);
+    let mut chosen = start;
+    apply(&mut chosen, &input, &added, &removed);
+    assert_eq!(portable, chosen);
+    let mut expected = start;
+    for (i, s) in expected.iter_mut().enumerate() {
+        for &f in &added {
+            *s = s.wrapping_add(input[f][i]);
+        }
+        for &f in &removed {
+            *s = s.wrapping_sub(input[f][i]);
+        }
+    }
+    assert_eq!(portable, expected, "every sum wraps as an i16");
+    let naive: i32 = portable
+        .iter()
+        .zip(&weights)
+        .map(|(&s, &w)| i32::from(s.clamp(0, QA as i16)) * i32::from(w))
+        .sum();
+    assert_eq!(clipped_dot_portable(&portable, &weights), naive);
+    assert_eq!(clipped_dot(&portable, &weights), naive);
+}
