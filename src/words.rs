@@ -108,22 +108,27 @@ impl Words {
         let (mut first, mut last) = (from, to);
         #[cfg(target_os = "linux")]
         if let Inner::Mapped { base, .. } = self.inner {
-            let page = 4096 / std::mem::size_of::<AtomicU64>();
-            let (a, b) = (from.next_multiple_of(page), to / page * page);
-            if a < b {
-                // SAFETY: whole pages inside the mapping; an anonymous private page given back
-                // reads as zeros when next touched.
-                unsafe {
-                    libc::madvise(
-                        base.add(a).cast(),
-                        (b - a) * std::mem::size_of::<AtomicU64>(),
-                        libc::MADV_DONTNEED,
-                    );
+            // SAFETY: `sysconf` only reads the system's configuration.
+            let page_bytes = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+            let page = usize::try_from(page_bytes).unwrap_or(0) / std::mem::size_of::<AtomicU64>();
+            if page > 0 {
+                let (a, b) = (from.next_multiple_of(page), to / page * page);
+                // SAFETY: whole pages inside the mapping; an anonymous private page given
+                // back reads as zeros when next touched.
+                let given_back = a < b
+                    && unsafe {
+                        libc::madvise(
+                            base.add(a).cast(),
+                            (b - a) * std::mem::size_of::<AtomicU64>(),
+                            libc::MADV_DONTNEED,
+                        )
+                    } == 0;
+                if given_back {
+                    for w in &self[from..a] {
+                        w.store(0, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    (first, last) = (b, to);
                 }
-                for w in &self[from..a] {
-                    w.store(0, std::sync::atomic::Ordering::Relaxed);
-                }
-                (first, last) = (b, to);
             }
         }
         for w in &self[first..last] {
@@ -197,26 +202,40 @@ pub fn memory_limit() -> Option<u64> {
 }
 
 /// The memory limit of the control group `groups` (the text of `/proc/self/cgroup`) names,
-/// reading its files with `read`: cgroup v2's `memory.max`, or v1's `memory.limit_in_bytes`
-/// (no limit: `max`, or a number past any machine's memory).
+/// reading its files with `read`: the least of the limits of its group and every group above
+/// it (a container often sees its own group as the root of the hierarchy: the root's file
+/// then holds its limit), cgroup v2's `memory.max` or v1's `memory.limit_in_bytes` (no limit:
+/// `max`, or a number past any machine's memory).
 fn cgroup_limit(groups: &str, read: impl Fn(&str) -> Option<String>) -> Option<u64> {
+    let mut least: Option<u64> = None;
     for line in groups.lines() {
         let mut parts = line.splitn(3, ':');
-        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
-        let file = if controllers.is_empty() {
-            format!("/sys/fs/cgroup{path}/memory.max")
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let (root, file) = if controllers.is_empty() {
+            ("/sys/fs/cgroup", "memory.max")
         } else if controllers.split(',').any(|c| c == "memory") {
-            format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes")
+            ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
         } else {
             continue;
         };
-        if let Some(limit) = read(&file).and_then(|t| t.trim().parse::<u64>().ok()) {
-            if limit < 1 << 60 {
-                return Some(limit);
+        let mut group = path.trim_end_matches('/');
+        loop {
+            let limit = read(&format!("{root}{group}/{file}"))
+                .and_then(|t| t.trim().parse::<u64>().ok())
+                .filter(|&l| l < 1 << 60);
+            if let Some(l) = limit {
+                least = Some(least.map_or(l, |m| m.min(l)));
+            }
+            match group.rfind('/') {
+                Some(i) => group = &group[..i],
+                None => break,
             }
         }
     }
-    None
+    least
 }
 
 #[cfg(test)]
@@ -255,6 +274,20 @@ mod tests {
         assert_eq!(cgroup_limit("0::/user.slice\n", files), Some(4 << 30));
         assert_eq!(cgroup_limit("0::/free\n", files), None);
         assert_eq!(cgroup_limit("", files), None);
+        assert_eq!(
+            cgroup_limit("garbage\n0::/user.slice\n", files),
+            Some(4 << 30)
+        );
+        // A group with no limit of its own under one that has one; a container whose own group
+        // is the root it sees (the path names the host's group, whose file is not there).
+        assert_eq!(cgroup_limit("0::/user.slice/a/b\n", files), Some(4 << 30));
+        let container = |path: &str| {
+            (path == "/sys/fs/cgroup/memory/memory.limit_in_bytes").then(|| "2147483648".into())
+        };
+        assert_eq!(
+            cgroup_limit("4:memory:/docker/abc\n", container),
+            Some(2 << 30)
+        );
         assert!(memory_limit().is_some_and(|m| m > 1 << 20));
     }
 

@@ -10,14 +10,16 @@
 //! passed it (CLOCK, the "second chance" order: a block is given up when the hand finds it not
 //! probed since its last pass).
 //!
-//! A frame is read as a sequence lock is (the tag read before and after the value: if it
-//! changed, the frame was being filled again, and the value is not trusted), so a reader never
-//! takes a lock and never sees another block's value: a probe finds its value or a miss, and a
-//! miss unpacks the block. A frame is filled by the thread that claims it: the tag set to
-//! "busy" (by compare-and-swap), the bytes written, the tag set to the block's.
+//! A frame is read as a sequence lock is: its count of fills (odd while it is filled) and its
+//! tag read before the value and again after; if either changed, the frame was filled again
+//! meanwhile (perhaps with the same block after another: the count tells), and the value is not
+//! trusted. So a reader never takes a lock and never sees another block's value: a probe finds
+//! its value or a miss, and a miss unpacks the block. A frame is filled by the thread that
+//! claims it: the tag set to "busy" (by compare-and-swap), the count made odd, the bytes
+//! written, the count made even, the tag set to the block's.
 
 use crate::words::Words;
-use std::sync::atomic::{fence, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// The bytes of blocks kept by default: a quarter of the memory the process may use
@@ -66,10 +68,11 @@ pub struct Pool {
     shift: u32,
     /// The bytes of the frames, `1 << (shift - 3)` words a frame.
     data: Words,
-    /// What each frame holds: 0 nothing, `BUSY`, `RETIRED`, else a block's tag (`tag`).
-    tags: Words,
-    /// Whether each frame was probed since the hand last passed it.
-    probed: Words,
+    /// Each frame's head, `HEAD` words side by side (one cache line holds two heads): its tag
+    /// (`TAG`: 0 nothing, `BUSY`, `RETIRED`, else a block's, `tag`), its count of fills
+    /// (`FILLS`: odd while it is filled) and whether it was probed since the hand last passed
+    /// it (`PROBED`).
+    heads: Words,
     /// The frames reserved.
     reserved: usize,
     /// The frames in use: the first `active` of those reserved.
@@ -80,16 +83,29 @@ pub struct Pool {
     resizing: Mutex<()>,
 }
 
-/// The tag of block `block` of table `table`: never 0, `BUSY` or `RETIRED`.
+/// Words of a frame's head, and the place of each in it.
+const HEAD: usize = 4;
+const TAG: usize = 0;
+const FILLS: usize = 1;
+const PROBED: usize = 2;
+
+/// The tag of block `block` of table `table`: never 0, `BUSY` or `RETIRED` (`table` is below
+/// `u32::MAX`: `new_table_id`).
 #[inline]
 pub fn tag(table: u32, block: u32) -> u64 {
     (u64::from(table) + 1) << 32 | u64::from(block)
 }
 
-/// A number for a table just opened, never given before in this process.
+/// A number for a table just opened, never given before in this process (4 billion numbers:
+/// opening a whole set each second, a process would run out after 140 years; then tables
+/// share the last number, and each other's blocks are read as misses or, where tags meet, as
+/// theirs, so the numbers stop short of that: the last ones opened are never cached).
 pub fn new_table_id() -> u32 {
     static NEXT: AtomicU32 = AtomicU32::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
+    NEXT.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+        (n < u32::MAX - 1).then_some(n + 1)
+    })
+    .unwrap_or(u32::MAX - 1)
 }
 
 /// The pools, one a block size, made when a block of that size is first probed.
@@ -102,7 +118,9 @@ pub fn pool(block: usize) -> &'static Pool {
     POOLS[(shift - SHIFTS.start()) as usize].get_or_init(|| Pool::new(shift))
 }
 
-/// Keeps at most `bytes` bytes of blocks of each size from now on (at least one block).
+/// Keeps at most `bytes` bytes of blocks of each size from now on (at least one block): a set
+/// has one block size, so this is the cache of the set in use (a pool of another size, left
+/// by a set opened before, keeps what it holds until then).
 pub fn set_capacity_bytes(bytes: usize) {
     CAPACITY.store(bytes.max(1), Ordering::Relaxed);
     for pool in POOLS.iter().filter_map(OnceLock::get) {
@@ -117,25 +135,19 @@ impl Pool {
         let words = 1usize << (shift - 3);
         // Room for the largest cache where memory can be reserved without being taken;
         // elsewhere, the frames of the size asked now (a larger size later keeps to these).
-        let reserved = match (
-            Words::reserved(most * words),
-            Words::reserved(most),
-            Words::reserved(most),
-        ) {
-            (Some(data), Some(tags), Some(probed)) => (data, tags, probed, most),
-            _ => (
-                Words::zeroed(wanted * words),
-                Words::zeroed(wanted),
-                Words::zeroed(wanted),
-                wanted,
-            ),
-        };
-        let (data, tags, probed, reserved) = reserved;
+        let (data, heads, reserved) =
+            match (Words::reserved(most * words), Words::reserved(most * HEAD)) {
+                (Some(data), Some(heads)) => (data, heads, most),
+                _ => (
+                    Words::zeroed(wanted * words),
+                    Words::zeroed(wanted * HEAD),
+                    wanted,
+                ),
+            };
         Pool {
             shift,
             data,
-            tags,
-            probed,
+            heads,
             reserved,
             active: AtomicUsize::new(wanted.min(reserved)),
             hand: AtomicUsize::new(0),
@@ -143,26 +155,33 @@ impl Pool {
         }
     }
 
+    /// The head of frame `frame`.
+    #[inline]
+    fn head(&self, frame: usize) -> &[AtomicU64] {
+        &self.heads[frame * HEAD..(frame + 1) * HEAD]
+    }
+
     /// The two bytes at `at` and `at + 1` of the block tagged `tag` (`at` even: they lie in
-    /// one word), if frame
-    /// `frame` holds it (read as a sequence lock: `None` if the frame changed meanwhile).
+    /// one word), if frame `frame` holds it (read as a sequence lock: `None` if the frame was
+    /// filled meanwhile).
     #[inline]
     pub fn read(&self, frame: usize, tag: u64, at: usize) -> Option<[u8; 2]> {
         if frame >= self.reserved {
             return None;
         }
-        let before = self.tags[frame].load(Ordering::Acquire);
-        if before != tag {
+        let head = self.head(frame);
+        let fills = head[FILLS].load(Ordering::Acquire);
+        if fills % 2 == 1 || head[TAG].load(Ordering::Acquire) != tag {
             return None;
         }
         let word = self.data[(frame << (self.shift - 3)) + at / 8].load(Ordering::Relaxed);
         fence(Ordering::Acquire);
-        if self.tags[frame].load(Ordering::Relaxed) != tag {
+        if head[FILLS].load(Ordering::Relaxed) != fills || head[TAG].load(Ordering::Relaxed) != tag
+        {
             return None;
         }
-        let probed = &self.probed[frame];
-        if probed.load(Ordering::Relaxed) == 0 {
-            probed.store(1, Ordering::Relaxed);
+        if head[PROBED].load(Ordering::Relaxed) == 0 {
+            head[PROBED].store(1, Ordering::Relaxed);
         }
         let b = word.to_le_bytes();
         let i = at % 8;
@@ -178,39 +197,42 @@ impl Pool {
             return None;
         }
         let frame = self.claim(active)?;
+        let head = self.head(frame);
+        head[FILLS].fetch_add(1, Ordering::Relaxed);
+        // The frame's bytes are written only after every reader can see its count odd.
+        fence(Ordering::Release);
         let words = &self.data[frame << (self.shift - 3)..(frame + 1) << (self.shift - 3)];
         for (w, chunk) in words.iter().zip(bytes.chunks(8)) {
             let mut b = [0u8; 8];
             b[..chunk.len()].copy_from_slice(chunk);
             w.store(u64::from_le_bytes(b), Ordering::Relaxed);
         }
-        self.probed[frame].store(0, Ordering::Relaxed);
-        // Published whole; a frame retired meanwhile stays retired.
-        self.tags[frame]
-            .compare_exchange(BUSY, tag, Ordering::Release, Ordering::Relaxed)
-            .ok()
-            .map(|_| frame)
+        head[FILLS].fetch_add(1, Ordering::Release);
+        head[PROBED].store(0, Ordering::Relaxed);
+        // A frame being filled is never retired (`resize` waits for it).
+        head[TAG].store(tag, Ordering::Release);
+        Some(frame)
     }
 
-    /// A frame among the first `active`, tagged `BUSY` by this thread: the first the hand finds
-    /// not probed since it last passed (clearing the mark of those it passes).
+    /// A frame among the first `active` and not retired (`active` may be older than a shrink),
+    /// tagged `BUSY` by this thread: the first the hand finds not probed since it last passed
+    /// (clearing the mark of those it passes).
     fn claim(&self, active: usize) -> Option<usize> {
         for _ in 0..2 * active + 64 {
             let h = self.hand.fetch_add(1, Ordering::Relaxed) % active;
-            if self.probed[h].load(Ordering::Relaxed) != 0 {
-                self.probed[h].store(0, Ordering::Relaxed);
+            let head = self.head(h);
+            if head[PROBED].load(Ordering::Relaxed) != 0 {
+                head[PROBED].store(0, Ordering::Relaxed);
                 continue;
             }
-            let t = self.tags[h].load(Ordering::Relaxed);
-            if t == BUSY {
+            let t = head[TAG].load(Ordering::Relaxed);
+            if t == BUSY || t == RETIRED {
                 continue;
             }
-            if self.tags[h]
+            if head[TAG]
                 .compare_exchange(t, BUSY, Ordering::Acquire, Ordering::Relaxed)
                 .is_ok()
             {
-                // The frame's bytes are written only after every reader can see it busy.
-                fence(Ordering::Release);
                 return Some(h);
             }
         }
@@ -227,9 +249,19 @@ impl Pool {
         let new = frames_for(bytes, self.shift).min(self.reserved);
         let old = self.active.swap(new, Ordering::Relaxed);
         if new >= old {
+            // Frames retired by a shrink before serve again.
+            for frame in old..new {
+                let _ = self.head(frame)[TAG].compare_exchange(
+                    RETIRED,
+                    0,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+            }
             return;
         }
-        for t in &self.tags[new..old] {
+        for frame in new..old {
+            let t = &self.head(frame)[TAG];
             loop {
                 let now = t.load(Ordering::Acquire);
                 if now == BUSY {
@@ -243,6 +275,8 @@ impl Pool {
                 }
             }
         }
+        // Every reader of a retired frame finds its tag changed before its bytes are gone.
+        fence(Ordering::Release);
         let words = 1usize << (self.shift - 3);
         self.data.discard(new * words, old * words);
     }
@@ -261,7 +295,6 @@ fn frames_for(bytes: usize, shift: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicU64;
 
     /// The bytes of a test block: each names the block and its place.
     fn block_bytes(tag: u64, len: usize) -> Vec<u8> {
@@ -324,6 +357,37 @@ mod tests {
                 .count(),
             4
         );
+    }
+
+    #[test]
+    fn a_frame_counts_its_fills_and_a_stale_size_never_claims_a_retired_frame() {
+        let pool = Pool::new(12);
+        pool.resize(8 << 12);
+        let table = new_table_id();
+        let (a, b) = (tag(table, 1), tag(table, 2));
+        let f = pool.put(a, &block_bytes(a, 4096)).expect("a frame");
+        let fills = pool.head(f)[FILLS].load(Ordering::Relaxed);
+        assert_eq!(fills % 2, 0, "even once filled");
+        // The same frame filled again with another block and then the first: the count tells
+        // a reader that began before it (its tag alone would not).
+        for t in [b, a] {
+            pool.hand.store(f, Ordering::Relaxed);
+            assert_eq!(pool.put(t, &block_bytes(t, 4096)), Some(f));
+        }
+        assert_eq!(pool.head(f)[FILLS].load(Ordering::Relaxed), fills + 4);
+        // A filler that read the size before a shrink claims none of the retired frames.
+        pool.resize(2 << 12);
+        for _ in 0..20 {
+            let h = pool.claim(8).expect("a frame");
+            assert!(h < 2, "frame {h} is retired");
+            pool.head(h)[TAG].store(0, Ordering::Relaxed);
+        }
+        // Grown again, the retired frames serve again.
+        pool.resize(8 << 12);
+        let frames: Vec<usize> = (10..30)
+            .map(|b| pool.put(tag(table, b), &[1; 8]).expect("a frame"))
+            .collect();
+        assert!(frames.iter().any(|&f| f >= 2));
     }
 
     #[test]

@@ -366,9 +366,10 @@ impl PackedTable {
         self.block
     }
 
-    /// The two bytes at `at` and `at + 1` of block `b` (`at` even; past the block's end they
-    /// read as 0), from the cache (`cache::Pool`) or unpacked into it; `None` (and the table
-    /// marked damaged, said once in the log) when the block does not unpack to its checksum.
+    /// The two bytes at `at` and `at + 1` of block `b` (`at` even and inside the block; the
+    /// byte after a block's last reads as 0), from the cache (`cache::Pool`) or unpacked into
+    /// it; `None` (and the table marked damaged, said once in the log) when the block does not
+    /// unpack to its checksum.
     #[inline]
     fn read(&self, b: usize, at: usize) -> Option<[u8; 2]> {
         let pool = cache::pool(self.block);
