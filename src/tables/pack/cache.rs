@@ -282,7 +282,8 @@ impl Pool {
     }
 
     /// The frames in use.
-    pub fn active(&self) -> usize {
+    #[cfg(test)]
+    fn active(&self) -> usize {
         self.active.load(Ordering::Relaxed)
     }
 }
