@@ -3,16 +3,20 @@
 //!
 //! **Inputs.** Each side's view of a position is [`INPUTS`] sparse features: one for each point
 //! its own pieces hold, one for each point the other side's pieces hold, one for its own hand's
-//! count and one for the other hand's. Both views are made of the same weights (the side is
-//! what differs), so one position has two views, White's and Black's, of about twenty features
-//! each.
+//! count and one for the other hand's, and one for each mill line that is a threat: two of one
+//! side's pieces and its third point empty (two of a mill, or two to block), or a closed mill:
+//! eight a line (`THREAT`, `line_feature`); any other filling of a line is no feature, so most
+//! steps change no line's row. The lines are the standard board's 16, whatever the rules' board
+//! (a network for a board with diagonals would not see its diagonal mills; only the standard
+//! game ships one). Both views are made of the same weights (the side is what differs), so one
+//! position has two views, White's and Black's, of about twenty features each.
 //!
 //! **The accumulator.** The first layer is a sum of the weight rows of the features that are on
 //! plus a bias: [`HIDDEN`] integers per view, kept for each view in an [`Accumulator`]. A move
 //! changes a few features (a point filled or emptied, a hand's count), so a search updates the
 //! accumulator of a position from that of a position near it (its parent, or its sibling) by
-//! adding and subtracting the rows of the features that differ (`Accumulator::update_to`), in
-//! `i16`, instead of summing every row again.
+//! adding and subtracting the rows of the features that differ (`Network::update`), in `i16`,
+//! instead of summing every row again.
 //!
 //! **The output.** Each view's sums are clipped to `[0, QA]` (a clipped `ReLU`), the side to
 //! move's view first, and weighed by one of [`BUCKETS`] output layers chosen by the phase
@@ -35,8 +39,16 @@ use std::path::{Path, PathBuf};
 
 /// The counts a hand may hold: 0 to 12.
 pub const HANDS: usize = 13;
-/// The features of one view: own pieces, the other's pieces, own hand, the other's hand.
-pub const INPUTS: usize = 2 * POINTS + 2 * HANDS;
+/// The mill lines of the standard board, whose threats are features (`THREAT`).
+pub const LINES: usize = 16;
+/// The features of a line: the view's side's two pieces and the third point empty (one for
+/// each point that may be the empty one), the same of the other side, and a closed mill of each.
+const THREATS: usize = 8;
+/// The first line feature.
+const LINE_BASE: usize = 2 * POINTS + 2 * HANDS;
+/// The features of one view: own pieces, the other's pieces, own hand, the other's hand, and
+/// each mill line's threat.
+pub const INPUTS: usize = LINE_BASE + LINES * THREATS;
 /// The first layer's width, per view.
 pub const HIDDEN: usize = 256;
 /// The output layers, one per phase (`bucket`).
@@ -47,8 +59,8 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 256;
 /// The largest weight a quantized layer holds, as a float (so that no sum overflows).
 pub const WEIGHT_LIMIT: f32 = 1.98;
-/// The features on in one view at most: every point, and two hands.
-pub const MAX_ACTIVE: usize = POINTS + 2;
+/// The features on in one view at most: every point, two hands and every line.
+pub const MAX_ACTIVE: usize = POINTS + 2 + LINES;
 
 const MAGIC: &[u8; 8] = b"MOULNNUE";
 const VERSION: u32 = 1;
@@ -99,6 +111,93 @@ pub fn hand_feature(perspective: Color, owner: Color, count: u8) -> usize {
     }
 }
 
+/// The points of each mill line of the standard board, lowest first, and the lines through
+/// each point (a bit a line).
+struct Lines {
+    points: [[u8; 3]; LINES],
+    through: [u16; POINTS],
+}
+
+impl Lines {
+    /// The lines through any point of `points` (a bit a line).
+    #[inline]
+    fn through_any(&self, points: u32) -> u16 {
+        let mut points = points & ((1 << POINTS) - 1);
+        let mut out = 0;
+        while points != 0 {
+            out |= self.through[points.trailing_zeros() as usize];
+            points &= points - 1;
+        }
+        out
+    }
+
+    /// The points of `set` on line `l`, as three bits (a bit for each of its points, lowest
+    /// point first).
+    #[inline]
+    fn on(&self, l: usize, set: u32) -> usize {
+        let [a, b, c] = self.points[l];
+        ((set >> a) & 1 | ((set >> b) & 1) << 1 | ((set >> c) & 1) << 2) as usize
+    }
+
+    /// The threat features of line `l` in White's view and in Black's (`NO_THREAT` for none)
+    /// where White holds `white` and Black `black`.
+    #[inline]
+    fn threats(&self, l: usize, white: u32, black: u32) -> [u8; 2] {
+        let (w, b) = (self.on(l, white), self.on(l, black));
+        [THREAT[w | b << 3], THREAT[b | w << 3]]
+    }
+}
+
+fn lines() -> &'static Lines {
+    static LINES_OF: std::sync::OnceLock<Lines> = std::sync::OnceLock::new();
+    LINES_OF.get_or_init(|| {
+        let topology = crate::rules::board::BoardKind::Standard.topology();
+        debug_assert_eq!(topology.line_count, LINES);
+        let mut out = Lines {
+            points: [[0; 3]; LINES],
+            through: [0; POINTS],
+        };
+        for (l, line) in topology.lines[..LINES].iter().enumerate() {
+            let mut bits = line.0;
+            for k in 0..3 {
+                let p = bits.trailing_zeros() as u8;
+                out.points[l][k] = p;
+                out.through[p as usize] |= 1 << l;
+                bits &= bits - 1;
+            }
+        }
+        out
+    })
+}
+
+/// No threat on a line (`THREAT`).
+const NO_THREAT: u8 = u8::MAX;
+
+/// A line's threat feature (`0..THREATS`) by its filling, `own | theirs << 3` (the view's
+/// side's points of the line and the other's, three bits each): 0 to 2 for two of the view's
+/// side's pieces with that point of the line empty, 3 to 5 for two of the other's, 6 and 7 for
+/// a closed mill of either; `NO_THREAT` for any other filling (most steps change no line's
+/// feature).
+const THREAT: [u8; 64] = {
+    let mut out = [NO_THREAT; 64];
+    let mut empty = 0;
+    while empty < 3 {
+        let two = 7 & !(1 << empty);
+        out[two] = empty as u8;
+        out[two << 3] = 3 + empty as u8;
+        empty += 1;
+    }
+    out[7] = 6;
+    out[7 << 3] = 7;
+    out
+};
+
+/// The feature of line `l`'s threat `t` (`THREAT`).
+#[inline]
+fn line_feature(l: usize, t: u8) -> usize {
+    LINE_BASE + l * THREATS + usize::from(t)
+}
+
 /// What the network sees of a position: each side's pieces and hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Seen {
@@ -133,54 +232,108 @@ impl Seen {
             out[n] = hand_feature(perspective, owner, self.hands[owner as usize]);
             n += 1;
         }
+        let lines = lines();
+        for l in 0..LINES {
+            let t = lines.threats(l, self.pieces[0], self.pieces[1])[perspective as usize];
+            if t != NO_THREAT {
+                out[n] = line_feature(l, t);
+                n += 1;
+            }
+        }
         n
     }
 
-    /// The features that differ between `self` and `to` in `perspective`'s view: those to
-    /// remove and those to add, into the arrays; their numbers.
+    /// The features that differ between `self` and `to` in each view (White's, then Black's):
+    /// those to remove and those to add, into the arrays; their numbers. The features removed
+    /// are some of those on in `self`, those added some of those on in `to`, and a view has at
+    /// most `MAX_ACTIVE` on (every point, two hands, every line), so no list overflows; the
+    /// bounds checked below only keep a `Seen` of no position from writing past them.
     fn changes(
         &self,
         to: &Seen,
-        perspective: Color,
-        removed: &mut [usize; MAX_ACTIVE],
-        added: &mut [usize; MAX_ACTIVE],
-    ) -> (usize, usize) {
-        let (mut r, mut a) = (0, 0);
+        removed: &mut Changes,
+        added: &mut Changes,
+    ) -> [(usize, usize); 2] {
+        let mut n = [(0, 0); 2];
         for owner in [Color::White, Color::Black] {
             let (was, is) = (self.pieces[owner as usize], to.pieces[owner as usize]);
-            let mut gone = was & !is;
-            while gone != 0 && r < POINTS {
-                removed[r] = piece_feature(perspective, owner, gone.trailing_zeros() as usize);
-                gone &= gone - 1;
-                r += 1;
-            }
-            let mut new = is & !was;
-            while new != 0 && a < POINTS {
-                added[a] = piece_feature(perspective, owner, new.trailing_zeros() as usize);
-                new &= new - 1;
-                a += 1;
+            for view in [Color::White, Color::Black] {
+                let (v, (r, a)) = (view as usize, &mut n[view as usize]);
+                push_points(&mut removed[v], r, was & !is, |p| {
+                    piece_feature(view, owner, p)
+                });
+                push_points(&mut added[v], a, is & !was, |p| {
+                    piece_feature(view, owner, p)
+                });
             }
         }
         for owner in [Color::White, Color::Black] {
             let (was, is) = (self.hands[owner as usize], to.hands[owner as usize]);
-            if was != is && r < MAX_ACTIVE && a < MAX_ACTIVE {
-                removed[r] = hand_feature(perspective, owner, was);
-                added[a] = hand_feature(perspective, owner, is);
-                r += 1;
-                a += 1;
+            if was == is {
+                continue;
+            }
+            for view in [Color::White, Color::Black] {
+                let (r, a) = &mut n[view as usize];
+                if *r < MAX_ACTIVE && *a < MAX_ACTIVE {
+                    removed[view as usize][*r] = hand_feature(view, owner, was) as u16;
+                    added[view as usize][*a] = hand_feature(view, owner, is) as u16;
+                    *r += 1;
+                    *a += 1;
+                }
             }
         }
-        (r, a)
+        let lines = lines();
+        let moved = (self.pieces[0] ^ to.pieces[0]) | (self.pieces[1] ^ to.pieces[1]);
+        let mut changed = lines.through_any(moved);
+        while changed != 0 {
+            let l = changed.trailing_zeros() as usize;
+            let was = lines.threats(l, self.pieces[0], self.pieces[1]);
+            let is = lines.threats(l, to.pieces[0], to.pieces[1]);
+            for v in 0..2 {
+                let (r, a) = &mut n[v];
+                if was[v] != NO_THREAT && *r < MAX_ACTIVE {
+                    removed[v][*r] = line_feature(l, was[v]) as u16;
+                    *r += 1;
+                }
+                if is[v] != NO_THREAT && *a < MAX_ACTIVE {
+                    added[v][*a] = line_feature(l, is[v]) as u16;
+                    *a += 1;
+                }
+            }
+            changed &= changed - 1;
+        }
+        n
     }
 
-    /// How many features differ between `self` and `to` (in either view: the same number).
+    /// About how many features differ between `self` and `to` (in either view: the same
+    /// number): the points and hands exactly, and two more for each point that differs (the
+    /// threats of the two lines through it may come, go or change; counting them would cost
+    /// more than the choice this number makes, whether to update or to sum from nothing).
     #[inline]
     pub fn distance(&self, to: &Seen) -> u32 {
         let pieces = (self.pieces[0] ^ to.pieces[0]).count_ones()
             + (self.pieces[1] ^ to.pieces[1]).count_ones();
         let hands =
             2 * (u32::from(self.hands[0] != to.hands[0]) + u32::from(self.hands[1] != to.hands[1]));
-        pieces + hands
+        3 * pieces + hands
+    }
+}
+
+/// The features of each view (White's, then Black's) to remove or to add in an update.
+type Changes = [[u16; MAX_ACTIVE]; 2];
+
+/// The features `feature` gives the points of `points`, put into `list` after its `n`.
+#[inline]
+fn push_points(
+    list: &mut [u16; MAX_ACTIVE],
+    n: &mut usize,
+    mut points: u32,
+    feature: impl Fn(usize) -> usize,
+) {
+    while points != 0 && *n < MAX_ACTIVE {
+        list[*n] = feature(points.trailing_zeros() as usize) as u16;
+        *n += 1;
+        points &= points - 1;
     }
 }
 
@@ -386,27 +539,39 @@ impl Network {
 
     /// The accumulator of `seen`, summed from nothing.
     pub fn refresh(&self, seen: &Seen) -> Accumulator {
-        let mut sums = [self.bias; 2];
+        let mut acc = Accumulator {
+            seen: *seen,
+            sums: [[0; HIDDEN]; 2],
+        };
+        self.refresh_into(&mut acc, seen);
+        acc
+    }
+
+    /// `acc` made the accumulator of `seen`, summed from nothing.
+    pub fn refresh_into(&self, acc: &mut Accumulator, seen: &Seen) {
         let mut active = [0usize; MAX_ACTIVE];
         for view in [Color::White, Color::Black] {
             let n = seen.features(view, &mut active);
-            apply(&mut sums[view as usize], &self.input, &active[..n], &[]);
+            let sums = &mut acc.sums[view as usize];
+            *sums = self.bias;
+            apply::<usize>(sums, &self.input, &active[..n], &[]);
         }
-        Accumulator { seen: *seen, sums }
+        acc.seen = *seen;
     }
 
     /// `acc`, summed for `acc.seen`, made the accumulator of `to`: the rows of the features
     /// that differ subtracted and added.
     pub fn update(&self, acc: &mut Accumulator, to: &Seen) {
-        let mut removed = [0usize; MAX_ACTIVE];
-        let mut added = [0usize; MAX_ACTIVE];
-        for view in [Color::White, Color::Black] {
-            let (r, a) = acc.seen.changes(to, view, &mut removed, &mut added);
+        let mut removed = [[0u16; MAX_ACTIVE]; 2];
+        let mut added = [[0u16; MAX_ACTIVE]; 2];
+        let n = acc.seen.changes(to, &mut removed, &mut added);
+        for v in 0..2 {
+            let (r, a) = n[v];
             apply(
-                &mut acc.sums[view as usize],
+                &mut acc.sums[v],
                 &self.input,
-                &added[..a],
-                &removed[..r],
+                &added[v][..a],
+                &removed[v][..r],
             );
         }
         acc.seen = *to;
@@ -594,7 +759,12 @@ const LANES: usize = 64;
 /// loop of `apply_portable` compiled for AVX2 where the processor has it (twice the lanes an
 /// instruction of the x86-64 baseline adds; the same numbers, as every sum wraps alike).
 #[inline]
-fn apply(sum: &mut [i16; HIDDEN], input: &[[i16; HIDDEN]], added: &[usize], removed: &[usize]) {
+fn apply<F: Copy + Into<usize>>(
+    sum: &mut [i16; HIDDEN],
+    input: &[[i16; HIDDEN]],
+    added: &[F],
+    removed: &[F],
+) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, checked just above.
@@ -607,11 +777,11 @@ fn apply(sum: &mut [i16; HIDDEN], input: &[[i16; HIDDEN]], added: &[usize], remo
 /// `apply_portable` for processors with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn apply_avx2(
+fn apply_avx2<F: Copy + Into<usize>>(
     sum: &mut [i16; HIDDEN],
     input: &[[i16; HIDDEN]],
-    added: &[usize],
-    removed: &[usize],
+    added: &[F],
+    removed: &[F],
 ) {
     apply_portable(sum, input, added, removed);
 }
@@ -619,22 +789,26 @@ fn apply_avx2(
 /// `apply`'s loop, for any processor. Always inlined, so that `apply_avx2` compiles it for AVX2.
 #[allow(clippy::inline_always)]
 #[inline(always)]
-fn apply_portable(
+fn apply_portable<F: Copy + Into<usize>>(
     sum: &mut [i16; HIDDEN],
     input: &[[i16; HIDDEN]],
-    added: &[usize],
-    removed: &[usize],
+    added: &[F],
+    removed: &[F],
 ) {
     for (part, c) in sum.chunks_exact_mut(LANES).zip((0..HIDDEN).step_by(LANES)) {
         let mut lanes: [i16; LANES] = part.try_into().expect("LANES wide");
         for &f in added {
-            let row: &[i16; LANES] = input[f][c..c + LANES].try_into().expect("LANES wide");
+            let row: &[i16; LANES] = input[f.into()][c..c + LANES]
+                .try_into()
+                .expect("LANES wide");
             for (s, w) in lanes.iter_mut().zip(row) {
                 *s = s.wrapping_add(*w);
             }
         }
         for &f in removed {
-            let row: &[i16; LANES] = input[f][c..c + LANES].try_into().expect("LANES wide");
+            let row: &[i16; LANES] = input[f.into()][c..c + LANES]
+                .try_into()
+                .expect("LANES wide");
             for (s, w) in lanes.iter_mut().zip(row) {
                 *s = s.wrapping_sub(*w);
             }

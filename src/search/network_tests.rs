@@ -29,14 +29,13 @@ fn random_positions(seed: u64, rules: Rules, games: usize) -> Vec<Position> {
     out
 }
 
-#[test]
-fn an_accumulator_updated_from_any_other_equals_one_summed_from_nothing() {
-    let rules = Rules::nine();
-    let net = random_network(1, &rules);
-    let positions = random_positions(2, rules, 20);
+/// Along random games of `rules`, an accumulator updated from the previous position, and from
+/// there to one further away, equals the one summed from nothing.
+fn updates_equal_refreshes(rules: Rules, seed: u64, games: usize) {
+    let net = random_network(seed, &rules);
+    let positions = random_positions(seed + 1, rules, games);
     let mut acc = net.refresh(&Seen::of(&positions[0]));
     for (i, pos) in positions.iter().enumerate() {
-        // From the previous position, then from one further away.
         let seen = Seen::of(pos);
         net.update(&mut acc, &seen);
         assert_eq!(acc, net.refresh(&seen), "position {i}");
@@ -50,6 +49,59 @@ fn an_accumulator_updated_from_any_other_equals_one_summed_from_nothing() {
             "position {i} to a far one"
         );
     }
+}
+
+#[test]
+fn an_accumulator_updated_from_any_other_equals_one_summed_from_nothing() {
+    updates_equal_refreshes(Rules::nine(), 1, 20);
+    // Fuller boards (up to 24 pieces): the most features a view can have.
+    updates_equal_refreshes(Rules::preset("twelve").unwrap(), 8, 10);
+}
+
+#[test]
+fn the_threat_table_numbers_each_of_the_eight_threats_once() {
+    let mut used: Vec<u8> = THREAT.iter().copied().filter(|&t| t != NO_THREAT).collect();
+    used.sort_unstable();
+    assert_eq!(used, (0..THREATS as u8).collect::<Vec<_>>());
+}
+
+/// The line features of `perspective`'s view of `seen`.
+fn line_features(seen: &Seen, perspective: Color) -> Vec<usize> {
+    let mut out = [0usize; MAX_ACTIVE];
+    let n = seen.features(perspective, &mut out);
+    out[..n]
+        .iter()
+        .copied()
+        .filter(|&f| f >= LINE_BASE)
+        .collect()
+}
+
+#[test]
+fn a_line_is_a_feature_when_two_pieces_face_its_empty_point_or_when_it_is_closed() {
+    let [a, b, c] = lines().points[0];
+    let seen = |white: u32, black: u32| Seen {
+        pieces: [white, black],
+        hands: [5, 5],
+    };
+    let (white, black) = (Color::White, Color::Black);
+    // White on the line's first two points, the third empty: the third point's threat, of
+    // White's own in White's view and of the other side's in Black's.
+    let two = seen(1 << a | 1 << b, 0);
+    assert_eq!(line_features(&two, white), [line_feature(0, 2)]);
+    assert_eq!(line_features(&two, black), [line_feature(0, 5)]);
+    // The middle point empty instead: another feature.
+    let gap = seen(1 << a | 1 << c, 0);
+    assert_eq!(line_features(&gap, white), [line_feature(0, 1)]);
+    // Blocked by Black: no feature (the other lines through these points hold one piece).
+    let blocked = seen(1 << a | 1 << b, 1 << c);
+    assert!(line_features(&blocked, white).is_empty());
+    assert!(line_features(&blocked, black).is_empty());
+    // A closed mill: White's in White's view, the other's in Black's.
+    let closed = seen(1 << a | 1 << b | 1 << c, 0);
+    assert_eq!(line_features(&closed, white), [line_feature(0, 6)]);
+    assert_eq!(line_features(&closed, black), [line_feature(0, 7)]);
+    // One piece alone: nothing.
+    assert!(line_features(&seen(1 << a, 1 << c), white).is_empty());
 }
 
 #[test]
@@ -69,9 +121,24 @@ fn the_features_of_a_view_are_those_of_the_other_view_with_the_sides_swapped() {
         x.sort_unstable();
         y.sort_unstable();
         assert_eq!(x, y);
-        assert_eq!(n, pos.occupied().count() as usize + 2);
+        assert_eq!(n, pos.occupied().count() as usize + 2 + naive_threats(&pos));
         assert!(x.iter().all(|&f| f < INPUTS));
     }
+}
+
+/// The mill lines where a side has two pieces and the third point is empty, or three pieces:
+/// counted from the board's lines, point by point.
+fn naive_threats(pos: &Position) -> usize {
+    let topology = crate::rules::board::BoardKind::Standard.topology();
+    let mut n = 0;
+    for line in &topology.lines[..topology.line_count] {
+        let count = |c: Color| (pos.pieces(c).0 & line.0).count_ones();
+        let (w, b) = (count(Color::White), count(Color::Black));
+        if (w + b == 3 && (w == 3 || b == 3)) || (w + b == 2 && (w == 2 || b == 2)) {
+            n += 1;
+        }
+    }
+    n
 }
 
 #[test]

@@ -15,8 +15,11 @@ use crate::rules::position::Position;
 /// Quiescence answers the opponent's mill threats in its first plies only.
 const THREAT_QPLIES: usize = 4;
 
-/// Features that differ beyond which an accumulator is summed from nothing rather than updated.
-const REFRESH_AT: u32 = 16;
+/// Features that differ (as `Seen::distance` counts them: three a point, two a hand) from which
+/// an accumulator is summed from nothing rather than updated: summing costs a row for each
+/// feature on, about 22 a view late in the placing, and an update about one a point that
+/// differs and one or two a line through it whose threat comes or goes (a step counts 6).
+const REFRESH_AT: u32 = 28;
 
 impl Worker<'_> {
     /// The score at depth 0: quiescence, or the evaluation when quiescence is off.
@@ -128,23 +131,29 @@ impl Worker<'_> {
                 }
             }
         }
-        let made = match best {
+        match best {
             Some((d, k)) if d < REFRESH_AT => {
-                let mut acc = match self.accumulators[k].take() {
-                    Some(a) if k == ply => a,
-                    Some(a) => {
-                        let copy = a.clone();
-                        self.accumulators[k] = Some(a);
-                        copy
+                if k != ply {
+                    // A parent's: copied into this ply's place (no other copy), then updated.
+                    let (below, here) = self.accumulators.split_at_mut(ply);
+                    let from = below[k].as_ref().expect("a candidate is kept");
+                    match &mut here[0] {
+                        // Field by field: the sums copied straight into place, no temporary.
+                        Some(acc) => {
+                            acc.seen = from.seen;
+                            acc.sums = from.sums;
+                        }
+                        slot @ None => *slot = Some(from.clone()),
                     }
-                    None => net.refresh(&seen),
-                };
-                net.update(&mut acc, &seen);
-                acc
+                }
+                let acc = self.accumulators[ply].as_mut().expect("just kept");
+                net.update(acc, &seen);
             }
-            _ => net.refresh(&seen),
-        };
-        self.accumulators[ply] = Some(made);
+            _ => match &mut self.accumulators[ply] {
+                Some(acc) => net.refresh_into(acc, &seen),
+                slot @ None => *slot = Some(net.refresh(&seen)),
+            },
+        }
         self.accumulators[ply].as_ref().expect("just kept")
     }
 }

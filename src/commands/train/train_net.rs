@@ -196,10 +196,13 @@ fn train_resumably(
         seed: args.seed,
     };
     let checkpoint = data.with_extension(format!(
-        "p{}-b{}-r{}.ckpt",
+        "p{}-b{}-r{}-{}x{}x{}.ckpt",
         train.len(),
         args.batch,
-        args.rate
+        args.rate,
+        network::INPUTS,
+        network::HIDDEN,
+        network::BUCKETS
     ));
     let mut state = match std::fs::read(&checkpoint)
         .ok()
