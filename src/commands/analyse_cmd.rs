@@ -62,12 +62,12 @@ pub struct AnalyseArgs {
     pub tables: Option<PathBuf>,
     /// The opening's solution (the placing solution's first plies, exact at once): this file,
     /// or `none`; by default book/<variant>-opening.sol found as the book is. A whole placing
-    /// solution in --tables wins.
+    /// solution in --tables wins. A file named that cannot be used ends the command.
     #[arg(long, value_name = "FILE|none")]
     pub opening_solution: Option<PathBuf>,
     /// The network evaluation the searches use: this file, or `none` for the hand-written
     /// evaluation; by default book/<variant>.nnue found as the book is (as the engine's own
-    /// option does).
+    /// option does). A file named that cannot be used ends the command.
     #[arg(long, value_name = "FILE|none")]
     pub eval_file: Option<PathBuf>,
     /// Search threads, 1 to 64.
@@ -189,8 +189,8 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         hash_mb: args.hash as usize,
         threads: args.threads,
         tables: args.tables.clone(),
-        opening: super::args::opening_solution(args.opening_solution.as_deref(), start.rules()),
-        network: super::args::network(args.eval_file.as_deref(), start.rules()),
+        opening: super::args::opening_solution(args.opening_solution.as_deref(), start.rules())?,
+        network: super::args::network(args.eval_file.as_deref(), start.rules())?,
         depth: args.depth,
         movetime: args.movetime,
     };

@@ -2,6 +2,7 @@
 //! threads, the opening's solution of the commands that use tables, and the error of a value
 //! that clap's own parsers do not check.
 
+use super::failure::Failure;
 use crate::rules::Rules;
 use crate::search::network::{self, Network};
 use crate::tables::placing::opening;
@@ -24,28 +25,44 @@ pub(crate) struct BadValue(pub(crate) String);
 
 /// The network evaluation of a command that searches (`analyse`, `play`): the file `flag` names
 /// (`none`: none), else the one that ships for the variant `rules` are (none for custom rules),
-/// found as the book is, read and checked, as the engine's `EvalFile` does. One that cannot be
-/// used is said in one line on stderr, and the command evaluates without it.
-pub(crate) fn network(flag: Option<&Path>, rules: &Rules) -> Option<Arc<Network>> {
-    let path = network::chosen_path(flag.map_or("".as_ref(), Path::as_os_str), rules)?;
+/// found as the book is, read and checked, as the engine's `EvalFile` does. A file the user named
+/// that cannot be used ends the command; the shipped one that cannot is said in one line on
+/// stderr, and the command evaluates without it.
+pub(crate) fn network(flag: Option<&Path>, rules: &Rules) -> Result<Option<Arc<Network>>, Failure> {
+    let Some(path) = network::chosen_path(flag.map_or("".as_ref(), Path::as_os_str), rules) else {
+        return Ok(None);
+    };
     match Network::read(&path, rules) {
-        Ok(net) => Some(Arc::new(net)),
+        Ok(net) => Ok(Some(Arc::new(net))),
+        Err(e) if flag.is_some() => Err(Failure::from(e).context("--eval-file").into_usage()),
         Err(e) => {
             eprintln!("moulin: {e}; evaluating without it");
-            None
+            Ok(None)
         }
     }
 }
 
 /// The opening's solution of a command that uses tables (`analyse`, `play`): the file `flag`
 /// names (`none`: none), else the default of the variant `rules` are (none for custom rules)
-/// found as the book is (`book::find_shipped`), read and checked. One that cannot be used is said in one line on
-/// stderr, and the command goes on without it.
-pub(crate) fn opening_solution(flag: Option<&Path>, rules: &Rules) -> Option<Arc<Solution>> {
+/// found as the book is (`book::find_shipped`), read and checked. A file the user named that
+/// cannot be used ends the command; the shipped one that cannot is said in one line on stderr,
+/// and the command goes on without it.
+pub(crate) fn opening_solution(
+    flag: Option<&Path>,
+    rules: &Rules,
+) -> Result<Option<Arc<Solution>>, Failure> {
     let path: PathBuf = match flag {
-        Some(p) if p.as_os_str().eq_ignore_ascii_case("none") => return None,
+        Some(p) if p.as_os_str().eq_ignore_ascii_case("none") => return Ok(None),
         Some(p) => p.to_path_buf(),
-        None => crate::book::find_shipped(&opening::file_name(rules.preset_name()?))?,
+        None => {
+            let Some(name) = rules.preset_name() else {
+                return Ok(None);
+            };
+            let Some(found) = crate::book::find_shipped(&opening::file_name(name)) else {
+                return Ok(None);
+            };
+            found
+        }
     };
     match opening::read(&path, rules) {
         Ok(o) => {
@@ -55,11 +72,14 @@ pub(crate) fn opening_solution(flag: Option<&Path>, rules: &Rules) -> Option<Arc
                 o.plies,
                 o.secs
             );
-            Some(Arc::new(o.solution))
+            Ok(Some(Arc::new(o.solution)))
+        }
+        Err(e) if flag.is_some() => {
+            Err(Failure::from(e).context("--opening-solution").into_usage())
         }
         Err(e) => {
             eprintln!("moulin: opening solution: {e}; going on without it");
-            None
+            Ok(None)
         }
     }
 }

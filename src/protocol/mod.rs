@@ -61,6 +61,17 @@ pub enum ProtocolError {
         /// Why it was refused.
         source: OptionError,
     },
+    /// A file an option given on the command line names (`EvalFile`, `OpeningSolution`,
+    /// `TablesPath`, `BookFile`) cannot be used: the user named it, so it is not passed over.
+    #[error("--option {name}={value}: {source}")]
+    NamedFile {
+        /// The option's name, as given.
+        name: String,
+        /// Its value, as given.
+        value: String,
+        /// Why the file cannot be used.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The thread that reads stdin could not be started.
     #[error("cannot start the input thread: {source}")]
     InputThread {
@@ -100,6 +111,7 @@ pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
                 source,
             })?;
     }
+    check_named_files(&check, &options)?;
     if let Some(line) = greeting(io::stdin().is_terminal()) {
         // A greeting that cannot be written (stderr closed) is no reason not to play.
         let _ = writeln!(io::stderr(), "{line}");
@@ -122,6 +134,48 @@ pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
         Some(source) => Err(ProtocolError::Output { source }),
         None => Ok(()),
     }
+}
+
+/// Reads each file that `options` name (as `settings`, where they are all set, say) with the
+/// reader the session uses, under the rules in force: one that cannot be used ends moulin
+/// before the conversation starts, since the user named it (for a GUI that sets no option, the
+/// command line is the only way to set these). `none` and the empty default are not files.
+fn check_named_files(
+    settings: &Settings,
+    options: &[(String, String)],
+) -> Result<(), ProtocolError> {
+    use crate::tables::placing::opening;
+    let rules = &settings.rules;
+    let named = |value: &str| !value.is_empty() && !value.eq_ignore_ascii_case("none");
+    for (name, value) in options {
+        let path = std::path::Path::new(value);
+        let read: Result<(), Box<dyn std::error::Error + Send + Sync>> =
+            match name.to_ascii_lowercase().as_str() {
+                "evalfile" if named(&settings.eval_file) => {
+                    crate::search::network::Network::read(path, rules)
+                        .map(drop)
+                        .map_err(Into::into)
+                }
+                "openingsolution" if named(&settings.opening_solution) => {
+                    opening::read(path, rules).map(drop).map_err(Into::into)
+                }
+                "tablespath" if named(&settings.tables_path) => {
+                    crate::tables::Tables::open(path, rules)
+                        .map(drop)
+                        .map_err(Into::into)
+                }
+                "bookfile" if !settings.book_file.is_empty() => {
+                    crate::book::Book::load(path).map(drop).map_err(Into::into)
+                }
+                _ => Ok(()),
+            };
+        read.map_err(|source| ProtocolError::NamedFile {
+            name: name.clone(),
+            value: value.clone(),
+            source,
+        })?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! where the correction is cut off.
 
 pub use super::learned::{Learned, INPUTS, INPUT_NAMES};
+use super::score::within_eval;
 use crate::rules::board::{Bitboard, Color};
 use crate::rules::position::Position;
 use crate::rules::{Flying, Rules};
@@ -171,8 +172,13 @@ pub fn terms(pos: &Position, c: Color, w: &Weights) -> Terms {
     out
 }
 
-/// The static evaluation for the side to move.
+/// The static evaluation for the side to move, within the evaluation's range (`EVAL_LIMIT`).
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    within_eval(unbounded(pos, w))
+}
+
+/// `evaluate` before it is kept within the evaluation's range.
+fn unbounded(pos: &Position, w: &Weights) -> i32 {
     let Some(p) = w.placing else {
         return hand_written(pos, w);
     };

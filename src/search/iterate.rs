@@ -155,6 +155,10 @@ impl Worker<'_> {
             if self.stopped {
                 return s;
             }
+            if alpha == -INF && beta == INF {
+                // The whole range: no wider window can give another score.
+                return s;
+            }
             let bound = if s <= alpha {
                 alpha = (alpha - delta).max(-INF);
                 beta = i32::midpoint(alpha, beta) + delta / 2;

@@ -42,7 +42,7 @@ mod worker;
 pub use control::Control;
 pub use features::{Features, Style};
 pub use limits::{Limits, MAX_DEPTH, MAX_PLY, MAX_THREADS};
-pub use score::{class, Score, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
+pub use score::{class, Score, EVAL_LIMIT, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
 pub use strength::Strength;
 
 use crate::rng::Rng;

@@ -32,6 +32,7 @@
 //! biases) and a checksum of everything before it. A file of another shape, version or rules, or
 //! damaged, is refused with the reason (`NetworkError`).
 
+use super::score::EVAL_LIMIT;
 use crate::rules::board::{Color, POINTS};
 use crate::rules::position::Position;
 use crate::rules::Rules;
@@ -578,14 +579,16 @@ impl Network {
     }
 
     /// The evaluation of `pos` for its side to move, in centi-pieces, from its accumulator
-    /// `acc` (summed for `Seen::of(pos)`).
+    /// `acc` (summed for `Seen::of(pos)`), within the evaluation's range (`EVAL_LIMIT`: a file
+    /// whose weights would reach beyond it is still never read as a mate or a table win).
     pub fn output(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let us = pos.side_to_move() as usize;
         let w = &self.output[bucket(pos)];
         let (ours, theirs) = w.split_at(HIDDEN);
         let sum = clipped_dot(&acc.sums[us], ours) + clipped_dot(&acc.sums[1 - us], theirs);
         let y = i64::from(sum) + i64::from(self.out_bias[bucket(pos)]);
-        (y * i64::from(self.scale) / i64::from(QA * QB)) as i32
+        let cp = y * i64::from(self.scale) / i64::from(QA * QB);
+        cp.clamp(i64::from(-EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
 
     /// The evaluation of `pos` for its side to move, summed from nothing.

@@ -20,6 +20,23 @@ pub const TABLE_WIN: i32 = MATE_BOUND - 1000;
 /// Scores beyond this (and below `MATE_BOUND`) are wins or losses the tables prove.
 pub const TABLE_BOUND: i32 = TABLE_WIN - 1000;
 
+/// The largest static evaluation, in centi-pieces (a hundred pieces, far beyond any real
+/// position's): every evaluation, hand-written or a network's, is kept within `±EVAL_LIMIT`, so
+/// that no evaluation is ever read as a table win or a mate, whatever weights a file holds.
+pub const EVAL_LIMIT: i32 = 10_000;
+
+/// `s` kept within the evaluation's range (`EVAL_LIMIT`).
+#[inline]
+pub const fn within_eval(s: i32) -> i32 {
+    if s > EVAL_LIMIT {
+        EVAL_LIMIT
+    } else if s < -EVAL_LIMIT {
+        -EVAL_LIMIT
+    } else {
+        s
+    }
+}
+
 /// The score of a table value `ply` plies from the root.
 #[inline]
 pub fn from_tables(v: crate::tables::Value, ply: usize) -> i32 {

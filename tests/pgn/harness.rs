@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -73,7 +73,7 @@ pub(crate) fn file(name: &str, bytes: &[u8]) -> PathBuf {
 /// Runs moulin with `args` and `input` on its standard input, killed after a minute.
 pub(crate) fn run(args: &[&str], input: &[u8]) -> Run {
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_moulin"))
+    let mut child = crate::shared::moulin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -7,5 +7,5 @@
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
 mod fuzz;
-mod harness;
+pub(crate) mod harness;
 mod hostile;

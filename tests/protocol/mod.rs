@@ -16,6 +16,7 @@ mod gbgp;
 mod handshake;
 mod harness;
 mod latency;
+mod named_files;
 mod network;
 mod placing;
 mod placing_opening;

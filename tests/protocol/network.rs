@@ -100,3 +100,56 @@ fn a_preset_without_a_network_evaluates_as_before() {
     assert_eq!(search(&mut engine), default);
     engine.quit();
 }
+
+/// A network whose every weight sits at the trainer's clamp (`WEIGHT_LIMIT`), the largest
+/// output a file that passes every check can give, at `scale`.
+fn extreme_network_file(name: &str, scale: i32) -> std::path::PathBuf {
+    use moulin::search::network::{BUCKETS, HIDDEN, INPUTS, WEIGHT_LIMIT};
+    let floats = Floats {
+        input: vec![WEIGHT_LIMIT; INPUTS * HIDDEN],
+        bias: vec![WEIGHT_LIMIT; HIDDEN],
+        output: vec![WEIGHT_LIMIT; BUCKETS * 2 * HIDDEN],
+        out_bias: vec![WEIGHT_LIMIT; BUCKETS],
+    };
+    let net = Network::quantized(&floats, &Rules::nine(), "nine", "a protocol test", scale);
+    let path = scratch(name);
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    path
+}
+
+#[test]
+fn a_network_at_its_weights_clamp_never_hangs_a_search_nor_reads_as_a_mate_or_a_table_win() {
+    use moulin::search::{EVAL_LIMIT, TABLE_BOUND};
+    let _guard = super::harness::shared();
+    // At 77 (the shipped file's scale) `go depth 2` spun for ever in the aspiration loop; at 60
+    // it reported `mate 340`, at 56 `cp 28292`: the raw output reached 78,000 centi-pieces.
+    for scale in [56, 60, 77, 2000] {
+        let path = extreme_network_file(&format!("net-extreme-{scale}.nnue"), scale);
+        let net = Network::from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+        let start = moulin::rules::position::Position::start(Rules::nine());
+        assert_eq!(net.evaluate(&start), EVAL_LIMIT, "scale {scale}");
+        let mut engine = Engine::without_opening();
+        engine.ask("setoption name OwnBook value false");
+        let said = engine.ask(&format!("setoption name EvalFile value {}", path.display()));
+        assert!(said.is_empty(), "{said:?}");
+        for position in [
+            "position startpos",
+            "position startpos moves d6 b4 d2 b6 f4 g7",
+        ] {
+            engine.ask(position);
+            for go in ["go depth 2", "go depth 5", "go nodes 20000"] {
+                let lines = engine.go(go);
+                for line in lines.iter().filter(|l| l.contains(" score ")) {
+                    assert!(!line.contains(" mate "), "scale {scale}, {go}: {line}");
+                    let cp: i32 = word_after(line, "cp")
+                        .unwrap_or_else(|| panic!("{line}"))
+                        .parse()
+                        .unwrap();
+                    assert!(cp.abs() <= EVAL_LIMIT && cp.abs() < TABLE_BOUND, "{line}");
+                }
+            }
+        }
+        engine.quit();
+        std::fs::remove_file(path).unwrap();
+    }
+}

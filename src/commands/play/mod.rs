@@ -72,12 +72,12 @@ pub struct PlayArgs {
     pub name: String,
     /// The opening's solution (the placing solution's first plies): this file, or `none`; by
     /// default book/<variant>-opening.sol found as the book is. A whole placing solution in
-    /// --tables wins.
+    /// --tables wins. A file named that cannot be used ends the command.
     #[arg(long, value_name = "FILE|none")]
     pub opening_solution: Option<PathBuf>,
     /// The network evaluation moulin searches with: this file, or `none` for the hand-written
     /// evaluation; by default book/<variant>.nnue found as the book is (as the engine's own
-    /// option does).
+    /// option does). A file named that cannot be used ends the command.
     #[arg(long, value_name = "FILE|none")]
     pub eval_file: Option<PathBuf>,
     /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
@@ -103,14 +103,14 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         None => None,
     };
     let opening = args.opening_solution.as_deref();
-    if let Some(o) = crate::commands::args::opening_solution(opening, &rules) {
+    if let Some(o) = crate::commands::args::opening_solution(opening, &rules)? {
         match tables.as_mut() {
             Some(t) => t.attach_opening(o),
             None => tables = Some(Tables::of_opening(&rules, o)),
         }
     }
     searcher.options.tables = tables.map(Arc::new);
-    searcher.options.network = crate::commands::args::network(args.eval_file.as_deref(), &rules);
+    searcher.options.network = crate::commands::args::network(args.eval_file.as_deref(), &rules)?;
     let book = book::find_default(&args.variant)
         .and_then(|p| Book::load(&p).ok())
         .map(Arc::new);
