@@ -333,6 +333,7 @@ fn uci_lines(f: &Flags, out: &mut impl Write) -> Vec<String> {
             "id author moulin tests".into(),
             "option name Variant type combo default nine var nine var twelve var lasker var morabaraba var no-reform var protected-mills".into(),
             "option name MoveNotation type combo default turn var turn var action".into(),
+            "option name Hash type spin default 16 min 1 max 1024".into(),
         ];
     if !f.no_uciok {
         r.push("uciok".into());
@@ -354,7 +355,8 @@ fn gbgp_lines(f: &Flags) -> Vec<String> {
     r
 }
 
-/// `setoption`: the rules and the notation, or an error line.
+/// `setoption`: the rules, the notation and `Hash` (any value, ignored), or an error line, as
+/// moulin words it, for any other option.
 fn set_option(words: &[&str], rules: &mut Rules, notation: &mut Convention) -> Vec<String> {
     let at = |w: &str| words.iter().position(|&x| x == w);
     match (at("name"), at("value")) {
@@ -375,6 +377,8 @@ fn set_option(words: &[&str], rules: &mut Rules, notation: &mut Convention) -> V
                     }
                     _ => Err(format!("TwelveMensMorris takes true or false, not {value}")),
                 },
+                // Any value, ignored: tests give it odd ones.
+                "hash" => Ok(()),
                 "movenotation" => Convention::parse(&value)
                     .map(|c| *notation = c)
                     .ok_or_else(|| format!("bad notation {value}")),

@@ -14,13 +14,14 @@
 //! process groups a signal must end are kept by `live_engines`.
 
 use super::engine_output::{
-    option_name, parse_bestmove, parse_depth, parse_score, read_lines, Score,
+    is_error, option_name, parse_bestmove, parse_depth, parse_score, read_lines, Score,
 };
 use super::gbgp_engine;
 use super::live_engines;
 use super::spec::{EngineSpec, Proto, RulesBy};
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
+use crate::text::printable;
 use std::fmt;
 use std::io::{BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -52,6 +53,16 @@ pub enum EngineFault {
     Pipe(String),
     /// A line of output longer than `MAX_LINE` bytes.
     Flood,
+    /// The engine answered an `option.` key of its spec with an error line (`is_error`), so
+    /// the setting the match names would not hold.
+    Refused {
+        /// The option's name.
+        option: String,
+        /// The value it was given.
+        value: String,
+        /// The engine's own line.
+        answer: String,
+    },
 }
 
 /// The longest line an engine may write (1 MiB); a longer one is a `Flood` fault.
@@ -61,6 +72,12 @@ pub const MAX_LINE: usize = 1 << 20;
 /// engine blocks on its full pipe. With `MAX_LINE`, this bounds what one engine can make the
 /// runner hold.
 pub const QUEUED_LINES: usize = 64;
+
+/// The most characters of an engine's error line that a `Refused` fault shows.
+const MAX_SHOWN_ANSWER: usize = 400;
+
+/// The most error lines kept from one wait for `readyok`.
+const MAX_ERRORS: usize = 8;
 
 /// What the stdout reader passes on.
 enum Output {
@@ -78,6 +95,7 @@ impl EngineFault {
             EngineFault::Exited { crashed: true, .. } | EngineFault::Pipe(_) => "crash",
             EngineFault::Exited { crashed: false, .. } => "exit",
             EngineFault::Flood => "flood",
+            EngineFault::Refused { .. } => "refused",
         }
     }
 }
@@ -99,6 +117,15 @@ impl fmt::Display for EngineFault {
             } => write!(f, "exited early ({status})"),
             EngineFault::Pipe(e) => write!(f, "stopped reading its input ({e})"),
             EngineFault::Flood => write!(f, "wrote a line longer than {MAX_LINE} bytes (flood)"),
+            EngineFault::Refused {
+                option,
+                value,
+                answer,
+            } => write!(
+                f,
+                "refused option.{option}={value}, answering \"{}\"",
+                printable(answer, MAX_SHOWN_ANSWER)
+            ),
         }
     }
 }
@@ -133,8 +160,9 @@ pub struct Answer {
 }
 
 impl Engine {
-    /// Starts the engine and runs the handshake: `uci` until `uciok`, the spec's options and the
-    /// rules, then `isready` until `readyok`, each wait at most `timeout`.
+    /// Starts the engine and runs the handshake: `uci` until `uciok`, the rules and `isready`
+    /// until `readyok`, then each of the spec's options followed by `isready` (`handshake`),
+    /// each wait at most `timeout`.
     pub fn start(
         spec: &EngineSpec,
         rules: &Rules,
@@ -216,15 +244,40 @@ impl Engine {
         Ok(engine)
     }
 
+    /// The protocol's handshake and the runner's own settings (the notation, the rules, those
+    /// of `if_announced` the engine announced), then each `option.` key of the spec followed by
+    /// `isready`: an error line before `readyok`
+    /// (`is_error`) is the engine refusing that option, a `Refused` fault, so that a match never
+    /// runs with a setting its records name but the engine does not hold. A refusal of the
+    /// runner's own settings is a warning (an engine may know the rules by itself).
     fn handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
-        match self.spec.proto {
+        let names = match self.spec.proto {
             Proto::Uci => self.uci_handshake(rules, timeout)?,
             Proto::Gbgp => self.gbgp_handshake(rules, timeout)?,
+        };
+        for (option, value) in self.spec.if_announced.clone() {
+            if names.iter().any(|n| n.eq_ignore_ascii_case(&option)) {
+                self.set_option(&option, &value)?;
+            }
         }
-        for (name, value) in self.spec.options.clone() {
-            self.set_option(&name, &value)?;
+        for answer in self.ready(timeout)? {
+            log::warn!(
+                "{}: answered the rules or the runner's settings with \"{}\"",
+                self.spec.name,
+                printable(&answer, MAX_SHOWN_ANSWER)
+            );
         }
-        self.sync(timeout)
+        for (option, value) in self.spec.options.clone() {
+            self.set_option(&option, &value)?;
+            if let Some(answer) = self.ready(timeout)?.into_iter().next() {
+                return Err(EngineFault::Refused {
+                    option,
+                    value,
+                    answer,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Sends `hello` and reads until `ok`: the names of the options the engine announced (`id`
@@ -249,8 +302,13 @@ impl Engine {
         }
     }
 
-    /// `uci` until `uciok`, then the notation and the rules as the spec says.
-    fn uci_handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
+    /// `uci` until `uciok`, then the notation and the rules as the spec says; the options the
+    /// engine announced.
+    fn uci_handshake(
+        &mut self,
+        rules: &Rules,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineFault> {
         let names = self.announced_options("uci", "uciok", timeout)?;
         if names.iter().any(|n| n.eq_ignore_ascii_case("MoveNotation")) {
             self.set_option("MoveNotation", self.spec.notation.name())?;
@@ -272,12 +330,17 @@ impl Engine {
                 self.set_option(name, &value)?;
             }
         }
-        Ok(())
+        Ok(names)
     }
 
     /// `gbgp` until `gbgpok`, then `TwelveMensMorris` when the engine announced it, as the Nine
-    /// Morris 3D GUI does. The variant was checked before the match (`gbgp_engine::check`).
-    fn gbgp_handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
+    /// Morris 3D GUI does. The variant was checked before the match (`gbgp_engine::check`). The
+    /// options the engine announced.
+    fn gbgp_handshake(
+        &mut self,
+        rules: &Rules,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineFault> {
         let names = self.announced_options(gbgp_engine::HELLO, gbgp_engine::HELLO_DONE, timeout)?;
         let twelve = gbgp_engine::twelve(rules).unwrap_or(false);
         if names
@@ -292,7 +355,7 @@ impl Engine {
                 gbgp_engine::TWELVE
             );
         }
-        Ok(())
+        Ok(names)
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineFault> {
@@ -302,12 +365,22 @@ impl Engine {
     /// `isready` until `readyok`; every line before it is dropped, so this also drains what is
     /// left over from an earlier command (a second `bestmove`, late `info` lines).
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineFault> {
+        self.ready(timeout).map(drop)
+    }
+
+    /// `isready` until `readyok`: the error lines (`is_error`) that came before it, the first
+    /// `MAX_ERRORS` of them.
+    fn ready(&mut self, timeout: Duration) -> Result<Vec<String>, EngineFault> {
         self.send("isready")?;
         let deadline = after(Instant::now(), timeout);
+        let mut errors = Vec::new();
         loop {
             let line = self.recv(deadline, "readyok", timeout)?;
             if line.trim() == "readyok" {
-                return Ok(());
+                return Ok(errors);
+            }
+            if errors.len() < MAX_ERRORS && is_error(&line) {
+                errors.push(line);
             }
         }
     }

@@ -12,7 +12,8 @@
 //! `end` is `rules` (the rules ended the game), `movelimit` (adjudicated a draw), an
 //! adjudication (`tables`: the endgame tables' result; `resign` or `score-draw`: the engines'
 //! scores, `--resign` and `--draw`), or the forfeit
-//! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`, `flood`);
+//! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`, `flood`,
+//! `refused`);
 //! a forfeit also has `loser=white|black`, and `illegal`, `malformed` and `claim` keep the engine's
 //! answer in `answer`. Lines starting with `#` are comments; the second line of a match's file,
 //! `# settings: ...`, holds what `--resume` checks (the engines and every setting that changes
