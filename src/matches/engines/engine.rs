@@ -21,10 +21,12 @@ use super::live_engines;
 use super::spec::{EngineSpec, Proto, RulesBy};
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
-use crate::text::printable;
+use crate::text::{printable, quoted};
 use std::fmt;
-use std::io::{BufReader, Write};
+use std::io::{BufReader, ErrorKind, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -35,6 +37,13 @@ use std::time::{Duration, Instant};
 pub enum EngineFault {
     /// The process could not be started at all.
     Spawn(String),
+    /// The working folder of the spec (`dir=`) cannot be used, so the process was not started.
+    Dir {
+        /// The folder, as the spec gives it.
+        dir: PathBuf,
+        /// What is wrong with it.
+        problem: DirProblem,
+    },
     /// No answer before the deadline (the process is killed).
     Timeout {
         /// What was awaited (`uciok`, `readyok`, `bestmove`...).
@@ -65,6 +74,49 @@ pub enum EngineFault {
     },
 }
 
+/// What is wrong with an engine's working folder (`dir=`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DirProblem {
+    /// Nothing is there.
+    Missing,
+    /// Something other than a folder is there.
+    NotAFolder,
+    /// It cannot be entered or looked at: the system's reason.
+    Unusable(String),
+}
+
+impl DirProblem {
+    /// What is wrong with `dir` as a working folder, if anything.
+    fn of(dir: &Path) -> Option<DirProblem> {
+        match std::fs::metadata(dir) {
+            Err(e) if e.kind() == ErrorKind::NotFound => Some(DirProblem::Missing),
+            Err(e) => Some(DirProblem::Unusable(e.to_string())),
+            Ok(m) if !m.is_dir() => Some(DirProblem::NotAFolder),
+            Ok(_) => {
+                let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+                // SAFETY: `c` is a valid NUL-terminated string; `access` only reads it.
+                let enterable = unsafe { libc::access(c.as_ptr(), libc::X_OK) } == 0;
+                (!enterable)
+                    .then(|| DirProblem::Unusable(std::io::Error::last_os_error().to_string()))
+            }
+        }
+    }
+}
+
+/// The fault of a process that could not be started (`e`): its working folder's, when that is
+/// what is wrong, else the program's.
+fn spawn_fault(spec: &EngineSpec, e: &std::io::Error) -> EngineFault {
+    if let Some(dir) = &spec.dir {
+        if let Some(problem) = DirProblem::of(dir) {
+            return EngineFault::Dir {
+                dir: dir.clone(),
+                problem,
+            };
+        }
+    }
+    EngineFault::Spawn(format!("{}: {e}", spec.program))
+}
+
 /// The longest line an engine may write (1 MiB); a longer one is a `Flood` fault.
 pub const MAX_LINE: usize = 1 << 20;
 
@@ -90,7 +142,7 @@ impl EngineFault {
     /// The short word that records use for the end of a game.
     pub fn kind(&self) -> &'static str {
         match self {
-            EngineFault::Spawn(_) => "spawn",
+            EngineFault::Spawn(_) | EngineFault::Dir { .. } => "spawn",
             EngineFault::Timeout { .. } => "timeout",
             EngineFault::Exited { crashed: true, .. } | EngineFault::Pipe(_) => "crash",
             EngineFault::Exited { crashed: false, .. } => "exit",
@@ -104,6 +156,29 @@ impl fmt::Display for EngineFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineFault::Spawn(e) => write!(f, "could not start: {e}"),
+            EngineFault::Dir { dir, problem } => {
+                let dir = quoted(&dir.to_string_lossy());
+                match problem {
+                    DirProblem::Missing => {
+                        write!(
+                            f,
+                            "could not start: its working folder dir={dir} does not exist"
+                        )
+                    }
+                    DirProblem::NotAFolder => {
+                        write!(
+                            f,
+                            "could not start: its working folder dir={dir} is not a folder"
+                        )
+                    }
+                    DirProblem::Unusable(e) => {
+                        write!(
+                            f,
+                            "could not start: its working folder dir={dir} cannot be entered: {e}"
+                        )
+                    }
+                }
+            }
             EngineFault::Timeout { waiting_for, ms } => {
                 write!(f, "no {waiting_for} within {ms} ms")
             }
@@ -190,9 +265,7 @@ impl Engine {
         // the two and leave the engine running.
         let spawning = live_engines::Spawning::enter()
             .ok_or_else(|| EngineFault::Spawn(format!("{}: the match is ending", spec.program)))?;
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| EngineFault::Spawn(format!("{}: {e}", spec.program)))?;
+        let mut child = cmd.spawn().map_err(|e| spawn_fault(spec, &e))?;
         let live_slot = libc::pid_t::try_from(child.id())
             .ok()
             .and_then(live_engines::add);
