@@ -6,7 +6,7 @@
 //! end a read), a line longer than `MAX_LINE` is a `Flood` fault, at most `QUEUED_LINES` lines
 //! wait unread (the engine then blocks on its own pipe), stderr is read to its end whatever it
 //! holds, and the engine runs in its own process group, which is ended whole: no helper process
-//! outlives it.
+//! in it outlives it (one that leaves the group is adopted and ended by `live_engines`).
 //!
 //! It speaks either protocol of the spec (`Proto`): moulin's UCI-style one, or the GBGP dialect
 //! of the Nine Morris 3D GUI (`gbgp`/`gbgpok`, `newgame`, `go` without increments;
@@ -600,12 +600,14 @@ impl Engine {
         }
     }
 
-    /// Ends the process and its group at once.
+    /// Ends the process and its group at once (and reaps what earlier groups left dead:
+    /// `live_engines::reap_dead_orphans`).
     pub fn kill(&mut self) {
         self.end_group();
         if !self.reaped {
             self.reaped = true;
             let _ = self.child.wait();
+            live_engines::reap_dead_orphans();
         }
     }
 
