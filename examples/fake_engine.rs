@@ -13,7 +13,8 @@
 //! with the option `TwelveMensMorris`, `newgame`, `position pos <string>`; UCI's own words are
 //! errors; `--no-uciok` then means no `gbgpok`), `--log FILE` (append every line received to
 //! FILE), `--ply-depth` (report the depth `1 + the number of moves played in the game`, so a
-//! test can tell what depth each move had).
+//! test can tell what depth each move had), `--spawn-child` (start a helper that sleeps for
+//! good) and `--daemon-child` (the same helper in a session of its own, `setsid`).
 
 use moulin::rng::Rng;
 use moulin::rules::notation::Convention;
@@ -23,7 +24,7 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 /// The flags that take no value.
-const SWITCHES: [&str; 14] = [
+const SWITCHES: [&str; 15] = [
     "--gbgp",
     "--ply-depth",
     "--no-uciok",
@@ -38,6 +39,7 @@ const SWITCHES: [&str; 14] = [
     "--duplicate-bestmove",
     "--ignore-quit",
     "--spawn-child",
+    "--daemon-child",
 ];
 
 /// Bytes that are not UTF-8.
@@ -70,6 +72,7 @@ struct Flags {
     slow_start: u64,
     ignore_quit: bool,
     spawn_child: bool,
+    daemon_child: bool,
     helper: bool,
     gbgp: bool,
     log: Option<String>,
@@ -120,6 +123,7 @@ fn flags() -> Flags {
             "--duplicate-bestmove" => f.duplicate_bestmove = true,
             "--ignore-quit" => f.ignore_quit = true,
             "--spawn-child" => f.spawn_child = true,
+            "--daemon-child" => f.daemon_child = true,
             other => panic!("fake_engine: unknown flag {other}"),
         }
         i += if SWITCHES.contains(&args[i].as_str()) || args[i] == "--helper" {
@@ -149,20 +153,29 @@ fn start(f: &Flags) {
     if f.helper {
         sleep_forever();
     }
-    if f.spawn_child {
+    if f.spawn_child || f.daemon_child {
         // The helper keeps the same stdout and stderr, as a careless engine's helper would; it
         // is never waited for, on purpose: it must outlive this process unless the runner ends
-        // the whole group.
+        // the whole group, or, daemonized (`setsid`: a session and a group of its own), unless
+        // the runner adopts it.
         let me = std::env::current_exe().expect("own path");
         let mut args: Vec<String> = std::env::args().skip(1).collect();
-        args.retain(|a| a != "--spawn-child");
+        args.retain(|a| a != "--spawn-child" && a != "--daemon-child");
         args.push("--helper".into());
+        let mut helper = std::process::Command::new(me);
+        helper.args(args).stdin(std::process::Stdio::null());
+        if f.daemon_child {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: `setsid` is async-signal-safe, and all the child does before exec.
+            unsafe {
+                helper.pre_exec(|| {
+                    libc::setsid();
+                    Ok(())
+                });
+            }
+        }
         #[allow(clippy::zombie_processes)]
-        std::process::Command::new(me)
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .spawn()
-            .expect("helper started");
+        helper.spawn().expect("helper started");
     }
     if f.flood_stderr {
         let mut err = std::io::stderr();
@@ -333,6 +346,7 @@ fn uci_lines(f: &Flags, out: &mut impl Write) -> Vec<String> {
             "id author moulin tests".into(),
             "option name Variant type combo default nine var nine var twelve var lasker var morabaraba var no-reform var protected-mills".into(),
             "option name MoveNotation type combo default turn var turn var action".into(),
+            "option name Hash type spin default 16 min 1 max 1024".into(),
         ];
     if !f.no_uciok {
         r.push("uciok".into());
@@ -354,7 +368,8 @@ fn gbgp_lines(f: &Flags) -> Vec<String> {
     r
 }
 
-/// `setoption`: the rules and the notation, or an error line.
+/// `setoption`: the rules, the notation and `Hash` (any value, ignored), or an error line, as
+/// moulin words it, for any other option.
 fn set_option(words: &[&str], rules: &mut Rules, notation: &mut Convention) -> Vec<String> {
     let at = |w: &str| words.iter().position(|&x| x == w);
     match (at("name"), at("value")) {
@@ -375,6 +390,8 @@ fn set_option(words: &[&str], rules: &mut Rules, notation: &mut Convention) -> V
                     }
                     _ => Err(format!("TwelveMensMorris takes true or false, not {value}")),
                 },
+                // Any value, ignored: tests give it odd ones.
+                "hash" => Ok(()),
                 "movenotation" => Convention::parse(&value)
                     .map(|c| *notation = c)
                     .ok_or_else(|| format!("bad notation {value}")),

@@ -88,51 +88,57 @@ pub(crate) fn processes_tagged(tag: &str) -> Vec<String> {
 #[test]
 fn no_process_outlives_the_match() {
     let f = fake().display().to_string();
-    let tag = format!("moulin-test-tag-{}", std::process::id());
-    // Started through a shell, and hanging at its third move (lost on time, killed); and one
-    // that ignores quit and has a helper that ignores everything.
-    let shell = format!("name=shell cmd=sh arg=-c arg=\"{f} --tag {tag} --hang-at 3; true\"");
-    let parent = format!("name=parent cmd=\"{f} --tag {tag} --ignore-quit --spawn-child\"");
-    let out = run(&[
-        "match",
-        "--engine",
-        &shell,
-        "--engine",
-        &parent,
-        "--games",
-        "4",
-        "--movetime",
-        "5",
-        "--grace",
-        "300",
-    ]);
-    assert!(out.status.success());
-    no_process_tagged(&tag);
+    // Started through a shell, and hanging at its third move (lost on time, killed, started
+    // again); and one that ignores quit. Each has a helper that ignores everything: in its
+    // group, then in a session of its own (`setsid`), out of the group's reach.
+    for helper in ["--spawn-child", "--daemon-child"] {
+        let tag = format!("moulin-test-tag{helper}-{}", std::process::id());
+        let shell =
+            format!("name=shell cmd=sh arg=-c arg=\"{f} --tag {tag} --hang-at 3 {helper}; true\"");
+        let parent = format!("name=parent cmd=\"{f} --tag {tag} --ignore-quit {helper}\"");
+        let out = run(&[
+            "match",
+            "--engine",
+            &shell,
+            "--engine",
+            &parent,
+            "--games",
+            "4",
+            "--movetime",
+            "5",
+            "--grace",
+            "300",
+        ]);
+        assert!(out.status.success(), "{helper}");
+        no_process_tagged(&tag);
+    }
 }
 
 #[test]
 fn engines_end_with_a_runner_that_is_killed() {
     let f = fake().display().to_string();
-    let tag = format!("moulin-test-term-{}", std::process::id());
-    let hostile = format!("name=hostile cmd=\"{f} --tag {tag} --ignore-quit --spawn-child\"");
-    let mut runner = Command::new(moulin())
-        .args(["match", "--engine", &hostile, "--engine", &hostile])
-        .args(["--games", "1000", "--movetime", "5"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Both engines and their helpers running.
-    let until = Instant::now() + Duration::from_secs(10);
-    while processes_tagged(&tag).len() < 5 && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
+    for helper in ["--spawn-child", "--daemon-child"] {
+        let tag = format!("moulin-test-term{helper}-{}", std::process::id());
+        let hostile = format!("name=hostile cmd=\"{f} --tag {tag} --ignore-quit {helper}\"");
+        let mut runner = Command::new(moulin())
+            .args(["match", "--engine", &hostile, "--engine", &hostile])
+            .args(["--games", "1000", "--movetime", "5"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Both engines and their helpers running.
+        let until = Instant::now() + Duration::from_secs(10);
+        while processes_tagged(&tag).len() < 5 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = Command::new("kill")
+            .args(["-TERM", &runner.id().to_string()])
+            .status();
+        let status = runner.wait().unwrap();
+        assert!(!status.success(), "{helper}");
+        no_process_tagged(&tag);
     }
-    let _ = Command::new("kill")
-        .args(["-TERM", &runner.id().to_string()])
-        .status();
-    let status = runner.wait().unwrap();
-    assert!(!status.success());
-    no_process_tagged(&tag);
 }
 
 /// Checks that no process holds `tag` in its command line (allowing 2 s for them to end), and

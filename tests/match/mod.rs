@@ -4,9 +4,10 @@
 //! suite matches::`), run `cargo build --examples` first so that it is not stale.
 //!
 //! `harness` runs the programs; `adjudicate`, `controls` (each engine's time control, and the
-//! PGN's notes of it), `cutechess` (a cutechess-cli user's command lines, Ctrl-C), `games`, `gbgp` (engines of the Nine Morris 3D GUI's dialect), `hostile`,
-//! `openings`, `records`, `script` (what a tournament script relies on) and `tournament` (more
-//! than two engines) are the concerns.
+//! PGN's notes of it), `cutechess` (a cutechess-cli user's command lines, Ctrl-C), `games`,
+//! `gbgp` (engines of the Nine Morris 3D GUI's dialect), `hostile`, `openings`, `options` (an
+//! engine's refusal of an `option.` key), `records`, `script` (what a tournament script relies
+//! on) and `tournament` (more than two engines) are the concerns.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
@@ -18,6 +19,7 @@ mod gbgp;
 mod harness;
 mod hostile;
 mod openings;
+mod options;
 mod records;
 mod script;
 mod tournament;

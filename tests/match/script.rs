@@ -24,17 +24,32 @@ fn an_engine_that_cannot_start_stops_the_run_at_once() {
     let f = fake().display().to_string();
     let good = format!("name=good cmd={f}");
     // A path with a typo, a command that ends at once, one that never says `uciok`, one too
-    // slow to: each named, with its cause.
+    // slow to, a working folder that is not there or is a file: each named, with its cause.
+    let missing = temp("no-such-dir");
+    let file = temp("a-file-not-a-dir");
+    std::fs::write(&file, "").unwrap();
+    let (missing, file) = (missing.display(), file.display());
     for (spec, cause) in [
-        ("/nonexistent/eng".to_string(), "No such file"),
-        ("name=quits cmd=true".to_string(), "exited early"),
+        ("/nonexistent/eng".to_string(), "No such file".to_string()),
+        (
+            format!("name=lost cmd={f} dir={missing}"),
+            format!("could not start: its working folder dir='{missing}' does not exist"),
+        ),
+        (
+            format!("name=filed cmd={f} dir={file}"),
+            format!("could not start: its working folder dir='{file}' is not a folder"),
+        ),
+        (
+            "name=quits cmd=true".to_string(),
+            "exited early".to_string(),
+        ),
         (
             format!("name=mute cmd=\"{f} --no-uciok\""),
-            "no uciok within 300 ms",
+            "no uciok within 300 ms".to_string(),
         ),
         (
             format!("name=slow cmd=\"{f} --slow-start 3000\""),
-            "within 300 ms",
+            "within 300 ms".to_string(),
         ),
     ] {
         let name = spec
@@ -70,7 +85,7 @@ fn an_engine_that_cannot_start_stops_the_run_at_once() {
                 .find(|l| l.starts_with("moulin: "))
                 .unwrap_or("");
             assert!(
-                error.contains(&format!("'{name}'")) && error.contains(cause),
+                error.contains(&format!("'{name}'")) && error.contains(&cause),
                 "{spec}: {stderr}"
             );
             assert!(!stderr.contains("Finished game"), "{spec}: {stderr}");

@@ -522,7 +522,13 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
     // Ctrl-C (or SIGTERM, SIGHUP) kills the engines and ends the match here, where the standings
     // so far and the command that resumes it are told before moulin ends by the signal.
     live_engines::defer_end();
+    // A helper that an engine daemonized (`setsid`) is adopted, and ended with the match.
+    live_engines::adopt_orphans();
     let finished = runner::play(&plan, &|event| screen.show(event));
+    let orphans = live_engines::end_orphans();
+    if orphans > 0 {
+        log::info!("ended {orphans} helper processes the engines left behind");
+    }
     screen.clear();
     if let Some(signal) = live_engines::interrupted() {
         if let Ok(f) = &finished {

@@ -8,6 +8,7 @@ use crate::commands::progress::Bars;
 use crate::durable::{self, CommandFile, Journal};
 use crate::job_progress::Progress;
 use crate::matches::engines::engine_output::Score;
+use crate::matches::engines::live_engines;
 use crate::matches::games::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
 use crate::record::openings::Opening;
 use crate::rules::Rules;
@@ -206,14 +207,18 @@ pub(crate) fn run(args: &OpeningsArgs) -> Result<(), Failure> {
     let bars = Bars::default();
     let done = results.iter().filter(|r| r.is_some()).count() as u64;
     bars.stage(candidates.len() as u64, done, "", "openings");
-    balanced::score_all(
+    // A helper that the engine daemonized (`setsid`) is adopted, and ended with the scoring.
+    live_engines::adopt_orphans();
+    let scored = balanced::score_all(
         &scoring,
         &candidates,
         &mut results,
         &rules,
         journal.as_mut(),
         &bars,
-    )?;
+    );
+    live_engines::end_orphans();
+    scored?;
     bars.finish();
     let sorted = balanced::sort(&candidates, &results, args.margin)?;
     let header = header(args, &scoring.scorer, candidates.len(), &sorted);

@@ -6,7 +6,7 @@
 //! end a read), a line longer than `MAX_LINE` is a `Flood` fault, at most `QUEUED_LINES` lines
 //! wait unread (the engine then blocks on its own pipe), stderr is read to its end whatever it
 //! holds, and the engine runs in its own process group, which is ended whole: no helper process
-//! outlives it.
+//! in it outlives it (one that leaves the group is adopted and ended by `live_engines`).
 //!
 //! It speaks either protocol of the spec (`Proto`): moulin's UCI-style one, or the GBGP dialect
 //! of the Nine Morris 3D GUI (`gbgp`/`gbgpok`, `newgame`, `go` without increments;
@@ -14,16 +14,19 @@
 //! process groups a signal must end are kept by `live_engines`.
 
 use super::engine_output::{
-    option_name, parse_bestmove, parse_depth, parse_score, read_lines, Score,
+    is_error, option_name, parse_bestmove, parse_depth, parse_score, read_lines, Score,
 };
 use super::gbgp_engine;
 use super::live_engines;
 use super::spec::{EngineSpec, Proto, RulesBy};
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
+use crate::text::{printable, quoted};
 use std::fmt;
-use std::io::{BufReader, Write};
+use std::io::{BufReader, ErrorKind, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -34,6 +37,13 @@ use std::time::{Duration, Instant};
 pub enum EngineFault {
     /// The process could not be started at all.
     Spawn(String),
+    /// The working folder of the spec (`dir=`) cannot be used, so the process was not started.
+    Dir {
+        /// The folder, as the spec gives it.
+        dir: PathBuf,
+        /// What is wrong with it.
+        problem: DirProblem,
+    },
     /// No answer before the deadline (the process is killed).
     Timeout {
         /// What was awaited (`uciok`, `readyok`, `bestmove`...).
@@ -52,6 +62,59 @@ pub enum EngineFault {
     Pipe(String),
     /// A line of output longer than `MAX_LINE` bytes.
     Flood,
+    /// The engine answered an `option.` key of its spec with an error line (`is_error`), so
+    /// the setting the match names would not hold.
+    Refused {
+        /// The option's name.
+        option: String,
+        /// The value it was given.
+        value: String,
+        /// The engine's own line.
+        answer: String,
+    },
+}
+
+/// What is wrong with an engine's working folder (`dir=`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DirProblem {
+    /// Nothing is there.
+    Missing,
+    /// Something other than a folder is there.
+    NotAFolder,
+    /// It cannot be entered or looked at: the system's reason.
+    Unusable(String),
+}
+
+impl DirProblem {
+    /// What is wrong with `dir` as a working folder, if anything.
+    fn of(dir: &Path) -> Option<DirProblem> {
+        match std::fs::metadata(dir) {
+            Err(e) if e.kind() == ErrorKind::NotFound => Some(DirProblem::Missing),
+            Err(e) => Some(DirProblem::Unusable(e.to_string())),
+            Ok(m) if !m.is_dir() => Some(DirProblem::NotAFolder),
+            Ok(_) => {
+                let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+                // SAFETY: `c` is a valid NUL-terminated string; `access` only reads it.
+                let enterable = unsafe { libc::access(c.as_ptr(), libc::X_OK) } == 0;
+                (!enterable)
+                    .then(|| DirProblem::Unusable(std::io::Error::last_os_error().to_string()))
+            }
+        }
+    }
+}
+
+/// The fault of a process that could not be started (`e`): its working folder's, when that is
+/// what is wrong, else the program's.
+fn spawn_fault(spec: &EngineSpec, e: &std::io::Error) -> EngineFault {
+    if let Some(dir) = &spec.dir {
+        if let Some(problem) = DirProblem::of(dir) {
+            return EngineFault::Dir {
+                dir: dir.clone(),
+                problem,
+            };
+        }
+    }
+    EngineFault::Spawn(format!("{}: {e}", spec.program))
 }
 
 /// The longest line an engine may write (1 MiB); a longer one is a `Flood` fault.
@@ -61,6 +124,12 @@ pub const MAX_LINE: usize = 1 << 20;
 /// engine blocks on its full pipe. With `MAX_LINE`, this bounds what one engine can make the
 /// runner hold.
 pub const QUEUED_LINES: usize = 64;
+
+/// The most characters of an engine's error line that a `Refused` fault shows.
+const MAX_SHOWN_ANSWER: usize = 400;
+
+/// The most error lines kept from one wait for `readyok`.
+const MAX_ERRORS: usize = 8;
 
 /// What the stdout reader passes on.
 enum Output {
@@ -73,11 +142,12 @@ impl EngineFault {
     /// The short word that records use for the end of a game.
     pub fn kind(&self) -> &'static str {
         match self {
-            EngineFault::Spawn(_) => "spawn",
+            EngineFault::Spawn(_) | EngineFault::Dir { .. } => "spawn",
             EngineFault::Timeout { .. } => "timeout",
             EngineFault::Exited { crashed: true, .. } | EngineFault::Pipe(_) => "crash",
             EngineFault::Exited { crashed: false, .. } => "exit",
             EngineFault::Flood => "flood",
+            EngineFault::Refused { .. } => "refused",
         }
     }
 }
@@ -86,6 +156,29 @@ impl fmt::Display for EngineFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineFault::Spawn(e) => write!(f, "could not start: {e}"),
+            EngineFault::Dir { dir, problem } => {
+                let dir = quoted(&dir.to_string_lossy());
+                match problem {
+                    DirProblem::Missing => {
+                        write!(
+                            f,
+                            "could not start: its working folder dir={dir} does not exist"
+                        )
+                    }
+                    DirProblem::NotAFolder => {
+                        write!(
+                            f,
+                            "could not start: its working folder dir={dir} is not a folder"
+                        )
+                    }
+                    DirProblem::Unusable(e) => {
+                        write!(
+                            f,
+                            "could not start: its working folder dir={dir} cannot be entered: {e}"
+                        )
+                    }
+                }
+            }
             EngineFault::Timeout { waiting_for, ms } => {
                 write!(f, "no {waiting_for} within {ms} ms")
             }
@@ -99,6 +192,15 @@ impl fmt::Display for EngineFault {
             } => write!(f, "exited early ({status})"),
             EngineFault::Pipe(e) => write!(f, "stopped reading its input ({e})"),
             EngineFault::Flood => write!(f, "wrote a line longer than {MAX_LINE} bytes (flood)"),
+            EngineFault::Refused {
+                option,
+                value,
+                answer,
+            } => write!(
+                f,
+                "refused option.{option}={value}, answering \"{}\"",
+                printable(answer, MAX_SHOWN_ANSWER)
+            ),
         }
     }
 }
@@ -133,8 +235,9 @@ pub struct Answer {
 }
 
 impl Engine {
-    /// Starts the engine and runs the handshake: `uci` until `uciok`, the spec's options and the
-    /// rules, then `isready` until `readyok`, each wait at most `timeout`.
+    /// Starts the engine and runs the handshake: `uci` until `uciok`, the rules and `isready`
+    /// until `readyok`, then each of the spec's options followed by `isready` (`handshake`),
+    /// each wait at most `timeout`.
     pub fn start(
         spec: &EngineSpec,
         rules: &Rules,
@@ -162,9 +265,7 @@ impl Engine {
         // the two and leave the engine running.
         let spawning = live_engines::Spawning::enter()
             .ok_or_else(|| EngineFault::Spawn(format!("{}: the match is ending", spec.program)))?;
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| EngineFault::Spawn(format!("{}: {e}", spec.program)))?;
+        let mut child = cmd.spawn().map_err(|e| spawn_fault(spec, &e))?;
         let live_slot = libc::pid_t::try_from(child.id())
             .ok()
             .and_then(live_engines::add);
@@ -216,15 +317,40 @@ impl Engine {
         Ok(engine)
     }
 
+    /// The protocol's handshake and the runner's own settings (the notation, the rules, those
+    /// of `if_announced` the engine announced), then each `option.` key of the spec followed by
+    /// `isready`: an error line before `readyok`
+    /// (`is_error`) is the engine refusing that option, a `Refused` fault, so that a match never
+    /// runs with a setting its records name but the engine does not hold. A refusal of the
+    /// runner's own settings is a warning (an engine may know the rules by itself).
     fn handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
-        match self.spec.proto {
+        let names = match self.spec.proto {
             Proto::Uci => self.uci_handshake(rules, timeout)?,
             Proto::Gbgp => self.gbgp_handshake(rules, timeout)?,
+        };
+        for (option, value) in self.spec.if_announced.clone() {
+            if names.iter().any(|n| n.eq_ignore_ascii_case(&option)) {
+                self.set_option(&option, &value)?;
+            }
         }
-        for (name, value) in self.spec.options.clone() {
-            self.set_option(&name, &value)?;
+        for answer in self.ready(timeout)? {
+            log::warn!(
+                "{}: answered the rules or the runner's settings with \"{}\"",
+                self.spec.name,
+                printable(&answer, MAX_SHOWN_ANSWER)
+            );
         }
-        self.sync(timeout)
+        for (option, value) in self.spec.options.clone() {
+            self.set_option(&option, &value)?;
+            if let Some(answer) = self.ready(timeout)?.into_iter().next() {
+                return Err(EngineFault::Refused {
+                    option,
+                    value,
+                    answer,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Sends `hello` and reads until `ok`: the names of the options the engine announced (`id`
@@ -249,8 +375,13 @@ impl Engine {
         }
     }
 
-    /// `uci` until `uciok`, then the notation and the rules as the spec says.
-    fn uci_handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
+    /// `uci` until `uciok`, then the notation and the rules as the spec says; the options the
+    /// engine announced.
+    fn uci_handshake(
+        &mut self,
+        rules: &Rules,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineFault> {
         let names = self.announced_options("uci", "uciok", timeout)?;
         if names.iter().any(|n| n.eq_ignore_ascii_case("MoveNotation")) {
             self.set_option("MoveNotation", self.spec.notation.name())?;
@@ -272,12 +403,17 @@ impl Engine {
                 self.set_option(name, &value)?;
             }
         }
-        Ok(())
+        Ok(names)
     }
 
     /// `gbgp` until `gbgpok`, then `TwelveMensMorris` when the engine announced it, as the Nine
-    /// Morris 3D GUI does. The variant was checked before the match (`gbgp_engine::check`).
-    fn gbgp_handshake(&mut self, rules: &Rules, timeout: Duration) -> Result<(), EngineFault> {
+    /// Morris 3D GUI does. The variant was checked before the match (`gbgp_engine::check`). The
+    /// options the engine announced.
+    fn gbgp_handshake(
+        &mut self,
+        rules: &Rules,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineFault> {
         let names = self.announced_options(gbgp_engine::HELLO, gbgp_engine::HELLO_DONE, timeout)?;
         let twelve = gbgp_engine::twelve(rules).unwrap_or(false);
         if names
@@ -292,7 +428,7 @@ impl Engine {
                 gbgp_engine::TWELVE
             );
         }
-        Ok(())
+        Ok(names)
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineFault> {
@@ -302,12 +438,22 @@ impl Engine {
     /// `isready` until `readyok`; every line before it is dropped, so this also drains what is
     /// left over from an earlier command (a second `bestmove`, late `info` lines).
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineFault> {
+        self.ready(timeout).map(drop)
+    }
+
+    /// `isready` until `readyok`: the error lines (`is_error`) that came before it, the first
+    /// `MAX_ERRORS` of them.
+    fn ready(&mut self, timeout: Duration) -> Result<Vec<String>, EngineFault> {
         self.send("isready")?;
         let deadline = after(Instant::now(), timeout);
+        let mut errors = Vec::new();
         loop {
             let line = self.recv(deadline, "readyok", timeout)?;
             if line.trim() == "readyok" {
-                return Ok(());
+                return Ok(errors);
+            }
+            if errors.len() < MAX_ERRORS && is_error(&line) {
+                errors.push(line);
             }
         }
     }
@@ -454,12 +600,14 @@ impl Engine {
         }
     }
 
-    /// Ends the process and its group at once.
+    /// Ends the process and its group at once (and reaps what earlier groups left dead:
+    /// `live_engines::reap_dead_orphans`).
     pub fn kill(&mut self) {
         self.end_group();
         if !self.reaped {
             self.reaped = true;
             let _ = self.child.wait();
+            live_engines::reap_dead_orphans();
         }
     }
 

@@ -1,6 +1,7 @@
 //! What an engine writes, read without trusting it: its output cut into lines with a bound on
 //! each (`read_lines`, lossily decoded by the caller), and the data of its lines: the move of a
-//! `bestmove`, the score and depth of an `info` line, the name of an `option`.
+//! `bestmove`, the score and depth of an `info` line, the name of an `option`, and whether a
+//! line is the engine's error.
 
 use std::fmt;
 use std::io::{BufRead, ErrorKind};
@@ -72,6 +73,24 @@ pub(super) fn option_name(line: &str) -> Option<String> {
         .position(|&w| w == "type")
         .map_or(words.len(), |p| p + start);
     (start < end).then(|| words[start..end].join(" "))
+}
+
+/// Whether `line` is an engine's error: `info string error: ...` (moulin in both its dialects:
+/// in GBGP too, the words the GUI reads as fields quoted; many UCI engines), `info string ERROR:
+/// ...` (Stockfish), `No such option: <name>` (Stockfish and its kin, a bare line) or `Unknown
+/// option ...`, case aside, with or without `info string` before it.
+pub fn is_error(line: &str) -> bool {
+    let text = line.trim_start();
+    let text = text
+        .strip_prefix("info")
+        .and_then(|t| t.trim_start().strip_prefix("string"))
+        .unwrap_or(text)
+        .trim_start()
+        .to_ascii_lowercase();
+    let error_word = text.strip_prefix("error").is_some_and(|rest| {
+        rest.is_empty() || rest.starts_with(|c: char| c == ':' || c.is_whitespace())
+    });
+    error_word || text.starts_with("no such option") || text.starts_with("unknown option")
 }
 
 /// The words of a line that carry data: all of them, except that in an `info` line everything
@@ -216,5 +235,31 @@ mod tests {
             Some("Move Overhead")
         );
         assert_eq!(option_name("option name"), None);
+    }
+
+    #[test]
+    fn errors_in_every_form_engines_write_them() {
+        for line in [
+            "info string error: cannot read 'nets/typo.nnue'; evaluating without it",
+            "info string error: EvalFile: no such file, 'score' unknown",
+            "info string ERROR: Network evaluation parameters compatible with the engine",
+            "No such option: EvalFlie",
+            "info string No such option: Hash",
+            "Unknown option: Threads",
+            "  info   string  Error  bad value",
+            "error",
+        ] {
+            assert!(is_error(line), "{line}");
+        }
+        for line in [
+            "info string errors are counted",
+            "info string NNUE evaluation using nets/x.nnue enabled",
+            "info depth 3 score cp 10 pv d6",
+            "readyok",
+            "option name EvalFile type string default <empty>",
+            "id name errorless",
+        ] {
+            assert!(!is_error(line), "{line}");
+        }
     }
 }

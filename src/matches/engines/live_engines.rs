@@ -5,6 +5,12 @@
 //! The signal kills the engines at once; then it ends the runner by its default action, or,
 //! after [`defer_end`], is noted ([`interrupted`]) for the caller to finish what it shows and end
 //! the process by it ([`end_by`]); a second signal ends it at once.
+//!
+//! A helper that leaves its engine's group (`setsid`, a daemon's double fork) is out of reach of
+//! the group's end. After [`adopt_orphans`] (Linux: `PR_SET_CHILD_SUBREAPER`) such a helper,
+//! orphaned, becomes the runner's child instead of init's: [`end_orphans`] kills and reaps
+//! every one at the end, and the orphans of an ended engine's group, dead, are reaped as the
+//! engine is ([`reap_dead_orphans`]), so that none piles up as a zombie over a long match.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Once;
@@ -98,6 +104,139 @@ pub fn child_defaults() {
         }
         libc::pthread_sigmask(libc::SIG_UNBLOCK, &raw const set, std::ptr::null_mut());
     }
+}
+
+/// Set by `adopt_orphans` once the runner is its engines' orphans' reaper.
+static ADOPTING: AtomicBool = AtomicBool::new(false);
+
+/// Makes the runner the parent of every orphan among its descendants (Linux:
+/// `PR_SET_CHILD_SUBREAPER`), so that a helper that left its engine's group (`setsid`) is still
+/// within reach: [`end_orphans`] ends them. For a process that starts no child of its own but
+/// engines (a command, never a library's caller at large). Whether it holds: false off Linux or
+/// when the system refuses.
+pub fn adopt_orphans() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `prctl` with PR_SET_CHILD_SUBREAPER takes an integer and changes a flag of
+        // this process only.
+        let done = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
+        ADOPTING.store(done, Ordering::SeqCst);
+        done
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// A child of this process, as `/proc` shows it.
+struct ChildProcess {
+    pid: libc::pid_t,
+    group: libc::pid_t,
+    dead: bool,
+}
+
+/// The children of this process (read from `/proc`; none where it cannot be read).
+fn children() -> Vec<ChildProcess> {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp ...`: the name may hold spaces and parentheses.
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(state), Some(ppid), Some(group)) = (
+            fields.first(),
+            fields.get(1).and_then(|p| p.parse::<u32>().ok()),
+            fields.get(2).and_then(|g| g.parse().ok()),
+        ) else {
+            continue;
+        };
+        if ppid == me {
+            found.push(ChildProcess {
+                pid,
+                group,
+                dead: matches!(*state, "Z" | "X"),
+            });
+        }
+    }
+    found
+}
+
+/// Reaps the dead orphans adopted from engines' groups: children whose group is neither their
+/// own nor the runner's, which no engine is (an engine leads its group from its start; before
+/// that it is in the runner's). Called as an engine is ended, from any thread.
+pub fn reap_dead_orphans() {
+    if !ADOPTING.load(Ordering::SeqCst) {
+        return;
+    }
+    // SAFETY: `getpgrp` only reads this process's group.
+    let own_group = unsafe { libc::getpgrp() };
+    for child in children() {
+        if child.dead && child.group != child.pid && child.group != own_group {
+            // SAFETY: reaps one child of ours that is no engine, already dead: never blocks.
+            unsafe {
+                libc::waitpid(child.pid, std::ptr::null_mut(), libc::WNOHANG);
+            }
+        }
+    }
+}
+
+/// Kills and reaps every child of the runner that is not a running engine: the helpers its
+/// engines left behind, adopted by [`adopt_orphans`] (and, in turn, the children of those).
+/// For the end, once every engine has been ended and none is being started. The number reaped.
+pub fn end_orphans() -> usize {
+    if !ADOPTING.load(Ordering::SeqCst) {
+        return 0;
+    }
+    let engines: Vec<libc::pid_t> = GROUPS
+        .iter()
+        .map(|g| g.load(Ordering::SeqCst))
+        .filter(|&g| g > 0)
+        .collect();
+    let mut ended = 0;
+    // A helper killed leaves its own children to the runner: rounds until none is left.
+    for _ in 0..100 {
+        let orphans: Vec<ChildProcess> = children()
+            .into_iter()
+            .filter(|c| !engines.contains(&c.pid))
+            .collect();
+        if orphans.is_empty() {
+            break;
+        }
+        for orphan in &orphans {
+            // SAFETY: the orphan is an unreaped child of ours, so neither its id nor the group
+            // it leads can have been given to another process.
+            unsafe {
+                if orphan.group == orphan.pid {
+                    libc::kill(-orphan.pid, libc::SIGKILL);
+                }
+                libc::kill(orphan.pid, libc::SIGKILL);
+            }
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        for orphan in &orphans {
+            loop {
+                // SAFETY: waits for one child of ours, without blocking.
+                let done =
+                    unsafe { libc::waitpid(orphan.pid, std::ptr::null_mut(), libc::WNOHANG) };
+                if done != 0 || std::time::Instant::now() > deadline {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            ended += 1;
+        }
+    }
+    ended
 }
 
 /// Notes a running engine's group (its process id); the slot to give back, if one was free.

@@ -121,6 +121,9 @@ pub struct EngineSpec {
     pub rules_by: RulesBy,
     /// `setoption` name and value pairs, in the order given.
     pub options: Vec<(String, String)>,
+    /// Settings a command adds, not the user (`moulin openings` turns `OwnBook` off): sent,
+    /// before `options`, only to an engine that announces them; a refusal is a warning.
+    pub if_announced: Vec<(String, String)>,
     /// Its time control, when the spec gives one (else the match's).
     pub time: Option<TimeControl>,
     /// The nodes of each search, if bounded.
@@ -329,6 +332,7 @@ impl Keys {
             notation: self.notation.unwrap_or(Convention::Turn),
             rules_by: self.rules_by.unwrap_or(RulesBy::Variant),
             options: self.options,
+            if_announced: Vec::new(),
             time: self.time,
             nodes: self.nodes,
             depth: self.depth,

@@ -193,8 +193,8 @@ pub fn distinct_openings(file: &Path, rules: &Rules) -> Result<Vec<Opening>, Ope
     Ok(out)
 }
 
-/// An engine as a scorer: its own book (UCI's `OwnBook`) is turned off unless the spec says
-/// otherwise, since the scores must come from a search.
+/// An engine as a scorer: its own book (UCI's `OwnBook`) is turned off, when it announces one,
+/// unless the spec says otherwise, since the scores must come from a search.
 ///
 /// # Errors
 ///
@@ -206,7 +206,7 @@ pub fn engine_scorer(spec: &str) -> Result<Scorer, OpeningsError> {
         .iter()
         .any(|(n, _)| n.eq_ignore_ascii_case("OwnBook"))
     {
-        spec.options.push(("OwnBook".into(), "false".into()));
+        spec.if_announced.push(("OwnBook".into(), "false".into()));
     }
     Ok(Scorer::Engine(Box::new(spec)))
 }

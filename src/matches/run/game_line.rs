@@ -12,7 +12,8 @@
 //! `end` is `rules` (the rules ended the game), `movelimit` (adjudicated a draw), an
 //! adjudication (`tables`: the endgame tables' result; `resign` or `score-draw`: the engines'
 //! scores, `--resign` and `--draw`), or the forfeit
-//! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`, `flood`);
+//! kind (`illegal`, `malformed`, `claim`, `time`, `timeout`, `crash`, `exit`, `spawn`, `flood`,
+//! `refused`);
 //! a forfeit also has `loser=white|black`, and `illegal`, `malformed` and `claim` keep the engine's
 //! answer in `answer`. Lines starting with `#` are comments; the second line of a match's file,
 //! `# settings: ...`, holds what `--resume` checks (the engines and every setting that changes
@@ -28,6 +29,7 @@ use crate::record::openings::Opening;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
 use crate::rules::Rules;
+use crate::text::escaped;
 use std::collections::{BTreeMap, HashMap};
 
 /// One game as a record holds it.
@@ -61,10 +63,12 @@ pub struct Record {
 }
 
 impl Record {
-    /// The record of a played game.
+    /// The record of a played game. The engine's words it keeps (`answer`, and those quoted in
+    /// `reason`) are escaped (`text::escaped`), so that no control character of an engine
+    /// reaches a terminal that shows the records (`cat`, `tail -f`).
     pub fn new(game: usize, white: &str, black: &str, variant: &str, played: &Played) -> Record {
         let (loser, answer) = match &played.end {
-            End::Forfeit { loser, answer, .. } => (Some(*loser), answer.clone()),
+            End::Forfeit { loser, answer, .. } => (Some(*loser), answer.as_deref().map(escaped)),
             _ => (None, None),
         };
         Record {
@@ -78,7 +82,7 @@ impl Record {
             end: played.end.kind().to_string(),
             loser,
             answer,
-            reason: played.end.reason(),
+            reason: escaped(&played.end.reason()),
             notes: played.notes.clone(),
         }
     }
@@ -581,6 +585,30 @@ mod tests {
             },
         );
         let back = Record::parse(&r.to_line()).unwrap();
+        assert_eq!(back, r);
+        back.check().unwrap();
+    }
+
+    #[test]
+    fn an_engines_control_bytes_are_escaped_in_answer_and_reason() {
+        // An answer carrying an escape sequence (clear the screen) and a bell.
+        let raw = "d6\u{1b}[2J\u{7}";
+        let r = record(
+            "g7",
+            End::Forfeit {
+                loser: Color::Black,
+                kind: "malformed".into(),
+                reason: format!("c (black) answered {raw}"),
+                answer: Some(raw.into()),
+                at_start: false,
+            },
+        );
+        let line = r.to_line();
+        assert!(!line.chars().any(char::is_control), "{line:?}");
+        assert!(line.contains(r#"answer="d6\\u{1b}[2J\\u{7}""#), "{line}");
+        assert!(line.contains(r"answered d6\\u{1b}[2J\\u{7}"), "{line}");
+        // The escaped answer reads back, and is still no move.
+        let back = Record::parse(&line).unwrap();
         assert_eq!(back, r);
         back.check().unwrap();
     }
