@@ -9,7 +9,12 @@
 //! default), whose pages the kernel gives zeroed when first touched, so a large table costs
 //! nothing until it is used; elsewhere, or when the mapping fails, an ordinary allocation.
 //!
-//! `memory_limit` is the memory this process may use, which sizes such caches by default.
+//! Memory can be refused: under an address-space limit (`ulimit -v`, `RLIMIT_AS`, which counts
+//! every mapping, reserved or not) or strict overcommit, a mapping or an allocation fails. So
+//! `Words` are made fallibly (`zeroed`, `zeroed_at_most`: `None`, or fewer words, never an
+//! abort), and each cache or table sizes itself first: `memory_limit` is the memory this process
+//! may use (the machine's, or its control group's), `room_left` the address space (or commit) it
+//! may still take, and `within_limits` the share of both that one cache may take now.
 
 use std::sync::atomic::AtomicU64;
 
@@ -33,13 +38,35 @@ unsafe impl Send for Words {}
 unsafe impl Sync for Words {}
 
 impl Words {
-    /// `len` words, all zero.
-    pub fn zeroed(len: usize) -> Words {
+    /// `len` words, all zero; `None` when the memory is refused (an address-space limit, strict
+    /// overcommit): the caller goes without, or asks for fewer.
+    pub fn zeroed(len: usize) -> Option<Words> {
         #[cfg(target_os = "linux")]
         if let Some(w) = Self::mapped(len, 0) {
-            return w;
+            return Some(w);
         }
         Self::heap(len)
+    }
+
+    /// No words.
+    pub fn empty() -> Words {
+        Words {
+            inner: Inner::Heap(Box::default()),
+        }
+    }
+
+    /// The most words that can be had of `len`, `len / 2`, `len / 4`... down to `least`, all
+    /// zero, made by `make` (`Words::zeroed`, or `Words::reserved` where room may be reserved);
+    /// none (`Words::empty`) when not even `least` can be had.
+    pub fn at_most(len: usize, least: usize, make: impl Fn(usize) -> Option<Words>) -> Words {
+        let mut len = len;
+        while len >= least.max(1) {
+            if let Some(w) = make(len) {
+                return w;
+            }
+            len /= 2;
+        }
+        Words::empty()
     }
 
     /// Up to `len` words, all zero, of which only those written to take memory: on Linux a
@@ -56,10 +83,11 @@ impl Words {
         };
     }
 
-    fn heap(len: usize) -> Words {
-        Words {
-            inner: Inner::Heap((0..len).map(|_| AtomicU64::new(0)).collect()),
-        }
+    /// `len` words of the heap, zeroed by the allocator (a large allocation is a fresh mapping
+    /// whose pages are taken when first touched); `None` when the allocator refuses.
+    fn heap(len: usize) -> Option<Words> {
+        let inner = Inner::Heap(zeroed_box(len)?);
+        Some(Words { inner })
     }
 
     /// An anonymous mapping of `len` words (with the extra mapping `flags`) advised for huge
@@ -176,6 +204,110 @@ impl std::fmt::Debug for Words {
     }
 }
 
+/// `len` zero `AtomicU64` of the heap; `None` when the allocator refuses.
+fn zeroed_box(len: usize) -> Option<Box<[AtomicU64]>> {
+    if len == 0 {
+        return Some(Box::default());
+    }
+    let ptr = alloc_zeroed_array::<AtomicU64>(len)?;
+    // SAFETY: an allocation of the global allocator with the layout of `len` `AtomicU64` (the
+    // layout a box of them frees with), its bytes zero: `len` atomics holding 0.
+    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) })
+}
+
+/// `len` words of the heap, all zero, or `None` when the allocator refuses (`vec![0; len]`
+/// would end the process): a large one is a fresh mapping whose pages are taken when first
+/// touched.
+pub fn zeroed_vec(len: usize) -> Option<Vec<u64>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let ptr = alloc_zeroed_array::<u64>(len)?;
+    // SAFETY: an allocation of the global allocator with the layout of `len` `u64` (the layout
+    // a box of them frees with), its bytes zero: `len` words holding 0.
+    let words = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) };
+    Some(words.into_vec())
+}
+
+/// An allocation of `len` (at least one) `T`, its bytes zero; `None` when the allocator
+/// refuses or the size overflows. The caller makes sure zero bytes are a `T`.
+fn alloc_zeroed_array<T>(len: usize) -> Option<*mut T> {
+    let layout = std::alloc::Layout::array::<T>(len).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: a layout of non-zero size; the result is checked for null.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    (!ptr.is_null()).then_some(ptr)
+}
+
+/// The share of the memory this process may use, and of the room it has left (`room_left`),
+/// that one cache or table made now may take of `wanted` bytes: half of each, so that what
+/// comes after it (the threads, the other caches, the tables it maps) finds room too.
+pub fn within_limits(wanted: usize) -> usize {
+    let room = room_left().map_or(usize::MAX, |b| usize::try_from(b / 2).unwrap_or(usize::MAX));
+    within_memory(wanted).min(room)
+}
+
+/// `wanted` bytes, or half the memory this process may use (`memory_limit`) if that is less:
+/// the most one cache may keep.
+pub fn within_memory(wanted: usize) -> usize {
+    let memory =
+        memory_limit().map_or(usize::MAX, |b| usize::try_from(b / 2).unwrap_or(usize::MAX));
+    wanted.min(memory)
+}
+
+/// The bytes this process may still map now, where more than the machine's memory bounds it:
+/// its address-space limit (`RLIMIT_AS`, `ulimit -v`, which counts every mapping, the reserved
+/// ones too) less what it has mapped (`VmSize`), and under strict overcommit
+/// (`vm.overcommit_memory` 2) what the system may still commit; `None` where neither bounds it.
+pub fn room_left() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let address = address_space_limit()
+            .map(|limit| limit.saturating_sub(kilobytes(&status, "VmSize:").unwrap_or(0)));
+        let strict = std::fs::read_to_string("/proc/sys/vm/overcommit_memory")
+            .is_ok_and(|mode| mode.trim() == "2");
+        let commit = strict
+            .then(|| std::fs::read_to_string("/proc/meminfo").ok())
+            .flatten()
+            .and_then(|info| commit_left(&info));
+        match (address, commit) {
+            (Some(a), Some(c)) => Some(a.min(c)),
+            (a, c) => a.or(c),
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
+/// The soft address-space limit (`RLIMIT_AS`) in bytes; `None` when there is none.
+#[cfg(target_os = "linux")]
+fn address_space_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes the limit into the struct given, which lives through the call.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_AS, &raw mut limit) } == 0;
+    (read && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
+/// The bytes of a `<field> <n> kB` line of a `/proc` file's `text`.
+fn kilobytes(text: &str, field: &str) -> Option<u64> {
+    let kb = text.lines().find_map(|l| l.strip_prefix(field))?;
+    let kb: u64 = kb.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
+/// What the system may still commit, from `/proc/meminfo`'s `info`: `CommitLimit` less
+/// `Committed_AS` (the limit that strict overcommit enforces).
+fn commit_left(info: &str) -> Option<u64> {
+    let limit = kilobytes(info, "CommitLimit:")?;
+    Some(limit.saturating_sub(kilobytes(info, "Committed_AS:")?))
+}
+
 /// The bytes of memory this process may use: the machine's, or less where its control group
 /// (cgroup v1 or v2) sets a limit; `None` where it cannot be found.
 pub fn memory_limit() -> Option<u64> {
@@ -246,7 +378,7 @@ mod tests {
     #[test]
     fn words_start_at_zero_and_keep_what_is_stored() {
         for len in [1, 1000, 1 << 20] {
-            let w = Words::zeroed(len);
+            let w = Words::zeroed(len).expect("memory");
             assert_eq!(w.len(), len);
             assert!(w.iter().all(|x| x.load(Ordering::Relaxed) == 0));
             w[0].store(u64::MAX, Ordering::Relaxed);
@@ -292,9 +424,49 @@ mod tests {
     }
 
     #[test]
+    fn the_heap_gives_zeroed_words_or_none_and_a_shrinking_request_takes_what_it_can() {
+        for len in [0, 1, 3, 1 << 20] {
+            let w = Words::heap(len).expect("memory");
+            assert_eq!(w.len(), len);
+            assert!(w.iter().all(|x| x.load(Ordering::Relaxed) == 0));
+            let v = zeroed_vec(len).expect("memory");
+            assert!(v.len() == len && v.iter().all(|&x| x == 0));
+        }
+        // More than any address space: refused, not an abort.
+        assert!(Words::heap(usize::MAX / 8).is_none());
+        assert!(Words::zeroed(1 << 60).is_none());
+        assert!(zeroed_vec(1 << 60).is_none());
+        // Halved until given: 1000 refused, 500 refused, 250 given.
+        let w = Words::at_most(1000, 10, |n| (n <= 300).then(|| Words::zeroed(n)).flatten());
+        assert_eq!(w.len(), 250);
+        let none = Words::at_most(1000, 600, |n| {
+            (n <= 300).then(|| Words::zeroed(n)).flatten()
+        });
+        assert!(none.is_empty());
+        // Nothing left to keep: a cache takes nothing.
+        assert!(within_limits(1 << 20) <= 1 << 20);
+    }
+
+    #[test]
+    fn the_room_left_is_read_from_the_system_files() {
+        let status = "Name:\tmoulin\nVmPeak:\t  500 kB\nVmSize:\t  441624 kB\nVmRSS:\t 39144 kB\n";
+        assert_eq!(kilobytes(status, "VmSize:"), Some(441_624 * 1024));
+        assert_eq!(kilobytes(status, "VmSwap:"), None);
+        assert_eq!(kilobytes("VmSize: lots kB\n", "VmSize:"), None);
+        let info = "MemTotal: 100 kB\nCommitLimit:    2000 kB\nCommitted_AS:   1500 kB\n";
+        assert_eq!(commit_left(info), Some(500 * 1024));
+        let over = "CommitLimit: 1000 kB\nCommitted_AS: 1500 kB\n";
+        assert_eq!(commit_left(over), Some(0));
+        assert_eq!(commit_left("CommitLimit: 1000 kB\n"), None);
+    }
+
+    #[test]
     fn discarded_words_read_as_zero_and_the_others_keep_theirs() {
         let len = 10_000;
-        let mut all = vec![Words::zeroed(len)];
+        let mut all = vec![
+            Words::zeroed(len).expect("memory"),
+            Words::heap(len).expect("memory"),
+        ];
         all.extend(Words::reserved(len));
         for w in &all {
             for (i, x) in w.iter().enumerate() {

@@ -373,6 +373,29 @@ fn the_network_trainer_without_the_solution_says_how_to_build_it() {
         err.contains("no placing solution in") && err.contains("tables build --pieces 9"),
         "{err}"
     );
+    // A folder that is not there is said so, not "no placing solution".
+    let missing = empty.join("missing");
+    let o = moulin(&["train", "net", "--tables", missing.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains(&format!(
+            "the tables folder {} does not exist",
+            missing.display()
+        )) && !err.contains("no placing solution"),
+        "{err}"
+    );
+    // Rules the solution cannot be built for are said so, with what is accepted, not a
+    // `--pieces` that `tables build` refuses.
+    let o = moulin(&["train", "net", "--variant", "twelve", "--tables", "x"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("12 pieces a side")
+            && err.contains("--pieces 3 to 9")
+            && !err.contains("--pieces 12"),
+        "{err}"
+    );
     let o = moulin(&["train", "net", "--rate", "0", "--tables", "x"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("--rate"), "{err}");

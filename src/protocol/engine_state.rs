@@ -144,12 +144,29 @@ impl Engine {
         };
         let searcher = self.searcher.insert(searcher);
         match changed {
-            Changed::Hash => searcher.set_hash(self.settings.hash_mb),
+            Changed::Hash => {
+                let asked = self.settings.hash_mb;
+                let got = searcher.set_hash(asked);
+                if got < asked {
+                    self.out.line(&format!(
+                        "info string Hash: {asked} MB do not fit in the memory this process may \
+                         use (its address-space limit, its memory): the table has {got} MB"
+                    ));
+                }
+            }
             Changed::Threads => searcher.set_threads(self.settings.threads),
             Changed::Search => self.settings.apply_to(searcher),
             Changed::Protocol => {}
             Changed::TablesCache => {
-                crate::tables::pack::cache::set_capacity_bytes(self.settings.tables_cache_mb << 20);
+                let asked = self.settings.tables_cache_mb;
+                let kept = crate::tables::pack::cache::set_capacity_bytes(asked << 20) >> 20;
+                if kept < asked {
+                    self.out.line(&format!(
+                        "info string TablesCache: {asked} MB do not fit in the memory this \
+                         process may use (its address-space limit, its memory): the cache keeps \
+                         at most {kept} MB"
+                    ));
+                }
             }
             Changed::Rules => {
                 self.game = Game::new(self.settings.rules);

@@ -197,9 +197,18 @@ impl Searcher {
         }
     }
 
-    /// Resizes the table (its contents are lost).
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes the table (its contents are lost): the megabytes it has, fewer than `mb` where
+    /// they do not fit in the memory the process may use (`TranspositionTable::new`).
+    pub fn set_hash(&mut self, mb: usize) -> usize {
+        // The old table given back first: under an address-space limit it counts.
+        self.tt = Arc::new(TranspositionTable::new(1));
         self.tt = Arc::new(TranspositionTable::new(mb));
+        self.hash_mb()
+    }
+
+    /// The megabytes of the table.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.bytes() >> 20
     }
 
     /// Sets the number of search threads (at least one).

@@ -4,6 +4,7 @@
 //! parallel search chess engines", 2002).
 
 use crate::rules::moves::Move;
+use crate::words::Words;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How a stored score bounds the true score.
@@ -36,10 +37,14 @@ const DEPTH_SHIFT: u32 = 41;
 const BOUND_SHIFT: u32 = 48;
 const GEN_SHIFT: u32 = 50;
 
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
+/// A slot's two words.
+struct Slot<'a> {
+    check: &'a AtomicU64,
+    data: &'a AtomicU64,
 }
+
+/// The bytes of a slot.
+const SLOT_BYTES: usize = 16;
 
 /// The shared table. Data layout of a slot's data word:
 ///
@@ -51,7 +56,8 @@ struct Slot {
 ///  bits 50..53  generation (0..7)
 /// ```
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    /// Two words a slot: its check, then its data.
+    words: Words,
     generation: AtomicU64,
 }
 
@@ -59,26 +65,36 @@ impl TranspositionTable {
     /// The largest table, in megabytes.
     pub const MAX_MB: usize = 65536;
 
-    /// A table of about `mb` megabytes (1 to `MAX_MB`).
+    /// A table of about `mb` megabytes (1 to `MAX_MB`), or less: no more than the share of the
+    /// memory and address space left that one table may take (`words::within_limits`), and
+    /// halved until the memory is given (`bytes` says what it has). Its pages are taken as they
+    /// are first written.
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.clamp(1, Self::MAX_MB) << 20) / std::mem::size_of::<Slot>();
-        let slots = (0..n.max(1))
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        TranspositionTable {
-            slots,
-            generation: AtomicU64::new(0),
+        let bytes = crate::words::within_limits(mb.clamp(1, Self::MAX_MB) << 20);
+        let slots = (bytes / SLOT_BYTES).max(1);
+        let mut words = Words::at_most(slots, 1, |n| Words::zeroed(2 * n));
+        if words.is_empty() {
+            // Sixteen bytes refused: nothing would run on.
+            words = Words::zeroed(2).expect("memory for one slot");
         }
+        let table = TranspositionTable {
+            words,
+            generation: AtomicU64::new(0),
+        };
+        if table.bytes() >> 20 < mb.clamp(1, Self::MAX_MB) {
+            log::warn!(
+                "a hash table of {mb} MB does not fit in the memory this process may use: it \
+                 has {} MB",
+                table.bytes() >> 20
+            );
+        }
+        table
     }
 
     /// Empties the table (a new game).
     pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
+        for w in self.words.iter() {
+            w.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -93,10 +109,20 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> &Slot {
+    fn slot(&self, key: u64) -> Slot<'_> {
         // Multiply-shift maps the key onto the table without a division.
-        let i = ((u128::from(key) * self.slots.len() as u128) >> 64) as usize;
-        &self.slots[i]
+        let i = ((u128::from(key) * self.slots() as u128) >> 64) as usize;
+        let s = &self.words[2 * i..2 * i + 2];
+        Slot {
+            check: &s[0],
+            data: &s[1],
+        }
+    }
+
+    /// The slots.
+    #[inline]
+    fn slots(&self) -> usize {
+        self.words.len() / 2
     }
 
     /// The entry stored for `key`, if any.
@@ -155,11 +181,11 @@ impl TranspositionTable {
     /// Permille of a sample of slots used by the current search.
     pub fn hashfull(&self) -> u32 {
         let gen = self.generation();
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
-            .iter()
+        let n = self.slots().min(1000);
+        let used = self.words[..2 * n]
+            .chunks_exact(2)
             .filter(|s| {
-                let d = s.data.load(Ordering::Relaxed);
+                let d = s[1].load(Ordering::Relaxed);
                 d != 0 && d >> GEN_SHIFT == gen
             })
             .count();
@@ -168,7 +194,7 @@ impl TranspositionTable {
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>()
+        self.slots() * SLOT_BYTES
     }
 }
 

@@ -161,7 +161,11 @@ pub enum TablesError {
         start: usize,
     },
     /// The system refuses to map a file into memory.
-    #[error("{}: cannot map the table into memory: {source}", path.display())]
+    #[error(
+        "{}: cannot map the table into memory: {source}{}",
+        path.display(),
+        map_hint(source)
+    )]
     Map {
         /// The file.
         path: PathBuf,
@@ -275,4 +279,15 @@ pub enum TablesError {
         /// The longest distance a table holds.
         max: u16,
     },
+}
+
+/// What a refused mapping most likely means, where it is the address space that ran out: a
+/// mapping takes the file's size of it, whatever is read.
+fn map_hint(e: &io::Error) -> &'static str {
+    if e.raw_os_error() == Some(libc::ENOMEM) {
+        "; the address space this process may use is too small for the tables (its limit, \
+         `ulimit -v`, counts every table mapped, or the system commits no more)"
+    } else {
+        ""
+    }
 }

@@ -33,7 +33,7 @@ fn install(from: &Path, to: &Path) -> std::process::Output {
 }
 
 /// The set of the 3-a-side tables, packed once into `name`.
-fn packed(name: &str) -> std::path::PathBuf {
+pub(crate) fn packed(name: &str) -> std::path::PathBuf {
     let out = scratch(name);
     let _ = std::fs::remove_dir_all(&out);
     let o = moulin(&[

@@ -67,13 +67,31 @@ pub fn run_net(args: &NetArgs) -> Result<(), Failure> {
         .clone()
         .unwrap_or_else(|| crate::tables::default_dir(&args.variant));
     let truth_rules = rules.without_draw_rules();
-    let Some(solution) = crate::commands::tables::whole_solution(&dir, &truth_rules)? else {
+    // The truth is the placing solution's: rules it cannot be solved for are said first, then
+    // a folder that is not there, before a folder without it.
+    if let Some(why) = crate::tables::placing::unsupported(&truth_rules) {
         return Err(format!(
-            "no placing solution in {} (moulin tables build --pieces {}, then --placing)",
-            dir.display(),
-            rules.pieces
+            "train net --variant {}: the network learns from the placing solution, and {why} \
+             (moulin tables build takes --pieces 3 to {})",
+            args.variant,
+            crate::tables::MAX_PIECES
         )
         .into());
+    }
+    let build = format!(
+        "moulin tables build --pieces {} --dir {}, then --placing",
+        rules.pieces,
+        dir.display()
+    );
+    if !dir.is_dir() {
+        return Err(format!(
+            "the tables folder {} does not exist ({build})",
+            dir.display()
+        )
+        .into());
+    }
+    let Some(solution) = crate::commands::tables::whole_solution(&dir, &truth_rules)? else {
+        return Err(format!("no placing solution in {} ({build})", dir.display()).into());
     };
     let tables = crate::tables::Tables::open(&dir, &truth_rules)
         .with_context(|| format!("the moving tables in {}", dir.display()))?;

@@ -24,23 +24,25 @@ use std::sync::{Mutex, OnceLock};
 
 /// The bytes of blocks kept by default: a quarter of the memory the process may use
 /// (`words::memory_limit`), at least 256 MiB and at most 4 GiB (512 MiB where the memory is not
-/// known), taken only as blocks are probed. With memory limited to 8 GB, a search probing the
-/// whole game's set from the late placing ran 1.1 to 1.4 times faster with 2 GiB than with 512
-/// MiB, and faster than the built tables with the page cache to themselves (docs/results.md,
-/// 2026-11-29).
+/// known), and no more than the share of its address space left that one cache may take
+/// (`words::within_limits`: under `ulimit -v`), taken only as blocks are probed. With memory
+/// limited to 8 GB, a search probing the whole game's set from the late placing ran 1.1 to 1.4
+/// times faster with 2 GiB than with 512 MiB, and faster than the built tables with the page
+/// cache to themselves (docs/results.md, 2026-11-29).
 pub fn default_bytes() -> usize {
     static DEFAULT: OnceLock<usize> = OnceLock::new();
-    *DEFAULT.get_or_init(|| {
+    let by_memory = *DEFAULT.get_or_init(|| {
         crate::words::memory_limit().map_or(512 << 20, |m| {
             usize::try_from(m / 4)
                 .unwrap_or(usize::MAX)
                 .clamp(256 << 20, 4 << 30)
         })
-    })
+    });
+    crate::words::within_limits(by_memory)
 }
 
 /// The largest cache a pool reserves room for (`TablesCache`'s largest, 64 GiB): reserved, not
-/// taken (`Words::reserved`).
+/// taken (`Words::reserved`), where the address space is not limited.
 const MOST_BYTES: usize = 64 << 30;
 
 /// A frame's tag while it is filled.
@@ -120,30 +122,59 @@ pub fn pool(block: usize) -> &'static Pool {
 
 /// Keeps at most `bytes` bytes of blocks of each size from now on (at least one block): a set
 /// has one block size, so this is the cache of the set in use (a pool of another size, left
-/// by a set opened before, keeps what it holds until then).
-pub fn set_capacity_bytes(bytes: usize) {
-    CAPACITY.store(bytes.max(1), Ordering::Relaxed);
+/// by a set opened before, keeps what it holds until then). The bytes each pool will keep at
+/// most: fewer than `bytes` where they do not fit in the memory the process may use
+/// (`words::within_memory`), in the room a pool reserved, or (no pool made yet) in the address
+/// space left (`words::within_limits`).
+pub fn set_capacity_bytes(bytes: usize) -> usize {
+    let bytes = bytes.max(1);
+    CAPACITY.store(bytes, Ordering::Relaxed);
+    let mut kept = None;
     for pool in POOLS.iter().filter_map(OnceLock::get) {
-        pool.resize(bytes);
+        let frames = pool.resize(crate::words::within_memory(bytes));
+        let pool_bytes = frames << pool.shift;
+        kept = Some(kept.map_or(pool_bytes, |k: usize| k.min(pool_bytes)));
     }
+    kept.unwrap_or_else(|| crate::words::within_limits(bytes))
 }
 
 impl Pool {
+    /// The pool of frames of `1 << shift` bytes, as many as the capacity asks and fit
+    /// (`words::within_limits`), fewer where the memory is refused, none where not even one
+    /// frame can be had (every probe then unpacks its block).
     fn new(shift: u32) -> Pool {
-        let wanted = frames_for(capacity(), shift);
-        let most = frames_for(MOST_BYTES, shift);
+        let wanted = frames_for(crate::words::within_limits(capacity()), shift);
         let words = 1usize << (shift - 3);
-        // Room for the largest cache where memory can be reserved without being taken;
-        // elsewhere, the frames of the size asked now (a larger size later keeps to these).
-        let (data, heads, reserved) =
-            match (Words::reserved(most * words), Words::reserved(most * HEAD)) {
-                (Some(data), Some(heads)) => (data, heads, most),
-                _ => (
-                    Words::zeroed(wanted * words),
-                    Words::zeroed(wanted * HEAD),
-                    wanted,
-                ),
-            };
+        // Room for the largest cache where memory can be reserved without being taken and
+        // the address space is not limited; elsewhere, the frames of the size asked now (a
+        // larger size later keeps to these), or as many as can be had.
+        let most = frames_for(MOST_BYTES, shift);
+        let unlimited = crate::words::room_left().is_none();
+        let most_reserved = unlimited
+            .then(|| {
+                Some((
+                    Words::reserved(most * words)?,
+                    Words::reserved(most * HEAD)?,
+                ))
+            })
+            .flatten();
+        let (data, heads, reserved) = if let Some((data, heads)) = most_reserved {
+            (data, heads, most)
+        } else {
+            let make = |len: usize| Words::reserved(len).or_else(|| Words::zeroed(len));
+            let data = Words::at_most(wanted * words, words, make);
+            let frames = data.len() / words;
+            let heads = Words::at_most(frames * HEAD, HEAD, make);
+            let frames = heads.len() / HEAD;
+            if frames < wanted {
+                log::warn!(
+                    "the cache of blocks of {} bytes keeps {frames} of the {wanted} asked for: \
+                     the memory was refused",
+                    1usize << shift
+                );
+            }
+            (data, heads, frames)
+        };
         Pool {
             shift,
             data,
@@ -239,9 +270,10 @@ impl Pool {
         None
     }
 
-    /// Keeps at most `bytes` bytes from now on (at least one frame): frames given up are
-    /// retired (once their filling ends) and their memory given back.
-    fn resize(&self, bytes: usize) {
+    /// Keeps at most `bytes` bytes from now on (at least one frame, none where none could be
+    /// reserved): frames given up are retired (once their filling ends) and their memory given
+    /// back. The frames in use from now on.
+    fn resize(&self, bytes: usize) -> usize {
         let _held = self
             .resizing
             .lock()
@@ -258,7 +290,7 @@ impl Pool {
                     Ordering::Relaxed,
                 );
             }
-            return;
+            return new;
         }
         for frame in new..old {
             let t = &self.head(frame)[TAG];
@@ -279,6 +311,7 @@ impl Pool {
         fence(Ordering::Release);
         let words = 1usize << (self.shift - 3);
         self.data.discard(new * words, old * words);
+        new
     }
 
     /// The frames in use.

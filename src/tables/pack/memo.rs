@@ -9,14 +9,16 @@
 //! (direct-mapped: a newer position takes the place). A word is written and read whole, so a
 //! reader finds the value of the position whose sets it holds or nothing; the sets of a derived
 //! position are never empty, so the word 0 is no position. The words are allocated at the first
-//! derived probe, in huge pages where the system allows (`crate::words`).
+//! derived probe, in huge pages where the system allows (`crate::words`), fewer where the memory
+//! left is short (`words::within_limits`) or refused, none at all if need be (each derived probe
+//! is then found again).
 
 use crate::tables::Value;
 use crate::words::Words;
 use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
-/// Words kept (8 bytes each: 64 MiB). A search from the late placing probing the whole game's
+/// Words kept at most (8 bytes each: 64 MiB). A search from the late placing probing the whole game's
 /// set ran 1.1 to 1.3 times faster with 64 MiB than with 8, and about 1.03 times faster again
 /// with 256 (docs/results.md, 2026-11-29).
 const WORDS: usize = 1 << 23;
@@ -32,23 +34,33 @@ fn word(ours: u32, theirs: u32, value: Value) -> u64 {
     u64::from(ours) << 40 | u64::from(theirs) << 16 | u64::from(value.code())
 }
 
-/// The place of a position's word.
-fn place(ours: u32, theirs: u32) -> usize {
-    (crate::rng::mix(u64::from(ours) << 24 | u64::from(theirs)) as usize) & (WORDS - 1)
+/// The place of a position's word among `len` (a power of two; none of 0 words).
+fn place(ours: u32, theirs: u32, len: usize) -> usize {
+    (crate::rng::mix(u64::from(ours) << 24 | u64::from(theirs)) as usize) & len.wrapping_sub(1)
 }
 
 impl Memo {
     /// The value kept for the position where the mover holds `ours` and the other side `theirs`.
     #[inline]
     pub fn get(&self, ours: u32, theirs: u32) -> Option<Value> {
-        let w = self.words.get()?[place(ours, theirs)].load(Ordering::Relaxed);
+        let words = self.words.get()?;
+        let w = words
+            .get(place(ours, theirs, words.len()))?
+            .load(Ordering::Relaxed);
         (w >> 16 == u64::from(ours) << 24 | u64::from(theirs)).then(|| Value::from_code(w as u16))
     }
 
     /// Keeps `value` as the position's.
     pub fn put(&self, ours: u32, theirs: u32, value: Value) {
-        let words = self.words.get_or_init(|| Words::zeroed(WORDS));
-        words[place(ours, theirs)].store(word(ours, theirs, value), Ordering::Relaxed);
+        let words = self.words.get_or_init(|| {
+            let bytes = crate::words::within_limits(WORDS * 8);
+            // The largest power of two of words that fits.
+            let len = (bytes / 8 + 1).next_power_of_two() / 2;
+            Words::at_most(len.min(WORDS), 1 << 10, Words::zeroed)
+        });
+        if let Some(w) = words.get(place(ours, theirs, words.len())) {
+            w.store(word(ours, theirs, value), Ordering::Relaxed);
+        }
     }
 }
 

@@ -193,7 +193,8 @@ pub struct PackedTable {
     data: usize,
     /// Its number in the shared cache of unpacked blocks (`cache::tag`).
     id: u32,
-    /// Each block's frame in the cache's pool plus one (0: none), made at the first probe.
+    /// Each block's frame in the cache's pool plus one (0: none), made at the first probe
+    /// (empty where its memory was refused).
     frames: OnceLock<Words>,
     /// A block failed to unpack or its checksum: nothing of the table is trusted since.
     damaged: AtomicBool,
@@ -374,8 +375,11 @@ impl PackedTable {
     fn read(&self, b: usize, at: usize) -> Option<[u8; 2]> {
         let pool = cache::pool(self.block);
         let tag = cache::tag(self.id, b as u32);
-        let frames = self.frames.get_or_init(|| Words::zeroed(self.blocks));
-        let frame = frames[b].load(Ordering::Relaxed);
+        // Without the memory for the map, no block is found kept: each probe unpacks its own.
+        let frames = self
+            .frames
+            .get_or_init(|| Words::zeroed(self.blocks).unwrap_or_else(Words::empty));
+        let frame = frames.get(b).map_or(0, |f| f.load(Ordering::Relaxed));
         if let Some(v) = frame
             .checked_sub(1)
             .and_then(|f| pool.read(f as usize, tag, at))
@@ -383,8 +387,10 @@ impl PackedTable {
             return Some(v);
         }
         let bytes = self.unpack_checked(b)?;
-        if let Some(f) = pool.put(tag, &bytes) {
-            frames[b].store(f as u64 + 1, Ordering::Relaxed);
+        if let Some(map) = frames.get(b) {
+            if let Some(f) = pool.put(tag, &bytes) {
+                map.store(f as u64 + 1, Ordering::Relaxed);
+            }
         }
         Some([bytes[at], bytes.get(at + 1).copied().unwrap_or(0)])
     }
