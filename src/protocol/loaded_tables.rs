@@ -87,8 +87,23 @@ impl LoadedTables {
         self.in_force = None;
         self.request += 1;
         self.rereading = 0;
-        let opening = opening_path(settings);
-        let dir = tables_dir(settings);
+        // A path that is not there is said at once, before the next line is read: in GBGP
+        // `readyok` does not wait for the tables, and a GUI or a match runner must see the error
+        // before it.
+        let missing = |what: &str, path: Option<PathBuf>, without: &str| {
+            path.filter(|p| {
+                let there = p.exists();
+                if !there {
+                    out.line(&format!(
+                        "info string error: {what}: {}: no such file or folder; playing without {without}",
+                        one_line(&p.display().to_string())
+                    ));
+                }
+                there
+            })
+        };
+        let opening = missing("opening solution", opening_path(settings), "it");
+        let dir = missing("endgame tables", tables_dir(settings), "them");
         if dir.is_none() && opening.is_none() {
             self.loading = false;
             return;

@@ -54,6 +54,26 @@ fn moulin_refusing_its_network_stops_the_match() {
         );
         // The engine's own reason, the file it could not read.
         assert!(error.contains("new-typo.nnue"), "{proto}: {error}");
+        // The tables and the opening's solution, read after `readyok` in GBGP, are refused
+        // before it when they are not there.
+        for (option, file) in [
+            ("TablesPath", "tables/typo"),
+            ("OpeningSolution", "book/typo.sol"),
+        ] {
+            let path = temp(file);
+            let path = path.to_str().unwrap();
+            let spec = format!(
+                "name=new cmd={} proto={proto} option.{option}={path}",
+                moulin().display()
+            );
+            let error = stopped_by_refusal(
+                &spec,
+                "new",
+                &format!("{option}={path}"),
+                "\"info string error: ",
+            );
+            assert!(error.contains("no such file or folder"), "{proto}: {error}");
+        }
     }
 }
 
