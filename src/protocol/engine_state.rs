@@ -422,6 +422,7 @@ impl Engine {
         let clocked = self.learn_overhead(&limits, dialect);
         if self.settings.overhead == OverheadReserve::Learned {
             limits.reserve = self.overhead.reserve();
+            limits.reserve_peak = self.overhead.peak();
         }
         let job = SearchJob {
             clocked,

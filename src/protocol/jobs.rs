@@ -126,6 +126,7 @@ pub(super) fn limits(go: &Go, root: &Position) -> Result<Limits, Error> {
         ponder: go.ponder,
         searchmoves: search_moves(root, &go.searchmoves)?,
         reserve: 0,
+        reserve_peak: 0,
     })
 }
 

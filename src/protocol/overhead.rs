@@ -9,6 +9,9 @@
 //! the last two): a GUI that charges every move is learned at its second charged move, while one
 //! slow move (the machine busy a moment) teaches nothing; the estimate shrinks by `DECAY` a move
 //! when the charges fall. Charges of `NOISE_MS` or less count as none (a match runner's pipes).
+//! The largest estimate of the game (`peak`) is kept too: a GUI's charge depends on the kind of
+//! move (Nine Morris 3D animates a placement or a flight in about 0.8 s, a slide in 0.3 s), and
+//! the moves still to come may be of the dearer kind.
 
 use crate::rules::board::Color;
 use crate::rules::moves::Move;
@@ -46,6 +49,8 @@ struct Turn {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Overhead {
     estimate: f64,
+    /// The largest estimate since the game began.
+    peak: f64,
     /// The estimate last said, in milliseconds.
     said: u64,
     /// The charge of the previous move (`None` before the second `go` of a game).
@@ -62,6 +67,11 @@ impl Overhead {
     /// The milliseconds to keep in reserve for each move.
     pub(super) fn reserve(&self) -> u64 {
         self.estimate.ceil() as u64
+    }
+
+    /// The largest charge learned in this game, in milliseconds (at least `reserve`).
+    pub(super) fn peak(&self) -> u64 {
+        self.peak.ceil() as u64
     }
 
     /// A `go` with `left` milliseconds (and `inc`) on the clock of the side to move, in the game
@@ -142,6 +152,7 @@ impl Overhead {
         let extra = if extra <= NOISE_MS { 0 } else { extra };
         if let Some(previous) = self.previous.replace(extra) {
             self.estimate = (self.estimate * DECAY).max(previous.min(extra) as f64);
+            self.peak = self.peak.max(self.estimate);
         }
     }
 }
@@ -192,11 +203,12 @@ mod tests {
         assert!((100..=101).contains(&o.reserve()), "{}", o.reserve());
         let mut o = Overhead::default();
         play(&mut o, 5, &[1000, 1000, 100, 100, 100]);
-        // 1000 ms, then two moves of decay.
+        // 1000 ms, then two moves of decay; the peak stays.
         let r = o.reserve();
         assert!((810..=815).contains(&r), "{r}");
+        assert_eq!(o.peak(), 1000);
         o.reset();
-        assert_eq!(o.reserve(), 0);
+        assert_eq!((o.reserve(), o.peak()), (0, 0));
         // The noise of a match runner's pipes is no charge.
         play(&mut o, 5, &[4]);
         assert_eq!(o.reserve(), 0);

@@ -14,7 +14,7 @@
 //! move's own deadline.
 
 use super::control::Control;
-use super::timeman::{self, Clock, Horizon, CHECK_END, SOLVER_NODES};
+use super::timeman::{self, Charge, Clock, Horizon, CHECK_END, SOLVER_NODES};
 use crate::rules::board::ByColor;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -56,6 +56,9 @@ pub struct Limits {
     /// by the protocol), kept in reserve for every move to come, besides `MoveOverhead` (kept
     /// once).
     pub reserve: u64,
+    /// The largest such charge seen in this game (the GUI's dearest kind of move), kept for the
+    /// moves to come that may cost as much (`timeman::plan`).
+    pub reserve_peak: u64,
 }
 
 impl Limits {
@@ -104,7 +107,11 @@ fn deadline(pos: &Position, limits: &Limits, overhead: u64, horizon: Horizon) ->
         inc: limits.inc[clock],
         movestogo: limits.movestogo,
     };
-    let plan = timeman::plan(clock, horizon, overhead, limits.reserve);
+    let charge = Charge {
+        recent: limits.reserve,
+        peak: limits.reserve_peak,
+    };
+    let plan = timeman::plan(clock, horizon, overhead, charge);
     Deadline {
         soft: Some(Duration::from_millis(plan.optimum)),
         hard: Some(Duration::from_millis(plan.maximum)),

@@ -299,6 +299,7 @@ impl Searcher {
         Horizon {
             placings: u32::from(pos.in_hand(us)),
             pieces: ours + theirs,
+            own: ours,
             placing_free: tables.as_ref().is_some_and(|t| t.placing_is_whole()),
             moving_free: tables
                 .as_ref()

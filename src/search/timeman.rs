@@ -7,7 +7,8 @@
 //! Every constant of the move's time is here, named, with what it does, the exact solver's
 //! shares of a move included; matches tune them (docs/time.md).
 //! `MoveOverhead` is a margin kept once; what the protocol learned the GUI charges
-//! beyond the engine's own time is kept for every move to come.
+//! beyond the engine's own time is kept for every move to come, and the largest charge of the
+//! game for the moves to come that may cost as much (placings and flights).
 
 /// Moves left in a moving phase of three pieces a side that the tables do not decide.
 pub(super) const MOVING_MOVES_BASE: f64 = 12.0;
@@ -22,6 +23,14 @@ pub(super) const MIN_MOVES_LEFT: f64 = 8.0;
 /// a game can run to the draw rule's 100 quiet plies after any capture, and a move the GUI
 /// charges 700 ms costs that much even unsearched.
 pub(super) const CHARGE_MOVES: f64 = 60.0;
+/// A GUI's charge depends on the kind of move: Nine Morris 3D animates a placement or a flight
+/// (three steps: up, over, down) in about 0.8 s and a slide in 0.3 s. The largest charge of the
+/// game is kept for the placings left and for this many flights when the side has more than
+/// three pieces: it may come down to three and fly for long (a realistic long game, not the
+/// longest: a 3-against-3 ending run to the 100 quiet plies is 50 flights a side).
+pub(super) const FLIGHTS_AHEAD: f64 = 25.0;
+/// ... and for this many when it has three pieces and flies: the draw rule's 100 quiet plies.
+pub(super) const FLIGHTS_NOW: f64 = 50.0;
 /// The most moves left `movestogo` is taken to mean.
 pub(super) const MAX_MOVESTOGO: f64 = 50.0;
 /// The optimum is this multiple of an even share of the time left over the moves left.
@@ -97,6 +106,8 @@ pub(super) struct Horizon {
     pub(super) placings: u32,
     /// Both sides' pieces, on the board and in hand.
     pub(super) pieces: u32,
+    /// The side to move's pieces, on the board and in hand.
+    pub(super) own: u32,
     /// The placing solution answers every placing position at once.
     pub(super) placing_free: bool,
     /// The endgame tables answer the moving phase from this material on at once.
@@ -132,6 +143,18 @@ impl Horizon {
         }
     }
 
+    /// The moves to come, this one included, that may cost the GUI's largest charge: the
+    /// placings left (the placing solution answers them, but the GUI still animates them) and
+    /// the flights the side may come to (`FLIGHTS_AHEAD`, `FLIGHTS_NOW`).
+    fn dear_moves(self) -> f64 {
+        let flights = if self.own <= 3 {
+            FLIGHTS_NOW
+        } else {
+            FLIGHTS_AHEAD
+        };
+        f64::from(self.placings) + flights
+    }
+
     /// The shares this move takes: `PLACING_WEIGHT` for a placing searched, else one.
     fn this_move(self) -> f64 {
         if self.searched_placings() > 0.0 {
@@ -162,11 +185,32 @@ pub(super) struct Plan {
     pub(super) maximum: u64,
 }
 
+/// What the GUI was seen to take per move beyond the engine's time, in milliseconds.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Charge {
+    /// Of the last moves (the learned estimate).
+    pub(super) recent: u64,
+    /// The largest of the game (its dearest kind of move).
+    pub(super) peak: u64,
+}
+
+impl Charge {
+    /// The milliseconds to keep for the moves to come: the recent charge for every move to come,
+    /// this one included (at least `CHARGE_MOVES` of them), and the peak's excess over it for
+    /// the moves that may cost as much (`Horizon::dear_moves`).
+    fn reserve(self, horizon: Horizon, moves: f64) -> f64 {
+        let recent = self.recent as f64;
+        let excess = self.peak.saturating_sub(self.recent) as f64;
+        recent * moves.max(CHARGE_MOVES) + excess * horizon.dear_moves()
+    }
+}
+
 /// The move's plan from the clock: the time left, and the increments of the moves to come,
-/// less `charge` (what the GUI takes beyond the engine's time) for every move to come, this one
-/// included (at least `CHARGE_MOVES` of them), and `overhead` (`MoveOverhead`, a margin kept once), spread over the moves left
-/// (`movestogo` when it is fewer). Never more than the clock less both.
-pub(super) fn plan(clock: Clock, horizon: Horizon, overhead: u64, charge: u64) -> Plan {
+/// less the GUI's charge for the moves to come (`Charge::reserve`) and `overhead`
+/// (`MoveOverhead`, a margin kept once), spread over the moves left (`movestogo` when it is
+/// fewer). Never more than the clock less both for this move. When the reserve takes the whole
+/// clock, the optimum is a millisecond: the move is answered at once, and costs only the charge.
+pub(super) fn plan(clock: Clock, horizon: Horizon, overhead: u64, charge: Charge) -> Plan {
     let mut moves = horizon.moves_left();
     let mut shares = horizon.shares();
     if let Some(mtg) = clock.movestogo {
@@ -177,10 +221,9 @@ pub(super) fn plan(clock: Clock, horizon: Horizon, overhead: u64, charge: u64) -
         }
     }
     let left = clock.left as f64;
-    let (overhead, charge) = (overhead as f64, charge as f64);
-    let usable = (left - overhead - charge).max(1.0);
-    let pool =
-        left + clock.inc as f64 * (moves - 1.0) - overhead - charge * moves.max(CHARGE_MOVES);
+    let overhead = overhead as f64;
+    let usable = (left - overhead - charge.recent as f64).max(1.0);
+    let pool = left + clock.inc as f64 * (moves - 1.0) - overhead - charge.reserve(horizon, moves);
     let optimum = (pool.max(1.0) / shares.max(1.0) * horizon.this_move() * OPTIMUM_SCALE)
         .min(usable * OPTIMUM_MAX_SHARE)
         .max(1.0);
@@ -265,15 +308,19 @@ mod tests {
     const START: Horizon = Horizon {
         placings: 9,
         pieces: 18,
+        own: 9,
         placing_free: false,
         moving_free: false,
     };
     const MOVING: Horizon = Horizon {
         placings: 0,
         pieces: 14,
+        own: 7,
         placing_free: false,
         moving_free: false,
     };
+    /// No charge learned.
+    const NONE: Charge = Charge { recent: 0, peak: 0 };
     const MINUTE: Clock = Clock {
         left: 60_000,
         inc: 0,
@@ -282,7 +329,7 @@ mod tests {
 
     #[test]
     fn a_placing_searched_gets_more_of_the_clock_than_a_moving_move() {
-        let early = plan(MINUTE, START, 30, 0);
+        let early = plan(MINUTE, START, 30, NONE);
         // 9 placings at PLACING_WEIGHT shares each + the moving moves of 18 pieces, this move
         // PLACING_WEIGHT, of 60 s less the 30 ms overhead, times OPTIMUM_SCALE.
         let moving = MOVING_MOVES_BASE + 12.0 * MOVING_MOVES_PER_PIECE;
@@ -301,8 +348,8 @@ mod tests {
             ..START
         };
         let (p, m) = (
-            plan(MINUTE, last_placing, 30, 0).optimum as f64,
-            plan(MINUTE, first_moving, 30, 0).optimum as f64,
+            plan(MINUTE, last_placing, 30, NONE).optimum as f64,
+            plan(MINUTE, first_moving, 30, NONE).optimum as f64,
         );
         // The last placing: its moving moves and PLACING_WEIGHT shares; the first moving move:
         // the same moving moves and one share.
@@ -322,22 +369,22 @@ mod tests {
             moving_free: true,
             ..START
         };
-        let searched = plan(MINUTE, MOVING, 30, 0).optimum;
-        assert_eq!(plan(MINUTE, solved_placing, 30, 0).optimum, searched);
-        let a = plan(MINUTE, START, 30, 0).optimum;
-        let b = plan(MINUTE, free_moving, 30, 0).optimum;
+        let searched = plan(MINUTE, MOVING, 30, NONE).optimum;
+        assert_eq!(plan(MINUTE, solved_placing, 30, NONE).optimum, searched);
+        let a = plan(MINUTE, START, 30, NONE).optimum;
+        let b = plan(MINUTE, free_moving, 30, NONE).optimum;
         assert!(a < b, "{a} {b}");
         // Nothing left to search but this move: still only OPTIMUM_MAX_SHARE of the clock.
         let both = Horizon {
             placing_free: true,
             ..free_moving
         };
-        assert!(plan(MINUTE, both, 30, 0).optimum <= 12_000);
+        assert!(plan(MINUTE, both, 30, NONE).optimum <= 12_000);
     }
 
     #[test]
     fn movestogo_and_the_increment_give_more_time() {
-        let base = plan(MINUTE, START, 30, 0).optimum;
+        let base = plan(MINUTE, START, 30, NONE).optimum;
         let ten_to_go = plan(
             Clock {
                 movestogo: Some(10),
@@ -345,7 +392,7 @@ mod tests {
             },
             START,
             30,
-            0,
+            NONE,
         )
         .optimum;
         let with_inc = plan(
@@ -355,7 +402,7 @@ mod tests {
             },
             START,
             30,
-            0,
+            NONE,
         )
         .optimum;
         // Ten moves to go of the 9 placings and the moving moves left: more than 3 times the
@@ -370,7 +417,7 @@ mod tests {
             },
             START,
             30,
-            0,
+            NONE,
         );
         assert!(last.optimum <= 12_000 && last.maximum <= 36_000, "{last:?}");
     }
@@ -386,7 +433,11 @@ mod tests {
                             inc,
                             movestogo: None,
                         };
-                        let p = plan(clock, horizon, overhead, charge);
+                        let learned = Charge {
+                            recent: charge,
+                            peak: charge,
+                        };
+                        let p = plan(clock, horizon, overhead, learned);
                         assert!(p.optimum >= 1 && p.maximum >= p.optimum);
                         let reserve = overhead + charge;
                         if left > reserve + 2 {
@@ -400,9 +451,88 @@ mod tests {
 
     #[test]
     fn a_learned_reserve_spends_less_of_the_clock() {
-        let fixed = plan(MINUTE, START, 30, 0).optimum;
-        let learned = plan(MINUTE, START, 30, 700).optimum;
+        let fixed = plan(MINUTE, START, 30, NONE).optimum;
+        let charge = Charge {
+            recent: 700,
+            peak: 700,
+        };
+        let learned = plan(MINUTE, START, 30, charge).optimum;
         assert!(learned * 2 < fixed, "{fixed} {learned}");
+    }
+
+    /// One side's moves of a game at a minute through a GUI that charges each move `charge` ms
+    /// beyond the engine's time, learned as the protocol learns it (a decaying maximum, 0.9 a
+    /// move, of the smaller of the last two charges; the largest estimate kept), the engine
+    /// spending the most the plan lets it (the optimum at its largest scale, within the
+    /// maximum). The least clock left.
+    fn least_clock(moves: &[(u64, Horizon)]) -> f64 {
+        let mut left = 60_000.0_f64;
+        let mut least = left;
+        let (mut recent, mut peak, mut previous) = (0.0_f64, 0.0_f64, None);
+        for &(charge, horizon) in moves {
+            let clock = Clock {
+                left: left.max(0.0) as u64,
+                inc: 0,
+                movestogo: None,
+            };
+            let learned = Charge {
+                recent: recent.ceil() as u64,
+                peak: peak.ceil() as u64,
+            };
+            let p = plan(clock, horizon, 30, learned);
+            let spent = (p.optimum as f64 * SCALE_MAX).min(p.maximum as f64);
+            left -= spent + charge as f64;
+            least = least.min(left);
+            if let Some(before) = previous.replace(charge) {
+                recent = (recent * 0.9).max(before.min(charge) as f64);
+                peak = peak.max(recent);
+            }
+        }
+        least
+    }
+
+    /// A game of `total` moves a side: 9 placings (850 ms each, as Nine Morris 3D animates
+    /// them), slides (350 ms) losing a piece every 8 moves down to 4, then from move
+    /// `flights_from` flights with 3 pieces (850 ms).
+    fn gui_game(total: u32, flights_from: u32) -> Vec<(u64, Horizon)> {
+        (0..total)
+            .map(|k| {
+                if k < 9 {
+                    let horizon = Horizon {
+                        placings: 9 - k,
+                        ..START
+                    };
+                    (850, horizon)
+                } else if k >= flights_from {
+                    let horizon = Horizon {
+                        placings: 0,
+                        pieces: 7,
+                        own: 3,
+                        ..START
+                    };
+                    (850, horizon)
+                } else {
+                    let own = 9u32.saturating_sub((k - 9) / 8).max(4);
+                    let horizon = Horizon {
+                        placings: 0,
+                        pieces: own + 5,
+                        own,
+                        ..START
+                    };
+                    (350, horizon)
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn long_games_at_the_guis_charges_keep_the_clock() {
+        // 150 plies: 41 slides, then 25 flights; 200 plies of slides; 120 plies ending in 30
+        // flights.
+        for (total, flights_from) in [(75, 50), (100, 200), (60, 30)] {
+            let least = least_clock(&gui_game(total, flights_from));
+            assert!(least > 1_000.0, "{total} {flights_from}: {least:.0} ms");
+        }
     }
 
     #[test]

@@ -102,6 +102,19 @@ impl Referee {
         }
     }
 
+    /// Whether `token` would end the game by threefold repetition (its board, with the side to
+    /// move, already seen twice since the last placement or capture).
+    pub(crate) fn repeats(&self, token: &str) -> bool {
+        let mut game = self.game.clone();
+        let Ok(mv) = game.play_token(token) else {
+            return false;
+        };
+        let now = board(&game);
+        !mv.is_placement()
+            && mv.removal_count() == 0
+            && self.seen.iter().filter(|&&b| b == now).count() >= 2
+    }
+
     pub(crate) fn legal(&self) -> Vec<String> {
         movegen::legal_moves(self.game.position(), Convention::Turn)
             .into_iter()
