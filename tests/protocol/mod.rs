@@ -24,6 +24,7 @@ mod ready;
 mod search;
 mod tables;
 mod tables_changes;
+mod tables_install;
 mod tables_packed;
 mod tables_plan;
 mod time;
