@@ -150,12 +150,17 @@ impl From<DurableError> for SetError {
     }
 }
 
-/// `dir` spelt whole (`.` or `a/..` have no name of their own): its canonical path when it is
-/// there, else the absolute one.
+/// `dir` spelt whole (`.` or `a/..` have no name of their own): the canonical path of the folder
+/// it is in, joined with its name (a link at that name stays the link: a set installed there
+/// replaces the link, never what it points to), or its own canonical path when it has no name.
 fn whole(dir: &Path) -> PathBuf {
-    fs::canonicalize(dir)
-        .or_else(|_| std::path::absolute(dir))
-        .unwrap_or_else(|_| dir.to_path_buf())
+    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    match (abs.parent(), abs.file_name()) {
+        (Some(parent), Some(name)) => fs::canonicalize(parent)
+            .unwrap_or_else(|_| parent.to_path_buf())
+            .join(name),
+        _ => fs::canonicalize(&abs).unwrap_or(abs),
+    }
 }
 
 /// The folder a set's folder is in, and its name.

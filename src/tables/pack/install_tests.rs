@@ -238,3 +238,25 @@ fn an_install_refuses_a_place_that_cannot_take_it_or_holds_other_things_at_once(
     assert!(matches!(e, SetError::NotASet { .. }), "{e:?}");
     assert!(!names(&dir.0).iter().any(|n| n.starts_with('.')));
 }
+
+#[test]
+fn an_install_to_a_link_replaces_the_link_and_leaves_what_it_pointed_to() {
+    let rules = game(3);
+    let dir = built("install-link", &rules);
+    let from = a_set(&dir.0, "from");
+    let elsewhere = dir.0.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let real = elsewhere.join("real");
+    std::fs::rename(a_set(&dir.0, "real"), &real).unwrap();
+    let place = dir.0.join("place");
+    std::fs::create_dir_all(&place).unwrap();
+    let to = place.join("packed");
+    std::os::unix::fs::symlink(&real, &to).unwrap();
+    let (install, _) = Install::prepare(&from, &to).unwrap();
+    install.put(&rules, &|_| {}).unwrap();
+    assert!(!std::fs::symlink_metadata(&to).unwrap().is_symlink());
+    set::verify(&to, &rules, &|_| {}).unwrap();
+    set::verify(&real, &rules, &|_| {}).unwrap();
+    assert_eq!(names(&place), ["packed"]);
+    assert_eq!(names(&elsewhere), ["real"]);
+}
