@@ -164,3 +164,44 @@ fn an_install_where_nothing_can_be_written_is_refused_before_the_set_is_checked(
     assert!(!out.contains("checksum"), "checked first: {out}");
     assert!(start.elapsed() < Duration::from_secs(5));
 }
+
+/// A pack killed at moments spread over its run leaves, at worst, a folder without a manifest
+/// and a table's temporary file; the next pack removes the temporary files (a planted one of a
+/// process that no longer runs as well) and finishes the set.
+#[test]
+fn a_killed_packs_temporary_files_are_removed_by_the_next_pack() {
+    let _gate = shared();
+    let place = fresh("pack-killed");
+    let out = place.join("packed");
+    let start = Instant::now();
+    assert!(pack(&out, &[]).status.success());
+    let whole_run = start.elapsed();
+    for i in 0..12u32 {
+        let mut child = crate::shared::moulin()
+            .args(["tables", "pack", "--dir"])
+            .arg(three_a_side())
+            .arg("--out")
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(whole_run * i / 10);
+        let _ = child.kill();
+        child.wait().unwrap();
+        if out.join("manifest.txt").exists() {
+            set::verify(&out, &Rules::nine(), &|_| {}).unwrap();
+        }
+    }
+    let planted = out.join("moving/.3-3.pk.4194999.0123456789abcdef.tmp");
+    std::fs::write(&planted, vec![1u8; 10_000]).unwrap();
+    let o = pack(&out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        names(&out.join("moving")),
+        ["3-3.pk"],
+        "temporary files stay"
+    );
+    assert_eq!(names(&place), ["packed"]);
+    set::verify(&out, &Rules::nine(), &|_| {}).unwrap();
+}
