@@ -12,8 +12,10 @@
 //!   replace it (`/dev/null` itself, as root).
 //! - `check_files` is what every command with several files runs before it makes any: no output
 //!   is one of its inputs or another output (the same file however the paths are spelt: `./x`,
-//!   a link, a hard link), an output that must be new is not there, and each output's folder
-//!   takes a new file; an output that is there is a regular file.
+//!   a link, a hard link), an output that must be new is not there, an output that replaces only
+//!   its own kind of file (`Role::ReplacesOwn`: a network, an opening's solution) finds one of
+//!   that kind there (its magic bytes) or nothing, and each output's folder takes a new file; an
+//!   output that is there is a regular file.
 //! - `Journal` is the log of a long job's finished work: a header line naming the job and its
 //!   settings (written whole or not at all, like any file above), then one line per finished
 //!   item, written at once (a kill loses nothing: the system keeps what a process wrote) and
@@ -183,6 +185,20 @@ pub enum DurableError {
         /// How to replace it (`give --force to replace it`).
         how: String,
     },
+    /// An output is there and is not a file of the kind the command writes.
+    #[error(
+        "{what} {} is there and is not {own} (only a file of that kind is replaced): name \
+         another file, or give --force to replace it",
+        shown(path)
+    )]
+    NotOwn {
+        /// The output, as the command line names it.
+        what: String,
+        /// Its path.
+        path: PathBuf,
+        /// The kind of file the command writes, in words.
+        own: &'static str,
+    },
     /// An output names a folder, a named pipe, a device...: only a regular file is written over.
     #[error("{what} {} is {kind}, not a regular file: name a file", shown(path))]
     NotAFile {
@@ -305,6 +321,29 @@ fn create_temp(path: &Path, rng: &mut Rng) -> io::Result<(File, PathBuf)> {
     ))
 }
 
+/// The process that made the temporary file named `name` (`create_temp`'s
+/// `.<name>.<pid>.<random>.tmp`), or `None` when `name` is not such a name: how a run that holds
+/// a folder's lock finds the temporary files a killed run left there.
+pub fn temp_maker(name: &std::ffi::OsStr) -> Option<u32> {
+    let name = name.to_str()?;
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (rest, random) = rest.rsplit_once('.')?;
+    let (_, pid) = rest.rsplit_once('.')?;
+    let hex = random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit());
+    let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+    if hex && digits {
+        pid.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Flushes the folder `dir` itself to disk: the names made, renamed or removed in it survive a
+/// power cut.
+pub fn sync_folder(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
 /// The folder `path` is in (`.` for a bare name).
 fn folder_of(path: &Path) -> &Path {
     match path.parent() {
@@ -322,6 +361,34 @@ pub enum Role {
     Writes,
     /// Writes it; a file there is refused with this advice (`give --force to replace it`).
     Creates(&'static str),
+    /// Writes it, replacing a file there only when that file is an output of the same kind (it
+    /// begins with the format's own bytes); anything else is refused with `--force`'s advice.
+    ReplacesOwn(Own),
+}
+
+/// A format a command writes, as `Role::ReplacesOwn` recognises a file of it: the bytes every
+/// file of it begins with, and its name in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Own {
+    /// The bytes a file of the format begins with (its magic).
+    pub magic: &'static [u8],
+    /// What a file of it is, in words (`a moulin network`).
+    pub name: &'static str,
+}
+
+impl Own {
+    /// Whether the file at `path` begins with the format's bytes (read without waiting, and only
+    /// from a regular file).
+    pub fn recognises(&self, path: &Path) -> bool {
+        let Ok(file) = input_file::open_regular(path) else {
+            return false;
+        };
+        let mut head = Vec::with_capacity(self.magic.len());
+        file.take(self.magic.len() as u64)
+            .read_to_end(&mut head)
+            .is_ok()
+            && head == self.magic
+    }
 }
 
 /// One file of a command, as its command line names it.
@@ -351,6 +418,20 @@ impl<'a> CommandFile<'a> {
             what,
             path,
             role: Role::Writes,
+        }
+    }
+
+    /// A file `what` the command writes in the format `own`, replacing one there only if it is
+    /// of that format, or whatever it is with `force`.
+    pub fn replaces_own(what: &'a str, path: &'a Path, own: Own, force: bool) -> CommandFile<'a> {
+        CommandFile {
+            what,
+            path,
+            role: if force {
+                Role::Writes
+            } else {
+                Role::ReplacesOwn(own)
+            },
         }
     }
 }
@@ -430,6 +511,15 @@ pub fn check_files(files: &[CommandFile]) -> Result<(), DurableError> {
                 path: f.path.to_path_buf(),
                 how: how.to_string(),
             });
+        }
+        if let (Role::ReplacesOwn(own), true) = (f.role, there) {
+            if !own.recognises(f.path) {
+                return Err(DurableError::NotOwn {
+                    what: f.what.to_string(),
+                    path: f.path.to_path_buf(),
+                    own: own.name,
+                });
+            }
         }
         let (probe, tmp) =
             create_temp(f.path, &mut temp_rng()).map_err(|e| DurableError::Unwritable {

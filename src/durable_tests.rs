@@ -118,6 +118,54 @@ fn an_output_is_never_an_input_nor_another_output() {
     let _ = fs::remove_dir_all(&d);
 }
 
+#[test]
+fn an_output_of_its_own_kind_is_replaced_and_another_file_only_with_force() {
+    const OWN: Own = Own {
+        magic: b"MAGIC",
+        name: "a test file",
+    };
+    let d = dir("own");
+    let (ours, theirs, none) = (d.join("ours"), d.join("theirs"), d.join("none"));
+    fs::write(&ours, b"MAGIC and more").unwrap();
+    fs::write(&theirs, b"MAGI").unwrap();
+    for (path, force, refused) in [
+        (&none, false, false),
+        (&ours, false, false),
+        (&theirs, false, true),
+        (&theirs, true, false),
+    ] {
+        let r = check_files(&[CommandFile::replaces_own("--out", path, OWN, force)]);
+        assert_eq!(r.is_err(), refused, "{path:?} {force}: {r:?}");
+        if let Err(e) = r {
+            let e = e.to_string();
+            assert!(
+                e.contains("is not a test file") && e.contains("--force"),
+                "{e}"
+            );
+        }
+    }
+    assert_eq!(names(&d), ["ours", "theirs"]);
+    let _ = fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_temporary_file_names_its_maker_and_no_other_name_does() {
+    let d = dir("temp-maker");
+    let (_f, tmp) = create_temp(&d.join("t.pk"), &mut Rng::new(7)).unwrap();
+    let name = tmp.file_name().unwrap();
+    assert_eq!(temp_maker(name), Some(std::process::id()));
+    for other in [
+        "t.pk",
+        ".t.pk.tmp",
+        ".t.pk.12.0123.tmp",
+        ".t.pk.x1.0123456789abcdef.tmp",
+        "t.pk.12.0123456789abcdef.tmp",
+    ] {
+        assert_eq!(temp_maker(std::ffi::OsStr::new(other)), None, "{other}");
+    }
+    let _ = fs::remove_dir_all(&d);
+}
+
 /// A named pipe at `path`.
 fn fifo(path: &Path) -> PathBuf {
     let made = std::process::Command::new("mkfifo")

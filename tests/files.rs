@@ -155,6 +155,9 @@ fn a_killed_book_build_resumes_to_the_same_book() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A book of openings as an earlier run of `openings --out` left it.
+const OLD_OPENINGS: &str = "# moulin opening book, an earlier run\nd6\n";
+
 #[test]
 fn a_killed_openings_run_resumes_to_the_same_file() {
     let dir = temp_dir("openings-kill");
@@ -175,12 +178,13 @@ fn a_killed_openings_run_resumes_to_the_same_file() {
     };
     let killed_args = args(&killed);
     let killed_args: Vec<&str> = killed_args.iter().map(String::as_str).collect();
-    // An old file at --out stays whole until the new one replaces it.
-    std::fs::write(&killed, "d6\n").unwrap();
+    // An old file at --out (of an earlier run: `openings` replaces no other kind of file) stays
+    // whole until the new one replaces it.
+    std::fs::write(&killed, OLD_OPENINGS).unwrap();
     let journal = dir.join("killed.txt.partial");
     let mut child = spawn(&killed_args);
     kill_after(&mut child, &journal, 10);
-    assert_eq!(std::fs::read_to_string(&killed).unwrap(), "d6\n");
+    assert_eq!(std::fs::read_to_string(&killed).unwrap(), OLD_OPENINGS);
     let done = journal_lines(&journal).len();
     let log = run_ok(&killed_args);
     assert!(log.contains(&format!("{done} searches resumed")), "{log}");
@@ -230,7 +234,7 @@ fill 8K; step mid-build book
 cp "$mnt/b.book.partial" "$res/mid-build.partial"
 rm "$mnt/fill"; step resumed book
 cp "$mnt/b.book" "$res/resumed.book"
-echo "d6" >"$mnt/o.txt"
+printf '# moulin opening book, an earlier run\nd6\n' >"$mnt/o.txt"
 fill 0; step openings "$bin" openings --engine "$bin" --plies 3 --depth 1 --out "$mnt/o.txt"
 cp "$mnt/o.txt" "$res/openings.txt"
 "#;
@@ -298,7 +302,7 @@ fn a_full_disk_stops_the_build_loses_nothing_and_the_build_resumes() {
     );
     assert_eq!(
         std::fs::read_to_string(res.join("openings.txt")).unwrap(),
-        "d6\n"
+        OLD_OPENINGS
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,6 +9,7 @@
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
+use crate::shared::listing;
 use std::os::unix::fs::{symlink, FileTypeExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -48,16 +49,6 @@ fn refused(out: &Output, words: &[&str]) {
     for w in words {
         assert!(e.contains(w), "'{w}' not in: {e}");
     }
-}
-
-/// The names in `dir`, sorted: what a command left there.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 const GAME: &str = "[Event \"a game\"]\n\n1. d6 f4 2. d2 b4 *\n";
@@ -260,5 +251,84 @@ fn an_output_goes_only_over_a_regular_file() {
         left,
         ["folder.html", "g.pgn", "link.html", "o.txt", "pipe.html"]
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tables opening --out` and `train net --out` replace a file only of their own kind (an
+/// opening's solution, a network: their first bytes) unless `--force`, and say so before any
+/// work: a user's document there is kept.
+#[test]
+fn a_writer_replaces_only_its_own_kind_of_file_unless_forced() {
+    let dir = temp_dir("own-kind");
+    std::fs::create_dir_all(dir.join("no-tables")).unwrap();
+    let letter = "Dear reader,\n";
+    for (line, own) in [
+        (
+            "tables opening --plies 2 --dir no-tables --out",
+            &b"MOULOPN1 and the rest"[..],
+        ),
+        (
+            "train net --tables no-tables --out",
+            &b"MOULNNUE and the rest"[..],
+        ),
+    ] {
+        std::fs::write(dir.join("letter.txt"), letter).unwrap();
+        let out = run_in(&dir, line, &["letter.txt"]);
+        refused(&out, &["--out", "letter.txt", "is not", "--force"]);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("letter.txt")).unwrap(),
+            letter
+        );
+        // A file of its own kind, or --force: the check passes, and the command goes on to
+        // find no solution in the empty folder.
+        std::fs::write(dir.join("own.bin"), own).unwrap();
+        for extra in [&["own.bin"][..], &["letter.txt", "--force"][..]] {
+            let out = run_in(&dir, line, extra);
+            refused(&out, &["no placing solution"]);
+        }
+        assert_eq!(listing(&dir), ["letter.txt", "no-tables", "own.bin"]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every other writer of a file the user names (`openings --out`, `book cover --out`, `book
+/// exact --prune`, `train critical --out`, `train fit --out`) refuses a file that is not of its
+/// own kind unless `--force`, before any work, and leaves it as it was.
+#[test]
+fn every_writer_refuses_a_file_not_of_its_kind_before_any_work() {
+    let dir = temp_dir("not-own");
+    let letter = "Dear reader,\n";
+    std::fs::write(dir.join("letter.txt"), letter).unwrap();
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/book/nine.book");
+    std::fs::write(
+        dir.join("labels.txt"),
+        "# moulin label journal: variant nine depth 13 seed 1\n",
+    )
+    .unwrap();
+    for (line, extra) in [
+        (
+            "openings --plies 1 --depth 1 --out letter.txt --engine",
+            moulin(),
+        ),
+        (
+            "book cover --tables t --openings o.txt --out letter.txt",
+            book,
+        ),
+        ("book exact --tables t --prune letter.txt", book),
+        ("train critical --draw 10 --out letter.txt", ""),
+        ("train fit --labels labels.txt --out letter.txt", ""),
+    ] {
+        let extra: Vec<&str> = [extra].into_iter().filter(|e| !e.is_empty()).collect();
+        let started = Instant::now();
+        let out = run_in(&dir, line, &extra);
+        refused(&out, &["letter.txt", "is not", "--force"]);
+        assert!(started.elapsed() < Duration::from_secs(10), "{line}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("letter.txt")).unwrap(),
+            letter,
+            "{line}"
+        );
+    }
+    assert_eq!(listing(&dir), ["labels.txt", "letter.txt"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

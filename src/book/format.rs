@@ -20,6 +20,13 @@ use crate::rules::notation;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
+
+/// What a book file begins with (its first line), as a writer recognises its own output
+/// (`durable::Role::ReplacesOwn`).
+pub const OWN: crate::durable::Own = crate::durable::Own {
+    magic: b"# moulin opening book;",
+    name: "a moulin book",
+};
 use crate::search::exact::{self, Wdl};
 use crate::search::Score;
 

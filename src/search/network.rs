@@ -63,7 +63,8 @@ pub const WEIGHT_LIMIT: f32 = 1.98;
 /// The features on in one view at most: every point, two hands and every line.
 pub const MAX_ACTIVE: usize = POINTS + 2 + LINES;
 
-const MAGIC: &[u8; 8] = b"MOULNNUE";
+/// The bytes every network file begins with (what a writer recognises as its own output).
+pub const MAGIC: &[u8; 8] = b"MOULNNUE";
 const VERSION: u32 = 1;
 /// The most bytes a network file may have: the header's text is short, the weights fixed.
 const MAX_FILE_BYTES: u64 = 4 << 20;

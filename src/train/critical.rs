@@ -578,6 +578,13 @@ impl Work<'_> {
     }
 }
 
+/// What a suite of critical positions begins with, as `train critical` recognises its own
+/// output (`durable::Role::ReplacesOwn`).
+pub const OWN: crate::durable::Own = crate::durable::Own {
+    magic: b"# moulin critical positions",
+    name: "a suite of critical positions",
+};
+
 /// The text of a suite: its header (the plan, how values are found, the command) and `lines`;
 /// `exact` when the values are exact, `drawn` how many positions come from drawn candidates.
 pub fn suite_text(plan: &CriticalPlan, lines: &[String], exact: bool) -> String {

@@ -459,6 +459,13 @@ pub fn fit(
     })
 }
 
+/// What the weights' source file begins with, as `train fit` recognises its own output
+/// (`durable::Role::ReplacesOwn`).
+pub const OWN: crate::durable::Own = crate::durable::Own {
+    magic: b"//! The learned weights of the placing phase",
+    name: "a file of weights written by moulin train fit",
+};
+
 /// The Rust source of `src/search/placing.rs` holding `learned`.
 pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
     let list = |v: &[i32; INPUTS]| {

@@ -25,6 +25,7 @@ mod ready;
 mod search;
 mod tables;
 mod tables_changes;
+mod tables_install;
 mod tables_memory;
 mod tables_packed;
 mod tables_plan;

@@ -36,14 +36,7 @@ fn install(from: &Path, to: &Path) -> std::process::Output {
 pub(crate) fn packed(name: &str) -> std::path::PathBuf {
     let out = scratch(name);
     let _ = std::fs::remove_dir_all(&out);
-    let o = moulin(&[
-        "tables",
-        "pack",
-        "--dir",
-        three_a_side().to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = super::tables_install::pack(&out, &[]);
     let (stdout, stderr) = text(&o);
     assert!(o.status.success(), "{stderr}");
     assert!(
@@ -160,7 +153,7 @@ fn a_damaged_or_foreign_set_is_refused_naming_the_file_and_an_install_keeps_the_
     let o = install(&to, &other);
     let (_, stderr) = text(&o);
     assert!(
-        !o.status.success() && stderr.contains("holds other things"),
+        !o.status.success() && stderr.contains("notes.txt, which is not a packed set's"),
         "{stderr}"
     );
     assert_eq!(

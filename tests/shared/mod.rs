@@ -20,3 +20,13 @@ pub(crate) fn empty_cache() -> std::path::PathBuf {
         .join(format!("moulin-tests-{}", std::process::id()))
         .join("empty-cache")
 }
+
+/// The names in `dir`, sorted: what a command left there.
+pub(crate) fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

@@ -53,6 +53,9 @@ pub struct CoverArgs {
     /// book itself).
     #[arg(long, value_name = "OUT")]
     pub out: PathBuf,
+    /// Replace the file at --out even if it is not a book.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `moulin book cover`.
@@ -60,7 +63,7 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     let started = Instant::now();
     let journal = durable::with_suffix(&args.out, ".cover.partial");
     let mut files = vec![
-        CommandFile::writes("--out", &args.out),
+        CommandFile::replaces_own("--out", &args.out, crate::book::format::OWN, args.force),
         CommandFile::writes("the journal of --out", &journal),
         CommandFile::reads("--openings", &args.openings),
         CommandFile::reads("--tables", &args.tables),

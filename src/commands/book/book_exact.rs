@@ -33,6 +33,9 @@ pub struct ExactArgs {
     /// to this file, whole or not at all (not the book itself).
     #[arg(long, value_name = "OUT")]
     pub prune: Option<PathBuf>,
+    /// Replace the file at --prune even if it is not a book.
+    #[arg(long, requires = "prune")]
+    pub force: bool,
     /// Solver threads, each checking one position at a time; 1 to 64.
     #[arg(long, default_value_t = 1,
           value_parser = crate::commands::args::search_threads())]
@@ -48,7 +51,12 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
         CommandFile::writes("the journal of the book", &journal),
     ];
     if let Some(out) = &args.prune {
-        files.push(CommandFile::writes("--prune", out));
+        files.push(CommandFile::replaces_own(
+            "--prune",
+            out,
+            crate::book::format::OWN,
+            args.force,
+        ));
     }
     durable::check_files(&files)?;
     let text = book::read_text(&args.file)?;

@@ -62,6 +62,9 @@ pub struct OpeningsArgs {
     /// plies and depth.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace the file at --out even if it is not a book of openings.
+    #[arg(long, requires = "out")]
+    pub force: bool,
     /// Time allowed for one search, in milliseconds (at most a day, 86400000).
     #[arg(long, value_name = "MS", default_value_t = 600_000,
           value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
@@ -170,6 +173,12 @@ fn header(
     )
 }
 
+/// What a book of openings begins with (`header`), as this command recognises its own output.
+const OWN: durable::Own = durable::Own {
+    magic: b"# moulin opening book,",
+    name: "a book of openings",
+};
+
 /// Checks the files before any work: --out and its journal are neither --from nor the tables.
 fn check_files(args: &OpeningsArgs) -> Result<(), Failure> {
     let Some(out) = &args.out else {
@@ -177,7 +186,7 @@ fn check_files(args: &OpeningsArgs) -> Result<(), Failure> {
     };
     let journal = durable::with_suffix(out, ".partial");
     let mut files = vec![
-        CommandFile::writes("--out", out),
+        CommandFile::replaces_own("--out", out, OWN, args.force),
         CommandFile::writes("the journal of --out", &journal),
     ];
     if let Some(from) = &args.from {

@@ -6,6 +6,7 @@ use super::tables_shared::table_rules;
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::outln;
 use crate::commands::progress::Bars;
+use crate::durable::{self, CommandFile, Own};
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::tables::default_dir;
@@ -31,6 +32,9 @@ pub struct OpeningArgs {
     /// With --verify: the positions checked against their successors.
     #[arg(long, default_value_t = 100_000)]
     pub sample: u64,
+    /// Replace the file at --out even if it is not an opening's solution.
+    #[arg(long, conflicts_with = "verify")]
+    pub force: bool,
     /// The tables directory with the placing solution (default:
     /// ~/.cache/moulin/tables/<variant>).
     #[arg(long)]
@@ -64,10 +68,29 @@ pub(super) fn run(args: &OpeningArgs) -> Result<(), Failure> {
                 .out
                 .clone()
                 .unwrap_or_else(|| Path::new("book").join(opening::file_name(&args.variant)));
+            check_out(&out, &dir, args.force)?;
             make(&out, &dir, &rules, plies)
         }
         (None, None) => Err("give --plies N, or --verify FILE".into()),
     })
+}
+
+/// The file an opening's solution of `tables` goes to, checked before any work: not one of the
+/// tables (`durable::check_files`), a regular file in a folder that takes one, and, when a file
+/// is there, an opening's solution (anything else only with `force`).
+fn check_out(out: &Path, tables: &Path, force: bool) -> Result<(), Failure> {
+    const OWN: Own = Own {
+        magic: opening::FAMILY,
+        name: "an opening's solution of moulin",
+    };
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    Ok(durable::check_files(&[
+        CommandFile::replaces_own("--out", out, OWN, force),
+        CommandFile::reads("--dir", tables),
+    ])?)
 }
 
 /// The whole placing solution of `dir` (a tables directory, or a packed set's folder), or an
@@ -117,10 +140,6 @@ fn make(out: &Path, dir: &Path, rules: &Rules, plies: u8) -> Result<(), Failure>
         )
         .into());
     };
-    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
     let made = opening::write(out, rules, plies, &solution, &Bars::default())?;
     print_sizes(&made)?;
     let read = opening::read(out, rules).context("reading the file back")?;

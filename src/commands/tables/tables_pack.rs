@@ -3,7 +3,7 @@
 //! installed where the engine looks.
 
 use super::tables_shared::{pool, table_rules};
-use crate::commands::failure::{Context, Failure};
+use crate::commands::failure::Failure;
 use crate::commands::output::outln;
 use crate::commands::progress::Bars;
 use crate::job_progress::Progress;
@@ -11,6 +11,8 @@ use crate::rules::Rules;
 use crate::tables::consistency::check_table;
 use crate::tables::index::Classes;
 use crate::tables::pack::compare;
+use crate::tables::pack::folder;
+use crate::tables::pack::install::{Install, Leftover, Placed};
 use crate::tables::pack::set::{self, Manifest, MANIFEST};
 use crate::tables::pack::table::Key;
 use crate::tables::placing_verify;
@@ -46,6 +48,10 @@ pub struct PackArgs {
     /// Threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
+    /// Pack into --out even if it holds other things than a set (they are kept; the set's own
+    /// files are replaced).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// The arguments of `moulin tables install`.
@@ -100,6 +106,8 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
         )
         .into());
     }
+    // The folder held and checked before the long work.
+    let held = folder::prepare_pack(&out, args.force)?;
     let pool = pool(args.threads)?;
     let start = Instant::now();
     let tables = pool.install(|| Tables::open(&dir, &rules))?;
@@ -144,7 +152,7 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
         set::pack(
             &tables,
             &rules,
-            &out,
+            &held,
             args.store_all,
             args.block_kib << 10,
             &|_key: Key, len, _size| {
@@ -291,8 +299,8 @@ fn hold_against(
     Ok(())
 }
 
-/// `moulin tables install`: the set checked whole, copied, the copy checked, then put in place
-/// (a set there before is replaced only once the new one is sound).
+/// `moulin tables install`: the destination held and checked, the set checked whole, copied,
+/// the copy checked, then put in place in one step (`tables::pack::install`).
 pub(super) fn run_install(args: &InstallArgs) -> Result<(), Failure> {
     let rules = table_rules(&args.variant)?;
     let from = if args.from.file_name().is_some_and(|n| n == MANIFEST) {
@@ -303,84 +311,41 @@ pub(super) fn run_install(args: &InstallArgs) -> Result<(), Failure> {
     } else {
         args.from.clone()
     };
-    if !set::is_set(&from) {
-        return Err(format!("{}: no {MANIFEST}: not a packed set", from.display()).into());
-    }
     let to = args
         .to
         .clone()
         .unwrap_or_else(|| set::default_dir(&args.variant));
-    // Only a set (or nothing, or an empty folder) is replaced: never a folder of other things.
-    let empty = std::fs::read_dir(&to).is_ok_and(|mut d| d.next().is_none());
-    if to.exists() && !set::is_set(&to) && !empty {
-        return Err(format!(
-            "--to {}: holds other things than a packed set; name a new folder, or the set to \
-             replace",
-            to.display()
-        )
-        .into());
+    let (install, leftovers) = Install::prepare(&from, &to)?;
+    for l in &leftovers {
+        match l {
+            Leftover::PutBack(p) => outln!(
+                "{}: a set moved aside by an install that was stopped: put back",
+                p.display()
+            )?,
+            Leftover::Removed(p, bytes) => outln!(
+                "{}: left by an install that was stopped ({bytes} bytes): removed",
+                p.display()
+            )?,
+        }
     }
     verify_set(&from, &rules, Some(args.sample), args.threads, None)?;
-    let manifest = Manifest::read(&from)?;
-    let parent = to.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent)
-        .with_context(|| format!("cannot create {}", parent.display()))?;
-    let name = to
-        .file_name()
-        .map_or("packed".into(), |n| n.to_string_lossy().into_owned());
-    let staging = parent.join(format!(".{name}.installing-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&staging);
     let bars = Bars::default();
-    bars.stage(
-        manifest.files.iter().map(|f| f.size).sum(),
-        0,
-        "copying ",
-        "bytes",
-    );
-    let copied = (|| -> Result<(), Failure> {
-        for f in manifest
-            .files
-            .iter()
-            .map(|f| f.key.file_name())
-            .chain([MANIFEST.to_string()])
-        {
-            let (src, dst) = (from.join(&f), staging.join(&f));
-            if let Some(p) = dst.parent() {
-                std::fs::create_dir_all(p)
-                    .with_context(|| format!("cannot create {}", p.display()))?;
-            }
-            let n = std::fs::copy(&src, &dst)
-                .with_context(|| format!("cannot copy {} to {}", src.display(), dst.display()))?;
-            bars.advance(n);
-        }
-        bars.finish();
-        set::verify(&staging, &rules, &|_| {})?;
-        Ok(())
-    })();
-    if let Err(e) = copied {
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(e);
-    }
-    let old = parent.join(format!(".{name}.replaced-{}", std::process::id()));
-    if to.exists() {
-        if let Err(e) = std::fs::rename(&to, &old) {
-            let _ = std::fs::remove_dir_all(&staging);
-            return Err(format!("cannot move {} aside: {e}", to.display()).into());
-        }
-    }
-    if let Err(e) = std::fs::rename(&staging, &to) {
-        // The set before goes back where it was; the copy goes.
-        let _ = std::fs::rename(&old, &to);
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(format!("cannot put the set in {}: {e}", to.display()).into());
-    }
-    let _ = std::fs::remove_dir_all(&old);
+    bars.stage(install.bytes(), 0, "copying ", "bytes");
+    let (files, pairs, groups) = {
+        let m = install.manifest();
+        (m.files.len(), m.pairs().count(), m.groups().count())
+    };
+    let placed = install.put(&rules, &|n| bars.advance(n))?;
+    bars.finish();
+    let how = match placed {
+        Placed::New => "",
+        Placed::Swapped => ", swapped with the set before in one step",
+        Placed::Renamed => ", the set before moved aside then removed",
+    };
     outln!(
-        "installed in {} ({} files, {} moving tables, {} placing groups); TablesPath {} uses it",
+        "installed in {} ({files} files, {pairs} moving tables, {groups} placing groups{how}); \
+         TablesPath {} uses it",
         to.display(),
-        manifest.files.len(),
-        manifest.pairs().count(),
-        manifest.groups().count(),
         to.display()
     )?;
     Ok(())

@@ -70,6 +70,9 @@ pub struct CriticalArgs {
     /// The suite to write, whole, once --count positions are found.
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace the file at --out even if it is not a suite of critical positions.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `moulin train critical`.
@@ -79,7 +82,12 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), Failure> {
         Some(_) => Vec::new(),
         None => fit::label_files(&args.variant, &args.labels)?,
     };
-    let mut files = vec![CommandFile::writes("--out", &args.out)];
+    let mut files = vec![CommandFile::replaces_own(
+        "--out",
+        &args.out,
+        critical::OWN,
+        args.force,
+    )];
     files.extend(labels.iter().map(|f| CommandFile::reads("--labels", f)));
     files.extend(
         args.tables

@@ -51,6 +51,9 @@ pub struct FitArgs {
     /// --results files. Default: print them only.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace the file at --out even if it is not a file of weights.
+    #[arg(long, requires = "out")]
+    pub force: bool,
 }
 
 /// `moulin train fit`.
@@ -78,7 +81,12 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
     }
     let files = fit::label_files(&args.variant, &args.labels)?;
     if let Some(out) = &args.out {
-        let mut named = vec![CommandFile::writes("--out", out)];
+        let mut named = vec![CommandFile::replaces_own(
+            "--out",
+            out,
+            fit::OWN,
+            args.force,
+        )];
         named.extend(files.iter().map(|f| CommandFile::reads("--labels", f)));
         named.extend(
             args.results

@@ -5,6 +5,7 @@
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::outln;
 use crate::commands::progress::Bars;
+use crate::durable::{self, CommandFile, Own};
 use crate::job_progress::Progress;
 use crate::rules::position::Position;
 use crate::rules::Rules;
@@ -48,6 +49,9 @@ pub struct NetArgs {
     /// checkout).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace the file at --out even if it is not a network.
+    #[arg(long, conflicts_with = "only_check")]
+    pub force: bool,
     /// Only check this network file on the held-out positions (no data made, no training).
     #[arg(long, conflicts_with = "out")]
     pub only_check: Option<PathBuf>,
@@ -62,6 +66,17 @@ pub fn run_net(args: &NetArgs) -> Result<(), Failure> {
         return Err(format!("--rate must be above 0 and below 1 (got {})", args.rate).into());
     }
     let rules = Rules::named(&args.variant)?;
+    if args.only_check.is_none() {
+        durable::check_files(&[CommandFile::replaces_own(
+            "--out",
+            &out_path(args),
+            Own {
+                magic: network::MAGIC,
+                name: "a moulin network",
+            },
+            args.force,
+        )])?;
+    }
     let dir = args
         .tables
         .clone()
@@ -178,10 +193,7 @@ fn write_network(
         args.variant, args.positions, args.seed, args.epochs, args.batch, args.rate
     );
     let made = Network::quantized(&state.net, rules, &args.variant, &command, scale);
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("book").join(network::file_name(&args.variant)));
+    let out = out_path(args);
     let bytes = made.to_bytes();
     crate::durable::write_atomic(&out, &bytes)?;
     outln!(
@@ -191,6 +203,13 @@ fn write_network(
         net::loss(&state.net, held)
     )?;
     Ok(made)
+}
+
+/// Where the network goes: `--out`, by default book/<variant>.nnue.
+fn out_path(args: &NetArgs) -> PathBuf {
+    args.out
+        .clone()
+        .unwrap_or_else(|| Path::new("book").join(network::file_name(&args.variant)))
 }
 
 /// The evaluation without a network (the hand-written one with the learned placing weights).

@@ -8,11 +8,16 @@
 //! - `compare`: two loaded solutions held against each other (a set and its build);
 //! - `cache`: the unpacked blocks kept for the next probes, shared by every table;
 //! - `memo`: the values of positions not stored found already, for the next probes;
-//! - `set`: a packed set: its manifest, made from a built solution, opened, verified.
+//! - `folder`: a set's folder held by the command writing it: its lock, what it holds, the
+//!   leftovers of a killed run;
+//! - `set`: a packed set: its manifest, made from a built solution, opened, verified;
+//! - `install`: a set copied, checked and put in place in one step.
 
 pub mod cache;
 pub mod compare;
+pub mod folder;
 pub mod frame;
+pub mod install;
 pub mod memo;
 pub mod set;
 pub mod table;

@@ -20,9 +20,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The manifest's file name in a set.
-pub const MANIFEST: &str = "manifest.txt";
-const TITLE: &str = "moulin packed solution";
+pub use super::folder::MANIFEST;
+use super::folder::{SetError, SetLock, TITLE};
 
 /// Whether `dir` holds a packed set (its manifest).
 pub fn is_set(dir: &Path) -> bool {
@@ -403,20 +402,23 @@ struct Source<'a> {
 }
 
 /// Packs the moving tables and the placing solution in `tables` (opened from a directory for
-/// `rules`; the placing only if whole) into the set `out`, in blocks of `block` bytes (a power
-/// of two, `table::MIN_BLOCK` to `table::MAX_BLOCK`), every table or only those whose values
-/// cannot be found from stored successors (`store_all`), resuming where a stopped run left it
-/// (a table already packed whole from the same values and blocks is kept), then writes the
-/// manifest.
+/// `rules`; the placing only if whole) into the set folder held by `out`
+/// (`folder::prepare_pack`), in blocks of `block` bytes (a power of two, `table::MIN_BLOCK` to
+/// `table::MAX_BLOCK`), every table or only those whose values cannot be found from stored
+/// successors (`store_all`), resuming where a stopped run left it (a table already packed whole
+/// from the same values and blocks is kept). A manifest there before is removed (and the removal
+/// flushed to disk) before any table is written, and the new one written last: a pack stopped
+/// partway leaves a folder without a manifest, which nothing takes for a set.
 /// `progress` is told each table's bytes of values.
 pub fn pack(
     tables: &Tables,
     rules: &Rules,
-    out: &Path,
+    out: &SetLock,
     store_all: bool,
     block: usize,
     progress: &dyn Fn(Key, u64, u64),
-) -> Result<Packed, TablesError> {
+) -> Result<Packed, SetError> {
+    let out = out.dir();
     let mut sources = Vec::new();
     let mut derived = Vec::new();
     let whole_placing = tables.placing().is_some_and(Solution::is_whole);
@@ -466,10 +468,7 @@ pub fn pack(
             });
         }
     }
-    for sub in ["moving", "placing"] {
-        let d = out.join(sub);
-        std::fs::create_dir_all(&d).map_err(|source| TablesError::Open { path: d, source })?;
-    }
+    super::folder::begin_pack(out)?;
     let mut report = Packed::default();
     let mut files = Vec::new();
     for s in &sources {

@@ -15,7 +15,7 @@ use crate::tables::{file, fingerprint, Tables, Value};
 use std::path::Path;
 
 /// The game of `pieces` a side under `nine`'s rules otherwise.
-fn game(pieces: u8) -> Rules {
+pub(super) fn game(pieces: u8) -> Rules {
     Rules {
         pieces,
         ..Rules::nine()
@@ -23,7 +23,7 @@ fn game(pieces: u8) -> Rules {
 }
 
 /// A tables directory with every moving table and the whole placing solution of `rules`.
-fn built(name: &str, rules: &Rules) -> Scratch {
+pub(super) fn built(name: &str, rules: &Rules) -> Scratch {
     let dir = scratch(name);
     let moving = solve_in_memory(rules, rules.pieces as usize).unwrap();
     for (m, o) in moving.pairs() {
@@ -47,11 +47,13 @@ fn built(name: &str, rules: &Rules) -> Scratch {
     dir
 }
 
-fn pack_into(tables: &Tables, rules: &Rules, out: &Path) -> set::Packed {
+/// `tables` packed into the folder `out` (held for the pack as the command holds it).
+pub(super) fn pack_into(tables: &Tables, rules: &Rules, out: &Path) -> set::Packed {
+    let held = super::folder::prepare_pack(out, false).unwrap();
     set::pack(
         tables,
         rules,
-        out,
+        &held,
         false,
         table::DEFAULT_BLOCK,
         &|_, _, _| {},
@@ -106,7 +108,7 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
     let stored = set::pack(
         &tables,
         &rules,
-        &whole,
+        &super::folder::prepare_pack(&whole, false).unwrap(),
         true,
         table::DEFAULT_BLOCK,
         &|_, _, _| {},

@@ -48,6 +48,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 const MAGIC: &[u8; 8] = b"MOULOPN1";
+/// The bytes every opening's solution file begins with, whatever its version (what a writer
+/// recognises as its own output).
+pub const FAMILY: &[u8; 7] = b"MOULOPN";
 /// The version of the format this code reads and writes.
 pub const VERSION: u32 = 1;
 /// The codec of the groups' values: zstd, one frame a group.
