@@ -82,11 +82,18 @@ impl Tables {
         Ok(tables)
     }
 
-    /// Loads every moving table in `dir` made for `rules`. A table made for other rules, or one
-    /// whose checksum fails, is an error naming the file; a directory without tables is an error.
+    /// Loads every moving table in `dir` made for `rules` (a packed set's too, without its
+    /// placing). A table made for other rules, or one whose checksum fails, is an error naming
+    /// the file; a directory without tables is an error.
     pub fn open_moving(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
         if let Some(why) = unsupported(rules) {
             return Err(why);
+        }
+        if crate::tables::pack::set::is_set(dir) {
+            // A packed set serves its moving tables as the built ones do.
+            let mut tables = crate::tables::pack::set::open(dir, rules)?;
+            tables.placing = None;
+            return Ok(tables);
         }
         let print = fingerprint(rules);
         let files = file::list(dir)?;

@@ -292,3 +292,65 @@ fn the_whole_games_set_plays_and_grades_as_its_build() {
     let graded = |tables: &str| printed(&["analyse", sample, "--depth", "6", "--tables", tables]);
     assert_eq!(graded(s), graded(b));
 }
+
+/// What a packed set cannot be is said as it is: a table that is a named pipe or a folder, a
+/// command that reads built tables given a set, `--placing` on a set without a placing solution.
+#[test]
+fn a_set_is_named_as_what_it_is_by_every_command() {
+    let _gate = shared();
+    let set = packed("set-said");
+    // `solve` reads a set's moving tables as the built ones: this one lacks 3-4, and that is
+    // what it says (before: "no endgame tables in" the set).
+    let solved = moulin(&["solve", "--tables", set.to_str().unwrap(), "--moves", "d6"]);
+    let (_, stderr) = text(&solved);
+    assert!(
+        !stderr.contains("no endgame tables") && stderr.contains("no endgame table 3-4"),
+        "{stderr}"
+    );
+    // `tables stats` reads built tables: a set is named as one.
+    let stats = moulin(&["tables", "stats", "--dir", set.to_str().unwrap()]);
+    let (_, stderr) = text(&stats);
+    assert!(
+        !stats.status.success() && stderr.contains("is a packed set"),
+        "{stderr}"
+    );
+    // This set has no placing solution: `--placing` has nothing to check, and says so.
+    let placing = verify(&set, &["--placing"]);
+    let (stdout, stderr) = text(&placing);
+    assert!(
+        placing.status.code() == Some(2)
+            && stderr.contains("holds no whole placing solution")
+            && !stdout.contains("sound"),
+        "{stdout}{stderr}"
+    );
+    // A table that is a named pipe or a folder is no table cut short.
+    let table = set.join("moving").join("3-3.pk");
+    for (kind, make) in [("a named pipe", "mkfifo"), ("a folder", "mkdir")] {
+        std::fs::remove_file(&table)
+            .or_else(|_| std::fs::remove_dir(&table))
+            .unwrap();
+        let made = std::process::Command::new(make)
+            .arg(&table)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let mut e = Engine::start();
+        let said = e.ask(&format!(
+            "setoption name TablesPath value {}",
+            set.display()
+        ));
+        let said = [said, e.ask("isready")].concat();
+        e.quit();
+        assert!(
+            said.iter()
+                .any(|l| l.contains(&format!("{kind}, not a regular file"))),
+            "{kind}: {said:?}"
+        );
+        let checked = verify(&set, &[]);
+        let (_, stderr) = text(&checked);
+        assert!(
+            stderr.contains(&format!("{kind}, not a regular file")),
+            "{stderr}"
+        );
+    }
+}

@@ -43,6 +43,14 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
         .unwrap_or_else(|| crate::tables::default_dir(&args.tables.variant));
     if crate::tables::pack::set::is_set(&set_dir) {
         let rules = super::tables_shared::table_rules(&args.tables.variant)?;
+        if args.placing && !crate::tables::Tables::open(&set_dir, &rules)?.placing_is_whole() {
+            return Err(Failure::from(format!(
+                "{} holds no whole placing solution: --placing has nothing to check (its moving \
+                 tables are checked without --placing)",
+                set_dir.display()
+            ))
+            .into_usage());
+        }
         return super::tables_pack::verify_set(
             &set_dir,
             &rules,

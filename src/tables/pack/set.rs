@@ -619,12 +619,15 @@ pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
 /// and length as its key's.
 fn open_listed(dir: &Path, manifest: &Manifest, f: &Listed) -> Result<PackedTable, TablesError> {
     let path = table::path(dir, f.key);
-    let len = std::fs::metadata(&path)
-        .map_err(|source| TablesError::Open {
-            path: path.clone(),
-            source,
-        })?
-        .len();
+    let meta = std::fs::metadata(&path).map_err(|source| TablesError::Open {
+        path: path.clone(),
+        source,
+    })?;
+    if let Some(kind) = crate::input_file::not_regular(&meta) {
+        // A named pipe or a folder is no table cut short: say what it is.
+        return Err(TablesError::NotAFile { path, kind });
+    }
+    let len = meta.len();
     if len != f.size {
         return Err(TablesError::Packed {
             path,
