@@ -1004,12 +1004,14 @@ fn the_searches_use_the_network_that_ships_unless_told_otherwise() {
     let (hand_written, _) = values(Some("none"));
     assert!(quiet.is_empty(), "{quiet}");
     assert_ne!(shipped, hand_written, "the network changed no value");
-    // A file that cannot be used: one line naming it, and the hand-written evaluation.
-    let (without, said) = values(Some("/no/such/file.nnue"));
-    assert_eq!(without, hand_written);
+    // A file named that cannot be used ends the command: one line naming it, nothing analysed.
+    let out = moulin(&["--eval-file", "/no/such/file.nnue", "--moves", "d6"]);
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(out.stdout.is_empty());
     assert_eq!(said.lines().count(), 1, "{said}");
     assert!(
-        said.contains("/no/such/file.nnue") && said.contains("evaluating without it"),
+        said.contains("--eval-file") && said.contains("/no/such/file.nnue"),
         "{said}"
     );
 }
