@@ -12,7 +12,7 @@ use moulin::rng::Rng;
 use moulin::rules::position::Position;
 use moulin::tables::index::{Classes, PairIndex};
 use moulin::tables::placing::groups;
-use moulin::tables::{placing_verify, Tables};
+use moulin::tables::Tables;
 use moulin::Rules;
 use std::hint::black_box;
 use std::path::Path;
@@ -92,7 +92,9 @@ fn main() {
             let slot = draw.next_u64() % index.len();
             if index.is_canonical(slot) {
                 let (ours, theirs) = index.position(slot);
-                placing.push(placing_verify::position(&rules, g, ours, theirs));
+                placing.push(moulin::tables::placing::groups::position(
+                    &rules, g, ours, theirs,
+                ));
             }
         }
     }

@@ -621,7 +621,7 @@ impl Network {
             b.extend(row.iter().flat_map(|w| w.to_le_bytes()));
         }
         b.extend(self.out_bias.iter().flat_map(|w| w.to_le_bytes()));
-        let sum = crate::tables::file::checksum(&b);
+        let sum = crate::tables::checksum::checksum(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
     }
@@ -673,7 +673,7 @@ impl Network {
         if r.at != bytes.len() {
             return Err(Flaw::Trailing(bytes.len() - r.at));
         }
-        if crate::tables::file::checksum(&bytes[..body]) != sum {
+        if crate::tables::checksum::checksum(&bytes[..body]) != sum {
             return Err(Flaw::Checksum);
         }
         Ok(Network {

@@ -14,40 +14,19 @@
 //! Files are written atomically (`durable::write_atomic`): a table is on disk whole or not at
 //! all, so a stopped build keeps every finished pair.
 
+use super::checksum::{checksum, mix_words};
 use super::index::pair_len;
 use super::mapped::{self, Mapping};
 use super::scope::MAX_PIECES;
 use super::tables_error::TablesError;
 use super::values::Values;
 use crate::durable;
-use crate::rng::mix;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const MAGIC: &[u8; 8] = b"MOULTBL1";
 const HEADER: usize = 40;
-
-/// The checksum of a table's values: `SplitMix64`'s mixer over 8 bytes at a time.
-pub fn checksum(values: &[u8]) -> u64 {
-    mix_words(values.len() as u64, values)
-}
-
-/// `h` mixed with each 8 bytes of `bytes` in turn, little-endian, the last word padded with
-/// zeros.
-pub fn mix_words(mut h: u64, bytes: &[u8]) -> u64 {
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        h = mix(h ^ u64::from_le_bytes(w.try_into().expect("8 bytes")));
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = mix(h ^ u64::from_le_bytes(word));
-    }
-    h
-}
 
 /// The checksum of a table's values (`checksum`) and the longest distance they hold, in one pass
 /// (loading the tables reads every byte once).

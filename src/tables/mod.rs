@@ -28,6 +28,7 @@
 //! draw). Positions with a removal pending are not stored: a move is a whole turn (a step with
 //! its removals), so they are resolved through their removals.
 
+pub mod checksum;
 pub mod consistency;
 pub mod faults;
 pub mod file;

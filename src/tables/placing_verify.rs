@@ -4,10 +4,9 @@
 //! must be the best of the successors' (a game over, a placing position of the solution, or a
 //! moving position of the tables). Shares nothing with `induction` but the index.
 
-use super::placing::groups::{hands, Group};
+use super::placing::groups::{position, Group};
 use super::placing::packed::Wdl;
 use super::placing::solution::Solution;
-use crate::rules::board::{Bitboard, ByColor, Color};
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
@@ -26,22 +25,6 @@ pub struct Mismatch {
     pub stored: Option<Wdl>,
     /// The best of the successors' values (`None`: a successor has no value).
     pub expected: Option<Wdl>,
-}
-
-/// The placing position of `group` where the side to move (as White) holds `ours` and the other
-/// side `theirs`.
-pub fn position(rules: &Rules, group: Group, ours: u32, theirs: u32) -> Position {
-    let (mover_hand, other_hand) = hands(group.left);
-    Position::from_parts(
-        *rules,
-        ByColor::new(Bitboard(ours), Bitboard(theirs)),
-        ByColor::new(mover_hand, other_hand),
-        Color::White,
-        0,
-        0,
-        1,
-        ByColor::new(0, 0),
-    )
 }
 
 /// The value of `pos` for its side to move known without a search: the game's end, the placing

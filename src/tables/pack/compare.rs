@@ -10,7 +10,7 @@ use crate::search::exact::solved;
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::perfect_play;
 use crate::tables::placing::groups;
-use crate::tables::{placing_verify, retrograde, Tables};
+use crate::tables::{retrograde, Tables};
 use rayon::prelude::*;
 
 /// What a comparison found.
@@ -97,7 +97,7 @@ pub fn compare(a: &Tables, b: &Tables, rules: &Rules, per_table: u64) -> Compare
                 .into_iter()
                 .map(|s| {
                     let (ours, theirs) = index.position(s);
-                    placing_verify::position(rules, g, ours, theirs)
+                    crate::tables::placing::groups::position(rules, g, ours, theirs)
                 })
                 .filter(|p| a.placing_value(p).is_some() || b.placing_value(p).is_some())
                 .collect();

@@ -11,7 +11,7 @@
 
 use super::table::{self, Key, Meta, PackedTable};
 use crate::rules::Rules;
-use crate::tables::file::checksum;
+use crate::tables::checksum::checksum;
 use crate::tables::placing::groups::{self, Group};
 use crate::tables::placing::solution::Solution;
 use crate::tables::tables_error::TablesError;
@@ -35,7 +35,7 @@ pub struct Listed {
     pub key: Key,
     /// Its bytes.
     pub size: u64,
-    /// The checksum of all its bytes (`tables::file::checksum`).
+    /// The checksum of all its bytes (`tables::checksum::checksum`).
     pub checksum: u64,
 }
 
@@ -292,7 +292,7 @@ fn key_of_name(name: &str) -> Option<Key> {
     Some(Key::Placing(Group::parse(stem("placing/")?)?))
 }
 
-/// The checksum of a whole file (`tables::file::checksum` of its bytes), read a piece at a time.
+/// The checksum of a whole file (`tables::checksum::checksum` of its bytes), read a piece at a time.
 pub fn file_checksum(path: &Path, progress: &dyn Fn(u64)) -> Result<(u64, u64), TablesError> {
     use std::io::Read;
     let open = |source| TablesError::Open {
@@ -317,7 +317,7 @@ pub fn file_checksum(path: &Path, progress: &dyn Fn(u64)) -> Result<(u64, u64), 
         if n == 0 {
             break;
         }
-        h = crate::tables::file::mix_words(h, &buf[..n]);
+        h = crate::tables::checksum::mix_words(h, &buf[..n]);
         read += n as u64;
         progress(n as u64);
         if n < buf.len() {

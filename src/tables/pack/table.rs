@@ -10,13 +10,13 @@
 //! checksum of the values as their table file has it, and a checksum of the header and the
 //! index), the index (each block's offset and the checksum of its unpacked bytes,
 //! [`block_checksum`]), then the frames. The checksum of the values is the table file's own
-//! (`tables::file::checksum`), so a packed table is checked against the file it was made from
+//! (`tables::checksum::checksum`), so a packed table is checked against the file it was made from
 //! without unpacking that file.
 
 use super::cache;
 use super::frame;
 use crate::durable;
-use crate::tables::file::checksum;
+use crate::tables::checksum::checksum;
 use crate::tables::mapped::{open_regular, Mapping};
 use crate::tables::placing::groups::Group;
 use crate::tables::tables_error::TablesError;
@@ -41,7 +41,7 @@ pub const MAX_BLOCK: usize = 1 << 20;
 pub const HEADER: usize = 64;
 const MAGIC: &[u8; 8] = b"MOULPACK";
 /// The format's version: 2 since a block's checksum is [`block_checksum`] (version 1 checked
-/// blocks with the slower `tables::file::checksum`).
+/// blocks with the slower `tables::checksum::checksum`).
 pub const VERSION: u32 = 2;
 
 /// Which table a packed table holds.
@@ -100,7 +100,7 @@ pub struct Meta {
     pub len: u64,
     /// A moving table's longest distance; a placing group's slots.
     pub extra: u64,
-    /// The checksum of the values (`tables::file::checksum`), as their table file has it.
+    /// The checksum of the values (`tables::checksum::checksum`), as their table file has it.
     pub checksum: u64,
 }
 
@@ -123,7 +123,7 @@ fn header(meta: &Meta, block: usize) -> [u8; HEADER] {
 }
 
 /// The checksum of a block's unpacked bytes, checked at each unpacking: four words mixed side
-/// by side (`rng::mix`, as `tables::file::checksum` mixes one word after another, four times
+/// by side (`rng::mix`, as `tables::checksum::checksum` mixes one word after another, four times
 /// slower), the lanes and the length mixed at the end; a tail of fewer than 32 bytes is padded
 /// with zeros.
 pub fn block_checksum(bytes: &[u8]) -> u64 {
@@ -463,7 +463,7 @@ impl PackedTable {
             let bytes = self.unpack(b).map_err(|why| {
                 flawed(self.path(), format!("block {b} {why}: the file is damaged"))
             })?;
-            sum = crate::tables::file::mix_words(sum, &bytes);
+            sum = crate::tables::checksum::mix_words(sum, &bytes);
             each(&bytes);
             progress(bytes.len() as u64);
         }

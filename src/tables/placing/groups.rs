@@ -4,6 +4,8 @@
 //! placement fewer (or, after the last, to the moving tables): the groups are solved from the
 //! last placement back to the first.
 
+use crate::rules::board::{Bitboard, ByColor, Color};
+use crate::rules::position::Position;
 use crate::rules::{MultiMill, Rules};
 use std::fmt;
 
@@ -92,6 +94,22 @@ pub fn all(rules: &Rules) -> Vec<Group> {
         }
     }
     out
+}
+
+/// The placing position of `group` where the side to move (as White) holds `ours` and the other
+/// side `theirs`.
+pub fn position(rules: &Rules, group: Group, ours: u32, theirs: u32) -> Position {
+    let (mover_hand, other_hand) = hands(group.left);
+    Position::from_parts(
+        *rules,
+        ByColor::new(Bitboard(ours), Bitboard(theirs)),
+        ByColor::new(mover_hand, other_hand),
+        Color::White,
+        0,
+        0,
+        1,
+        ByColor::new(0, 0),
+    )
 }
 
 #[cfg(test)]

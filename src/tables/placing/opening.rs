@@ -19,7 +19,7 @@
 //!  bytes 40..    the group table, 40 bytes a group: placements left, pieces of the side to
 //!                move, of the other side, 5 zero bytes; then, little-endian words: the slots,
 //!                the offset of its compressed values after the table, their length, and the
-//!                checksum of its packed values (tables::file::checksum)
+//!                checksum of its packed values (tables::checksum::checksum)
 //!  then          the groups' compressed values, in the table's order
 //! ```
 //!
@@ -37,7 +37,7 @@ use super::{fingerprint, unsupported};
 use crate::durable;
 use crate::job_progress::Progress;
 use crate::rules::Rules;
-use crate::tables::file::checksum;
+use crate::tables::checksum::checksum;
 use crate::tables::index::pair_len;
 use crate::tables::pack::frame;
 use crate::tables::tables_error::TablesError;

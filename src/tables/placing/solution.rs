@@ -257,7 +257,7 @@ impl Solution {
     /// one of them is not known.
     fn derived(&self, group: Group, ours: u32, theirs: u32) -> Option<Wdl> {
         let rules = self.rules.as_ref()?;
-        let pos = crate::tables::placing_verify::position(rules, group, ours, theirs);
+        let pos = crate::tables::placing::groups::position(rules, group, ours, theirs);
         let mut moves = Vec::with_capacity(64);
         crate::rules::movegen::generate(&pos, crate::rules::notation::Convention::Turn, &mut moves);
         let mut best: Option<Wdl> = None;

@@ -8,7 +8,7 @@
 //!                of the other side; byte 19: pieces a side
 //!  bytes 20..24  zero
 //!  bytes 24..32  number of slots, little-endian
-//!  bytes 32..40  checksum of the values (tables::file::checksum), little-endian
+//!  bytes 32..40  checksum of the values (tables::checksum::checksum), little-endian
 //!  bytes 40..    the values, four to a byte (placing::packed), in the order of
 //!                PairIndex(mover, other), as the moving tables
 //! ```
@@ -19,7 +19,8 @@
 use super::groups::Group;
 use super::packed;
 use crate::durable;
-use crate::tables::file::{checksum, read_head};
+use crate::tables::checksum::checksum;
+use crate::tables::file::read_head;
 use crate::tables::index::pair_len;
 use crate::tables::mapped::{self, Mapping};
 use crate::tables::tables_error::TablesError;
