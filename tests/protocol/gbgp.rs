@@ -488,7 +488,7 @@ fn the_analysis_of_a_saved_game_reads_scores_from_whites_side() {
             gui_reads(l);
         }
     }
-    // A long analysis writes few lines: at most one each 200 ms (and the first), and the last
+    // A long analysis writes few lines: at most one each 200 ms from the start, and the last
     // one held back, at the end.
     e.send("position pos w:w:b:1 moves d2 d6");
     e.send("go movetime 1000");
