@@ -13,7 +13,7 @@ use super::event::{Event, LoadError, TablesRead};
 use super::jobs::{self, Ends, Job, Reporting, SearchAnswer, SearchJob};
 use super::loaded_tables::LoadedTables;
 use super::options::{Changed, OverheadReserve, Settings};
-use super::overhead::Overhead;
+use super::overhead::{Overhead, GBGP_PRIOR_MS};
 use super::reply::{one_line, Error, Out};
 use crate::book::Book;
 use crate::rules::game::Game;
@@ -421,8 +421,13 @@ impl Engine {
         let mut limits = jobs::limits(go, &root)?;
         let clocked = self.learn_overhead(&limits, dialect);
         if self.settings.overhead == OverheadReserve::Learned {
-            limits.reserve = self.overhead.reserve();
-            limits.reserve_peak = self.overhead.peak();
+            // GBGP is the Nine Morris 3D GUI's: its known charge until the game teaches one. A
+            // UCI GUI or match runner may charge nothing: only what is learned.
+            let prior = match dialect {
+                Dialect::Gbgp => GBGP_PRIOR_MS,
+                Dialect::Uci => 0,
+            };
+            (limits.reserve, limits.reserve_peak) = self.overhead.charges(prior);
         }
         let job = SearchJob {
             clocked,

@@ -7,8 +7,8 @@
 //! in UCI. Output: `gbgpok` ends the handshake; `info` lines carry `score eval N` (centi-pieces)
 //! or `score win N` (turns to the end), both from White's side as the GUI draws them, with `pv`
 //! last (the GUI takes the rest of the line as the line of play), and at most one each
-//! `INFO_EVERY` plus the last one held back, at the end (the GUI reads one line per frame while
-//! the engine's clock runs); errors are `info string error: ...` lines with no word the GUI's
+//! `INFO_EVERY` from the search's start plus the last one held back, at the end (the GUI reads
+//! one line per frame while the engine's clock runs: a short search writes one line); errors are `info string error: ...` lines with no word the GUI's
 //! `info` reader takes for a field.
 
 use super::command::{self, Command, CommandError, Start};

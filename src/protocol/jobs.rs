@@ -163,16 +163,18 @@ pub(super) fn spawn_search(
     to.spawn("moulin-go", move |to| {
         let Reporting { control, out, .. } = &to;
         let root = *game.position();
-        // GBGP: the first line of each `gbgp::INFO_EVERY`, the first line of play only; the
-        // last one held back is written when the search ends, so that the final depth shows.
-        let mut last_shown: Option<Instant> = None;
+        // GBGP: the first line of each `gbgp::INFO_EVERY` from the search's start, the first
+        // line of play only; the last one held back is written when the search ends, so that
+        // the final depth shows. The GUI reads one line a frame (17 ms) on the mover's clock:
+        // a search shorter than that (a move answered at once) writes its last line alone.
+        let mut last_shown = Instant::now();
         let mut held: Option<String> = None;
         let mut report = |info: &Info| match dialect {
             Dialect::Uci => out.line(&info_line(info, &root, notation)),
             Dialect::Gbgp if info.multipv == 1 => {
                 let line = gbgp::info_line(info, &root);
-                if last_shown.is_none_or(|t| t.elapsed() >= gbgp::INFO_EVERY) {
-                    last_shown = Some(Instant::now());
+                if last_shown.elapsed() >= gbgp::INFO_EVERY {
+                    last_shown = Instant::now();
                     held = None;
                     out.line(&line);
                 } else {

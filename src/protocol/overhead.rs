@@ -25,6 +25,12 @@ pub(super) const NOISE_MS: u64 = 5;
 /// A charge above this many milliseconds is not taken for the GUI's (the clock was set by hand,
 /// or the game was paused).
 pub(super) const MAX_CHARGE_MS: u64 = 30_000;
+/// What the Nine Morris 3D GUI (the one GUI that speaks GBGP) is known to charge a move
+/// before anything is learned: a placement's animation, about 0.8 s (docs/time.md). A GBGP
+/// session assumes it from the game's first `go`, for the recent charge and the peak alike,
+/// instead of spending the clock as if nothing were charged until two moves have shown it;
+/// the first estimate learned replaces it.
+pub(super) const GBGP_PRIOR_MS: u64 = 800;
 /// The estimate is said (`info string`) when it moves by this share of the one said last...
 pub(super) const NOTE_SHARE: f64 = 0.25;
 /// ... and by at least this many milliseconds.
@@ -55,6 +61,9 @@ pub(super) struct Overhead {
     said: u64,
     /// The charge of the previous move (`None` before the second `go` of a game).
     previous: Option<u64>,
+    /// Whether an estimate was learned in this game (two charged moves seen): a prior then
+    /// gives way to it.
+    learned: bool,
     last: Option<Turn>,
 }
 
@@ -72,6 +81,17 @@ impl Overhead {
     /// The largest charge learned in this game, in milliseconds (at least `reserve`).
     pub(super) fn peak(&self) -> u64 {
         self.peak.ceil() as u64
+    }
+
+    /// The charge to keep for each move and the game's largest, in milliseconds: the learned
+    /// ones, or `prior` for both until the game has taught an estimate (`GBGP_PRIOR_MS` for the
+    /// Nine Morris 3D GUI, 0 where nothing is known).
+    pub(super) fn charges(&self, prior: u64) -> (u64, u64) {
+        if self.learned {
+            (self.reserve(), self.peak())
+        } else {
+            (self.reserve().max(prior), self.peak().max(prior))
+        }
     }
 
     /// A `go` with `left` milliseconds (and `inc`) on the clock of the side to move, in the game
@@ -153,6 +173,7 @@ impl Overhead {
         if let Some(previous) = self.previous.replace(extra) {
             self.estimate = (self.estimate * DECAY).max(previous.min(extra) as f64);
             self.peak = self.peak.max(self.estimate);
+            self.learned = true;
         }
     }
 }
@@ -212,6 +233,28 @@ mod tests {
         // The noise of a match runner's pipes is no charge.
         play(&mut o, 5, &[4]);
         assert_eq!(o.reserve(), 0);
+    }
+
+    #[test]
+    fn a_prior_holds_until_the_game_teaches_an_estimate() {
+        let mut o = Overhead::default();
+        assert_eq!(o.charges(GBGP_PRIOR_MS), (800, 800));
+        assert_eq!(o.charges(0), (0, 0));
+        // One charged move teaches nothing yet; the second does, and replaces the prior, below
+        // it as above it.
+        play(&mut o, 2, &[300]);
+        assert_eq!(o.charges(GBGP_PRIOR_MS), (800, 800));
+        play(&mut o, 3, &[300]);
+        assert_eq!(o.charges(GBGP_PRIOR_MS), (300, 300));
+        let mut o = Overhead::default();
+        play(&mut o, 3, &[1_000]);
+        assert_eq!(o.charges(GBGP_PRIOR_MS), (1_000, 1_000));
+        // A GUI that charges nothing is learned as such; a new game assumes the prior again.
+        let mut o = Overhead::default();
+        play(&mut o, 3, &[0]);
+        assert_eq!(o.charges(GBGP_PRIOR_MS), (0, 0));
+        o.reset();
+        assert_eq!(o.charges(GBGP_PRIOR_MS), (800, 800));
     }
 
     #[test]

@@ -25,12 +25,16 @@ pub(super) const MIN_MOVES_LEFT: f64 = 8.0;
 pub(super) const CHARGE_MOVES: f64 = 60.0;
 /// A GUI's charge depends on the kind of move: Nine Morris 3D animates a placement or a flight
 /// (three steps: up, over, down) in about 0.8 s and a slide in 0.3 s. The largest charge of the
-/// game is kept for the placings left and for this many flights when the side has more than
-/// three pieces: it may come down to three and fly for long (a realistic long game, not the
-/// longest: a 3-against-3 ending run to the 100 quiet plies is 50 flights a side).
-pub(super) const FLIGHTS_AHEAD: f64 = 25.0;
-/// ... and for this many when it has three pieces and flies: the draw rule's 100 quiet plies.
+/// game is kept for the placings left and for the flights the side may still come to: this many
+/// when it has `FLYING_SOON` pieces or fewer (it flies, or one capture makes it fly), for up to
+/// the draw rule's 100 quiet plies, 50 moves a side, after every capture.
 pub(super) const FLIGHTS_NOW: f64 = 50.0;
+/// The side's pieces (on the board and in hand) at which `FLIGHTS_NOW` are kept.
+pub(super) const FLYING_SOON: u32 = 4;
+/// Each piece beyond `FLYING_SOON` keeps this many flights fewer (40 with nine pieces, 34 with
+/// twelve): the captures it takes to come down to three are moves that cost their own charge
+/// first, and the reserve rises as the pieces fall, in steps this small, never all at once.
+pub(super) const FLIGHTS_FEWER_PER_PIECE: f64 = 2.0;
 /// The most moves left `movestogo` is taken to mean.
 pub(super) const MAX_MOVESTOGO: f64 = 50.0;
 /// The optimum is this multiple of an even share of the time left over the moves left.
@@ -145,13 +149,11 @@ impl Horizon {
 
     /// The moves to come, this one included, that may cost the GUI's largest charge: the
     /// placings left (the placing solution answers them, but the GUI still animates them) and
-    /// the flights the side may come to (`FLIGHTS_AHEAD`, `FLIGHTS_NOW`).
+    /// the flights the side may come to, more as its pieces fall toward three (`FLIGHTS_NOW`,
+    /// `FLYING_SOON`, `FLIGHTS_FEWER_PER_PIECE`).
     fn dear_moves(self) -> f64 {
-        let flights = if self.own <= 3 {
-            FLIGHTS_NOW
-        } else {
-            FLIGHTS_AHEAD
-        };
+        let beyond = f64::from(self.own.saturating_sub(FLYING_SOON));
+        let flights = (FLIGHTS_NOW - FLIGHTS_FEWER_PER_PIECE * beyond).max(0.0);
         f64::from(self.placings) + flights
     }
 
@@ -464,20 +466,28 @@ mod tests {
     /// beyond the engine's time, learned as the protocol learns it (a decaying maximum, 0.9 a
     /// move, of the smaller of the last two charges; the largest estimate kept), the engine
     /// spending the most the plan lets it (the optimum at its largest scale, within the
-    /// maximum). The least clock left.
-    fn least_clock(moves: &[(u64, Horizon)]) -> f64 {
+    /// maximum). Until two charged moves have taught an estimate, `prior` is assumed (as a GBGP
+    /// session assumes the Nine Morris 3D GUI's placement). The least clock left.
+    fn least_clock(moves: &[(u64, Horizon)], prior: u64) -> f64 {
         let mut left = 60_000.0_f64;
         let mut least = left;
         let (mut recent, mut peak, mut previous) = (0.0_f64, 0.0_f64, None);
-        for &(charge, horizon) in moves {
+        for (k, &(charge, horizon)) in moves.iter().enumerate() {
             let clock = Clock {
                 left: left.max(0.0) as u64,
                 inc: 0,
                 movestogo: None,
             };
-            let learned = Charge {
-                recent: recent.ceil() as u64,
-                peak: peak.ceil() as u64,
+            let learned = if k < 2 {
+                Charge {
+                    recent: prior,
+                    peak: prior,
+                }
+            } else {
+                Charge {
+                    recent: recent.ceil() as u64,
+                    peak: peak.ceil() as u64,
+                }
             };
             let p = plan(clock, horizon, 30, learned);
             let spent = (p.optimum as f64 * SCALE_MAX).min(p.maximum as f64);
@@ -530,9 +540,35 @@ mod tests {
         // 150 plies: 41 slides, then 25 flights; 200 plies of slides; 120 plies ending in 30
         // flights.
         for (total, flights_from) in [(75, 50), (100, 200), (60, 30)] {
-            let least = least_clock(&gui_game(total, flights_from));
+            let least = least_clock(&gui_game(total, flights_from), 0);
             assert!(least > 1_000.0, "{total} {flights_from}: {least:.0} ms");
         }
+    }
+
+    #[test]
+    fn the_flights_ahead_grow_as_the_pieces_fall() {
+        // 170 plies, the Nine Morris 3D GUI's charge assumed from the first move (GBGP): 9
+        // placings, 41 slides losing a piece every 8 down to 4, then 35 flights: 52 s of the
+        // GUI's charges alone. With 25 flights kept until the side flies, the 12.5 s that 25
+        // more need came too late (-4.3 s).
+        let game = gui_game(85, 50);
+        let charges: u64 = game.iter().map(|m| m.0).sum();
+        assert!((51_000..53_000).contains(&charges), "{charges}");
+        let least = least_clock(&game, 800);
+        assert!(least > 1_000.0, "{least:.0} ms");
+        // A side with 4 pieces, one capture from flying, keeps as many flights as one that
+        // flies; with 9, fewer.
+        let four = Horizon {
+            placings: 0,
+            pieces: 9,
+            own: 4,
+            ..START
+        };
+        let three = Horizon { own: 3, ..four };
+        let nine = Horizon { own: 9, ..MOVING };
+        assert!((four.dear_moves() - FLIGHTS_NOW).abs() < 1e-9);
+        assert!((three.dear_moves() - FLIGHTS_NOW).abs() < 1e-9);
+        assert!(nine.dear_moves() < four.dear_moves());
     }
 
     #[test]
