@@ -159,11 +159,7 @@ fn check_named_files(
                 "openingsolution" if named(&settings.opening_solution) => {
                     opening::read(path, rules).map(drop).map_err(Into::into)
                 }
-                "tablespath" if named(&settings.tables_path) => {
-                    crate::tables::Tables::open(path, rules)
-                        .map(drop)
-                        .map_err(Into::into)
-                }
+                "tablespath" if named(&settings.tables_path) => tables_there(path, rules),
                 "bookfile" if !settings.book_file.is_empty() => {
                     crate::book::Book::load(path).map(drop).map_err(Into::into)
                 }
@@ -174,6 +170,26 @@ fn check_named_files(
             value: value.clone(),
             source,
         })?;
+    }
+    Ok(())
+}
+
+/// Whether `dir` holds tables for `rules`: a packed set is opened (its manifest and headers,
+/// quick); a folder of built tables is listed, not read (checking every byte of the whole
+/// game's 11.9 GB is the session's work, whose errors name the file).
+fn tables_there(
+    dir: &std::path::Path,
+    rules: &crate::rules::Rules,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    use crate::tables::{file, pack::set, TablesError};
+    if set::is_set(dir) {
+        return set::open(dir, rules).map(drop).map_err(Into::into);
+    }
+    if file::list(dir)?.is_empty() {
+        return Err(TablesError::NoTables {
+            dir: dir.to_path_buf(),
+        }
+        .into());
     }
     Ok(())
 }
