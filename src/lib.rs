@@ -19,6 +19,7 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod shipped;
 pub mod tables;
 pub mod text;
 pub mod train;

@@ -3,6 +3,7 @@
 //! ships with the engine) is looked for.
 
 use super::book_error::BookError;
+use crate::shipped::{find_shipped, shipped_locations};
 use std::path::{Path, PathBuf};
 
 /// The version of the text format this code reads and writes.
@@ -82,32 +83,7 @@ pub fn default_locations(variant: &str) -> Vec<PathBuf> {
     shipped_locations(&file_name(variant))
 }
 
-/// Where a file that ships with the engine named `name` (a book, the opening's solution) is
-/// looked for, in order: next to the executable, in a `book/` folder next to it, and in the
-/// repository's `book/` folder.
-pub fn shipped_locations(name: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Some(dir) = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-    {
-        out.push(dir.join(name));
-        out.push(dir.join("book").join(name));
-    }
-    out.push(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("book")
-            .join(name),
-    );
-    out
-}
-
 /// The first existing default book of a variant.
 pub fn find_default(variant: &str) -> Option<PathBuf> {
     find_shipped(&file_name(variant))
-}
-
-/// The first existing file of `shipped_locations(name)`.
-pub fn find_shipped(name: &str) -> Option<PathBuf> {
-    shipped_locations(name).into_iter().find(|p| p.is_file())
 }

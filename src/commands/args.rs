@@ -44,7 +44,7 @@ pub(crate) fn network(flag: Option<&Path>, rules: &Rules) -> Result<Option<Arc<N
 
 /// The opening's solution of a command that uses tables (`analyse`, `play`): the file `flag`
 /// names (`none`: none), else the default of the variant `rules` are (none for custom rules)
-/// found as the book is (`book::find_shipped`), read and checked. A file the user named that
+/// found as the book is (`shipped::find_shipped`), read and checked. A file the user named that
 /// cannot be used ends the command; the shipped one that cannot is said in one line on stderr,
 /// and the command goes on without it.
 pub(crate) fn opening_solution(
@@ -58,7 +58,7 @@ pub(crate) fn opening_solution(
             let Some(name) = rules.preset_name() else {
                 return Ok(None);
             };
-            let Some(found) = crate::book::find_shipped(&opening::file_name(name)) else {
+            let Some(found) = crate::shipped::find_shipped(&opening::file_name(name)) else {
                 return Ok(None);
             };
             found

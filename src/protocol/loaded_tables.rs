@@ -8,7 +8,6 @@
 use super::event::{Event, LoadError, TablesRead};
 use super::options::Settings;
 use super::reply::{one_line, panic_message, Out};
-use crate::book;
 use crate::rules::Rules;
 use crate::tables::placing::opening;
 use crate::tables::{TableChange, Tables, Values};
@@ -20,12 +19,12 @@ use std::thread;
 
 /// The opening's solution file the settings name: `OpeningSolution`, `none` for none, or when
 /// empty the default of the variant in force where it is found (as the book is:
-/// `book::find_shipped`; custom rules have none).
+/// `shipped::find_shipped`; custom rules have none).
 pub(super) fn opening_path(settings: &Settings) -> Option<PathBuf> {
     match settings.opening_solution.as_str() {
         "" => {
             let variant = settings.rules.preset_name()?;
-            book::find_shipped(&opening::file_name(variant))
+            crate::shipped::find_shipped(&opening::file_name(variant))
         }
         none if none.eq_ignore_ascii_case("none") => None,
         path => Some(PathBuf::from(path)),

@@ -69,14 +69,14 @@ const VERSION: u32 = 1;
 /// The most bytes a network file may have: the header's text is short, the weights fixed.
 const MAX_FILE_BYTES: u64 = 4 << 20;
 
-/// The file name of a variant's network, looked for like the book (`book::find_shipped`).
+/// The file name of a variant's network, looked for like the book (`shipped::find_shipped`).
 pub fn file_name(variant: &str) -> String {
     format!("{variant}.nnue")
 }
 
 /// The network file that ships for the preset `variant`, where it is found (as the book is).
 pub fn shipped_path(variant: &str) -> Option<std::path::PathBuf> {
-    crate::book::find_shipped(&file_name(variant))
+    crate::shipped::find_shipped(&file_name(variant))
 }
 
 /// The network file a setting names (`EvalFile`, `--eval-file`): `none` (any case) for none,

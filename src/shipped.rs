@@ -1,0 +1,30 @@
+//! Where a file that ships with the engine (a book, the opening's solution, a network) is
+//! found: beside the executable, in a `book/` folder beside it, or in the checkout's `book/`.
+//! A leaf below the book, the search and the tables, which all look for their files here.
+
+use std::path::{Path, PathBuf};
+
+/// Where a file that ships with the engine named `name` (a book, the opening's solution) is
+/// looked for, in order: next to the executable, in a `book/` folder next to it, and in the
+/// repository's `book/` folder.
+pub fn shipped_locations(name: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+    {
+        out.push(dir.join(name));
+        out.push(dir.join("book").join(name));
+    }
+    out.push(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("book")
+            .join(name),
+    );
+    out
+}
+
+/// The first existing file of `shipped_locations(name)`.
+pub fn find_shipped(name: &str) -> Option<PathBuf> {
+    shipped_locations(name).into_iter().find(|p| p.is_file())
+}
