@@ -10,6 +10,7 @@ pub mod book;
 pub mod commands;
 pub mod date;
 pub mod durable;
+pub mod engine;
 pub mod input_file;
 pub mod job_progress;
 pub mod matches;

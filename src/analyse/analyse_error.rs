@@ -10,14 +10,6 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// Why a game or a position could not be analysed; each message says what to give instead.
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyseError {
-    /// The endgame tables could not be opened.
-    #[error("endgame tables {}: {source}", dir.display())]
-    Tables {
-        /// The tables' folder.
-        dir: PathBuf,
-        /// Why they could not be opened.
-        source: BoxError,
-    },
     /// A record file could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Read {

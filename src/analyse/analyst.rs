@@ -10,12 +10,10 @@ use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::rules::Rules;
 use crate::search::exact::solved;
 use crate::search::{Control, Info, Limits, Score, Searcher, SolvedChoice};
-use crate::tables::placing::solution::Solution;
 use crate::tables::{perfect_play, Tables};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -26,11 +24,9 @@ pub struct Setup {
     pub hash_mb: usize,
     /// Search threads.
     pub threads: usize,
-    /// Endgame tables, for the exact value of the positions they cover.
-    pub tables: Option<PathBuf>,
-    /// The opening's solution (`tables::placing::opening`), read already: the placing part of
-    /// the tables where they have no whole placing solution, or alone.
-    pub opening: Option<Arc<Solution>>,
+    /// Endgame tables, for the exact value of the positions they cover, read already (with the
+    /// opening's solution as their placing part, or that alone: `engine::Knowledge`).
+    pub tables: Option<Arc<Tables>>,
     /// The network evaluation the searches use (`EvalFile`'s), read already; none: the
     /// hand-written evaluation.
     pub network: Option<Arc<crate::search::network::Network>>,
@@ -176,27 +172,10 @@ pub struct Advice {
 }
 
 impl Analyst {
-    /// An analyst for games of `rules`.
-    ///
-    /// # Errors
-    ///
-    /// Endgame tables that cannot be opened.
-    pub fn new(setup: &Setup, rules: &Rules) -> Result<Analyst, AnalyseError> {
+    /// An analyst that searches as `setup` says.
+    pub fn new(setup: &Setup) -> Analyst {
         let mut searcher = Searcher::new(setup.hash_mb, setup.threads);
-        let mut tables = match &setup.tables {
-            Some(dir) => Some(Tables::open(dir, rules).map_err(|e| AnalyseError::Tables {
-                dir: dir.clone(),
-                source: e.into(),
-            })?),
-            None => None,
-        };
-        if let Some(opening) = &setup.opening {
-            match tables.as_mut() {
-                Some(t) => t.attach_opening(Arc::clone(opening)),
-                None => tables = Some(Tables::of_opening(rules, Arc::clone(opening))),
-            }
-        }
-        searcher.options.tables = tables.map(Arc::new);
+        searcher.options.tables.clone_from(&setup.tables);
         searcher.options.network.clone_from(&setup.network);
         let depth = match (setup.depth, setup.movetime) {
             (None, None) => Some(DEFAULT_DEPTH),
@@ -207,7 +186,7 @@ impl Analyst {
             movetime: setup.movetime,
             ..Limits::default()
         };
-        Ok(Analyst { searcher, limits })
+        Analyst { searcher, limits }
     }
 
     /// Searches the game's position, every root move's line when `all`; where the placing

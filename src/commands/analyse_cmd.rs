@@ -1,6 +1,7 @@
 //! `moulin analyse`: grades every move of a game, or (with `--position`) values every legal move
 //! of one position (docs/play-and-analyse.md, "Analysis").
 
+use super::args::{engine_settings, read_knowledge, EngineFiles};
 use super::output::{out, outln};
 use crate::analyse::analyst::RecordGame;
 use crate::analyse::{analyst, html, report, Analyst, Setup};
@@ -57,8 +58,10 @@ pub struct AnalyseArgs {
     /// opening book are set apart.
     #[arg(long)]
     pub no_book: bool,
-    /// Endgame tables: covered positions get their exact value.
-    #[arg(long)]
+    /// Endgame tables: covered positions get their exact value. By default the set `moulin
+    /// tables install` installed for the variant, if any (as the engine's TablesPath); `none`
+    /// for none.
+    #[arg(long, value_name = "DIR|none")]
     pub tables: Option<PathBuf>,
     /// The opening's solution (the placing solution's first plies, exact at once): this file,
     /// or `none`; by default book/<variant>-opening.sol found as the book is. A whole placing
@@ -185,16 +188,22 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     check_files(args)?;
     let record = game_and_moves(args)?;
     let (start, tags) = (&record.start, &record.tags);
+    let files = EngineFiles {
+        tables: args.tables.as_deref(),
+        opening_solution: args.opening_solution.as_deref(),
+        eval_file: args.eval_file.as_deref(),
+    };
+    let settings = engine_settings(*start.rules(), &files)?;
+    let knowledge = read_knowledge(&settings, &files)?;
     let setup = Setup {
         hash_mb: args.hash as usize,
         threads: args.threads,
-        tables: args.tables.clone(),
-        opening: super::args::opening_solution(args.opening_solution.as_deref(), start.rules())?,
-        network: super::args::network(args.eval_file.as_deref(), start.rules())?,
+        tables: knowledge.tables,
+        network: knowledge.network,
         depth: args.depth,
         movetime: args.movetime,
     };
-    let mut analyst = Analyst::new(&setup, start.rules())?;
+    let mut analyst = Analyst::new(&setup);
     // Every move is checked before any search.
     let (game, played) = analyst::play_moves(start, &record.moves)?;
     if args.position && args.exact {

@@ -1,14 +1,15 @@
 //! What the handlers' arguments share, below the dispatch in `mod.rs`: the bound of a search's
-//! threads, the opening's solution of the commands that use tables, and the error of a value
-//! that clap's own parsers do not check.
+//! threads, the engine's settings and files of the commands that play or analyse, and the error
+//! of a value that clap's own parsers do not check.
 
-use super::failure::Failure;
+use super::failure::{Context, Failure};
+use crate::engine::{self, Done, Listener, Note, Part, Settings};
+use crate::rules::notation::Convention;
+use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::search::network::{self, Network};
-use crate::tables::placing::opening;
-use crate::tables::placing::solution::Solution;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use crate::search::Info;
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 /// The value parser of the `--threads` of a command whose threads search one position
 /// together or solve one each (`bench`, `analyse`, `solve`, `openings`, `book cover`, `book
@@ -23,63 +24,96 @@ pub(crate) fn search_threads() -> clap::builder::RangedU64ValueParser<usize> {
 #[error("{0}")]
 pub(crate) struct BadValue(pub(crate) String);
 
-/// The network evaluation of a command that searches (`analyse`, `play`): the file `flag` names
-/// (`none`: none), else the one that ships for the variant `rules` are (none for custom rules),
-/// found as the book is, read and checked, as the engine's `EvalFile` does. A file the user named
-/// that cannot be used ends the command; the shipped one that cannot is said in one line on
-/// stderr, and the command evaluates without it.
-pub(crate) fn network(flag: Option<&Path>, rules: &Rules) -> Result<Option<Arc<Network>>, Failure> {
-    let Some(path) = network::chosen_path(flag.map_or("".as_ref(), Path::as_os_str), rules) else {
-        return Ok(None);
-    };
-    match Network::read(&path, rules) {
-        Ok(net) => Ok(Some(Arc::new(net))),
-        Err(e) if flag.is_some() => Err(Failure::from(e).context("--eval-file").into_usage()),
-        Err(e) => {
-            eprintln!("moulin: {e}; evaluating without it");
-            Ok(None)
-        }
-    }
+/// The files a command that plays or analyses names (`--tables`, `--opening-solution`,
+/// `--eval-file`); one not named is the engine's default (the installed tables, the shipped
+/// opening's solution and network), `none` none.
+pub(crate) struct EngineFiles<'a> {
+    pub(crate) tables: Option<&'a Path>,
+    pub(crate) opening_solution: Option<&'a Path>,
+    pub(crate) eval_file: Option<&'a Path>,
 }
 
-/// The opening's solution of a command that uses tables (`analyse`, `play`): the file `flag`
-/// names (`none`: none), else the default of the variant `rules` are (none for custom rules)
-/// found as the book is (`shipped::find_shipped`), read and checked. A file the user named that
-/// cannot be used ends the command; the shipped one that cannot is said in one line on stderr,
-/// and the command goes on without it.
-pub(crate) fn opening_solution(
-    flag: Option<&Path>,
-    rules: &Rules,
-) -> Result<Option<Arc<Solution>>, Failure> {
-    let path: PathBuf = match flag {
-        Some(p) if p.as_os_str().eq_ignore_ascii_case("none") => return Ok(None),
-        Some(p) => p.to_path_buf(),
-        None => {
-            let Some(name) = rules.preset_name() else {
-                return Ok(None);
-            };
-            let Some(found) = crate::shipped::find_shipped(&opening::file_name(name)) else {
-                return Ok(None);
-            };
-            found
-        }
+/// The engine's settings of a command that plays or analyses under `rules`, with the files
+/// `files` name, each named one read as the engine would: one that cannot be used ends the
+/// command (a usage error naming the flag and the file).
+pub(crate) fn engine_settings(rules: Rules, files: &EngineFiles) -> Result<Settings, Failure> {
+    let shown = |p: Option<&Path>| p.map_or(String::new(), |p| p.to_string_lossy().into_owned());
+    let mut settings = Settings {
+        rules,
+        ..Settings::default()
     };
-    match opening::read(&path, rules) {
-        Ok(o) => {
-            log::info!(
-                "opening solution {}: plies 0 to {} exact, read in {:.3} s",
-                path.display(),
-                o.plies,
-                o.secs
-            );
-            Ok(Some(Arc::new(o.solution)))
-        }
-        Err(e) if flag.is_some() => {
-            Err(Failure::from(e).context("--opening-solution").into_usage())
-        }
-        Err(e) => {
-            eprintln!("moulin: opening solution: {e}; going on without it");
-            Ok(None)
+    let named = [
+        ("TablesPath", Part::Tables, "--tables", files.tables),
+        (
+            "OpeningSolution",
+            Part::OpeningSolution,
+            "--opening-solution",
+            files.opening_solution,
+        ),
+        ("EvalFile", Part::Network, "--eval-file", files.eval_file),
+    ];
+    for (option, _, flag, path) in named {
+        settings
+            .set(option, Some(&shown(path)))
+            .context(format!("{flag} {}", shown(path)))?;
+    }
+    for (_, part, flag, path) in named {
+        if path.is_some() {
+            engine::check_named(&settings, part).map_err(|e| {
+                Failure::from(e)
+                    .context(format!("{flag} {}", shown(path)))
+                    .into_usage()
+            })?;
         }
     }
+    Ok(settings)
+}
+
+/// The engine's files that `settings` name, read at once (`analyse`): one of the defaults that
+/// cannot be used is said in one line on stderr and left out; one of the files `files` name ends
+/// the command.
+pub(crate) fn read_knowledge(
+    settings: &Settings,
+    files: &EngineFiles,
+) -> Result<engine::Knowledge, Failure> {
+    let ears = Collected::default();
+    let knowledge = engine::Knowledge::read(settings, &ears);
+    let notes = ears.0.into_inner().unwrap_or_else(PoisonError::into_inner);
+    for note in notes {
+        let named = match &note {
+            Note::Missing { part, .. } | Note::Unusable { part, .. } => match part {
+                Part::Tables => Some(("--tables", files.tables)),
+                Part::OpeningSolution => Some(("--opening-solution", files.opening_solution)),
+                Part::Network => Some(("--eval-file", files.eval_file)),
+                Part::Book => None,
+            },
+            _ => None,
+        };
+        match named {
+            Some((flag, Some(path))) => {
+                let what = format!("{flag} {}", path.display());
+                return Err(Failure::from(note.to_string()).context(&what).into_usage());
+            }
+            _ if note.is_error() => eprintln!("moulin: {note}"),
+            _ => log::info!("{note}"),
+        }
+    }
+    Ok(knowledge)
+}
+
+/// Ears that keep what the engine notes, to be said once it is read.
+#[derive(Default)]
+struct Collected(Mutex<Vec<Note>>);
+
+impl Listener for Collected {
+    fn info(&self, _: &Position, _: Convention, _: &Info) {}
+
+    fn note(&self, note: Note) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(note);
+    }
+
+    fn done(&self, _: Done) {}
 }

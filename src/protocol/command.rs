@@ -6,11 +6,13 @@
 use crate::rules::perft;
 use std::fmt;
 
+pub use crate::engine::Go;
+
 /// The longest input line read, in bytes; longer lines are rejected whole.
 pub const MAX_LINE: usize = 64 * 1024;
 
 /// The form of `setoption`, shown in its errors.
-pub(super) const SETOPTION_FORM: &str = "setoption name <id> [value <x>]";
+pub(super) use crate::engine::SETOPTION_FORM;
 
 /// Clock values (milliseconds) are clamped to this, about 35 years, so that time arithmetic
 /// downstream never overflows.
@@ -77,35 +79,6 @@ pub enum Start {
     Fen(String),
     /// A GBGP position string (`position pos ...`, GBGP dialect only).
     Gbgp(String),
-}
-
-/// The arguments of `go`. Numbers are already clamped (see `number`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    /// `depth N`: plies to search.
-    pub depth: Option<u32>,
-    /// `nodes N`: positions to search.
-    pub nodes: Option<u64>,
-    /// `movetime MS`: time for this move.
-    pub movetime: Option<u64>,
-    /// `wtime MS`: White's time left.
-    pub wtime: Option<u64>,
-    /// `btime MS`: Black's time left.
-    pub btime: Option<u64>,
-    /// `winc MS`: White's increment.
-    pub winc: Option<u64>,
-    /// `binc MS`: Black's increment.
-    pub binc: Option<u64>,
-    /// `movestogo N`: moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// `infinite`: search until `stop`.
-    pub infinite: bool,
-    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
-    pub ponder: bool,
-    /// Move tokens, checked later against the position.
-    pub searchmoves: Vec<String>,
-    /// `perft N`: count instead of search.
-    pub perft: Option<u32>,
 }
 
 /// A line that is not a well-formed command.

@@ -1,7 +1,7 @@
 //! The pictures a person asks for: the `d` command (the board of `rules::diagram`, then the
 //! state in words) and the `eval` command (each term for both sides).
 
-use super::options::Settings;
+use crate::engine::Settings;
 use crate::rules::diagram::board_drawing;
 use crate::rules::fen;
 use crate::rules::game::Game;

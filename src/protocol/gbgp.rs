@@ -12,7 +12,7 @@
 //! `info` reader takes for a field.
 
 use super::command::{self, Command, CommandError, Start};
-use super::options::OptionError;
+use crate::engine::OptionError;
 use crate::rules::board::Color;
 pub(super) use crate::rules::gbgp_dialect::{HELLO, HELLO_DONE, TWELVE};
 use crate::rules::position::Position;

@@ -17,32 +17,27 @@
 //! Files: `event` is what the engine loop waits for and `dialect` the two dialects a session may
 //! speak; `input` reads lines; `command` parses them into `Command`s (the UCI dialect);
 //! `session` is one conversation (dialect, output, the lines that wait for a job in `waiting`,
-//! the replies), driving `engine_state`'s `Engine`, the one owner of the engine's state (as
-//! Stockfish's `uci` drives its `Engine`): settings, game, searcher, the job running (`jobs`:
-//! the search, perft and bench threads), the opening book (`books`), the endgame tables
-//! (`loaded_tables`) and the GUI's learned overhead (`overhead`); `options` is the table of
-//! options; `reply` writes every answer line and `display` the `d` and `eval` pictures. The GBGP
-//! dialect of the Nine Morris 3D GUI (`gbgp`) goes beside `command` and `reply`: a session whose
-//! first line is `gbgp` speaks it, with the same state and search.
+//! the replies), driving the engine (`crate::engine::Engine`, as Stockfish's `uci` drives its
+//! `Engine`), whose reports reach it through `relay`, its `Listener`; `reply` writes every
+//! answer line and `display` the `d` and `eval` pictures. The GBGP dialect of the Nine Morris 3D
+//! GUI (`gbgp`) goes beside `command` and `reply`: a session whose first line is `gbgp` speaks
+//! it, with the same engine.
 
-mod books;
 mod command;
 mod dialect;
 mod display;
-mod engine_state;
 mod event;
 mod gbgp;
 mod input;
-mod jobs;
-mod loaded_tables;
-mod options;
-mod overhead;
+mod relay;
 mod reply;
 mod session;
 mod waiting;
 
+pub use crate::engine::{Changed, OptionError, Settings};
+
+use crate::engine::{self, Part};
 pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
-pub use options::{Changed, OptionError, Settings};
 
 use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc;
@@ -136,60 +131,27 @@ pub fn run(options: Vec<(String, String)>) -> Result<(), ProtocolError> {
     }
 }
 
-/// Reads each file that `options` name (as `settings`, where they are all set, say) with the
-/// reader the session uses, under the rules in force: one that cannot be used ends moulin
-/// before the conversation starts, since the user named it (for a GUI that sets no option, the
-/// command line is the only way to set these). `none` and the empty default are not files.
+/// Reads each file that `options` name (as `settings`, where they are all set, say) as the
+/// engine would, under the rules in force (`engine::check_named`): one that cannot be used ends
+/// moulin before the conversation starts, since the user named it (for a GUI that sets no
+/// option, the command line is the only way to set these).
 fn check_named_files(
     settings: &Settings,
     options: &[(String, String)],
 ) -> Result<(), ProtocolError> {
-    use crate::tables::placing::opening;
-    let rules = &settings.rules;
-    let named = |value: &str| !value.is_empty() && !value.eq_ignore_ascii_case("none");
     for (name, value) in options {
-        let path = std::path::Path::new(value);
-        let read: Result<(), Box<dyn std::error::Error + Send + Sync>> =
-            match name.to_ascii_lowercase().as_str() {
-                "evalfile" if named(&settings.eval_file) => {
-                    crate::search::network::Network::read(path, rules)
-                        .map(drop)
-                        .map_err(Into::into)
-                }
-                "openingsolution" if named(&settings.opening_solution) => {
-                    opening::read(path, rules).map(drop).map_err(Into::into)
-                }
-                "tablespath" if named(&settings.tables_path) => tables_there(path, rules),
-                "bookfile" if !settings.book_file.is_empty() => {
-                    crate::book::Book::load(path).map(drop).map_err(Into::into)
-                }
-                _ => Ok(()),
-            };
-        read.map_err(|source| ProtocolError::NamedFile {
+        let part = match name.to_ascii_lowercase().as_str() {
+            "evalfile" => Part::Network,
+            "openingsolution" => Part::OpeningSolution,
+            "tablespath" => Part::Tables,
+            "bookfile" => Part::Book,
+            _ => continue,
+        };
+        engine::check_named(settings, part).map_err(|source| ProtocolError::NamedFile {
             name: name.clone(),
             value: value.clone(),
-            source,
+            source: Box::new(source),
         })?;
-    }
-    Ok(())
-}
-
-/// Whether `dir` holds tables for `rules`: a packed set is opened (its manifest and headers,
-/// quick); a folder of built tables is listed, not read (checking every byte of the whole
-/// game's 11.9 GB is the session's work, whose errors name the file).
-fn tables_there(
-    dir: &std::path::Path,
-    rules: &crate::rules::Rules,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use crate::tables::{file, pack::set, TablesError};
-    if set::is_set(dir) {
-        return set::open(dir, rules).map(drop).map_err(Into::into);
-    }
-    if file::list(dir)?.is_empty() {
-        return Err(TablesError::NoTables {
-            dir: dir.to_path_buf(),
-        }
-        .into());
     }
     Ok(())
 }

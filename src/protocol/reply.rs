@@ -1,10 +1,10 @@
 //! Every line the engine writes: the one writer of stdout (and its watch for a reader that
 //! left), the error line, and the UCI forms of `bestmove`, `info` and `help`.
 
-use super::command::{self, CommandError};
+use super::command::CommandError;
 use super::event::Event;
-use super::options::OptionError;
 use super::waiting;
+use crate::engine::{EngineError, OptionError};
 use crate::rules::fen::FenError;
 use crate::rules::notation::{Convention, MoveError};
 use crate::rules::position::Position;
@@ -129,11 +129,10 @@ pub(super) enum Error {
     Fen(FenError),
     /// A move of `position ... moves` (index from 0).
     Move(usize, MoveError),
-    SearchMove(MoveError),
-    NotInSearch(String),
+    /// What the engine refused (`searchmoves`, a thread).
+    Engine(EngineError),
     /// A line that could not wait for the running job (the queue is full), as shown.
     Dropped(String),
-    Thread(io::Error),
 }
 
 impl fmt::Display for Error {
@@ -143,20 +142,20 @@ impl fmt::Display for Error {
             Error::Option(e) => e.fmt(f),
             Error::Fen(e) => write!(f, "position: {e}"),
             Error::Move(i, e) => write!(f, "position: move {}: {e}", i + 1),
-            Error::SearchMove(e) => write!(f, "go searchmoves: {e}"),
-            Error::NotInSearch(t) => write!(
-                f,
-                "go searchmoves: '{}' is no legal move here",
-                command::shown(t)
-            ),
+            Error::Engine(e) => e.fmt(f),
             Error::Dropped(line) => write!(
                 f,
                 "{line} dropped: {} commands or {} MB wait already for the running job",
                 waiting::MAX_LINES,
                 waiting::MAX_BYTES >> 20
             ),
-            Error::Thread(e) => write!(f, "cannot start a thread: {e}"),
         }
+    }
+}
+
+impl From<EngineError> for Error {
+    fn from(e: EngineError) -> Error {
+        Error::Engine(e)
     }
 }
 
@@ -169,13 +168,6 @@ impl From<CommandError> for Error {
 /// Makes any text one safe output line: control characters escaped, at most 400 characters.
 pub(super) fn one_line(text: &str) -> String {
     crate::text::printable(text, 400)
-}
-
-pub(super) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(std::string::ToString::to_string)
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "panic".into())
 }
 
 /// `bestmove <move> [ponder <move>]` in the notation in force. In the action notation a turn

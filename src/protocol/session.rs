@@ -1,20 +1,21 @@
 //! The session: one conversation (its dialect, the output, the lines waiting for the running
-//! job or for the book or tables being read, the replies), driving the engine's state
-//! (`engine_state::Engine`), as Stockfish's `uci` loop drives its `Engine`. The engine loop (the
+//! job or for the book or tables being read, the replies), driving the engine
+//! (`crate::engine::Engine`), as Stockfish's `uci` loop drives its `Engine`; the engine's
+//! reports come through the session's `Relay`. The engine loop (the
 //! caller of `run`) reads each line as it comes, so input is never held up by a search: a line
 //! is obeyed at once or waits in its turn (`waiting`).
 
-use super::command::{self, Command, CommandError, Go};
+use super::command::{self, Command, CommandError, Go, Start};
 use super::dialect::Dialect;
 use super::display;
-use super::engine_state::Engine;
 use super::event::Event;
 use super::gbgp;
-use super::jobs::SearchAnswer;
-use super::options::{Changed, Settings};
-use super::reply::{bestmove_line, one_line, panic_message, Error, Out, HELP};
+use super::relay::Relay;
+use super::reply::{bestmove_line, one_line, Error, Out, HELP};
 use super::waiting::{Line, Timing, Waiting};
+use crate::engine::{panic_message, Done, Engine, SearchAnswer, Settings, GBGP_PRIOR_MS};
 use crate::rules::fen;
+use crate::rules::game::Game;
 use crate::rules::gbgp_position;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
@@ -22,6 +23,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a GBGP `isready` waits for a stopped job to give its `bestmove` first.
@@ -50,8 +52,10 @@ pub(super) struct Session {
     dialect: Dialect,
     /// A line that was not blank came: the dialect is settled.
     greeted: bool,
-    /// The engine's state: settings, game, searcher, job, books, tables, overhead.
+    /// The engine: settings, game, searcher, job, books, tables, network, overhead.
     engine: Engine,
+    /// What the engine reports, worded in the dialect.
+    relay: Arc<Relay>,
     /// Commands waiting for the job to end, in order.
     waiting: Waiting,
     incoming: Receiver<Event>,
@@ -67,8 +71,10 @@ impl Session {
     /// reaches).
     pub(super) fn new(events: SyncSender<Event>, incoming: Receiver<Event>) -> Session {
         let out = Out::new(events.clone());
+        let relay = Arc::new(Relay::new(out.clone(), events));
         Session {
-            engine: Engine::new(out.clone(), events),
+            engine: Engine::new(relay.clone()),
+            relay,
             out,
             dialect: Dialect::Uci,
             greeted: false,
@@ -96,9 +102,7 @@ impl Session {
         if let Err(e) = self.out.watch() {
             log::warn!("cannot watch the output: {e}");
         }
-        self.engine.request_book();
-        self.engine.request_tables();
-        self.engine.load_network();
+        self.engine.load();
         while let Some(event) = self.next_event() {
             if self.handle(event) == Flow::Quit
                 || self.out.is_gone()
@@ -171,21 +175,15 @@ impl Session {
                 return Flow::Quit;
             }
             Event::OutputGone => return Flow::Quit,
-            Event::SearchDone(searcher, result) => {
-                let answer = self.engine.search_done(*searcher, result);
+            // A read's end: an `isready` waiting for it is answered in its turn
+            // (`run_waiting`).
+            Event::Engine(done) => {
+                if let Done::SearchPanicked(msg) = &*done {
+                    self.error_text(&format!("internal error in the search: {}", one_line(msg)));
+                }
+                let answer = self.engine.done(*done);
                 self.say(answer);
             }
-            Event::SearchPanicked(msg) => {
-                self.error_text(&format!("internal error in the search: {}", one_line(&msg)));
-                let answer = self.engine.search_panicked();
-                self.say(answer);
-            }
-            // An `isready` waiting for them is answered in its turn (`run_waiting`).
-            Event::TablesLoaded(request, read) => self.engine.tables_loaded(request, read),
-            Event::TablesReread(request, read) => self.engine.tables_reread(request, read),
-            Event::BookLoaded(path, read) => self.engine.book_loaded(path, read),
-            Event::PerftDone(done) => self.engine.perft_done(done),
-            Event::BenchDone(done) => self.engine.bench_done(done),
         }
         Flow::Continue
     }
@@ -323,7 +321,7 @@ impl Session {
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::UciNewGame => self.engine.new_game(),
-            Command::Position { start, moves } => self.engine.set_position(start, &moves)?,
+            Command::Position { start, moves } => self.set_position(start, &moves)?,
             Command::Go(go) => {
                 // No table whose file changed since it was read is probed.
                 self.engine.check_tables();
@@ -377,18 +375,9 @@ impl Session {
     fn start_gbgp(&mut self) {
         log::info!("speaking GBGP");
         self.dialect = Dialect::Gbgp;
-        let mut settings = self.engine.settings().clone();
-        settings.notation = Convention::Turn;
-        let rules_change = settings.rules != gbgp::rules(false);
-        settings.rules = gbgp::rules(false);
-        self.engine.apply(
-            settings,
-            if rules_change {
-                Changed::Rules
-            } else {
-                Changed::Protocol
-            },
-        );
+        self.relay.set_dialect(Dialect::Gbgp);
+        self.engine.set_notation(Convention::Turn);
+        self.engine.set_rules(gbgp::rules(false));
     }
 
     /// Whether an `isready` may be answered now: ready means a `go` is answered at once, so not
@@ -417,12 +406,7 @@ impl Session {
     /// later: a `go` sent before `readyok` answers from them.
     fn wait_for_loading(&mut self) {
         let loading = Session::is_loading;
-        let loaded = |e: &Event| {
-            matches!(
-                e,
-                Event::BookLoaded(..) | Event::TablesLoaded(..) | Event::TablesReread(..)
-            )
-        };
+        let loaded = |e: &Event| matches!(e, Event::Engine(d) if d.ends_read());
         if !self.wait_while(LOAD_WAIT, loading, loaded) {
             // The book is given up; tables still being read come into force when they are
             // read, for later moves.
@@ -445,15 +429,7 @@ impl Session {
     /// Waits at most `limit` for a job told to stop to end (and answer).
     fn wait_for_stopped_job(&mut self, limit: Duration) {
         let stopping = |s: &Session| s.engine.is_stopping();
-        let ended = |e: &Event| {
-            matches!(
-                e,
-                Event::SearchDone(..)
-                    | Event::SearchPanicked(_)
-                    | Event::PerftDone(_)
-                    | Event::BenchDone(_)
-            )
-        };
+        let ended = |e: &Event| matches!(e, Event::Engine(d) if d.ends_job());
         self.wait_while(limit, stopping, ended);
     }
 
@@ -504,22 +480,30 @@ impl Session {
 
     /// `setoption name NAME [value VALUE]`: in GBGP, its `Twelve` option too.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), Error> {
-        let mut settings = self.engine.settings().clone();
-        let changed = match self.dialect {
+        match self.dialect {
             Dialect::Gbgp if gbgp::is_twelve(name) => {
+                // The same mode again changes nothing (nor are tables read again).
                 let twelve = gbgp::twelve_value(value).map_err(Error::Option)?;
-                let rules = gbgp::rules(twelve);
-                if rules == settings.rules {
-                    // The same mode again: nothing to reset (nor tables to read again).
-                    Changed::Protocol
-                } else {
-                    settings.rules = rules;
-                    Changed::Rules
-                }
+                self.engine.set_rules(gbgp::rules(twelve));
             }
-            _ => settings.set(name, value).map_err(Error::Option)?,
+            _ => self.engine.set_option(name, value).map_err(Error::Option)?,
+        }
+        Ok(())
+    }
+
+    /// `position ...`: the game from `start` after `moves`, under the rules in force.
+    fn set_position(&mut self, start: Start, moves: &[String]) -> Result<(), Error> {
+        let rules = self.engine.settings().rules;
+        let mut game = match start {
+            Start::StartPos => Game::new(rules),
+            Start::Fen(text) => Game::from_fen(&text, rules).map_err(Error::Fen)?,
+            Start::Gbgp(text) => gbgp_position::read(&text, &rules)
+                .map(Game::from_position)
+                .map_err(Error::Fen)?,
         };
-        self.engine.apply(settings, changed);
+        game.play_tokens(moves.iter().map(String::as_str))
+            .map_err(|(i, e)| Error::Move(i, e))?;
+        self.engine.set_game(game);
         Ok(())
     }
 
@@ -543,21 +527,33 @@ impl Session {
     /// `go`: answers at once when the game is over or the book knows the position, otherwise
     /// starts the search. A `go` the book may answer waits for the book or tables being read.
     fn go(&mut self, go: &Go) -> Result<(), Error> {
-        let plan = self.engine.plan_search(go, self.dialect)?;
+        // GBGP is the Nine Morris 3D GUI's: its known charge until the game teaches one. A UCI
+        // GUI or match runner may charge nothing: only what is learned.
+        let prior_ms = match self.dialect {
+            Dialect::Gbgp => GBGP_PRIOR_MS,
+            Dialect::Uci => 0,
+        };
+        let plan = self.engine.plan_search(go, prior_ms)?;
         if plan.consults_book() {
             self.wait_for_loading();
         }
-        let answer = self.engine.start_search(plan, self.dialect)?;
+        self.relay.search_starts();
+        let answer = self.engine.start_search(plan)?;
         self.say(answer);
         Ok(())
     }
 
     /// The end of a search, if it came: the result if the game is over, then `bestmove`.
     fn say(&self, answer: Option<SearchAnswer>) {
-        let Some(SearchAnswer { job, result }) = answer else {
+        let Some(SearchAnswer {
+            root,
+            notation,
+            result,
+        }) = answer
+        else {
             return;
         };
-        let bestmove = bestmove_line(&job.root, &result, job.notation);
+        let bestmove = bestmove_line(&root, &result, notation);
         if self.dialect == Dialect::Gbgp {
             // Nothing but the move: the GUI reads `info string` lines as search progress.
             self.out.line(&bestmove);

@@ -195,13 +195,12 @@ fn the_analyst_values_covered_moves_exactly_from_the_opening_alone() {
     let setup = Setup {
         hash_mb: 8,
         threads: 1,
-        tables: None,
-        opening: Some(Arc::new(o.solution)),
+        tables: Some(Arc::new(Tables::of_opening(&rules, Arc::new(o.solution)))),
         network: None,
         depth: Some(2),
         movetime: None,
     };
-    let mut analyst = Analyst::new(&setup, &rules).unwrap();
+    let mut analyst = Analyst::new(&setup);
     let mut game = Game::new(rules);
     let mut rng = moulin::rng::Rng::new(9);
     // Plies 0 to PLIES - 1: every move's value is in the file.

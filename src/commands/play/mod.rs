@@ -4,24 +4,22 @@
 //! and the prompt stays open meanwhile (`stop` makes it move at once).
 //!
 //! Its parts: `play_table.rs` the game they share, `play_words.rs` what the person types,
-//! `board_paint.rs` the board drawn, `engine_thread.rs` moulin thinking; here the flags and the
-//! prompt's loop.
+//! `board_paint.rs` the board drawn, `engine_side.rs` moulin (the engine every front end
+//! drives) at the table; here the flags and the prompt's loop.
 
 mod board_paint;
-mod engine_thread;
+mod engine_side;
 mod play_table;
 mod play_words;
 
+use super::args::EngineFiles;
 use super::failure::{Context, Failure};
 use super::output::{out, outln};
-use crate::book::{self, Book};
-use crate::rng::Rng;
+use crate::engine::{OverheadReserve, Settings};
 use crate::rules::board::Color;
 use crate::rules::game::Game;
-use crate::search::Searcher;
-use crate::tables::Tables;
 use board_paint::picture;
-use engine_thread::{stop_and_wait, Engine, Printer};
+use engine_side::{Moulin, Printer};
 use play_table::{lock, parse_clock, Table};
 use play_words::{answer, save, Confirmed, Reply};
 use rustyline::error::ReadlineError;
@@ -63,8 +61,9 @@ pub struct PlayArgs {
     #[arg(long, value_name = "BASE[+INC]")]
     pub clock: Option<String>,
     /// Endgame tables for moulin's play and for exact hints (docs/endgame-tables.md, "Endgame
-    /// tables").
-    #[arg(long)]
+    /// tables"). By default the set `moulin tables install` installed for the variant, if any
+    /// (as the engine's TablesPath); `none` for none.
+    #[arg(long, value_name = "DIR|none")]
     pub tables: Option<PathBuf>,
     /// Your name in a saved game's record (`name NAME` at the prompt changes it; default `?`,
     /// a record's unknown player); moulin's side is named with its version and settings.
@@ -97,23 +96,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         other => return Err(format!("--color {other}: expected white or black").into()),
     };
     let clocks = args.clock.as_deref().map(parse_clock).transpose()?;
-    let mut searcher = Searcher::new(64, 1);
-    let mut tables = match &args.tables {
-        Some(dir) => Some(Tables::open(dir, &rules).context("endgame tables")?),
-        None => None,
-    };
-    let opening = args.opening_solution.as_deref();
-    if let Some(o) = crate::commands::args::opening_solution(opening, &rules)? {
-        match tables.as_mut() {
-            Some(t) => t.attach_opening(o),
-            None => tables = Some(Tables::of_opening(&rules, o)),
-        }
-    }
-    searcher.options.tables = tables.map(Arc::new);
-    searcher.options.network = crate::commands::args::network(args.eval_file.as_deref(), &rules)?;
-    let book = book::find_default(&args.variant)
-        .and_then(|p| Book::load(&p).ok())
-        .map(Arc::new);
+    let engine = engine_settings(args, rules)?;
     let colour =
         !args.plain && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
     let table = Arc::new(Mutex::new(Table {
@@ -133,14 +116,10 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         pending: None,
         unsaved: false,
         player: args.name.clone(),
-        settings: settings(args),
+        settings: String::new(),
     }));
-    let engine = Arc::new(Mutex::new(Some(Engine {
-        searcher,
-        book,
-        movetime: args.movetime,
-        rng: Rng::from_time(),
-    })));
+    let moulin = Moulin::new(engine, args.movetime, &table);
+    lock(&table).settings = settings(args, moulin.has_tables());
     // Without bracketed paste a terminal sends a paste as keys, so each pasted line runs as if
     // typed; with it, the lines would wait in the editor as one multi-line entry.
     let config = rustyline::Config::builder().bracketed_paste(false).build();
@@ -149,24 +128,42 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         .create_external_printer()
         .context("cannot write to the terminal")?;
     let printer: Printer = Arc::new(Mutex::new(Box::new(printer)));
+    moulin.print_to(&printer);
     outln!(
         "moulin {}: you play {}; type help for the commands.",
         env!("CARGO_PKG_VERSION"),
         human.name()
     )?;
     out!("{}", picture(&lock(&table)))?;
-    let result = converse(&mut rl, &table, &engine, &printer);
-    stop_and_wait(&table, &engine);
+    let result = converse(&mut rl, &table, &moulin);
+    moulin.stop_and_wait(&table);
     result
 }
 
+/// The engine's settings of a game: the variant, 64 MB of hash, no overhead learned (the
+/// table's clocks charge nothing beyond the engine's own time), and the files the flags name
+/// (by default the installed tables, the shipped opening's solution and network). A file named
+/// that cannot be used ends the command.
+fn engine_settings(args: &PlayArgs, rules: crate::Rules) -> Result<Settings, Failure> {
+    let files = EngineFiles {
+        tables: args.tables.as_deref(),
+        opening_solution: args.opening_solution.as_deref(),
+        eval_file: args.eval_file.as_deref(),
+    };
+    Ok(Settings {
+        hash_mb: 64,
+        overhead: OverheadReserve::Fixed,
+        ..super::args::engine_settings(rules, &files)?
+    })
+}
+
 /// moulin's settings but its level, as its name in a saved record gives them.
-fn settings(args: &PlayArgs) -> String {
+fn settings(args: &PlayArgs, tables: bool) -> String {
     let mut text = match &args.clock {
         Some(clock) => format!("clock {clock}"),
         None => format!("{} ms a move", args.movetime),
     };
-    if args.tables.is_some() {
+    if tables {
         text.push_str(", endgame tables");
     }
     text
@@ -176,8 +173,7 @@ fn settings(args: &PlayArgs) -> String {
 fn converse(
     rl: &mut DefaultEditor,
     table: &Arc<Mutex<Table>>,
-    engine: &Arc<Mutex<Option<Engine>>>,
-    printer: &Printer,
+    moulin: &Moulin,
 ) -> Result<(), Failure> {
     loop {
         if lock(table).engine_starts(false) {
@@ -185,7 +181,7 @@ fn converse(
             // printer it could run into the engine's own message.
             outln!("moulin is thinking... (type stop to make it move now)")?;
         }
-        engine_thread::start_thinking(table, engine, printer, false);
+        moulin.start_thinking(table, false);
         let prompt = match &lock(table).pending {
             Some(mv) => format!("{mv} closes a mill, remove which piece? > "),
             None => "> ".to_string(),
@@ -206,7 +202,7 @@ fn converse(
         if line.is_empty() {
             continue;
         }
-        let text = match answer(&line, table, engine, printer) {
+        let text = match answer(&line, table, moulin) {
             Reply::Say(text) => text,
             Reply::Quit => return Ok(()),
             Reply::Ask(question, then) => {

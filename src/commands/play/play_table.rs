@@ -6,8 +6,7 @@ use crate::matches::engines::time_control;
 use crate::rules::board::{ByColor, Color};
 use crate::rules::game::Game;
 use crate::rules::Rules;
-use crate::search::Control;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Both clocks: milliseconds left, and the increment.
@@ -58,8 +57,9 @@ pub(super) struct Table {
     pub(super) flagged: Option<Color>,
     /// Changed by every move, undo and new game: an engine answer for another one is dropped.
     pub(super) generation: u64,
-    /// The engine is thinking (its control, to stop it).
-    pub(super) thinking: Option<Arc<Control>>,
+    /// When the engine started thinking (for moulin's move or a hint); none once its answer is
+    /// given.
+    pub(super) thinking: Option<Instant>,
     pub(super) colour: bool,
     /// The player's placement or step that closed a mill, waiting for the piece to remove.
     pub(super) pending: Option<String>,

@@ -3,7 +3,7 @@
 //! answered with what was wrong and the legal choices.
 
 use super::board_paint::picture;
-use super::engine_thread::{start_thinking, stop_and_wait, Engine, Printer};
+use super::engine_side::Moulin;
 use super::play_table::{lock, Table};
 use crate::durable::DurableError;
 use crate::record::{self, Record};
@@ -130,12 +130,7 @@ pub(super) enum Confirmed {
 }
 
 /// The answer to one line typed at the prompt (a command or a move).
-pub(super) fn answer(
-    line: &str,
-    table: &Arc<Mutex<Table>>,
-    engine: &Arc<Mutex<Option<Engine>>>,
-    printer: &Printer,
-) -> Reply {
+pub(super) fn answer(line: &str, table: &Arc<Mutex<Table>>, moulin: &Moulin) -> Reply {
     let mut words = line.split_whitespace();
     let first = words.next().unwrap_or("").to_ascii_lowercase();
     let rest: Vec<&str> = words.collect();
@@ -164,13 +159,14 @@ pub(super) fn answer(
             t.flipped = !t.flipped;
             picture(&t)
         }
-        ("stop", []) => match &lock(table).thinking {
-            Some(c) => {
-                c.stop();
+        ("stop", []) => {
+            if lock(table).thinking.is_some() {
+                moulin.stop();
                 "moulin moves now.".into()
+            } else {
+                "moulin is not thinking.".into()
             }
-            None => "moulin is not thinking.".into(),
-        },
+        }
         ("level", [n]) => match n.parse::<u8>() {
             Ok(n) if (1..=20).contains(&n) => {
                 lock(table).level = n;
@@ -182,14 +178,14 @@ pub(super) fn answer(
             ),
         },
         ("new", []) => {
-            stop_and_wait(table, engine);
+            moulin.stop_and_wait(table);
             let mut t = lock(table);
             let rules = t.rules;
             t.new_game(rules);
             format!("A new game.\n{}", picture(&t))
         }
         ("undo", []) => {
-            stop_and_wait(table, engine);
+            moulin.stop_and_wait(table);
             let mut t = lock(table);
             undo(&mut t)
         }
@@ -199,7 +195,7 @@ pub(super) fn answer(
             } else if lock(table).over().is_some() {
                 "the game is over".into()
             } else {
-                start_thinking(table, engine, printer, true);
+                moulin.start_thinking(table, true);
                 "thinking about a hint...".into()
             }
         }
@@ -230,7 +226,7 @@ pub(super) fn answer(
         ("save", [file]) => save(&mut lock(table), file, false),
         ("save!", [file]) => save(&mut lock(table), file, true),
         ("load", [file]) => {
-            stop_and_wait(table, engine);
+            moulin.stop_and_wait(table);
             load(&mut lock(table), file)
         }
         _ => usage(&first).unwrap_or_else(|| human_move(table, line)),
@@ -446,6 +442,7 @@ fn load(t: &mut Table, file: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::board_paint::marked_board;
+    use super::super::engine_side::Printer;
     use super::*;
     use crate::rng::Rng;
     use crate::rules::diagram::drawing_cell;
@@ -486,11 +483,21 @@ mod tests {
         }))
     }
 
-    /// What the prompt answers to `line`: the text, `asks: QUESTION`, or `quits`.
+    /// What the prompt answers to `line`: the text, `asks: QUESTION`, or `quits`. moulin
+    /// plays without files (nothing to read).
     fn say(table: &Arc<Mutex<Table>>, line: &str) -> String {
-        let engine = Arc::new(Mutex::new(None));
+        let none = || "none".to_string();
+        let settings = crate::engine::Settings {
+            own_book: false,
+            tables_path: none(),
+            opening_solution: none(),
+            eval_file: none(),
+            ..crate::engine::Settings::default()
+        };
+        let moulin = Moulin::new(settings, 1000, table);
         let printer: Printer = Arc::new(Mutex::new(Box::new(Silent)));
-        match answer(line, table, &engine, &printer) {
+        moulin.print_to(&printer);
+        match answer(line, table, &moulin) {
             Reply::Say(text) => text,
             Reply::Ask(question, _) => format!("asks: {question}"),
             Reply::Quit => "quits".into(),

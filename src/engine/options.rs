@@ -1,4 +1,4 @@
-//! The protocol's options, each in one table that says its name, the values it takes, how a
+//! The engine's options, each in one table that says its name, the values it takes, how a
 //! value is read and how it is written: the engine's own (`ENGINE_OPTIONS`, whose defaults are
 //! `Settings::default()`), and the rule options of `rules::rule_options::RULE_OPTIONS`. The `uci`
 //! listing, `setoption` and the getter `Settings::value` all read the tables; `setoption` checks
@@ -25,8 +25,9 @@ enum Kind {
     Text,
 }
 
+/// The form of `setoption`, as its errors quote it.
+pub const SETOPTION_FORM: &str = "setoption name <id> [value <x>]";
 pub const MAX_HASH_MB: u64 = 1024;
-/// The largest `TablesCache`, in MB.
 pub const MAX_TABLES_CACHE_MB: u64 = 65536;
 pub const MAX_THREADS: u64 = crate::search::MAX_THREADS as u64;
 pub const MAX_MULTIPV: u64 = 64;
@@ -414,7 +415,7 @@ pub enum OptionError {
 
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use super::command::shown;
+        let shown = |text: &str| crate::text::printable(text, 40);
         match self {
             OptionError::Unknown(name) => {
                 write!(f, "unknown option '{}' (see the uci command)", shown(name))
@@ -428,13 +429,12 @@ impl fmt::Display for OptionError {
                 "unknown option '{}' (the form is '{}'); did you mean 'setoption name {option} \
                  value {}'?",
                 shown(name),
-                super::command::SETOPTION_FORM,
+                SETOPTION_FORM,
                 shown(value)
             ),
             OptionError::MissingValue(name) => write!(
                 f,
-                "setoption {name}: missing value (the form is '{}')",
-                super::command::SETOPTION_FORM
+                "setoption {name}: missing value (the form is '{SETOPTION_FORM}')"
             ),
             OptionError::BadValue {
                 option,
@@ -468,11 +468,7 @@ fn option_line(name: &str, kind: Kind, default: &str) -> String {
             format!("option name {name} type spin default {default} min {min} max {max}")
         }
         Kind::Text => {
-            let shown = if default.is_empty() {
-                "<empty>"
-            } else {
-                default
-            };
+            let shown = Some(default).filter(|d| !d.is_empty()).unwrap_or("<empty>");
             format!("option name {name} type string default {shown}")
         }
         Kind::Combo(vars) => {

@@ -30,7 +30,7 @@ pub(super) const MAX_CHARGE_MS: u64 = 30_000;
 /// session assumes it from the game's first `go`, for the recent charge and the peak alike,
 /// instead of spending the clock as if nothing were charged until two moves have shown it;
 /// the first estimate learned replaces it.
-pub(super) const GBGP_PRIOR_MS: u64 = 800;
+pub const GBGP_PRIOR_MS: u64 = 800;
 /// The estimate is said (`info string`) when it moves by this share of the one said last...
 pub(super) const NOTE_SHARE: f64 = 0.25;
 /// ... and by at least this many milliseconds.

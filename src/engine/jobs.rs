@@ -1,11 +1,8 @@
-//! The jobs a session runs on threads of their own: a search (`go`), perft and the bench. Each
-//! reports back over the session's channel; `stop` reaches it through the shared `Control`.
+//! The jobs the engine runs on threads of their own: a search (`go`), perft and the bench. Each
+//! reports to the front end's `Listener` as it goes and hands its end back (`Done`); `stop`
+//! reaches it through the shared `Control`.
 
-use super::command::Go;
-use super::dialect::Dialect;
-use super::event::Event;
-use super::gbgp;
-use super::reply::{info_line, panic_message, Error, Out};
+use super::report::{panic_message, BookAnswer, Done, EngineError, Listener, Note};
 use crate::rules::board::ByColor;
 use crate::rules::game::Game;
 use crate::rules::movegen;
@@ -16,10 +13,39 @@ use crate::rules::position::Position;
 use crate::search::{bench, Control, Info, Limits, SearchResult, Searcher};
 use std::ops::ControlFlow;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
+
+/// The arguments of `go`. as the protocol reads it (its numbers
+/// already clamped).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// `depth N`: plies to search.
+    pub depth: Option<u32>,
+    /// `nodes N`: positions to search.
+    pub nodes: Option<u64>,
+    /// `movetime MS`: time for this move.
+    pub movetime: Option<u64>,
+    /// `wtime MS`: White's time left.
+    pub wtime: Option<u64>,
+    /// `btime MS`: Black's time left.
+    pub btime: Option<u64>,
+    /// `winc MS`: White's increment.
+    pub winc: Option<u64>,
+    /// `binc MS`: Black's increment.
+    pub binc: Option<u64>,
+    /// `movestogo N`: moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// `infinite`: search until `stop`.
+    pub infinite: bool,
+    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Move tokens, checked later against the position.
+    pub searchmoves: Vec<String>,
+    /// `perft N`: count instead of search.
+    pub perft: Option<u32>,
+}
 
 /// What ends a search, `stop` aside.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -76,11 +102,15 @@ impl SearchJob {
     }
 }
 
-/// A search's answer, for the session to say: its job (the root and notation it answers in)
-/// and its result.
-pub(super) struct SearchAnswer {
-    pub(super) job: Box<SearchJob>,
-    pub(super) result: SearchResult,
+/// A search's answer, for the front end to say: the root and notation it answers in, and the
+/// result.
+pub struct SearchAnswer {
+    /// The position searched.
+    pub root: Position,
+    /// The notation in force when the search began.
+    pub notation: Convention,
+    /// The result.
+    pub result: SearchResult,
 }
 
 /// The job running: a search, perft or the bench.
@@ -114,7 +144,7 @@ impl Job {
 }
 
 /// The limits of a `go` in `root`.
-pub(super) fn limits(go: &Go, root: &Position) -> Result<Limits, Error> {
+pub(super) fn limits(go: &Go, root: &Position) -> Result<Limits, EngineError> {
     Ok(Limits {
         depth: go.depth,
         nodes: go.nodes,
@@ -130,125 +160,110 @@ pub(super) fn limits(go: &Go, root: &Position) -> Result<Limits, Error> {
     })
 }
 
-/// What a job thread needs of the session to report back.
+/// What a job thread needs of the engine to report back.
 pub(super) struct Reporting {
     pub(super) control: Arc<Control>,
-    pub(super) events: SyncSender<Event>,
-    pub(super) out: Out,
+    pub(super) listener: Arc<dyn Listener>,
 }
 
 impl Reporting {
     /// Runs `job` on a thread named `name`.
-    fn spawn(self, name: &str, job: impl FnOnce(Reporting) + Send + 'static) -> Result<(), Error> {
+    fn spawn(
+        self,
+        name: &str,
+        job: impl FnOnce(Reporting) + Send + 'static,
+    ) -> Result<(), EngineError> {
         thread::Builder::new()
             .name(name.into())
             .spawn(move || job(self))
             .map(|_| ())
-            .map_err(Error::Thread)
+            .map_err(EngineError::Thread)
     }
 }
 
-/// Searches on a thread of its own, writing `info` lines as it goes; the searcher comes back
-/// with the result in `Event::SearchDone`. A book answer (its lines and result) is checked
-/// first: it is the result unless the exact solver proves its move gives value away.
+/// Searches on a thread of its own, telling the listener its progress; the searcher comes back
+/// with the result in `Done::Search`. A book answer is checked first: it is the result (said
+/// in `Note::BookMove`) unless the exact solver proves its move gives value away.
 pub(super) fn spawn_search(
     mut searcher: Searcher,
     game: Game,
     limits: Limits,
-    book: Option<(Vec<String>, SearchResult)>,
+    book: Option<BookAnswer>,
     notation: Convention,
-    dialect: Dialect,
     to: Reporting,
-) -> Result<(), Error> {
+) -> Result<(), EngineError> {
     to.spawn("moulin-go", move |to| {
-        let Reporting { control, out, .. } = &to;
+        let Reporting { control, listener } = &to;
         let root = *game.position();
-        // GBGP: the first line of each `gbgp::INFO_EVERY` from the search's start, the first
-        // line of play only; the last one held back is written when the search ends, so that
-        // the final depth shows. The GUI reads one line a frame (17 ms) on the mover's clock:
-        // a search shorter than that (a move answered at once) writes its last line alone.
-        let mut last_shown = Instant::now();
-        let mut held: Option<String> = None;
-        let mut report = |info: &Info| match dialect {
-            Dialect::Uci => out.line(&info_line(info, &root, notation)),
-            Dialect::Gbgp if info.multipv == 1 => {
-                let line = gbgp::info_line(info, &root);
-                if last_shown.elapsed() >= gbgp::INFO_EVERY {
-                    last_shown = Instant::now();
-                    held = None;
-                    out.line(&line);
-                } else {
-                    held = Some(line);
-                }
-            }
-            Dialect::Gbgp => {}
-        };
+        let mut report = |info: &Info| listener.info(&root, notation, info);
         let done = panic::catch_unwind(AssertUnwindSafe(|| {
-            if let Some((lines, result)) = book {
-                let mv = result.best.unwrap_or(Move::NULL);
+            if let Some(answer) = book {
+                let mv = answer.result.best.unwrap_or(Move::NULL);
                 if searcher.move_keeps_value(&game, mv, &limits, control) == Some(false) {
-                    let text = format!(
+                    log::info!(
                         "book {} gives value away (exact): searching",
                         mv.turn_notation()
                     );
-                    log::info!("{text}");
-                    if dialect == Dialect::Uci {
-                        out.line(&format!("info string {text}"));
-                    }
+                    listener.note(Note::BookRefused { mv });
                 } else {
-                    out.lines(lines);
+                    let result = answer.result.clone();
+                    listener.note(Note::BookMove {
+                        root,
+                        notation,
+                        answer: Box::new(answer),
+                    });
                     return (searcher, result);
                 }
             }
             let result = searcher.search(&game, &limits, control, &mut report);
             (searcher, result)
         }));
-        if let Some(line) = held {
-            out.line(&line);
-        }
-        let _ = to.events.send(match done {
-            Ok((searcher, result)) => Event::SearchDone(Box::new(searcher), result),
-            Err(p) => Event::SearchPanicked(panic_message(&*p)),
+        listener.done(match done {
+            Ok((searcher, result)) => Done::Search(Box::new(searcher), result),
+            Err(p) => Done::SearchPanicked(panic_message(&*p)),
         });
     })
 }
 
-/// Counts perft on a thread of its own, writing one line per root move; the total comes back in
-/// `Event::PerftDone`.
+/// Counts perft on a thread of its own, telling the listener each root move's leaves; the
+/// total comes back in `Done::Perft`.
 pub(super) fn spawn_perft(
     pos: Position,
     depth: u32,
     conv: Convention,
     to: Reporting,
-) -> Result<(), Error> {
+) -> Result<(), EngineError> {
     to.spawn("moulin-perft", move |to| {
         let started = Instant::now();
         let stopped = || to.control.is_stopped();
-        let mut each = |mv: Move, n| to.out.line(&format!("{} {n}", mv.written_at(&pos, conv)));
+        let mut each = |mv: Move, leaves| {
+            let mv = mv.written_at(&pos, conv);
+            to.listener.note(Note::PerftMove { mv, leaves });
+        };
         let done = perft::divide(&pos, depth, conv, &stopped, &mut each)
             .map(|total| (total, started.elapsed()));
-        let _ = to.events.send(Event::PerftDone(done));
+        to.listener.done(Done::Perft(done));
     })
 }
 
 /// Runs the bench of `moulin bench` (`crate::search::bench`: one thread, 16 MB, at `depth` if
-/// given) on a thread of its own, writing its line per position as `moulin bench` does; the
-/// total comes back in `Event::BenchDone` (`None` when stopped before the last position).
-pub(super) fn spawn_bench(depth: Option<u32>, to: Reporting) -> Result<(), Error> {
+/// given) on a thread of its own, telling the listener each position's line; the total comes
+/// back in `Done::Bench` (`None` when stopped before the last position).
+pub(super) fn spawn_bench(depth: Option<u32>, to: Reporting) -> Result<(), EngineError> {
     to.spawn("moulin-bench", move |to| {
         let each = |line: &bench::BenchLine| {
-            to.out.line(&line.to_string());
+            to.listener.note(Note::BenchLine(line.clone()));
             ControlFlow::Continue(())
         };
         let lines = bench::run(depth, 1, bench::default_network(), &to.control, each);
         let done = (lines.len() == bench::POSITIONS.len()).then(|| bench::BenchTotal::of(&lines));
-        let _ = to.events.send(Event::BenchDone(done));
+        to.listener.done(Done::Bench(done));
     })
 }
 
 /// The root moves `searchmoves` names. A step given alone stands for every turn made of it; a
 /// step followed by its removals as tokens of their own (`d6 xb4`) is one turn.
-pub(super) fn search_moves(root: &Position, tokens: &[String]) -> Result<Vec<Move>, Error> {
+pub(super) fn search_moves(root: &Position, tokens: &[String]) -> Result<Vec<Move>, EngineError> {
     let legal = movegen::legal_moves(root, Convention::Turn);
     let mut chosen = Vec::new();
     let mut i = 0;
@@ -262,7 +277,7 @@ pub(super) fn search_moves(root: &Position, tokens: &[String]) -> Result<Vec<Mov
                 i += 1;
             }
         }
-        let mv = notation::parse_move(root, &token).map_err(Error::SearchMove)?;
+        let mv = notation::parse_move(root, &token).map_err(EngineError::SearchMove)?;
         let before = chosen.len();
         for &t in &legal {
             let matches = t == mv || (mv.removal_count() == 0 && t.without_removals() == mv);
@@ -271,7 +286,7 @@ pub(super) fn search_moves(root: &Position, tokens: &[String]) -> Result<Vec<Mov
             }
         }
         if chosen.len() == before && !legal.contains(&mv) {
-            return Err(Error::NotInSearch(token));
+            return Err(EngineError::NotInSearch(token));
         }
     }
     Ok(chosen)

@@ -1,29 +1,24 @@
-//! The opening book as a session plays it: loaded on a thread of its own, chosen from by weight,
-//! and a book turn answered in parts when the notation or a double removal asks for it.
+//! The opening book as the engine plays it: loaded on a thread of its own, chosen from by
+//! weight, and a book turn answered in parts when the notation or a double removal asks for it.
 
-use super::dialect::Dialect;
-use super::event::{Event, LoadError};
-use super::gbgp;
 use super::options::Settings;
-use super::reply::info_line;
-use super::reply::{one_line, Out};
-use crate::book::{self, Book};
+use super::report::{BookAnswer, Done, Listener, LoadError, Note, Part};
+use crate::book::{self, Book, Variety};
 use crate::rng::Rng;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::exact::Wdl;
 use crate::search::tt::Bound;
-use crate::search::{Info, Score, SearchResult, TABLE_BOUND};
+use crate::search::{Score, SearchResult, TABLE_BOUND};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
 use std::thread;
 
 /// The book in force.
 enum BookSlot {
     None,
-    /// Being read on a thread of its own, which sends `Event::BookLoaded` when done.
+    /// Being read on a thread of its own, which reports `Done::BookLoaded` when done.
     Loading(PathBuf),
     Ready(Arc<Book>),
 }
@@ -52,15 +47,14 @@ fn book_path(settings: &Settings) -> Option<PathBuf> {
 /// damaged one: the GUI is told (a `BookFile` mistyped), not only the log.
 fn read_book(path: &Path) -> Result<Book, LoadError> {
     if !path.exists() {
-        let text = format!("{}: no such file", path.display());
-        return Err(LoadError::Failed(text.into()));
+        return Err(LoadError::NotThere(path.to_path_buf()));
     }
     let book = Book::load_waiting(path).map_err(|e| LoadError::Failed(e.into()))?;
     log::info!("opening book {}: {} positions", path.display(), book.len());
     Ok(book)
 }
 
-/// The session's books: the one in force, every one loaded so far, and a book turn answered in
+/// The engine's books: the one in force, every one loaded so far, and a book turn answered in
 /// part.
 pub(super) struct Books {
     /// The book in force.
@@ -76,6 +70,7 @@ pub(super) struct Books {
 }
 
 impl Books {
+    /// No book yet.
     pub(super) fn new() -> Books {
         Books {
             slot: BookSlot::None,
@@ -97,8 +92,8 @@ impl Books {
 
     /// Puts the book the settings name in force: at once when it is loaded already (switching
     /// variants back and forth reads a file once), otherwise it is read on a thread of its own
-    /// that reports with `Event::BookLoaded`; commands go on being answered meanwhile.
-    pub(super) fn request(&mut self, settings: &Settings, events: &SyncSender<Event>) {
+    /// that reports with `Done::BookLoaded`; commands go on being answered meanwhile.
+    pub(super) fn request(&mut self, settings: &Settings, listener: &Arc<dyn Listener>) {
         self.pending = None;
         let Some(wanted) = book_path(settings) else {
             self.slot = BookSlot::None;
@@ -112,12 +107,12 @@ impl Books {
             return;
         }
         let path = wanted.clone();
-        let tx = events.clone();
+        let listener = Arc::clone(listener);
         let spawned = thread::Builder::new()
             .name("moulin-book".into())
             .spawn(move || {
                 let read = read_book(&path).map(Box::new);
-                let _ = tx.send(Event::BookLoaded(path, read));
+                listener.done(Done::BookLoaded(path, read));
             });
         self.slot = match spawned {
             Ok(_) => BookSlot::Loading(wanted),
@@ -130,8 +125,13 @@ impl Books {
 
     /// A book read on its thread: kept, and in force if it is the one the settings still name.
     /// A book that could not be read (missing, damaged, too large) is reported as one error
-    /// line, on stdout for the GUI and in the log; the engine then plays without a book.
-    pub(super) fn loaded(&mut self, path: PathBuf, read: Result<Box<Book>, LoadError>, out: &Out) {
+    /// note (`Note::Unusable`), for the GUI, and in the log; the engine then plays without a book.
+    pub(super) fn loaded(
+        &mut self,
+        path: PathBuf,
+        read: Result<Box<Book>, LoadError>,
+        listener: &dyn Listener,
+    ) {
         let wanted = matches!(&self.slot, BookSlot::Loading(p) if *p == path);
         match read {
             Ok(book) => {
@@ -144,9 +144,11 @@ impl Books {
             Err(e) => {
                 if wanted {
                     self.slot = BookSlot::None;
-                    let text = format!("opening book {e}; playing without a book");
-                    log::warn!("{text}");
-                    out.line(&format!("info string error: {}", one_line(&text)));
+                    log::warn!("opening book {e}; playing without a book");
+                    listener.note(Note::Unusable {
+                        part: Part::Book,
+                        error: e,
+                    });
                 }
             }
         }
@@ -164,8 +166,14 @@ impl Books {
         matches!(self.slot, BookSlot::Loading(_))
     }
 
-    /// The book's answer in the current position, if it has one.
-    pub(super) fn answer(&mut self, settings: &Settings, pos: &Position) -> Option<BookAnswer> {
+    /// The book's answer in `pos`, if it has one: chosen by `variety`; a turn answered in parts
+    /// when `notation` shows a step alone, or of two removals.
+    pub(super) fn answer(
+        &mut self,
+        variety: Variety,
+        notation: Convention,
+        pos: &Position,
+    ) -> Option<BookAnswer> {
         let BookSlot::Ready(book) = &self.slot else {
             return None;
         };
@@ -181,7 +189,7 @@ impl Books {
                 (bm, removal)
             }
             _ => {
-                let bm = book.choose(&pos, settings.book_variety, self.random.unit())?;
+                let bm = book.choose(&pos, variety, self.random.unit())?;
                 if !legal.contains(&bm.mv) {
                     return None;
                 }
@@ -193,7 +201,7 @@ impl Books {
         if after.pending_removals() > 0 {
             // One of two removals: the next `go` answers the other.
             self.pending = Some((after, bm));
-        } else if settings.notation == Convention::Action
+        } else if notation == Convention::Action
             && chosen.to().is_some()
             && chosen.removal_count() > 0
         {
@@ -209,9 +217,6 @@ impl Books {
             Some(v) => proven_score(v),
             None => (bm.score, None),
         };
-        let proven = bm.exact.map_or(String::new(), |v| {
-            format!(" proven {}", crate::search::exact::name(v))
-        });
         Some(BookAnswer {
             result: SearchResult {
                 best: Some(chosen),
@@ -224,59 +229,10 @@ impl Books {
                 solved: None,
             },
             bound,
-            word: format!(
-                "info string book {} weight {}{proven}",
-                bm.mv.turn_notation(),
-                bm.weight
-            ),
-            proven: bm.exact.is_some(),
+            turn: bm.mv,
+            weight: bm.weight,
+            proven: bm.exact,
         })
-    }
-}
-
-/// A move the book answers with.
-pub(super) struct BookAnswer {
-    /// The move to play (of a book turn answered in parts, the part), its score and the book's
-    /// best reply.
-    pub(super) result: SearchResult,
-    /// `Some(Lower)` when the score is a lower bound only: a move proven to keep at least a
-    /// draw.
-    pub(super) bound: Option<Bound>,
-    /// The `info string book` line: the book's whole turn, its weight, its proven value.
-    pub(super) word: String,
-    /// Whether the exact solver proved the move (`book cover`: no need to check it again).
-    pub(super) proven: bool,
-}
-
-impl BookAnswer {
-    /// The lines that state the answer in `root` (before `bestmove`): in UCI an `info depth 0`
-    /// line with the score and the move as a search states them (§6), then the `info string
-    /// book` line; in GBGP its `info depth 0` line alone.
-    pub(super) fn lines(
-        &self,
-        root: &Position,
-        notation: Convention,
-        dialect: Dialect,
-    ) -> Vec<String> {
-        let pv: Vec<_> = self.result.best.into_iter().collect();
-        match dialect {
-            Dialect::Uci => {
-                let info = Info {
-                    depth: 0,
-                    seldepth: 0,
-                    multipv: 1,
-                    score: self.result.score,
-                    bound: self.bound,
-                    nodes: 0,
-                    nps: 0,
-                    hashfull: 0,
-                    time_ms: 0,
-                    pv,
-                };
-                vec![info_line(&info, root, notation), self.word.clone()]
-            }
-            Dialect::Gbgp => vec![gbgp::book_line(root, self.result.score, &pv)],
-        }
     }
 }
 

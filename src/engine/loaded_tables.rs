@@ -1,19 +1,17 @@
-//! The endgame tables as a session plays with them, as `books` is the opening book: the
+//! The endgame tables as the engine plays with them, as `books` is the opening book: the
 //! directory `TablesPath` names and the opening's solution `OpeningSolution` names (the placing
 //! part where the directory has no whole placing solution, or alone) read on a thread of its own, each request numbered so that only
 //! the last one's answer is taken; the files watched while in force, a changed one dropped at
 //! once (no search probes it) and read again (and checked) on a thread of its own, to come back
 //! into force if it is whole.
 
-use super::event::{Event, LoadError, TablesRead};
 use super::options::Settings;
-use super::reply::{one_line, panic_message, Out};
+use super::report::{panic_message, Done, Listener, LoadError, Note, Part, TablesRead};
 use crate::rules::Rules;
 use crate::tables::placing::opening;
 use crate::tables::{TableChange, Tables, Values};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
 use std::thread;
 
@@ -54,7 +52,7 @@ pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
     }
 }
 
-/// The session's endgame tables: those in force, and the reads under way.
+/// The engine's endgame tables: those in force, and the reads under way.
 #[derive(Default)]
 pub(super) struct LoadedTables {
     /// The tables in force (`TablesPath`), shared with the searcher.
@@ -80,127 +78,61 @@ impl LoadedTables {
 
     /// Reads the tables `TablesPath` names and the opening's solution `OpeningSolution` names
     /// (`opening_path`) on a thread of its own (none when neither names anything), which reports
-    /// with `Event::TablesLoaded`; the tables in force are dropped meanwhile. Each request has a
+    /// with `Done::TablesLoaded`; the tables in force are dropped meanwhile. Each request has a
     /// number; only the last one's answer is taken.
-    pub(super) fn request(&mut self, settings: &Settings, events: &SyncSender<Event>, out: &Out) {
+    pub(super) fn request(&mut self, settings: &Settings, listener: &Arc<dyn Listener>) {
         self.in_force = None;
         self.request += 1;
         self.rereading = 0;
         // A path that is not there is said at once, before the next line is read: in GBGP
         // `readyok` does not wait for the tables, and a GUI or a match runner must see the error
         // before it.
-        let missing = |what: &str, path: Option<PathBuf>, without: &str| {
-            path.filter(|p| {
-                let there = p.exists();
-                if !there {
-                    out.line(&format!(
-                        "info string error: {what}: {}: no such file or folder; playing without {without}",
-                        one_line(&p.display().to_string())
-                    ));
-                }
-                there
-            })
-        };
-        let opening = missing("opening solution", opening_path(settings), "it");
-        let dir = missing("endgame tables", tables_dir(settings), "them");
+        let (dir, opening) = wanted(settings, &**listener);
         if dir.is_none() && opening.is_none() {
             self.loading = false;
             return;
         }
         let rules = settings.rules;
-        let tx = events.clone();
+        let to = Arc::clone(listener);
         let request = self.request;
         let spawned = thread::Builder::new()
             .name("moulin-tables".into())
             .spawn(move || {
-                // A panic while reading (a bug) still answers, so that `readyok` comes.
-                let tables = dir.map(|dir| {
-                    panic::catch_unwind(|| {
-                        Tables::open(&dir, &rules)
-                            .map(Box::new)
-                            .map_err(|e| LoadError::Failed(e.into()))
-                    })
-                    .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))))
-                });
-                // A whole placing solution in the directory wins over the opening's.
-                let whole = matches!(&tables, Some(Ok(t)) if t.placing_is_whole());
-                let opening = opening.filter(|_| !whole).map(|path| {
-                    let read = panic::catch_unwind(|| {
-                        opening::read(&path, &rules).map_err(|e| LoadError::Failed(e.into()))
-                    })
-                    .unwrap_or_else(|p| Err(LoadError::Panicked(panic_message(&*p))));
-                    (path, read)
-                });
-                let _ = tx.send(Event::TablesLoaded(request, TablesRead { tables, opening }));
+                let read = read(dir, opening, &rules);
+                to.done(Done::TablesLoaded(request, read));
             });
         match spawned {
             Ok(_) => self.loading = true,
-            Err(e) => cannot_start(&e, out),
+            Err(error) => listener.note(Note::NoLoader {
+                part: Part::Tables,
+                error,
+            }),
         }
     }
 
     /// Tables read on their thread (from `path`, for the log): in force if they answer the last
     /// request, with the opening's solution as their placing part (or alone). A part that
-    /// cannot be used is said in one line, and the engine plays on without it (a read for an
-    /// older request is dropped unseen).
+    /// cannot be used is noted (`Note::Unusable`), and the engine plays on without it (a read
+    /// for an older request is dropped unseen).
     pub(super) fn loaded(
         &mut self,
         request: u64,
         read: TablesRead,
         settings: &Settings,
-        out: &Out,
+        listener: &dyn Listener,
     ) {
         if !self.loading || request != self.request {
             return;
         }
         self.loading = false;
-        let mut tables = match read.tables {
-            Some(Ok(t)) => {
-                log::info!("endgame tables {}: {t:?}", settings.tables_path);
-                Some(*t)
-            }
-            Some(Err(e)) => {
-                out.line(&format!(
-                    "info string error: endgame tables: {}; playing without them",
-                    one_line(&e.to_string())
-                ));
-                None
-            }
-            None => None,
-        };
-        if let Some((path, read)) = read.opening {
-            match read {
-                Ok(o) => {
-                    log::info!(
-                        "opening solution {}: plies 0 to {} exact, {} groups, a file of {} \
-                         bytes read and checked in {:.3} s (each group decompressed when first \
-                         probed)",
-                        path.display(),
-                        o.plies,
-                        o.solution.groups().count(),
-                        o.file_bytes,
-                        o.secs
-                    );
-                    let solution = Arc::new(o.solution);
-                    match tables.as_mut() {
-                        Some(t) => t.attach_opening(solution),
-                        None => tables = Some(Tables::of_opening(&settings.rules, solution)),
-                    }
-                }
-                Err(e) => out.line(&format!(
-                    "info string error: opening solution: {}; playing without it",
-                    one_line(&e.to_string())
-                )),
-            }
-        }
-        self.in_force = tables.map(Arc::new);
+        self.in_force = assemble(read, settings, listener).map(Arc::new);
     }
 
     /// Looks for table files changed since they were read (one `stat` a file;
     /// `Tables::changes`): each is reported, dropped at once, so that no search probes it, and
     /// read again (and checked) on a thread of its own that reports with
-    /// `Event::TablesReread`.
-    pub(super) fn check(&mut self, events: &SyncSender<Event>, out: &Out) {
+    /// `Done::TablesReread`.
+    pub(super) fn check(&mut self, listener: &Arc<dyn Listener>) {
         let Some(tables) = &self.in_force else {
             return;
         };
@@ -214,18 +146,20 @@ impl LoadedTables {
             if let Some(mapping) = tables.values(c.mover, c.other).and_then(Values::mapping) {
                 mapping.withdraw();
             }
-            let text = format!(
+            log::warn!(
                 "endgame table {} changed: {}; dropped, reading it again",
                 c.path.display(),
                 c.change
             );
-            log::warn!("{text}");
-            out.line(&format!("info string {}", one_line(&text)));
+            listener.note(Note::TableChanged {
+                path: c.path.clone(),
+                change: c.change.to_string(),
+            });
             kept.remove(c.mover, c.other);
         }
         let kept = Arc::new(kept);
         self.in_force = Some(Arc::clone(&kept));
-        let tx = events.clone();
+        let to = Arc::clone(listener);
         let request = self.request;
         let spawned = thread::Builder::new()
             .name("moulin-tables".into())
@@ -240,11 +174,14 @@ impl LoadedTables {
                         (c, values)
                     })
                     .collect();
-                let _ = tx.send(Event::TablesReread(request, read));
+                to.done(Done::TablesReread(request, read));
             });
         match spawned {
             Ok(_) => self.rereading += 1,
-            Err(e) => cannot_start(&e, out),
+            Err(error) => listener.note(Note::NoLoader {
+                part: Part::Tables,
+                error,
+            }),
         }
     }
 
@@ -254,7 +191,7 @@ impl LoadedTables {
         &mut self,
         request: u64,
         read: Vec<(TableChange, Result<Values, LoadError>)>,
-        out: &Out,
+        listener: &dyn Listener,
     ) {
         if request != self.request {
             return;
@@ -266,24 +203,22 @@ impl LoadedTables {
                 match values {
                     Ok(values) => {
                         log::info!("endgame table {} read again and checked", c.path.display());
-                        out.line(&format!(
-                            "info string endgame table {} read again and checked: in force again",
-                            one_line(&c.path.display().to_string())
-                        ));
+                        listener.note(Note::TableBack {
+                            path: c.path.clone(),
+                        });
                         tables.insert(c.mover, c.other, values);
                     }
-                    Err(e) => {
+                    Err(error) => {
                         log::warn!(
-                            "endgame tables: {e}; playing without {}-{}",
+                            "endgame tables: {error}; playing without {}-{}",
                             c.mover,
                             c.other
                         );
-                        out.line(&format!(
-                            "info string error: endgame tables: {}; playing without {}-{}",
-                            one_line(&e.to_string()),
-                            c.mover,
-                            c.other
-                        ));
+                        listener.note(Note::TableLost {
+                            mover: c.mover,
+                            other: c.other,
+                            error,
+                        });
                     }
                 }
             }
@@ -292,10 +227,98 @@ impl LoadedTables {
     }
 }
 
-/// The error line of a reading thread that could not start.
-fn cannot_start(e: &std::io::Error, out: &Out) {
-    out.line(&format!(
-        "info string error: cannot start the tables loader: {}",
-        one_line(&e.to_string())
-    ));
+/// The tables directory and the opening's solution the settings name, where they are there; one
+/// that is not there is noted (before anything is read: in GBGP `readyok` does not wait for the
+/// tables, and a GUI or a match runner must see the error before it).
+fn wanted(settings: &Settings, listener: &dyn Listener) -> (Option<PathBuf>, Option<PathBuf>) {
+    let there = |part: Part, path: Option<PathBuf>| {
+        path.filter(|p| {
+            let there = p.exists();
+            if !there {
+                listener.note(Note::Missing {
+                    part,
+                    path: p.clone(),
+                });
+            }
+            there
+        })
+    };
+    let opening = there(Part::OpeningSolution, opening_path(settings));
+    (there(Part::Tables, tables_dir(settings)), opening)
+}
+
+/// Reads the tables of `dir` and the opening's solution at `opening` under `rules`, each
+/// part's error kept; a whole placing solution in the directory wins over the opening's (not
+/// read then). A panic while reading (a bug) is an error, so that the engine still answers.
+fn read(dir: Option<PathBuf>, opening: Option<PathBuf>, rules: &Rules) -> TablesRead {
+    let caught = |p: Box<dyn std::any::Any + Send>| LoadError::Panicked(panic_message(&*p));
+    let tables = dir.map(|dir| {
+        panic::catch_unwind(|| {
+            Tables::open(&dir, rules)
+                .map(Box::new)
+                .map_err(|e| LoadError::Failed(e.into()))
+        })
+        .unwrap_or_else(|p| Err(caught(p)))
+    });
+    let whole = matches!(&tables, Some(Ok(t)) if t.placing_is_whole());
+    let opening = opening.filter(|_| !whole).map(|path| {
+        let read = panic::catch_unwind(|| {
+            opening::read(&path, rules).map_err(|e| LoadError::Failed(e.into()))
+        })
+        .unwrap_or_else(|p| Err(caught(p)));
+        (path, read)
+    });
+    TablesRead { tables, opening }
+}
+
+/// The tables that were read, with the opening's solution as their placing part (or alone); a
+/// part that cannot be used is noted (`Note::Unusable`) and left out.
+fn assemble(read: TablesRead, settings: &Settings, listener: &dyn Listener) -> Option<Tables> {
+    let mut tables = match read.tables {
+        Some(Ok(t)) => {
+            log::info!("endgame tables {}: {t:?}", settings.tables_path);
+            Some(*t)
+        }
+        Some(Err(error)) => {
+            listener.note(Note::Unusable {
+                part: Part::Tables,
+                error,
+            });
+            None
+        }
+        None => None,
+    };
+    if let Some((path, read)) = read.opening {
+        match read {
+            Ok(o) => {
+                log::info!(
+                    "opening solution {}: plies 0 to {} exact, {} groups, a file of {} bytes \
+                     read and checked in {:.3} s (each group decompressed when first probed)",
+                    path.display(),
+                    o.plies,
+                    o.solution.groups().count(),
+                    o.file_bytes,
+                    o.secs
+                );
+                let solution = Arc::new(o.solution);
+                match tables.as_mut() {
+                    Some(t) => t.attach_opening(solution),
+                    None => tables = Some(Tables::of_opening(&settings.rules, solution)),
+                }
+            }
+            Err(error) => listener.note(Note::Unusable {
+                part: Part::OpeningSolution,
+                error,
+            }),
+        }
+    }
+    tables
+}
+
+/// The tables and the opening's solution the settings name, read at once on the caller's
+/// thread (for a front end that analyses rather than converses); what cannot be used is noted
+/// and left out.
+pub(super) fn read_now(settings: &Settings, listener: &dyn Listener) -> Option<Tables> {
+    let (dir, opening) = wanted(settings, listener);
+    assemble(read(dir, opening, &settings.rules), settings, listener)
 }
