@@ -10,8 +10,8 @@
 
 use moulin::rng::Rng;
 use moulin::rules::position::Position;
+use moulin::tables::groups;
 use moulin::tables::index::{Classes, PairIndex};
-use moulin::tables::placing::groups;
 use moulin::tables::Tables;
 use moulin::Rules;
 use std::hint::black_box;
@@ -92,9 +92,7 @@ fn main() {
             let slot = draw.next_u64() % index.len();
             if index.is_canonical(slot) {
                 let (ours, theirs) = index.position(slot);
-                placing.push(moulin::tables::placing::groups::position(
-                    &rules, g, ours, theirs,
-                ));
+                placing.push(moulin::tables::groups::position(&rules, g, ours, theirs));
             }
         }
     }

@@ -8,7 +8,7 @@ use moulin::rng::Rng;
 use moulin::rules::movegen::legal_moves;
 use moulin::search::exact::proof::{prove, ProofMemory};
 use moulin::tables::placing::solution::{Found, Solution};
-use moulin::tables::placing_verify as verify;
+use moulin::tables::placing_play;
 use moulin::tables::Tables;
 use moulin::Convention;
 use std::path::{Path, PathBuf};
@@ -282,7 +282,7 @@ fn the_placing_solution_agrees_with_the_exact_solvers() {
             .filter(|&mv| {
                 let mut child = pos;
                 child.play(mv);
-                let v = verify::known(&child, Some(&solution), &tables).unwrap();
+                let v = placing_play::known(&child, Some(&solution), &tables).unwrap();
                 let ours = if child.side_to_move() == pos.side_to_move() {
                     v
                 } else {

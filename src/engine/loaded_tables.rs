@@ -35,7 +35,7 @@ pub(super) fn opening_path(settings: &Settings) -> Option<PathBuf> {
 /// pieces and the placing do not matter to the moving tables; the set's placing serves only
 /// its own game), when there is one.
 pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
-    use crate::tables::pack::set;
+    use crate::tables::pack;
     match settings.tables_path.as_str() {
         "" => {
             let moving = crate::tables::fingerprint(&settings.rules);
@@ -44,8 +44,8 @@ pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
                 .filter(|p| {
                     Rules::preset(p).is_some_and(|r| crate::tables::fingerprint(&r) == moving)
                 })
-                .map(|p| set::default_dir(p))
-                .find(|d| set::is_set(d))
+                .map(|p| pack::default_dir(p))
+                .find(|d| pack::is_set(d))
         }
         none if none.eq_ignore_ascii_case("none") => None,
         path => Some(PathBuf::from(path)),
@@ -311,6 +311,13 @@ fn assemble(read: TablesRead, settings: &Settings, listener: &dyn Listener) -> O
                 error,
             }),
         }
+    }
+    // The cache of the tables' blocks is theirs: it takes the size `TablesCache` asked for.
+    if let Some(t) = tables
+        .as_ref()
+        .filter(|_| settings.tables_cache_mb != crate::tables::block_cache::default_bytes() >> 20)
+    {
+        t.set_cache_bytes(settings.tables_cache_mb << 20);
     }
     tables
 }

@@ -209,7 +209,10 @@ impl Engine {
             Changed::Protocol => {}
             Changed::TablesCache => {
                 let asked = self.settings.tables_cache_mb;
-                let kept = crate::tables::pack::cache::set_capacity_bytes(asked << 20) >> 20;
+                let kept = self.tables.in_force().map_or_else(
+                    || crate::tables::block_cache::fits(asked << 20),
+                    |t| t.set_cache_bytes(asked << 20),
+                ) >> 20;
                 if kept < asked {
                     log::warn!("TablesCache: {asked} MB do not fit in the memory left: {kept} MB");
                     self.listener.note(Note::TablesCacheCut { asked, kept });

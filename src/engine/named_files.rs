@@ -45,9 +45,9 @@ pub fn check_named(settings: &Settings, part: Part) -> Result<(), LoadError> {
 
 /// Whether `dir` holds tables for `rules`.
 fn tables_there(dir: &Path, rules: &Rules) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use crate::tables::{file, pack::set, TablesError};
-    if set::is_set(dir) {
-        return set::open(dir, rules).map(drop).map_err(Into::into);
+    use crate::tables::{file, pack, TablesError};
+    if pack::is_set(dir) {
+        return pack::open(dir, rules).map(drop).map_err(Into::into);
     }
     if file::list(dir)?.is_empty() {
         return Err(TablesError::NoTables {

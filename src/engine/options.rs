@@ -339,7 +339,7 @@ impl Default for Settings {
             book_file: String::new(),
             book_variety: Variety::Best,
             tables_path: String::new(),
-            tables_cache_mb: crate::tables::pack::cache::default_bytes() >> 20,
+            tables_cache_mb: crate::tables::block_cache::default_bytes() >> 20,
             opening_solution: String::new(),
             eval_file: String::new(),
             solved_placing: SolvedChoice::Testing,

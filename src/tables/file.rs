@@ -276,7 +276,7 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, TablesError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::Value;
+    use crate::tables::values::Value;
 
     use crate::tables::scratch::scratch;
 

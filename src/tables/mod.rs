@@ -2,42 +2,64 @@
 //! computed here by retrograde analysis for the rules in force, stored a byte per position up to
 //! the board's symmetries, and probed by the engine.
 //!
-//! - `index`: where a position lives in its pair's table (16 symmetries folded);
-//! - `retrograde`: retrograde analysis of one group of pairs;
+//! The parts, from the ground up (each imports only parts listed before it):
+//!
+//! - leaves: `index` (where a position lives in its pair's table, 16 symmetries folded);
+//!   `groups` (the groups of the placing solution, a helper of both the solution and the
+//!   packed tables' keys); `checksum`; `frame` (one zstd frame, as the opening's solution and a
+//!   packed table keep their values); `faults` (a page cut from a mapped file while it is read
+//!   costs its table, not the process: SIGBUS caught); `block_cache` (the unpacked blocks of one
+//!   owner's packed tables, kept for the next probes); `memo` (the values of derived positions
+//!   found already);
+//! - `table_key`: which table a packed file holds; `packed_flaw`: what is wrong with a file of
+//!   a packed set; `tables_error`: `TablesError`, which names the file and the cause;
+//! - `mapped`: a file's values mapped into memory, and what the file was then, to notice a
+//!   change; `scope`: where the tables live and which rules they serve;
+//! - `packed_table`: the block format: one packed table, probed a block at a time;
+//! - `values`: a value (and `Wdl`, a value without its distance) and the values of one table:
+//!   in memory, mapped or packed;
 //! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
-//!   values), written atomically; `mapped`: a file's values mapped into memory, and what the
-//!   file was then, to notice a change; `faults`: a page cut from a mapped file while it is
-//!   read costs its table, not the process (SIGBUS caught);
-//! - `schedule`: the order of the groups and what each needs, solving a group into the tables
-//!   (in memory, or into a directory, as `moulin tables build` does), and the cost estimates of
-//!   a cluster build;
-//! - `tally`: the count of a table's values; `consistency`: a table's values checked against
-//!   their successors;
-//! - `perfect_play`: the value-keeping move of a covered position; `sample`: positions drawn
-//!   from the tables, to measure play;
-//! - `placing/`: the placing solution (its groups, files, induction and loading), which the
-//!   loaded tables hold; `placing_build`: the solution built over the moving tables;
-//!   `placing_verify`: the solution checked against its successors;
-//! - `values`: a value and the values of one table; `table_set`: `Tables`, the tables of one
-//!   directory loaded for probing, and which of their files changed since; `scope`: where the
-//!   tables live and which rules they serve; `tables_error`: `TablesError`; this file only
-//!   names the parts and hands their names on.
+//!   values), written atomically; `retrograde`: retrograde analysis of one group of pairs;
+//!   `tally`: the count of a table's values;
+//! - `placing/`: the placing solution (its files, induction and loading) and the opening's
+//!   solution (`placing::opening`: the first plies, one compressed file that ships);
+//! - `table_set`: `Tables`, the tables loaded for probing (a built directory's, or filled by a
+//!   packed set), which of their files changed since, and the cache of their blocks;
+//! - beside each other above it: `perfect_play` (the value-keeping move of a covered moving
+//!   position) and `placing_play` (the value of a placing position and of its moves);
+//!   `schedule` (the order of the groups, solving a group into the tables, the cost estimates of
+//!   a cluster build); `consistency` (a table's values checked against their successors);
+//!   `sample` (positions drawn from the tables, to measure play);
+//! - `placing_build`: the placing solution built over the moving tables; `placing_verify`: the
+//!   solution checked against its successors;
+//! - `pack/`: the packed set (its manifest, what it stores, packing, opening, verifying,
+//!   installing, and two solutions compared), above the tables it opens;
+//! - `load`: `Tables::open`, a folder opened whichever kind it holds (a packed set or built
+//!   tables); this file only names the parts and hands their names on.
 //!
 //! A value is for the side to move, with the distance in plies to the next removal or the end
 //! of the game (DTC), under the rules without draw rules (a game nobody can force to a win is a
 //! draw). Positions with a removal pending are not stored: a move is a whole turn (a step with
 //! its removals), so they are resolved through their removals.
 
+pub mod block_cache;
 pub mod checksum;
 pub mod consistency;
 pub mod faults;
 pub mod file;
+pub mod frame;
+pub mod groups;
 pub mod index;
+pub mod load;
 pub mod mapped;
+pub mod memo;
 pub mod pack;
+pub mod packed_flaw;
+pub mod packed_table;
 pub mod perfect_play;
 pub mod placing;
 pub mod placing_build;
+pub mod placing_play;
 pub mod placing_verify;
 pub mod retrograde;
 pub mod sample;
@@ -45,6 +67,7 @@ pub mod schedule;
 pub mod scope;
 #[cfg(test)]
 pub(crate) mod scratch;
+pub mod table_key;
 pub mod table_set;
 pub mod tables_error;
 pub mod tally;
@@ -53,7 +76,7 @@ pub mod values;
 pub use scope::{cache_root, default_dir, fingerprint, unsupported, MAX_PIECES};
 pub use table_set::{TableChange, Tables};
 pub use tables_error::TablesError;
-pub use values::{Value, Values, MAX_DISTANCE};
+pub use values::{Value, Values, Wdl, MAX_DISTANCE};
 
 #[cfg(test)]
 mod tests {

@@ -3,14 +3,15 @@
 //! after it (`induction`), written to its file as soon as it is solved. A stopped build resumes at the first group without a sound file;
 //! a group whose file is damaged is solved again.
 
-use super::placing::groups::{self, Group};
+use super::groups::{self, Group};
 use super::placing::induction::{self, Source};
 use super::placing::store::{self, Mapped};
 use super::placing::{fingerprint, unsupported};
 use crate::rules::Rules;
 use crate::tables::index::{pair_len, Classes};
 use crate::tables::schedule;
-use crate::tables::{Tables, TablesError};
+use crate::tables::table_set::Tables;
+use crate::tables::tables_error::TablesError;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -222,16 +223,17 @@ impl Build {
 mod tests {
     use super::*;
     use crate::rules::Rules;
+    use crate::tables::groups;
     use crate::tables::index::Classes;
     use crate::tables::placing::solution::{Found, Solution};
-    use crate::tables::placing::{fingerprint, groups, store};
+    use crate::tables::placing::{fingerprint, store};
     use crate::tables::placing_verify as verify;
     use crate::tables::schedule::solve_in_memory;
     use crate::tables::scratch::{scratch, Scratch};
 
     /// Builds the placing of a game of `pieces` a side (moving tables solved in memory) into a
     /// scratch folder.
-    fn built(pieces: u8, name: &str) -> (Scratch, Rules, crate::tables::Tables) {
+    fn built(pieces: u8, name: &str) -> (Scratch, Rules, Tables) {
         let dir = scratch(&format!("placing-{name}"));
         let mut rules = Rules::nine();
         rules.pieces = pieces;

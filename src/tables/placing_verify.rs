@@ -4,15 +4,16 @@
 //! must be the best of the successors' (a game over, a placing position of the solution, or a
 //! moving position of the tables). Shares nothing with `induction` but the index.
 
-use super::placing::groups::{position, Group};
-use super::placing::packed::Wdl;
+use super::groups::{position, Group};
 use super::placing::solution::Solution;
+use super::placing_play::known;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::tables::index::{Classes, PairIndex};
-use crate::tables::{Tables, Value};
+use crate::tables::table_set::Tables;
+use crate::tables::values::Wdl;
 
 /// A stored value that is not the best of its successors'.
 #[derive(Debug, PartialEq, Eq)]
@@ -25,18 +26,6 @@ pub struct Mismatch {
     pub stored: Option<Wdl>,
     /// The best of the successors' values (`None`: a successor has no value).
     pub expected: Option<Wdl>,
-}
-
-/// The value of `pos` for its side to move known without a search: the game's end, the placing
-/// solution (when there is one) or the moving tables.
-pub fn known(pos: &Position, solution: Option<&Solution>, tables: &Tables) -> Option<Wdl> {
-    if let Some(o) = pos.quick_outcome() {
-        return Some(o.value_for(pos.side_to_move()));
-    }
-    if pos.is_placing() {
-        return solution?.value(pos);
-    }
-    tables.probe(pos).map(Value::wdl)
 }
 
 /// The best value of the successors of `pos` for its side to move, from the move generator.

@@ -510,7 +510,8 @@ fn predecessors(rules: &Rules, index: &PairIndex, ours: u32, theirs: u32, out: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::{Tables, Values};
+    use crate::tables::table_set::Tables;
+    use crate::tables::values::Values;
 
     /// A level taken from its list, and found by a pass over the values, prove the same values:
     /// solved with every level listed, with every level found by a pass, and as the build does.

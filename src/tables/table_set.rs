@@ -1,15 +1,16 @@
 //! The tables of one directory, loaded for the rules in force: probing a position, the files
 //! watched for a change since they were read.
 
+use super::block_cache::BlockCache;
 use super::file;
 use super::index::{Classes, PairIndex};
 use super::mapped;
-use super::pack::memo::Memo;
+use super::memo::Memo;
 use super::placing::solution::{Found, Solution};
 use super::retrograde::{self, Successor};
 use super::scope::{fingerprint, unsupported};
 use super::tables_error::TablesError;
-use super::values::{Value, Values};
+use super::values::{Value, Values, Wdl};
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use rayon::prelude::*;
@@ -50,6 +51,8 @@ pub struct Tables {
     /// The values of derived positions (a packed set's tables not stored) found already;
     /// replaced whenever a table is put in or taken out.
     memo: Arc<Memo>,
+    /// The unpacked blocks of its packed tables, shared with each of them.
+    cache: Arc<BlockCache>,
 }
 
 impl fmt::Debug for Tables {
@@ -59,16 +62,13 @@ impl fmt::Debug for Tables {
 }
 
 impl Tables {
-    /// The tables of a packed set when `dir` is one (its manifest: `pack::set::open`). Else
-    /// loads every table in `dir` made for `rules` (`open_moving`), with the placing solution of
-    /// the directory when it is there whole for `rules` (its `placing` folder, every file checked).
-    /// A placing solution that is there in part is left aside with a warning, and so is one with a
-    /// damaged file (the error names it): the moving tables serve without it.
-    pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
-        if crate::tables::pack::set::is_set(dir) {
-            return crate::tables::pack::set::open(dir, rules);
-        }
-        let mut tables = Tables::open_moving(dir, rules)?;
+    /// Loads the built tables of `dir`: every table made for `rules` (`open_built_moving`), with
+    /// the placing solution of the directory when it is there whole for `rules` (its `placing`
+    /// folder, every file checked). A placing solution that is there in part is left aside with
+    /// a warning, and so is one with a damaged file (the error names it): the moving tables
+    /// serve without it. (`Tables::open` opens a packed set as well.)
+    pub fn open_built(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
+        let mut tables = Tables::open_built_moving(dir, rules)?;
         match Solution::open(dir, rules) {
             Ok(Found::Whole(solution)) => tables.placing = Some(Arc::new(solution)),
             Ok(Found::Nothing) => {}
@@ -82,18 +82,12 @@ impl Tables {
         Ok(tables)
     }
 
-    /// Loads every moving table in `dir` made for `rules` (a packed set's too, without its
-    /// placing). A table made for other rules, or one whose checksum fails, is an error naming
-    /// the file; a directory without tables is an error.
-    pub fn open_moving(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
+    /// Loads every built moving table in `dir` made for `rules`. A table made for other rules,
+    /// or one whose checksum fails, is an error naming the file; a directory without tables is
+    /// an error.
+    pub fn open_built_moving(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
         if let Some(why) = unsupported(rules) {
             return Err(why);
-        }
-        if crate::tables::pack::set::is_set(dir) {
-            // A packed set serves its moving tables as the built ones do.
-            let mut tables = crate::tables::pack::set::open(dir, rules)?;
-            tables.placing = None;
-            return Ok(tables);
         }
         let print = fingerprint(rules);
         let files = file::list(dir)?;
@@ -130,7 +124,21 @@ impl Tables {
             longest_by_pieces: vec![0; 2 * largest + 1],
             placing: None,
             memo: Arc::default(),
+            cache: Arc::default(),
         }
+    }
+
+    /// The cache of unpacked blocks its packed tables keep (`TablesCache`): a packed table
+    /// opened for these tables is opened with it.
+    pub fn block_cache(&self) -> &Arc<BlockCache> {
+        &self.cache
+    }
+
+    /// Keeps at most `bytes` bytes of its packed tables' blocks from now on (`TablesCache`): the
+    /// bytes kept at most, fewer where they do not fit in the memory the process may use
+    /// (`BlockCache::set_capacity_bytes`).
+    pub fn set_cache_bytes(&self, bytes: usize) -> usize {
+        self.cache.set_capacity_bytes(bytes)
     }
 
     /// The placing solution, when it is loaded: a directory's, whole, or an opening's, which
@@ -158,6 +166,11 @@ impl Tables {
         self.placing = Some(solution);
     }
 
+    /// The placing part dropped: the moving tables alone.
+    pub fn drop_placing(&mut self) {
+        self.placing = None;
+    }
+
     /// The opening's solution `opening` as the placing part, unless a whole placing solution is
     /// loaded (it wins: it holds every group the opening's does).
     pub fn attach_opening(&mut self, opening: Arc<Solution>) {
@@ -181,7 +194,7 @@ impl Tables {
     /// The value (win 1, draw 0, loss -1) of a placing position for its side to move, when the
     /// placing solution holds it for the position's rules (`placing::solution::Solution::value`).
     #[inline]
-    pub fn placing_value(&self, pos: &Position) -> Option<i8> {
+    pub fn placing_value(&self, pos: &Position) -> Option<Wdl> {
         self.placing.as_ref()?.value(pos)
     }
 
@@ -235,9 +248,10 @@ impl Tables {
     pub fn read_again(&self, changed: &TableChange) -> Result<Values, TablesError> {
         // The table was dropped before it is read again: its file's name says its kind.
         if changed.path.extension().is_some_and(|e| e == "pk") {
-            use crate::tables::pack::table::{Key, PackedTable};
+            use crate::tables::packed_table::PackedTable;
+            use crate::tables::table_key::Key;
             let key = Key::Moving(changed.mover as u8, changed.other as u8);
-            let table = PackedTable::open(&changed.path, key, self.print)?;
+            let table = PackedTable::open(&changed.path, key, self.print, &self.cache)?;
             return Ok(Values::Packed(Arc::new(table)));
         }
         file::read(&changed.path, self.print, changed.mover, changed.other)

@@ -1,5 +1,6 @@
 //! What goes wrong with endgame tables, each naming the file or directory and the cause.
 
+use super::packed_flaw::PackedFlaw;
 use std::io;
 use std::path::PathBuf;
 
@@ -215,12 +216,12 @@ pub enum TablesError {
     },
     /// A file of a packed set (a packed table, its manifest) that cannot be used: what is
     /// wrong with it.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {flaw}", path.display())]
     Packed {
         /// The file.
         path: PathBuf,
-        /// What is wrong, in words.
-        what: String,
+        /// What is wrong with it.
+        flaw: PackedFlaw,
     },
     /// A table file cannot be written.
     #[error(transparent)]

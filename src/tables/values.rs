@@ -2,10 +2,14 @@
 //! in memory or mapped from its file.
 
 use super::mapped::Mapping;
-use super::pack::table::PackedTable;
+use super::packed_table::PackedTable;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
+
+/// A value without its distance, for the side to move: 1 won, 0 drawn, -1 lost (a placing
+/// position's, as the placing solution and the exact solver know it; a table value's, `Value::wdl`).
+pub type Wdl = i8;
 
 /// The value of a position for its side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -30,7 +34,7 @@ impl Value {
     }
 
     /// The result alone: 1 won, 0 drawn, -1 lost.
-    pub fn wdl(self) -> i8 {
+    pub fn wdl(self) -> Wdl {
         match self {
             Value::Win(_) => 1,
             Value::Draw => 0,

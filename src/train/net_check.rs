@@ -7,7 +7,7 @@ use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::exact::Wdl;
 use crate::tables::placing::solution::Solution;
-use crate::tables::placing_verify::known;
+use crate::tables::placing_play::known;
 use crate::tables::Tables;
 use rayon::prelude::*;
 use std::collections::BTreeMap;

@@ -39,7 +39,7 @@ use crate::rules::Rules;
 use crate::search::eval::{self, Weights};
 use crate::search::exact::Wdl;
 use crate::tables::placing::solution::Solution;
-use crate::tables::placing_verify::known;
+use crate::tables::placing_play::known;
 use crate::tables::Tables;
 use rayon::prelude::*;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -266,7 +266,7 @@ fn uniform(rules: &Rules, truth: &Truth, rng: &mut Rng) -> Option<Sample> {
 fn uniform_placing(rules: &Rules, truth: &Truth, rng: &mut Rng) -> Option<Sample> {
     let pieces = rules.pieces;
     let left = 1 + rng.below(usize::from(2 * pieces) - 1) as u8;
-    let (mover, other) = crate::tables::placing::groups::hands(left);
+    let (mover, other) = crate::tables::groups::hands(left);
     // White places first: with an even count left, White is to move.
     let side = if left.is_multiple_of(2) {
         Color::White

@@ -7,7 +7,8 @@
 use super::harness::{scratch, shared};
 use super::tables::{moulin, three_a_side};
 use crate::shared::listing as names;
-use ::moulin::tables::pack::{folder::SetLock, set};
+use ::moulin::job_progress::Silent;
+use ::moulin::tables::pack::{self, folder::SetLock};
 use ::moulin::Rules;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -80,7 +81,7 @@ fn a_pack_into_a_folder_of_the_users_is_refused_unless_forced() {
         std::fs::read_to_string(out.join("list.txt")).unwrap(),
         "my own list\n"
     );
-    set::verify(&out, &Rules::nine(), &|_| {}).unwrap();
+    pack::verify(&out, &Rules::nine(), &Silent).unwrap();
 }
 
 /// `moulin tables install <from> --to <to>`, started.
@@ -120,7 +121,7 @@ fn a_killed_install_leaves_a_whole_set_and_the_next_run_removes_its_leftovers() 
         }
         let _ = child.kill();
         child.wait().unwrap();
-        set::verify(&to, &rules, &|_| {})
+        pack::verify(&to, &rules, &Silent)
             .unwrap_or_else(|e| panic!("killed after {:?}: {e}", whole_run * i / 20));
         left += names(&place)
             .iter()
@@ -141,7 +142,7 @@ fn a_killed_install_leaves_a_whole_set_and_the_next_run_removes_its_leftovers() 
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(names(&place), ["from", "packed"], "leftovers stay");
-    set::verify(&to, &rules, &|_| {}).unwrap();
+    pack::verify(&to, &rules, &Silent).unwrap();
 }
 
 #[test]
@@ -190,7 +191,7 @@ fn a_killed_packs_temporary_files_are_removed_by_the_next_pack() {
         let _ = child.kill();
         child.wait().unwrap();
         if out.join("manifest.txt").exists() {
-            set::verify(&out, &Rules::nine(), &|_| {}).unwrap();
+            pack::verify(&out, &Rules::nine(), &Silent).unwrap();
         }
     }
     let planted = out.join("moving/.3-3.pk.4194999.0123456789abcdef.tmp");
@@ -203,5 +204,5 @@ fn a_killed_packs_temporary_files_are_removed_by_the_next_pack() {
         "temporary files stay"
     );
     assert_eq!(names(&place), ["packed"]);
-    set::verify(&out, &Rules::nine(), &|_| {}).unwrap();
+    pack::verify(&out, &Rules::nine(), &Silent).unwrap();
 }

@@ -6,7 +6,7 @@ use super::harness::scratch;
 use super::placing::{game, three_a_side as solved_three};
 use super::tables::three_a_side;
 use moulin::tables::file;
-use moulin::tables::placing::groups;
+use moulin::tables::groups;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -210,7 +210,7 @@ fn build_placing_group(
     threads: Option<u16>,
     text: &str,
 ) -> Result<(), Failure> {
-    use crate::tables::placing::groups::{self, Group};
+    use crate::tables::groups::{self, Group};
     use crate::tables::placing_build::{Build, Step};
     let group = Group::parse(text)
         .filter(|g| groups::all(rules).contains(g))

@@ -99,12 +99,12 @@ pub(crate) fn whole_solution(
     dir: &Path,
     rules: &Rules,
 ) -> Result<Option<std::sync::Arc<Solution>>, Failure> {
-    if crate::tables::pack::set::is_set(dir) {
-        let manifest = crate::tables::pack::set::Manifest::read(dir)?;
+    if crate::tables::pack::is_set(dir) {
+        let manifest = crate::tables::pack::Manifest::read(dir)?;
         if manifest
             .derived
             .iter()
-            .any(|d| matches!(d.key, crate::tables::pack::table::Key::Placing(_)))
+            .any(|d| matches!(d.key, crate::tables::table_key::Key::Placing(_)))
         {
             return Err(format!(
                 "{}: a packed set finds half its placing groups from the next one when probed; \

@@ -6,17 +6,11 @@ use super::tables_shared::{pool, table_rules};
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
 use crate::commands::progress::Bars;
-use crate::job_progress::Progress;
 use crate::rules::Rules;
-use crate::tables::consistency::check_table;
-use crate::tables::index::Classes;
-use crate::tables::pack::compare;
-use crate::tables::pack::folder;
 use crate::tables::pack::install::{Install, Leftover, Placed};
-use crate::tables::pack::set::{self, Manifest, MANIFEST};
-use crate::tables::pack::table::Key;
-use crate::tables::placing_verify;
-use crate::tables::{Tables, Values};
+use crate::tables::pack::sample_check::{check_sample, Disagreeing};
+use crate::tables::pack::{self, compare, folder, MANIFEST};
+use crate::tables::Tables;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -88,13 +82,13 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| crate::tables::default_dir(&args.variant));
-    if set::is_set(&dir) {
+    if pack::is_set(&dir) {
         return Err(format!("{} is a packed set already", dir.display()).into());
     }
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| set::default_dir_in(&dir));
+        .unwrap_or_else(|| pack::default_dir_in(&dir));
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
@@ -111,56 +105,17 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
     let pool = pool(args.threads)?;
     let start = Instant::now();
     let tables = pool.install(|| Tables::open(&dir, &rules))?;
-    let whole = tables
-        .placing()
-        .is_some_and(crate::tables::placing::solution::Solution::is_whole);
-    if !whole {
+    if !tables.placing_is_whole() {
         log::warn!(
             "{}: no whole placing solution: the set holds the moving tables only",
             dir.display()
         );
     }
-    let raw: u64 = tables
-        .pairs()
-        .iter()
-        .filter_map(|&(m, o)| tables.values(m, o))
-        .map(|v| v.len() as u64 * u64::from(v.width()))
-        .sum::<u64>()
-        + if whole {
-            crate::tables::placing::groups::all(&rules)
-                .iter()
-                .map(|g| {
-                    crate::tables::placing::packed::bytes_for(crate::tables::index::pair_len(
-                        g.mover as usize,
-                        g.other as usize,
-                    )) as u64
-                })
-                .sum::<u64>()
-        } else {
-            0
-        };
-    if !crate::tables::pack::frame::strong() {
-        log::warn!(
-            "this build (without default features) packs at ruzstd's only level (about zstd's \
-             level 1): the set comes out about twice the size of one packed by a default build \
-             (zstd's level 19, feature strong-compression); either reads the same way"
-        );
-    }
     let bars = Bars::default();
-    bars.stage(raw, 0, "packing ", "bytes");
-    let report = pool.install(|| {
-        set::pack(
-            &tables,
-            &rules,
-            &held,
-            args.store_all,
-            args.block_kib << 10,
-            &|_key: Key, len, _size| {
-                bars.advance(len);
-            },
-        )
-    })?;
-    bars.finish();
+    let block = args.block_kib << 10;
+    let report =
+        pool.install(|| pack::pack(&tables, &rules, &held, args.store_all, block, &bars))?;
+    let raw = report.values;
     outln!(
         "{}: {} tables packed, {} kept from a run before, {} not stored (found from their \
          successors); the solution's {raw} bytes of values in {} bytes ({:.1}%), {:.0} s",
@@ -190,11 +145,7 @@ pub(super) fn verify_set(
 ) -> Result<(), Failure> {
     let pool = pool(threads)?;
     let start = Instant::now();
-    let bars = Bars::default();
-    let total = Manifest::read(dir)?.files.iter().map(|f| f.size).sum();
-    bars.stage(total, 0, "checksums ", "bytes");
-    let v = set::verify(dir, rules, &|n| bars.advance(n))?;
-    bars.finish();
+    let v = pack::verify(dir, rules, &Bars::default())?;
     outln!(
         "{}: {} files, {} bytes, every checksum right ({} bytes of values unpacked), {:.1} s",
         dir.display(),
@@ -205,46 +156,23 @@ pub(super) fn verify_set(
     )?;
     let sample = sample.unwrap_or(2000);
     let tables = Tables::open(dir, rules)?;
-    let mut wrong_total = 0u64;
-    for (m, o) in tables.pairs() {
-        let values = tables.values(m, o).ok_or("a listed table")?;
-        // A derived table's values are its successors' by construction.
-        if let Values::Derived(..) = values {
-            continue;
-        }
-        let (checked, wrong) =
-            pool.install(|| check_table(rules, &tables, values, (m, o), Some(sample)))?;
-        if wrong > 0 {
-            outln!("{m}-{o}: {wrong} of {checked} values disagree with their successors")?;
-        }
-        wrong_total += wrong;
-    }
-    if let Some(solution) = tables.placing().filter(|s| s.is_whole()) {
-        let classes = Classes::new(rules.pieces as usize);
-        let derived: Vec<_> = Manifest::read(dir)?.derived.iter().map(|d| d.key).collect();
-        for g in crate::tables::placing::groups::all(rules) {
-            if derived.contains(&Key::Placing(g)) {
-                continue;
+    let disagreeing = pool.install(|| check_sample(dir, &tables, rules, sample))?;
+    for d in &disagreeing {
+        match *d {
+            Disagreeing::Moving {
+                mover,
+                other,
+                checked,
+                wrong,
+            } => outln!(
+                "{mover}-{other}: {wrong} of {checked} values disagree with their successors"
+            )?,
+            Disagreeing::Placing { group, wrong } => {
+                outln!("{group}: {wrong} values disagree with their successors")?;
             }
-            let size = crate::tables::index::pair_len(g.mover as usize, g.other as usize);
-            let step = (size / sample).max(1);
-            let bad = pool.install(|| {
-                placing_verify::check(
-                    rules,
-                    &classes,
-                    solution,
-                    &tables,
-                    g,
-                    (0..size).step_by(step as usize),
-                )
-                .len() as u64
-            });
-            if bad > 0 {
-                outln!("{g}: {bad} values disagree with their successors")?;
-            }
-            wrong_total += bad;
         }
     }
+    let wrong_total: u64 = disagreeing.iter().map(Disagreeing::wrong).sum();
     if wrong_total > 0 {
         return Err(format!(
             "{dir}: {wrong_total} values disagree with their successors",
@@ -314,7 +242,7 @@ pub(super) fn run_install(args: &InstallArgs) -> Result<(), Failure> {
     let to = args
         .to
         .clone()
-        .unwrap_or_else(|| set::default_dir(&args.variant));
+        .unwrap_or_else(|| pack::default_dir(&args.variant));
     let (install, leftovers) = Install::prepare(&from, &to)?;
     for l in &leftovers {
         match l {
@@ -329,14 +257,11 @@ pub(super) fn run_install(args: &InstallArgs) -> Result<(), Failure> {
         }
     }
     verify_set(&from, &rules, Some(args.sample), args.threads, None)?;
-    let bars = Bars::default();
-    bars.stage(install.bytes(), 0, "copying ", "bytes");
     let (files, pairs, groups) = {
         let m = install.manifest();
         (m.files.len(), m.pairs().count(), m.groups().count())
     };
-    let placed = install.put(&rules, &|n| bars.advance(n))?;
-    bars.finish();
+    let placed = install.put(&rules, &Bars::default())?;
     let how = match placed {
         Placed::New => "",
         Placed::Swapped => ", swapped with the set before in one step",

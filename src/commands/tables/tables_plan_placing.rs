@@ -5,7 +5,7 @@
 
 use super::tables_plan_shell::{variables, PlanArgs};
 use crate::rules::Rules;
-use crate::tables::placing::groups::{self, Group};
+use crate::tables::groups::{self, Group};
 use crate::tables::placing_build::Build;
 use crate::tables::schedule;
 use std::collections::BTreeMap;

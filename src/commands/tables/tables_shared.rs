@@ -71,7 +71,7 @@ pub(super) fn table_files(args: &DirArgs) -> Result<TableFiles, Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.variant));
-    if crate::tables::pack::set::is_set(&dir) {
+    if crate::tables::pack::is_set(&dir) {
         return Err(format!(
             "{} is a packed set: this command reads the tables `moulin tables build` writes \
              (`moulin tables verify --dir` checks a set)",

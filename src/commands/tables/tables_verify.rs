@@ -41,7 +41,7 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| crate::tables::default_dir(&args.tables.variant));
-    if crate::tables::pack::set::is_set(&set_dir) {
+    if crate::tables::pack::is_set(&set_dir) {
         let rules = super::tables_shared::table_rules(&args.tables.variant)?;
         if args.placing && !crate::tables::Tables::open(&set_dir, &rules)?.placing_is_whole() {
             return Err(Failure::from(format!(

@@ -8,7 +8,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::tables::placing_verify as verify;
+pub use crate::tables::placing_play::{known_value, move_value, move_values};
 use crate::tables::Tables;
 
 /// How the engine picks among the moves that keep a solved position's value (`SolvedPlacing`).
@@ -42,34 +42,6 @@ impl Choice {
     pub fn name(self) -> &'static str {
         Choice::NAMES[self as usize]
     }
-}
-
-/// The value of the position `pos` for its side to move, known without a search: a game over, the
-/// placing solution, or the moving tables.
-pub fn known_value(tables: &Tables, pos: &Position) -> Option<Wdl> {
-    verify::known(pos, tables.placing(), tables)
-}
-
-/// The value of `mv` in `pos` for the side that plays it, when it is known without a search.
-pub fn move_value(tables: &Tables, pos: &Position, mv: Move) -> Option<Wdl> {
-    let mut child = *pos;
-    child.play(mv);
-    let v = known_value(tables, &child)?;
-    Some(if child.side_to_move() == pos.side_to_move() {
-        v
-    } else {
-        -v
-    })
-}
-
-/// The value of each of `moves` in `pos` for its side to move, when the placing solution covers
-/// the position and every move's value is known.
-pub fn move_values(tables: &Tables, pos: &Position, moves: &[Move]) -> Option<Vec<Wdl>> {
-    tables.placing_value(pos)?;
-    moves
-        .iter()
-        .map(|&mv| move_value(tables, pos, mv))
-        .collect()
 }
 
 /// The replies in `child` (the position after a move) that give value away for the side that

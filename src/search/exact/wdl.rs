@@ -1,11 +1,11 @@
-//! A solved value, for the side to move: a win, a draw or a loss (`Wdl`), how it is written
-//! (`name`, `from_name`), and where it comes from without a search (a game over, a table value).
+//! A solved value, for the side to move: a win, a draw or a loss (`Wdl`, the tables' own:
+//! `tables::Wdl`), how it is written (`name`, `from_name`), and where it comes from without a
+//! search (a game over, a table value).
 
 use crate::rules::position::Position;
 use crate::tables::Value;
 
-/// A solved value for the side to move: -1 lost, 0 drawn, 1 won.
-pub type Wdl = i8;
+pub use crate::tables::Wdl;
 
 /// How a value is written: `loss`, `draw`, `win`.
 pub fn name(v: Wdl) -> &'static str {

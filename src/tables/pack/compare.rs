@@ -6,10 +6,10 @@ use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::search::exact::solved;
+use crate::tables::groups;
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::perfect_play;
-use crate::tables::placing::groups;
+use crate::tables::placing_play;
 use crate::tables::{retrograde, Tables};
 use rayon::prelude::*;
 
@@ -36,7 +36,7 @@ fn moving_agrees(a: &Tables, b: &Tables, pos: &Position) -> bool {
 fn placing_agrees(a: &Tables, b: &Tables, pos: &Position) -> bool {
     let moves = movegen::legal_moves(pos, Convention::Turn);
     a.placing_value(pos) == b.placing_value(pos)
-        && solved::move_values(a, pos, &moves) == solved::move_values(b, pos, &moves)
+        && placing_play::move_values(a, pos, &moves) == placing_play::move_values(b, pos, &moves)
 }
 
 /// The position strings of `positions` where `agrees` says no, found on every thread.
@@ -97,7 +97,7 @@ pub fn compare(a: &Tables, b: &Tables, rules: &Rules, per_table: u64) -> Compare
                 .into_iter()
                 .map(|s| {
                     let (ours, theirs) = index.position(s);
-                    crate::tables::placing::groups::position(rules, g, ours, theirs)
+                    crate::tables::groups::position(rules, g, ours, theirs)
                 })
                 .filter(|p| a.placing_value(p).is_some() || b.placing_value(p).is_some())
                 .collect();

@@ -12,7 +12,7 @@
 //!   `.<name>.<pid>.<random>.tmp`), a copy being installed (`.<name>.installing-<pid>`), a set
 //!   moved aside (`.<name>.replaced-<pid>`).
 //!
-//! Below `set` (which packs into a folder held here) and `install` (which puts a set in one).
+//! Below `packing` (which packs into a folder held here) and `install` (which puts a set in one).
 
 use crate::durable::{self, DurableError};
 use crate::tables::tables_error::TablesError;

@@ -7,10 +7,10 @@
 //!    folder is missing), the source a set, the destination missing, empty or a set (anything
 //!    else is refused: it would be removed), and a folder made beside it that the copy goes into
 //!    (`.<name>.installing-<pid>`), on a file system with room for the whole set;
-//! 2. the caller checks the source whole (`set::verify` and its sample), which takes minutes on
+//! 2. the caller checks the source whole (`pack::verify` and its sample), which takes minutes on
 //!    the whole game's set;
 //! 3. `Install::put`: every file copied and flushed to disk, the copy's folders flushed, the copy
-//!    checked against its manifest (`set::verify`), then put in place in one step: on Linux,
+//!    checked against its manifest (`pack::verify`), then put in place in one step: on Linux,
 //!    `renameat2(RENAME_EXCHANGE)` swaps the copy and the set before it (both names always hold
 //!    a whole set); the folder they are in is flushed, and only then is the set before (now at
 //!    the copy's name) removed. Where the system cannot swap two folders (not Linux, a file
@@ -22,8 +22,10 @@
 //! readable until unmapped.
 
 use super::folder::{self, Advice, SetError, SetLock, MANIFEST};
-use super::set::{self, Manifest};
+use super::manifest::{self, Manifest};
+use super::verify::verify;
 use crate::durable;
+use crate::job_progress::{Progress, Silent};
 use crate::rules::Rules;
 use std::ffi::CString;
 use std::fs::{self, OpenOptions};
@@ -119,7 +121,7 @@ fn tidy(to: &Path) -> Result<Vec<Leftover>, SetError> {
     if fs::symlink_metadata(to).is_err() {
         let aside = found
             .iter()
-            .position(|(p, replaced)| *replaced && set::is_set(p));
+            .position(|(p, replaced)| *replaced && manifest::is_set(p));
         if let Some(i) = aside {
             let (path, _) = found.remove(i);
             fs::rename(&path, to).map_err(tidy_error(&path))?;
@@ -211,7 +213,7 @@ impl Install {
     /// returned), `from` a set, `to` nothing, an empty folder or a set, and a folder beside `to`
     /// that the copy goes into, on a file system with room for the whole set.
     pub fn prepare(from: &Path, to: &Path) -> Result<(Install, Vec<Leftover>), SetError> {
-        if !set::is_set(from) {
+        if !manifest::is_set(from) {
             return Err(SetError::NotASet {
                 dir: from.to_path_buf(),
             });
@@ -259,15 +261,17 @@ impl Install {
     }
 
     /// Copies the set, checks the copy and puts it in place (the module's step 3); `progress`
-    /// is told the bytes of each file copied. On an error, the copy is removed and what was in
-    /// place stays.
-    pub fn put(self, rules: &Rules, progress: &dyn Fn(u64)) -> Result<Placed, SetError> {
-        self.copy(rules, progress).and_then(|()| self.swap())
+    /// counts the bytes copied. On an error, the copy is removed and what was in place stays.
+    pub fn put(self, rules: &Rules, progress: &dyn Progress) -> Result<Placed, SetError> {
+        progress.stage(self.bytes(), 0, "copying ", "bytes");
+        let copied = self.copy(rules, progress);
+        progress.finish();
+        copied.and_then(|()| self.swap())
     }
 
     /// Every file of the set copied into the staging folder and flushed to disk, the folders
     /// flushed, the copy checked.
-    fn copy(&self, rules: &Rules, progress: &dyn Fn(u64)) -> Result<(), SetError> {
+    fn copy(&self, rules: &Rules, progress: &dyn Progress) -> Result<(), SetError> {
         let names = self
             .manifest
             .files
@@ -292,7 +296,7 @@ impl Install {
                 .map_err(fail)?;
             let n = io::copy(&mut input, &mut output).map_err(fail)?;
             output.sync_all().map_err(fail)?;
-            progress(n);
+            progress.advance(n);
         }
         for dir in folder::SUBFOLDERS
             .iter()
@@ -304,7 +308,7 @@ impl Install {
                     .map_err(|source| SetError::Tidy { path: dir, source })?;
             }
         }
-        set::verify(&self.staging, rules, &|_| {})?;
+        verify(&self.staging, rules, &Silent)?;
         Ok(())
     }
 

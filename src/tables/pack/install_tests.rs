@@ -4,11 +4,13 @@
 //! one step and refuses a place that cannot take it before the long work.
 
 use super::super::folder::{self, prepare_pack, SetError, MANIFEST};
-use super::super::set;
 use super::super::tests::{built, game, pack_into};
 use super::{Install, Leftover, Placed};
+use crate::job_progress::{Progress, Silent};
+use crate::tables::pack;
 use crate::tables::Tables;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The names in the folder `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
@@ -27,6 +29,24 @@ fn dead_pid() -> u32 {
         .and_then(|t| t.trim().parse::<u32>().ok())
         .unwrap_or(4_194_304)
         + 1
+}
+
+/// A pack's progress that checks, at each table written, that no manifest lists the set's
+/// files, and counts the tables.
+struct Watch<'a>(&'a Path, AtomicUsize);
+
+impl Progress for Watch<'_> {
+    fn stage(&self, _: u64, _: u64, _: &str, _: &str) {}
+    fn advance(&self, _: u64) {
+        assert!(
+            !self.0.join(MANIFEST).exists(),
+            "the old manifest over new files"
+        );
+        self.1.fetch_add(1, Ordering::Relaxed);
+    }
+    fn message(&self, _: &str) {}
+    fn finish(&self) {}
+    fn note(&self, _: &str) {}
 }
 
 #[test]
@@ -52,13 +72,13 @@ fn a_pack_refuses_a_folder_of_other_things_unless_forced_and_keeps_them() {
     let e = prepare_pack(&out, false).unwrap_err().to_string();
     assert!(e.contains("notes.txt"), "{e}");
     let held = prepare_pack(&out, true).unwrap();
-    set::pack(&tables, &rules, &held, false, 4096, &|_, _, _| {}).unwrap();
+    pack::pack(&tables, &rules, &held, false, 4096, &Silent).unwrap();
     drop(held);
     assert_eq!(
         std::fs::read_to_string(out.join("notes.txt")).unwrap(),
         "mine"
     );
-    set::verify(&out, &rules, &|_| {}).unwrap();
+    pack::verify(&out, &rules, &Silent).unwrap();
     // A file where the folder should be.
     let file = dir.0.join("a-file");
     std::fs::write(&file, "x").unwrap();
@@ -122,18 +142,11 @@ fn a_repack_drops_the_old_manifest_first_and_removes_a_killed_packs_temporary_fi
     );
     // While the tables are written again, no manifest lists them: a pack stopped partway
     // leaves a folder that nothing takes for a set.
-    let seen = std::cell::Cell::new(0);
-    set::pack(&tables, &rules, &held, false, 4096, &|_, _, _| {
-        assert!(
-            !out.join(MANIFEST).exists(),
-            "the old manifest over new files"
-        );
-        seen.set(seen.get() + 1);
-    })
-    .unwrap();
-    assert!(seen.get() > 0);
+    let watch = Watch(&out, AtomicUsize::new(0));
+    pack::pack(&tables, &rules, &held, false, 4096, &watch).unwrap();
+    assert!(watch.1.load(Ordering::Relaxed) > 0);
     drop(held);
-    set::verify(&out, &rules, &|_| {}).unwrap();
+    pack::verify(&out, &rules, &Silent).unwrap();
     assert_eq!(names(&out.join("moving")), ["3-3.pk"]);
     assert!(!names(&dir.0).iter().any(|n| n.starts_with(".packed")));
 }
@@ -157,16 +170,16 @@ fn an_install_swaps_the_set_in_one_step_and_a_killed_ones_leftovers_go() {
     let to = place.join("packed");
     let (install, found) = Install::prepare(&from, &to).unwrap();
     assert!(found.is_empty());
-    assert_eq!(install.put(&rules, &|_| {}).unwrap(), Placed::New);
+    assert_eq!(install.put(&rules, &Silent).unwrap(), Placed::New);
     assert_eq!(names(&place), ["packed"]);
     let (install, _) = Install::prepare(&from, &to).unwrap();
-    let placed = install.put(&rules, &|_| {}).unwrap();
+    let placed = install.put(&rules, &Silent).unwrap();
     assert!(
         matches!(placed, Placed::Swapped | Placed::Renamed),
         "{placed:?}"
     );
     assert_eq!(names(&place), ["packed"], "nothing left beside the set");
-    set::verify(&to, &rules, &|_| {}).unwrap();
+    pack::verify(&to, &rules, &Silent).unwrap();
 
     // What killed installs leave: a copy cut short, a set moved aside, their lock.
     let dead = dead_pid();
@@ -179,7 +192,7 @@ fn an_install_swaps_the_set_in_one_step_and_a_killed_ones_leftovers_go() {
     let (install, found) = Install::prepare(&from, &to).unwrap();
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found.iter().all(|l| matches!(l, Leftover::Removed(..))));
-    install.put(&rules, &|_| {}).unwrap();
+    install.put(&rules, &Silent).unwrap();
     assert_eq!(names(&place), ["packed"]);
 
     // Killed between moving the set aside and renaming the copy in (where no swap is
@@ -187,7 +200,7 @@ fn an_install_swaps_the_set_in_one_step_and_a_killed_ones_leftovers_go() {
     std::fs::rename(&to, &aside).unwrap();
     let (install, found) = Install::prepare(&from, &to).unwrap();
     assert_eq!(found, vec![Leftover::PutBack(aside.clone())]);
-    set::verify(&to, &rules, &|_| {}).unwrap();
+    pack::verify(&to, &rules, &Silent).unwrap();
     drop(install);
     assert_eq!(
         names(&place),
@@ -253,10 +266,10 @@ fn an_install_to_a_link_replaces_the_link_and_leaves_what_it_pointed_to() {
     let to = place.join("packed");
     std::os::unix::fs::symlink(&real, &to).unwrap();
     let (install, _) = Install::prepare(&from, &to).unwrap();
-    install.put(&rules, &|_| {}).unwrap();
+    install.put(&rules, &Silent).unwrap();
     assert!(!std::fs::symlink_metadata(&to).unwrap().is_symlink());
-    set::verify(&to, &rules, &|_| {}).unwrap();
-    set::verify(&real, &rules, &|_| {}).unwrap();
+    pack::verify(&to, &rules, &Silent).unwrap();
+    pack::verify(&real, &rules, &Silent).unwrap();
     assert_eq!(names(&place), ["packed"]);
     assert_eq!(names(&elsewhere), ["real"]);
 }

@@ -2,15 +2,18 @@
 //! (`nine`'s rules otherwise), solved whole: every value the same, a stopped pack resumed, and
 //! each kind of damage refused naming its file.
 
-use super::set::{self, Manifest, MANIFEST};
-use super::table::{self, Key};
+use super::manifest::{self, Manifest, MANIFEST};
+use crate::job_progress::Silent;
 use crate::rules::Rules;
+use crate::tables::groups;
 use crate::tables::index::{Classes, PairIndex};
-use crate::tables::placing::groups;
+use crate::tables::pack;
+use crate::tables::packed_table as table;
 use crate::tables::placing::solution::{Found, Solution};
 use crate::tables::placing_build::Build;
 use crate::tables::schedule::solve_in_memory;
 use crate::tables::scratch::{scratch, Scratch};
+use crate::tables::table_key::Key;
 use crate::tables::{file, fingerprint, Tables, Value};
 use std::path::Path;
 
@@ -48,17 +51,9 @@ pub(super) fn built(name: &str, rules: &Rules) -> Scratch {
 }
 
 /// `tables` packed into the folder `out` (held for the pack as the command holds it).
-pub(super) fn pack_into(tables: &Tables, rules: &Rules, out: &Path) -> set::Packed {
+pub(super) fn pack_into(tables: &Tables, rules: &Rules, out: &Path) -> pack::Packed {
     let held = super::folder::prepare_pack(out, false).unwrap();
-    set::pack(
-        tables,
-        rules,
-        &held,
-        false,
-        table::DEFAULT_BLOCK,
-        &|_, _, _| {},
-    )
-    .unwrap()
+    pack::pack(tables, rules, &held, false, table::DEFAULT_BLOCK, &Silent).unwrap()
 }
 
 /// Every value of `a` and `b` the same: each moving table slot by slot, each placing group
@@ -105,13 +100,13 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
     let tables = Tables::open(&dir.0, &rules).unwrap();
     // Every table stored.
     let whole = dir.0.join("whole");
-    let stored = set::pack(
+    let stored = pack::pack(
         &tables,
         &rules,
         &super::folder::prepare_pack(&whole, false).unwrap(),
         true,
         table::DEFAULT_BLOCK,
-        &|_, _, _| {},
+        &Silent,
     )
     .unwrap();
     let all = tables.pairs().len() + groups::all(&rules).len();
@@ -178,7 +173,7 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
     std::fs::write(&victim, &bytes).unwrap();
     let mended = pack_into(&tables, &rules, &out);
     assert_eq!((mended.made, mended.kept), (1, all - 1));
-    let v = set::verify(&out, &rules, &|_| {}).unwrap();
+    let v = pack::verify(&out, &rules, &Silent).unwrap();
     assert_eq!(v.files, all);
     assert_eq!(Manifest::read(&out).unwrap().files.len(), all);
 }
@@ -214,7 +209,7 @@ fn a_damaged_cut_or_foreign_set_is_refused_naming_the_file() {
     let last = altered.len() - 3;
     altered[last] ^= 0x55;
     std::fs::write(&victim, &altered).unwrap();
-    let e = set::verify(&out, &rules, &|_| {}).unwrap_err().to_string();
+    let e = pack::verify(&out, &rules, &Silent).unwrap_err().to_string();
     assert!(e.contains("3-3.pk") && e.contains("altered"), "{e}");
     let opened = Tables::open(&out, &rules).unwrap();
     let values = opened.values(3, 3).unwrap();
@@ -275,7 +270,7 @@ fn a_damaged_cut_or_foreign_set_is_refused_naming_the_file() {
     let e = error(Tables::open(&out, &rules));
     assert!(e.contains(MANIFEST) && e.contains("cut"), "{e}");
     std::fs::write(&m, &text).unwrap();
-    assert!(set::verify(&out, &rules, &|_| {}).is_ok());
+    assert!(pack::verify(&out, &rules, &Silent).is_ok());
 }
 
 #[test]
@@ -304,7 +299,7 @@ fn a_manifest_that_derives_what_cannot_be_is_refused() {
         .unwrap();
     let e = rewrite(&|b| {
         b.files.retain(|f| f.key != Key::Placing(odd));
-        b.derived.push(set::Derived {
+        b.derived.push(manifest::Derived {
             key: Key::Placing(odd),
             slots: crate::tables::index::pair_len(odd.mover as usize, odd.other as usize),
             width: 0,

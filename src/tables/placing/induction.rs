@@ -9,14 +9,14 @@
 //! sets lie in one class of the next group, a few kilobytes read over and over (the moves that
 //! remove a piece jump elsewhere). The solved group is then turned around into the stored order.
 
-use super::groups::{hands, most_removals, Group};
-use super::packed::{self, Wdl, NO_POSITION};
+use super::packed::{self, NO_POSITION};
 use crate::rules::board::Bitboard;
 use crate::rules::position::Position;
 use crate::rules::Rules;
+use crate::tables::groups::{hands, most_removals, Group};
 use crate::tables::index::{binomial, expand, subsets, Classes, PairIndex};
 use crate::tables::tables_error::TablesError;
-use crate::tables::values::Values;
+use crate::tables::values::{Values, Wdl};
 use rayon::prelude::*;
 
 /// Where the values of a group's successors are read.

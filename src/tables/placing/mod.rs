@@ -2,7 +2,6 @@
 //! the placing phase, computed here by backward induction from the moving tables, two bits a
 //! position up to the board's symmetries.
 //!
-//! - `groups`: the groups of positions (placements left, pieces on the board of each side);
 //! - `packed`: values four to a byte;
 //! - `induction`: one group solved from the groups after it;
 //! - `store`: a group's file (header with the rules' fingerprint and a checksum), written
@@ -12,11 +11,13 @@
 //! - `opening`: the opening's solution, the groups of the first plies in one compressed file
 //!   that ships with the engine, made and read.
 //!
+//! The groups of positions (placements left, pieces on the board of each side) stand below the
+//! folder (`tables::groups`), as the packed tables name them too.
+//!
 //! The build of every group over the moving tables (`tables::placing_build`) and its check from
 //! outside the solver (`tables::placing_verify`) stand beside this folder, above the loaded
 //! tables (`tables::table_set`), which hold the solution: the arrows go one way.
 
-pub mod groups;
 pub mod induction;
 pub mod opening;
 pub mod packed;

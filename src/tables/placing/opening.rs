@@ -30,7 +30,6 @@
 //! (a group that fails answers nothing, with one error in the log); `Opening::unpack_all`
 //! decompresses and checks every group at once, as making and verifying the file do.
 
-use super::groups::{self, Group};
 use super::packed;
 use super::solution::{Solution, Unpack};
 use super::{fingerprint, unsupported};
@@ -38,8 +37,9 @@ use crate::durable;
 use crate::job_progress::Progress;
 use crate::rules::Rules;
 use crate::tables::checksum::checksum;
+use crate::tables::frame;
+use crate::tables::groups::{self, Group};
 use crate::tables::index::pair_len;
-use crate::tables::pack::frame;
 use crate::tables::tables_error::TablesError;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -436,7 +436,7 @@ pub enum Flaw {
 pub enum GroupFlaw {
     /// The frame does not decompress to the bytes its slots take.
     #[error("its frame {0}")]
-    Decompress(String),
+    Decompress(frame::FrameError),
     /// Its values' checksum does not match.
     #[error("checksum mismatch of its values")]
     Checksum,

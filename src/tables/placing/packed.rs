@@ -2,8 +2,7 @@
 //! wdl + 2` (1 a loss, 2 a draw, 3 a win); code 0 marks a slot that holds no position (the spare
 //! slots of a class some symmetries fix).
 
-/// A win, a draw or a loss for the side to move: 1, 0, -1 (as the exact solver writes them).
-pub type Wdl = i8;
+use crate::tables::values::Wdl;
 
 /// The code of a slot that holds no position.
 pub const NO_POSITION: u8 = 0;

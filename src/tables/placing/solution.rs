@@ -3,15 +3,16 @@
 //! as they are or unpacked when first probed (the opening's solution, `opening`), which answers
 //! only the positions of those groups.
 
-use super::groups::{self, Group};
-use super::packed::{self, Wdl};
+use super::packed;
 use super::store::{self, Mapped};
 use super::{fingerprint, unsupported};
 use crate::rules::position::Position;
 use crate::rules::Rules;
+use crate::tables::groups::{self, Group};
 use crate::tables::index::{Classes, PairIndex};
-use crate::tables::pack::table::PackedTable;
+use crate::tables::packed_table::PackedTable;
 use crate::tables::tables_error::TablesError;
+use crate::tables::values::Wdl;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -257,7 +258,7 @@ impl Solution {
     /// one of them is not known.
     fn derived(&self, group: Group, ours: u32, theirs: u32) -> Option<Wdl> {
         let rules = self.rules.as_ref()?;
-        let pos = crate::tables::placing::groups::position(rules, group, ours, theirs);
+        let pos = crate::tables::groups::position(rules, group, ours, theirs);
         let mut moves = Vec::with_capacity(64);
         crate::rules::movegen::generate(&pos, crate::rules::notation::Convention::Turn, &mut moves);
         let mut best: Option<Wdl> = None;

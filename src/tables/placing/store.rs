@@ -16,11 +16,11 @@
 //! Files are written atomically: a group is on disk whole or not at all, so a stopped build
 //! keeps every finished group.
 
-use super::groups::Group;
 use super::packed;
 use crate::durable;
 use crate::tables::checksum::checksum;
 use crate::tables::file::read_head;
+use crate::tables::groups::Group;
 use crate::tables::index::pair_len;
 use crate::tables::mapped::{self, Mapping};
 use crate::tables::tables_error::TablesError;

@@ -1,6 +1,7 @@
-//! The unpacked blocks of every packed table of the process, kept for the next probe: up to a
-//! number of bytes (`TablesCache`), in frames of one block each, without a lock on the way of a
-//! probe.
+//! The unpacked blocks of the packed tables of one owner (the loaded `Tables` they belong to),
+//! kept for the next probe: up to a number of bytes (`TablesCache`), in frames of one block
+//! each, without a lock on the way of a probe. The owner hands its cache to each packed table it
+//! opens; the cache's memory goes with the last of them.
 //!
 //! A search probes the tables at almost every node, so a probe that finds its block kept must
 //! cost no more than a read of a built table from the page cache: one word of the table's map
@@ -53,17 +54,6 @@ const RETIRED: u64 = u64::MAX - 1;
 /// The block sizes a pool exists for: 4 KiB (`MIN_BLOCK`) to 1 MiB (`MAX_BLOCK`).
 const SHIFTS: std::ops::RangeInclusive<u32> = 12..=20;
 
-/// The bytes each pool may keep; 0 until set: `default_bytes`.
-static CAPACITY: AtomicUsize = AtomicUsize::new(0);
-
-/// The bytes each pool may keep.
-fn capacity() -> usize {
-    match CAPACITY.load(Ordering::Relaxed) {
-        0 => default_bytes(),
-        bytes => bytes,
-    }
-}
-
 /// The frames of one block size.
 pub struct Pool {
     /// The frame's size: `1 << shift` bytes.
@@ -92,58 +82,104 @@ const FILLS: usize = 1;
 const PROBED: usize = 2;
 
 /// The tag of block `block` of table `table`: never 0, `BUSY` or `RETIRED` (`table` is below
-/// `u32::MAX`: `new_table_id`).
+/// `u32::MAX`: `BlockCache::new_table_id`).
 #[inline]
 pub fn tag(table: u32, block: u32) -> u64 {
     (u64::from(table) + 1) << 32 | u64::from(block)
 }
 
-/// A number for a table just opened, never given before in this process (4 billion numbers:
-/// opening a whole set each second, a process would run out after 140 years; then tables
-/// share the last number, and each other's blocks are read as misses or, where tags meet, as
-/// theirs, so the numbers stop short of that: the last ones opened are never cached).
-pub fn new_table_id() -> u32 {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    NEXT.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
-        (n < u32::MAX - 1).then_some(n + 1)
-    })
-    .unwrap_or(u32::MAX - 1)
+/// The unpacked blocks of one owner's packed tables: a pool a block size, made when a block of
+/// that size is first probed, each keeping at most the owner's budget.
+pub struct BlockCache {
+    /// The bytes each pool may keep; 0 until set: `default_bytes`.
+    capacity: AtomicUsize,
+    /// The pools, one a block size (`SHIFTS`).
+    pools: [OnceLock<Pool>; 9],
+    /// The number of the next table opened with this cache.
+    next_table: AtomicU32,
 }
 
-/// The pools, one a block size, made when a block of that size is first probed.
-static POOLS: [OnceLock<Pool>; 9] = [const { OnceLock::new() }; 9];
-
-/// The pool of frames of `block` bytes (a power of two, 4 KiB to 1 MiB).
-#[inline]
-pub fn pool(block: usize) -> &'static Pool {
-    let shift = block.trailing_zeros().clamp(*SHIFTS.start(), *SHIFTS.end());
-    POOLS[(shift - SHIFTS.start()) as usize].get_or_init(|| Pool::new(shift))
-}
-
-/// Keeps at most `bytes` bytes of blocks of each size from now on (at least one block): a set
-/// has one block size, so this is the cache of the set in use (a pool of another size, left
-/// by a set opened before, keeps what it holds until then). The bytes each pool will keep at
-/// most: fewer than `bytes` where they do not fit in the memory the process may use
-/// (`words::within_memory`), in the room a pool reserved, or (no pool made yet) in the address
-/// space left (`words::within_limits`).
-pub fn set_capacity_bytes(bytes: usize) -> usize {
-    let bytes = bytes.max(1);
-    CAPACITY.store(bytes, Ordering::Relaxed);
-    let mut kept = None;
-    for pool in POOLS.iter().filter_map(OnceLock::get) {
-        let frames = pool.resize(crate::words::within_memory(bytes));
-        let pool_bytes = frames << pool.shift;
-        kept = Some(kept.map_or(pool_bytes, |k: usize| k.min(pool_bytes)));
+impl Default for BlockCache {
+    fn default() -> BlockCache {
+        BlockCache {
+            capacity: AtomicUsize::new(0),
+            pools: [const { OnceLock::new() }; 9],
+            next_table: AtomicU32::new(0),
+        }
     }
-    kept.unwrap_or_else(|| crate::words::within_limits(bytes))
+}
+
+impl std::fmt::Debug for BlockCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BlockCache({} bytes a pool)", self.capacity())
+    }
+}
+
+impl BlockCache {
+    /// The bytes each pool may keep.
+    fn capacity(&self) -> usize {
+        match self.capacity.load(Ordering::Relaxed) {
+            0 => default_bytes(),
+            bytes => bytes,
+        }
+    }
+
+    /// A number for a table just opened with this cache, never given before by it (4 billion
+    /// numbers: then tables share the last number, and each other's blocks are read as misses
+    /// or, where tags meet, as theirs, so the numbers stop short of that: the last ones opened
+    /// are never cached).
+    pub fn new_table_id(&self) -> u32 {
+        self.next_table
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < u32::MAX - 1).then_some(n + 1)
+            })
+            .unwrap_or(u32::MAX - 1)
+    }
+
+    /// The pool of frames of `block` bytes (a power of two, 4 KiB to 1 MiB). A pool of another
+    /// size (a table read again in another block size) gives its memory back when this one is
+    /// made: it keeps one frame.
+    #[inline]
+    pub fn pool(&self, block: usize) -> &Pool {
+        let shift = block.trailing_zeros().clamp(*SHIFTS.start(), *SHIFTS.end());
+        self.pools[(shift - SHIFTS.start()) as usize].get_or_init(|| {
+            for other in self.pools.iter().filter_map(OnceLock::get) {
+                other.resize(0);
+            }
+            Pool::new(shift, crate::words::within_limits(self.capacity()))
+        })
+    }
+
+    /// Keeps at most `bytes` bytes of blocks of each size from now on (at least one block): a
+    /// set has one block size, so this is its cache. The bytes each pool will keep at most:
+    /// fewer than `bytes` where they do not fit in the memory the process may use
+    /// (`words::within_memory`), in the room a pool reserved, or (no pool made yet) in the
+    /// address space left (`words::within_limits`).
+    pub fn set_capacity_bytes(&self, bytes: usize) -> usize {
+        let bytes = bytes.max(1);
+        self.capacity.store(bytes, Ordering::Relaxed);
+        let mut kept = None;
+        for pool in self.pools.iter().filter_map(OnceLock::get) {
+            let frames = pool.resize(crate::words::within_memory(bytes));
+            let pool_bytes = frames << pool.shift;
+            kept = Some(kept.map_or(pool_bytes, |k: usize| k.min(pool_bytes)));
+        }
+        kept.unwrap_or_else(|| fits(bytes))
+    }
+}
+
+/// The bytes of blocks a cache asked to keep `bytes` would keep before any block is probed:
+/// what fits in the address space left (`words::within_limits`).
+pub fn fits(bytes: usize) -> usize {
+    crate::words::within_limits(bytes.max(1))
 }
 
 impl Pool {
-    /// The pool of frames of `1 << shift` bytes, as many as the capacity asks and fit
-    /// (`words::within_limits`), fewer where the memory is refused, none where not even one
-    /// frame can be had (every probe then unpacks its block).
-    fn new(shift: u32) -> Pool {
-        let wanted = frames_for(crate::words::within_limits(capacity()), shift);
+    /// The pool of frames of `1 << shift` bytes, as many as `bytes` holds (what the capacity
+    /// asks and fits: `words::within_limits`), fewer where the memory is refused, none where not
+    /// even one frame can be had (every probe then unpacks its block).
+    fn new(shift: u32, bytes: usize) -> Pool {
+        let wanted = frames_for(bytes, shift);
         let words = 1usize << (shift - 3);
         // Room for the largest cache where memory can be reserved without being taken and
         // the address space is not limited; elsewhere, the frames of the size asked now (a
@@ -339,8 +375,8 @@ mod tests {
 
     #[test]
     fn a_kept_block_is_read_back_and_another_tag_misses() {
-        let pool = Pool::new(12);
-        let t = tag(new_table_id(), 5);
+        let pool = Pool::new(12, default_bytes());
+        let t = tag(BlockCache::default().new_table_id(), 5);
         let bytes = block_bytes(t, 4096);
         let frame = pool.put(t, &bytes).expect("a frame");
         for at in (0..4096).step_by(2) {
@@ -357,9 +393,9 @@ mod tests {
 
     #[test]
     fn a_shrunk_pool_forgets_its_frames_and_keeps_no_more_than_asked() {
-        let pool = Pool::new(12);
+        let pool = Pool::new(12, default_bytes());
         pool.resize(16 << 12);
-        let table = new_table_id();
+        let table = BlockCache::default().new_table_id();
         // Blocks `blocks` of the table kept: each block's tag and frame.
         let fill = |blocks: std::ops::Range<u32>| -> Vec<(u64, usize)> {
             blocks
@@ -395,9 +431,9 @@ mod tests {
 
     #[test]
     fn a_frame_counts_its_fills_and_a_stale_size_never_claims_a_retired_frame() {
-        let pool = Pool::new(12);
+        let pool = Pool::new(12, default_bytes());
         pool.resize(8 << 12);
-        let table = new_table_id();
+        let table = BlockCache::default().new_table_id();
         let (a, b) = (tag(table, 1), tag(table, 2));
         let f = pool.put(a, &block_bytes(a, 4096)).expect("a frame");
         let fills = pool.head(f)[FILLS].load(Ordering::Relaxed);
@@ -428,9 +464,9 @@ mod tests {
     fn readers_racing_with_fillers_see_their_block_or_a_miss() {
         // A few frames, many blocks, threads filling and reading at once: every value read
         // must be its block's.
-        let pool = Pool::new(12);
+        let pool = Pool::new(12, default_bytes());
         pool.resize(3 << 12);
-        let table = new_table_id();
+        let table = BlockCache::default().new_table_id();
         let map: Vec<AtomicU64> = (0..64).map(|_| AtomicU64::new(0)).collect();
         std::thread::scope(|s| {
             for thread in 0..4u64 {

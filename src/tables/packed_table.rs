@@ -1,8 +1,8 @@
 //! One packed table: the values of a moving table (its `.tbl` file's bytes) or of a placing
 //! group (its `.plc` file's), cut into blocks (of [`DEFAULT_BLOCK`] bytes unless the packer
 //! says otherwise: a power of two from [`MIN_BLOCK`] to [`MAX_BLOCK`]), each a zstd frame with the
-//! checksum of its bytes; probed a block at a time, through a cache of unpacked blocks shared by
-//! every packed table of the process ([`cache`](super::cache)).
+//! checksum of its bytes; probed a block at a time, through the cache of unpacked blocks of the
+//! tables it belongs to ([`BlockCache`]).
 //!
 //! **The file** (little-endian): a header of [`HEADER`] bytes (the magic `MOULPACK`, the
 //! format's version, the kind and key of the table, the rules' fingerprint, the width of a
@@ -13,18 +13,19 @@
 //! (`tables::checksum::checksum`), so a packed table is checked against the file it was made from
 //! without unpacking that file.
 
-use super::cache;
+use super::block_cache::{self as cache, BlockCache};
 use super::frame;
 use crate::durable;
 use crate::tables::checksum::checksum;
 use crate::tables::mapped::{open_regular, Mapping};
-use crate::tables::placing::groups::Group;
+use crate::tables::packed_flaw::{BlockFault, PackedFlaw};
+use crate::tables::table_key::Key;
 use crate::tables::tables_error::TablesError;
 use crate::words::Words;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The bytes of values a block holds by default (the last block of a table may hold fewer): a
 /// probe unpacks one block, so a smaller one is a cheaper probe and a larger one packs tighter.
@@ -43,49 +44,6 @@ const MAGIC: &[u8; 8] = b"MOULPACK";
 /// The format's version: 2 since a block's checksum is [`block_checksum`] (version 1 checked
 /// blocks with the slower `tables::checksum::checksum`).
 pub const VERSION: u32 = 2;
-
-/// Which table a packed table holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Key {
-    /// The moving table of `mover` pieces (the side to move's) against `other`.
-    Moving(u8, u8),
-    /// A group of the placing solution.
-    Placing(Group),
-}
-
-impl Key {
-    fn bytes(self) -> [u8; 4] {
-        match self {
-            Key::Moving(m, o) => [1, m, o, 0],
-            Key::Placing(g) => [2, g.left, g.mover, g.other],
-        }
-    }
-
-    fn from_bytes(b: [u8; 4]) -> Option<Key> {
-        match b {
-            [1, m, o, 0] => Some(Key::Moving(m, o)),
-            [2, left, mover, other] => Some(Key::Placing(Group { left, mover, other })),
-            _ => None,
-        }
-    }
-
-    /// The packed file's name in a packed set: `moving/<m>-<o>.pk`, `placing/<l>-<m>-<o>.pk`.
-    pub fn file_name(self) -> String {
-        match self {
-            Key::Moving(m, o) => format!("moving/{m}-{o}.pk"),
-            Key::Placing(g) => format!("placing/{g}.pk"),
-        }
-    }
-}
-
-impl std::fmt::Display for Key {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Key::Moving(m, o) => write!(f, "moving {m}-{o}"),
-            Key::Placing(g) => write!(f, "placing {g}"),
-        }
-    }
-}
 
 /// What a packed table says of its values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,7 +149,9 @@ pub struct PackedTable {
     blocks: usize,
     /// Where the frames start in the file.
     data: usize,
-    /// Its number in the shared cache of unpacked blocks (`cache::tag`).
+    /// The cache of unpacked blocks of the tables it belongs to.
+    cache: Arc<BlockCache>,
+    /// Its number in that cache (`cache::tag`).
     id: u32,
     /// Each block's frame in the cache's pool plus one (0: none), made at the first probe
     /// (empty where its memory was refused).
@@ -206,36 +166,44 @@ impl std::fmt::Debug for PackedTable {
     }
 }
 
-/// A packed table's file is not one: what is wrong, in words.
-fn flawed(path: &Path, what: impl Into<String>) -> TablesError {
+/// A packed table's file is not one: what is wrong.
+fn flawed(path: &Path, flaw: PackedFlaw) -> TablesError {
     TablesError::Packed {
         path: path.to_path_buf(),
-        what: what.into(),
+        flaw,
     }
 }
 
 impl PackedTable {
     /// Opens the packed table `path`, which must hold `key` made under `fingerprint`: the
     /// header, the index and the file's length are checked (the frames are checked as they are
-    /// unpacked, and whole by `check_all`).
-    pub fn open(path: &Path, key: Key, fingerprint: u64) -> Result<PackedTable, TablesError> {
+    /// unpacked, and whole by `check_all`); its blocks are kept in `cache` as they are probed.
+    pub fn open(
+        path: &Path,
+        key: Key,
+        fingerprint: u64,
+        cache: &Arc<BlockCache>,
+    ) -> Result<PackedTable, TablesError> {
         let file = open_regular(path)?;
         let mapping = Mapping::of_file(&file, path, 0)?;
         let bytes = mapping.bytes();
         if bytes.len() < HEADER || &bytes[0..8] != MAGIC {
-            return Err(flawed(path, "not a moulin packed table"));
+            return Err(flawed(path, PackedFlaw::NotPacked));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         if version != VERSION {
             return Err(flawed(
                 path,
-                format!("format version {version}; this moulin reads {VERSION}"),
+                PackedFlaw::Version {
+                    found: version,
+                    reads: VERSION,
+                },
             ));
         }
         let held = Key::from_bytes(bytes[12..16].try_into().expect("4 bytes"))
-            .ok_or_else(|| flawed(path, "its header names no table"))?;
+            .ok_or_else(|| flawed(path, PackedFlaw::NoKey))?;
         if held != key {
-            return Err(flawed(path, format!("holds {held}, not {key}")));
+            return Err(flawed(path, PackedFlaw::OtherTable { held, want: key }));
         }
         let meta = Meta {
             key,
@@ -248,10 +216,10 @@ impl PackedTable {
         if meta.fingerprint != fingerprint {
             return Err(flawed(
                 path,
-                format!(
-                    "made for other rules (fingerprint {:016x}, the rules in force have {fingerprint:016x})",
-                    meta.fingerprint
-                ),
+                PackedFlaw::Fingerprint {
+                    found: meta.fingerprint,
+                    expected: fingerprint,
+                },
             ));
         }
         let block = u32::from_le_bytes(bytes[28..32].try_into().expect("4 bytes"));
@@ -262,38 +230,37 @@ impl PackedTable {
         let block = block as usize;
         let block_fits = block.is_power_of_two() && (MIN_BLOCK..=MAX_BLOCK).contains(&block);
         if !block_fits || !width_fits || meta.len == 0 {
-            return Err(flawed(path, "its header is damaged"));
+            return Err(flawed(path, PackedFlaw::DamagedHeader));
         }
         let blocks = meta.len.div_ceil(block as u64) as usize;
         let data = (HEADER as u64).saturating_add(16 * blocks as u64 + 8);
         if data > bytes.len() as u64 {
             return Err(flawed(
                 path,
-                format!("cut: {} bytes, its index alone takes {data}", bytes.len()),
+                PackedFlaw::CutIndex {
+                    bytes: bytes.len() as u64,
+                    index: data,
+                },
             ));
         }
         let data = data as usize;
         if closing_checksum(bytes, &bytes[HEADER..data]) != word(bytes, 56) {
-            return Err(flawed(
-                path,
-                "checksum mismatch of its header and index: the file is damaged",
-            ));
+            return Err(flawed(path, PackedFlaw::HeaderChecksum));
         }
         let end = word(bytes, HEADER + 8 * blocks);
         if (data as u64).checked_add(end) != Some(bytes.len() as u64) {
             return Err(flawed(
                 path,
-                format!(
-                    "{} bytes where its index says {}: the file is cut or has bytes after its end",
-                    bytes.len(),
-                    (data as u64).saturating_add(end)
-                ),
+                PackedFlaw::Length {
+                    bytes: bytes.len() as u64,
+                    expected: (data as u64).saturating_add(end),
+                },
             ));
         }
         let offsets_rise =
             (0..blocks).all(|b| word(bytes, HEADER + 8 * b) <= word(bytes, HEADER + 8 * (b + 1)));
         if !offsets_rise {
-            return Err(flawed(path, "its index is damaged"));
+            return Err(flawed(path, PackedFlaw::DamagedIndex));
         }
         Ok(PackedTable {
             meta,
@@ -301,7 +268,8 @@ impl PackedTable {
             block,
             blocks,
             data,
-            id: cache::new_table_id(),
+            id: cache.new_table_id(),
+            cache: Arc::clone(cache),
             frames: OnceLock::new(),
             damaged: AtomicBool::new(false),
         })
@@ -351,13 +319,11 @@ impl PackedTable {
     }
 
     /// Block `b` unpacked and checked, or why not.
-    fn unpack(&self, b: usize) -> Result<Vec<u8>, String> {
-        let (frame, sum) = self
-            .frame(b)
-            .ok_or_else(|| "lies outside the file: it changed".to_string())?;
+    fn unpack(&self, b: usize) -> Result<Vec<u8>, BlockFault> {
+        let (frame, sum) = self.frame(b).ok_or(BlockFault::Outside)?;
         let out = frame::decompress(frame, self.block_len(b))?;
         if block_checksum(&out) != sum {
-            return Err("checksum mismatch".into());
+            return Err(BlockFault::Checksum);
         }
         Ok(out)
     }
@@ -373,7 +339,7 @@ impl PackedTable {
     /// unpack to its checksum.
     #[inline]
     fn read(&self, b: usize, at: usize) -> Option<[u8; 2]> {
-        let pool = cache::pool(self.block);
+        let pool = self.cache.pool(self.block);
         let tag = cache::tag(self.id, b as u32);
         // Without the memory for the map, no block is found kept: each probe unpacks its own.
         let frames = self
@@ -449,29 +415,20 @@ impl PackedTable {
     }
 
     /// Every block unpacked and checked, and the values' checksum against the header's: `Ok`
-    /// or what is wrong (`progress` is given each block's bytes). The values are handed to
-    /// `each` block by block, in order.
-    pub fn check_all(
-        &self,
-        mut each: impl FnMut(&[u8]),
-        progress: &dyn Fn(u64),
-    ) -> Result<(), TablesError> {
+    /// or what is wrong. The values are handed to `each` block by block, in order.
+    pub fn check_all(&self, mut each: impl FnMut(&[u8])) -> Result<(), TablesError> {
         let mut sum = self.meta.len;
         // `file::checksum` mixes 8 bytes at a time; a block's length is a multiple of 8 but the
         // last's, so the blocks mix in order as the whole would.
         for b in 0..self.blocks {
-            let bytes = self.unpack(b).map_err(|why| {
-                flawed(self.path(), format!("block {b} {why}: the file is damaged"))
-            })?;
+            let bytes = self
+                .unpack(b)
+                .map_err(|fault| flawed(self.path(), PackedFlaw::Block { block: b, fault }))?;
             sum = crate::tables::checksum::mix_words(sum, &bytes);
             each(&bytes);
-            progress(bytes.len() as u64);
         }
         if !self.mapping.trusted() || sum != self.meta.checksum {
-            return Err(flawed(
-                self.path(),
-                "checksum mismatch of its values: the file is damaged",
-            ));
+            return Err(flawed(self.path(), PackedFlaw::ValuesChecksum));
         }
         Ok(())
     }

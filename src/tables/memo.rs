@@ -1,5 +1,5 @@
 //! The values of derived positions found already: a packed set does not store half its moving
-//! tables (`set::pack`), and a probe of such a position costs a move generation and a probe of
+//! tables (`pack::storage`), and a probe of such a position costs a move generation and a probe of
 //! each successor, often a block unpacked each. A search probes the same positions again and
 //! again (its table keeps scores, not the probes a node makes before it looks there), so each
 //! value found is kept here for the next probe.
@@ -13,7 +13,7 @@
 //! left is short (`words::within_limits`) or refused, none at all if need be (each derived probe
 //! is then found again).
 
-use crate::tables::Value;
+use crate::tables::values::Value;
 use crate::words::Words;
 use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
@@ -67,6 +67,7 @@ impl Memo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tables::values::MAX_DISTANCE;
 
     #[test]
     fn a_kept_value_is_found_for_its_position_only() {
@@ -83,10 +84,7 @@ mod tests {
         }
         // Every set of 24 points and every code fit the word.
         let (ours, theirs) = (0xff_ffff, 0xf0_0000);
-        memo.put(ours, theirs, Value::Loss(crate::tables::MAX_DISTANCE));
-        assert_eq!(
-            memo.get(ours, theirs),
-            Some(Value::Loss(crate::tables::MAX_DISTANCE))
-        );
+        memo.put(ours, theirs, Value::Loss(MAX_DISTANCE));
+        assert_eq!(memo.get(ours, theirs), Some(Value::Loss(MAX_DISTANCE)));
     }
 }

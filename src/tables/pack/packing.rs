@@ -1,0 +1,195 @@
+//! A built solution packed into a set (`moulin tables pack`): the tables to store chosen
+//! (`storage`), each written as a packed table unless a stopped run left it packed whole from
+//! the same values, then the manifest, last.
+
+use super::folder::{self, SetError, SetLock};
+use super::manifest::{Derived, Listed, Manifest, MANIFEST};
+use super::storage::{group_derivable, kept_though_derivable, pair_derivable};
+use super::verify::file_checksum;
+use crate::job_progress::{Progress, Silent};
+use crate::rules::Rules;
+use crate::tables::checksum::checksum;
+use crate::tables::groups;
+use crate::tables::index::pair_len;
+use crate::tables::packed_table::{self as table, Meta, PackedTable};
+use crate::tables::placing::{self, packed::bytes_for, solution::Solution};
+use crate::tables::table_key::Key;
+use crate::tables::tables_error::TablesError;
+use crate::tables::{fingerprint, frame, Tables};
+use std::borrow::Cow;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What `pack` did.
+#[derive(Clone, Debug, Default)]
+pub struct Packed {
+    /// Tables packed now, and those found packed already (a resumed run).
+    pub made: usize,
+    /// Tables already packed and sound.
+    pub kept: usize,
+    /// Tables not stored: found from their successors.
+    pub derived: usize,
+    /// Bytes of values stored.
+    pub raw: u64,
+    /// Bytes of the set's files.
+    pub packed: u64,
+    /// Bytes of values of the whole solution packed, stored or derived.
+    pub values: u64,
+    /// Whether the set holds the placing solution (the tables had it whole).
+    pub placing: bool,
+}
+
+/// One table to pack: its key, its values' bytes, its width and extra (`Meta`).
+struct Source<'a> {
+    key: Key,
+    bytes: Cow<'a, [u8]>,
+    width: u8,
+    extra: u64,
+    print: u64,
+}
+
+impl Source<'_> {
+    /// The header of its packed table.
+    fn meta(&self) -> Meta {
+        Meta {
+            key: self.key,
+            fingerprint: self.print,
+            width: self.width,
+            len: self.bytes.len() as u64,
+            extra: self.extra,
+            checksum: checksum(&self.bytes),
+        }
+    }
+}
+
+/// The tables of `tables` to store and those to derive (every table stored when `store_all`),
+/// and the bytes of values of the whole solution.
+fn sources<'a>(
+    tables: &'a Tables,
+    rules: &Rules,
+    store_all: bool,
+) -> Result<(Vec<Source<'a>>, Vec<Derived>, u64), TablesError> {
+    let (mut sources, mut derived, mut values) = (Vec::new(), Vec::new(), 0u64);
+    let derive = |key, slots, width, longest| Derived {
+        key,
+        slots,
+        width,
+        longest,
+    };
+    for (m, o) in tables.pairs() {
+        let v = tables.values(m, o).expect("a listed pair");
+        let key = Key::Moving(m as u8, o as u8);
+        values += v.len() as u64 * u64::from(v.width());
+        if !store_all && !kept_though_derivable(m, o) && pair_derivable(tables, rules, m, o) {
+            derived.push(derive(key, v.len() as u64, v.width(), v.longest()));
+            continue;
+        }
+        sources.push(Source {
+            key,
+            bytes: v.to_bytes(),
+            width: v.width(),
+            extra: u64::from(v.longest()),
+            print: fingerprint(rules),
+        });
+    }
+    let whole = tables.placing().filter(|s| s.is_whole());
+    for g in whole.map(|_| groups::all(rules)).unwrap_or_default() {
+        let key = Key::Placing(g);
+        let slots = pair_len(g.mover as usize, g.other as usize);
+        values += bytes_for(slots) as u64;
+        if !store_all && group_derivable(rules, g) {
+            derived.push(derive(key, slots, 0, 0));
+            continue;
+        }
+        let missing = || TablesError::PlacingMissing {
+            group: g.to_string(),
+        };
+        sources.push(Source {
+            key,
+            bytes: whole.and_then(|s| s.group_bytes(g)).ok_or_else(missing)?,
+            width: 0,
+            extra: slots,
+            print: placing::fingerprint(rules),
+        });
+    }
+    Ok((sources, derived, values))
+}
+
+/// Whether the file `path`, left by a stopped run, is `s` packed whole in blocks of `block`
+/// bytes: it unpacks, block by block, to these very values (its header and index alone could
+/// hide a damaged block).
+fn packed_already(path: &Path, s: &Source, meta: &Meta, block: usize) -> bool {
+    let opened = PackedTable::open(path, s.key, s.print, &Arc::default());
+    opened.is_ok_and(|p| {
+        if p.meta() != meta || p.block_size() != block {
+            return false;
+        }
+        let (mut at, mut same) = (0usize, true);
+        let checked = p.check_all(|b| {
+            same &= s.bytes.get(at..at + b.len()) == Some(b);
+            at += b.len();
+        });
+        checked.is_ok() && same && at == s.bytes.len()
+    })
+}
+
+/// Packs the moving tables and the placing solution in `tables` (opened from a directory for
+/// `rules`; the placing only if whole) into the set folder held by `out`
+/// (`folder::prepare_pack`), in blocks of `block` bytes (a power of two, `table::MIN_BLOCK` to
+/// `table::MAX_BLOCK`), every table or only those whose values cannot be found from stored
+/// successors (`store_all`), resuming where a stopped run left it (a table already packed whole
+/// from the same values and blocks is kept). A manifest there before is removed (and the removal
+/// flushed to disk) before any table is written, and the new one written last: a pack stopped
+/// partway leaves a folder without a manifest, which nothing takes for a set. `progress` counts
+/// the bytes of values packed.
+pub fn pack(
+    tables: &Tables,
+    rules: &Rules,
+    out: &SetLock,
+    store_all: bool,
+    block: usize,
+    progress: &dyn Progress,
+) -> Result<Packed, SetError> {
+    let out = out.dir();
+    let (sources, derived, values) = sources(tables, rules, store_all)?;
+    let placing = tables.placing().is_some_and(Solution::is_whole);
+    if !frame::strong() {
+        log::warn!(
+            "this build (without default features) packs at ruzstd's only level (about zstd's \
+             level 1): the set comes out about twice the size of one packed by a default build \
+             (zstd's level 19, feature strong-compression); either reads the same way"
+        );
+    }
+    folder::begin_pack(out)?;
+    progress.stage(values, 0, "packing ", "bytes");
+    let mut report = Packed {
+        values,
+        placing,
+        ..Packed::default()
+    };
+    let mut files = Vec::new();
+    for s in &sources {
+        let meta = s.meta();
+        let path = table::path(out, s.key);
+        if packed_already(&path, s, &meta, block) {
+            report.kept += 1;
+        } else {
+            table::write(&path, &meta, &s.bytes, block)?;
+            report.made += 1;
+        }
+        let (size, checksum) = file_checksum(&path, &Silent)?;
+        files.push(Listed {
+            key: s.key,
+            size,
+            checksum,
+        });
+        report.raw += meta.len;
+        report.packed += size;
+        progress.advance(meta.len);
+    }
+    progress.finish();
+    report.derived = derived.len();
+    let manifest = Manifest::new(rules, files, derived);
+    crate::durable::write_atomic(&out.join(MANIFEST), manifest.to_text().as_bytes())?;
+    Ok(report)
+}
