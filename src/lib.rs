@@ -7,7 +7,6 @@
 
 pub mod analyse;
 pub mod book;
-pub mod commands;
 pub mod date;
 pub mod durable;
 pub mod engine;

@@ -1,8 +1,12 @@
 //! The `moulin` binary: with no arguments it speaks the protocol on stdin/stdout; otherwise it
-//! runs one of the subcommands of `moulin::commands`. Logs go to stderr (`RUST_LOG`). How it ends
-//! (a failure, a closed output) is `moulin::commands::output`'s to say.
+//! runs one of the subcommands of `commands` (the command layer is the binary's, as cargo's
+//! `src/bin/cargo/commands/` over its library: the library needs neither clap nor a terminal).
+//! Logs go to stderr (`RUST_LOG`). How it ends (a failure, a closed output) is
+//! `commands::output`'s to say.
 
-use moulin::commands::{self, output};
+mod commands;
+
+use commands::output;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;

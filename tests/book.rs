@@ -6,7 +6,6 @@
 use moulin::book::check::check_text;
 use moulin::book::deep_search::{book_searcher, SearchSpec};
 use moulin::book::{self, format, score_value, Book};
-use moulin::commands::book::book_build::{run_build, BuildArgs};
 use moulin::job_progress::Silent;
 use moulin::rules::game::Game;
 use moulin::rules::movegen;
@@ -25,6 +24,18 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The flags of `moulin book build` a test gives.
+struct BuildArgs {
+    variant: String,
+    plies: u32,
+    depth: u32,
+    margin: i32,
+    hash: u32,
+    threads: Option<usize>,
+    out: Option<PathBuf>,
+    force: bool,
+}
+
 /// The flags of a test build: standard game, margin 10, 1 MB, 2 threads.
 fn build_args(out: &Path, plies: u32, depth: u32, force: bool) -> BuildArgs {
     BuildArgs {
@@ -37,6 +48,44 @@ fn build_args(out: &Path, plies: u32, depth: u32, force: bool) -> BuildArgs {
         out: Some(out.to_path_buf()),
         force,
     }
+}
+
+/// Runs the binary with `args`: done, or what it said on stderr when it failed.
+fn run_moulin(args: &[String]) -> Result<(), String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_moulin"))
+        .args(args)
+        .output()
+        .unwrap();
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// Runs `moulin book build` with `args`.
+fn run_build(args: BuildArgs) -> Result<(), String> {
+    let mut flags: Vec<String> = ["book", "build", "--variant", &args.variant]
+        .map(String::from)
+        .into();
+    for (flag, value) in [
+        ("--plies", args.plies.to_string()),
+        ("--depth", args.depth.to_string()),
+        ("--margin", args.margin.to_string()),
+        ("--hash", args.hash.to_string()),
+    ] {
+        flags.extend([flag.to_string(), value]);
+    }
+    if let Some(t) = args.threads {
+        flags.extend(["--threads".to_string(), t.to_string()]);
+    }
+    if let Some(out) = args.out {
+        flags.extend(["--out".to_string(), out.display().to_string()]);
+    }
+    if args.force {
+        flags.push("--force".into());
+    }
+    run_moulin(&flags)
 }
 
 fn build(out: &Path, plies: u32, depth: u32) {
@@ -121,9 +170,7 @@ fn build_check_and_resume() {
         "# moulin book journal: variant nine depth 5 margin 10 hash 1\n",
     )
     .unwrap();
-    let e = run_build(build_args(&resumed, 4, 3, false))
-        .unwrap_err()
-        .to_string();
+    let e = run_build(build_args(&resumed, 4, 3, false)).unwrap_err();
     assert!(e.contains("other settings"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -133,16 +180,24 @@ fn build_check_and_resume() {
 #[test]
 fn expansion_deepens_the_main_lines_and_resumes() {
     use moulin::book::graph::{frontier, principal_length, Entries};
-    use moulin::commands::book::book_expand::{run_expand, ExpandArgs};
     let dir = temp_dir("expand");
     let path = dir.join("small.book");
     build(&path, 3, 2);
-    let args = |positions| ExpandArgs {
-        book: path.clone(),
-        positions,
-        ply_cost: 4,
-        max_ply: 12,
-        threads: Some(2),
+    let run_expand = |positions: usize| {
+        let flags = [
+            "book",
+            "expand",
+            &path.display().to_string(),
+            "--positions",
+            &positions.to_string(),
+            "--ply-cost",
+            "4",
+            "--max-ply",
+            "12",
+            "--threads",
+            "2",
+        ];
+        run_moulin(&flags.map(String::from))
     };
     let read = |path: &Path| -> (format::Header, Entries) {
         let (h, lines) = format::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -160,7 +215,7 @@ fn expansion_deepens_the_main_lines_and_resumes() {
     let (front, _) = frontier(&start, &small, &std::collections::HashSet::default(), 4, 12);
     assert!(front.windows(2).all(|w| w[0].priority <= w[1].priority));
     assert_eq!((front[0].priority, front[0].ply), (12, 3));
-    run_expand(args(12)).unwrap();
+    run_expand(12).unwrap();
     let (header, grown) = read(&path);
     let added = grown.len() - small.len();
     assert!(
@@ -196,7 +251,7 @@ fn expansion_deepens_the_main_lines_and_resumes() {
         ),
     )
     .unwrap();
-    run_expand(args(1)).unwrap();
+    run_expand(1).unwrap();
     let (_, resumed) = read(&path);
     assert_eq!(
         resumed.len(),
@@ -262,9 +317,7 @@ fn a_build_never_replaces_a_book_it_does_not_cover() {
     let before = std::fs::read_to_string(&out).unwrap();
     // Fewer plies, another depth: refused, the book untouched, no journal left.
     for (plies, depth, what) in [(2, 2, "2 plies, depth 2"), (3, 1, "3 plies, depth 1")] {
-        let e = run_build(build_args(&out, plies, depth, false))
-            .unwrap_err()
-            .to_string();
+        let e = run_build(build_args(&out, plies, depth, false)).unwrap_err();
         assert!(
             e.contains("would not cover it") && e.contains(what) && e.contains("--force"),
             "{e}"
@@ -274,9 +327,7 @@ fn a_build_never_replaces_a_book_it_does_not_cover() {
     // A file that is not a book is not replaced either.
     let other = dir.join("notes.txt");
     std::fs::write(&other, "my notes\n").unwrap();
-    let e = run_build(build_args(&other, 1, 1, false))
-        .unwrap_err()
-        .to_string();
+    let e = run_build(build_args(&other, 1, 1, false)).unwrap_err();
     assert!(e.contains("is not a book") && e.contains("--force"), "{e}");
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes\n");
     // More plies with the same settings cover it; --force replaces anything.
@@ -303,9 +354,7 @@ fn a_cut_journal_header_is_reported_as_such() {
     // A header cut short (the old builder wrote it in two writes) or an empty journal.
     for text in ["# moulin book journal: variant ni", ""] {
         std::fs::write(&journal, text).unwrap();
-        let e = run_build(build_args(&out, 2, 1, false))
-            .unwrap_err()
-            .to_string();
+        let e = run_build(build_args(&out, 2, 1, false)).unwrap_err();
         assert!(
             e.contains("header is unreadable") && e.contains("delete it") && !e.contains("other"),
             "{e}"
@@ -364,12 +413,13 @@ fn settings_past_their_bounds_are_refused() {
             "{field}: {e}"
         );
     }
-    let e = run_build(BuildArgs {
-        threads: Some(100_000),
-        ..build_args(&dir.join("t.book"), 1, 1, false)
-    })
-    .unwrap_err()
-    .to_string();
+    // The library's own bound, past the command line's.
+    let mut plan = moulin::book::two_trees::BuildPlan::new(Rules::nine(), 1, 1, 10, 1);
+    plan.threads = 100_000;
+    plan.out = dir.join("t.book");
+    let e = moulin::book::two_trees::build(&plan, &Silent)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("threads 100000 is out of bounds (1 to 256)"),
         "{e}"

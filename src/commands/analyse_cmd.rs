@@ -3,12 +3,12 @@
 
 use super::args::{engine_settings, read_knowledge, EngineFiles};
 use super::output::{out, outln};
-use crate::analyse::analyst::RecordGame;
-use crate::analyse::{analyst, html, report, Analyst, Setup};
-use crate::book::Book;
 use crate::commands::failure::{Context, Failure};
-use crate::durable::{self, CommandFile, Role};
-use crate::rules::game::Game;
+use moulin::analyse::analyst::RecordGame;
+use moulin::analyse::{analyst, html, report, Analyst, Setup};
+use moulin::book::Book;
+use moulin::durable::{self, CommandFile, Role};
+use moulin::rules::game::Game;
 use std::path::PathBuf;
 
 /// The flags of `moulin analyse`.
@@ -59,7 +59,7 @@ pub struct AnalyseArgs {
     #[arg(long)]
     pub no_book: bool,
     /// Endgame tables: covered positions get their exact value. By default the set `moulin
-    /// tables install` installed for the variant, if any (as the engine's TablesPath); `none`
+    /// tables install` installed for the variant, if any (as the engine's `TablesPath`); `none`
     /// for none.
     #[arg(long, value_name = "DIR|none")]
     pub tables: Option<PathBuf>,
@@ -129,7 +129,7 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<RecordGame, Failure> {
     if let Some(path) = &args.file {
         return Ok(analyst::game_of_file(path, args.game)?);
     }
-    let rules = crate::Rules::named(&args.variant)?;
+    let rules = moulin::Rules::named(&args.variant)?;
     let game = match &args.fen {
         Some(text) => Game::from_fen(text, rules).context("--fen")?,
         None => Game::new(rules),
@@ -153,7 +153,7 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<RecordGame, Failure> {
 fn book_moves(
     args: &AnalyseArgs,
     record: &RecordGame,
-    played: &[(Game, crate::Move)],
+    played: &[(Game, moulin::Move)],
 ) -> Result<usize, Failure> {
     if args.no_book {
         return Ok(0);
@@ -167,7 +167,7 @@ fn book_moves(
             .find(|(k, _)| k == "Variant")
             .map_or("nine", |(_, v)| v.as_str());
         // A default book that does not load grades the opening instead: said on stderr.
-        crate::book::find_default(variant).and_then(|path| {
+        moulin::book::find_default(variant).and_then(|path| {
             Book::load(&path)
                 .inspect_err(|e| log::warn!("{}: {e}; the opening is graded", path.display()))
                 .ok()

@@ -3,11 +3,11 @@
 //! of a value that clap's own parsers do not check.
 
 use super::failure::{Context, Failure};
-use crate::engine::{self, Done, Listener, Note, Part, Settings};
-use crate::rules::notation::Convention;
-use crate::rules::position::Position;
-use crate::rules::Rules;
-use crate::search::Info;
+use moulin::engine::{self, Done, Listener, Note, Part, Settings};
+use moulin::rules::notation::Convention;
+use moulin::rules::position::Position;
+use moulin::rules::Rules;
+use moulin::search::Info;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
@@ -15,7 +15,7 @@ use std::sync::{Mutex, PoisonError};
 /// together or solve one each (`bench`, `analyse`, `solve`, `openings`, `book cover`, `book
 /// exact`): 1 to the search's `MAX_THREADS` (64), the bound of the protocol's `Threads`.
 pub(crate) fn search_threads() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=crate::search::MAX_THREADS as u64)
+    clap::builder::RangedU64ValueParser::new().range(1..=moulin::search::MAX_THREADS as u64)
 }
 
 /// A value of the command line refused by a parser of ours (`--clock`, a pair, perft's depth):

@@ -72,7 +72,7 @@ pub enum Command {
         /// Search every position to this depth instead of its own: 1 to 20 (each position's own
         /// is 8 to 14; every ply more costs about twice the time: 17 takes about a minute).
         #[arg(long, value_parser = clap::value_parser!(u32)
-              .range(1..=i64::from(crate::search::bench::MAX_DEPTH)))]
+              .range(1..=i64::from(moulin::search::bench::MAX_DEPTH)))]
         depth: Option<u32>,
         /// Search threads, 1 to 64 (the signature is defined for 1).
         #[arg(long, default_value_t = 1, value_parser = search_threads())]
@@ -160,8 +160,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     }
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            match crate::protocol::run(options) {
-                Err(crate::protocol::ProtocolError::Output { source }) => {
+            match moulin::protocol::run(options) {
+                Err(moulin::protocol::ProtocolError::Output { source }) => {
                     Err(Failure::of_stdout(source))
                 }
                 done => Ok(done?),

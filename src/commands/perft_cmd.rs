@@ -3,9 +3,9 @@
 use super::args::BadValue;
 use super::failure::Failure;
 use super::output::{outln, Report};
-use crate::rules::notation::Convention;
-use crate::rules::{fen, perft};
-use crate::{Game, Rules};
+use moulin::rules::notation::Convention;
+use moulin::rules::{fen, perft};
+use moulin::{Game, Rules};
 use std::time::Instant;
 
 /// Reads a depth given on the command line: a whole number from 0 to `perft::MAX_DEPTH`.
@@ -52,7 +52,7 @@ pub(super) fn run(
         // Counting stops at the first line that cannot be written.
         let report = Report::default();
         let mut each =
-            |mv: crate::Move, n| report.line(format_args!("{} {n}", mv.written_at(&pos, conv)));
+            |mv: moulin::Move, n| report.line(format_args!("{} {n}", mv.written_at(&pos, conv)));
         let total = perft::divide(&pos, depth, conv, &|| report.failed(), &mut each);
         report.finish()?;
         total.unwrap_or(0)

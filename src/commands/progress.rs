@@ -5,8 +5,8 @@
 //! job made of parts (a table build's pairs), a bar above the part's, and its figures for the
 //! lines a log gets.
 
-use crate::job_progress::Progress;
 use indicatif::{HumanDuration, MultiProgress, ProgressBar, ProgressState, ProgressStyle};
+use moulin::job_progress::Progress;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 

@@ -3,14 +3,14 @@
 
 use super::output::outln;
 use crate::commands::failure::{Context, Failure};
-use crate::rules::game::Game;
-use crate::rules::movegen;
-use crate::rules::notation::Convention;
-use crate::rules::position::Position;
-use crate::search::exact::proof::{self, Proof, ProofMemory};
-use crate::search::exact::{name, outcome, wdl};
-use crate::tables::{default_dir, Tables};
-use crate::text::quoted;
+use moulin::rules::game::Game;
+use moulin::rules::movegen;
+use moulin::rules::notation::Convention;
+use moulin::rules::position::Position;
+use moulin::search::exact::proof::{self, Proof, ProofMemory};
+use moulin::search::exact::{name, outcome, wdl};
+use moulin::tables::{default_dir, Tables};
+use moulin::text::quoted;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -52,7 +52,7 @@ pub struct SolveArgs {
 
 /// The position the moves lead to from the start or the --fen.
 fn position(args: &SolveArgs) -> Result<Position, Failure> {
-    let rules = crate::Rules::named(&args.variant)?.without_draw_rules();
+    let rules = moulin::Rules::named(&args.variant)?.without_draw_rules();
     let mut game = match &args.fen {
         Some(text) => Game::from_fen(text, rules).context("--fen")?,
         None => Game::new(rules),
@@ -83,7 +83,7 @@ pub(super) fn run(args: &SolveArgs) -> Result<(), Failure> {
     proof::provable(&tables, &pos)?;
     let memory = ProofMemory::new(usize::try_from(args.memory << 20).unwrap_or(usize::MAX));
     let threads = args.threads;
-    outln!("position: {}", crate::rules::fen::write(&pos))?;
+    outln!("position: {}", moulin::rules::fen::write(&pos))?;
     if args.each {
         each_move(&tables, &pos, &memory, threads)?;
     }
@@ -128,7 +128,7 @@ fn each_move(
     for mv in movegen::legal_moves(pos, Convention::Turn) {
         let mut child = *pos;
         child.play(mv);
-        if !seen.insert(crate::rules::symmetry::fold(&child).key) {
+        if !seen.insert(moulin::rules::symmetry::fold(&child).key) {
             continue;
         }
         let (value, cost) = if let Some(v) = outcome(&child) {

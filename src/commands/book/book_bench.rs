@@ -1,8 +1,8 @@
 //! `moulin book bench`: loads a book and times its lookups (`book::lookup_ns`).
 
-use crate::book::{self, format, Book};
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
+use moulin::book::{self, format, Book};
 use std::path::PathBuf;
 
 /// The flags of `moulin book bench`.

@@ -1,9 +1,9 @@
 //! `moulin book build`: makes a book by deep search (`book::two_trees`).
 
-use crate::book::{self, two_trees};
 use crate::commands::failure::Failure;
-use crate::durable::{self, CommandFile};
-use crate::rules::Rules;
+use moulin::book::{self, two_trees};
+use moulin::durable::{self, CommandFile};
+use moulin::rules::Rules;
 use std::path::PathBuf;
 
 /// The flags of `moulin book build`.

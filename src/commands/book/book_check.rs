@@ -1,10 +1,10 @@
 //! `moulin book check`: checks a book (`book::check`), and on request its entries against fresh
 //! searches and the positions it leaves against deeper searches or exact values.
 
-use crate::book::check::{self, ExitReport};
-use crate::book::{self, format, TextError};
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::outln;
+use moulin::book::check::{self, ExitReport};
+use moulin::book::{self, format, TextError};
 use std::path::{Path, PathBuf};
 
 /// The flags of `moulin book check`.
@@ -47,10 +47,10 @@ pub fn run_check(args: &CheckArgs) -> Result<(), Failure> {
     outln!(
         "{}: ok, {}, {}{}",
         args.file.display(),
-        crate::text::count(report.positions, "position", "positions"),
-        crate::text::count(report.moves, "move", "moves"),
+        moulin::text::count(report.positions, "position", "positions"),
+        moulin::text::count(report.moves, "move", "moves"),
         if report.searched > 0 {
-            let entries = crate::text::count(report.searched, "entry agrees", "entries agree");
+            let entries = moulin::text::count(report.searched, "entry agrees", "entries agree");
             format!(", {entries} with a fresh search")
         } else {
             String::new()
@@ -77,7 +77,7 @@ fn exact_exits(args: &CheckArgs, text: &str, dir: &Path) -> Result<ExitReport, F
         .0
         .rules()
         .map_err(in_file)?;
-    let tables = crate::tables::Tables::open(dir, &rules)
+    let tables = moulin::tables::Tables::open(dir, &rules)
         .with_context(|| format!("endgame tables {}", dir.display()))?;
     let (exits, uncovered) =
         check::check_exits_exact(text, args.exits, args.threshold, &tables).map_err(in_file)?;
@@ -135,7 +135,7 @@ fn worse_text(args: &CheckArgs, exits: &ExitReport) -> String {
         exits.worse.len(),
     );
     for (ply, pos, book, deep) in exits.worse.iter().take(20) {
-        text += &format!("\n  {ply} {book} {deep} {}", crate::rules::fen::write(pos));
+        text += &format!("\n  {ply} {book} {deep} {}", moulin::rules::fen::write(pos));
     }
     text
 }

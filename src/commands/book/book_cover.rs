@@ -1,12 +1,12 @@
 //! `moulin book cover`: adds proven lines where match openings end (`book::cover`).
 
-use crate::book::{self, cover, format, graph};
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::{outln, Report};
-use crate::durable::{self, CommandFile};
-use crate::record::openings;
-use crate::rules::fen;
-use crate::tables::Tables;
+use moulin::book::{self, cover, format, graph};
+use moulin::durable::{self, CommandFile};
+use moulin::record::openings;
+use moulin::rules::fen;
+use moulin::tables::Tables;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -63,7 +63,7 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     let started = Instant::now();
     let journal = durable::with_suffix(&args.out, ".cover.partial");
     let mut files = vec![
-        CommandFile::replaces_own("--out", &args.out, crate::book::format::OWN, args.force),
+        CommandFile::replaces_own("--out", &args.out, moulin::book::format::OWN, args.force),
         CommandFile::writes("the journal of --out", &journal),
         CommandFile::reads("--openings", &args.openings),
         CommandFile::reads("--tables", &args.tables),
@@ -111,7 +111,7 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
                 eprintln!(
                     "{}: {} resumed",
                     journal.display(),
-                    crate::text::count(positions, "position", "positions")
+                    moulin::text::count(positions, "position", "positions")
                 );
             }
             cover::Note::Lost { ply, position } => {
@@ -127,8 +127,8 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
             cover::Note::Ply { ply, report: r } => report.line(format_args!(
                 "ply {ply}: {} of the engine, {} proven, {} mended (a losing \
                  choice replaced), {} lost, {} not covered",
-                crate::text::count(r.turns, "turn", "turns"),
-                crate::text::count(r.kept, "choice", "choices"),
+                moulin::text::count(r.turns, "turn", "turns"),
+                moulin::text::count(r.kept, "choice", "choices"),
                 r.mended,
                 r.lost,
                 r.uncovered

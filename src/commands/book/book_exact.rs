@@ -2,15 +2,15 @@
 //! endgame tables (`book::exact`), lists those that give value away, and on request writes the
 //! book without them.
 
-use crate::book::BookMove;
-use crate::book::{self, exact, format};
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::outln;
-use crate::durable::{self, CommandFile};
-use crate::rules::notation::Convention;
-use crate::search::exact::solved;
-use crate::search::{Score, SolvedChoice};
-use crate::tables::Tables;
+use moulin::book::BookMove;
+use moulin::book::{self, exact, format};
+use moulin::durable::{self, CommandFile};
+use moulin::rules::notation::Convention;
+use moulin::search::exact::solved;
+use moulin::search::{Score, SolvedChoice};
+use moulin::tables::Tables;
 use std::path::PathBuf;
 
 /// The flags of `moulin book exact`.
@@ -54,7 +54,7 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
         files.push(CommandFile::replaces_own(
             "--prune",
             out,
-            crate::book::format::OWN,
+            moulin::book::format::OWN,
             args.force,
         ));
     }
@@ -82,25 +82,25 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
             a.line,
             a.ply,
             a.mv.turn_notation(),
-            crate::search::exact::name(a.value),
-            crate::rules::fen::write(&a.pos)
+            moulin::search::exact::name(a.value),
+            moulin::rules::fen::write(&a.pos)
         )?;
     }
     for (ply, t) in &by_ply {
         outln!(
             "ply {ply}: {}, {} giving value away, {} not covered",
-            crate::text::count(t.moves, "book move", "book moves"),
+            moulin::text::count(t.moves, "book move", "book moves"),
             t.away,
-            crate::text::count(t.uncovered, "position", "positions")
+            moulin::text::count(t.uncovered, "position", "positions")
         )?;
     }
     let total: usize = by_ply.values().map(|t| t.away).sum();
     if let Some(out) = &args.prune {
         // With the placing solution, a position left with no move gets its most testing
         // value-keeping move.
-        let replace = |pos: &crate::rules::position::Position| {
-            let moves = crate::rules::movegen::legal_moves(pos, Convention::Turn);
-            let mut rng = crate::rng::Rng::new(0);
+        let replace = |pos: &moulin::rules::position::Position| {
+            let moves = moulin::rules::movegen::legal_moves(pos, Convention::Turn);
+            let mut rng = moulin::rng::Rng::new(0);
             let best = solved::choose(&solution, pos, &moves, SolvedChoice::Testing, &mut rng)?;
             Some(BookMove {
                 mv: best.moves[0],
@@ -121,11 +121,11 @@ pub fn run_exact(args: &ExactArgs) -> Result<(), Failure> {
             "{}: {}, {} ({} value away dropped, {} given a value-keeping \
              move instead, {} left out)",
             out.display(),
-            crate::text::count(pruned.positions, "position", "positions"),
-            crate::text::count(pruned.moves, "move", "moves"),
-            crate::text::count(pruned.dropped, "move that gives", "moves that give"),
-            crate::text::count(pruned.replaced, "position", "positions"),
-            crate::text::count(pruned.left_out, "position", "positions")
+            moulin::text::count(pruned.positions, "position", "positions"),
+            moulin::text::count(pruned.moves, "move", "moves"),
+            moulin::text::count(pruned.dropped, "move that gives", "moves that give"),
+            moulin::text::count(pruned.replaced, "position", "positions"),
+            moulin::text::count(pruned.left_out, "position", "positions")
         )?;
     }
     outln!(

@@ -1,10 +1,10 @@
 //! `moulin book expand`: grows a book along its main lines by drop-out expansion
 //! (`book::expand`).
 
-use crate::book::graph::DEFAULT_PLY_COST;
-use crate::book::{self, expand, format};
 use crate::commands::failure::Failure;
-use crate::durable::{self, CommandFile};
+use moulin::book::graph::DEFAULT_PLY_COST;
+use moulin::book::{self, expand, format};
+use moulin::durable::{self, CommandFile};
 use std::path::PathBuf;
 
 /// The flags of `moulin book expand`.

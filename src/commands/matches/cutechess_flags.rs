@@ -5,7 +5,7 @@
 //! that moulin always does (`-repeat`, `-recover`) a note. docs/matches.md, "Coming from
 //! cutechess-cli or fastchess", is the table of them all.
 
-use crate::matches::words;
+use moulin::matches::words;
 use std::ffi::OsString;
 
 /// The command line as clap is to read it, and the notes to tell first.
@@ -221,7 +221,7 @@ pub(crate) fn translate(
                     return Err(format!(
                         "-pgnout ... {}: moulin writes one PGN shape, every move with its time \
                          (docs/matches.md, \"Game records (PGN)\"): give -pgnout FILE alone",
-                        crate::text::quoted(&extra)
+                        moulin::text::quoted(&extra)
                     ));
                 }
             }

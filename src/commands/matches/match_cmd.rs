@@ -6,22 +6,22 @@ use super::match_openings::OpeningsFlag;
 use super::match_screen::{interrupted, Screen};
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::out;
-use crate::durable::{self, CommandFile, Role};
-use crate::matches::engines::gbgp_engine::{self, GbgpError};
-use crate::matches::engines::live_engines;
-use crate::matches::engines::spec::{self, EngineSpec};
-use crate::matches::games::adjudicate::{Adjudication, DrawRule, ResignRule};
-use crate::matches::games::referee::{GameSettings, TimeControl};
-use crate::matches::numbers::ratings::MAX_ANCHOR_ELO;
-use crate::matches::numbers::stats::{self, Sprt};
-use crate::matches::run::lineup::Tournament;
-use crate::matches::run::records_file;
-use crate::matches::run::runner::{self, OpeningSource, Plan};
-use crate::matches::run::summary;
-use crate::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
-use crate::rules::Rules;
-use crate::tables::Tables;
-use crate::text::quoted;
+use moulin::durable::{self, CommandFile, Role};
+use moulin::matches::engines::gbgp_engine::{self, GbgpError};
+use moulin::matches::engines::live_engines;
+use moulin::matches::engines::spec::{self, EngineSpec};
+use moulin::matches::games::adjudicate::{Adjudication, DrawRule, ResignRule};
+use moulin::matches::games::referee::{GameSettings, TimeControl};
+use moulin::matches::numbers::ratings::MAX_ANCHOR_ELO;
+use moulin::matches::numbers::stats::{self, Sprt};
+use moulin::matches::run::lineup::Tournament;
+use moulin::matches::run::records_file;
+use moulin::matches::run::runner::{self, OpeningSource, Plan};
+use moulin::matches::run::summary;
+use moulin::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
+use moulin::rules::Rules;
+use moulin::tables::Tables;
+use moulin::text::quoted;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -200,7 +200,7 @@ fn anchor(
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
         Failure::from(format!(
             "--anchor {} names no engine; the engines are {}",
-            crate::text::quoted(name),
+            moulin::text::quoted(name),
             names.join(", ")
         ))
     })
@@ -254,7 +254,7 @@ fn seed(args: &MatchArgs) -> u64 {
             .and_then(|s| records_file::setting(&s, "seed")?.parse().ok()),
         _ => None,
     });
-    given_seed.unwrap_or_else(crate::rng::clock_seed)
+    given_seed.unwrap_or_else(moulin::rng::clock_seed)
 }
 
 /// Where the openings come from, and how the settings line names it.

@@ -8,12 +8,12 @@
 
 use crate::commands::args::BadValue;
 use crate::commands::failure::{Context, Failure};
-use crate::input_file;
-use crate::matches::words;
-use crate::record::openings::{self, Opening};
-use crate::record::RecordError;
-use crate::rules::Rules;
-use crate::text::quoted;
+use moulin::input_file;
+use moulin::matches::words;
+use moulin::record::openings::{self, Opening};
+use moulin::record::RecordError;
+use moulin::rules::Rules;
+use moulin::text::quoted;
 use std::path::PathBuf;
 
 /// What `--openings` asks for.

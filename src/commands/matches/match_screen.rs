@@ -3,12 +3,12 @@
 //! score, both whatever stderr is and in the form cutechess-cli gives them; and, when a signal
 //! stops the match, the command that resumes it.
 
-use crate::matches::numbers::stats::{self, Decision, Sprt, Tally};
-use crate::matches::run::game_line::Record;
-use crate::matches::run::runner::Event;
-use crate::matches::run::standings::Standings;
-use crate::matches::run::summary;
 use indicatif::ProgressBar;
+use moulin::matches::numbers::stats::{self, Decision, Sprt, Tally};
+use moulin::matches::run::game_line::Record;
+use moulin::matches::run::runner::Event;
+use moulin::matches::run::standings::Standings;
+use moulin::matches::run::summary;
 use std::io::Write;
 use std::sync::OnceLock;
 

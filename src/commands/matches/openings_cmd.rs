@@ -5,13 +5,13 @@
 
 use crate::commands::output::{out, Failure};
 use crate::commands::progress::Bars;
-use crate::durable::{self, CommandFile, Journal};
-use crate::job_progress::Progress;
-use crate::matches::engines::engine_output::Score;
-use crate::matches::engines::live_engines;
-use crate::matches::games::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
-use crate::record::openings::Opening;
-use crate::rules::Rules;
+use moulin::durable::{self, CommandFile, Journal};
+use moulin::job_progress::Progress;
+use moulin::matches::engines::engine_output::Score;
+use moulin::matches::engines::live_engines;
+use moulin::matches::games::balanced_openings::{self as balanced, EngineSearch, Scorer, Scoring};
+use moulin::record::openings::Opening;
+use moulin::rules::Rules;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -4,9 +4,9 @@
 
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::{out, outln};
-use crate::matches::run::replay::{self, Replayed};
-use crate::matches::run::summary;
-use crate::text::{count, escaped_lines};
+use moulin::matches::run::replay::{self, Replayed};
+use moulin::matches::run::summary;
+use moulin::text::{count, escaped_lines};
 use std::path::{Path, PathBuf};
 
 /// The flags of `moulin replay`.
@@ -30,7 +30,7 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), Failure> {
     // The report is made first, so that a bad openings file is the only thing printed.
     let report = match &args.drawn {
         Some(openings) => {
-            let records = crate::input_file::open_regular(&args.file)
+            let records = moulin::input_file::open_regular(&args.file)
                 .with_context(|| format!("cannot read records {}", args.file.display()))?;
             let records = std::io::BufReader::new(records);
             let source = args.file.display().to_string();

@@ -2,9 +2,9 @@
 //! colour when the terminal has it, and the state of the game under it.
 
 use super::play_table::Table;
-use crate::rules::board::Color;
-use crate::rules::diagram::{board_drawing_from, drawing_cell};
-use crate::rules::notation::Convention;
+use moulin::rules::board::Color;
+use moulin::rules::diagram::{board_drawing_from, drawing_cell};
+use moulin::rules::notation::Convention;
 
 /// The board and the state, as lines.
 pub(super) fn picture(t: &Table) -> String {

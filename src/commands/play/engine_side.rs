@@ -1,4 +1,4 @@
-//! moulin's side of `moulin play`: the engine every front end drives (`crate::engine::Engine`,
+//! moulin's side of `moulin play`: the engine every front end drives (`moulin::engine::Engine`,
 //! with its move policy: the book at full strength, the placing solution, the tables, the
 //! search) thinks on its own threads, the prompt staying open meanwhile; its answer plays its
 //! move (or gives the person a hint) unless the game changed meanwhile. The engine's reports
@@ -7,12 +7,12 @@
 
 use super::board_paint::picture;
 use super::play_table::{lock, Table};
-use crate::engine::{BookAnswer, Done, Engine, Go, Listener, Note, SearchAnswer, Settings};
-use crate::rules::notation::Convention;
-use crate::rules::position::Position;
-use crate::search::exact;
-use crate::search::{Info, Score, SearchResult, TABLE_BOUND};
-use crate::tables::Value as TableValue;
+use moulin::engine::{BookAnswer, Done, Engine, Go, Listener, Note, SearchAnswer, Settings};
+use moulin::rules::notation::Convention;
+use moulin::rules::position::Position;
+use moulin::search::exact;
+use moulin::search::{Info, Score, SearchResult, TABLE_BOUND};
+use moulin::tables::Value as TableValue;
 use rustyline::ExternalPrinter;
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
@@ -258,7 +258,7 @@ fn hint_value(result: &SearchResult) -> String {
             TableValue::Draw => "draw, exact by the endgame tables".into(),
             _ => format!(
                 "{v} in {} to the next removal, exact by the endgame tables",
-                crate::text::count(v.distance(), "ply", "plies")
+                moulin::text::count(v.distance(), "ply", "plies")
             ),
         };
     }
@@ -279,8 +279,8 @@ fn book_value(answer: &BookAnswer) -> String {
 /// A search's score for the side to move, in words; a score in pieces says `by` whom.
 fn score_words(score: Score, by: &str) -> String {
     match score {
-        Score::Mate(n) if n > 0 => format!("a win in {}", crate::text::count(n, "turn", "turns")),
-        Score::Mate(n) => format!("a loss in {}", crate::text::count(-n, "turn", "turns")),
+        Score::Mate(n) if n > 0 => format!("a win in {}", moulin::text::count(n, "turn", "turns")),
+        Score::Mate(n) => format!("a loss in {}", moulin::text::count(-n, "turn", "turns")),
         Score::Cp(x) if x >= TABLE_BOUND => "a win, by the endgame tables".into(),
         Score::Cp(x) if x <= -TABLE_BOUND => "a loss, by the endgame tables".into(),
         Score::Cp(x) => format!("{:+.2} pieces {by}", f64::from(x) / 100.0),

@@ -15,11 +15,11 @@ mod play_words;
 use super::args::EngineFiles;
 use super::failure::{Context, Failure};
 use super::output::{out, outln};
-use crate::engine::{OverheadReserve, Settings};
-use crate::rules::board::Color;
-use crate::rules::game::Game;
 use board_paint::picture;
 use engine_side::{Moulin, Printer};
+use moulin::engine::{OverheadReserve, Settings};
+use moulin::rules::board::Color;
+use moulin::rules::game::Game;
 use play_table::{lock, parse_clock, Table};
 use play_words::{answer, save, Confirmed, Reply};
 use rustyline::error::ReadlineError;
@@ -62,7 +62,7 @@ pub struct PlayArgs {
     pub clock: Option<String>,
     /// Endgame tables for moulin's play and for exact hints (docs/endgame-tables.md, "Endgame
     /// tables"). By default the set `moulin tables install` installed for the variant, if any
-    /// (as the engine's TablesPath); `none` for none.
+    /// (as the engine's `TablesPath`); `none` for none.
     #[arg(long, value_name = "DIR|none")]
     pub tables: Option<PathBuf>,
     /// Your name in a saved game's record (`name NAME` at the prompt changes it; default `?`,
@@ -89,7 +89,7 @@ pub struct PlayArgs {
 
 /// Runs `moulin play`.
 pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
-    let rules = crate::Rules::named(&args.variant)?;
+    let rules = moulin::Rules::named(&args.variant)?;
     let human = match args.color.to_ascii_lowercase().as_str() {
         "white" | "w" => Color::White,
         "black" | "b" => Color::Black,
@@ -144,7 +144,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
 /// table's clocks charge nothing beyond the engine's own time), and the files the flags name
 /// (by default the installed tables, the shipped opening's solution and network). A file named
 /// that cannot be used ends the command.
-fn engine_settings(args: &PlayArgs, rules: crate::Rules) -> Result<Settings, Failure> {
+fn engine_settings(args: &PlayArgs, rules: moulin::Rules) -> Result<Settings, Failure> {
     let files = EngineFiles {
         tables: args.tables.as_deref(),
         opening_solution: args.opening_solution.as_deref(),
@@ -215,7 +215,7 @@ fn converse(
                     Confirmed::Quit if yes => return Ok(()),
                     Confirmed::Quit => "Playing on (save FILE keeps the game).".into(),
                     Confirmed::Replace(file) if yes => save(&mut lock(table), &file, true),
-                    Confirmed::Replace(file) => format!("{} kept.", crate::text::quoted(&file)),
+                    Confirmed::Replace(file) => format!("{} kept.", moulin::text::quoted(&file)),
                 }
             }
         };

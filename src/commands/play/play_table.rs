@@ -2,10 +2,10 @@
 //! engine's thread share (clocks, level, whose turn, what was saved), under one lock.
 
 use super::super::args::BadValue;
-use crate::matches::engines::time_control;
-use crate::rules::board::{ByColor, Color};
-use crate::rules::game::Game;
-use crate::rules::Rules;
+use moulin::matches::engines::time_control;
+use moulin::rules::board::{ByColor, Color};
+use moulin::rules::game::Game;
+use moulin::rules::Rules;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -110,7 +110,7 @@ impl Table {
 
     /// Plays a move already checked legal, unless the mover's clock ran out first (then
     /// `false`: the mover lost on time); the mover's clock gains its increment.
-    pub(super) fn play(&mut self, mv: crate::rules::moves::Move) -> bool {
+    pub(super) fn play(&mut self, mv: moulin::rules::moves::Move) -> bool {
         let mover = self.game.position().side_to_move();
         if let Some(c) = self.clocks.as_mut() {
             let used = self.turn_started.elapsed().as_millis() as u64;

@@ -5,11 +5,11 @@
 use super::board_paint::picture;
 use super::engine_side::Moulin;
 use super::play_table::{lock, Table};
-use crate::durable::DurableError;
-use crate::record::{self, Record};
-use crate::rules::board::{Color, Point};
-use crate::rules::movegen;
-use crate::rules::notation::Convention;
+use moulin::durable::DurableError;
+use moulin::record::{self, Record};
+use moulin::rules::board::{Color, Point};
+use moulin::rules::movegen;
+use moulin::rules::notation::Convention;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -174,7 +174,7 @@ pub(super) fn answer(line: &str, table: &Arc<Mutex<Table>>, moulin: &Moulin) -> 
             }
             _ => format!(
                 "level {}: expected a whole number from 1 to 20",
-                crate::text::printable(n, crate::text::MAX_SHOWN)
+                moulin::text::printable(n, moulin::text::MAX_SHOWN)
             ),
         },
         ("new", []) => {
@@ -209,17 +209,18 @@ pub(super) fn answer(line: &str, table: &Arc<Mutex<Table>>, moulin: &Moulin) -> 
                 Ok(name) => {
                     let mut t = lock(table);
                     let side = t.human.name();
-                    let said = format!("{side} is {} in a saved game.", crate::text::quoted(&name));
+                    let said =
+                        format!("{side} is {} in a saved game.", moulin::text::quoted(&name));
                     t.player = name;
                     t.unsaved |= !t.game.moves().is_empty();
                     said
                 }
-                Err(e) => format!("name {}: {e}", crate::text::quoted(typed)),
+                Err(e) => format!("name {}: {e}", moulin::text::quoted(typed)),
             }
         }
         ("save", [file]) if std::fs::symlink_metadata(file).is_ok() => {
             return Reply::Ask(
-                format!("{} exists. Replace it?", crate::text::quoted(file)),
+                format!("{} exists. Replace it?", moulin::text::quoted(file)),
                 Confirmed::Replace((*file).to_string()),
             );
         }
@@ -300,12 +301,12 @@ fn human_move(table: &Mutex<Table>, text: &str) -> String {
         Err(e) => match removing {
             Some(mv) => format!(
                 "{} cannot be removed after {mv}: {e}\nYou can remove: {}",
-                crate::text::quoted(point),
+                moulin::text::quoted(point),
                 removable(&legal, &mv).join(" ")
             ),
             None => format!(
                 "{} is not a legal move here: {e}\nLegal moves: {}\n(type help for the commands)",
-                crate::text::quoted(text),
+                moulin::text::quoted(text),
                 legal.join(" ")
             ),
         },
@@ -347,7 +348,7 @@ fn undo(t: &mut Table) -> String {
     t.turn_started = Instant::now();
     format!(
         "Took back {}.\n{}",
-        crate::text::count(undone, "move", "moves"),
+        moulin::text::count(undone, "move", "moves"),
         picture(t)
     )
 }
@@ -357,7 +358,7 @@ fn undo(t: &mut Table) -> String {
 /// the folder and why.
 fn save_target(file: &str) -> Result<(), DurableError> {
     let path = std::path::Path::new(file);
-    crate::durable::check_files(&[crate::durable::CommandFile::writes("the file", path)])
+    moulin::durable::check_files(&[moulin::durable::CommandFile::writes("the file", path)])
 }
 
 /// `save FILE` (a file there is kept) or `save! FILE` (`replace`): the game as a record, written
@@ -366,7 +367,7 @@ pub(super) fn save(t: &mut Table, file: &str, replace: bool) -> String {
     if !replace && std::fs::symlink_metadata(file).is_ok() {
         return format!(
             "{} exists: kept. Type save! {file} to replace it, or give another name",
-            crate::text::quoted(file)
+            moulin::text::quoted(file)
         );
     }
     let start = t.before.first().unwrap_or(&t.game).clone();
@@ -384,15 +385,15 @@ pub(super) fn save(t: &mut Table, file: &str, replace: bool) -> String {
     if t.flagged.is_some() {
         r.set("Termination", "time forfeit");
     }
-    r.set("Date", &crate::date::Date::today().pgn());
+    r.set("Date", &moulin::date::Date::today().pgn());
     r.set("White", &t.record_name(Color::White));
     r.set("Black", &t.record_name(Color::Black));
-    match crate::durable::write_atomic(std::path::Path::new(file), record::write(&r).as_bytes()) {
+    match moulin::durable::write_atomic(std::path::Path::new(file), record::write(&r).as_bytes()) {
         Ok(()) => {
             t.unsaved = false;
             format!(
                 "saved {} to {file}",
-                crate::text::count(texts.len(), "move", "moves")
+                moulin::text::count(texts.len(), "move", "moves")
             )
         }
         Err(e) => e.to_string(),
@@ -401,7 +402,7 @@ pub(super) fn save(t: &mut Table, file: &str, replace: bool) -> String {
 
 /// `load FILE`: plays on from a record's first game.
 fn load(t: &mut Table, file: &str) -> String {
-    let input = match crate::input_file::open_regular(std::path::Path::new(file)) {
+    let input = match moulin::input_file::open_regular(std::path::Path::new(file)) {
         Ok(f) => std::io::BufReader::new(f),
         Err(e) => return format!("cannot read {file}: {e}"),
     };
@@ -434,7 +435,7 @@ fn load(t: &mut Table, file: &str) -> String {
     t.unsaved = false;
     format!(
         "loaded {} from {file}\n{}",
-        crate::text::count(r.moves.len(), "move", "moves"),
+        moulin::text::count(r.moves.len(), "move", "moves"),
         picture(t)
     )
 }
@@ -444,10 +445,10 @@ mod tests {
     use super::super::board_paint::marked_board;
     use super::super::engine_side::Printer;
     use super::*;
-    use crate::rng::Rng;
-    use crate::rules::diagram::drawing_cell;
-    use crate::rules::game::Game;
-    use crate::rules::Rules;
+    use moulin::rng::Rng;
+    use moulin::rules::diagram::drawing_cell;
+    use moulin::rules::game::Game;
+    use moulin::rules::Rules;
     use rustyline::ExternalPrinter;
 
     /// A printer for tests: what the engine's thread would write above the prompt is dropped.
@@ -487,12 +488,12 @@ mod tests {
     /// plays without files (nothing to read).
     fn say(table: &Arc<Mutex<Table>>, line: &str) -> String {
         let none = || "none".to_string();
-        let settings = crate::engine::Settings {
+        let settings = moulin::engine::Settings {
             own_book: false,
             tables_path: none(),
             opening_solution: none(),
             eval_file: none(),
-            ..crate::engine::Settings::default()
+            ..moulin::engine::Settings::default()
         };
         let moulin = Moulin::new(settings, 1000, table);
         let printer: Printer = Arc::new(Mutex::new(Box::new(Silent)));

@@ -5,9 +5,9 @@
 use super::tables_shared::{parse_pair, pool, table_rules};
 use crate::commands::failure::{Context, Failure};
 use crate::commands::progress::Overall;
-use crate::rules::Rules;
-use crate::tables::schedule::{self, Store};
-use crate::tables::{default_dir, TablesError, MAX_PIECES};
+use moulin::rules::Rules;
+use moulin::tables::schedule::{self, Store};
+use moulin::tables::{default_dir, TablesError, MAX_PIECES};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -169,7 +169,7 @@ fn build_placing(
     rules: &Rules,
     threads: Option<u16>,
 ) -> Result<(), Failure> {
-    use crate::tables::placing_build::{Build, Step};
+    use moulin::tables::placing_build::{Build, Step};
     let pool = pool(threads)?;
     let started = Instant::now();
     eprintln!("reading the moving tables of {} ...", dir.display());
@@ -210,8 +210,8 @@ fn build_placing_group(
     threads: Option<u16>,
     text: &str,
 ) -> Result<(), Failure> {
-    use crate::tables::groups::{self, Group};
-    use crate::tables::placing_build::{Build, Step};
+    use moulin::tables::groups::{self, Group};
+    use moulin::tables::placing_build::{Build, Step};
     let group = Group::parse(text)
         .filter(|g| groups::all(rules).contains(g))
         .ok_or_else(|| {
@@ -219,7 +219,7 @@ fn build_placing_group(
                 "--group {}: not a group of the {}-piece game (L-M-O: placements left, pieces on \
                  the board of the side to move and of the other side; `moulin tables plan \
                  --placing --slurm` lists them)",
-                crate::text::quoted(text),
+                moulin::text::quoted(text),
                 rules.pieces
             )
         })?;

@@ -7,12 +7,12 @@
 use super::tables_shared::DirArgs;
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
-use crate::record::openings::read_book_file;
-use crate::rules::position::Position;
-use crate::rules::Rules;
-use crate::search::{Control, Limits, Searcher};
-use crate::tables::default_dir;
-use crate::tables::{perfect_play, Tables, Value};
+use moulin::record::openings::read_book_file;
+use moulin::rules::position::Position;
+use moulin::rules::Rules;
+use moulin::search::{Control, Limits, Searcher};
+use moulin::tables::default_dir;
+use moulin::tables::{perfect_play, Tables, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -6,13 +6,13 @@ use super::tables_shared::table_rules;
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::outln;
 use crate::commands::progress::Bars;
-use crate::durable::{self, CommandFile, Own};
-use crate::rng::Rng;
-use crate::rules::Rules;
-use crate::tables::default_dir;
-use crate::tables::placing::opening::{self, Made};
-use crate::tables::placing::solution::{Found, Solution};
-use crate::tables::placing_verify::check_opening;
+use moulin::durable::{self, CommandFile, Own};
+use moulin::rng::Rng;
+use moulin::rules::Rules;
+use moulin::tables::default_dir;
+use moulin::tables::placing::opening::{self, Made};
+use moulin::tables::placing::solution::{Found, Solution};
+use moulin::tables::placing_verify::check_opening;
 use std::path::{Path, PathBuf};
 
 /// The arguments of `moulin tables opening`.
@@ -99,12 +99,12 @@ pub(crate) fn whole_solution(
     dir: &Path,
     rules: &Rules,
 ) -> Result<Option<std::sync::Arc<Solution>>, Failure> {
-    if crate::tables::pack::is_set(dir) {
-        let manifest = crate::tables::pack::Manifest::read(dir)?;
+    if moulin::tables::pack::is_set(dir) {
+        let manifest = moulin::tables::pack::Manifest::read(dir)?;
         if manifest
             .derived
             .iter()
-            .any(|d| matches!(d.key, crate::tables::table_key::Key::Placing(_)))
+            .any(|d| matches!(d.key, moulin::tables::table_key::Key::Placing(_)))
         {
             return Err(format!(
                 "{}: a packed set finds half its placing groups from the next one when probed; \
@@ -113,7 +113,7 @@ pub(crate) fn whole_solution(
             )
             .into());
         }
-        let tables = crate::tables::Tables::open(dir, rules)?;
+        let tables = moulin::tables::Tables::open(dir, rules)?;
         return Ok(tables.placing_shared().filter(|s| s.is_whole()));
     }
     Ok(match Solution::open(dir, rules)? {

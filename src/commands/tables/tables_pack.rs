@@ -6,11 +6,11 @@ use super::tables_shared::{pool, table_rules};
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
 use crate::commands::progress::Bars;
-use crate::rules::Rules;
-use crate::tables::pack::install::{Install, Leftover, Placed};
-use crate::tables::pack::sample_check::{check_sample, Disagreeing};
-use crate::tables::pack::{self, compare, folder, MANIFEST};
-use crate::tables::Tables;
+use moulin::rules::Rules;
+use moulin::tables::pack::install::{Install, Leftover, Placed};
+use moulin::tables::pack::sample_check::{check_sample, Disagreeing};
+use moulin::tables::pack::{self, compare, folder, MANIFEST};
+use moulin::tables::Tables;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -81,7 +81,7 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
     let dir = args
         .dir
         .clone()
-        .unwrap_or_else(|| crate::tables::default_dir(&args.variant));
+        .unwrap_or_else(|| moulin::tables::default_dir(&args.variant));
     if pack::is_set(&dir) {
         return Err(format!("{} is a packed set already", dir.display()).into());
     }

@@ -5,12 +5,12 @@
 use super::tables_shared::DirArgs;
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
-use crate::rules::fen;
-use crate::rules::movegen::legal_moves;
-use crate::rules::notation::Convention;
-use crate::rules::position::Position;
-use crate::search::exact::solved;
-use crate::tables::Tables;
+use moulin::rules::fen;
+use moulin::rules::movegen::legal_moves;
+use moulin::rules::notation::Convention;
+use moulin::rules::position::Position;
+use moulin::search::exact::solved;
+use moulin::tables::Tables;
 use std::collections::BTreeMap;
 
 /// The arguments of `moulin tables placing-values`.
@@ -27,7 +27,7 @@ pub struct PlacingValuesArgs {
 /// The least image of `pos` under the board's symmetries (by its position string), the class's
 /// representative.
 fn representative(pos: &Position) -> (String, Position) {
-    (0..crate::rules::symmetry::SYMMETRIES)
+    (0..moulin::rules::symmetry::SYMMETRIES)
         .map(|s| {
             let image = pos.transformed(s);
             (fen::write(&image), image)
@@ -43,7 +43,7 @@ pub(super) fn run(args: &PlacingValuesArgs) -> Result<(), Failure> {
         .tables
         .dir
         .clone()
-        .unwrap_or_else(|| crate::tables::default_dir(&args.tables.variant));
+        .unwrap_or_else(|| moulin::tables::default_dir(&args.tables.variant));
     let tables = Tables::open(&dir, &rules)?;
     if tables.placing().is_none() {
         return Err(format!(

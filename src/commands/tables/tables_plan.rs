@@ -8,9 +8,9 @@ use super::tables_plan_shell::{variables, PlanArgs};
 use super::tables_shared::table_rules;
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::out;
-use crate::tables::index::{Classes, PairIndex};
-use crate::tables::schedule::{self, DEFAULT_SECONDS_PER_POSITION};
-use crate::tables::{default_dir, retrograde};
+use moulin::tables::index::{Classes, PairIndex};
+use moulin::tables::schedule::{self, DEFAULT_SECONDS_PER_POSITION};
+use moulin::tables::{default_dir, retrograde};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 

@@ -4,10 +4,10 @@
 //! it, the first for the jobs named in `AFTER` (the moving tables' build), if any.
 
 use super::tables_plan_shell::{variables, PlanArgs};
-use crate::rules::Rules;
-use crate::tables::groups::{self, Group};
-use crate::tables::placing_build::Build;
-use crate::tables::schedule;
+use moulin::rules::Rules;
+use moulin::tables::groups::{self, Group};
+use moulin::tables::placing_build::Build;
+use moulin::tables::schedule;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! The flags of `moulin tables plan`, and what its two scripts (the moving tables', the placing
 //! solution's) share: the shell variables they begin with, paths quoted for the shell.
 
-use crate::tables::MAX_PIECES;
+use moulin::tables::MAX_PIECES;
 use std::path::{Path, PathBuf};
 
 /// The arguments of `moulin tables plan`.

@@ -4,10 +4,10 @@
 use super::tables_shared::DirArgs;
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
-use crate::rng::Rng;
-use crate::rules::Rules;
-use crate::tables::sample::sample;
-use crate::tables::{default_dir, Tables};
+use moulin::rng::Rng;
+use moulin::rules::Rules;
+use moulin::tables::sample::sample;
+use moulin::tables::{default_dir, Tables};
 
 /// The arguments of `moulin tables sample`.
 #[derive(clap::Args, Debug)]

@@ -2,8 +2,8 @@
 //! read from the command line, the threads' pool, a built directory's arguments and files.
 
 use crate::commands::failure::{Context, Failure};
-use crate::rules::Rules;
-use crate::tables::{default_dir, file, fingerprint, unsupported, MAX_PIECES};
+use moulin::rules::Rules;
+use moulin::tables::{default_dir, file, fingerprint, unsupported, MAX_PIECES};
 use std::path::PathBuf;
 
 /// The rules of a preset, without draw rules, refused when tables cannot serve them.
@@ -35,7 +35,7 @@ pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), Failure> {
 
 /// A pool of `threads` threads (default: one per core).
 pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {
-    crate::parallel::pool(threads.map(usize::from), None).context("cannot start the threads")
+    moulin::parallel::pool(threads.map(usize::from), None).context("cannot start the threads")
 }
 
 /// The arguments of the commands that read a built tables directory.
@@ -71,7 +71,7 @@ pub(super) fn table_files(args: &DirArgs) -> Result<TableFiles, Failure> {
         .dir
         .clone()
         .unwrap_or_else(|| default_dir(&args.variant));
-    if crate::tables::pack::is_set(&dir) {
+    if moulin::tables::pack::is_set(&dir) {
         return Err(format!(
             "{} is a packed set: this command reads the tables `moulin tables build` writes \
              (`moulin tables verify --dir` checks a set)",

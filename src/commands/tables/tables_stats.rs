@@ -4,9 +4,9 @@
 use super::tables_shared::{pool, table_files, DirArgs, TableFiles};
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
-use crate::tables::file;
-use crate::tables::index::Classes;
-use crate::tables::tally::tally;
+use moulin::tables::file;
+use moulin::tables::index::Classes;
+use moulin::tables::tally::tally;
 
 /// Runs `moulin tables stats`.
 pub(super) fn run(args: &DirArgs) -> Result<(), Failure> {

@@ -4,8 +4,8 @@
 use super::tables_shared::{parse_pair, pool, table_files, DirArgs, TableFiles};
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
-use crate::tables::consistency::check_table;
-use crate::tables::schedule::Store;
+use moulin::tables::consistency::check_table;
+use moulin::tables::schedule::Store;
 
 /// The arguments of `moulin tables verify`.
 #[derive(clap::Args, Debug)]
@@ -40,10 +40,10 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
         .tables
         .dir
         .clone()
-        .unwrap_or_else(|| crate::tables::default_dir(&args.tables.variant));
-    if crate::tables::pack::is_set(&set_dir) {
+        .unwrap_or_else(|| moulin::tables::default_dir(&args.tables.variant));
+    if moulin::tables::pack::is_set(&set_dir) {
         let rules = super::tables_shared::table_rules(&args.tables.variant)?;
-        if args.placing && !crate::tables::Tables::open(&set_dir, &rules)?.placing_is_whole() {
+        if args.placing && !moulin::tables::Tables::open(&set_dir, &rules)?.placing_is_whole() {
             return Err(Failure::from(format!(
                 "{} holds no whole placing solution: --placing has nothing to check (its moving \
                  tables are checked without --placing)",
@@ -82,7 +82,7 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
     let mut store = Store::new(&dir, &rules, largest);
     let mut wrong_total = 0u64;
     for (m, o, _) in list {
-        let load = |store: &mut Store| -> Result<(), crate::tables::TablesError> {
+        let load = |store: &mut Store| -> Result<(), moulin::tables::TablesError> {
             store.ensure((m, o))?;
             store.ensure((o, m))?;
             store.load_dependencies(m.min(o), m.max(o))
@@ -95,7 +95,7 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
         let sampled = match args.sample {
             Some(_) => format!(
                 " ({} checked)",
-                crate::text::count(checked, "position", "positions")
+                moulin::text::count(checked, "position", "positions")
             ),
             None => String::new(),
         };
@@ -129,13 +129,13 @@ fn disagree(wrong: u64) -> String {
 /// `moulin tables verify --placing`: each group of the placing solution, sampled or whole.
 fn verify_placing(
     dir: &std::path::Path,
-    rules: &crate::rules::Rules,
+    rules: &moulin::rules::Rules,
     args: &VerifyArgs,
 ) -> Result<(), Failure> {
-    use crate::tables::index::Classes;
-    use crate::tables::placing::solution::{Found, Solution};
-    use crate::tables::placing_build::Build;
-    use crate::tables::placing_verify as verify;
+    use moulin::tables::index::Classes;
+    use moulin::tables::placing::solution::{Found, Solution};
+    use moulin::tables::placing_build::Build;
+    use moulin::tables::placing_verify as verify;
     let pool = pool(args.tables.threads)?;
     let mut build = pool.install(|| Build::new(dir, rules))?;
     let solution = match Solution::open(dir, rules)? {
@@ -178,7 +178,7 @@ fn verify_placing(
             }
             _ => (size, pool.install(|| build.recheck(g))?),
         };
-        let checked = crate::text::count(checked, "position", "positions");
+        let checked = moulin::text::count(checked, "position", "positions");
         outln!("{g}: {} ({checked} checked)", verdict(wrong))?;
         wrong_total += wrong;
     }

@@ -2,9 +2,9 @@
 //! most others lose it, and writes them as a suite (`train::critical`).
 
 use crate::commands::failure::{Context, Failure};
-use crate::durable::{self, CommandFile};
-use crate::train::critical::{self, CriticalPlan};
-use crate::train::{fit, label};
+use moulin::durable::{self, CommandFile};
+use moulin::train::critical::{self, CriticalPlan};
+use moulin::train::{fit, label};
 use std::path::PathBuf;
 
 /// The flags of `moulin train critical`.
@@ -77,7 +77,7 @@ pub struct CriticalArgs {
 
 /// `moulin train critical`.
 pub fn run_critical(args: &CriticalArgs) -> Result<(), Failure> {
-    let rules = crate::Rules::named(&args.variant)?;
+    let rules = moulin::Rules::named(&args.variant)?;
     let labels = match args.draw {
         Some(_) => Vec::new(),
         None => fit::label_files(&args.variant, &args.labels)?,
@@ -109,7 +109,7 @@ pub fn run_critical(args: &CriticalArgs) -> Result<(), Failure> {
     };
     let exact = match &args.exact {
         Some(dir) => Some(
-            crate::tables::Tables::open(dir, &rules)
+            moulin::tables::Tables::open(dir, &rules)
                 .with_context(|| format!("endgame tables {}", dir.display()))?,
         ),
         None => None,

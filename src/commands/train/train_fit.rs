@@ -3,9 +3,9 @@
 
 use crate::commands::failure::Failure;
 use crate::commands::output::out;
-use crate::durable::{self, CommandFile};
-use crate::search::eval::{Placing, INPUT_NAMES};
-use crate::train::fit::{self, FitPlan, Fitted};
+use moulin::durable::{self, CommandFile};
+use moulin::search::eval::{Placing, INPUT_NAMES};
+use moulin::train::fit::{self, FitPlan, Fitted};
 use std::path::PathBuf;
 
 /// The flags of `moulin train fit`.
@@ -58,11 +58,11 @@ pub struct FitArgs {
 
 /// `moulin train fit`.
 pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
-    let rules = crate::Rules::named(&args.variant)?;
+    let rules = moulin::Rules::named(&args.variant)?;
     let placing = Placing::for_rules(&rules).ok_or_else(|| {
         format!(
             "the learned placing weights are for {}; variant {} has other rules",
-            crate::search::eval::learned().variant,
+            moulin::search::eval::learned().variant,
             args.variant
         )
     })?;
@@ -127,15 +127,15 @@ fn print_losses(args: &FitArgs, f: &Fitted, files: usize) {
         eprintln!(
             "{} of them reached by the games of {} (λ {})",
             f.with_results,
-            crate::text::count(args.results.len(), "file", "files"),
+            moulin::text::count(args.results.len(), "file", "files"),
             args.lambda
         );
     }
     eprintln!(
         "{} (of {} labelled, in {}): {train} to fit, {held} held out",
-        crate::text::count(placing, "placing position", "placing positions"),
+        moulin::text::count(placing, "placing position", "placing positions"),
         f.read,
-        crate::text::count(files, "file", "files")
+        moulin::text::count(files, "file", "files")
     );
     let (fitted, held_out) = (f.fitted_loss, f.held_loss);
     eprintln!(

@@ -2,8 +2,8 @@
 //! with a deep search's score or its exact value (`train::label`).
 
 use crate::commands::failure::{Context, Failure};
-use crate::durable::{self, CommandFile};
-use crate::train::label::{self, LabelPlan, Phase};
+use moulin::durable::{self, CommandFile};
+use moulin::train::label::{self, LabelPlan, Phase};
 use std::path::PathBuf;
 
 /// The flags of `moulin train label`.
@@ -74,7 +74,7 @@ pub struct LabelArgs {
 /// `moulin train label`.
 pub fn run_label(args: &LabelArgs) -> Result<(), Failure> {
     let out = args.out.clone().unwrap_or_else(|| {
-        crate::train::cache_dir(&args.variant).join(journal_name(args, !args.games.is_empty()))
+        moulin::train::cache_dir(&args.variant).join(journal_name(args, !args.games.is_empty()))
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -85,7 +85,7 @@ pub fn run_label(args: &LabelArgs) -> Result<(), Failure> {
         files.push(CommandFile::reads("--tables", dir));
     }
     durable::check_files(&files)?;
-    let rules = crate::Rules::named(&args.variant)?;
+    let rules = moulin::Rules::named(&args.variant)?;
     let tables = label::open_tables(&args.variant, &rules, args.tables.clone(), args.no_tables)?;
     let games = if args.games.is_empty() {
         None
@@ -113,7 +113,7 @@ pub fn run_label(args: &LabelArgs) -> Result<(), Failure> {
     label::label_all(&plan, &out, &crate::commands::progress::Bars::default())?;
     eprintln!(
         "{} labelled in {}",
-        crate::text::count(positions, "position", "positions"),
+        moulin::text::count(positions, "position", "positions"),
         out.display()
     );
     Ok(())

@@ -5,15 +5,15 @@
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::outln;
 use crate::commands::progress::Bars;
-use crate::durable::{self, CommandFile, Own};
-use crate::job_progress::Progress;
-use crate::rules::position::Position;
-use crate::rules::Rules;
-use crate::search::eval::{self, Weights};
-use crate::search::network::{self, Network};
-use crate::train::net::{self, Example, Plan, State};
-use crate::train::net_check::{self, Counts, Phase};
-use crate::train::net_data::{self, Truth};
+use moulin::durable::{self, CommandFile, Own};
+use moulin::job_progress::Progress;
+use moulin::rules::position::Position;
+use moulin::rules::Rules;
+use moulin::search::eval::{self, Weights};
+use moulin::search::network::{self, Network};
+use moulin::train::net::{self, Example, Plan, State};
+use moulin::train::net_check::{self, Counts, Phase};
+use moulin::train::net_data::{self, Truth};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -80,16 +80,16 @@ pub fn run_net(args: &NetArgs) -> Result<(), Failure> {
     let dir = args
         .tables
         .clone()
-        .unwrap_or_else(|| crate::tables::default_dir(&args.variant));
+        .unwrap_or_else(|| moulin::tables::default_dir(&args.variant));
     let truth_rules = rules.without_draw_rules();
     // The truth is the placing solution's: rules it cannot be solved for are said first, then
     // a folder that is not there, before a folder without it.
-    if let Some(why) = crate::tables::placing::unsupported(&truth_rules) {
+    if let Some(why) = moulin::tables::placing::unsupported(&truth_rules) {
         return Err(format!(
             "train net --variant {}: the network learns from the placing solution, and {why} \
              (moulin tables build takes --pieces 3 to {})",
             args.variant,
-            crate::tables::MAX_PIECES
+            moulin::tables::MAX_PIECES
         )
         .into());
     }
@@ -108,7 +108,7 @@ pub fn run_net(args: &NetArgs) -> Result<(), Failure> {
     let Some(solution) = crate::commands::tables::whole_solution(&dir, &truth_rules)? else {
         return Err(format!("no placing solution in {} ({build})", dir.display()).into());
     };
-    let tables = crate::tables::Tables::open(&dir, &truth_rules)
+    let tables = moulin::tables::Tables::open(&dir, &truth_rules)
         .with_context(|| format!("the moving tables in {}", dir.display()))?;
     let truth = Truth {
         solution: &solution,
@@ -195,7 +195,7 @@ fn write_network(
     let made = Network::quantized(&state.net, rules, &args.variant, &command, scale);
     let out = out_path(args);
     let bytes = made.to_bytes();
-    crate::durable::write_atomic(&out, &bytes)?;
+    moulin::durable::write_atomic(&out, &bytes)?;
     outln!(
         "{}: {} bytes, scale {scale} centi-pieces a unit; held-out loss {:.5}",
         out.display(),
@@ -264,7 +264,7 @@ fn train_resumably(
         );
         let loss = net::epoch(&mut state, train, &plan, |n| bars.advance(n));
         bars.finish();
-        crate::durable::write_atomic(&checkpoint, &state.to_bytes())?;
+        moulin::durable::write_atomic(&checkpoint, &state.to_bytes())?;
         outln!(
             "epoch {}: training loss {loss:.5}, held-out loss {:.5}",
             state.epochs,

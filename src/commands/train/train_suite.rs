@@ -3,9 +3,9 @@
 
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::outln;
-use crate::matches::engines::engine::Engine;
-use crate::matches::engines::spec::EngineSpec;
-use crate::train::critical::{self, Measure, SuiteTally, Value};
+use moulin::matches::engines::engine::Engine;
+use moulin::matches::engines::spec::EngineSpec;
+use moulin::train::critical::{self, Measure, SuiteTally, Value};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -44,14 +44,14 @@ pub struct SuiteArgs {
 
 /// `moulin train suite`: how many positions of a suite an engine keeps the value of.
 pub fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
-    let rules = crate::Rules::named(&args.variant)?;
+    let rules = moulin::Rules::named(&args.variant)?;
     let suite = critical::read_suite(&args.suite, &rules)?;
     let spec = EngineSpec::parse_unbounded(&args.engine, "moulin train suite")?;
     let timeout = Duration::from_millis(args.ready_timeout);
     let mut engine = Engine::start(&spec, &rules, timeout)?;
     let tables = match &args.exact {
         Some(dir) => Some(
-            crate::tables::Tables::open(dir, &rules)
+            moulin::tables::Tables::open(dir, &rules)
                 .with_context(|| format!("endgame tables {}", dir.display()))?,
         ),
         None => None,
@@ -95,7 +95,7 @@ fn print_tally(args: &SuiteArgs, t: &SuiteTally, exact: bool) -> Result<(), Fail
         outln!(
             "judged by the exact solver; {} whose label it contradicts left out of the \
              figures above",
-            crate::text::count(n, "position", "positions")
+            moulin::text::count(n, "position", "positions")
         )?;
         for v in [Value::Win, Value::Draw, Value::Loss] {
             if let Some(&(n, k)) = t.contradicted.get(&v) {
