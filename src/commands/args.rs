@@ -4,7 +4,7 @@
 
 use super::failure::Failure;
 use crate::rules::Rules;
-use crate::search::network::{self, Network};
+use crate::search::eval::network::{self, Network};
 use crate::tables::placing::opening;
 use crate::tables::placing::solution::Solution;
 use std::path::{Path, PathBuf};

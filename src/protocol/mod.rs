@@ -152,7 +152,7 @@ fn check_named_files(
         let read: Result<(), Box<dyn std::error::Error + Send + Sync>> =
             match name.to_ascii_lowercase().as_str() {
                 "evalfile" if named(&settings.eval_file) => {
-                    crate::search::network::Network::read(path, rules)
+                    crate::search::eval::network::Network::read(path, rules)
                         .map(drop)
                         .map_err(Into::into)
                 }

@@ -62,7 +62,7 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
     let placing = Placing::for_rules(&rules).ok_or_else(|| {
         format!(
             "the learned placing weights are for {}; variant {} has other rules",
-            crate::search::eval::learned().variant,
+            crate::search::eval::fitted().variant,
             args.variant
         )
     })?;

@@ -9,8 +9,8 @@ use crate::durable::{self, CommandFile, Own};
 use crate::job_progress::Progress;
 use crate::rules::position::Position;
 use crate::rules::Rules;
+use crate::search::eval::network::{self, Network};
 use crate::search::eval::{self, Weights};
-use crate::search::network::{self, Network};
 use crate::train::net::{self, Example, Plan, State};
 use crate::train::net_check::{self, Counts, Phase};
 use crate::train::net_data::{self, Truth};
@@ -192,7 +192,7 @@ fn write_network(
         "moulin train net --variant {} --positions {} --seed {} --epochs {} --batch {} --rate {}",
         args.variant, args.positions, args.seed, args.epochs, args.batch, args.rate
     );
-    let made = Network::quantized(&state.net, rules, &args.variant, &command, scale);
+    let made = state.net.quantized(rules, &args.variant, &command, scale);
     let out = out_path(args);
     let bytes = made.to_bytes();
     crate::durable::write_atomic(&out, &bytes)?;
