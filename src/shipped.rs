@@ -1,7 +1,10 @@
 //! Where a file that ships with the engine (a book, the opening's solution, a network) is
 //! found: beside the executable, in a `book/` folder beside it, or in the checkout's `book/`.
-//! A leaf below the book, the search and the tables, which all look for their files here.
+//! A leaf below the book, the search and the tables, which all look for their files here; and
+//! what a setting naming such a file means (`chosen`: empty for the shipped one, `none` for
+//! none).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 /// Where a file that ships with the engine named `name` (a book, the opening's solution) is
@@ -27,4 +30,17 @@ pub fn shipped_locations(name: &str) -> Vec<PathBuf> {
 /// The first existing file of `shipped_locations(name)`.
 pub fn find_shipped(name: &str) -> Option<PathBuf> {
     shipped_locations(name).into_iter().find(|p| p.is_file())
+}
+
+/// The file a setting names (an option such as `EvalFile`, or a flag such as `--eval-file`):
+/// `none` (any case) for none; empty for the shipped file named `default`, where it is found
+/// (`find_shipped`; none without a default); else the path it gives.
+pub fn chosen(setting: &OsStr, default: Option<&str>) -> Option<PathBuf> {
+    if setting.is_empty() {
+        find_shipped(default?)
+    } else if setting.eq_ignore_ascii_case("none") {
+        None
+    } else {
+        Some(setting.into())
+    }
 }

@@ -441,3 +441,130 @@ fn every_engine_option_is_in_the_protocol_and_the_options_page() {
         );
     }
 }
+
+/// The rooms a source room imports, read from its code: every `crate::<room>` in its files
+/// (`moulin::<room>` in the binary's `main.rs`), comment lines left out; a room is a folder
+/// under `src/` or a single file there (`src/words.rs` is `words`).
+fn imports_of(root: &Path, room: &str) -> BTreeSet<String> {
+    let (path, own) = match room.strip_suffix('/') {
+        Some(folder) => (root.join("src").join(folder), folder.to_string()),
+        None => (
+            root.join("src").join(room),
+            room.trim_end_matches(".rs").to_string(),
+        ),
+    };
+    let mut files = Vec::new();
+    if path.is_dir() {
+        files_under(&path, &mut files);
+    } else {
+        files.push(path);
+    }
+    // The binary (main.rs and its command layer) reaches the library as `moulin::`.
+    let binary = room == "main.rs" || room == "commands/";
+    let prefix = if binary { "moulin::" } else { "crate::" };
+    let mut found = BTreeSet::new();
+    for file in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "rs"))
+    {
+        let text = std::fs::read_to_string(file).unwrap();
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (i, _) in line.match_indices(prefix) {
+                let name: String = line[i + prefix.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != own {
+                    found.insert(name);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The floors of docs/layout.md's drawing: each room (`protocol/`, `main.rs`) with its floor.
+fn floors(text: &str) -> Vec<(String, u32)> {
+    let drawing = text
+        .split("## Floors")
+        .nth(1)
+        .and_then(|t| t.split("```text").nth(1))
+        .and_then(|t| t.split("```").next())
+        .unwrap_or("");
+    let mut out = Vec::new();
+    for line in drawing.lines() {
+        let mut words = line.split_whitespace();
+        let Some(floor) = words.next().and_then(|w| w.parse::<u32>().ok()) else {
+            continue;
+        };
+        out.extend(words.map(|room| (room.to_string(), floor)));
+    }
+    out
+}
+
+/// The name a room is imported by: `protocol/` and `words.rs` as `protocol` and `words`.
+fn room_name(room: &str) -> &str {
+    room.trim_end_matches('/').trim_end_matches(".rs")
+}
+
+#[test]
+fn the_layouts_floors_and_import_table_are_the_codes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/layout.md")).unwrap();
+    let floors = floors(&text);
+    assert!(
+        floors.len() > 10,
+        "the drawing of floors is read: {floors:?}"
+    );
+    let floor_of = |name: &str| {
+        floors
+            .iter()
+            .find(|(r, _)| room_name(r) == name)
+            .map(|f| f.1)
+    };
+    // Every room stands above every room it imports: nothing points back up.
+    for (room, floor) in &floors {
+        for import in imports_of(root, room) {
+            let below = floor_of(&import);
+            assert!(
+                below.is_some_and(|b| b < *floor),
+                "docs/layout.md: {room} (floor {floor}) imports {import} (floor {below:?}): \
+                 a room imports only rooms on lower floors; move the room or what it takes"
+            );
+        }
+    }
+    // The table says what each room imports, as the code does.
+    let rows = table_rows(&text, "## Floors");
+    let mut checked = 0;
+    for row in rows
+        .iter()
+        .filter(|r| r.len() == 2 && r[0].starts_with('`'))
+    {
+        let room = code(&row[0]).trim_start_matches("src/");
+        if row[1] == "every room below it" {
+            continue;
+        }
+        let written: BTreeSet<String> = if row[1].starts_with("nothing") {
+            BTreeSet::new()
+        } else {
+            row[1].split(", ").map(String::from).collect()
+        };
+        let read = imports_of(root, room);
+        assert_eq!(
+            written, read,
+            "docs/layout.md's import table, row {room}: what the code imports"
+        );
+        checked += 1;
+    }
+    assert!(checked > 8, "the import table is read: {checked} rows");
+    // The ground floor imports nothing of the project.
+    for (room, floor) in &floors {
+        if *floor == 1 {
+            assert_eq!(
+                imports_of(root, room),
+                BTreeSet::new(),
+                "{room} is on the ground floor"
+            );
+        }
+    }
+}

@@ -29,7 +29,7 @@ pub struct Setup {
     pub tables: Option<Arc<Tables>>,
     /// The network evaluation the searches use (`EvalFile`'s), read already; none: the
     /// hand-written evaluation.
-    pub network: Option<Arc<crate::search::network::Network>>,
+    pub network: Option<Arc<crate::search::eval::network::Network>>,
     /// The deepest each position is searched (`DEFAULT_DEPTH` without a depth or a time): with
     /// one thread, the same values every run.
     pub depth: Option<u32>,

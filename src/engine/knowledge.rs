@@ -6,7 +6,7 @@
 use super::loaded_tables;
 use super::options::Settings;
 use super::report::{Listener, LoadError, Note, Part};
-use crate::search::network::{self, Network};
+use crate::search::eval::network::{self, Network};
 use crate::tables::Tables;
 use std::sync::Arc;
 

@@ -19,14 +19,8 @@ use std::thread;
 /// empty the default of the variant in force where it is found (as the book is:
 /// `shipped::find_shipped`; custom rules have none).
 pub(super) fn opening_path(settings: &Settings) -> Option<PathBuf> {
-    match settings.opening_solution.as_str() {
-        "" => {
-            let variant = settings.rules.preset_name()?;
-            crate::shipped::find_shipped(&opening::file_name(variant))
-        }
-        none if none.eq_ignore_ascii_case("none") => None,
-        path => Some(PathBuf::from(path)),
-    }
+    let default = settings.rules.preset_name().map(opening::file_name);
+    crate::shipped::chosen(settings.opening_solution.as_ref(), default.as_deref())
 }
 
 /// The tables directory the settings name: `TablesPath`, `none` for none, or when empty the

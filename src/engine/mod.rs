@@ -29,7 +29,7 @@ use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
-use crate::search::network::Network;
+use crate::search::eval::network::Network;
 use crate::search::{Control, Limits, Score, SearchResult, Searcher};
 use crate::tables::placing;
 use crate::tables::Tables;

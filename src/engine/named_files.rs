@@ -22,7 +22,7 @@ pub fn check_named(settings: &Settings, part: Part) -> Result<(), LoadError> {
     let failed = |e: Box<dyn std::error::Error + Send + Sync>| LoadError::Failed(e);
     match part {
         Part::Network if named(&settings.eval_file) => {
-            crate::search::network::Network::read(Path::new(&settings.eval_file), rules)
+            crate::search::eval::network::Network::read(Path::new(&settings.eval_file), rules)
                 .map(drop)
                 .map_err(|e| failed(e.into()))
         }

@@ -5,7 +5,7 @@
 
 use crate::rules::game::Game;
 use crate::rules::Rules;
-use crate::search::network::{self, Network};
+use crate::search::eval::network::{self, Network};
 use crate::search::{Control, Limits, Searcher};
 use std::fmt;
 use std::ops::ControlFlow;

@@ -9,9 +9,9 @@
 //! the search's choice); `limits` and `control` bound it (time, nodes, `stop`, and the shares of
 //! the move's time); `threads` is what the threads share; `iterate` is iterative deepening at the
 //! root; `worker` is one thread's negamax; `quiesce` the horizon; `ordering` move ordering; `tt`
-//! the shared table; `eval` the evaluation, `learned` the shape of its learned weights and
-//! `placing` their values; `score` the encoding of scores; `features` the styles of play as data;
-//! `bench` the node-count signature. `exact/` is the exact solver of the placing near its end: the
+//! the shared table; `eval/` the evaluation (its dispatch, the hand-written evaluation, the
+//! linear terms and the network); `score` the encoding of scores; `style` the styles of play as
+//! data; `bench` the node-count signature. `exact/` is the exact solver of the placing near its end: the
 //! solver and its memory, its proof of the root before the search and its check of the search's
 //! choice after.
 //!
@@ -21,17 +21,14 @@ pub mod bench;
 mod control;
 pub mod eval;
 pub mod exact;
-mod features;
 mod iterate;
 mod known_root;
-mod learned;
 mod limits;
-pub mod network;
 mod ordering;
-mod placing;
 mod quiesce;
 mod score;
 pub mod strength;
+mod style;
 #[cfg(test)]
 mod table_root_tests;
 mod threads;
@@ -40,10 +37,10 @@ pub mod tt;
 mod worker;
 
 pub use control::Control;
-pub use features::{Features, Style};
 pub use limits::{Limits, MAX_DEPTH, MAX_PLY, MAX_THREADS};
 pub use score::{class, Score, EVAL_LIMIT, INF, MATE, MATE_BOUND, TABLE_BOUND, TABLE_WIN};
 pub use strength::Strength;
+pub use style::{Features, Style};
 
 use crate::rng::Rng;
 use crate::rules::game::Game;
@@ -52,6 +49,7 @@ use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::{Outcome, Position};
 use crate::tables::{Tables, Value as TableValue};
+use eval::Evaluation;
 pub use exact::solved::Choice as SolvedChoice;
 use exact::Wdl;
 use limits::{Budget, Deadline};
@@ -79,7 +77,7 @@ pub struct Options {
     /// Endgame tables: covered positions are exact (`TablesPath`).
     pub tables: Option<Arc<Tables>>,
     /// The network evaluation (`EvalFile`), used where it serves the rules and `learned` is on.
-    pub network: Option<Arc<network::Network>>,
+    pub network: Option<Arc<eval::network::Network>>,
     /// Play below full strength (`Level`, `UCI_LimitStrength`): fewer nodes, noisy choice among
     /// the best root moves, no endgame tables.
     pub strength: Option<Strength>,
@@ -357,16 +355,24 @@ impl Searcher {
             fixed_time: limits.fixed_time(self.options.move_overhead).is_some(),
             features: self.options.style.features(),
             tables,
-            network: self
-                .options
-                .network
-                .as_deref()
-                .filter(|n| self.options.learned && n.serves(pos.rules())),
-            weights: if self.options.learned {
-                self.options.weights.for_rules(pos.rules())
-            } else {
-                self.options.weights
-            },
+            evaluation: self.evaluation(pos),
+        }
+    }
+
+    /// What a search of `pos` evaluates with: the material alone in the plain style; else,
+    /// with the learned evaluations on, the network where it serves the rules, or the
+    /// hand-written evaluation with the linear terms that serve them; else the hand-written one.
+    fn evaluation(&self, pos: &Position) -> Evaluation<'_> {
+        let learned = self.options.learned;
+        let network = self.options.network.as_deref();
+        if !self.options.style.features().full_evaluation {
+            Evaluation::Material
+        } else if let Some(net) = network.filter(|n| learned && n.serves(pos.rules())) {
+            Evaluation::Network(net)
+        } else if learned {
+            Evaluation::Written(self.options.weights.for_rules(pos.rules()))
+        } else {
+            Evaluation::Written(self.options.weights)
         }
     }
 

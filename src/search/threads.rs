@@ -4,10 +4,9 @@
 //! distributed minimax search algorithm", 1996).
 
 use super::control::Control;
-use super::eval;
-use super::features::Features;
+use super::eval::Evaluation;
 use super::limits::Deadline;
-use super::network::Network;
+use super::style::Features;
 use super::tt::Bound;
 use super::tt::TranspositionTable;
 use crate::rules::moves::Move;
@@ -36,9 +35,8 @@ pub(super) struct Shared<'a> {
     pub(super) features: Features,
     /// Endgame tables that serve the game's rules.
     pub(super) tables: Option<&'a Tables>,
-    pub(super) weights: eval::Weights,
-    /// The network evaluation, when one serves the game's rules.
-    pub(super) network: Option<&'a Network>,
+    /// What the threads evaluate with: a network where one serves the game's rules.
+    pub(super) evaluation: Evaluation<'a>,
 }
 
 /// Slots of the table of positions being searched (a power of two).

@@ -3,8 +3,8 @@
 //! late move reductions and ABDADA deferral. Iterative deepening at the root is in `iterate`,
 //! the horizon in `quiesce`, move ordering in `ordering`.
 
+use super::eval::Evaluator;
 use super::limits::MAX_PLY;
-use super::network::Accumulator;
 use super::ordering::{self, MoveOrder};
 use super::score::{self, INF};
 use super::threads::Shared;
@@ -46,9 +46,8 @@ pub(super) struct Worker<'a> {
     pub(super) deferred: Vec<Vec<u16>>,
     /// The last root search's nodes, for the time manager.
     pub(super) root_effort: RootEffort,
-    /// The network's accumulators by ply, each of the last position evaluated at its ply (none
-    /// without a network).
-    pub(super) accumulators: Vec<Option<Accumulator>>,
+    /// The static evaluation, with the network's accumulators by ply.
+    pub(super) evaluator: Evaluator<'a>,
 }
 
 /// The nodes of one root search, for the time manager: the share of its best move says how sure
@@ -91,11 +90,7 @@ impl<'a> Worker<'a> {
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             deferred: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             root_effort: RootEffort::default(),
-            accumulators: if shared.network.is_some() {
-                (0..MAX_PLY + 2).map(|_| None).collect()
-            } else {
-                Vec::new()
-            },
+            evaluator: Evaluator::new(shared.evaluation, MAX_PLY + 2),
         }
     }
 
@@ -195,7 +190,7 @@ impl<'a> Worker<'a> {
             return Some(score::from_tables(v, ply));
         }
         if ply >= MAX_PLY {
-            return Some(self.evaluate(pos, ply));
+            return Some(self.evaluator.evaluate(pos, ply));
         }
         None
     }

@@ -240,7 +240,7 @@ mod tests {
         // With four pieces, the tables up to 4 a side the exact solver's tests share (the
         // pieces of a game play no part in them).
         let tables = if pieces == 4 {
-            crate::search::exact::testing::tables().as_ref().clone()
+            crate::tables::scratch::four_a_side().as_ref().clone()
         } else {
             solve_in_memory(&rules, pieces as usize).unwrap()
         };

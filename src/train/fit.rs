@@ -1,4 +1,5 @@
-//! Fitting the evaluation (`moulin train fit`): learns the placing weights (`eval::Learned`) from labelled positions.
+//! Fitting the evaluation (`moulin train fit`): learns the linear placing terms' weights
+//! (`LinearWeights`) from labelled positions.
 //!
 //! The method is logistic regression in the manner of Texel tuning, against the deep search's
 //! score rather than the game's result: for each placing position (hands not empty, the first
@@ -10,15 +11,15 @@
 //! `s` by minimising the mean of `(σ(e / K) - σ(s / K))²`, where `σ` is the logistic function and
 //! `K` the scale (`--scale`): an error of 50 centi-pieces weighs more in a balanced position than
 //! in one a piece up. Labels that are wins or losses count as ±`CAP`. Full-batch gradient descent
-//! with Adam from `Learned::HAND` (the hand-written evaluation's equivalent, so the same data give
-//! the same weights), with a small pull towards it (`--l2`); every tenth
+//! with Adam from `LinearWeights::HAND` (the hand-written evaluation's equivalent, so the same
+//! data give the same weights), with a small pull towards it (`--l2`); every tenth
 //! position is held out, and the held-out loss is reported before and after. The weights are
-//! rounded to whole centi-pieces and written as Rust source (`src/search/placing.rs`) with the
+//! rounded to whole centi-pieces and written as Rust source (`src/search/eval/fitted_weights.rs`) with the
 //! command and the data that made them.
 
 use super::label::{read_labels, Labelled, CAP};
 use super::TrainError;
-use crate::search::eval::{self, Learned, Placing, Weights, INPUTS, INPUT_NAMES};
+use crate::search::eval::{self, LinearWeights, Placing, Weights, INPUTS, INPUT_NAMES};
 use crate::search::Score;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::PathBuf;
@@ -216,7 +217,7 @@ fn loss(examples: &[&Example], w: &[f64], k: f64) -> (f64, f64) {
     (l / n, abs / n)
 }
 
-fn as_vector(l: &Learned) -> Vec<f64> {
+fn as_vector(l: &LinearWeights) -> Vec<f64> {
     let mut w: Vec<f64> = l.us.iter().chain(&l.them).map(|&v| f64::from(v)).collect();
     w.push(f64::from(l.tempo));
     w.extend(l.late_us.iter().chain(&l.late_them).map(|&v| f64::from(v)));
@@ -225,7 +226,7 @@ fn as_vector(l: &Learned) -> Vec<f64> {
 }
 
 /// The moving correction's weights as a vector of `PARAMS` (the second half zero, unused).
-fn as_moving_vector(l: &Learned) -> Vec<f64> {
+fn as_moving_vector(l: &LinearWeights) -> Vec<f64> {
     let mut w: Vec<f64> = l
         .moving_us
         .iter()
@@ -239,11 +240,11 @@ fn as_moving_vector(l: &Learned) -> Vec<f64> {
 
 /// The weights of a fitted vector (see `PARAMS`) and of a fitted moving vector (see
 /// `as_moving_vector`), rounded to whole centi-pieces, with the moving correction's fade.
-fn as_learned(variant: &'static str, w: &[f64], mw: &[f64], fade: i32) -> Learned {
+fn as_learned(variant: &'static str, w: &[f64], mw: &[f64], fade: i32) -> LinearWeights {
     let at = |i: usize| w[i].round() as i32;
     let mat = |i: usize| mw[i].round() as i32;
     let half = 2 * INPUTS + 1;
-    Learned {
+    LinearWeights {
         moving_us: std::array::from_fn(mat),
         moving_them: std::array::from_fn(|i| mat(INPUTS + i)),
         moving_tempo: mat(2 * INPUTS),
@@ -339,7 +340,7 @@ pub struct Losses {
 #[derive(Clone, Debug)]
 pub struct Fitted {
     /// The weights, rounded.
-    pub learned: Learned,
+    pub learned: LinearWeights,
     /// Labelled positions read.
     pub read: usize,
     /// Placing examples (one a class of positions), and how many were fitted and held out.
@@ -423,7 +424,7 @@ pub fn fit(
 ) -> Result<Fitted, TrainError> {
     let (examples, moving, read) = self::examples(files, rules, placing, results, plan)?;
     let (train, held) = split(&examples);
-    let start = as_vector(&Learned::HAND);
+    let start = as_vector(&LinearWeights::HAND);
     let k = plan.scale;
     let before = (loss(&train, &start, k), loss(&held, &start, k));
     let w = descend(&train, &start, k, plan.steps, plan.l2, plan.late);
@@ -431,7 +432,7 @@ pub fn fit(
     let after = (loss(&train, &rounded, k), loss(&held, &rounded, k));
     // The moving correction: its own examples, its own weights (the first half of a vector).
     let (mtrain, mheld) = split(&moving);
-    let mstart = as_moving_vector(&Learned::HAND);
+    let mstart = as_moving_vector(&LinearWeights::HAND);
     let mw = if plan.moving {
         descend(&mtrain, &mstart, k, plan.steps, plan.l2, false)
     } else {
@@ -466,8 +467,8 @@ pub const OWN: crate::durable::Own = crate::durable::Own {
     name: "a file of weights written by moulin train fit",
 };
 
-/// The Rust source of `src/search/placing.rs` holding `learned`.
-pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
+/// The Rust source of `src/search/eval/fitted_weights.rs` holding `learned`.
+pub fn source_text(learned: &LinearWeights, command: &str, about: &str) -> String {
     let list = |v: &[i32; INPUTS]| {
         v.iter()
             .map(std::string::ToString::to_string)
@@ -476,16 +477,16 @@ pub fn source_text(learned: &Learned, command: &str, about: &str) -> String {
     };
     format!(
         "//! The learned weights of the placing phase and of the moving correction (see\n\
-         //! `eval::Learned`), written by `moulin train fit`; do not edit by hand. Inputs, in order:\n\
+         //! `linear_weights::LinearWeights`), written by `moulin train fit`; do not edit by hand. Inputs, in order:\n\
          //! {}.\n\
          //!\n\
          //! Made by: `{command}`\n\
          //!\n\
          //! From: {about}.\n\
          \n\
-         use super::learned::Learned;\n\
+         use super::linear_weights::LinearWeights;\n\
          \n\
-         pub const LEARNED: Learned = Learned {{\n    \
+         pub const FITTED: LinearWeights = LinearWeights {{\n    \
              variant: \"{}\",\n    \
              us: [{}],\n    \
              them: [{}],\n    \
@@ -562,7 +563,7 @@ mod tests {
     fn recovers_a_planted_weight() {
         let examples = planted_examples(7, 15, |x, share| 40.0 * f64::from(x[3]) * share);
         let refs: Vec<&Example> = examples.iter().collect();
-        let start = as_vector(&Learned::HAND);
+        let start = as_vector(&LinearWeights::HAND);
         let w = descend(&refs, &start, 200.0, 3000, 0.0, false);
         // The counts of pieces on the three kinds of point, in hand (and the bias) add up to
         // nine a side while nothing is removed: only their differences are determined.
@@ -616,7 +617,7 @@ mod tests {
             examples.push(moving_example(&l, &placing, 3));
         }
         let refs: Vec<&Example> = examples.iter().collect();
-        let start = as_moving_vector(&Learned::HAND);
+        let start = as_moving_vector(&LinearWeights::HAND);
         assert!(start.iter().all(|&w| w == 0.0));
         let w = descend(&refs, &start, 200.0, 3000, 0.0, false);
         assert!((w[6] - 30.0).abs() < 3.0, "open mills weigh {}", w[6]);
@@ -624,7 +625,7 @@ mod tests {
         assert!(after < loss(&refs, &start, 200.0).0 / 10.0);
         assert!(error < 3.0, "mean error {error} cp");
         // The fitted vector lands in the moving weights, in their places.
-        let learned = as_learned("nine", &as_vector(&Learned::HAND), &w, 3);
+        let learned = as_learned("nine", &as_vector(&LinearWeights::HAND), &w, 3);
         assert_eq!(learned.moving_us[6], w[6].round() as i32);
         assert_eq!(learned.moving_tempo, w[2 * INPUTS].round() as i32);
         assert_eq!(
@@ -643,7 +644,7 @@ mod tests {
         let examples =
             planted_examples(11, 16, |x, s| 4.0 * s * (1.0 - s) * 60.0 * f64::from(x[3]));
         let refs: Vec<&Example> = examples.iter().collect();
-        let start = as_vector(&Learned::HAND);
+        let start = as_vector(&LinearWeights::HAND);
         let half = 2 * INPUTS + 1;
         let w = descend(&refs, &start, 200.0, 3000, 0.0, true);
         let planted = w[half + 3] - w[half + 1];
@@ -662,7 +663,7 @@ mod tests {
             with < 3.0 && tapered_only > with * 2.0,
             "{with} {tapered_only}"
         );
-        let learned = as_learned("nine", &w, &as_moving_vector(&Learned::HAND), 0);
+        let learned = as_learned("nine", &w, &as_moving_vector(&LinearWeights::HAND), 0);
         assert_eq!(learned.late_us[3], w[half + 3].round() as i32);
     }
 
@@ -729,7 +730,7 @@ mod tests {
 
     #[test]
     fn the_written_source_names_every_weight() {
-        let text = source_text(&Learned::HAND, "moulin train fit", "nothing");
+        let text = source_text(&LinearWeights::HAND, "moulin train fit", "nothing");
         assert!(text.contains("us: [0, 0, 0, 0, 12, -25, 0, 0, 0, 0, 0, 0]"));
         assert!(text.contains("tempo: 10"));
         assert!(text.contains("late_us: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"));

@@ -3,7 +3,7 @@
 //! tables at its leaves); `moulin train fit` learns the evaluation's placing weights from it;
 //! `moulin train critical` finds the positions where one move keeps the value and most others
 //! lose it. Labelled data live under the cache directory (`cache_dir`), never in the repository;
-//! only the learned weights (in `src/search/placing.rs`) and the critical suite
+//! only the fitted weights (in `src/search/eval/linear_weights.rs`) and the critical suite
 //! (`tests/data/critical-<variant>.txt`) are committed, each with the command that made it.
 //!
 //! The files: `label` draws and labels positions and reads label journals back; `fit` fits the
@@ -17,6 +17,7 @@ pub mod label;
 pub mod net;
 pub mod net_check;
 pub mod net_data;
+pub mod net_floats;
 
 use crate::durable::DurableError;
 use std::path::PathBuf;

@@ -1,10 +1,10 @@
-//! Training the network evaluation (`src/search/network.rs`) on exact values.
+//! Training the network evaluation (`src/search/eval/network/`) on exact values.
 //!
 //! Each example is a position seen by the network (`Seen`, the side to move, the phase's
 //! bucket) and its exact value for the side to move: the goal is 1 for a win, ½ for a draw, 0
 //! for a loss. The network, in floats, gives `y`; its prediction is `σ(y)`; the loss is the
 //! mean of `(σ(y) - goal)²`, minimised by Adam on mini-batches. After training the output is
-//! quantized into the engine's integers (`Network::quantized`), `y` counting `scale`
+//! quantized into the engine's integers (`Floats::quantized`), `y` counting `scale`
 //! centi-pieces a unit: the scale that best matches the hand-written evaluation's
 //! centi-pieces on the training positions (least squares through zero), so that the search's
 //! margins keep their meaning.
@@ -20,10 +20,11 @@
 //! output layer), its gradient is twenty lines, and the engine's build keeps no training-only
 //! dependency.
 
+use super::net_floats::{Floats, WEIGHT_LIMIT};
 use crate::rng::Rng;
 use crate::rules::board::Color;
 use crate::rules::position::Position;
-use crate::search::network::{self, Floats, Seen, BUCKETS, HIDDEN, INPUTS, MAX_ACTIVE};
+use crate::search::eval::network::{self, Seen, BUCKETS, HIDDEN, INPUTS, MAX_ACTIVE};
 use rayon::prelude::*;
 
 /// Slices a batch is split into (each summed in order, so that threads do not change a sum).
@@ -344,7 +345,7 @@ fn adam(state: &mut State, grad: &Floats, n: f32, rate: f32) {
             *m = B1 * *m + (1.0 - B1) * d;
             *v = B2 * *v + (1.0 - B2) * d * d;
             *x -= rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
-            *x = x.clamp(-network::WEIGHT_LIMIT, network::WEIGHT_LIMIT);
+            *x = x.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT);
             k += 1;
         }
     }

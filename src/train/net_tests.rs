@@ -3,7 +3,6 @@ use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::Rules;
-use crate::search::network::Network;
 
 /// Positions of random games, each labelled by who has more pieces (board and hand): a value
 /// a network can learn from the inputs alone.
@@ -81,7 +80,7 @@ fn the_quantized_network_evaluates_as_the_floats_do() {
     let state = trained(&examples, 2);
     let rules = Rules::nine();
     let scale = 300;
-    let net = Network::quantized(&state.net, &rules, "nine", "a test", scale);
+    let net = state.net.quantized(&rules, "nine", "a test", scale);
     let mut worst = 0.0f32;
     for (pos, e) in positions.iter().zip(&examples) {
         let float = output(&state.net, e) * scale as f32;

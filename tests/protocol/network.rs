@@ -3,17 +3,12 @@
 
 use super::harness::{scratch, word_after, Engine};
 use moulin::rules::Rules;
-use moulin::search::network::{Floats, Network};
+use moulin::search::eval::network::Network;
+use moulin::train::net_floats::Floats;
 
 /// A network of random weights for `rules`, written to a scratch file named `name`.
 fn random_network_file(name: &str, rules: &Rules) -> std::path::PathBuf {
-    let net = Network::quantized(
-        &Floats::uniform(11, 0.5),
-        rules,
-        "nine",
-        "a protocol test",
-        300,
-    );
+    let net = Floats::uniform(11, 0.5).quantized(rules, "nine", "a protocol test", 300);
     let path = scratch(name);
     std::fs::write(&path, net.to_bytes()).unwrap();
     path
@@ -104,14 +99,15 @@ fn a_preset_without_a_network_evaluates_as_before() {
 /// A network whose every weight sits at the trainer's clamp (`WEIGHT_LIMIT`), the largest
 /// output a file that passes every check can give, at `scale`.
 fn extreme_network_file(name: &str, scale: i32) -> std::path::PathBuf {
-    use moulin::search::network::{BUCKETS, HIDDEN, INPUTS, WEIGHT_LIMIT};
+    use moulin::search::eval::network::{BUCKETS, HIDDEN, INPUTS};
+    use moulin::train::net_floats::WEIGHT_LIMIT;
     let floats = Floats {
         input: vec![WEIGHT_LIMIT; INPUTS * HIDDEN],
         bias: vec![WEIGHT_LIMIT; HIDDEN],
         output: vec![WEIGHT_LIMIT; BUCKETS * 2 * HIDDEN],
         out_bias: vec![WEIGHT_LIMIT; BUCKETS],
     };
-    let net = Network::quantized(&floats, &Rules::nine(), "nine", "a protocol test", scale);
+    let net = floats.quantized(&Rules::nine(), "nine", "a protocol test", scale);
     let path = scratch(name);
     std::fs::write(&path, net.to_bytes()).unwrap();
     path

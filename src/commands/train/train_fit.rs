@@ -62,7 +62,7 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
     let placing = Placing::for_rules(&rules).ok_or_else(|| {
         format!(
             "the learned placing weights are for {}; variant {} has other rules",
-            moulin::search::eval::learned().variant,
+            moulin::search::eval::fitted().variant,
             args.variant
         )
     })?;

@@ -1,5 +1,5 @@
 //! `moulin train net`: the network evaluation from the solution's exact values: the data
-//! (`train::net_data`), the training (`train::net`), the file (`search::network`), and the
+//! (`train::net_data`), the training (`train::net`), the file (`search::eval::network`), and the
 //! check of its 1-ply choices on held-out positions (`train::net_check`), before and after.
 
 use crate::commands::failure::{Context, Failure};
@@ -9,8 +9,8 @@ use moulin::durable::{self, CommandFile, Own};
 use moulin::job_progress::Progress;
 use moulin::rules::position::Position;
 use moulin::rules::Rules;
+use moulin::search::eval::network::{self, Network};
 use moulin::search::eval::{self, Weights};
-use moulin::search::network::{self, Network};
 use moulin::train::net::{self, Example, Plan, State};
 use moulin::train::net_check::{self, Counts, Phase};
 use moulin::train::net_data::{self, Truth};
@@ -192,7 +192,7 @@ fn write_network(
         "moulin train net --variant {} --positions {} --seed {} --epochs {} --batch {} --rate {}",
         args.variant, args.positions, args.seed, args.epochs, args.batch, args.rate
     );
-    let made = Network::quantized(&state.net, rules, &args.variant, &command, scale);
+    let made = state.net.quantized(rules, &args.variant, &command, scale);
     let out = out_path(args);
     let bytes = made.to_bytes();
     moulin::durable::write_atomic(&out, &bytes)?;

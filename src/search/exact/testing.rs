@@ -4,20 +4,12 @@
 use crate::rng::Rng;
 use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::tables::{schedule, Tables};
+use crate::tables::Tables;
 use std::sync::Arc;
 
 /// The tables up to 4 a side of the standard game (no draw rules), built once.
 pub(crate) fn tables() -> &'static Arc<Tables> {
-    static BUILT: std::sync::OnceLock<Arc<Tables>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let rules = Rules::nine().without_draw_rules();
-        let mut t = Tables::empty(&rules, 4);
-        for (a, b) in [(3, 3), (3, 4), (4, 4)] {
-            schedule::solve_into(&mut t, &rules, a, b).unwrap();
-        }
-        Arc::new(t)
-    })
+    crate::tables::scratch::four_a_side()
 }
 
 /// The start of the standard game with four pieces a side (no draw rules): its whole placing

@@ -1,6 +1,6 @@
-//! The learned weights' shape: the counts the learned evaluation weighs (`INPUTS`, named by
-//! `INPUT_NAMES`) and the weights of each (`Learned`). `moulin train fit` writes the weights of
-//! this build into `placing.rs`; the evaluation (`eval`) reads them there.
+//! The linear terms' weights, their shape: the counts the linear terms weigh (`INPUTS`, named by
+//! `INPUT_NAMES`) and the weights of each (`LinearWeights`). `moulin train fit` writes the
+//! weights of this build into `fitted_weights.rs`; the linear terms (`linear`) read them there.
 
 /// How many counts `inputs` gives for each side.
 pub const INPUTS: usize = 12;
@@ -21,11 +21,11 @@ pub const INPUT_NAMES: [&str; INPUTS] = [
     "own-empties",
 ];
 
-/// Learned weights for the placing phase: each input of the side to move (`us`) and of the other
-/// side (`them`), and a bias for having the move, in centi-pieces; the material (`PIECE` a piece
-/// on the board or in hand) is not learned. Written by `moulin train fit` into `placing.rs`.
+/// The linear terms' weights: each input of the side to move (`us`) and of the other side
+/// (`them`), and a bias for having the move, in centi-pieces; the material (`PIECE` a piece on
+/// the board or in hand) is not learned. Written by `moulin train fit` into `fitted_weights.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Learned {
+pub struct LinearWeights {
     /// The preset the weights were learned for; they serve its rules, whatever the draw rules
     /// and the side that starts.
     pub variant: &'static str,
@@ -57,10 +57,10 @@ pub struct Learned {
     pub moving_fade: i32,
 }
 
-impl Learned {
+impl LinearWeights {
     /// The weights that make the learned evaluation equal the hand-written one (with
     /// `Weights::DEFAULT`) in the placing phase: where `moulin train fit` starts.
-    pub const HAND: Learned = Learned {
+    pub const HAND: LinearWeights = LinearWeights {
         variant: "nine",
         us: [0, 0, 0, 0, 12, -25, 0, 0, 0, 0, 0, 0],
         them: [0, 0, 0, 0, -12, 25, 0, 0, 0, 0, 0, 0],

@@ -1,13 +1,37 @@
+use super::features::{line_feature, lines, LINE_BASE, NO_THREAT, THREAT, THREATS};
+use super::simd::{apply, apply_portable, clipped_dot, clipped_dot_portable};
 use super::*;
 use crate::rng::Rng;
 use crate::rules::board::ByColor;
+use crate::rules::board::Color;
 use crate::rules::game::Game;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
 
-/// A network of random weights, uniform in `(-0.5, 0.5)`.
+/// A network of random weights, uniform in `(-0.5, 0.5)` before their quantization (those the
+/// trainer's `Floats::uniform(seed, 0.5)` quantizes to).
 pub(crate) fn random_network(seed: u64, rules: &Rules) -> Network {
-    Network::quantized(&Floats::uniform(seed, 0.5), rules, "nine", "a test", 300)
+    let mut rng = Rng::new(seed);
+    let mut draw = |factor: i32| ((rng.unit() as f32 * 2.0 - 1.0) * 0.5 * factor as f32).round();
+    let mut input = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
+    input
+        .iter_mut()
+        .flatten()
+        .for_each(|w| *w = draw(QA) as i16);
+    let bias = std::array::from_fn(|_| draw(QA) as i16);
+    let mut output = Box::new([[0i16; 2 * HIDDEN]; BUCKETS]);
+    output
+        .iter_mut()
+        .flatten()
+        .for_each(|w| *w = draw(QB) as i16);
+    let out_bias = std::array::from_fn(|_| draw(QA * QB) as i32);
+    let layers = Layers {
+        input,
+        bias,
+        output,
+        out_bias,
+    };
+    Network::new(layers, rules, "nine", "a test", 300)
 }
 
 /// Positions of random games: every position of each.
@@ -175,7 +199,7 @@ fn a_network_reads_back_from_its_bytes() {
     assert_eq!(back, net);
     assert!(back.serves(&rules));
     assert!(!back.serves(&Rules::preset("twelve").unwrap()));
-    assert_eq!(back.command, "a test");
+    assert_eq!(back.header.command, "a test");
 }
 
 #[test]

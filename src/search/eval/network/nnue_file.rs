@@ -1,0 +1,241 @@
+//! The network's file (`.nnue`, little-endian): the magic `MOULNNUE`, the format's version, the
+//! rules' fingerprint (`tables::placing::fingerprint`: every option that changes a value), the
+//! shape (inputs, hidden, buckets), the scale and the two quantization factors, the variant's
+//! name, the command that made it, then the weights (input rows, bias, output layers, output
+//! biases) and a checksum of everything before it; its name, and where it is found
+//! (`shipped`). A file of another shape, version or rules, or damaged, is refused with the
+//! reason (`Flaw`).
+
+use super::features::INPUTS;
+use super::layers::{Layers, BUCKETS, HIDDEN, QA, QB};
+use crate::rules::Rules;
+use std::ffi::OsStr;
+use std::path::PathBuf;
+
+/// The bytes every network file begins with (what a writer recognises as its own output).
+pub const MAGIC: &[u8; 8] = b"MOULNNUE";
+const VERSION: u32 = 1;
+/// The most bytes a network file may have: the header's text is short, the weights fixed.
+pub(super) const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// The file name of a variant's network, looked for like the book (`shipped::find_shipped`).
+pub fn file_name(variant: &str) -> String {
+    format!("{variant}.nnue")
+}
+
+/// The network file that ships for the preset `variant`, where it is found (as the book is).
+pub fn shipped_path(variant: &str) -> Option<PathBuf> {
+    crate::shipped::find_shipped(&file_name(variant))
+}
+
+/// The network file a setting names (`EvalFile`, `--eval-file`), as `shipped::chosen` reads a
+/// setting: the one that ships for the preset of `rules` by default (custom rules have none).
+pub fn chosen_path(setting: &OsStr, rules: &Rules) -> Option<PathBuf> {
+    crate::shipped::chosen(setting, rules.preset_name().map(file_name).as_deref())
+}
+
+/// What a network file says of itself before its weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The fingerprint of the rules it was trained for (`tables::placing::fingerprint`).
+    pub print: u64,
+    /// The name of the variant it was trained for.
+    pub variant: String,
+    /// The command that made it.
+    pub command: String,
+    /// Centi-pieces per unit of the output (before quantization).
+    pub scale: i32,
+}
+
+/// The file of a network: its header and its layers.
+pub fn to_bytes(header: &Header, layers: &Layers) -> Vec<u8> {
+    let mut b = Vec::new();
+    b.extend_from_slice(MAGIC);
+    b.extend_from_slice(&VERSION.to_le_bytes());
+    b.extend_from_slice(&header.print.to_le_bytes());
+    for n in [INPUTS, HIDDEN, BUCKETS] {
+        b.extend_from_slice(&(n as u32).to_le_bytes());
+    }
+    for n in [header.scale, QA, QB] {
+        b.extend_from_slice(&n.to_le_bytes());
+    }
+    for text in [&header.variant, &header.command] {
+        b.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        b.extend_from_slice(text.as_bytes());
+    }
+    for row in &layers.input {
+        b.extend(row.iter().flat_map(|w| w.to_le_bytes()));
+    }
+    b.extend(layers.bias.iter().flat_map(|w| w.to_le_bytes()));
+    for row in layers.output.iter() {
+        b.extend(row.iter().flat_map(|w| w.to_le_bytes()));
+    }
+    b.extend(layers.out_bias.iter().flat_map(|w| w.to_le_bytes()));
+    let sum = crate::tables::checksum::checksum(&b);
+    b.extend_from_slice(&sum.to_le_bytes());
+    b
+}
+
+/// The header and layers in `bytes`, checked: magic, version, shape, quantization, checksum.
+pub fn from_bytes(bytes: &[u8]) -> Result<(Header, Layers), Flaw> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8)? != MAGIC {
+        return Err(Flaw::Magic);
+    }
+    let version = r.u32()?;
+    if version != VERSION {
+        return Err(Flaw::Version(version));
+    }
+    let print = r.u64()?;
+    let (inputs, hidden, buckets) = (r.u32()?, r.u32()?, r.u32()?);
+    if (inputs as usize, hidden as usize, buckets as usize) != (INPUTS, HIDDEN, BUCKETS) {
+        return Err(Flaw::Shape {
+            inputs,
+            hidden,
+            buckets,
+        });
+    }
+    let (scale, qa, qb) = (r.i32()?, r.i32()?, r.i32()?);
+    if (qa, qb) != (QA, QB) {
+        return Err(Flaw::Quantization { qa, qb });
+    }
+    if !(1..=10_000).contains(&scale) {
+        return Err(Flaw::Scale(scale));
+    }
+    let variant = r.text("variant's name")?;
+    let command = r.text("command")?;
+    let mut input = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
+    for row in &mut input {
+        r.i16s(row)?;
+    }
+    let mut bias = [0i16; HIDDEN];
+    r.i16s(&mut bias)?;
+    let mut output = Box::new([[0i16; 2 * HIDDEN]; BUCKETS]);
+    for row in output.iter_mut() {
+        r.i16s(row)?;
+    }
+    let mut out_bias = [0i32; BUCKETS];
+    for b in &mut out_bias {
+        *b = r.i32()?;
+    }
+    let body = r.at;
+    let sum = r.u64()?;
+    if r.at != bytes.len() {
+        return Err(Flaw::Trailing(bytes.len() - r.at));
+    }
+    if crate::tables::checksum::checksum(&bytes[..body]) != sum {
+        return Err(Flaw::Checksum);
+    }
+    let header = Header {
+        print,
+        variant,
+        command,
+        scale,
+    };
+    let layers = Layers {
+        input,
+        bias,
+        output,
+        out_bias,
+    };
+    Ok((header, layers))
+}
+
+/// What is wrong with a network file's bytes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Flaw {
+    /// It does not start with the magic.
+    #[error("not a moulin network (no MOULNNUE header)")]
+    Magic,
+    /// It is of another format's version.
+    #[error("format version {0}, this engine reads version {VERSION}")]
+    Version(u32),
+    /// It ends before its weights do.
+    #[error("cut short: {0} bytes, the header and weights need more")]
+    Short(usize),
+    /// It is longer than its weights and checksum.
+    #[error("{0} bytes after the checksum")]
+    Trailing(usize),
+    /// Its shape is not this engine's.
+    #[error(
+        "its shape is {inputs} inputs x {hidden} x {buckets} buckets, this engine's is \
+         {INPUTS} x {HIDDEN} x {BUCKETS}"
+    )]
+    Shape {
+        /// The inputs it has.
+        inputs: u32,
+        /// The hidden width it has.
+        hidden: u32,
+        /// The buckets it has.
+        buckets: u32,
+    },
+    /// Its quantization is not this engine's.
+    #[error("quantized by {qa} and {qb}, this engine's by {QA} and {QB}")]
+    Quantization {
+        /// The first layer's factor.
+        qa: i32,
+        /// The output's factor.
+        qb: i32,
+    },
+    /// Its scale is not a positive number.
+    #[error("scale {0} (must be 1 to 10000)")]
+    Scale(i32),
+    /// A text field is not UTF-8.
+    #[error("its {0} is not text")]
+    Text(&'static str),
+    /// The checksum does not match.
+    #[error("checksum mismatch (damaged)")]
+    Checksum,
+    /// It was made for other rules.
+    #[error("made for other rules ({variant}), not these")]
+    Rules {
+        /// The variant it names.
+        variant: String,
+    },
+}
+
+/// Reads a network file's fields in order.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], Flaw> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or(Flaw::Short(self.bytes.len()))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u32(&mut self) -> Result<u32, Flaw> {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(self.take(4)?);
+        Ok(u32::from_le_bytes(w))
+    }
+
+    fn i32(&mut self) -> Result<i32, Flaw> {
+        Ok(self.u32()? as i32)
+    }
+
+    fn u64(&mut self) -> Result<u64, Flaw> {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(w))
+    }
+
+    fn text(&mut self, what: &'static str) -> Result<String, Flaw> {
+        let n = self.u32()? as usize;
+        let bytes = self.take(n)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| Flaw::Text(what))
+    }
+
+    fn i16s(&mut self, out: &mut [i16]) -> Result<(), Flaw> {
+        let bytes = self.take(2 * out.len())?;
+        for (w, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+            *w = i16::from_le_bytes([b[0], b[1]]);
+        }
+        Ok(())
+    }
+}
