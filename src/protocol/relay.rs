@@ -9,8 +9,8 @@
 use super::dialect::Dialect;
 use super::event::Event;
 use super::gbgp;
-use super::reply::{info_line, one_line, Out};
-use crate::engine::{BookAnswer, Done, Listener, Note};
+use super::reply::{info_line, note_lines, Out};
+use crate::engine::{Done, Listener, Note};
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
 use crate::search::Info;
@@ -98,74 +98,5 @@ impl Listener for Relay {
             }
         }
         let _ = self.events.send(Event::Engine(Box::new(done)));
-    }
-}
-
-/// The lines that say `note` in `dialect` (none where the dialect says nothing of it): an error
-/// as the dialect's error line; perft's and the bench's lines as they are (with perft's total
-/// and a stop said in `info string`); a book move as a search's line; any other note in an
-/// `info string` in UCI only (the engine logs them).
-fn note_lines(note: &Note, dialect: Dialect) -> Vec<String> {
-    let text = || one_line(&note.to_string());
-    match note {
-        Note::BookMove {
-            root,
-            notation,
-            answer,
-        } => book_lines(answer, root, *notation, dialect),
-        Note::PerftMove { .. } | Note::BenchLine(_) | Note::BenchDone(_) => vec![text()],
-        Note::PerftDone { leaves, .. } => {
-            vec![format!("info string {}", text()), format!("nodes {leaves}")]
-        }
-        Note::PerftStopped | Note::BenchStopped => vec![format!("info string {}", text())],
-        _ if note.is_error() => vec![match dialect {
-            Dialect::Uci => format!("info string error: {}", text()),
-            Dialect::Gbgp => gbgp::error_line(&text()),
-        }],
-        _ => match dialect {
-            Dialect::Uci => vec![format!("info string {}", text())],
-            Dialect::Gbgp => Vec::new(),
-        },
-    }
-}
-
-/// The lines that state a book answer in `root` (before `bestmove`): in UCI an `info depth 0`
-/// line with the score and the move as a search states them (§6), then the `info string book`
-/// line (the book's whole turn, its weight, its proven value); in GBGP its `info depth 0` line
-/// alone.
-fn book_lines(
-    answer: &BookAnswer,
-    root: &Position,
-    notation: Convention,
-    dialect: Dialect,
-) -> Vec<String> {
-    let pv: Vec<_> = answer.result.best.into_iter().collect();
-    match dialect {
-        Dialect::Uci => {
-            let info = Info {
-                depth: 0,
-                seldepth: 0,
-                multipv: 1,
-                score: answer.result.score,
-                bound: answer.bound,
-                nodes: 0,
-                nps: 0,
-                hashfull: 0,
-                time_ms: 0,
-                pv,
-            };
-            let proven = answer.proven.map_or(String::new(), |v| {
-                format!(" proven {}", crate::search::exact::name(v))
-            });
-            vec![
-                info_line(&info, root, notation),
-                format!(
-                    "info string book {} weight {}{proven}",
-                    answer.turn.turn_notation(),
-                    answer.weight
-                ),
-            ]
-        }
-        Dialect::Gbgp => vec![gbgp::book_line(root, answer.result.score, &pv)],
     }
 }

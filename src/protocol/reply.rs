@@ -1,10 +1,13 @@
 //! Every line the engine writes: the one writer of stdout (and its watch for a reader that
-//! left), the error line, and the UCI forms of `bestmove`, `info` and `help`.
+//! left), the error line, the UCI forms of `bestmove`, `info` and `help`, and the engine's notes
+//! and answers worded in the dialect.
 
 use super::command::CommandError;
+use super::dialect::Dialect;
 use super::event::Event;
+use super::gbgp;
 use super::waiting;
-use crate::engine::{EngineError, OptionError};
+use crate::engine::{BookAnswer, EngineError, Note, OptionError, SearchAnswer};
 use crate::rules::fen::FenError;
 use crate::rules::notation::{Convention, MoveError};
 use crate::rules::position::Position;
@@ -229,6 +232,115 @@ pub(super) fn info_line(info: &Info, root: &Position, notation: Convention) -> S
         }
     }
     line
+}
+
+/// An error line in `dialect`'s form: `info string error: <text>` (in GBGP with the words the
+/// GUI would read as fields quoted).
+pub(super) fn error_line(text: &str, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Uci => format!("info string error: {text}"),
+        Dialect::Gbgp => gbgp::error_line(text),
+    }
+}
+
+/// The lines of a search's answer: in UCI what the result knows exactly (the game's end, the
+/// tables' value, the placing solution's), then `bestmove`; in GBGP `bestmove` alone (the GUI
+/// reads `info string` lines as search progress).
+pub(super) fn answer_lines(answer: &SearchAnswer, dialect: Dialect) -> Vec<String> {
+    let SearchAnswer {
+        root,
+        notation,
+        result,
+    } = answer;
+    let bestmove = bestmove_line(root, result, *notation);
+    if dialect == Dialect::Gbgp {
+        return vec![bestmove];
+    }
+    let mut lines = Vec::new();
+    if let Some(outcome) = result.outcome {
+        lines.push(format!(
+            "info string game over: {} {}",
+            outcome.score(),
+            outcome.describe()
+        ));
+    }
+    if let Some(v) = result.table {
+        lines.push(format!("info string tables {v} dtc {}", v.distance()));
+    }
+    if let Some(v) = result.solved {
+        lines.push(format!(
+            "info string placing solution {}",
+            crate::search::exact::name(v)
+        ));
+    }
+    lines.push(bestmove);
+    lines
+}
+
+/// The lines that say `note` in `dialect` (none where the dialect says nothing of it): an error
+/// as the dialect's error line; perft's and the bench's lines as they are (with perft's total
+/// and a stop said in `info string`); a book move as a search's line; any other note in an
+/// `info string` in UCI only (the engine logs them).
+pub(super) fn note_lines(note: &Note, dialect: Dialect) -> Vec<String> {
+    let text = || one_line(&note.to_string());
+    match note {
+        Note::BookMove {
+            root,
+            notation,
+            answer,
+        } => book_lines(answer, root, *notation, dialect),
+        Note::PerftMove { .. } | Note::BenchLine(_) | Note::BenchDone(_) => vec![text()],
+        Note::PerftDone { leaves, .. } => {
+            vec![format!("info string {}", text()), format!("nodes {leaves}")]
+        }
+        Note::PerftStopped | Note::BenchStopped => vec![format!("info string {}", text())],
+        _ if note.is_error() => vec![error_line(&text(), dialect)],
+        _ => match dialect {
+            Dialect::Uci => vec![format!("info string {}", text())],
+            Dialect::Gbgp => Vec::new(),
+        },
+    }
+}
+
+/// The lines that state a book answer in `root` (before `bestmove`): in UCI an `info depth 0`
+/// line with the score and the move as a search states them (§6), then the `info string book`
+/// line (the book's whole turn, its weight, its proven value); in GBGP its `info depth 0` line
+/// alone.
+fn book_lines(
+    answer: &BookAnswer,
+    root: &Position,
+    notation: Convention,
+    dialect: Dialect,
+) -> Vec<String> {
+    let pv: Vec<_> = answer.result.best.into_iter().collect();
+    match dialect {
+        Dialect::Uci => {
+            let info = Info {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score: answer.result.score,
+                bound: answer.bound,
+                nodes: 0,
+                nps: 0,
+                hashfull: 0,
+                time_ms: 0,
+                pv,
+            };
+            let proven = answer.proven.map_or(String::new(), |v| {
+                format!(" proven {}", crate::search::exact::name(v))
+            });
+            vec![
+                info_line(&info, root, notation),
+                format!(
+                    "info string book {} weight {}{proven}",
+                    answer.turn.turn_notation(),
+                    answer.weight
+                ),
+            ]
+        }
+        Dialect::Gbgp => vec![gbgp::book_line(root, answer.result.score, &pv)],
+    }
 }
 
 pub(super) const HELP: [&str; 26] = [

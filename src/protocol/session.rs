@@ -11,7 +11,7 @@ use super::display;
 use super::event::Event;
 use super::gbgp;
 use super::relay::Relay;
-use super::reply::{bestmove_line, one_line, Error, Out, HELP};
+use super::reply::{answer_lines, error_line, one_line, Error, Out, HELP};
 use super::waiting::{Line, Timing, Waiting};
 use crate::engine::{panic_message, Done, Engine, SearchAnswer, Settings, GBGP_PRIOR_MS};
 use crate::rules::fen;
@@ -365,10 +365,7 @@ impl Session {
 
     /// One error line, in the dialect's form.
     fn error_text(&self, text: &str) {
-        match self.dialect {
-            Dialect::Uci => self.out.line(&format!("info string error: {text}")),
-            Dialect::Gbgp => self.out.line(&gbgp::error_line(text)),
-        }
+        self.out.line(&error_line(text, self.dialect));
     }
 
     /// The first line was `gbgp`: the GUI's rules and notation from now on.
@@ -543,40 +540,10 @@ impl Session {
         Ok(())
     }
 
-    /// The end of a search, if it came: the result if the game is over, then `bestmove`.
+    /// The end of a search, if it came: what the result knows exactly, then `bestmove`.
     fn say(&self, answer: Option<SearchAnswer>) {
-        let Some(SearchAnswer {
-            root,
-            notation,
-            result,
-        }) = answer
-        else {
-            return;
-        };
-        let bestmove = bestmove_line(&root, &result, notation);
-        if self.dialect == Dialect::Gbgp {
-            // Nothing but the move: the GUI reads `info string` lines as search progress.
-            self.out.line(&bestmove);
-            return;
+        if let Some(answer) = answer {
+            self.out.lines(answer_lines(&answer, self.dialect));
         }
-        let mut lines = Vec::new();
-        if let Some(outcome) = result.outcome {
-            lines.push(format!(
-                "info string game over: {} {}",
-                outcome.score(),
-                outcome.describe()
-            ));
-        }
-        if let Some(v) = result.table {
-            lines.push(format!("info string tables {v} dtc {}", v.distance()));
-        }
-        if let Some(v) = result.solved {
-            lines.push(format!(
-                "info string placing solution {}",
-                crate::search::exact::name(v)
-            ));
-        }
-        lines.push(bestmove);
-        self.out.lines(lines);
     }
 }
