@@ -5,14 +5,13 @@ use super::analyse_error::AnalyseError;
 use super::grade::{self, order, Compared, Graded, Searched};
 use crate::job_progress::Progress;
 use crate::record;
-use crate::rng::Rng;
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::Position;
-use crate::search::exact::solved;
-use crate::search::{Control, Info, Limits, Score, Searcher, SolvedChoice};
-use crate::tables::{perfect_play, Tables};
+use crate::search::exact_lines::exact_lines;
+use crate::search::{Control, Info, Limits, Score, Searcher};
+use crate::tables::Tables;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -193,13 +192,8 @@ impl Analyst {
     /// solution covers the position (or, when `all`, the endgame tables cover every move's
     /// result), every move's exact value instead, at once.
     pub fn search(&mut self, game: &Game, all: bool) -> (Searched, Lines) {
-        if let Some(solved) = self.solved(game) {
-            return solved;
-        }
-        if all {
-            if let Some(tabled) = self.tabled(game) {
-                return tabled;
-            }
+        if let Some(exact) = self.exact(game, all) {
+            return exact;
         }
         let legal = crate::rules::movegen::legal_moves(game.position(), Convention::Turn).len();
         self.searcher.options.multipv = if all { legal.max(1) } else { 1 };
@@ -238,83 +232,25 @@ impl Analyst {
         (searched, all_lines)
     }
 
-    /// The exact value of every legal move from the placing solution, best first (the move
-    /// that leaves the opponent the most ways to go wrong first among equals), when it covers
-    /// the game's position.
-    fn solved(&self, game: &Game) -> Option<(Searched, Lines)> {
+    /// The exact value of every legal move, best first, when the placing solution (in the
+    /// placing) or the endgame tables (in the moving phase, `all` only) value them all
+    /// (`search::exact_lines`): the search at such a root plays the first and follows no other
+    /// line.
+    fn exact(&self, game: &Game, all: bool) -> Option<(Searched, Lines)> {
         let tables = self.searcher.options.tables.as_ref()?;
         let pos = game.position();
-        if game.outcome().is_some() || !pos.is_placing() {
+        if game.outcome().is_some() || !(all || pos.is_placing()) {
             return None;
         }
         let moves = crate::rules::movegen::legal_moves(pos, Convention::Turn);
-        let values = solved::move_values(tables, pos, &moves)?;
-        let best = solved::choose_among(
-            tables,
-            pos,
-            &moves,
-            &values,
-            SolvedChoice::Testing,
-            &mut Rng::new(0),
-        )?;
-        let score = Score::solved;
-        let kept = moves
-            .iter()
-            .zip(&values)
-            .filter(|&(_, &v)| v == best.value)
-            .map(|(&m, _)| m)
-            .collect();
-        let mut lines: Lines = moves
-            .iter()
-            .zip(values)
-            .map(|(&m, v)| (score(v), vec![m]))
-            .collect();
-        // Best first; the testing move ahead of its equals.
-        lines.sort_by_key(|(s, pv)| (order(*s), pv[0] != best.moves[0]));
+        let exact = exact_lines(tables, pos, &moves)?;
+        let lines: Lines = exact.lines.iter().map(|&(m, s)| (s, vec![m])).collect();
         let searched = Searched {
-            score: score(best.value),
-            best: Some(best.moves[0]),
-            pv: vec![best.moves[0]],
+            score: exact.score(),
+            best: Some(exact.best()),
+            pv: vec![exact.best()],
             exact: true,
-            kept,
-            lines: lines.clone(),
-        };
-        Some((searched, lines))
-    }
-
-    /// The exact value of every legal move of a moving-phase position from the endgame tables,
-    /// best first (the tables' own choice first among equals), when they cover every move's
-    /// result: the search at such a root plays the tables' move and follows no other line.
-    fn tabled(&self, game: &Game) -> Option<(Searched, Lines)> {
-        let tables = self.searcher.options.tables.as_ref()?;
-        let pos = game.position();
-        if game.outcome().is_some() || pos.is_placing() || !tables.serves(pos.rules()) {
-            return None;
-        }
-        let moves = crate::rules::movegen::legal_moves(pos, Convention::Turn);
-        let values = moves
-            .iter()
-            .map(|&m| perfect_play::value_of_move(tables, pos, m))
-            .collect::<Option<Vec<_>>>()?;
-        let (best, value) = perfect_play::best_move(tables, pos, &moves)?;
-        let kept = moves
-            .iter()
-            .zip(&values)
-            .filter(|&(_, v)| v.wdl() == value.wdl())
-            .map(|(&m, _)| m)
-            .collect();
-        let mut lines: Lines = moves
-            .iter()
-            .zip(values)
-            .map(|(&m, v)| (Score::table(v), vec![m]))
-            .collect();
-        lines.sort_by_key(|(s, pv)| (order(*s), pv[0] != best));
-        let searched = Searched {
-            score: Score::table(value),
-            best: Some(best),
-            pv: vec![best],
-            exact: true,
-            kept,
+            kept: exact.kept,
             lines: lines.clone(),
         };
         Some((searched, lines))

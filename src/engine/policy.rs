@@ -39,10 +39,10 @@ pub fn consults_book(game: &Game, searchmoves: &[Move], strength: Option<Strengt
 
 /// Whether the placing solution decides the move in `root`: it covers the position and every
 /// move's result (an opening's solution covers the moves of its plies but its last), and the
-/// search follows it (`SolvedPlacing` not `off`, one line).
+/// search follows it (`SolvedPlacing` not `off`): its move, or with `MultiPV` above 1 or `go
+/// infinite` every move's exact value (`search::exact_lines`).
 pub fn solution_decides(settings: &Settings, tables: Option<&Tables>, root: &Position) -> bool {
     settings.solved_placing != SolvedChoice::Off
-        && settings.multipv == 1
         && tables.is_some_and(|t| {
             let moves = movegen::legal_moves(root, Convention::Turn);
             t.serves(root.rules()) && solved::move_values(t, root, &moves).is_some()

@@ -5,12 +5,13 @@
 
 use super::exact::solved::{self, Solved};
 use super::exact::{choice_check, root_proof, ChoiceCheck, RootProof, Verdict};
+use super::exact_lines::{exact_lines, Known};
 use super::limits::{Budget, Deadline};
 use super::timeman::{
     CHECKED_SEARCH_END, PROVE_DRAW_END, PROVE_WIN_END, SEARCH_AGAIN_SHARE, SOLVED_TIE_SEARCH_END,
     SOLVER_END, WIN_OPEN_SEARCH_END,
 };
-use super::{Control, Info, Limits, Score, SearchResult, Searcher};
+use super::{Control, Info, Limits, Score, SearchResult, Searcher, SolvedChoice};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -62,6 +63,48 @@ impl Searcher {
             report,
         };
         self.check_choice(&mut search, result, proof)
+    }
+
+    /// Where the placing solution or the endgame tables value every root move and more than the
+    /// move is asked for (`go infinite`, `MultiPV` above 1): each move's exact value at once, a
+    /// line of one ply each for the first `MultiPV` moves, best first, and no search (a GUI's
+    /// analysis mode shows what the engine plays by). With `SolvedPlacing off` the placing
+    /// solution is not used so.
+    pub(super) fn exact_root(
+        &self,
+        pos: &Position,
+        root_moves: &[Move],
+        limits: &Limits,
+        report: &mut (dyn FnMut(&Info) + Send),
+    ) -> Option<SearchResult> {
+        let many = self.options.multipv != 1 || limits.infinite;
+        let solution_off = pos.is_placing() && self.options.solved_placing == SolvedChoice::Off;
+        if !many || solution_off {
+            return None;
+        }
+        let tables = self.playing_tables(pos)?;
+        let exact = exact_lines(&tables, pos, root_moves)?;
+        let shown = exact.lines.iter().take(self.options.multipv.max(1));
+        for (k, &(mv, score)) in shown.enumerate() {
+            report(&Info {
+                multipv: k + 1,
+                ..self.known_line(mv, score)
+            });
+        }
+        let (table, solved) = match exact.value {
+            Known::Table(v) => (Some(v), None),
+            Known::Solved(v) => (None, Some(v)),
+        };
+        Some(SearchResult {
+            best: Some(exact.best()),
+            ponder: None,
+            score: exact.score(),
+            depth: 0,
+            nodes: 0,
+            outcome: None,
+            table,
+            solved,
+        })
     }
 
     /// What the placing solution says of the root's moves, when it covers the root and decides

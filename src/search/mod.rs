@@ -21,6 +21,7 @@ pub mod bench;
 mod control;
 pub mod eval;
 pub mod exact;
+pub mod exact_lines;
 mod iterate;
 mod known_root;
 mod limits;
@@ -272,6 +273,9 @@ impl Searcher {
         let root_moves = allowed_root_moves(&pos, limits);
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
+        }
+        if let Some(exact) = self.exact_root(&pos, &root_moves, limits, report) {
+            return exact;
         }
         let budget = self.budget(&pos, limits);
         if let Some(solved) = self.solved_root(&pos, &root_moves, limits) {

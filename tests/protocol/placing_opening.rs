@@ -345,3 +345,74 @@ fn go_answers_from_the_shipped_opening_solution_at_depth_0() {
     }
     engine.quit();
 }
+
+/// A GUI's analysis mode gets the exact values the engine plays by: `go infinite` and `MultiPV`
+/// above 1 state every covered root move's exact value at once (the position: a win
+/// the search alone scored `cp 129`), the book not taking the place of the solution.
+#[test]
+fn go_infinite_and_multipv_state_the_exact_values_of_the_opening_solution() {
+    let _g = shared();
+    let truth = shipped();
+    let mut engine = Engine::start();
+    let moves = "d6 b4 d2 b6 f4 g7";
+    let mut game = Game::new(moulin::Rules::nine());
+    for m in moves.split_whitespace() {
+        game.play_token(m).unwrap();
+    }
+    let pos = *game.position();
+    let legal = legal_moves(&pos, Convention::Turn);
+    let value_of = |text: &str| {
+        let mv = legal
+            .iter()
+            .find(|m| m.written_at(&pos, Convention::Turn) == text)
+            .unwrap();
+        solved::move_value(&truth, &pos, *mv).unwrap()
+    };
+    let score = |v: i8| match v {
+        1 => "cp 28000",
+        0 => "cp 0",
+        _ => "cp -28000",
+    };
+    // `go infinite`: the lines at once, the answer at `stop`.
+    engine.ask(&format!("position startpos moves {moves}"));
+    engine.send("go infinite");
+    let first = engine.until(|l| l.starts_with("info depth 0"));
+    assert!(
+        first.last().unwrap().contains(" multipv 1 score cp 28000 "),
+        "{first:?}"
+    );
+    engine.send("stop");
+    let rest = engine.until(|l| l.starts_with("bestmove"));
+    assert!(
+        rest.iter().any(|l| l == "info string placing solution win"),
+        "{rest:?}"
+    );
+    // MultiPV 4: four lines, best first, each with the exact value of its move.
+    engine.ask("setoption name MultiPV value 4");
+    engine.ask(&format!("position startpos moves {moves}"));
+    let lines = engine.go("go depth 6");
+    let shown: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 0"))
+        .collect();
+    assert_eq!(shown.len(), 4, "{lines:?}");
+    let mut last = 2;
+    for (k, line) in shown.iter().enumerate() {
+        assert!(line.contains(&format!(" multipv {} ", k + 1)), "{line}");
+        let mv = line
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
+        let v = value_of(mv);
+        assert!(
+            line.contains(&format!(" score {} ", score(v))),
+            "{line}: {v}"
+        );
+        assert!(v <= last, "best first: {shown:?}");
+        last = v;
+    }
+    engine.quit();
+}
