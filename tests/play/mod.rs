@@ -579,3 +579,35 @@ fn a_hint_is_exact_where_the_endgame_tables_decide() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--fen` starts the game from a position (to practise an endgame), which a saved record keeps;
+/// `--clock` is said at the start, a base under a minute in seconds (`5+3` is five seconds).
+#[test]
+fn a_game_starts_from_a_position_string_and_says_its_clock() {
+    let mut game = Game::new(Rules::nine());
+    game.play_tokens(["d2", "d6", "f4", "b4", "b2", "f6"])
+        .unwrap();
+    let fen = moulin::rules::fen::write(game.position());
+    let file = record_file("from-fen.pgn", &[]);
+    let _ = std::fs::remove_file(&file);
+    let mut pty = Pty::start_with(&["--plain", "--level", "1", "--clock", "5+3", "--fen", &fen]);
+    let text = pty.wait("the first board", |t| t.contains("white (you) to move"));
+    assert!(
+        text.contains("you play white; clock 5 s a side + 3 s a move;"),
+        "{text}"
+    );
+    let text = pty.answer(&format!("save {}", file.display()), "the save", |t| {
+        t.contains("saved 0 moves")
+    });
+    quit(&mut pty);
+    let r = moulin::record::read(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(r[0].tag("FEN"), Some(fen.as_str()), "{text}");
+    // A position that cannot be is refused by the flag, naming it.
+    let out = crate::shared::moulin()
+        .args(["play", "--fen", "w:nonsense"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--fen") && err.contains("position"), "{err}");
+}

@@ -23,10 +23,15 @@ pub(crate) struct Pty {
 impl Pty {
     /// Starts `moulin play ARGS` on a new pseudo-terminal of 120 columns and 50 rows.
     pub(crate) fn start(args: &str) -> Pty {
+        Pty::start_with(&args.split_whitespace().collect::<Vec<_>>())
+    }
+
+    /// `moulin play` with `args` as given (one of them may hold spaces).
+    pub(crate) fn start_with(args: &[&str]) -> Pty {
         let (master, slave) = crate::shared::terminal::open(50, 120);
         let mut cmd = crate::shared::moulin();
         cmd.arg("play")
-            .args(args.split_whitespace())
+            .args(args)
             .stdin(slave.try_clone().unwrap())
             .stdout(slave.try_clone().unwrap())
             .stderr(slave)

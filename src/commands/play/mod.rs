@@ -79,6 +79,10 @@ pub struct PlayArgs {
     /// option does). A file named that cannot be used ends the command.
     #[arg(long, value_name = "FILE|none")]
     pub eval_file: Option<PathBuf>,
+    /// Start from this position, a position string as the protocol's `position fen` takes it
+    /// and `fen` prints it (to practise an endgame against the tables); `new` goes back to it.
+    #[arg(long, value_name = "POSITION")]
+    pub fen: Option<String>,
     /// No colours, even on a terminal that has them (also the environment variable `NO_COLOR`).
     #[arg(
         long,
@@ -96,11 +100,17 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         other => return Err(format!("--color {other}: expected white or black").into()),
     };
     let clocks = args.clock.as_deref().map(parse_clock).transpose()?;
+    let start = match &args.fen {
+        Some(text) => Game::from_fen(text, rules)
+            .map_err(|e| Failure::from(e).context("--fen").into_usage())?,
+        None => Game::new(rules),
+    };
     let engine = engine_settings(args, rules)?;
     let colour =
         !args.plain && std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
     let table = Arc::new(Mutex::new(Table {
-        game: Game::new(rules),
+        game: start.clone(),
+        start,
         before: Vec::new(),
         human,
         flipped: human == Color::Black,
@@ -108,6 +118,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         variant: args.variant.clone(),
         rules,
         clocks,
+        clock_start: clocks,
         turn_started: Instant::now(),
         flagged: None,
         generation: 0,
@@ -129,8 +140,9 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         .context("cannot write to the terminal")?;
     let printer: Printer = Arc::new(Mutex::new(Box::new(printer)));
     moulin.print_to(&printer);
+    let clock = clocks.map_or(String::new(), |c| format!("; {}", c.describe()));
     outln!(
-        "moulin {}: you play {}; type help for the commands.",
+        "moulin {}: you play {}{clock}; type help for the commands.",
         env!("CARGO_PKG_VERSION"),
         human.name()
     )?;

@@ -39,9 +39,28 @@ pub(super) fn parse_clock(text: &str) -> Result<Clocks, BadValue> {
     })
 }
 
+impl Clocks {
+    /// The clocks in words: `clock 5:00 + 3 s a move` (a base under a minute in seconds:
+    /// `--clock 5+3` is five seconds, said so).
+    pub(super) fn describe(&self) -> String {
+        let base = self.left.white / 1000;
+        let base = if base < 60 {
+            format!("{base} s")
+        } else {
+            format!("{}:{:02}", base / 60, base % 60)
+        };
+        match self.inc {
+            0 => format!("clock {base} a side"),
+            inc => format!("clock {base} a side + {} s a move", inc as f64 / 1000.0),
+        }
+    }
+}
+
 /// The game and everything about it that the prompt and the engine's thread share.
 pub(super) struct Table {
     pub(super) game: Game,
+    /// Where a new game starts: the rules' start, or `--fen`'s position.
+    pub(super) start: Game,
     /// The games before each move, for `undo`.
     pub(super) before: Vec<Game>,
     pub(super) human: Color,
@@ -51,6 +70,8 @@ pub(super) struct Table {
     /// The rules of `variant` (a loaded game may change both).
     pub(super) rules: Rules,
     pub(super) clocks: Option<Clocks>,
+    /// The clocks at the start of a game, for `new` and `load`.
+    pub(super) clock_start: Option<Clocks>,
     /// When the side to move started its turn.
     pub(super) turn_started: Instant,
     /// A side that lost on time.
@@ -75,17 +96,18 @@ pub(super) struct Table {
 impl Table {
     pub(super) fn new_game(&mut self, rules: Rules) {
         self.rules = rules;
-        self.game = Game::new(rules);
+        self.game = if *self.start.start().rules() == rules {
+            self.start.clone()
+        } else {
+            Game::new(rules)
+        };
         self.before.clear();
         self.pending = None;
         self.unsaved = false;
         self.flagged = None;
         self.generation += 1;
         self.turn_started = Instant::now();
-        if let Some(c) = self.clocks.as_mut() {
-            let start = c.left.white.max(c.left.black);
-            c.left = ByColor::new(start, start);
-        }
+        self.clocks = self.clock_start;
     }
 
     /// Whether the engine starts thinking now: for its move (or, `hint`, for the human's), in

@@ -8,8 +8,10 @@ use super::play_table::{lock, Table};
 use moulin::durable::DurableError;
 use moulin::record::{self, Record};
 use moulin::rules::board::{Color, Point};
+use moulin::rules::fen;
 use moulin::rules::movegen;
 use moulin::rules::notation::Convention;
+use moulin::rules::position::Position;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -380,7 +382,9 @@ pub(super) fn save(t: &mut Table, file: &str, replace: bool) -> String {
     let result = t.over().map_or("*".to_string(), |e| {
         e.split(' ').next().unwrap_or("*").to_string()
     });
-    let mut r = Record::new(&t.variant, None, &texts, &result);
+    // A game from `--fen`'s position keeps it.
+    let fen = (*t.start.start() != Position::start(t.rules)).then(|| fen::write(t.start.start()));
+    let mut r = Record::new(&t.variant, fen.as_deref(), &texts, &result);
     r.set("Event", "moulin play");
     if t.flagged.is_some() {
         r.set("Termination", "time forfeit");
@@ -419,6 +423,8 @@ fn load(t: &mut Table, file: &str) -> String {
         Ok(rules) => rules,
         Err(e) => return format!("{file}: {e}"),
     };
+    // The record's game starts at its rules' start, and so do new games from now on.
+    t.start = moulin::Game::new(rules);
     t.new_game(rules);
     t.variant = r.tag("Variant").unwrap_or("nine").to_ascii_lowercase();
     for mv in r.move_texts() {
@@ -465,6 +471,7 @@ mod tests {
         let rules = Rules::nine();
         Arc::new(Mutex::new(Table {
             game: Game::new(rules),
+            start: Game::new(rules),
             before: Vec::new(),
             human: Color::White,
             flipped: false,
@@ -472,6 +479,7 @@ mod tests {
             variant: "nine".into(),
             rules,
             clocks: None,
+            clock_start: None,
             turn_started: Instant::now(),
             flagged: None,
             generation: 0,
