@@ -611,3 +611,16 @@ fn a_game_starts_from_a_position_string_and_says_its_clock() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--fen") && err.contains("position"), "{err}");
 }
+
+/// The clock ticks while nobody types: the person's flag falls when their time runs out, said
+/// at once above the prompt, not when they next type a move.
+#[test]
+fn the_flag_falls_while_the_person_thinks() {
+    let mut pty = Pty::start("--plain --level 1 --clock 1");
+    pty.wait("the first board", |t| t.contains("white (you) to move"));
+    let text = pty.wait("the flag", |t| t.contains("0-1 black wins on time"));
+    assert!(text.contains("clock 1 s a side"), "{text}");
+    let text = pty.answer("d2", "the refusal", |t| t.contains("the game is over"));
+    assert!(text.contains("wins on time"), "{text}");
+    quit(&mut pty);
+}

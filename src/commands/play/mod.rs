@@ -140,6 +140,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         .context("cannot write to the terminal")?;
     let printer: Printer = Arc::new(Mutex::new(Box::new(printer)));
     moulin.print_to(&printer);
+    watch_clocks(&table, &moulin, &printer);
     let clock = clocks.map_or(String::new(), |c| format!("; {}", c.describe()));
     outln!(
         "moulin {}: you play {}{clock}; type help for the commands.",
@@ -179,6 +180,31 @@ fn settings(args: &PlayArgs, tables: bool) -> String {
         text.push_str(", endgame tables");
     }
     text
+}
+
+/// How often the clocks are looked at for a flag that fell while nobody typed.
+const CLOCK_WATCH: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Watches the clocks on a thread of its own: when the side to move's time runs out (the
+/// person's while they think, or moulin's), the flag falls at once, moulin stops thinking, and
+/// the end is said above the prompt.
+fn watch_clocks(table: &Arc<Mutex<Table>>, moulin: &Arc<Moulin>, printer: &Printer) {
+    if lock(table).clocks.is_none() {
+        return;
+    }
+    let (table, moulin, printer) = (Arc::clone(table), Arc::clone(moulin), Arc::clone(printer));
+    std::thread::spawn(move || loop {
+        std::thread::sleep(CLOCK_WATCH);
+        let said = {
+            let mut t = lock(&table);
+            t.flag_falls()
+                .then(|| format!("{}.\n{}", t.over().unwrap_or_default(), picture(&t)))
+        };
+        if let Some(text) = said {
+            moulin.stop();
+            let _ = lock(&printer).print(text);
+        }
+    });
 }
 
 /// The prompt's loop: reads lines and answers them until `quit` or the end of input.

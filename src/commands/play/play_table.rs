@@ -117,6 +117,23 @@ impl Table {
         self.thinking.is_none() && self.over().is_none() && (to_move == self.human) == hint
     }
 
+    /// The flag of the side to move, when its time ran out with the game still going: true
+    /// once, when it falls (the clock ticks while nobody types).
+    pub(super) fn flag_falls(&mut self) -> bool {
+        let mover = self.game.position().side_to_move();
+        let Some(c) = self.clocks.as_mut() else {
+            return false;
+        };
+        let used = u64::try_from(self.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if self.flagged.is_some() || self.game.outcome().is_some() || used < c.left[mover] {
+            return false;
+        }
+        c.left[mover] = 0;
+        self.flagged = Some(mover);
+        self.generation += 1;
+        true
+    }
+
     pub(super) fn over(&self) -> Option<String> {
         if let Some(c) = self.flagged {
             return Some(format!(
