@@ -316,3 +316,44 @@ fn perft_says_what_it_timed() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.starts_with("perft 2: 552 leaves in "), "{stderr}");
 }
+
+/// `--help` as cargo and ripgrep write it: one line a command, and every line within the
+/// terminal's width (`COLUMNS`), broken between words, for each command and family.
+#[test]
+fn help_is_one_line_a_command_and_fits_the_terminal() {
+    let help = |args: &[&str]| {
+        let out = std::process::Command::new(MOULIN)
+            .args(args)
+            .env("COLUMNS", "80")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let top = help(&["--help"]);
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert!(commands.len() > 10, "{top}");
+    assert!(
+        commands
+            .iter()
+            .all(|l| l.len() <= 80 && l.starts_with("  ") && !l.starts_with("   ")),
+        "one line a command:\n{top}"
+    );
+    for args in [
+        &["--help"][..],
+        &["analyse", "--help"],
+        &["play", "--help"],
+        &["match", "--help"],
+        &["tables", "build", "--help"],
+    ] {
+        let text = help(args);
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{args:?}: {line}");
+        }
+    }
+}

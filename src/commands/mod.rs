@@ -45,6 +45,8 @@ pub struct Cli {
 /// The subcommands of `moulin`.
 #[derive(Subcommand)]
 pub enum Command {
+    /// Count the positions after a number of plies
+    ///
     /// Count the positions reached after exactly <DEPTH> plies (draw rules ignored).
     Perft {
         /// Plies to count (0 to the limit; the protocol's `perft` has the same).
@@ -66,6 +68,8 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// The search's node-count signature and speed
+    ///
     /// Search fixed positions to a fixed depth (1 thread, 16 MB) and print the node count, a
     /// signature of the search, and the speed.
     Bench {
@@ -78,33 +82,51 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_parser = search_threads())]
         threads: usize,
     },
+    /// Play a match or a tournament between engines
+    ///
     /// Play an engine-versus-engine match (or a tournament of more engines) through the
     /// protocol, with clocks and statistics.
     Match(Box<matches::match_cmd::MatchArgs>),
+    /// Make a balanced opening book for matches
+    ///
     /// Make a balanced opening book: enumerate placement openings and keep those an engine
     /// scores within a margin.
     Openings(matches::openings_cmd::OpeningsArgs),
+    /// Re-check a match's records under moulin's rules
+    ///
     /// Re-check a match's records (--records or --pgn): every move and every result, under
     /// moulin's rules; then the results summed as the match printed them.
     Replay(matches::replay_cmd::ReplayArgs),
+    /// Grade a game's moves, or value a position's
+    ///
     /// Grade every move of a game (a record file or --moves): the value before and after, the
     /// best move and line, a label by the value lost; or, with --position, value every legal
     /// move of one position (see docs/play-and-analyse.md, "Analysis").
     Analyse(analyse_cmd::AnalyseArgs),
+    /// Prove a placing position's value with the tables
+    ///
     /// Prove the value of the start (or of the position after --moves) by a search over the
     /// placing with the moving endgame tables at the leaves; prints the value, the positions
     /// visited and the time (see docs/solving.md).
     Solve(solve_cmd::SolveArgs),
+    /// Play a game against moulin at the terminal
+    ///
     /// Play a game against moulin at the terminal: the board drawn, moves in either notation
     /// with line editing, hint, undo, save and load (see docs/play-and-analyse.md, "Playing").
     Play(play::PlayArgs),
+    /// Build, check and time the opening book
+    ///
     /// The engine's opening book: build one by deep search, check one, time its lookups.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Build, pack, install and verify the solution
+    ///
     /// Endgame tables: build them by retrograde analysis, tally them, verify them, plan a
     /// cluster build (see docs/endgame-tables.md, "Endgame tables").
     #[command(subcommand)]
     Tables(tables::TablesCommand),
+    /// Learn the evaluation: weights, suites, the network
+    ///
     /// Learn the evaluation: the placing weights from deep-search labels, critical positions,
     /// and the network from the solution's exact values (see docs/learning.md).
     #[command(subcommand)]
