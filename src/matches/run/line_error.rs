@@ -2,7 +2,7 @@
 //! (`LineError`): a field that cannot be read, a move that cannot be played, a result the rules
 //! do not give, a game the match does not play.
 
-use crate::matches::words::QuoteError;
+use crate::matches::quoting::QuoteError;
 use crate::rules::fen::FenError;
 use crate::rules::notation::MoveError;
 use crate::rules::RuleError;

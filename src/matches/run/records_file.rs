@@ -10,8 +10,8 @@ use super::game_line::Record;
 use super::line_error::LineError;
 use super::lineup::Lineup;
 use crate::input_file::{self, NotRegular, MAX_LINE};
-use crate::matches::words;
-use crate::matches::words::QuoteError;
+use crate::matches::quoting;
+use crate::matches::quoting::QuoteError;
 use crate::text::escaped;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -488,8 +488,8 @@ fn check_settings(found: &str, wanted: &str) -> Result<(), SettingsMismatch> {
     // The count of games is not compared: a resumed match may play more (or fewer) games.
     let map = |text: &str| -> Result<Vec<(String, Vec<String>)>, SettingsMismatch> {
         let mut keys: Vec<(String, Vec<String>)> = Vec::new();
-        for w in words::split(text)? {
-            let (k, v) = match words::key_value(&w) {
+        for w in quoting::split(text)? {
+            let (k, v) = match quoting::key_value(&w) {
                 (Some("games"), _) => continue,
                 (Some(k), v) => (k.to_string(), v.to_string()),
                 (None, v) => (String::new(), v.to_string()),
