@@ -29,7 +29,7 @@ use super::label::{draw_position, read_labels};
 use super::TrainError;
 use crate::durable::{DurableError, Journal};
 use crate::job_progress::Progress;
-use crate::matches::engines::engine::Engine;
+use crate::matches::engines::engine_process::EngineProcess;
 use crate::parallel;
 use crate::rules::game::Game;
 use crate::rules::movegen;
@@ -674,7 +674,7 @@ pub struct Measure<'a> {
 /// Plays every position of `suite` through `engine` and counts the moves that keep the value.
 pub fn measure_suite(
     suite: &[Critical],
-    engine: &mut Engine,
+    engine: &mut EngineProcess,
     how: &Measure,
     progress: &dyn Progress,
 ) -> Result<SuiteTally, TrainError> {

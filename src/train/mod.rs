@@ -168,7 +168,7 @@ pub enum TrainError {
     },
     /// The engine measured on a suite failed.
     #[error("{0}")]
-    Engine(crate::matches::engines::engine::EngineFault),
+    Engine(crate::matches::engines::engine_process::EngineFault),
     /// The endgame tables do not cover the end of a suite position.
     #[error("the tables {tables} do not cover the end of {position}")]
     Uncovered {
