@@ -7,6 +7,7 @@
 
 pub mod analyse;
 pub mod book;
+pub mod box_error;
 pub mod date;
 pub mod durable;
 pub mod engine;

@@ -1,6 +1,7 @@
 //! What goes wrong with endgame tables, each naming the file or directory and the cause.
 
 use super::packed_flaw::PackedFlaw;
+use crate::box_error::BoxError;
 use std::io;
 use std::path::PathBuf;
 
@@ -272,7 +273,7 @@ pub enum TablesError {
         /// The file.
         path: PathBuf,
         /// What is wrong with it (`placing::opening::Flaw`).
-        what: Box<dyn std::error::Error + Send + Sync>,
+        what: BoxError,
     },
     /// A distance too long for a table's codes.
     #[error("a distance of more than {max} plies: a table cannot hold it")]

@@ -191,10 +191,7 @@ pub fn each_position(
 pub fn games_of_files(files: &[PathBuf]) -> Result<Vec<GameRead>, TrainError> {
     let mut games = Vec::new();
     for f in files {
-        games.extend(
-            crate::matches::run::replay::games_of_file(f)
-                .map_err(|e| TrainError::Games(e.into()))?,
-        );
+        games.extend(crate::matches::run::replay::games_of_file(f).map_err(TrainError::Games)?);
     }
     Ok(games)
 }
@@ -283,7 +280,7 @@ pub fn open_tables(
     if let Some(d) = dir {
         Tables::open(&d, rules)
             .map(|t| Some(Arc::new(t)))
-            .map_err(|e| TrainError::Tables(e.into()))
+            .map_err(TrainError::Tables)
     } else {
         let d = crate::tables::default_dir(variant);
         Ok(Tables::open(&d, rules).ok().map(Arc::new))

@@ -20,11 +20,9 @@ pub mod net_data;
 pub mod net_floats;
 
 use crate::durable::DurableError;
+use crate::matches::run::replay::ReplayError;
+use crate::tables::TablesError;
 use std::path::PathBuf;
-
-/// A lower layer's error that is only a message for now (the endgame tables' and the match
-/// records', which are not typed yet).
-pub type Message = Box<dyn std::error::Error + Send + Sync>;
 
 /// What went wrong in the training tools: a file that cannot be read or made, a bad line of a
 /// journal or a suite, a game that does not replay, too little data, an engine that fails.
@@ -83,8 +81,8 @@ pub enum TrainError {
         what: String,
     },
     /// The endgame tables could not be opened.
-    #[error("{0}")]
-    Tables(Message),
+    #[error(transparent)]
+    Tables(TablesError),
     /// A network data file is not one these rules can use.
     #[error("{}: {what}", path.display())]
     Data {
@@ -94,8 +92,8 @@ pub enum TrainError {
         what: String,
     },
     /// Games could not be read from their files.
-    #[error("{0}")]
-    Games(Message),
+    #[error(transparent)]
+    Games(ReplayError),
     /// A game read is under other rules than the variant's.
     #[error("game {game}: its rules are not the variant's")]
     GameRules {

@@ -9,6 +9,7 @@
 //! true value from the endgame tables, and the draws are kept.
 
 use super::referee;
+use crate::box_error::BoxError;
 use crate::durable::{DurableError, Journal};
 use crate::job_progress::Progress;
 use crate::matches::engines::engine_output::Score;
@@ -34,7 +35,7 @@ pub enum OpeningsError {
     #[error("{source}")]
     Openings {
         /// Why (naming the file and the line).
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
     /// The endgame tables cannot be opened.
     #[error("endgame tables {}: {source}", dir.display())]
@@ -42,7 +43,7 @@ pub enum OpeningsError {
         /// The tables' folder.
         dir: std::path::PathBuf,
         /// Why.
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
     /// The journal of a book being made cannot be used.
     #[error(transparent)]
