@@ -26,7 +26,7 @@
 //! too).
 
 use super::label::{draw_position, read_labels};
-use super::TrainError;
+use super::{LineFlaw, TrainError};
 use crate::durable::{DurableError, Journal};
 use crate::job_progress::Progress;
 use crate::matches::engines::engine_process::EngineProcess;
@@ -168,29 +168,32 @@ pub fn read_suite(path: &Path, rules: &Rules) -> Result<Vec<Critical>, TrainErro
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let bad = |what: String| TrainError::SuiteLine {
+        let bad = |what: LineFlaw| TrainError::SuiteLine {
             path: path.to_path_buf(),
             line: n,
-            what,
+            what: Box::new(what),
         };
         let words: Vec<&str> = line.splitn(4, ' ').collect();
         if words.len() != 4 {
-            return Err(bad(
-                "expected <value> <best score> <kept moves> <position string>".to_string(),
-            ));
+            return Err(bad(LineFlaw::Form(
+                "<value> <best score> <kept moves> <position string>",
+            )));
         }
         let value =
-            Value::parse(words[0]).ok_or_else(|| bad(format!("bad value '{}'", words[0])))?;
+            Value::parse(words[0]).ok_or_else(|| bad(LineFlaw::field("bad value", words[0])))?;
         let best = words[1]
             .parse()
-            .map_err(|_| bad(format!("bad score '{}'", words[1])))?;
-        let pos = fen::read(words[3], rules).map_err(|e| bad(e.to_string()))?;
+            .map_err(|_| bad(LineFlaw::field("bad score", words[1])))?;
+        let pos = fen::read(words[3], rules).map_err(|e| bad(e.into()))?;
         let mut keep = Vec::new();
         for token in words[2].split(',') {
             let mut game = Game::from_position(pos);
-            let mv = game
-                .play_token(token)
-                .map_err(|e| bad(format!("kept move '{token}': {e}")))?;
+            let mv = game.play_token(token).map_err(|source| {
+                bad(LineFlaw::KeptMove {
+                    token: token.to_string(),
+                    source,
+                })
+            })?;
             keep.push(mv);
         }
         out.push(Critical {

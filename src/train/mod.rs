@@ -9,7 +9,8 @@
 //! The files: `label` draws and labels positions and reads label journals back; `fit` fits the
 //! weights to the labels (and writes them as Rust source); `critical` finds critical positions
 //! and measures an engine on a suite of them (`moulin train suite`). This module holds the
-//! layer's error (`TrainError`) and the cache directory.
+//! layer's error (`TrainError`, with what is wrong with a line, `LineFlaw`) and the cache
+//! directory.
 
 pub mod critical;
 pub mod fit;
@@ -21,8 +22,50 @@ pub mod net_floats;
 
 use crate::durable::DurableError;
 use crate::matches::run::replay::ReplayError;
+use crate::rules::fen::FenError;
+use crate::rules::notation::MoveError;
 use crate::tables::TablesError;
 use std::path::PathBuf;
+
+/// What is wrong with a line of a label journal or a suite.
+#[derive(Debug, thiserror::Error)]
+pub enum LineFlaw {
+    /// The line has not the form it must have (which this says).
+    #[error("expected {0}")]
+    Form(&'static str),
+    /// A field does not read (which this says).
+    #[error("{0}")]
+    Field(&'static str),
+    /// A field does not read: which, and its text.
+    #[error("{what} '{text}'")]
+    FieldText {
+        /// Which field: "bad value", "bad score".
+        what: &'static str,
+        /// Its text.
+        text: String,
+    },
+    /// The position string does not read.
+    #[error(transparent)]
+    Position(#[from] FenError),
+    /// A kept move does not read or is not legal.
+    #[error("kept move '{token}': {source}")]
+    KeptMove {
+        /// The move as written.
+        token: String,
+        /// What is wrong with it.
+        source: MoveError,
+    },
+}
+
+impl LineFlaw {
+    /// The field `what` ("bad value") does not read, its text `text`.
+    pub fn field(what: &'static str, text: &str) -> LineFlaw {
+        LineFlaw::FieldText {
+            what,
+            text: text.to_string(),
+        }
+    }
+}
 
 /// What went wrong in the training tools: a file that cannot be read or made, a bad line of a
 /// journal or a suite, a game that does not replay, too little data, an engine that fails.
@@ -66,7 +109,8 @@ pub enum TrainError {
         /// The line (from 1).
         line: usize,
         /// What is wrong with it.
-        what: String,
+        #[source]
+        what: Box<LineFlaw>,
         /// The line's text.
         text: String,
     },
@@ -78,7 +122,8 @@ pub enum TrainError {
         /// The line (from 1).
         line: usize,
         /// What is wrong with it.
-        what: String,
+        #[source]
+        what: Box<LineFlaw>,
     },
     /// The endgame tables could not be opened.
     #[error(transparent)]
@@ -108,7 +153,7 @@ pub enum TrainError {
         /// The turn (from 1).
         turn: usize,
         /// What is wrong with the move.
-        source: crate::rules::notation::MoveError,
+        source: MoveError,
     },
     /// The games of `--games` hold no position of the phase asked for.
     #[error("no {phase} position in the {games} games of --games")]
