@@ -19,6 +19,7 @@ pub mod net;
 pub mod net_check;
 pub mod net_data;
 pub mod net_floats;
+pub mod net_run;
 
 use crate::durable::DurableError;
 use crate::matches::run::replay::ReplayError;
