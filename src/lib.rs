@@ -7,12 +7,14 @@
 
 pub mod analyse;
 pub mod book;
+pub mod box_error;
 pub mod date;
 pub mod durable;
 pub mod engine;
 pub mod input_file;
 pub mod job_progress;
 pub mod matches;
+pub mod memory;
 pub mod parallel;
 pub mod protocol;
 pub mod record;
@@ -23,7 +25,6 @@ pub mod shipped;
 pub mod tables;
 pub mod text;
 pub mod train;
-pub mod words;
 
 pub use rules::board::{Bitboard, BoardKind, ByColor, Color, Point};
 pub use rules::game::Game;

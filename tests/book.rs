@@ -459,7 +459,10 @@ fn check_names_the_line() {
         first + 1,
         "********/********/*******O b p p 1 8 0 9 0 0 -1 -1 -1 -1 0 0 1 | d6 1 1",
     );
-    assert!(e.line == n + 1 && e.message.contains("canonical"), "{e}");
+    assert!(
+        e.line == n + 1 && e.flaw.to_string().contains("canonical"),
+        "{e}"
+    );
     // A position the book's moves do not reach: White's first move is none of the book's.
     let book = Book::parse(&text).unwrap();
     let start = Game::new(Rules::nine());
@@ -496,7 +499,10 @@ fn check_names_the_line() {
     );
     let last = lines.iter().rposition(|l| l.contains('|')).unwrap();
     let e = with(last, &line);
-    assert!(e.line == last + 1 && e.message.contains("reachable"), "{e}");
+    assert!(
+        e.line == last + 1 && e.flaw.to_string().contains("reachable"),
+        "{e}"
+    );
     // The same line proven (`book cover`: it starts where a match opening ends) is reachable
     // by itself, and no fresh search is compared with it (one would disagree).
     let mut proven: Vec<String> = lines.iter().map(std::string::ToString::to_string).collect();
@@ -505,7 +511,10 @@ fn check_names_the_line() {
     assert_eq!(report.searched, report.positions - 1);
     // The same position twice.
     let e = with(first + 1, lines[first]);
-    assert!(e.line == n + 1 && e.message.contains("already"), "{e}");
+    assert!(
+        e.line == n + 1 && e.flaw.to_string().contains("already"),
+        "{e}"
+    );
     // A file that is not a book.
     let e = check_text("hello\n", 0).unwrap_err();
     assert_eq!(e.line, 1, "{e}");

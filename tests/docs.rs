@@ -444,7 +444,7 @@ fn every_engine_option_is_in_the_protocol_and_the_options_page() {
 
 /// The rooms a source room imports, read from its code: every `crate::<room>` in its files
 /// (`moulin::<room>` in the binary's `main.rs`), comment lines left out; a room is a folder
-/// under `src/` or a single file there (`src/words.rs` is `words`).
+/// under `src/` or a single file there (`src/memory.rs` is `memory`).
 fn imports_of(root: &Path, room: &str) -> BTreeSet<String> {
     let (path, own) = match room.strip_suffix('/') {
         Some(folder) => (root.join("src").join(folder), folder.to_string()),
@@ -502,7 +502,7 @@ fn floors(text: &str) -> Vec<(String, u32)> {
     out
 }
 
-/// The name a room is imported by: `protocol/` and `words.rs` as `protocol` and `words`.
+/// The name a room is imported by: `protocol/` and `memory.rs` as `protocol` and `memory`.
 fn room_name(room: &str) -> &str {
     room.trim_end_matches('/').trim_end_matches(".rs")
 }

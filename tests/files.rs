@@ -1,4 +1,4 @@
-//! The tools' files under a kill and a full disk (`src/durable.rs`): a `book build` or an
+//! The tools' files under a kill and a full disk (`src/durable/`): a `book build` or an
 //! `openings` run killed with SIGKILL resumes from its journal to the file an uninterrupted run
 //! writes; a second run on the same journal is refused while the first runs; a full filesystem
 //! (a small tmpfs mounted in a private mount namespace, `unshare -m`, which needs root: CI runs

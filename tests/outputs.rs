@@ -3,7 +3,7 @@
 //! link); `analyse --html` never replaces a file unasked and checks its path before the
 //! analysis; nothing is left behind by a refused command; and a link planted where a
 //! temporary file or a lock is made (`<out>.tmp`, `<out>.partial.lock`) never sends a write
-//! to the file it points to (`src/durable.rs`); an output goes only over a regular file (a named
+//! to the file it points to (`src/durable/`); an output goes only over a regular file (a named
 //! pipe or a folder there is refused by name). The match's files are in
 //! `tests/match/records.rs`.
 
@@ -216,7 +216,7 @@ fn is_fifo(path: &Path) -> bool {
 /// An output goes only over a regular file: a named pipe (or a link to one) or a folder there is
 /// refused by name before any work, even with `--force`, and left as it was. The rename went
 /// over a named pipe before, and would have gone over a device such as `/dev/null` (the check is
-/// the same; `src/durable.rs` tests that a device is named as such).
+/// the same; `src/durable/` tests that a device is named as such).
 #[test]
 fn an_output_goes_only_over_a_regular_file() {
     let dir = temp_dir("special");

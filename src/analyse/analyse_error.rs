@@ -1,11 +1,9 @@
 //! What can go wrong in an analysis.
 
+use crate::box_error::BoxError;
 use crate::record::RecordError;
 use crate::rules::notation::MoveError;
 use std::path::PathBuf;
-
-/// An error of a lower layer, kept as its source (its message is shown as it is).
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Why a game or a position could not be analysed; each message says what to give instead.
 #[derive(Debug, thiserror::Error)]

@@ -9,8 +9,8 @@
 //! two on a wider screen; every value in pieces, the bar and the graph on one fixed scale
 //! (`StepValue::gauge`).
 
+use super::analyse_report::{number, to_json, white_values};
 use super::grade::{class, for_white, pieces, shown_value, summary, Graded, Label};
-use super::report::{number, to_json, white_values};
 use crate::rules::board::{Color, Point};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;

@@ -11,13 +11,13 @@
 //!
 //! - `grade`: the labels, their thresholds, and the grading of a game's moves.
 //! - `analyst`: the searcher that reads, grades and values; `analyse_error`: what can go wrong.
-//! - `report`: the reports as text or JSON; `html`: the report as one HTML page.
+//! - `analyse_report`: the reports as text or JSON; `html`: the report as one HTML page.
 
 mod analyse_error;
+pub mod analyse_report;
 pub mod analyst;
 pub mod grade;
 pub mod html;
-pub mod report;
 
 pub use analyse_error::AnalyseError;
 pub use analyst::{Analyst, Setup};

@@ -1,23 +1,45 @@
-//! The book's errors: what is wrong with a book's text and where (`TextError`), and what went
-//! wrong with a book command or file (`BookError`).
+//! The book's errors: what is wrong with a book's text and where (`TextError`, its `TextFlaw`),
+//! and what went wrong with a book command or file (`BookError`).
 
 use crate::durable::DurableError;
+use crate::rules::fen::FenError;
+use crate::rules::notation::MoveError;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// What is wrong with a book's text, and where: a line of it, or the file as a whole.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", located(self.file.as_deref(), self.line, &self.message))]
+#[derive(Debug, thiserror::Error)]
+#[error("{}", located(self.file.as_deref(), self.line, &self.flaw))]
 pub struct TextError {
     /// The file, when known.
     pub file: Option<String>,
     /// The line (from 1), or 0 for the file as a whole.
     pub line: usize,
     /// What is wrong.
-    pub message: String,
+    #[source]
+    pub flaw: TextFlaw,
+}
+
+/// What is wrong with a book's text: the error of what read it (a position string, a move, a
+/// setting, the book's evaluation), or the book's own check, in words.
+#[derive(Debug, thiserror::Error)]
+pub enum TextFlaw {
+    /// The book's own check, in words.
+    #[error("{0}")]
+    Said(String),
+    /// A position string that does not read.
+    #[error(transparent)]
+    Position(#[from] FenError),
+    /// A move that does not read.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// A setting out of its bounds, or searches that cannot be repeated.
+    #[error(transparent)]
+    Book(#[from] Box<BookError>),
 }
 
 /// A message with the file and line it is about, as `TextError` shows it.
-fn located(file: Option<&str>, line: usize, message: &str) -> String {
+fn located(file: Option<&str>, line: usize, message: &dyn fmt::Display) -> String {
     match (file, line) {
         (Some(file), 0) => format!("{file}: {message}"),
         (Some(file), n) => format!("{file}, line {n}: {message}"),
@@ -29,11 +51,22 @@ fn located(file: Option<&str>, line: usize, message: &str) -> String {
 impl TextError {
     /// The error `message` at line `line` (0: the file as a whole), in a file not named yet.
     pub fn at(line: usize, message: impl Into<String>) -> TextError {
+        TextError::of(line, TextFlaw::Said(message.into()))
+    }
+
+    /// The error of what read line `line` (0: the file as a whole), in a file not named yet.
+    pub fn of(line: usize, flaw: impl Into<TextFlaw>) -> TextError {
         TextError {
             file: None,
             line,
-            message: message.into(),
+            flaw: flaw.into(),
         }
+    }
+
+    /// The same error, at line `line`.
+    #[must_use]
+    pub fn at_line(self, line: usize) -> TextError {
+        TextError { line, ..self }
     }
 
     /// The same error, naming the file.

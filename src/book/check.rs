@@ -116,7 +116,7 @@ fn book_exits(text: &str, n: usize) -> Result<(SearchSpec, Vec<Frontier>), TextE
     let rules = header.rules()?;
     let spec = SearchSpec::of(&header);
     spec.reproducible(&rules)
-        .map_err(|e| TextError::at(0, e.to_string()))?;
+        .map_err(|e| TextError::of(0, Box::new(e)))?;
     let entries = graph::entries(lines);
     let start = Position::start(rules);
     let (front, _) = graph::frontier(
@@ -224,7 +224,7 @@ pub fn check_text(text: &str, sample: usize) -> Result<Report, TextError> {
     if sample > 0 {
         SearchSpec::of(&header)
             .reproducible(&rules)
-            .map_err(|e| TextError::at(0, e.to_string()))?;
+            .map_err(|e| TextError::of(0, Box::new(e)))?;
     }
     let searched = check_sample(&lines, SearchSpec::of(&header), sample)?;
     Ok(Report {

@@ -144,7 +144,7 @@ pub fn parse_line(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>)
     let bad = |message: String| TextError::at(0, message);
     let mut parts = text.split('|');
     let fen_text = parts.next().unwrap_or("").trim();
-    let pos = fen::read(fen_text, rules).map_err(|e| bad(e.to_string()))?;
+    let pos = fen::read(fen_text, rules).map_err(|e| TextError::of(0, e))?;
     if pos.outcome().is_some() {
         return Err(bad("the game is over in this position".into()));
     }
@@ -158,7 +158,7 @@ pub fn parse_line(text: &str, rules: &Rules) -> Result<(Position, Vec<BookMove>)
                 part.trim()
             )));
         };
-        let mv = notation::parse_move(&pos, mv_text).map_err(|e| bad(e.to_string()))?;
+        let mv = notation::parse_move(&pos, mv_text).map_err(|e| TextError::of(0, e))?;
         if !legal.contains(&mv) {
             return Err(bad(format!(
                 "'{mv_text}' is not a whole turn (give its removal)"
@@ -259,12 +259,12 @@ pub fn parse(text: &str) -> Result<(Header, Vec<Line>), TextError> {
                 number,
             ));
             let h = header_of(version.unwrap_or(FORMAT_VERSION), &fields, number)?;
-            rules = Some(h.rules().map_err(|e| TextError::at(number, e.message))?);
+            rules = Some(h.rules().map_err(|e| e.at_line(number))?);
             header = Some(h);
             continue;
         }
         let rules = rules.as_ref().expect("set with the header");
-        let (pos, moves) = parse_line(line, rules).map_err(|e| TextError::at(number, e.message))?;
+        let (pos, moves) = parse_line(line, rules).map_err(|e| e.at_line(number))?;
         lines.push(Line { number, pos, moves });
     }
     let Some(header) = header else {
@@ -307,7 +307,7 @@ fn header_of(
             .map_err(|_| TextError::at(n, format!("{key}: '{v}' is not a number")))?;
         let min = i64::from(key != "margin");
         super::settings::check_setting(key, x, min, max)
-            .map_err(|e| TextError::at(n, e.to_string()))?;
+            .map_err(|e| TextError::of(n, Box::new(e)))?;
         Ok(x)
     };
     let (variant, variant_line) = get("variant")?;
@@ -466,27 +466,30 @@ mod tests {
             "********/********/OO**@@** w p p 2 7 2 7 0 0 -1 -1 -1 -1 0 0 3 | a7 1 1",
         );
         assert_eq!(e.line, 13, "{e}");
-        assert!(e.message.contains("whole turn"), "{e}");
+        assert!(e.flaw.to_string().contains("whole turn"), "{e}");
         let e = with(
             12,
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 | q9 1 1",
         );
         assert!(
-            e.to_string().starts_with("line 12: ") && e.message.contains("q9"),
+            e.to_string().starts_with("line 12: ") && e.flaw.to_string().contains("q9"),
             "{e}"
         );
         let e = with(
             12,
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 | d6 x 1",
         );
-        assert!(e.line == 12 && e.message.contains("not a score"), "{e}");
+        assert!(
+            e.line == 12 && e.flaw.to_string().contains("not a score"),
+            "{e}"
+        );
         for proven in [">=loss", ">=", ">=drawn"] {
             let e = with(
                 12,
                 &format!("********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 | d6 {proven} 1"),
             );
             assert!(
-                e.line == 12 && e.message.contains("not a proven value"),
+                e.line == 12 && e.flaw.to_string().contains("not a proven value"),
                 "{e}"
             );
         }
@@ -494,41 +497,57 @@ mod tests {
             12,
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 | d6 1 0",
         );
-        assert!(e.line == 12 && e.message.contains("weight"), "{e}");
+        assert!(e.line == 12 && e.flaw.to_string().contains("weight"), "{e}");
         let e = with(
             12,
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1",
         );
-        assert!(e.line == 12 && e.message.contains("no move"), "{e}");
+        assert!(
+            e.line == 12 && e.flaw.to_string().contains("no move"),
+            "{e}"
+        );
         let e = with(12, "nonsense | d6 1 1");
-        assert!(e.line == 12 && e.message.contains("position string"), "{e}");
+        assert!(
+            e.line == 12 && e.flaw.to_string().contains("position string"),
+            "{e}"
+        );
         let e = with(3, "variant chess");
         assert_eq!(e.line, 3, "{e}");
         let e = with(2, "moulin-book 2");
-        assert!(e.line == 2 && e.message.contains("version 2"), "{e}");
+        assert!(
+            e.line == 2 && e.flaw.to_string().contains("version 2"),
+            "{e}"
+        );
         let e = with(11, "positions 3");
-        assert!(e.line == 11 && e.message.contains("announces 3"), "{e}");
+        assert!(
+            e.line == 11 && e.flaw.to_string().contains("announces 3"),
+            "{e}"
+        );
         let e = with(7, "hash 1048576");
         assert!(
             e.line == 7
-                && e.message
+                && e.flaw
+                    .to_string()
                     .contains("hash 1048576 is out of bounds (1 to 1024)"),
             "{e}"
         );
         let e = with(5, "depth 1000");
-        assert!(e.line == 5 && e.message.contains("(1 to 20)"), "{e}");
+        assert!(
+            e.line == 5 && e.flaw.to_string().contains("(1 to 20)"),
+            "{e}"
+        );
         let e = with(4, "width 3");
         assert!(
-            e.line == 4 && e.message.contains("unknown header field"),
+            e.line == 4 && e.flaw.to_string().contains("unknown header field"),
             "{e}"
         );
         let e = parse("moulin-book 1\nvariant nine\n").unwrap_err();
-        assert!(e.message.contains("incomplete"), "{e}");
+        assert!(e.flaw.to_string().contains("incomplete"), "{e}");
         let e = parse("").unwrap_err();
-        assert!(e.message.contains("incomplete"), "{e}");
+        assert!(e.flaw.to_string().contains("incomplete"), "{e}");
         let e = super::super::Book::parse(&format!("{good}{}\n", lines[11])).unwrap_err();
         assert!(
-            e.message.contains("announces") || e.message.contains("already"),
+            e.flaw.to_string().contains("announces") || e.flaw.to_string().contains("already"),
             "{e}"
         );
     }

@@ -5,7 +5,7 @@
 //! - `book_move`: a book move and its weight, the scale of book scores, how a move is picked;
 //! - `settings`: the book's settings and their bounds, the format's version, where the default
 //!   books are;
-//! - `book_error`: the book's errors (`BookError`, `TextError`);
+//! - `book_error`: the book's errors (`BookError`, `TextError` and its `TextFlaw`);
 //!
 //! - `lookup`: a loaded book (`Book`), its lookup and the choice of a move;
 //! - `format`: reads and writes the text file of `book/README.md`;
@@ -37,7 +37,7 @@ pub mod lookup;
 pub mod settings;
 pub mod two_trees;
 
-pub use book_error::{evaluation_text, BookError, TextError};
+pub use book_error::{evaluation_text, BookError, TextError, TextFlaw};
 pub use book_move::{ply_of, score_value, weight, BookMove, Variety};
 pub use format::{Header, Line};
 pub use lookup::{lookup_ns, Book};

@@ -5,7 +5,7 @@ use super::args::{engine_settings, read_knowledge, EngineFiles};
 use super::output::{out, outln};
 use crate::commands::failure::{Context, Failure};
 use moulin::analyse::analyst::RecordGame;
-use moulin::analyse::{analyst, html, report, Analyst, Setup};
+use moulin::analyse::{analyse_report, analyst, html, Analyst, Setup};
 use moulin::book::Book;
 use moulin::durable::{self, CommandFile, Role};
 use moulin::rules::game::Game;
@@ -208,11 +208,11 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     let (game, played) = analyst::play_moves(start, &record.moves)?;
     if args.position && args.exact {
         let exact = analyst.exact_values(&game)?;
-        return out!("{}", report::exact_moves(&exact, args.json));
+        return out!("{}", analyse_report::exact_moves(&exact, args.json));
     }
     if args.position {
         let advice = analyst.advice(&game)?;
-        return out!("{}", report::advice(&advice, args.json));
+        return out!("{}", analyse_report::advice(&advice, args.json));
     }
     let book = book_moves(args, &record, &played)?;
     let graded = analyst.grade_game(
@@ -231,8 +231,8 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         durable::write_atomic(path, page.as_bytes())?;
     }
     if args.json {
-        outln!("{}", report::json_game(&graded, &game, tags))
+        outln!("{}", analyse_report::json_game(&graded, &game, tags))
     } else {
-        out!("{}", report::text_game(&graded, &game))
+        out!("{}", analyse_report::text_game(&graded, &game))
     }
 }

@@ -8,12 +8,10 @@
 //! (the same choice as `anyhow::Error`, without the crate: the chain is kept by `Within`, and
 //! the exit statuses need the variants below).
 
+use moulin::box_error::BoxError;
 use std::error::Error;
 use std::fmt;
 use std::io;
-
-/// A library's error (or a line of text), boxed with its `source()` chain.
-pub type Cause = Box<dyn Error + Send + Sync + 'static>;
 
 /// Why a command did not finish.
 #[derive(Debug)]
@@ -22,10 +20,10 @@ pub enum Failure {
     Closed,
     /// What went wrong: an error of the library (or of the command's own), with what the command
     /// was doing put in front of it by `context`.
-    Failed(Cause),
+    Failed(BoxError),
     /// The command line itself is wrong (a value out of range, a malformed spec): nothing was
     /// done. Exit status 2, as for clap's own usage errors.
-    Usage(Cause),
+    Usage(BoxError),
 }
 
 impl Failure {
@@ -63,7 +61,7 @@ impl Failure {
 
 /// Every error that can cross threads, and a line of text (`String`, `&str`), is a `Failure`:
 /// what `?` uses.
-impl<E: Into<Cause>> From<E> for Failure {
+impl<E: Into<BoxError>> From<E> for Failure {
     fn from(e: E) -> Failure {
         Failure::Failed(e.into())
     }
@@ -84,7 +82,7 @@ struct Within {
     /// What the command was doing, or the input it concerns ("--openings FILE").
     what: String,
     /// The error itself.
-    source: Cause,
+    source: BoxError,
 }
 
 impl fmt::Display for Within {

@@ -5,6 +5,7 @@
 
 use super::options::Settings;
 use super::report::{LoadError, Part};
+use crate::box_error::BoxError;
 use crate::rules::Rules;
 use std::path::Path;
 
@@ -19,7 +20,7 @@ use std::path::Path;
 pub fn check_named(settings: &Settings, part: Part) -> Result<(), LoadError> {
     let named = |value: &str| !value.is_empty() && !value.eq_ignore_ascii_case("none");
     let rules = &settings.rules;
-    let failed = |e: Box<dyn std::error::Error + Send + Sync>| LoadError::Failed(e);
+    let failed = |e: BoxError| LoadError::Failed(e);
     match part {
         Part::Network if named(&settings.eval_file) => {
             crate::search::eval::network::Network::read(Path::new(&settings.eval_file), rules)
@@ -44,7 +45,7 @@ pub fn check_named(settings: &Settings, part: Part) -> Result<(), LoadError> {
 }
 
 /// Whether `dir` holds tables for `rules`.
-fn tables_there(dir: &Path, rules: &Rules) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+fn tables_there(dir: &Path, rules: &Rules) -> Result<(), BoxError> {
     use crate::tables::{file, pack, TablesError};
     if pack::is_set(dir) {
         return pack::open(dir, rules).map(drop).map_err(Into::into);

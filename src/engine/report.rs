@@ -6,6 +6,7 @@
 //! dialect (the protocol's reply layer, the terminal game, the analysis).
 
 use crate::book::Book;
+use crate::box_error::BoxError;
 use crate::rules::moves::Move;
 use crate::rules::notation::{Convention, MoveError};
 use crate::rules::position::Position;
@@ -307,7 +308,7 @@ pub struct BookAnswer {
 pub enum LoadError {
     /// The files could not be read (the lower layer's error, shown as it is).
     #[error("{0}")]
-    Failed(Box<dyn std::error::Error + Send + Sync>),
+    Failed(BoxError),
     /// The file is not there.
     #[error("{}: no such file", .0.display())]
     NotThere(PathBuf),

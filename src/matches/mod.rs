@@ -10,17 +10,13 @@
 //! - `numbers`: Elo, its interval, the SPRT, and a tournament's ratings.
 //! - `run`: a match or a tournament played: who plays which game, the records of the games,
 //!   what they add up to, their replay and the summary.
-//! - `words`: the quoting that specs and records share; `match_error`: every error of the
-//!   room wrapped in one.
+//! - `quoting`: the shell-like quoting that specs and records share.
 
 pub mod engines;
 pub mod games;
-mod match_error;
 pub mod numbers;
+pub mod quoting;
 pub mod run;
-pub mod words;
-
-pub use match_error::MatchError;
 
 /// The most games a match may ask for (games are produced one by one, so this is about time:
 /// a billion games is years of play).

@@ -84,9 +84,9 @@ pub(super) fn terms(pos: &Position) -> Vec<String> {
         black.total()
     ));
     let flies = pos.can_fly(us) || pos.can_fly(!us);
-    let learned_part = match weights.placing {
+    let learned_part = match weights.linear {
         Some(p) if pos.is_placing() => {
-            let (learned, late) = p.learned(pos);
+            let (learned, late) = p.placing(pos);
             Some((p, format!(
                     "Learned placing evaluation ({}): {learned} for {}, late correction {late}; hand-written: {}",
                     p.weights.variant,

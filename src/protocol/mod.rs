@@ -36,6 +36,7 @@ mod waiting;
 
 pub use crate::engine::{Changed, OptionError, Settings};
 
+use crate::box_error::BoxError;
 use crate::engine::{self, Part};
 pub use command::{parse, Command, CommandError, Go, Start, MAX_LINE};
 
@@ -65,7 +66,7 @@ pub enum ProtocolError {
         /// Its value, as given.
         value: String,
         /// Why the file cannot be used.
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
     /// The thread that reads stdin could not be started.
     #[error("cannot start the input thread: {source}")]

@@ -73,7 +73,7 @@ pub struct Options {
     pub style: Style,
     /// The weights of the hand-written evaluation.
     pub weights: eval::Weights,
-    /// Use the learned placing evaluation where it serves the rules (`eval::Placing`).
+    /// Use the fitted placing evaluation where it serves the rules (`eval::LinearTerms`).
     pub learned: bool,
     /// Endgame tables: covered positions are exact (`TablesPath`).
     pub tables: Option<Arc<Tables>>,

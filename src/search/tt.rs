@@ -3,8 +3,8 @@
 //! once reads as a miss (Hyatt and Mann, "A lock-less transposition table implementation for
 //! parallel search chess engines", 2002).
 
+use crate::memory::Words;
 use crate::rules::moves::Move;
-use crate::words::Words;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How a stored score bounds the true score.
@@ -66,11 +66,11 @@ impl TranspositionTable {
     pub const MAX_MB: usize = 65536;
 
     /// A table of about `mb` megabytes (1 to `MAX_MB`), or less: no more than the share of the
-    /// memory and address space left that one table may take (`words::within_limits`), and
+    /// memory and address space left that one table may take (`memory::within_limits`), and
     /// halved until the memory is given (`bytes` says what it has). Its pages are taken as they
     /// are first written.
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = crate::words::within_limits(mb.clamp(1, Self::MAX_MB) << 20);
+        let bytes = crate::memory::within_limits(mb.clamp(1, Self::MAX_MB) << 20);
         let slots = (bytes / SLOT_BYTES).max(1);
         let mut words = Words::at_most(slots, 1, |n| Words::zeroed(2 * n));
         if words.is_empty() {

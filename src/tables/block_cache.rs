@@ -6,7 +6,7 @@
 //! A search probes the tables at almost every node, so a probe that finds its block kept must
 //! cost no more than a read of a built table from the page cache: one word of the table's map
 //! (its block's frame), the frame's tag, then the value. Frames of one block size form a pool:
-//! one array of bytes (in huge pages where the system allows, `crate::words`), a tag a frame
+//! one array of bytes (in huge pages where the system allows, `crate::memory`), a tag a frame
 //! naming the block it holds, and a bit a frame saying it was probed since the pool's hand last
 //! passed it (CLOCK, the "second chance" order: a block is given up when the hand finds it not
 //! probed since its last pass).
@@ -19,27 +19,27 @@
 //! claims it: the tag set to "busy" (by compare-and-swap), the count made odd, the bytes
 //! written, the count made even, the tag set to the block's.
 
-use crate::words::Words;
+use crate::memory::Words;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// The bytes of blocks kept by default: a quarter of the memory the process may use
-/// (`words::memory_limit`), at least 256 MiB and at most 4 GiB (512 MiB where the memory is not
+/// (`memory::memory_limit`), at least 256 MiB and at most 4 GiB (512 MiB where the memory is not
 /// known), and no more than the share of its address space left that one cache may take
-/// (`words::within_limits`: under `ulimit -v`), taken only as blocks are probed. With memory
+/// (`memory::within_limits`: under `ulimit -v`), taken only as blocks are probed. With memory
 /// limited to 8 GB, a search probing the whole game's set from the late placing ran 1.1 to 1.4
 /// times faster with 2 GiB than with 512 MiB, and faster than the built tables with the page
 /// cache to themselves (docs/results.md, 2026-11-29).
 pub fn default_bytes() -> usize {
     static DEFAULT: OnceLock<usize> = OnceLock::new();
     let by_memory = *DEFAULT.get_or_init(|| {
-        crate::words::memory_limit().map_or(512 << 20, |m| {
+        crate::memory::memory_limit().map_or(512 << 20, |m| {
             usize::try_from(m / 4)
                 .unwrap_or(usize::MAX)
                 .clamp(256 << 20, 4 << 30)
         })
     });
-    crate::words::within_limits(by_memory)
+    crate::memory::within_limits(by_memory)
 }
 
 /// The largest cache a pool reserves room for (`TablesCache`'s largest, 64 GiB): reserved, not
@@ -146,21 +146,21 @@ impl BlockCache {
             for other in self.pools.iter().filter_map(OnceLock::get) {
                 other.resize(0);
             }
-            Pool::new(shift, crate::words::within_limits(self.capacity()))
+            Pool::new(shift, crate::memory::within_limits(self.capacity()))
         })
     }
 
     /// Keeps at most `bytes` bytes of blocks of each size from now on (at least one block): a
     /// set has one block size, so this is its cache. The bytes each pool will keep at most:
     /// fewer than `bytes` where they do not fit in the memory the process may use
-    /// (`words::within_memory`), in the room a pool reserved, or (no pool made yet) in the
-    /// address space left (`words::within_limits`).
+    /// (`memory::within_memory`), in the room a pool reserved, or (no pool made yet) in the
+    /// address space left (`memory::within_limits`).
     pub fn set_capacity_bytes(&self, bytes: usize) -> usize {
         let bytes = bytes.max(1);
         self.capacity.store(bytes, Ordering::Relaxed);
         let mut kept = None;
         for pool in self.pools.iter().filter_map(OnceLock::get) {
-            let frames = pool.resize(crate::words::within_memory(bytes));
+            let frames = pool.resize(crate::memory::within_memory(bytes));
             let pool_bytes = frames << pool.shift;
             kept = Some(kept.map_or(pool_bytes, |k: usize| k.min(pool_bytes)));
         }
@@ -169,14 +169,14 @@ impl BlockCache {
 }
 
 /// The bytes of blocks a cache asked to keep `bytes` would keep before any block is probed:
-/// what fits in the address space left (`words::within_limits`).
+/// what fits in the address space left (`memory::within_limits`).
 pub fn fits(bytes: usize) -> usize {
-    crate::words::within_limits(bytes.max(1))
+    crate::memory::within_limits(bytes.max(1))
 }
 
 impl Pool {
     /// The pool of frames of `1 << shift` bytes, as many as `bytes` holds (what the capacity
-    /// asks and fits: `words::within_limits`), fewer where the memory is refused, none where not
+    /// asks and fits: `memory::within_limits`), fewer where the memory is refused, none where not
     /// even one frame can be had (every probe then unpacks its block).
     fn new(shift: u32, bytes: usize) -> Pool {
         let wanted = frames_for(bytes, shift);
@@ -185,7 +185,7 @@ impl Pool {
         // the address space is not limited; elsewhere, the frames of the size asked now (a
         // larger size later keeps to these), or as many as can be had.
         let most = frames_for(MOST_BYTES, shift);
-        let unlimited = crate::words::room_left().is_none();
+        let unlimited = crate::memory::room_left().is_none();
         let most_reserved = unlimited
             .then(|| {
                 Some((

@@ -3,6 +3,8 @@
 //! default), else at ruzstd's only level (about zstd's level 1); read by the C library in such a
 //! build, else by ruzstd, so a build without default features never needs the C library.
 
+use crate::box_error::BoxError;
+
 /// Why a frame does not give back its bytes.
 #[derive(Debug, thiserror::Error)]
 pub enum FrameError {
@@ -19,7 +21,7 @@ pub enum FrameError {
     },
     /// The frame does not decode: the decoder's error.
     #[error("does not unpack: {0}")]
-    Undecodable(Box<dyn std::error::Error + Send + Sync>),
+    Undecodable(BoxError),
     /// The pure decoder panicked on the frame.
     #[error("does not unpack: the decoder failed")]
     DecoderFailed,

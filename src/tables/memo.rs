@@ -9,12 +9,12 @@
 //! (direct-mapped: a newer position takes the place). A word is written and read whole, so a
 //! reader finds the value of the position whose sets it holds or nothing; the sets of a derived
 //! position are never empty, so the word 0 is no position. The words are allocated at the first
-//! derived probe, in huge pages where the system allows (`crate::words`), fewer where the memory
-//! left is short (`words::within_limits`) or refused, none at all if need be (each derived probe
+//! derived probe, in huge pages where the system allows (`crate::memory`), fewer where the memory
+//! left is short (`memory::within_limits`) or refused, none at all if need be (each derived probe
 //! is then found again).
 
+use crate::memory::Words;
 use crate::tables::values::Value;
-use crate::words::Words;
 use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
@@ -53,7 +53,7 @@ impl Memo {
     /// Keeps `value` as the position's.
     pub fn put(&self, ours: u32, theirs: u32, value: Value) {
         let words = self.words.get_or_init(|| {
-            let bytes = crate::words::within_limits(WORDS * 8);
+            let bytes = crate::memory::within_limits(WORDS * 8);
             // The largest power of two of words that fits.
             let len = (bytes / 8 + 1).next_power_of_two() / 2;
             Words::at_most(len.min(WORDS), 1 << 10, Words::zeroed)

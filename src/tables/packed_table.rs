@@ -16,12 +16,12 @@
 use super::block_cache::{self as cache, BlockCache};
 use super::frame;
 use crate::durable;
+use crate::memory::Words;
 use crate::tables::checksum::checksum;
 use crate::tables::mapped::{open_regular, Mapping};
 use crate::tables::packed_flaw::{BlockFault, PackedFlaw};
 use crate::tables::table_key::Key;
 use crate::tables::tables_error::TablesError;
-use crate::words::Words;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

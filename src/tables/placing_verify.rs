@@ -2,10 +2,13 @@
 //! tables: for a stored position, every
 //! legal move is made by the move generator and played on a real `Position`, and the stored value
 //! must be the best of the successors' (a game over, a placing position of the solution, or a
-//! moving position of the tables). Shares nothing with `induction` but the index.
+//! moving position of the tables). Shares nothing with `induction` but the index. The groups of
+//! a built solution are checked one after the other by `check_groups` (`moulin tables verify
+//! --placing`).
 
 use super::groups::{position, Group};
 use super::placing::solution::Solution;
+use super::placing_build::Build;
 use super::placing_play::known;
 use crate::rules::movegen;
 use crate::rules::notation::Convention;
@@ -13,6 +16,7 @@ use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::tables::index::{Classes, PairIndex};
 use crate::tables::table_set::Tables;
+use crate::tables::tables_error::TablesError;
 use crate::tables::values::Wdl;
 
 /// A stored value that is not the best of its successors'.
@@ -74,6 +78,53 @@ pub fn check(
         }
     }
     out
+}
+
+/// Each group of the placing solution `build` holds checked, told to `each` with the positions
+/// checked and those that disagree: with `sample` (and the whole `solution`), that many
+/// positions of each spread evenly over it, each against its successors (`check`); without,
+/// every group solved again from the stored groups after it and compared value for value
+/// (`Build::recheck`). The checks run on the caller's rayon pool.
+///
+/// # Errors
+///
+/// A group that cannot be read or solved again; what `each` returns.
+pub fn check_groups<E: From<TablesError>>(
+    build: &mut Build,
+    rules: &Rules,
+    solution: Option<&Solution>,
+    sample: Option<u64>,
+    mut each: impl FnMut(Group, u64, u64) -> Result<(), E>,
+) -> Result<(), E> {
+    use rayon::prelude::*;
+    let classes = Classes::new(rules.pieces as usize);
+    for g in build.groups() {
+        let size = Build::size(g);
+        let (checked, wrong) = match (sample, solution) {
+            (Some(n), Some(solution)) => {
+                let step = (size / n).max(1);
+                let slots: Vec<u64> = (0..size).step_by(step as usize).collect();
+                let bad = slots
+                    .par_chunks(1024)
+                    .map(|c| {
+                        check(
+                            rules,
+                            &classes,
+                            solution,
+                            build.moving(),
+                            g,
+                            c.iter().copied(),
+                        )
+                        .len() as u64
+                    })
+                    .sum::<u64>();
+                (slots.len() as u64, bad)
+            }
+            _ => (size, build.recheck(g)?),
+        };
+        each(g, checked, wrong)?;
+    }
+    Ok(())
 }
 
 /// What `check_opening` found of an opening's solution.

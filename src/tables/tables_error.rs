@@ -1,6 +1,7 @@
 //! What goes wrong with endgame tables, each naming the file or directory and the cause.
 
 use super::packed_flaw::PackedFlaw;
+use crate::box_error::BoxError;
 use std::io;
 use std::path::PathBuf;
 
@@ -259,6 +260,30 @@ pub enum TablesError {
         /// The group, as `<left>-<mover>-<other>`.
         group: String,
     },
+    /// A packed set whose placing groups are half derived: not a whole solution to read
+    /// group by group.
+    #[error(
+        "{}: a packed set finds half its placing groups from the next one when probed; use the \
+         built solution's directory here",
+        dir.display()
+    )]
+    PlacingDerived {
+        /// The set's folder.
+        dir: PathBuf,
+    },
+    /// A placing solution with some of its groups only.
+    #[error(
+        "{}: the placing solution has {have} of its {all} groups (moulin tables build --placing)",
+        dir.display()
+    )]
+    PlacingPartial {
+        /// The tables' folder.
+        dir: PathBuf,
+        /// The groups there.
+        have: usize,
+        /// The groups of a whole solution.
+        all: usize,
+    },
     /// Rules the placing solution cannot be built for.
     #[error("the placing solution is built for rules whose placing has no moves (not lasker) and nine pieces a side at most: {why}")]
     PlacingUnsupported {
@@ -272,7 +297,7 @@ pub enum TablesError {
         /// The file.
         path: PathBuf,
         /// What is wrong with it (`placing::opening::Flaw`).
-        what: Box<dyn std::error::Error + Send + Sync>,
+        what: BoxError,
     },
     /// A distance too long for a table's codes.
     #[error("a distance of more than {max} plies: a table cannot hold it")]

@@ -26,10 +26,10 @@
 //! too).
 
 use super::label::{draw_position, read_labels};
-use super::TrainError;
+use super::{LineFlaw, TrainError};
 use crate::durable::{DurableError, Journal};
 use crate::job_progress::Progress;
-use crate::matches::engines::engine::Engine;
+use crate::matches::engines::engine_process::EngineProcess;
 use crate::parallel;
 use crate::rules::game::Game;
 use crate::rules::movegen;
@@ -168,29 +168,32 @@ pub fn read_suite(path: &Path, rules: &Rules) -> Result<Vec<Critical>, TrainErro
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let bad = |what: String| TrainError::SuiteLine {
+        let bad = |what: LineFlaw| TrainError::SuiteLine {
             path: path.to_path_buf(),
             line: n,
-            what,
+            what: Box::new(what),
         };
         let words: Vec<&str> = line.splitn(4, ' ').collect();
         if words.len() != 4 {
-            return Err(bad(
-                "expected <value> <best score> <kept moves> <position string>".to_string(),
-            ));
+            return Err(bad(LineFlaw::Form(
+                "<value> <best score> <kept moves> <position string>",
+            )));
         }
         let value =
-            Value::parse(words[0]).ok_or_else(|| bad(format!("bad value '{}'", words[0])))?;
+            Value::parse(words[0]).ok_or_else(|| bad(LineFlaw::field("bad value", words[0])))?;
         let best = words[1]
             .parse()
-            .map_err(|_| bad(format!("bad score '{}'", words[1])))?;
-        let pos = fen::read(words[3], rules).map_err(|e| bad(e.to_string()))?;
+            .map_err(|_| bad(LineFlaw::field("bad score", words[1])))?;
+        let pos = fen::read(words[3], rules).map_err(|e| bad(e.into()))?;
         let mut keep = Vec::new();
         for token in words[2].split(',') {
             let mut game = Game::from_position(pos);
-            let mv = game
-                .play_token(token)
-                .map_err(|e| bad(format!("kept move '{token}': {e}")))?;
+            let mv = game.play_token(token).map_err(|source| {
+                bad(LineFlaw::KeptMove {
+                    token: token.to_string(),
+                    source,
+                })
+            })?;
             keep.push(mv);
         }
         out.push(Critical {
@@ -674,7 +677,7 @@ pub struct Measure<'a> {
 /// Plays every position of `suite` through `engine` and counts the moves that keep the value.
 pub fn measure_suite(
     suite: &[Critical],
-    engine: &mut Engine,
+    engine: &mut EngineProcess,
     how: &Measure,
     progress: &dyn Progress,
 ) -> Result<SuiteTally, TrainError> {

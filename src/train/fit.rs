@@ -4,7 +4,7 @@
 //! The method is logistic regression in the manner of Texel tuning, against the deep search's
 //! score rather than the game's result: for each placing position (hands not empty, the first
 //! position of each class of positions only), the evaluation `e = s L + (1 - s) H + 4 s (1 - s) C`,
-//! with `L` the learned evaluation (material, plus the weighted inputs of both sides, plus a
+//! with `L` the placing evaluation (material, plus the weighted inputs of both sides, plus a
 //! bias), `H` the hand-written one, `C` the late correction (the same inputs with weights of its
 //! own, plus a bias; `--no-late` keeps it at zero) and `s = h / T` the share of all `T` pieces still
 //! in hand, is brought near the label
@@ -19,7 +19,7 @@
 
 use super::label::{read_labels, Labelled, CAP};
 use super::TrainError;
-use crate::search::eval::{self, LinearWeights, Placing, Weights, INPUTS, INPUT_NAMES};
+use crate::search::eval::{self, LinearTerms, LinearWeights, Weights, INPUTS, INPUT_NAMES};
 use crate::search::Score;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::PathBuf;
@@ -72,17 +72,17 @@ fn journal_depth(path: &std::path::Path) -> u32 {
         .unwrap_or(0)
 }
 
-/// The weights fitted: those of the learned evaluation (the inputs of the side to move, of the
+/// The weights fitted: those of the placing evaluation (the inputs of the side to move, of the
 /// other side, the bias), then the late correction's in the same order.
 const PARAMS: usize = 2 * (2 * INPUTS + 1);
 
 /// One training example.
 struct Example {
     /// The inputs of the side to move, then of the other side, then 1 (the bias), each scaled by
-    /// the share of the learned evaluation `s = h / T`; then the same scaled by the late
+    /// the share of the placing evaluation `s = h / T`; then the same scaled by the late
     /// correction's weight `4 s (1 - s)`.
     x: [f64; PARAMS],
-    /// The part of the evaluation that is not learned.
+    /// The part of the evaluation that is not fitted.
     fixed: f64,
     /// The label, in centi-pieces.
     target: f64,
@@ -108,12 +108,12 @@ fn capped(score: Score) -> f64 {
     }
 }
 
-fn example(l: &Labelled, placing: &Placing) -> Example {
+fn example(l: &Labelled, terms: &LinearTerms) -> Example {
     let pos = &l.pos;
     let us = pos.side_to_move();
     let hands = f64::from(pos.in_hand(us) + pos.in_hand(!us));
     let share = hands / (2.0 * f64::from(pos.rules().pieces));
-    let [ours, theirs] = eval::both_inputs(pos, us, &placing.by_degree);
+    let [ours, theirs] = eval::both_inputs(pos, us, &terms.by_degree);
     let bump = 4.0 * share * (1.0 - share);
     let half = 2 * INPUTS + 1;
     let mut x = [0.0; PARAMS];
@@ -138,10 +138,10 @@ fn example(l: &Labelled, placing: &Placing) -> Example {
 /// A training example of the moving correction: the inputs of the side to move, of the other
 /// side and 1 (the bias) in the first `2 INPUTS + 1` places, faded as the evaluation fades them
 /// under the fade `fade` (`eval::moving_share`), over the hand-written evaluation.
-fn moving_example(l: &Labelled, placing: &Placing, fade: i32) -> Example {
+fn moving_example(l: &Labelled, terms: &LinearTerms, fade: i32) -> Example {
     let pos = &l.pos;
     let us = pos.side_to_move();
-    let [ours, theirs] = eval::both_inputs(pos, us, &placing.by_degree);
+    let [ours, theirs] = eval::both_inputs(pos, us, &terms.by_degree);
     let (share, whole) = eval::moving_share(pos, fade);
     let share = f64::from(share) / f64::from(whole);
     let mut x = [0.0; PARAMS];
@@ -240,7 +240,7 @@ fn as_moving_vector(l: &LinearWeights) -> Vec<f64> {
 
 /// The weights of a fitted vector (see `PARAMS`) and of a fitted moving vector (see
 /// `as_moving_vector`), rounded to whole centi-pieces, with the moving correction's fade.
-fn as_learned(variant: &'static str, w: &[f64], mw: &[f64], fade: i32) -> LinearWeights {
+fn as_weights(variant: &'static str, w: &[f64], mw: &[f64], fade: i32) -> LinearWeights {
     let at = |i: usize| w[i].round() as i32;
     let mat = |i: usize| mw[i].round() as i32;
     let half = 2 * INPUTS + 1;
@@ -340,7 +340,7 @@ pub struct Losses {
 #[derive(Clone, Debug)]
 pub struct Fitted {
     /// The weights, rounded.
-    pub learned: LinearWeights,
+    pub weights: LinearWeights,
     /// Labelled positions read.
     pub read: usize,
     /// Placing examples (one a class of positions), and how many were fitted and held out.
@@ -375,7 +375,7 @@ pub fn game_results(files: &[PathBuf], rules: &crate::Rules) -> Result<GameResul
 fn examples(
     files: &[PathBuf],
     rules: &crate::Rules,
-    placing: &Placing,
+    terms: &LinearTerms,
     results: &GameResults,
     plan: &FitPlan,
 ) -> Result<(Vec<Example>, Vec<Example>, usize), TrainError> {
@@ -388,14 +388,14 @@ fn examples(
             read += 1;
             let canonical = crate::rules::symmetry::fold(&l.pos).key;
             if l.pos.is_placing() && l.pos.pending_removals() == 0 && seen.insert(canonical) {
-                let mut e = example(&l, placing);
+                let mut e = example(&l, terms);
                 if let Some(&(sum, n)) = results.0.get(&canonical) {
                     e.result = sum / n as f64;
                     e.lambda = plan.lambda;
                 }
                 examples.push(e);
             } else if plan.moving && is_moving(&l.pos) && seen.insert(canonical) {
-                moving.push(moving_example(&l, placing, plan.fade));
+                moving.push(moving_example(&l, terms, plan.fade));
             }
         }
     }
@@ -418,11 +418,11 @@ fn examples(
 pub fn fit(
     files: &[PathBuf],
     rules: &crate::Rules,
-    placing: &Placing,
+    terms: &LinearTerms,
     results: &GameResults,
     plan: &FitPlan,
 ) -> Result<Fitted, TrainError> {
-    let (examples, moving, read) = self::examples(files, rules, placing, results, plan)?;
+    let (examples, moving, read) = self::examples(files, rules, terms, results, plan)?;
     let (train, held) = split(&examples);
     let start = as_vector(&LinearWeights::HAND);
     let k = plan.scale;
@@ -440,7 +440,7 @@ pub fn fit(
     };
     let mrounded: Vec<f64> = mw.iter().map(|x| x.round()).collect();
     Ok(Fitted {
-        learned: as_learned(placing.weights.variant, &rounded, &mrounded, plan.fade),
+        weights: as_weights(terms.weights.variant, &rounded, &mrounded, plan.fade),
         read,
         placing: (examples.len(), train.len(), held.len()),
         with_results: examples.iter().filter(|e| e.lambda > 0.0).count(),
@@ -467,8 +467,8 @@ pub const OWN: crate::durable::Own = crate::durable::Own {
     name: "a file of weights written by moulin train fit",
 };
 
-/// The Rust source of `src/search/eval/fitted_weights.rs` holding `learned`.
-pub fn source_text(learned: &LinearWeights, command: &str, about: &str) -> String {
+/// The Rust source of `src/search/eval/fitted_weights.rs` holding `weights`.
+pub fn source_text(weights: &LinearWeights, command: &str, about: &str) -> String {
     let list = |v: &[i32; INPUTS]| {
         v.iter()
             .map(std::string::ToString::to_string)
@@ -500,17 +500,17 @@ pub fn source_text(learned: &LinearWeights, command: &str, about: &str) -> Strin
              moving_fade: {},\n\
          }};\n",
         INPUT_NAMES.join(", "),
-        learned.variant,
-        list(&learned.us),
-        list(&learned.them),
-        learned.tempo,
-        list(&learned.late_us),
-        list(&learned.late_them),
-        learned.late_tempo,
-        list(&learned.moving_us),
-        list(&learned.moving_them),
-        learned.moving_tempo,
-        learned.moving_fade
+        weights.variant,
+        list(&weights.us),
+        list(&weights.them),
+        weights.tempo,
+        list(&weights.late_us),
+        list(&weights.late_them),
+        weights.late_tempo,
+        list(&weights.moving_us),
+        list(&weights.moving_them),
+        weights.moving_tempo,
+        weights.moving_fade
     )
 }
 
@@ -531,7 +531,7 @@ mod tests {
         planted: impl Fn(&[i32], f64) -> f64,
     ) -> Vec<Example> {
         let rules = crate::Rules::nine();
-        let placing = Placing::for_rules(&rules).unwrap();
+        let terms = LinearTerms::for_rules(&rules).unwrap();
         let mut rng = Rng::new(seed);
         let mut examples = Vec::new();
         while examples.len() < 2000 {
@@ -544,7 +544,7 @@ mod tests {
                 continue;
             }
             let us = pos.side_to_move();
-            let x = eval::inputs(&pos, us, &placing.by_degree);
+            let x = eval::inputs(&pos, us, &terms.by_degree);
             let share = f64::from(pos.in_hand(us) + pos.in_hand(!us)) / 18.0;
             let extra = planted(&x, share).round() as i32;
             let l = Labelled {
@@ -552,13 +552,13 @@ mod tests {
                 plies: 0,
                 score: Score::Cp(eval::hand_written(&pos, &Weights::DEFAULT) + extra),
             };
-            examples.push(example(&l, &placing));
+            examples.push(example(&l, &terms));
         }
         examples
     }
 
     /// Labels with 40 a piece on a point with four neighbours for the side to move (fading as
-    /// the hands empty, as the learned evaluation does): the fit finds that weight.
+    /// the hands empty, as the placing evaluation does): the fit finds that weight.
     #[test]
     fn recovers_a_planted_weight() {
         let examples = planted_examples(7, 15, |x, share| 40.0 * f64::from(x[3]) * share);
@@ -591,7 +591,7 @@ mod tests {
     #[allow(clippy::float_cmp)] // the weights compared are whole numbers, exact in an f64
     fn recovers_a_planted_moving_weight() {
         let rules = crate::Rules::nine();
-        let placing = Placing::for_rules(&rules).unwrap();
+        let terms = LinearTerms::for_rules(&rules).unwrap();
         let mut rng = Rng::new(13);
         let mut examples = Vec::new();
         while examples.len() < 2000 {
@@ -606,7 +606,7 @@ mod tests {
             if !is_moving(&pos) || pos.outcome().is_some() {
                 continue;
             }
-            let x = eval::inputs(&pos, pos.side_to_move(), &placing.by_degree);
+            let x = eval::inputs(&pos, pos.side_to_move(), &terms.by_degree);
             let (share, whole) = eval::moving_share(&pos, 3);
             let faded = 30 * x[6] * share / whole;
             let l = Labelled {
@@ -614,7 +614,7 @@ mod tests {
                 plies: 0,
                 score: Score::Cp(eval::hand_written(&pos, &Weights::DEFAULT) + faded),
             };
-            examples.push(moving_example(&l, &placing, 3));
+            examples.push(moving_example(&l, &terms, 3));
         }
         let refs: Vec<&Example> = examples.iter().collect();
         let start = as_moving_vector(&LinearWeights::HAND);
@@ -625,14 +625,14 @@ mod tests {
         assert!(after < loss(&refs, &start, 200.0).0 / 10.0);
         assert!(error < 3.0, "mean error {error} cp");
         // The fitted vector lands in the moving weights, in their places.
-        let learned = as_learned("nine", &as_vector(&LinearWeights::HAND), &w, 3);
-        assert_eq!(learned.moving_us[6], w[6].round() as i32);
-        assert_eq!(learned.moving_tempo, w[2 * INPUTS].round() as i32);
+        let weights = as_weights("nine", &as_vector(&LinearWeights::HAND), &w, 3);
+        assert_eq!(weights.moving_us[6], w[6].round() as i32);
+        assert_eq!(weights.moving_tempo, w[2 * INPUTS].round() as i32);
         assert_eq!(
-            as_moving_vector(&learned)[6],
-            f64::from(learned.moving_us[6])
+            as_moving_vector(&weights)[6],
+            f64::from(weights.moving_us[6])
         );
-        assert_eq!(learned.moving_fade, 3);
+        assert_eq!(weights.moving_fade, 3);
     }
 
     /// Labels with a late bonus of 60 a piece on a 4-point for the side to move (weighed by
@@ -663,8 +663,8 @@ mod tests {
             with < 3.0 && tapered_only > with * 2.0,
             "{with} {tapered_only}"
         );
-        let learned = as_learned("nine", &w, &as_moving_vector(&LinearWeights::HAND), 0);
-        assert_eq!(learned.late_us[3], w[half + 3].round() as i32);
+        let weights = as_weights("nine", &w, &as_moving_vector(&LinearWeights::HAND), 0);
+        assert_eq!(weights.late_us[3], w[half + 3].round() as i32);
     }
 
     #[test]

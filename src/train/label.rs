@@ -22,7 +22,7 @@
 //! The journal is the data: a stopped run resumes where it stopped when given the same
 //! settings, and a larger `--positions` extends it.
 
-use super::TrainError;
+use super::{LineFlaw, TrainError};
 use crate::durable::{DurableError, Journal};
 use crate::job_progress::Progress;
 use crate::matches::run::replay::GameRead;
@@ -191,10 +191,7 @@ pub fn each_position(
 pub fn games_of_files(files: &[PathBuf]) -> Result<Vec<GameRead>, TrainError> {
     let mut games = Vec::new();
     for f in files {
-        games.extend(
-            crate::matches::run::replay::games_of_file(f)
-                .map_err(|e| TrainError::Games(e.into()))?,
-        );
+        games.extend(crate::matches::run::replay::games_of_file(f).map_err(TrainError::Games)?);
     }
     Ok(games)
 }
@@ -283,7 +280,7 @@ pub fn open_tables(
     if let Some(d) = dir {
         Tables::open(&d, rules)
             .map(|t| Some(Arc::new(t)))
-            .map_err(|e| TrainError::Tables(e.into()))
+            .map_err(TrainError::Tables)
     } else {
         let d = crate::tables::default_dir(variant);
         Ok(Tables::open(&d, rules).ok().map(Arc::new))
@@ -461,10 +458,10 @@ pub fn read_labels(path: &Path, rules: &Rules) -> Result<Vec<Labelled>, TrainErr
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let bad = |what: &str| TrainError::LabelLine {
+        let bad = |what: LineFlaw| TrainError::LabelLine {
             path: path.to_path_buf(),
             line: n,
-            what: what.to_string(),
+            what: Box::new(what),
             text: line.clone(),
         };
         let words: Vec<&str> = line.splitn(7, ' ').collect();
@@ -472,18 +469,22 @@ pub fn read_labels(path: &Path, rules: &Rules) -> Result<Vec<Labelled>, TrainErr
             continue;
         }
         if words.len() != 7 {
-            return Err(bad(
-                "expected <index> <source> <plies> <score> <best> <position>",
-            ));
+            return Err(bad(LineFlaw::Form(
+                "<index> <source> <plies> <score> <best> <position>",
+            )));
         }
-        let plies = words[2].parse().map_err(|_| bad("bad ply count"))?;
-        let value: i32 = words[4].parse().map_err(|_| bad("bad score"))?;
+        let plies = words[2]
+            .parse()
+            .map_err(|_| bad(LineFlaw::Field("bad ply count")))?;
+        let value: i32 = words[4]
+            .parse()
+            .map_err(|_| bad(LineFlaw::Field("bad score")))?;
         let score = match words[3] {
             "cp" => Score::Cp(value),
             "mate" => Score::Mate(value),
-            _ => return Err(bad("bad score kind")),
+            _ => return Err(bad(LineFlaw::Field("bad score kind"))),
         };
-        let pos = fen::read(words[6], rules).map_err(|e| bad(&e.to_string()))?;
+        let pos = fen::read(words[6], rules).map_err(|e| bad(e.into()))?;
         out.push(Labelled { pos, plies, score });
     }
     Ok(out)

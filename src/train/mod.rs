@@ -9,7 +9,8 @@
 //! The files: `label` draws and labels positions and reads label journals back; `fit` fits the
 //! weights to the labels (and writes them as Rust source); `critical` finds critical positions
 //! and measures an engine on a suite of them (`moulin train suite`). This module holds the
-//! layer's error (`TrainError`) and the cache directory.
+//! layer's error (`TrainError`, with what is wrong with a line, `LineFlaw`) and the cache
+//! directory.
 
 pub mod critical;
 pub mod fit;
@@ -18,13 +19,54 @@ pub mod net;
 pub mod net_check;
 pub mod net_data;
 pub mod net_floats;
+pub mod net_run;
 
 use crate::durable::DurableError;
+use crate::matches::run::replay::ReplayError;
+use crate::rules::fen::FenError;
+use crate::rules::notation::MoveError;
+use crate::tables::TablesError;
 use std::path::PathBuf;
 
-/// A lower layer's error that is only a message for now (the endgame tables' and the match
-/// records', which are not typed yet).
-pub type Message = Box<dyn std::error::Error + Send + Sync>;
+/// What is wrong with a line of a label journal or a suite.
+#[derive(Debug, thiserror::Error)]
+pub enum LineFlaw {
+    /// The line has not the form it must have (which this says).
+    #[error("expected {0}")]
+    Form(&'static str),
+    /// A field does not read (which this says).
+    #[error("{0}")]
+    Field(&'static str),
+    /// A field does not read: which, and its text.
+    #[error("{what} '{text}'")]
+    FieldText {
+        /// Which field: "bad value", "bad score".
+        what: &'static str,
+        /// Its text.
+        text: String,
+    },
+    /// The position string does not read.
+    #[error(transparent)]
+    Position(#[from] FenError),
+    /// A kept move does not read or is not legal.
+    #[error("kept move '{token}': {source}")]
+    KeptMove {
+        /// The move as written.
+        token: String,
+        /// What is wrong with it.
+        source: MoveError,
+    },
+}
+
+impl LineFlaw {
+    /// The field `what` ("bad value") does not read, its text `text`.
+    pub fn field(what: &'static str, text: &str) -> LineFlaw {
+        LineFlaw::FieldText {
+            what,
+            text: text.to_string(),
+        }
+    }
+}
 
 /// What went wrong in the training tools: a file that cannot be read or made, a bad line of a
 /// journal or a suite, a game that does not replay, too little data, an engine that fails.
@@ -68,7 +110,8 @@ pub enum TrainError {
         /// The line (from 1).
         line: usize,
         /// What is wrong with it.
-        what: String,
+        #[source]
+        what: Box<LineFlaw>,
         /// The line's text.
         text: String,
     },
@@ -80,11 +123,12 @@ pub enum TrainError {
         /// The line (from 1).
         line: usize,
         /// What is wrong with it.
-        what: String,
+        #[source]
+        what: Box<LineFlaw>,
     },
     /// The endgame tables could not be opened.
-    #[error("{0}")]
-    Tables(Message),
+    #[error(transparent)]
+    Tables(TablesError),
     /// A network data file is not one these rules can use.
     #[error("{}: {what}", path.display())]
     Data {
@@ -94,8 +138,8 @@ pub enum TrainError {
         what: String,
     },
     /// Games could not be read from their files.
-    #[error("{0}")]
-    Games(Message),
+    #[error(transparent)]
+    Games(ReplayError),
     /// A game read is under other rules than the variant's.
     #[error("game {game}: its rules are not the variant's")]
     GameRules {
@@ -110,7 +154,7 @@ pub enum TrainError {
         /// The turn (from 1).
         turn: usize,
         /// What is wrong with the move.
-        source: crate::rules::notation::MoveError,
+        source: MoveError,
     },
     /// The games of `--games` hold no position of the phase asked for.
     #[error("no {phase} position in the {games} games of --games")]
@@ -168,7 +212,7 @@ pub enum TrainError {
     },
     /// The engine measured on a suite failed.
     #[error("{0}")]
-    Engine(crate::matches::engines::engine::EngineFault),
+    Engine(crate::matches::engines::engine_process::EngineFault),
     /// The endgame tables do not cover the end of a suite position.
     #[error("the tables {tables} do not cover the end of {position}")]
     Uncovered {

@@ -210,7 +210,7 @@ fn a_line_per_finished_game_on_a_stderr_that_is_not_a_terminal() {
     // Each says what its record says: the players, the result, moulin's reason.
     let text = std::fs::read_to_string(&records).unwrap();
     for record in text.lines().filter(|l| l.starts_with("game=")) {
-        let words = moulin::matches::words::split(record).unwrap();
+        let words = moulin::matches::quoting::split(record).unwrap();
         let field = |key: &str| {
             words
                 .iter()

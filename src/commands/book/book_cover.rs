@@ -61,18 +61,7 @@ pub struct CoverArgs {
 /// `moulin book cover`.
 pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     let started = Instant::now();
-    let journal = durable::with_suffix(&args.out, ".cover.partial");
-    let mut files = vec![
-        CommandFile::replaces_own("--out", &args.out, moulin::book::format::OWN, args.force),
-        CommandFile::writes("the journal of --out", &journal),
-        CommandFile::reads("--openings", &args.openings),
-        CommandFile::reads("--tables", &args.tables),
-    ];
-    // --out may be the book itself, read whole before it is replaced whole.
-    if !durable::same_file(&args.file, &args.out) {
-        files.push(CommandFile::reads("the book", &args.file));
-    }
-    durable::check_files(&files)?;
+    check_files(args)?;
     let text = book::read_text(&args.file)?;
     let (mut header, lines) = format::parse(&text).map_err(|e| e.in_file(&args.file))?;
     let rules = header.rules()?;
@@ -106,34 +95,7 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     };
     let report = Report::default();
     let mut note = |note: cover::Note<'_>| {
-        match note {
-            cover::Note::Resumed { journal, positions } => {
-                eprintln!(
-                    "{}: {} resumed",
-                    journal.display(),
-                    moulin::text::count(positions, "position", "positions")
-                );
-            }
-            cover::Note::Lost { ply, position } => {
-                report.line(format_args!(
-                    "ply {ply}: every move loses: {}",
-                    fen::write(position)
-                ));
-            }
-            cover::Note::Uncovered { ply, position } => report.line(format_args!(
-                "ply {ply}: a position on the way is not covered by the tables: {}",
-                fen::write(position)
-            )),
-            cover::Note::Ply { ply, report: r } => report.line(format_args!(
-                "ply {ply}: {} of the engine, {} proven, {} mended (a losing \
-                 choice replaced), {} lost, {} not covered",
-                moulin::text::count(r.turns, "turn", "turns"),
-                moulin::text::count(r.kept, "choice", "choices"),
-                r.mended,
-                r.lost,
-                r.uncovered
-            )),
-        }
+        draw(&report, &note);
         report.go_on()
     };
     let covered = cover::cover(&header, lines, &starts, &tables, plan, &args.out, &mut note)?;
@@ -160,4 +122,54 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
         proven,
         started.elapsed().as_secs_f64()
     )
+}
+
+/// The files of `moulin book cover`, checked before anything is read or written.
+fn check_files(args: &CoverArgs) -> Result<(), Failure> {
+    let journal = durable::with_suffix(&args.out, ".cover.partial");
+    let mut files = vec![
+        CommandFile::replaces_own("--out", &args.out, moulin::book::format::OWN, args.force),
+        CommandFile::writes("the journal of --out", &journal),
+        CommandFile::reads("--openings", &args.openings),
+        CommandFile::reads("--tables", &args.tables),
+    ];
+    // --out may be the book itself, read whole before it is replaced whole.
+    if !durable::same_file(&args.file, &args.out) {
+        files.push(CommandFile::reads("the book", &args.file));
+    }
+    durable::check_files(&files)?;
+    Ok(())
+}
+
+/// What the cover tells as it goes, drawn: a journal resumed, a lost or uncovered position, a
+/// ply's tally.
+fn draw(report: &Report, note: &cover::Note<'_>) {
+    match note {
+        cover::Note::Resumed { journal, positions } => {
+            eprintln!(
+                "{}: {} resumed",
+                journal.display(),
+                moulin::text::count(*positions, "position", "positions")
+            );
+        }
+        cover::Note::Lost { ply, position } => {
+            report.line(format_args!(
+                "ply {ply}: every move loses: {}",
+                fen::write(position)
+            ));
+        }
+        cover::Note::Uncovered { ply, position } => report.line(format_args!(
+            "ply {ply}: a position on the way is not covered by the tables: {}",
+            fen::write(position)
+        )),
+        cover::Note::Ply { ply, report: r } => report.line(format_args!(
+            "ply {ply}: {} of the engine, {} proven, {} mended (a losing choice replaced), {} \
+             lost, {} not covered",
+            moulin::text::count(r.turns, "turn", "turns"),
+            moulin::text::count(r.kept, "choice", "choices"),
+            r.mended,
+            r.lost,
+            r.uncovered
+        )),
+    }
 }

@@ -5,7 +5,7 @@
 //! that moulin always does (`-repeat`, `-recover`) a note. docs/matches.md, "Coming from
 //! cutechess-cli or fastchess", is the table of them all.
 
-use moulin::matches::words;
+use moulin::matches::quoting;
 use std::ffi::OsString;
 
 /// The command line as clap is to read it, and the notes to tell first.
@@ -205,7 +205,7 @@ pub(crate) fn translate(
             "engine" | "each" | "openings" => {
                 let spec = words_after(args, i - 1);
                 if spec.len() > 1 {
-                    let quoted: Vec<String> = spec.iter().map(|w| words::quote(w)).collect();
+                    let quoted: Vec<String> = spec.iter().map(|w| quoting::quote(w)).collect();
                     out.push(quoted.join(" ").into());
                     i += spec.len();
                 }

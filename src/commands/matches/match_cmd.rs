@@ -18,7 +18,7 @@ use moulin::matches::run::lineup::Tournament;
 use moulin::matches::run::records_file;
 use moulin::matches::run::runner::{self, OpeningSource, Plan};
 use moulin::matches::run::summary;
-use moulin::matches::{words, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
+use moulin::matches::{quoting, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use moulin::rules::Rules;
 use moulin::tables::Tables;
 use moulin::text::quoted;
@@ -146,7 +146,7 @@ pub struct MatchArgs {
 /// match of two).
 fn engines(args: &MatchArgs) -> Result<(Vec<EngineSpec>, Option<Tournament>), Failure> {
     let each = match &args.each {
-        Some(text) => words::split(text).with_context(|| format!("--each {}", quoted(text)))?,
+        Some(text) => quoting::split(text).with_context(|| format!("--each {}", quoted(text)))?,
         None => Vec::new(),
     };
     let n = args.engines.len();
@@ -402,7 +402,7 @@ fn settings_line(
             ("games", args.games.to_string()),
         ])
         .chain(extra)
-        .map(|(k, v)| format!("{k}={}", words::quote(&v)))
+        .map(|(k, v)| format!("{k}={}", quoting::quote(&v)))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -9,7 +9,7 @@
 use crate::commands::args::BadValue;
 use crate::commands::failure::{Context, Failure};
 use moulin::input_file;
-use moulin::matches::words;
+use moulin::matches::quoting;
 use moulin::record::openings::{self, Opening};
 use moulin::record::RecordError;
 use moulin::rules::Rules;
@@ -103,7 +103,7 @@ impl OpeningsFlag {
     /// Reads the flag: a path alone, or key=value words of which one is `file=`.
     pub(crate) fn parse(text: &str) -> Result<OpeningsFlag, BadValue> {
         let err = |why: String| BadValue(format!("--openings {}: {why}", quoted(text)));
-        let all = words::split(text).map_err(|e| err(e.to_string()))?;
+        let all = quoting::split(text).map_err(|e| err(e.to_string()))?;
         if !all.iter().any(|w| w.starts_with("file=")) {
             return Ok(OpeningsFlag {
                 file: PathBuf::from(text),
@@ -127,7 +127,7 @@ impl OpeningsFlag {
                 .ok_or_else(|| err(format!("{}: expected a whole number from 1", quoted(word))))
         };
         let keys = ["file", "format", "order", "start", "plies"];
-        for (key, value) in words::pairs(&all, &keys).map_err(|e| err(e.to_string()))? {
+        for (key, value) in quoting::pairs(&all, &keys).map_err(|e| err(e.to_string()))? {
             let word = format!("{key}={value}");
             match key {
                 "file" => flag.file = PathBuf::from(value),
@@ -164,7 +164,7 @@ impl OpeningsFlag {
         }
         let mut out = format!(
             "file={} order={} start={}",
-            words::quote(&file),
+            quoting::quote(&file),
             if self.random { "random" } else { "sequential" },
             self.start
         );

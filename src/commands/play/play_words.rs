@@ -143,17 +143,7 @@ pub(super) fn answer(line: &str, table: &Arc<Mutex<Table>>, moulin: &Moulin) -> 
         }
     }
     let answer = match (first.as_str(), rest.as_slice()) {
-        ("quit" | "exit", []) => {
-            let t = lock(table);
-            return if t.unsaved && !t.game.moves().is_empty() {
-                Reply::Ask(
-                    "The game is not saved (save FILE keeps it). Quit anyway?".into(),
-                    Confirmed::Quit,
-                )
-            } else {
-                Reply::Quit
-            };
-        }
+        ("quit" | "exit", []) => return quit(&lock(table)),
         ("help" | "?", []) => help(),
         ("board" | "d", []) => picture(&lock(table)),
         ("flip", []) => {
@@ -169,16 +159,7 @@ pub(super) fn answer(line: &str, table: &Arc<Mutex<Table>>, moulin: &Moulin) -> 
                 "moulin is not thinking.".into()
             }
         }
-        ("level", [n]) => match n.parse::<u8>() {
-            Ok(n) if (1..=20).contains(&n) => {
-                lock(table).level = n;
-                format!("moulin plays at level {n} from its next move.")
-            }
-            _ => format!(
-                "level {}: expected a whole number from 1 to 20",
-                moulin::text::printable(n, moulin::text::MAX_SHOWN)
-            ),
-        },
+        ("level", [n]) => level(table, n),
         ("new", []) => {
             moulin.stop_and_wait(table);
             let mut t = lock(table);
@@ -191,35 +172,8 @@ pub(super) fn answer(line: &str, table: &Arc<Mutex<Table>>, moulin: &Moulin) -> 
             let mut t = lock(table);
             undo(&mut t)
         }
-        ("hint", []) => {
-            if lock(table).thinking.is_some() {
-                "wait: moulin is thinking (stop makes it move now)".into()
-            } else if lock(table).over().is_some() {
-                "the game is over".into()
-            } else {
-                moulin.start_thinking(table, true);
-                "thinking about a hint...".into()
-            }
-        }
-        ("name", [_, ..]) => {
-            // The name is the rest of the line, spaces and all.
-            let typed = line
-                .trim()
-                .split_once(char::is_whitespace)
-                .map_or("", |(_, r)| r.trim());
-            match super::play_table::player_name(typed) {
-                Ok(name) => {
-                    let mut t = lock(table);
-                    let side = t.human.name();
-                    let said =
-                        format!("{side} is {} in a saved game.", moulin::text::quoted(&name));
-                    t.player = name;
-                    t.unsaved |= !t.game.moves().is_empty();
-                    said
-                }
-                Err(e) => format!("name {}: {e}", moulin::text::quoted(typed)),
-            }
-        }
+        ("hint", []) => hint(table, moulin),
+        ("name", [_, ..]) => name(table, line),
         ("save", [file]) if std::fs::symlink_metadata(file).is_ok() => {
             return Reply::Ask(
                 format!("{} exists. Replace it?", moulin::text::quoted(file)),
@@ -235,6 +189,63 @@ pub(super) fn answer(line: &str, table: &Arc<Mutex<Table>>, moulin: &Moulin) -> 
         _ => usage(&first).unwrap_or_else(|| human_move(table, line)),
     };
     Reply::Say(answer)
+}
+
+/// `quit`: leaves, or first asks whether to, when the game has moves not saved.
+fn quit(t: &Table) -> Reply {
+    if t.unsaved && !t.game.moves().is_empty() {
+        Reply::Ask(
+            "The game is not saved (save FILE keeps it). Quit anyway?".into(),
+            Confirmed::Quit,
+        )
+    } else {
+        Reply::Quit
+    }
+}
+
+/// `level N`: moulin's level from its next move, 1 to 20.
+fn level(table: &Mutex<Table>, n: &str) -> String {
+    match n.parse::<u8>() {
+        Ok(n) if (1..=20).contains(&n) => {
+            lock(table).level = n;
+            format!("moulin plays at level {n} from its next move.")
+        }
+        _ => format!(
+            "level {}: expected a whole number from 1 to 20",
+            moulin::text::printable(n, moulin::text::MAX_SHOWN)
+        ),
+    }
+}
+
+/// `hint`: moulin thinks about the player's move, unless it is thinking or the game is over.
+fn hint(table: &Arc<Mutex<Table>>, moulin: &Moulin) -> String {
+    if lock(table).thinking.is_some() {
+        "wait: moulin is thinking (stop makes it move now)".into()
+    } else if lock(table).over().is_some() {
+        "the game is over".into()
+    } else {
+        moulin.start_thinking(table, true);
+        "thinking about a hint...".into()
+    }
+}
+
+/// `name NAME`: the player's name in a saved game, the rest of the `line`, spaces and all.
+fn name(table: &Mutex<Table>, line: &str) -> String {
+    let typed = line
+        .trim()
+        .split_once(char::is_whitespace)
+        .map_or("", |(_, r)| r.trim());
+    match super::play_table::player_name(typed) {
+        Ok(name) => {
+            let mut t = lock(table);
+            let side = t.human.name();
+            let said = format!("{side} is {} in a saved game.", moulin::text::quoted(&name));
+            t.player = name;
+            t.unsaved |= !t.game.moves().is_empty();
+            said
+        }
+        Err(e) => format!("name {}: {e}", moulin::text::quoted(typed)),
+    }
 }
 
 /// A move typed by the player: played, or what was wrong and the legal choices. After a move

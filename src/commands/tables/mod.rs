@@ -16,7 +16,6 @@ mod tables_verify;
 
 use crate::commands::failure::Failure;
 use clap::Subcommand;
-pub(crate) use tables_opening::whole_solution;
 use tables_shared::DirArgs;
 
 /// The subcommands of `moulin tables`.

@@ -11,8 +11,8 @@ use moulin::rng::Rng;
 use moulin::rules::Rules;
 use moulin::tables::default_dir;
 use moulin::tables::placing::opening::{self, Made};
-use moulin::tables::placing::solution::{Found, Solution};
 use moulin::tables::placing_verify::check_opening;
+use moulin::tables::Tables;
 use std::path::{Path, PathBuf};
 
 /// The arguments of `moulin tables opening`.
@@ -93,47 +93,10 @@ fn check_out(out: &Path, tables: &Path, force: bool) -> Result<(), Failure> {
     ])?)
 }
 
-/// The whole placing solution of `dir` (a tables directory, or a packed set's folder), or an
-/// error saying what is there.
-pub(crate) fn whole_solution(
-    dir: &Path,
-    rules: &Rules,
-) -> Result<Option<std::sync::Arc<Solution>>, Failure> {
-    if moulin::tables::pack::is_set(dir) {
-        let manifest = moulin::tables::pack::Manifest::read(dir)?;
-        if manifest
-            .derived
-            .iter()
-            .any(|d| matches!(d.key, moulin::tables::table_key::Key::Placing(_)))
-        {
-            return Err(format!(
-                "{}: a packed set finds half its placing groups from the next one when probed; \
-                 use the built solution's directory here",
-                dir.display()
-            )
-            .into());
-        }
-        let tables = moulin::tables::Tables::open(dir, rules)?;
-        return Ok(tables.placing_shared().filter(|s| s.is_whole()));
-    }
-    Ok(match Solution::open(dir, rules)? {
-        Found::Whole(s) => Some(std::sync::Arc::new(s)),
-        Found::Nothing => None,
-        Found::Partial(have, all) => {
-            return Err(format!(
-                "{}: the placing solution has {have} of its {all} groups (moulin tables build \
-                 --placing)",
-                dir.display()
-            )
-            .into())
-        }
-    })
-}
-
 /// Writes the opening's solution of plies 0 to `plies` to `out` from the solution in `dir`, then
 /// reads it back as the engine does: its size ply by ply, its cost at start-up.
 fn make(out: &Path, dir: &Path, rules: &Rules, plies: u8) -> Result<(), Failure> {
-    let Some(solution) = whole_solution(dir, rules)? else {
+    let Some(solution) = Tables::whole_placing(dir, rules)? else {
         return Err(format!(
             "no placing solution in {} (moulin tables build --placing)",
             dir.display()
@@ -190,7 +153,7 @@ fn verify(file: &Path, dir: &Path, rules: &Rules, sample: u64) -> Result<(), Fai
         read.secs,
         read.solution.bytes_in_memory()
     )?;
-    let whole = whole_solution(dir, rules)?;
+    let whole = Tables::whole_placing(dir, rules)?;
     if whole.is_none() {
         outln!(
             "no placing solution in {}: checked against the rules only",

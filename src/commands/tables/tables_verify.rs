@@ -4,8 +4,7 @@
 use super::tables_shared::{parse_pair, pool, table_files, DirArgs, TableFiles};
 use crate::commands::failure::Failure;
 use crate::commands::output::outln;
-use moulin::tables::consistency::check_table;
-use moulin::tables::schedule::Store;
+use moulin::tables::consistency::check_tables;
 
 /// The arguments of `moulin tables verify`.
 #[derive(clap::Args, Debug)]
@@ -77,31 +76,22 @@ pub(super) fn run(args: &VerifyArgs) -> Result<(), Failure> {
             return Err(format!("no table {a}-{b} or {b}-{a} in {}", dir.display()).into());
         }
     }
-    let largest = list.iter().map(|&(m, o, _)| m.max(o)).max().unwrap_or(3);
-    let pool = pool(args.tables.threads)?;
-    let mut store = Store::new(&dir, &rules, largest);
+    let pairs: Vec<(usize, usize)> = list.iter().map(|&(m, o, _)| (m, o)).collect();
     let mut wrong_total = 0u64;
-    for (m, o, _) in list {
-        let load = |store: &mut Store| -> Result<(), moulin::tables::TablesError> {
-            store.ensure((m, o))?;
-            store.ensure((o, m))?;
-            store.load_dependencies(m.min(o), m.max(o))
-        };
-        load(&mut store)?;
-        let tables = store.tables();
-        let values = tables.values(m, o).ok_or("a table that verify loaded")?;
-        let (checked, wrong) =
-            pool.install(|| check_table(&rules, tables, values, (m, o), args.sample))?;
-        let sampled = match args.sample {
-            Some(_) => format!(
-                " ({} checked)",
-                moulin::text::count(checked, "position", "positions")
-            ),
-            None => String::new(),
-        };
-        outln!("{m}-{o}: {}{sampled}", verdict(wrong))?;
-        wrong_total += wrong;
-    }
+    pool(args.tables.threads)?.install(|| {
+        check_tables(&dir, &rules, &pairs, args.sample, |table| {
+            let (m, o) = table.pair;
+            let sampled = match args.sample {
+                Some(_) => format!(
+                    " ({} checked)",
+                    moulin::text::count(table.checked, "position", "positions")
+                ),
+                None => String::new(),
+            };
+            wrong_total += table.wrong;
+            outln!("{m}-{o}: {}{sampled}", verdict(table.wrong))
+        })
+    })?;
     if wrong_total > 0 {
         return Err(format!("{} with their successors", disagree(wrong_total)).into());
     }
@@ -132,7 +122,6 @@ fn verify_placing(
     rules: &moulin::rules::Rules,
     args: &VerifyArgs,
 ) -> Result<(), Failure> {
-    use moulin::tables::index::Classes;
     use moulin::tables::placing::solution::{Found, Solution};
     use moulin::tables::placing_build::Build;
     use moulin::tables::placing_verify as verify;
@@ -149,39 +138,20 @@ fn verify_placing(
         Found::Nothing => return Err(format!("no placing solution in {}", dir.display()).into()),
         Found::Partial(..) => None,
     };
-    let classes = Classes::new(rules.pieces as usize);
     let mut wrong_total = 0u64;
-    for g in build.groups() {
-        let size = Build::size(g);
-        let (checked, wrong) = match (args.sample, &solution) {
-            (Some(n), Some(solution)) => {
-                let step = (size / n).max(1);
-                let slots: Vec<u64> = (0..size).step_by(step as usize).collect();
-                let bad = pool.install(|| {
-                    use rayon::prelude::*;
-                    slots
-                        .par_chunks(1024)
-                        .map(|c| {
-                            verify::check(
-                                rules,
-                                &classes,
-                                solution,
-                                build.moving(),
-                                g,
-                                c.iter().copied(),
-                            )
-                            .len() as u64
-                        })
-                        .sum::<u64>()
-                });
-                (slots.len() as u64, bad)
-            }
-            _ => (size, pool.install(|| build.recheck(g))?),
-        };
-        let checked = moulin::text::count(checked, "position", "positions");
-        outln!("{g}: {} ({checked} checked)", verdict(wrong))?;
-        wrong_total += wrong;
-    }
+    pool.install(|| {
+        verify::check_groups(
+            &mut build,
+            rules,
+            solution.as_ref(),
+            args.sample,
+            |g, checked, wrong| {
+                let checked = moulin::text::count(checked, "position", "positions");
+                wrong_total += wrong;
+                outln!("{g}: {} ({checked} checked)", verdict(wrong))
+            },
+        )
+    })?;
     if wrong_total > 0 {
         return Err(format!(
             "{} (of the placing solution) with their successors",

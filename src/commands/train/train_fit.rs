@@ -4,7 +4,7 @@
 use crate::commands::failure::Failure;
 use crate::commands::output::out;
 use moulin::durable::{self, CommandFile};
-use moulin::search::eval::{Placing, INPUT_NAMES};
+use moulin::search::eval::{LinearTerms, INPUT_NAMES};
 use moulin::train::fit::{self, FitPlan, Fitted};
 use std::path::PathBuf;
 
@@ -59,7 +59,7 @@ pub struct FitArgs {
 /// `moulin train fit`.
 pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
     let rules = moulin::Rules::named(&args.variant)?;
-    let placing = Placing::for_rules(&rules).ok_or_else(|| {
+    let terms = LinearTerms::for_rules(&rules).ok_or_else(|| {
         format!(
             "the learned placing weights are for {}; variant {} has other rules",
             moulin::search::eval::fitted().variant,
@@ -105,11 +105,11 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
         moving: args.moving,
         fade: args.fade,
     };
-    let fitted = fit::fit(&files, &rules, &placing, &results, &plan)?;
+    let fitted = fit::fit(&files, &rules, &terms, &results, &plan)?;
     print_losses(args, &fitted, files.len());
     print_weights(&fitted);
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let text = fit::source_text(&fitted.learned, &command, &about(args, &fitted, &files));
+    let text = fit::source_text(&fitted.weights, &command, &about(args, &fitted, &files));
     match &args.out {
         Some(path) => {
             durable::write_atomic(path, text.as_bytes())?;
@@ -165,7 +165,7 @@ fn print_losses(args: &FitArgs, f: &Fitted, files: usize) {
 
 /// Prints the fitted weights, one input a line.
 fn print_weights(f: &Fitted) {
-    let learned = &f.learned;
+    let weights = &f.weights;
     eprintln!(
         "{:<16}{:>6}{:>6}{:>10}{:>6}{:>10}{:>6}",
         "", "us", "them", "late us", "them", "moving us", "them"
@@ -173,17 +173,17 @@ fn print_weights(f: &Fitted) {
     for (i, name) in INPUT_NAMES.iter().enumerate() {
         eprintln!(
             "{name:<16}{:>6}{:>6}{:>10}{:>6}{:>10}{:>6}",
-            learned.us[i],
-            learned.them[i],
-            learned.late_us[i],
-            learned.late_them[i],
-            learned.moving_us[i],
-            learned.moving_them[i]
+            weights.us[i],
+            weights.them[i],
+            weights.late_us[i],
+            weights.late_them[i],
+            weights.moving_us[i],
+            weights.moving_them[i]
         );
     }
     eprintln!(
         "{:<16}{:>6}{:>16}{:>16}",
-        "tempo", learned.tempo, learned.late_tempo, learned.moving_tempo
+        "tempo", weights.tempo, weights.late_tempo, weights.moving_tempo
     );
 }
 

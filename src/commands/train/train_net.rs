@@ -10,10 +10,10 @@ use moulin::job_progress::Progress;
 use moulin::rules::position::Position;
 use moulin::rules::Rules;
 use moulin::search::eval::network::{self, Network};
-use moulin::search::eval::{self, Weights};
-use moulin::train::net::{self, Example, Plan, State};
+use moulin::train::net::{self, Plan, State};
 use moulin::train::net_check::{self, Counts, Phase};
 use moulin::train::net_data::{self, Truth};
+use moulin::train::net_run::{self, Data};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -105,7 +105,7 @@ pub fn run_net(args: &NetArgs) -> Result<(), Failure> {
         )
         .into());
     }
-    let Some(solution) = crate::commands::tables::whole_solution(&dir, &truth_rules)? else {
+    let Some(solution) = moulin::tables::Tables::whole_placing(&dir, &truth_rules)? else {
         return Err(format!("no placing solution in {} ({build})", dir.display()).into());
     };
     let tables = moulin::tables::Tables::open(&dir, &truth_rules)
@@ -114,85 +114,68 @@ pub fn run_net(args: &NetArgs) -> Result<(), Failure> {
         solution: &solution,
         tables: &tables,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.map_or(0, usize::from))
-        .build()
+    let pool = moulin::parallel::pool(args.threads.map(usize::from), None)
         .context("cannot start the threads")?;
     pool.install(|| run_with(args, &rules, &truth))
 }
 
 fn run_with(args: &NetArgs, rules: &Rules, truth: &Truth) -> Result<(), Failure> {
-    let data = net_data::default_path(&args.variant, args.seed);
-    if let Some(parent) = data.parent() {
+    let data_file = net_data::default_path(&args.variant, args.seed);
+    if let Some(parent) = data_file.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     let bars = Bars::default();
     if args.only_check.is_none() {
-        bars.note(&format!("data: {}", data.display()));
-        net_data::make(&data, rules, truth, args.seed, args.positions, &bars)?;
+        bars.note(&format!("data: {}", data_file.display()));
+        net_data::make(&data_file, rules, truth, args.seed, args.positions, &bars)?;
     }
-    let mut samples = net_data::read(&data, rules)?;
-    let drawn = samples.len();
-    // A position drawn again adds no truth, only weight: the start and the first placements
-    // of the players' games would otherwise be a good part of the data.
-    let mut seen = rustc_hash::FxHashSet::default();
-    samples.retain(|s| seen.insert((s.pieces, s.hands, s.side)));
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for s in &samples {
-        let e = Example::of(&s.position(rules), s.wdl());
-        if e.held_out() {
-            held.push(*s);
-        } else {
-            train.push(e);
-        }
-    }
+    let data = Data::of(net_data::read(&data_file, rules)?, rules);
     outln!(
-        "data: {drawn} positions drawn, {} distinct: {} to train on, {} held out",
-        samples.len(),
-        train.len(),
-        held.len()
+        "data: {} positions drawn, {} distinct: {} to train on, {} held out",
+        data.drawn,
+        data.samples.len(),
+        data.train.len(),
+        data.held.len()
     )?;
-    print_shares(&samples)?;
-    let held_examples: Vec<Example> = held
-        .iter()
-        .map(|s| Example::of(&s.position(rules), s.wdl()))
-        .collect();
+    print_shares(&data.samples)?;
     let net = if let Some(file) = &args.only_check {
         Network::read(file, rules)?
     } else {
-        let state = train_resumably(args, &data, &train, &held_examples, &bars)?;
-        write_network(args, rules, &state, &samples, &held_examples)?
+        let plan = Plan {
+            epochs: args.epochs,
+            batch: args.batch,
+            rate: args.rate,
+            seed: args.seed,
+        };
+        let state = net_run::train(&plan, &data_file, &data, &bars, |e| {
+            outln!(
+                "epoch {}: training loss {:.5}, held-out loss {:.5}",
+                e.epochs,
+                e.loss,
+                e.held_loss
+            )
+        })?;
+        write_network(args, rules, &state, &data)?
     };
     if args.check > 0 {
-        check(&net, rules, truth, &held, args.check)?;
+        check(&net, rules, truth, &data.held, args.check)?;
     }
     Ok(())
 }
 
-/// Quantizes the trained `state` at the scale that best matches the hand-written evaluation on
-/// (up to 100,000 of) the `samples`, and writes it where `--out` says.
+/// The trained `state` quantized (`net_run::quantize`) and written where `--out` says.
 fn write_network(
     args: &NetArgs,
     rules: &Rules,
     state: &State,
-    samples: &[net_data::Sample],
-    held: &[Example],
+    data: &Data,
 ) -> Result<Network, Failure> {
-    let (ex, reference): (Vec<Example>, Vec<i32>) = samples
-        .iter()
-        .step_by((samples.len() / 100_000).max(1))
-        .map(|s| {
-            let pos = s.position(rules);
-            (Example::of(&pos, s.wdl()), hand_written(&pos))
-        })
-        .unzip();
-    let scale = net::scale(&state.net, &ex, &reference);
     let command = format!(
         "moulin train net --variant {} --positions {} --seed {} --epochs {} --batch {} --rate {}",
         args.variant, args.positions, args.seed, args.epochs, args.batch, args.rate
     );
-    let made = state.net.quantized(rules, &args.variant, &command, scale);
+    let (made, scale) = net_run::quantize(state, data, rules, &args.variant, &command);
     let out = out_path(args);
     let bytes = made.to_bytes();
     moulin::durable::write_atomic(&out, &bytes)?;
@@ -200,7 +183,7 @@ fn write_network(
         "{}: {} bytes, scale {scale} centi-pieces a unit; held-out loss {:.5}",
         out.display(),
         bytes.len(),
-        net::loss(&state.net, held)
+        net::loss(&state.net, &data.held_examples)
     )?;
     Ok(made)
 }
@@ -210,68 +193,6 @@ fn out_path(args: &NetArgs) -> PathBuf {
     args.out
         .clone()
         .unwrap_or_else(|| Path::new("book").join(network::file_name(&args.variant)))
-}
-
-/// The evaluation without a network (the hand-written one with the learned placing weights).
-fn hand_written(pos: &Position) -> i32 {
-    eval::evaluate(pos, &Weights::DEFAULT.for_rules(pos.rules()))
-}
-
-/// Trains from the checkpoint beside the data if there is one of these settings, writing it
-/// after each epoch.
-fn train_resumably(
-    args: &NetArgs,
-    data: &Path,
-    train: &[Example],
-    held: &[Example],
-    bars: &Bars,
-) -> Result<State, Failure> {
-    let plan = Plan {
-        epochs: args.epochs,
-        batch: args.batch,
-        rate: args.rate,
-        seed: args.seed,
-    };
-    let checkpoint = data.with_extension(format!(
-        "p{}-b{}-r{}-{}x{}x{}.ckpt",
-        train.len(),
-        args.batch,
-        args.rate,
-        network::INPUTS,
-        network::HIDDEN,
-        network::BUCKETS
-    ));
-    let mut state = match std::fs::read(&checkpoint)
-        .ok()
-        .and_then(|b| State::from_bytes(&b))
-    {
-        Some(s) => {
-            bars.note(&format!(
-                "resuming after epoch {} from {}",
-                s.epochs,
-                checkpoint.display()
-            ));
-            s
-        }
-        None => State::new(args.seed),
-    };
-    while state.epochs < plan.epochs {
-        bars.stage(
-            train.len() as u64,
-            0,
-            &format!("epoch {}/{} ", state.epochs + 1, plan.epochs),
-            "positions",
-        );
-        let loss = net::epoch(&mut state, train, &plan, |n| bars.advance(n));
-        bars.finish();
-        moulin::durable::write_atomic(&checkpoint, &state.to_bytes())?;
-        outln!(
-            "epoch {}: training loss {loss:.5}, held-out loss {:.5}",
-            state.epochs,
-            net::loss(&state.net, held)
-        )?;
-    }
-    Ok(state)
 }
 
 /// The data's shares: by source, by phase, by value.
@@ -312,7 +233,7 @@ fn check(
         &positions,
         truth.solution,
         truth.tables,
-        &[&hand_written, &by_net],
+        &[&net_run::hand_written, &by_net],
     );
     outln!(
         "1-ply choices that keep the value, held-out positions (hand-written -> network; among \

@@ -3,7 +3,7 @@
 
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::outln;
-use moulin::matches::engines::engine::Engine;
+use moulin::matches::engines::engine_process::EngineProcess;
 use moulin::matches::engines::spec::EngineSpec;
 use moulin::train::critical::{self, Measure, SuiteTally, Value};
 use std::path::PathBuf;
@@ -48,7 +48,7 @@ pub fn run_suite(args: &SuiteArgs) -> Result<(), Failure> {
     let suite = critical::read_suite(&args.suite, &rules)?;
     let spec = EngineSpec::parse_unbounded(&args.engine, "moulin train suite")?;
     let timeout = Duration::from_millis(args.ready_timeout);
-    let mut engine = Engine::start(&spec, &rules, timeout)?;
+    let mut engine = EngineProcess::start(&spec, &rules, timeout)?;
     let tables = match &args.exact {
         Some(dir) => Some(
             moulin::tables::Tables::open(dir, &rules)

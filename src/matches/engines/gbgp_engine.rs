@@ -6,6 +6,7 @@
 
 use super::spec::{EngineSpec, Proto};
 use super::time_control::TimeControl;
+use crate::box_error::BoxError;
 use crate::record::openings::Opening;
 pub(super) use crate::rules::gbgp_dialect::{HELLO, HELLO_DONE, TWELVE};
 use crate::rules::position::Position;
@@ -56,7 +57,7 @@ pub enum GbgpError {
         opening: String,
         /// Why the string cannot state its start: the opening cannot be played, or
         /// `StartNotStated`.
-        why: Box<dyn std::error::Error + Send + Sync>,
+        why: BoxError,
     },
 }
 
@@ -175,7 +176,7 @@ pub fn check(
         });
     }
     for (i, opening) in book.unwrap_or_default().iter().enumerate() {
-        let why: Option<Box<dyn std::error::Error + Send + Sync>> = match opening.game(rules) {
+        let why: Option<BoxError> = match opening.game(rules) {
             Ok(game) => start_string(game.start()).err().map(Into::into),
             Err(e) => Some(e.into()),
         };

@@ -29,7 +29,7 @@
 
 pub use super::spec_error::{Place, SpecError, SpecProblem};
 use super::time_control::{Control, TimeControl};
-use crate::matches::words;
+use crate::matches::quoting;
 use crate::rules::notation::Convention;
 use crate::text::quoted;
 use std::path::PathBuf;
@@ -140,7 +140,7 @@ pub struct EngineSpec {
 fn repeated_key(words: &[String]) -> Option<SpecProblem> {
     let mut seen: Vec<&str> = Vec::new();
     for word in words {
-        let Some(key) = words::key_value(word).0 else {
+        let Some(key) = quoting::key_value(word).0 else {
             continue;
         };
         let group = if matches!(key, "tc" | "st" | "movetime") {
@@ -199,7 +199,7 @@ fn option_name(name: &str) -> Result<(), SpecProblem> {
 /// spec on one line, where a line break would be read back as a space (another value).
 fn control_character(word: &str, bare: bool) -> Option<SpecProblem> {
     let c = word.chars().find(|c| c.is_control())?;
-    let what = match words::key_value(word) {
+    let what = match quoting::key_value(word) {
         _ if bare => format!("the command word {}", quoted(word)),
         (Some(key), _) if key.chars().any(char::is_control) => format!("the key {}", quoted(key)),
         (Some(key), value) => format!("the value of {key}, {},", quoted(value)),
@@ -267,14 +267,14 @@ impl Keys {
     /// Reads one word: a key given again replaces its value (for `option.<Name>`, the same
     /// name), `arg` adds one.
     fn read(&mut self, word: &str) -> Result<(), SpecProblem> {
-        let (key, value) = words::key_value(word);
+        let (key, value) = quoting::key_value(word);
         let Some(key) = key else {
             return Err(SpecProblem::NotKeyValue {
                 word: word.to_string(),
             });
         };
         match key {
-            "cmd" => self.command = words::split(value)?,
+            "cmd" => self.command = quoting::split(value)?,
             "arg" => self.extra.push(value.to_string()),
             "name" => {
                 if value.trim().is_empty() {
@@ -375,7 +375,7 @@ impl EngineSpec {
             }
         };
         let err = at(Place::Spec);
-        let own = words::split(text).map_err(|e| err(e.into()))?;
+        let own = quoting::split(text).map_err(|e| err(e.into()))?;
         if own.is_empty() {
             return Err(err(SpecProblem::Empty));
         }

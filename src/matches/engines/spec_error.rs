@@ -2,7 +2,7 @@
 //! key (`SpecProblem`), and whether it came from `--each`.
 
 use super::time_control::TimeControlError;
-use crate::matches::words::QuoteError;
+use crate::matches::quoting::QuoteError;
 use crate::text::quoted;
 use std::fmt;
 

@@ -83,7 +83,7 @@ fn rule_words(
         .flat_map(|w| w.split_whitespace())
         .map(String::from)
         .collect();
-    let pairs = crate::matches::words::pairs(&all, keys).map_err(|e| AdjudicationError {
+    let pairs = crate::matches::quoting::pairs(&all, keys).map_err(|e| AdjudicationError {
         flag,
         word: String::new(),
         why: e.to_string(),

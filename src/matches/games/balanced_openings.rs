@@ -9,10 +9,11 @@
 //! true value from the endgame tables, and the draws are kept.
 
 use super::referee;
+use crate::box_error::BoxError;
 use crate::durable::{DurableError, Journal};
 use crate::job_progress::Progress;
-use crate::matches::engines::engine::{Engine, EngineFault};
 use crate::matches::engines::engine_output::Score;
+use crate::matches::engines::engine_process::{EngineFault, EngineProcess};
 use crate::matches::engines::spec::{EngineSpec, SpecError};
 use crate::record::openings::Opening;
 use crate::rules::game::Game;
@@ -34,7 +35,7 @@ pub enum OpeningsError {
     #[error("{source}")]
     Openings {
         /// Why (naming the file and the line).
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
     /// The endgame tables cannot be opened.
     #[error("endgame tables {}: {source}", dir.display())]
@@ -42,7 +43,7 @@ pub enum OpeningsError {
         /// The tables' folder.
         dir: std::path::PathBuf,
         /// Why.
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: BoxError,
     },
     /// The journal of a book being made cannot be used.
     #[error(transparent)]
@@ -304,7 +305,7 @@ pub fn score_all(
 ) -> Result<(), OpeningsError> {
     match &scoring.scorer {
         Scorer::Engine(spec) => {
-            let mut engine: Option<Engine> = None;
+            let mut engine: Option<EngineProcess> = None;
             for (opening, result) in candidates.iter().zip(results.iter_mut()) {
                 if result.is_none() {
                     let s = score_opening(&mut engine, spec, rules, opening, &scoring.search)?;
@@ -332,7 +333,7 @@ pub fn score_all(
 
 /// The engine's score of one opening, from a fresh game; the engine is (re)started as needed.
 fn score_opening(
-    engine: &mut Option<Engine>,
+    engine: &mut Option<EngineProcess>,
     spec: &EngineSpec,
     rules: &Rules,
     opening: &Opening,
@@ -345,12 +346,14 @@ fn score_opening(
     let go = format!("go depth {}", search.depth);
     for _attempt in 0..2 {
         if engine.is_none() {
-            *engine = Some(Engine::start(spec, rules, search.ready).map_err(|source| {
-                OpeningsError::EngineStart {
-                    name: spec.name.clone(),
-                    source,
-                }
-            })?);
+            *engine = Some(
+                EngineProcess::start(spec, rules, search.ready).map_err(|source| {
+                    OpeningsError::EngineStart {
+                        name: spec.name.clone(),
+                        source,
+                    }
+                })?,
+            );
         }
         let Some(e) = engine.as_mut() else {
             continue;

@@ -3,8 +3,8 @@
 //! engines, decide when the game ends. Any fault of an engine loses it the game.
 
 use super::adjudicate::{self, Adjudication, ScoreWatch, Verdict};
-use crate::matches::engines::engine::{Engine, EngineFault};
 use crate::matches::engines::engine_output::Score;
+use crate::matches::engines::engine_process::{EngineFault, EngineProcess};
 use crate::matches::engines::gbgp_engine;
 use crate::matches::engines::spec::{EngineSpec, Proto};
 pub use crate::matches::engines::time_control::TimeControl;
@@ -174,7 +174,7 @@ pub struct Seat<'a> {
     /// The engine's spec.
     pub spec: &'a EngineSpec,
     /// Its process, when running.
-    pub engine: &'a mut Option<Engine>,
+    pub engine: &'a mut Option<EngineProcess>,
 }
 
 /// The game's moves merged into turns: a lone removal joins the step before it.
@@ -297,7 +297,7 @@ fn start_engines(seats: &mut ByColor<Seat>, set: &GameSettings) -> Option<End> {
     for c in Color::BOTH {
         let seat = &mut seats[c];
         if seat.engine.is_none() {
-            match Engine::start(seat.spec, &set.rules, set.ready_timeout) {
+            match EngineProcess::start(seat.spec, &set.rules, set.ready_timeout) {
                 Ok(e) => *seat.engine = Some(e),
                 Err(f) => return Some(forfeit(seats, c, &f, "start")),
             }

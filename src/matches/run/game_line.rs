@@ -24,7 +24,7 @@ use super::lineup::{Lineup, RESULTS};
 use crate::matches::engines::engine_output::Score;
 use crate::matches::games::referee::{End, Note, Played};
 use crate::matches::numbers::stats::Tally;
-use crate::matches::words;
+use crate::matches::quoting;
 use crate::record::openings::Opening;
 use crate::rules::board::Color;
 use crate::rules::game::Game;
@@ -146,7 +146,7 @@ impl Record {
 
     /// The record's line (no line break).
     pub fn to_line(&self) -> String {
-        let q = words::quote;
+        let q = quoting::quote;
         let mut line = format!(
             "game={} white={} black={} variant={} start={} opening={} moves={} result={} end={}",
             self.game,
@@ -209,8 +209,8 @@ impl Record {
     /// A word that is not `key=value`, a missing field, or a field that cannot be read.
     pub fn parse(line: &str) -> Result<Record, LineError> {
         let mut fields = HashMap::new();
-        for w in words::split(line)? {
-            match words::key_value(&w) {
+        for w in quoting::split(line)? {
+            match quoting::key_value(&w) {
                 (Some(k), v) => {
                     fields.insert(k.to_string(), v.to_string());
                 }

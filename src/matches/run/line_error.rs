@@ -2,13 +2,11 @@
 //! (`LineError`): a field that cannot be read, a move that cannot be played, a result the rules
 //! do not give, a game the match does not play.
 
-use crate::matches::words::QuoteError;
+use crate::box_error::BoxError;
+use crate::matches::quoting::QuoteError;
 use crate::rules::fen::FenError;
 use crate::rules::notation::MoveError;
 use crate::rules::RuleError;
-
-/// An error of a lower layer, kept as its source (its message is shown as it is).
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// What is wrong with one line of a results file, or with the game it records.
 #[derive(Debug, thiserror::Error)]

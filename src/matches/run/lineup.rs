@@ -8,7 +8,7 @@
 
 use super::line_error::LineError;
 use crate::matches::engines::spec::{self, EngineSpec};
-use crate::matches::words;
+use crate::matches::quoting;
 use crate::rules::board::ByColor;
 use std::fmt;
 
@@ -71,11 +71,11 @@ pub fn seats(pairing: (usize, usize), number: usize) -> ByColor<usize> {
 /// The `key=value` words of a settings line, in order (`None` when a quote is not closed).
 #[must_use]
 pub fn settings_words(settings: &str) -> Option<Vec<(String, String)>> {
-    let words = words::split(settings).ok()?;
+    let words = quoting::split(settings).ok()?;
     Some(
         words
             .iter()
-            .filter_map(|w| match words::key_value(w) {
+            .filter_map(|w| match quoting::key_value(w) {
                 (Some(k), v) => Some((k.to_string(), v.to_string())),
                 (None, _) => None,
             })
@@ -108,7 +108,7 @@ impl Lineup {
         let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v);
         // The specs as the match read them: after the words of its `--each`.
         let each = match value("each") {
-            Some(text) => words::split(text).ok()?,
+            Some(text) => quoting::split(text).ok()?,
             None => Vec::new(),
         };
         let mut specs = pairs

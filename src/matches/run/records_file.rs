@@ -10,8 +10,8 @@ use super::game_line::Record;
 use super::line_error::LineError;
 use super::lineup::Lineup;
 use crate::input_file::{self, NotRegular, MAX_LINE};
-use crate::matches::words;
-use crate::matches::words::QuoteError;
+use crate::matches::quoting;
+use crate::matches::quoting::QuoteError;
 use crate::text::escaped;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -296,73 +296,29 @@ impl RecordsFile {
             }
             Err(e) => return Err(e),
         };
-        let mut first_line = None;
-        let mut checked = false;
-        // The count of games the records last stated.
-        let mut stated = None;
-        // The match each line is held to: the count of games the records stated up to that
-        // line (as `replay` reads them), else this match's.
-        let mut held = lineup.clone();
-        let mut seen: HashMap<usize, usize> = HashMap::new();
-        let mut last_kept = false;
+        let mut reading = Reading {
+            source_name: &source_name,
+            settings,
+            lineup,
+            first_line: None,
+            checked: false,
+            stated: None,
+            held: lineup.clone(),
+            seen: HashMap::new(),
+            last_kept: false,
+        };
         let (whole, cut) = each_line(
             BufReader::new(&file),
             &source_name,
-            |line_no, line, complete| {
-                // An editor's byte order mark leaves them records, as `replay` reads them.
-                let line = line.trim_start_matches('\u{feff}');
-                first_line.get_or_insert_with(|| crate::text::quoted(line));
-                let at = |source| RecordsError::ResumeLine {
-                    source_name: source_name.clone(),
-                    line: line_no,
-                    source,
-                };
-                if let Some(found) = line.strip_prefix(SETTINGS).filter(|_| complete) {
-                    check_settings(found, settings).map_err(|e| RecordsError::OtherMatch {
-                        source_name: source_name.clone(),
-                        source: e,
-                    })?;
-                    checked = true;
-                    stated = setting(found, "games").and_then(|g| g.parse::<usize>().ok());
-                    held.games = stated.or(lineup.games);
-                } else if let Some(games) = line.strip_prefix(GAMES).filter(|_| complete) {
-                    stated = games.parse().ok();
-                    held.games = stated.or(lineup.games);
-                } else if line.is_empty() || line.starts_with('#') {
-                } else if !checked {
-                    if complete {
-                        return Err(RecordsError::NoSettings {
-                            source_name: source_name.clone(),
-                            first: first_line.clone().unwrap_or_default(),
-                        });
-                    }
-                } else {
-                    // A last line without its break is a record whole but for it when it
-                    // reads to its last field (`reason`, written last); else a kill cut it.
-                    let whole_record = Record::parse(line).is_ok() && line.contains(" reason=");
-                    if !complete && !whole_record {
-                        log::warn!(
-                            "records {shown}, line {line_no}: cut short ({} bytes); dropped, its \
-                             game is played again",
-                            line.len()
-                        );
-                        return Ok(());
-                    }
-                    let record = Record::parse(line)
-                        .and_then(|r| r.fits(&held).map(|()| r))
-                        .map_err(at)?;
-                    if let Some(first) = seen.insert(record.game, line_no) {
-                        return Err(at(LineError::Twice {
-                            game: record.game,
-                            first,
-                        }));
-                    }
-                    last_kept = !complete;
-                    each(&record);
-                }
-                Ok(())
-            },
+            |line_no, line, complete| reading.line(line_no, line, complete, &mut each),
         )?;
+        let Reading {
+            first_line,
+            checked,
+            stated,
+            last_kept,
+            ..
+        } = reading;
         if whole == 0 && cut == 0 {
             log::info!("records {shown} are empty: a new match");
             drop(file);
@@ -488,8 +444,8 @@ fn check_settings(found: &str, wanted: &str) -> Result<(), SettingsMismatch> {
     // The count of games is not compared: a resumed match may play more (or fewer) games.
     let map = |text: &str| -> Result<Vec<(String, Vec<String>)>, SettingsMismatch> {
         let mut keys: Vec<(String, Vec<String>)> = Vec::new();
-        for w in words::split(text)? {
-            let (k, v) = match words::key_value(&w) {
+        for w in quoting::split(text)? {
+            let (k, v) = match quoting::key_value(&w) {
                 (Some("games"), _) => continue,
                 (Some(k), v) => (k.to_string(), v.to_string()),
                 (None, v) => (String::new(), v.to_string()),
@@ -552,6 +508,109 @@ pub fn settings_of(path: &Path) -> Option<String> {
         .lines()
         .find_map(|l| l.strip_prefix(SETTINGS))
         .map(String::from)
+}
+
+/// What `RecordsFile::resume` has read of a records file, line by line.
+struct Reading<'a> {
+    /// The file, as shown.
+    source_name: &'a str,
+    /// The settings line the match expects.
+    settings: &'a str,
+    /// The match resumed.
+    lineup: &'a Lineup,
+    /// The file's first line, as an error quotes it.
+    first_line: Option<String>,
+    /// Whether the settings line was read (and is this match's).
+    checked: bool,
+    /// The count of games the records last stated.
+    stated: Option<usize>,
+    /// The match each line is held to: the count of games the records stated up to that line
+    /// (as `replay` reads them), else this match's.
+    held: Lineup,
+    /// Each game read, with its line.
+    seen: HashMap<usize, usize>,
+    /// Whether the last line, without its line break, was kept as a whole record.
+    last_kept: bool,
+}
+
+impl Reading<'_> {
+    /// Reads line `line_no` (`complete` unless it is a last line without its break): the
+    /// settings line, a count of games, a comment, or a record given to `each`.
+    fn line(
+        &mut self,
+        line_no: usize,
+        line: &str,
+        complete: bool,
+        each: &mut impl FnMut(&Record),
+    ) -> Result<(), RecordsError> {
+        // An editor's byte order mark leaves them records, as `replay` reads them.
+        let line = line.trim_start_matches('\u{feff}');
+        self.first_line
+            .get_or_insert_with(|| crate::text::quoted(line));
+        if let Some(found) = line.strip_prefix(SETTINGS).filter(|_| complete) {
+            check_settings(found, self.settings).map_err(|e| RecordsError::OtherMatch {
+                source_name: self.source_name.to_string(),
+                source: e,
+            })?;
+            self.checked = true;
+            self.stated = setting(found, "games").and_then(|g| g.parse::<usize>().ok());
+            self.held.games = self.stated.or(self.lineup.games);
+        } else if let Some(games) = line.strip_prefix(GAMES).filter(|_| complete) {
+            self.stated = games.parse().ok();
+            self.held.games = self.stated.or(self.lineup.games);
+        } else if line.is_empty() || line.starts_with('#') {
+        } else if !self.checked {
+            if complete {
+                return Err(RecordsError::NoSettings {
+                    source_name: self.source_name.to_string(),
+                    first: self.first_line.clone().unwrap_or_default(),
+                });
+            }
+        } else {
+            self.record(line_no, line, complete, each)?;
+        }
+        Ok(())
+    }
+
+    /// Reads the record of line `line_no`, checks it fits the match and is not a game read
+    /// before, and gives it to `each`; a last line cut short by a kill is dropped.
+    fn record(
+        &mut self,
+        line_no: usize,
+        line: &str,
+        complete: bool,
+        each: &mut impl FnMut(&Record),
+    ) -> Result<(), RecordsError> {
+        let at = |source| RecordsError::ResumeLine {
+            source_name: self.source_name.to_string(),
+            line: line_no,
+            source,
+        };
+        // A last line without its break is a record whole but for it when it reads to its
+        // last field (`reason`, written last); else a kill cut it.
+        let whole_record = Record::parse(line).is_ok() && line.contains(" reason=");
+        if !complete && !whole_record {
+            log::warn!(
+                "records {}, line {line_no}: cut short ({} bytes); dropped, its game is played \
+                 again",
+                self.source_name,
+                line.len()
+            );
+            return Ok(());
+        }
+        let record = Record::parse(line)
+            .and_then(|r| r.fits(&self.held).map(|()| r))
+            .map_err(at)?;
+        if let Some(first) = self.seen.insert(record.game, line_no) {
+            return Err(at(LineError::Twice {
+                game: record.game,
+                first,
+            }));
+        }
+        self.last_kept = !complete;
+        each(&record);
+        Ok(())
+    }
 }
 
 #[cfg(test)]

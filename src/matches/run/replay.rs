@@ -4,10 +4,11 @@
 //! labelled drawn.
 
 use super::game_line::{Recap, Record};
-use super::line_error::{BoxError, LineError};
+use super::line_error::LineError;
 use super::lineup::Lineup;
 use super::records_file::{each_line, read_header, RecordsError};
 use super::standings::Standings;
+use crate::box_error::BoxError;
 use crate::record::{openings, RecordError};
 use crate::rules::game::Game;
 use crate::rules::Rules;

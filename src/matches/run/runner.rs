@@ -13,8 +13,8 @@ use super::game_line::Record;
 use super::lineup::{self, Lineup, Tournament};
 use super::records_file::{RecordsError, RecordsFile};
 use super::standings::Standings;
-use crate::matches::engines::engine::Engine;
-use crate::matches::engines::engine::EngineFault;
+use crate::matches::engines::engine_process::EngineFault;
+use crate::matches::engines::engine_process::EngineProcess;
 use crate::matches::engines::live_engines;
 use crate::matches::engines::spec::{self, EngineSpec};
 use crate::matches::games::referee::{self, GameSettings, Overhead, Seat};
@@ -348,14 +348,14 @@ fn open_records(
 
 /// Starts every engine (the handshake included) before anything else, so that an engine that
 /// cannot start stops the run before its first game instead of forfeiting every game.
-fn start_first(plan: &Plan) -> Result<Vec<Option<Engine>>, RunError> {
+fn start_first(plan: &Plan) -> Result<Vec<Option<EngineProcess>>, RunError> {
     let start = |spec: &EngineSpec| {
-        Engine::start(spec, &plan.settings.rules, plan.settings.ready_timeout).map_err(|fault| {
-            RunError::NotStarted {
+        EngineProcess::start(spec, &plan.settings.rules, plan.settings.ready_timeout).map_err(
+            |fault| RunError::NotStarted {
                 name: spec.name.clone(),
                 fault,
-            }
-        })
+            },
+        )
     };
     plan.specs.iter().map(|s| start(s).map(Some)).collect()
 }
@@ -467,7 +467,7 @@ struct Context<'a> {
 
 /// Runs `plan.concurrency` workers (fewer when threads cannot be started) until they end; the
 /// first worker plays with the engines `first`, started before the match.
-fn run_workers(c: &Context, first: Vec<Option<Engine>>) {
+fn run_workers(c: &Context, first: Vec<Option<EngineProcess>>) {
     let mut first = Some(first);
     std::thread::scope(|scope| {
         for i in 0..c.plan.concurrency {
@@ -498,7 +498,7 @@ fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
 /// Plays pairs of games until none is left or the match stops, with the engines of `slots`
 /// (by engine index; started when missing). Only the engines of the pairing being played are
 /// kept running: the others are stopped when the worker changes pairing.
-fn worker(c: &Context, mut slots: Vec<Option<Engine>>) {
+fn worker(c: &Context, mut slots: Vec<Option<EngineProcess>>) {
     let (plan, shared, stop) = (c.plan, c.shared, c.stop);
     while !stop.load(Ordering::SeqCst) && live_engines::interrupted().is_none() {
         let next = lock(shared).schedule.next(plan);
@@ -564,7 +564,7 @@ fn worker(c: &Context, mut slots: Vec<Option<Engine>>) {
 /// ones) having White and Black, with the engines of `slots` (started when missing).
 fn play_game(
     plan: &Plan,
-    slots: &mut [Option<Engine>],
+    slots: &mut [Option<EngineProcess>],
     seats: ByColor<usize>,
     opening: &Opening,
 ) -> referee::Played {
@@ -638,7 +638,7 @@ fn count_starts(
     s: &mut Shared,
     played: &referee::Played,
     seats: ByColor<usize>,
-    slots: &[Option<Engine>],
+    slots: &[Option<EngineProcess>],
     specs: &[EngineSpec],
     stop: &AtomicBool,
 ) {

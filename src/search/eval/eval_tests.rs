@@ -5,15 +5,15 @@ use crate::rules::movegen;
 use crate::rules::notation::Convention;
 use crate::rules::{Flying, Rules};
 
-/// The learned evaluation of `rules` with the weights `learned`, and the evaluation weights
-/// that use it.
-fn with_weights(weights: &'static LinearWeights, rules: &Rules) -> (Placing, Weights) {
-    let p = Placing {
+/// The linear terms of `rules` with the weights `weights`, and the evaluation weights that
+/// use them.
+fn with_weights(weights: &'static LinearWeights, rules: &Rules) -> (LinearTerms, Weights) {
+    let p = LinearTerms {
         weights,
-        ..Placing::for_rules(rules).unwrap()
+        ..LinearTerms::for_rules(rules).unwrap()
     };
     let w = Weights {
-        placing: Some(p),
+        linear: Some(p),
         ..Weights::DEFAULT
     };
     (p, w)
@@ -37,32 +37,32 @@ fn random_positions(rules: Rules, n: usize, plies: usize) -> Vec<Position> {
 }
 
 #[test]
-fn the_hand_weights_learned_equal_the_hand_written_evaluation() {
+fn the_hand_weights_placing_evaluation_is_the_hand_written_one() {
     let rules = Rules::nine();
     let (p, w) = with_weights(&LinearWeights::HAND, &rules);
     for pos in random_positions(rules, 500, 30) {
         assert_eq!(evaluate(&pos, &w), hand_written(&pos, &Weights::DEFAULT));
         if pos.is_placing() {
-            let (learned, late) = p.learned(&pos);
-            assert_eq!((learned, late), (hand_written(&pos, &Weights::DEFAULT), 0));
+            let (placing, late) = p.placing(&pos);
+            assert_eq!((placing, late), (hand_written(&pos, &Weights::DEFAULT), 0));
         }
     }
 }
 
 #[test]
-fn the_learned_evaluation_fades_out_as_the_hands_empty() {
+fn the_placing_evaluation_fades_out_as_the_hands_empty() {
     let rules = Rules::nine();
     let w = Weights::DEFAULT.for_rules(&rules);
-    let p = w.placing.unwrap();
+    let p = w.linear.unwrap();
     for pos in random_positions(rules, 500, 30) {
         let written = hand_written(&pos, &Weights::DEFAULT);
         if pos.is_placing() {
             // Without the late correction, the evaluation lies between the two.
-            let (learned, late) = p.learned(&pos);
+            let (placing, late) = p.placing(&pos);
             let us = pos.side_to_move();
             let hands = i32::from(pos.in_hand(us) + pos.in_hand(!us));
             let bump = 4 * hands * (18 - hands) * late / (18 * 18);
-            let (lo, hi) = (written.min(learned), written.max(learned));
+            let (lo, hi) = (written.min(placing), written.max(placing));
             let tapered = evaluate(&pos, &w) - bump;
             assert!(
                 (lo - 1..=hi + 1).contains(&tapered),
@@ -80,7 +80,7 @@ fn the_learned_evaluation_fades_out_as_the_hands_empty() {
         }
     }
     let start = Position::start(rules);
-    assert_eq!(evaluate(&start, &w), p.learned(&start).0);
+    assert_eq!(evaluate(&start, &w), p.placing(&start).0);
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn the_late_correction_weighs_most_halfway_and_nothing_at_the_ends() {
     assert_ne!(
         fingerprint(&rules),
         0,
-        "the learned weights have a fingerprint"
+        "the fitted weights have a fingerprint"
     );
     assert!(!LinearWeights::HAND.has_late() && late.has_late());
 }
@@ -156,7 +156,7 @@ fn the_moving_correction_fades_as_the_weaker_side_nears_flying() {
     assert!(evals.windows(2).all(|p| p[0] < p[1]), "{evals:?}");
     // With 4 pieces, a third of the correction counts.
     let four = moving_with(4, &nine);
-    let whole = Placing {
+    let whole = LinearTerms {
         weights: fitted(),
         ..p
     };
@@ -198,11 +198,11 @@ fn the_moving_correction_is_added_in_the_moving_phase_while_neither_side_flies()
 }
 
 #[test]
-fn the_learned_weights_serve_their_own_rules_only() {
-    assert!(Placing::for_rules(&Rules::nine()).is_some());
+fn the_fitted_weights_serve_their_own_rules_only() {
+    assert!(LinearTerms::for_rules(&Rules::nine()).is_some());
     let mut no_draws = Rules::nine().without_draw_rules();
     no_draws.first = Color::Black;
-    assert!(Placing::for_rules(&no_draws).is_some());
+    assert!(LinearTerms::for_rules(&no_draws).is_some());
     for other in [
         "twelve",
         "lasker",
@@ -211,7 +211,7 @@ fn the_learned_weights_serve_their_own_rules_only() {
         "protected-mills",
     ] {
         assert!(
-            Placing::for_rules(&Rules::preset(other).unwrap()).is_none(),
+            LinearTerms::for_rules(&Rules::preset(other).unwrap()).is_none(),
             "{other}"
         );
     }
@@ -220,7 +220,7 @@ fn the_learned_weights_serve_their_own_rules_only() {
 #[test]
 fn both_sides_inputs_are_each_side_s_own() {
     let rules = Rules::nine();
-    let p = Placing::for_rules(&rules).unwrap();
+    let p = LinearTerms::for_rules(&rules).unwrap();
     let t = rules.topology();
     for pos in random_positions(rules, 400, 60) {
         for c in [Color::White, Color::Black] {
@@ -244,7 +244,7 @@ fn both_sides_inputs_are_each_side_s_own() {
 #[test]
 fn inputs_count_what_they_name() {
     let rules = Rules::nine();
-    let p = Placing::for_rules(&rules).unwrap();
+    let p = LinearTerms::for_rules(&rules).unwrap();
     // White on a7 d7 (a line with g7 empty), d6 (a point with four neighbours); Black on d5.
     let mut game = crate::Game::new(rules);
     game.play_tokens(["a7", "g1", "d7", "d5", "d6", "a1"])

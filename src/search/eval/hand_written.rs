@@ -2,7 +2,7 @@
 //! one piece): each term has a named weight (`Weights::DEFAULT`), tuned by matches; `terms`
 //! lists the terms for the protocol's `eval` command.
 
-use super::linear::Placing;
+use super::linear::LinearTerms;
 use super::linear_weights::INPUTS;
 use super::material::{material, PIECE};
 use crate::rules::board::Bitboard;
@@ -33,14 +33,14 @@ pub struct Weights {
     pub tempo: i32,
     /// The linear terms, tapered in (`eval::evaluate`) when the rules are those they were
     /// fitted for (filled in by `for_rules`).
-    pub placing: Option<Placing>,
+    pub linear: Option<LinearTerms>,
 }
 
 impl Weights {
     /// These weights with the linear terms of `rules`, if there are some.
     pub fn for_rules(self, rules: &Rules) -> Weights {
         Weights {
-            placing: Placing::for_rules(rules),
+            linear: LinearTerms::for_rules(rules),
             ..self
         }
     }
@@ -55,7 +55,7 @@ impl Weights {
         in_mill: 0,
         flying: 0,
         tempo: 10,
-        placing: None,
+        linear: None,
     };
 }
 

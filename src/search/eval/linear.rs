@@ -1,8 +1,8 @@
 //! The linear terms: counts of each side (`INPUTS` of them, `both_inputs`) weighed by the
 //! weights `moulin train fit` fitted (`fitted_weights.rs`), for the variant they were fitted for.
-//! In the placing phase they make a learned evaluation (`Placing::learned`: the material plus a
-//! weighted sum of the counts) and its late correction; in the moving phase, while neither side
-//! flies, a moving correction (`Placing::moving`), faded as the weaker side nears flying
+//! In the placing phase they make a placing evaluation (`LinearTerms::placing`: the material plus
+//! a weighted sum of the counts) and its late correction; in the moving phase, while neither side
+//! flies, a moving correction (`LinearTerms::moving`), faded as the weaker side nears flying
 //! (`moving_share`). How they mix with the hand-written evaluation is the dispatch's (`evaluate`).
 
 use super::linear_weights::{LinearWeights, INPUTS};
@@ -29,7 +29,7 @@ pub fn moving_share(pos: &Position, fade: i32) -> (i32, i32) {
 /// fingerprint (FNV-1a) of the fitted linear weights that serve these rules. Books record it,
 /// since a book's searches can be repeated only with the same evaluation.
 pub fn fingerprint(rules: &Rules) -> u64 {
-    let Some(p) = Placing::for_rules(rules) else {
+    let Some(p) = LinearTerms::for_rules(rules) else {
         return 0;
     };
     let w = p.weights;
@@ -70,16 +70,16 @@ pub fn fitted() -> &'static LinearWeights {
 /// The linear terms, ready for one board: the fitted weights and the points sorted by how many
 /// neighbours they have (2 or fewer, 3, 4 or more).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placing {
+pub struct LinearTerms {
     /// The fitted weights.
     pub weights: &'static LinearWeights,
     /// The board's points with 2 or fewer neighbours, with 3, and with 4 or more.
     pub by_degree: [Bitboard; 3],
 }
 
-impl Placing {
+impl LinearTerms {
     /// The linear terms that serve `rules`, if any.
-    pub fn for_rules(rules: &Rules) -> Option<Placing> {
+    pub fn for_rules(rules: &Rules) -> Option<LinearTerms> {
         let weights = fitted();
         let made_for = Rules {
             first: rules.first,
@@ -98,16 +98,16 @@ impl Placing {
             let slot = &mut by_degree[d.clamp(2, 4) - 2];
             *slot = slot.with(pt);
         }
-        Some(Placing { weights, by_degree })
+        Some(LinearTerms { weights, by_degree })
     }
 
-    /// The learned evaluation of `pos` for the side to move, and its late correction (before
+    /// The placing evaluation of `pos` for the side to move, and its late correction (before
     /// their weights in `evaluate`).
-    pub fn learned(&self, pos: &Position) -> (i32, i32) {
+    pub fn placing(&self, pos: &Position) -> (i32, i32) {
         self.weigh(pos, &both_inputs(pos, pos.side_to_move(), &self.by_degree))
     }
 
-    /// `learned` from the inputs of the side to move and of the other side.
+    /// `placing` from the inputs of the side to move and of the other side.
     pub(super) fn weigh(&self, pos: &Position, x: &[[i32; INPUTS]; 2]) -> (i32, i32) {
         let [ours, theirs] = x;
         let w = self.weights;

@@ -23,10 +23,10 @@ pub const INPUT_NAMES: [&str; INPUTS] = [
 
 /// The linear terms' weights: each input of the side to move (`us`) and of the other side
 /// (`them`), and a bias for having the move, in centi-pieces; the material (`PIECE` a piece on
-/// the board or in hand) is not learned. Written by `moulin train fit` into `fitted_weights.rs`.
+/// the board or in hand) is not fitted. Written by `moulin train fit` into `fitted_weights.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LinearWeights {
-    /// The preset the weights were learned for; they serve its rules, whatever the draw rules
+    /// The preset the weights were fitted for; they serve its rules, whatever the draw rules
     /// and the side that starts.
     pub variant: &'static str,
     /// The weight of each input of the side to move.
@@ -58,7 +58,7 @@ pub struct LinearWeights {
 }
 
 impl LinearWeights {
-    /// The weights that make the learned evaluation equal the hand-written one (with
+    /// The weights that make the placing evaluation equal the hand-written one (with
     /// `Weights::DEFAULT`) in the placing phase: where `moulin train fit` starts.
     pub const HAND: LinearWeights = LinearWeights {
         variant: "nine",

@@ -5,7 +5,7 @@
 //! the material alone (`material`). `Evaluation` is what a search chose; `Evaluator` is one
 //! thread's, with the network's accumulators by ply.
 //!
-//! In the placing phase of the variant the linear weights were fitted for, the learned
+//! In the placing phase of the variant the linear weights were fitted for, the placing
 //! evaluation of the linear terms is tapered into the hand-written evaluation as the hands
 //! empty, so that it is the whole evaluation at the first turn and gone when the last piece is
 //! placed, and a late correction of the same counts with its own weights weighs most halfway
@@ -20,7 +20,7 @@ mod material;
 pub mod network;
 
 pub use hand_written::{hand_written, terms, Terms, Weights};
-pub use linear::{both_inputs, fingerprint, fitted, inputs, moving_share, Placing};
+pub use linear::{both_inputs, fingerprint, fitted, inputs, moving_share, LinearTerms};
 pub use linear_weights::{LinearWeights, INPUTS, INPUT_NAMES};
 pub use material::{material, PIECE};
 
@@ -36,7 +36,7 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
 
 /// `evaluate` before it is kept within the evaluation's range.
 fn unbounded(pos: &Position, w: &Weights) -> i32 {
-    let Some(p) = w.placing else {
+    let Some(p) = w.linear else {
         return hand_written(pos, w);
     };
     let us = pos.side_to_move();
@@ -46,9 +46,9 @@ fn unbounded(pos: &Position, w: &Weights) -> i32 {
         let written = written_from(pos, w, &x, flies);
         let hands = i32::from(pos.in_hand(us) + pos.in_hand(!us));
         let all = 2 * i32::from(pos.rules().pieces);
-        let (learned, late) = p.weigh(pos, &x);
+        let (placing, late) = p.weigh(pos, &x);
         // s L + (1 - s) H + 4 s (1 - s) C, with s = hands / all, over a common denominator.
-        (all * (hands * learned + (all - hands) * written) + 4 * hands * (all - hands) * late)
+        (all * (hands * placing + (all - hands) * written) + 4 * hands * (all - hands) * late)
             / (all * all)
     } else if p.weights.has_moving() && !flies {
         let x = both_inputs(pos, us, &p.by_degree);

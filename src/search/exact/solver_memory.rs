@@ -63,13 +63,13 @@ pub struct Memory {
 impl Memory {
     /// A memory of at most `limit` positions (16 bytes each; at least one bucket of 4), fewer
     /// where they do not fit in the share of the memory and address space left that one table
-    /// may take (`words::within_limits`) or the memory is refused. Its pages are taken as they
+    /// may take (`memory::within_limits`) or the memory is refused. Its pages are taken as they
     /// are first written.
     pub fn new(limit: usize) -> Memory {
-        let limit = crate::words::within_limits(limit.saturating_mul(16)) / 16;
+        let limit = crate::memory::within_limits(limit.saturating_mul(16)) / 16;
         let mut buckets = (limit / BUCKET + 1).next_power_of_two() / 2;
         let words = loop {
-            match crate::words::zeroed_vec(2 * BUCKET * buckets.max(1)) {
+            match crate::memory::zeroed_vec(2 * BUCKET * buckets.max(1)) {
                 Some(words) => break words,
                 // Sixty-four bytes refused: nothing would run on.
                 None if buckets <= 1 => break vec![0; 2 * BUCKET],

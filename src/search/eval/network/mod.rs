@@ -1,4 +1,4 @@
-//! The network evaluation: a small network in the NNUE manner, learned from the solution's
+//! The network evaluation: a small network in the NNUE manner, trained on the solution's
 //! exact values (`moulin train net`, `src/train/net.rs`), read from a file found like the book
 //! (`nnue_file`), as Stockfish's `nnue/` is laid out: what the network sees (`features`), its
 //! shape and weights (`layers`), the first layer's sums (`accumulator`), the kernels of the inner

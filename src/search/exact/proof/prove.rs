@@ -1,9 +1,9 @@
 //! A placing position's value, proven by two tests (a draw at least? then a win?), and what
 //! each cost.
 
-use super::memory::ProofMemory;
 use super::node::{self, Node};
 use super::proof_error::ProofError;
+use super::proof_memory::ProofMemory;
 use super::search::{Busy, Prover, Shared};
 use crate::rules::position::Position;
 use crate::rules::Rules;

@@ -11,8 +11,8 @@
 //! the position folded under the board's symmetries; and, far enough from the end, a look at
 //! every child in the memory before any is searched (an enhanced transposition cut-off).
 
-use super::memory::{Folded, ProofMemory};
 use super::node::{Node, Turns, MAX_TURNS};
+use super::proof_memory::{Folded, ProofMemory};
 use crate::rules::Rules;
 use crate::search::exact::{wdl, Wdl};
 use crate::tables::Tables;

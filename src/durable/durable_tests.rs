@@ -1,8 +1,14 @@
-//! Tests of `src/durable.rs`: atomic writes, the checks of a command's files, journals and
+//! Tests of `src/durable/`: atomic writes, the checks of a command's files, journals and
 //! their locks.
 
+use super::atomic::{create_temp, write_atomic_with};
 use super::*;
+use crate::input_file::{not_regular, NotRegular};
+use crate::rng::Rng;
+use std::fs;
+use std::io::Write;
 use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("moulin-durable-{name}-{}", std::process::id()));

@@ -1,6 +1,7 @@
-//! The engine process driver: spawns an engine, talks its protocol line by line, and never trusts
-//! it. A reader thread turns the engine's stdout into a channel so that every wait has a
-//! deadline; a process that misbehaves is killed and reported as an `EngineFault`.
+//! The engine process driver (`EngineProcess`): spawns an engine, talks its protocol line by
+//! line, and never trusts it. A reader thread turns the engine's stdout into a channel so that
+//! every wait has a deadline; a process that misbehaves is killed and reported as an
+//! `EngineFault`.
 //!
 //! What an engine can do to the runner is bounded: its output is decoded lossily (bad bytes never
 //! end a read), a line longer than `MAX_LINE` is a `Flood` fault, at most `QUEUED_LINES` lines
@@ -207,8 +208,8 @@ impl fmt::Display for EngineFault {
 
 impl std::error::Error for EngineFault {}
 
-/// A running engine.
-pub struct Engine {
+/// A running engine process (moulin or any other engine a match plays), spoken to over its pipes.
+pub struct EngineProcess {
     /// The spec it was started from.
     pub spec: EngineSpec,
     child: Child,
@@ -234,7 +235,7 @@ pub struct Answer {
     pub elapsed: Duration,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine and runs the handshake: `uci` until `uciok`, the rules and `isready`
     /// until `readyok`, then each of the spec's options followed by `isready` (`handshake`),
     /// each wait at most `timeout`.
@@ -242,7 +243,7 @@ impl Engine {
         spec: &EngineSpec,
         rules: &Rules,
         timeout: Duration,
-    ) -> Result<Engine, EngineFault> {
+    ) -> Result<EngineProcess, EngineFault> {
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -275,7 +276,7 @@ impl Engine {
         let stderr = child.stderr.take().expect("stderr was piped");
         let (tx, lines) = mpsc::sync_channel(QUEUED_LINES);
         // Built first, so that an error below ends the process (`Drop`).
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             spec: spec.clone(),
             child,
             stdin,
@@ -623,7 +624,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
     }
