@@ -3,7 +3,7 @@
 //! make one as they read a file; the engine names it in its log and its `info string` lines.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where loaded data came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,6 +12,16 @@ pub enum Origin {
     BuiltIn,
     /// A file.
     File(PathBuf),
+}
+
+impl Origin {
+    /// The file, if it came from one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Origin::BuiltIn => None,
+            Origin::File(path) => Some(path),
+        }
+    }
 }
 
 impl fmt::Display for Origin {
