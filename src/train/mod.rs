@@ -86,12 +86,12 @@ pub enum TrainError {
     #[error("{0}")]
     Tables(Message),
     /// A network data file is not one these rules can use.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {flaw}", path.display())]
     Data {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        what: String,
+        flaw: net_data::DataFlaw,
     },
     /// Games could not be read from their files.
     #[error("{0}")]
