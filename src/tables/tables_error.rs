@@ -1,5 +1,6 @@
 //! What goes wrong with endgame tables, each naming the file or directory and the cause.
 
+use super::groups::Group;
 use super::packed_flaw::PackedFlaw;
 use crate::shipped::HeaderError;
 use std::io;
@@ -211,14 +212,14 @@ pub enum TablesError {
     },
     /// A placing file whose header disagrees with what its name says it holds.
     #[error(
-        "{}: {what}: the file is damaged or misnamed; delete it and build it again",
+        "{}: {fault}: the file is damaged or misnamed; delete it and build it again",
         path.display()
     )]
     PlacingHeader {
         /// The file.
         path: PathBuf,
         /// What disagrees.
-        what: String,
+        fault: PlacingFault,
     },
     /// A group of the placing solution needs a group that is not solved yet.
     #[error("the placing group {group} is needed first (build with --placing)")]
@@ -246,6 +247,45 @@ pub enum TablesError {
     TooLong {
         /// The longest distance a table holds.
         max: u16,
+    },
+}
+
+/// What a placing file's header says that its name contradicts.
+#[derive(Debug, thiserror::Error)]
+pub enum PlacingFault {
+    /// Another group, or a game of other pieces a side.
+    #[error(
+        "holds group {held} of a game of {held_pieces} pieces a side, not {group} of {pieces}"
+    )]
+    OtherGroup {
+        /// The group its header names.
+        held: Group,
+        /// The pieces a side its header names.
+        held_pieces: u8,
+        /// The group its name says.
+        group: Group,
+        /// The pieces a side of the game.
+        pieces: u8,
+    },
+    /// A count of values that is not the group's.
+    #[error("{slots} values, a group {group} has {expected}")]
+    Slots {
+        /// The values its header counts.
+        slots: u64,
+        /// The group.
+        group: Group,
+        /// The values the group has.
+        expected: u64,
+    },
+    /// Bytes of values that are not what its values take.
+    #[error("{bytes} bytes of values, {slots} values take {need}")]
+    Bytes {
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values its header counts.
+        slots: u64,
+        /// The bytes they take.
+        need: usize,
     },
 }
 

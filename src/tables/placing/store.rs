@@ -26,7 +26,7 @@ use crate::tables::file::{read_head, refused, values_layout};
 use crate::tables::groups::Group;
 use crate::tables::index::pair_len;
 use crate::tables::mapped::{self, Mapping};
-use crate::tables::tables_error::TablesError;
+use crate::tables::tables_error::{PlacingFault, TablesError};
 use std::path::{Path, PathBuf};
 
 /// A group file's header: a table's (`file::values_layout`) under its own magic.
@@ -93,9 +93,9 @@ pub fn open(dir: &Path, fingerprint: u64, pieces: u8, group: Group) -> Result<Ma
     header
         .check_rules(fingerprint)
         .map_err(|fault| refused(&path, fault))?;
-    let bad = |what: String| TablesError::PlacingHeader {
+    let bad = |fault: PlacingFault| TablesError::PlacingHeader {
         path: path.clone(),
-        what,
+        fault,
     };
     let held = Group {
         left: head[16],
@@ -103,25 +103,30 @@ pub fn open(dir: &Path, fingerprint: u64, pieces: u8, group: Group) -> Result<Ma
         other: head[18],
     };
     if held != group || head[19] != pieces {
-        return Err(bad(format!(
-            "holds group {held} of a game of {} pieces a side, not {group} of {pieces}",
-            head[19]
-        )));
+        return Err(bad(PlacingFault::OtherGroup {
+            held,
+            held_pieces: head[19],
+            group,
+            pieces,
+        }));
     }
     let slots = u64_at(&head, 24);
     let expected = pair_len(group.mover as usize, group.other as usize);
     if slots != expected {
-        return Err(bad(format!(
-            "{slots} values, a group {group} has {expected}"
-        )));
+        return Err(bad(PlacingFault::Slots {
+            slots,
+            group,
+            expected,
+        }));
     }
     let mapping = Mapping::of_file(&file, &path, HEADER)?;
     let bytes = mapping.bytes().len();
     if bytes != packed::bytes_for(slots) {
-        return Err(bad(format!(
-            "{bytes} bytes of values, {slots} values take {}",
-            packed::bytes_for(slots)
-        )));
+        return Err(bad(PlacingFault::Bytes {
+            bytes,
+            slots,
+            need: packed::bytes_for(slots),
+        }));
     }
     Ok(Mapped {
         mapping,
@@ -160,6 +165,12 @@ mod tests {
         mapped.check().unwrap();
         assert_eq!(mapped.bytes(), values());
         drop(mapped);
+        let e = open(&dir.0, FINGERPRINT, 12, GROUP)
+            .err()
+            .unwrap()
+            .to_string();
+        let said = "holds group 17-0-1 of a game of 9 pieces a side, not 17-0-1 of 12";
+        assert!(e.contains(said), "{e}");
         write(&dir.0, FINGERPRINT, 9, GROUP, &values()).unwrap();
         assert_eq!(std::fs::read(path(&dir.0, GROUP)).unwrap(), fixture());
     }
