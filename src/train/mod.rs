@@ -20,6 +20,7 @@ pub mod net_data;
 pub mod net_floats;
 
 use crate::durable::DurableError;
+use crate::shipped::HeaderError;
 use std::path::PathBuf;
 
 /// A lower layer's error that is only a message for now (the endgame tables' and the match
@@ -91,7 +92,7 @@ pub enum TrainError {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        flaw: net_data::DataFlaw,
+        flaw: DataFlaw,
     },
     /// Games could not be read from their files.
     #[error("{0}")]
@@ -177,6 +178,36 @@ pub enum TrainError {
         /// The position string.
         position: String,
     },
+}
+
+/// What is wrong with a network data file (`net_data`).
+#[derive(Debug, thiserror::Error)]
+pub enum DataFlaw {
+    /// Its header is not a data file's of this version for these rules (`shipped::header`).
+    #[error("{0}")]
+    Header(#[from] HeaderError),
+    /// Blocks of another size.
+    #[error("blocks of {found}, not {reads}")]
+    Block {
+        /// The file's block size.
+        found: u32,
+        /// The block size this code reads and writes (`net_data::BLOCK`).
+        reads: usize,
+    },
+    /// Made with another seed than the run's.
+    #[error("made with seed {theirs}, not {ours}")]
+    Seed {
+        /// The file's seed.
+        theirs: u64,
+        /// The run's.
+        ours: u64,
+    },
+    /// Bytes after the last whole record.
+    #[error("cut: {0} bytes after its last whole record")]
+    Cut(usize),
+    /// A record that is no position of the rules.
+    #[error("record {0} is not a position of these rules")]
+    Record(usize),
 }
 
 /// The directory of the training data of a variant: `$XDG_CACHE_HOME/moulin/train/<variant>`,

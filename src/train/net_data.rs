@@ -28,7 +28,7 @@
 //! synced; a run that stopped resumes after the last whole block (a cut one
 //! is dropped), and a larger `--positions` extends the file.
 
-use super::TrainError;
+use super::{DataFlaw, TrainError};
 use crate::durable::DurableError;
 use crate::job_progress::Progress;
 use crate::rng::Rng;
@@ -40,7 +40,7 @@ use crate::rules::Rules;
 use crate::search::eval::{self, Weights};
 use crate::search::exact::Wdl;
 use crate::shipped::le_bytes::{put_u32, put_u64, u32_at, u64_at};
-use crate::shipped::{HeaderError, Layout};
+use crate::shipped::Layout;
 use crate::tables::placing::solution::Solution;
 use crate::tables::placing_play::known;
 use crate::tables::Tables;
@@ -342,31 +342,6 @@ fn header(rules: &Rules, seed: u64) -> Vec<u8> {
     h
 }
 
-/// What is wrong with a network data file.
-#[derive(Debug, thiserror::Error)]
-pub enum DataFlaw {
-    /// Its header is not a data file's of this version for these rules (`shipped::header`).
-    #[error("{0}")]
-    Header(#[from] HeaderError),
-    /// Blocks of another size.
-    #[error("blocks of {0}, not {BLOCK}")]
-    Block(u32),
-    /// Made with another seed than the run's.
-    #[error("made with seed {theirs}, not {ours}")]
-    Seed {
-        /// The file's seed.
-        theirs: u64,
-        /// The run's.
-        ours: u64,
-    },
-    /// Bytes after the last whole record.
-    #[error("cut: {0} bytes after its last whole record")]
-    Cut(usize),
-    /// A record that is no position of the rules.
-    #[error("record {0} is not a position of these rules")]
-    Record(usize),
-}
-
 fn flawed(path: &Path, flaw: impl Into<DataFlaw>) -> TrainError {
     TrainError::Data {
         path: path.to_path_buf(),
@@ -381,7 +356,13 @@ fn check_header(path: &Path, bytes: &[u8], rules: &Rules) -> Result<u64, TrainEr
         .map_err(|e| flawed(path, e))?;
     let block = u32_at(bytes, 28);
     if block as usize != BLOCK {
-        return Err(flawed(path, DataFlaw::Block(block)));
+        return Err(flawed(
+            path,
+            DataFlaw::Block {
+                found: block,
+                reads: BLOCK,
+            },
+        ));
     }
     Ok(u64_at(bytes, 20))
 }
