@@ -1,4 +1,5 @@
-//! The table file: one pair, `<mover>-<other>.tbl` in the tables directory.
+//! The table file: one pair, `<mover>-<other>.tbl` in the tables directory; its header is
+//! shipped data's (`shipped::header`, `LAYOUT`), its fields its own.
 //!
 //! ```text
 //!  bytes  0..8   magic "MOULTBL1"
@@ -21,12 +22,29 @@ use super::scope::MAX_PIECES;
 use super::tables_error::TablesError;
 use super::values::Values;
 use crate::durable;
+use crate::shipped::le_bytes::{put_u64, u64_at};
+use crate::shipped::{HeaderError, Layout};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-const MAGIC: &[u8; 8] = b"MOULTBL1";
-const HEADER: usize = 40;
+/// The header of a file of values (a table's, a placing group's): no version apart from the
+/// magic's last byte, the rules' fingerprint at byte 8, the checksum of the values at 32.
+pub(super) const fn values_layout(what: &'static str, magic: [u8; 8]) -> Layout {
+    Layout {
+        what,
+        magic,
+        version: None,
+        fingerprint_at: 8,
+        checksum_at: Some(32),
+        covers: "its values",
+        len: 40,
+    }
+}
+
+/// A table file's header.
+static LAYOUT: Layout = values_layout("a moulin table file", *b"MOULTBL1");
+const HEADER: usize = LAYOUT.len;
 
 /// The checksum of a table's values (`checksum`) and the longest distance they hold, in one pass
 /// (loading the tables reads every byte once).
@@ -70,12 +88,10 @@ pub fn write(
     values: &Values,
 ) -> Result<(), TablesError> {
     let data = values.to_bytes();
-    let mut head = Vec::with_capacity(HEADER);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&fingerprint.to_le_bytes());
-    head.extend_from_slice(&[mover as u8, other as u8, values.width(), 0, 0, 0, 0, 0]);
-    head.extend_from_slice(&(values.len() as u64).to_le_bytes());
-    head.extend_from_slice(&checksum(&data).to_le_bytes());
+    let mut head = LAYOUT.blank(fingerprint);
+    head[16..19].copy_from_slice(&[mover as u8, other as u8, values.width()]);
+    put_u64(&mut head, 24, values.len() as u64);
+    LAYOUT.seal(&mut head, checksum(&data));
     Ok(durable::write_atomic_parts(
         &path(dir, mover, other),
         &[&head, &data],
@@ -84,8 +100,9 @@ pub fn write(
 
 /// What a table file's header says.
 pub struct Header {
-    /// The fingerprint of the rules the table was made for (`tables::fingerprint`).
-    pub fingerprint: u64,
+    /// What every format's header says: the fingerprint of the rules the table was made for
+    /// (`tables::fingerprint`) and the checksum of the values (`checksum`).
+    pub head: crate::shipped::Header,
     /// The pieces of the side to move.
     pub mover: usize,
     /// The pieces of the other side.
@@ -94,52 +111,44 @@ pub struct Header {
     pub width: u8,
     /// The number of values (slots of the pair's index).
     pub slots: u64,
-    /// The checksum of the values (`checksum`).
-    pub checksum: u64,
 }
 
-fn word(bytes: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(w)
+/// A table's or a placing group's file refused by its header (`fault`).
+pub(super) fn refused(path: &Path, fault: HeaderError) -> TablesError {
+    TablesError::HeaderFault {
+        path: path.to_path_buf(),
+        fault,
+    }
 }
 
-/// The first `len` bytes of the open `file` (of `path`): a table's header. A file that ends
-/// before is said to be cut inside its header, with the bytes it has.
-pub(super) fn read_head(file: impl Read, path: &Path, len: usize) -> Result<Vec<u8>, TablesError> {
-    let mut bytes = Vec::with_capacity(len);
-    file.take(len as u64)
+/// The header of `layout` at the start of the open `file` (of `path`), read and checked (the
+/// magic, the version, whole: `Layout::read`), and its bytes.
+pub(super) fn read_head(
+    file: impl Read,
+    path: &Path,
+    layout: &'static Layout,
+) -> Result<(crate::shipped::Header, Vec<u8>), TablesError> {
+    let mut bytes = Vec::with_capacity(layout.len);
+    file.take(layout.len as u64)
         .read_to_end(&mut bytes)
         .map_err(|source| TablesError::Header {
             path: path.to_path_buf(),
             source,
         })?;
-    if bytes.len() < len {
-        return Err(TablesError::CutHeader {
-            path: path.to_path_buf(),
-            bytes: bytes.len(),
-            len,
-        });
-    }
-    Ok(bytes)
+    let head = layout.read(&bytes).map_err(|fault| refused(path, fault))?;
+    Ok((head, bytes))
 }
 
 /// The header at the start of the open `file` (of `path`); the error names the file and what
 /// is wrong.
 fn header(file: impl Read, path: &Path) -> Result<Header, TablesError> {
-    let bytes = read_head(file, path, HEADER)?;
-    if &bytes[..8] != MAGIC {
-        return Err(TablesError::NotATable {
-            path: path.to_path_buf(),
-        });
-    }
+    let (head, bytes) = read_head(file, path, &LAYOUT)?;
     Ok(Header {
-        fingerprint: word(&bytes, 8),
+        head,
         mover: bytes[16] as usize,
         other: bytes[17] as usize,
         width: bytes[18],
-        slots: word(&bytes, 24),
-        checksum: word(&bytes, 32),
+        slots: u64_at(&bytes, 24),
     })
 }
 
@@ -186,9 +195,9 @@ pub fn read(
         });
     }
     let (sum, longest) = checksum_and_longest(data, h.width);
-    if sum != h.checksum {
-        return Err(TablesError::Checksum { path });
-    }
+    h.head
+        .check_sum(sum)
+        .map_err(|fault| refused(&path, fault))?;
     Ok(Values::Mapped(Arc::new(mapping), h.width, longest))
 }
 
@@ -201,14 +210,10 @@ fn check_header(
     mover: usize,
     other: usize,
 ) -> Result<(), TablesError> {
+    h.head
+        .check_rules(fingerprint)
+        .map_err(|fault| refused(path, fault))?;
     let path = path.to_path_buf();
-    if h.fingerprint != fingerprint {
-        return Err(TablesError::Fingerprint {
-            path,
-            found: h.fingerprint,
-            expected: fingerprint,
-        });
-    }
     if (h.mover, h.other) != (mover, other) {
         return Err(TablesError::WrongPair {
             path,
@@ -286,14 +291,7 @@ mod tests {
         let n = pair_len(3, 3) as usize;
         // A byte a value, then two (one distance past 127 plies).
         for longest in [100u16, 300] {
-            let codes: Vec<u16> = (0..n)
-                .map(|i| match i % 3 {
-                    0 => Value::Win(1 + (i as u16 % longest)).code(),
-                    1 => Value::Loss(i as u16 % longest).code(),
-                    _ => Value::Draw.code(),
-                })
-                .collect();
-            let values = Values::from_codes(codes);
+            let values = fixture_values(longest);
             write(&dir.0, 7, 3, 3, &values).unwrap();
             let read = read(&path(&dir.0, 3, 3), 7, 3, 3).unwrap();
             assert!(matches!(read, Values::Mapped(..)));
@@ -309,6 +307,72 @@ mod tests {
             changed.set(0, Value::Draw);
             assert_eq!(changed.get(0), Value::Draw);
             assert_eq!(read.get(0), values.get(0));
+        }
+    }
+
+    /// The values of the old format's fixture: distances up to `longest`.
+    fn fixture_values(longest: u16) -> Values {
+        let n = pair_len(3, 3) as usize;
+        let codes: Vec<u16> = (0..n)
+            .map(|i| match i % 3 {
+                0 => Value::Win(1 + (i as u16 % longest)).code(),
+                1 => Value::Loss(i as u16 % longest).code(),
+                _ => Value::Draw.code(),
+            })
+            .collect();
+        Values::from_codes(codes)
+    }
+
+    /// The file written today is byte for byte the one the code before the shared header wrote
+    /// (its length and checksum, taken then), and reads back.
+    #[test]
+    fn a_table_file_is_written_as_before_the_shared_header_and_reads_back() {
+        let dir = scratch("as-before");
+        for (longest, len, sum) in [
+            (100, 210_180, 0x2aa9_24ae_ea39_4622),
+            (300, 420_320, 0x348d_7f99_a0c6_8ce0),
+        ] {
+            let values = fixture_values(longest);
+            write(&dir.0, 7, 3, 3, &values).unwrap();
+            let bytes = std::fs::read(path(&dir.0, 3, 3)).unwrap();
+            assert_eq!((bytes.len(), checksum(&bytes)), (len, sum), "{longest}");
+            assert_eq!(read(&path(&dir.0, 3, 3), 7, 3, 3).unwrap(), values);
+        }
+    }
+
+    #[test]
+    fn each_fault_of_a_tables_header_is_refused_in_its_words() {
+        let dir = scratch("header-faults");
+        write(&dir.0, 7, 3, 3, &fixture_values(100)).unwrap();
+        let file = path(&dir.0, 3, 3);
+        let good = std::fs::read(&file).unwrap();
+        let refused = |bytes: &[u8], fingerprint: u64| {
+            std::fs::write(&file, bytes).unwrap();
+            read(&file, fingerprint, 3, 3).unwrap_err().to_string()
+        };
+        let mut magic = good.clone();
+        magic[7] = b'2';
+        let mut damaged = good.clone();
+        damaged[1000] ^= 1;
+        for (e, said) in [
+            (refused(&magic, 7), "3-3.tbl: not a moulin table file"),
+            (
+                refused(&good, 8),
+                "3-3.tbl: made for other rules (fingerprint 0000000000000007, the rules in \
+                 force have 0000000000000008): build tables for these rules in another directory",
+            ),
+            (
+                refused(&damaged, 7),
+                "3-3.tbl: checksum mismatch of its values: the file is damaged; delete it and \
+                 build it again",
+            ),
+            (
+                refused(&good[..39], 7),
+                "3-3.tbl: cut inside its header (39 bytes of 40): not a whole table; delete it \
+                 and build it again",
+            ),
+        ] {
+            assert!(e.ends_with(said), "{e}");
         }
     }
 

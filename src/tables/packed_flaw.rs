@@ -4,6 +4,7 @@
 
 use super::frame::FrameError;
 use super::table_key::Key;
+use crate::shipped::HeaderError;
 
 /// Why a block of a packed table is not used.
 #[derive(Debug, thiserror::Error)]
@@ -22,17 +23,10 @@ pub enum BlockFault {
 /// What is wrong with a file of a packed set.
 #[derive(Debug, thiserror::Error)]
 pub enum PackedFlaw {
-    /// A table file without the magic.
-    #[error("not a moulin packed table")]
-    NotPacked,
-    /// A table file of another format's version.
-    #[error("format version {found}; this moulin reads {reads}")]
-    Version {
-        /// The file's version.
-        found: u32,
-        /// The version this build reads.
-        reads: u32,
-    },
+    /// A table file whose header is not a packed table's of this version, made for the rules
+    /// in force, or whose header and index do not give their checksum (`shipped::header`).
+    #[error("{0}")]
+    Header(#[from] HeaderError),
     /// A header whose key bytes name no table.
     #[error("its header names no table")]
     NoKey,
@@ -43,16 +37,6 @@ pub enum PackedFlaw {
         held: Key,
         /// The table asked for.
         want: Key,
-    },
-    /// A table file made under other rules.
-    #[error(
-        "made for other rules (fingerprint {found:016x}, the rules in force have {expected:016x})"
-    )]
-    Fingerprint {
-        /// Its header's fingerprint.
-        found: u64,
-        /// The fingerprint asked for.
-        expected: u64,
     },
     /// A header whose width, block size or length cannot be.
     #[error("its header is damaged")]
@@ -65,9 +49,6 @@ pub enum PackedFlaw {
         /// The bytes up to the end of its index.
         index: u64,
     },
-    /// The header and index do not give their checksum.
-    #[error("checksum mismatch of its header and index: the file is damaged")]
-    HeaderChecksum,
     /// A file of another length than its index says.
     #[error(
         "{bytes} bytes where its index says {expected}: the file is cut or has bytes after its end"

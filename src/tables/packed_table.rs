@@ -11,12 +11,15 @@
 //! index), the index (each block's offset and the checksum of its unpacked bytes,
 //! [`block_checksum`]), then the frames. The checksum of the values is the table file's own
 //! (`tables::checksum::checksum`), so a packed table is checked against the file it was made from
-//! without unpacking that file.
+//! without unpacking that file. The magic, version, fingerprint and closing checksum are the
+//! shared header's (`shipped::header`, `LAYOUT`).
 
 use super::block_cache::{self as cache, BlockCache};
 use super::frame;
 use crate::durable;
 use crate::memory::Words;
+use crate::shipped::le_bytes::{put_u32, put_u64, u32_at, u64_at};
+use crate::shipped::Layout;
 use crate::tables::checksum::checksum;
 use crate::tables::mapped::{open_regular, Mapping};
 use crate::tables::packed_flaw::{BlockFault, PackedFlaw};
@@ -39,11 +42,20 @@ pub const MIN_BLOCK: usize = 1 << 12;
 /// The largest block a packed table may have.
 pub const MAX_BLOCK: usize = 1 << 20;
 /// The header's bytes.
-pub const HEADER: usize = 64;
-const MAGIC: &[u8; 8] = b"MOULPACK";
+pub const HEADER: usize = LAYOUT.len;
 /// The format's version: 2 since a block's checksum is [`block_checksum`] (version 1 checked
 /// blocks with the slower `tables::checksum::checksum`).
 pub const VERSION: u32 = 2;
+/// A packed table's header: the checksum that closes it covers it and the index.
+static LAYOUT: Layout = Layout {
+    what: "a moulin packed table",
+    magic: *b"MOULPACK",
+    version: Some(VERSION),
+    fingerprint_at: 16,
+    checksum_at: Some(56),
+    covers: "its header and index",
+    len: 64,
+};
 
 /// What a packed table says of its values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,21 +74,15 @@ pub struct Meta {
     pub checksum: u64,
 }
 
-fn word(bytes: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
-}
-
-fn header(meta: &Meta, block: usize) -> [u8; HEADER] {
-    let mut h = [0u8; HEADER];
-    h[0..8].copy_from_slice(MAGIC);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+/// The header of a packed table of `meta` in blocks of `block` bytes, but its closing checksum.
+fn header(meta: &Meta, block: usize) -> Vec<u8> {
+    let mut h = LAYOUT.blank(meta.fingerprint);
     h[12..16].copy_from_slice(&meta.key.bytes());
-    h[16..24].copy_from_slice(&meta.fingerprint.to_le_bytes());
     h[24] = meta.width;
-    h[28..32].copy_from_slice(&(block as u32).to_le_bytes());
-    h[32..40].copy_from_slice(&meta.len.to_le_bytes());
-    h[40..48].copy_from_slice(&meta.extra.to_le_bytes());
-    h[48..56].copy_from_slice(&meta.checksum.to_le_bytes());
+    put_u32(&mut h, 28, block as u32);
+    put_u64(&mut h, 32, meta.len);
+    put_u64(&mut h, 40, meta.extra);
+    put_u64(&mut h, 48, meta.checksum);
     h
 }
 
@@ -133,7 +139,7 @@ pub fn write(path: &Path, meta: &Meta, values: &[u8], block: usize) -> Result<u6
     }
     let mut head = header(meta, block);
     let closing = closing_checksum(&head, &index);
-    head[56..64].copy_from_slice(&closing.to_le_bytes());
+    LAYOUT.seal(&mut head, closing);
     let mut parts: Vec<&[u8]> = vec![&head, &index];
     parts.extend(frames.iter().map(|(f, _)| f.as_slice()));
     durable::write_atomic_parts(path, &parts)?;
@@ -187,42 +193,25 @@ impl PackedTable {
         let file = open_regular(path)?;
         let mapping = Mapping::of_file(&file, path, 0)?;
         let bytes = mapping.bytes();
-        if bytes.len() < HEADER || &bytes[0..8] != MAGIC {
-            return Err(flawed(path, PackedFlaw::NotPacked));
-        }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
-            return Err(flawed(
-                path,
-                PackedFlaw::Version {
-                    found: version,
-                    reads: VERSION,
-                },
-            ));
-        }
+        let head = LAYOUT
+            .read(bytes)
+            .map_err(|fault| flawed(path, fault.into()))?;
         let held = Key::from_bytes(bytes[12..16].try_into().expect("4 bytes"))
             .ok_or_else(|| flawed(path, PackedFlaw::NoKey))?;
         if held != key {
             return Err(flawed(path, PackedFlaw::OtherTable { held, want: key }));
         }
+        head.check_rules(fingerprint)
+            .map_err(|fault| flawed(path, fault.into()))?;
         let meta = Meta {
             key,
-            fingerprint: word(bytes, 16),
+            fingerprint,
             width: bytes[24],
-            len: word(bytes, 32),
-            extra: word(bytes, 40),
-            checksum: word(bytes, 48),
+            len: u64_at(bytes, 32),
+            extra: u64_at(bytes, 40),
+            checksum: u64_at(bytes, 48),
         };
-        if meta.fingerprint != fingerprint {
-            return Err(flawed(
-                path,
-                PackedFlaw::Fingerprint {
-                    found: meta.fingerprint,
-                    expected: fingerprint,
-                },
-            ));
-        }
-        let block = u32::from_le_bytes(bytes[28..32].try_into().expect("4 bytes"));
+        let block = u32_at(bytes, 28);
         let width_fits = match key {
             Key::Moving(..) => meta.width == 1 || meta.width == 2,
             Key::Placing(_) => meta.width == 0,
@@ -244,10 +233,9 @@ impl PackedTable {
             ));
         }
         let data = data as usize;
-        if closing_checksum(bytes, &bytes[HEADER..data]) != word(bytes, 56) {
-            return Err(flawed(path, PackedFlaw::HeaderChecksum));
-        }
-        let end = word(bytes, HEADER + 8 * blocks);
+        head.check_sum(closing_checksum(bytes, &bytes[HEADER..data]))
+            .map_err(|fault| flawed(path, fault.into()))?;
+        let end = u64_at(bytes, HEADER + 8 * blocks);
         if (data as u64).checked_add(end) != Some(bytes.len() as u64) {
             return Err(flawed(
                 path,
@@ -257,8 +245,8 @@ impl PackedTable {
                 },
             ));
         }
-        let offsets_rise =
-            (0..blocks).all(|b| word(bytes, HEADER + 8 * b) <= word(bytes, HEADER + 8 * (b + 1)));
+        let offsets_rise = (0..blocks)
+            .all(|b| u64_at(bytes, HEADER + 8 * b) <= u64_at(bytes, HEADER + 8 * (b + 1)));
         if !offsets_rise {
             return Err(flawed(path, PackedFlaw::DamagedIndex));
         }
@@ -302,10 +290,10 @@ impl PackedTable {
     fn frame(&self, b: usize) -> Option<(&[u8], u64)> {
         let bytes = self.mapping.bytes();
         let (from, to) = (
-            word(bytes, HEADER + 8 * b),
-            word(bytes, HEADER + 8 * (b + 1)),
+            u64_at(bytes, HEADER + 8 * b),
+            u64_at(bytes, HEADER + 8 * (b + 1)),
         );
-        let sum = word(bytes, HEADER + 8 * (self.blocks + 1) + 8 * b);
+        let sum = u64_at(bytes, HEADER + 8 * (self.blocks + 1) + 8 * b);
         let (from, to) = (
             (self.data as u64).checked_add(from)?,
             (self.data as u64).checked_add(to)?,
@@ -437,4 +425,90 @@ impl PackedTable {
 /// The path of `key`'s packed table in the packed set `dir`.
 pub fn path(dir: &Path, key: Key) -> PathBuf {
     dir.join(key.file_name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixture's values, and what its header says of them.
+    fn fixture_values() -> (Meta, Vec<u8>) {
+        let values: Vec<u8> = (0..9000u32)
+            .map(|i| ((i * 7 + i / 100) % 128) as u8)
+            .collect();
+        let meta = Meta {
+            key: Key::Moving(3, 3),
+            fingerprint: 7,
+            width: 1,
+            len: values.len() as u64,
+            extra: 127,
+            checksum: checksum(&values),
+        };
+        (meta, values)
+    }
+
+    /// The fixture, packed by the code before the shared header.
+    fn fixture() -> Vec<u8> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shipped");
+        std::fs::read(dir.join("moving-3-3.pk")).unwrap()
+    }
+
+    fn open_bytes(bytes: &[u8], fingerprint: u64) -> Result<PackedTable, TablesError> {
+        let dir = crate::tables::scratch::scratch("packed-header");
+        let path = dir.0.join("3-3.pk");
+        std::fs::write(&path, bytes).unwrap();
+        PackedTable::open(&path, Key::Moving(3, 3), fingerprint, &Arc::default())
+    }
+
+    #[test]
+    fn a_packed_table_of_the_old_code_reads_back_and_is_written_as_it_was() {
+        let (meta, values) = fixture_values();
+        let table = open_bytes(&fixture(), 7).unwrap();
+        assert_eq!(*table.meta(), meta);
+        assert_eq!(table.unpack_all(), values);
+        table.check_all(|_| ()).unwrap();
+        assert_eq!(table.pair(4000), Some([values[4000], values[4001]]));
+        let dir = crate::tables::scratch::scratch("packed-as-before");
+        let path = dir.0.join("3-3.pk");
+        write(&path, &meta, &values, 4096).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), fixture());
+    }
+
+    #[test]
+    fn each_fault_of_a_packed_tables_header_is_refused_in_its_words() {
+        let good = fixture();
+        let mut magic = good.clone();
+        magic[4] = b'X';
+        let mut version = good.clone();
+        version[8] = 3;
+        let mut index = good.clone();
+        index[HEADER + 8 * 4 + 1] ^= 1;
+        for (bytes, fingerprint, said) in [
+            (&magic[..], 7, "3-3.pk: not a moulin packed table"),
+            (
+                &version[..],
+                7,
+                "3-3.pk: format version 3, this engine reads version 2",
+            ),
+            (
+                &good[..],
+                8,
+                "3-3.pk: made for other rules (fingerprint 0000000000000007, the rules in force \
+                 have 0000000000000008)",
+            ),
+            (
+                &index[..],
+                7,
+                "3-3.pk: checksum mismatch of its header and index: the file is damaged",
+            ),
+            (
+                &good[..30],
+                7,
+                "3-3.pk: cut inside its header (30 bytes of 64)",
+            ),
+        ] {
+            let e = open_bytes(bytes, fingerprint).unwrap_err().to_string();
+            assert!(e.ends_with(said), "{e}");
+        }
+    }
 }

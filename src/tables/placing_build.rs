@@ -285,7 +285,13 @@ mod tests {
         for g in groups {
             let step = build.step(g).unwrap();
             if g == start {
-                assert!(matches!(step, Step::Redone(TablesError::Checksum { .. })));
+                assert!(matches!(
+                    step,
+                    Step::Redone(TablesError::HeaderFault {
+                        fault: crate::shipped::HeaderError::Checksum { .. },
+                        ..
+                    })
+                ));
             } else {
                 assert!(matches!(step, Step::Kept), "{g}");
             }

@@ -1,7 +1,9 @@
 //! What goes wrong with endgame tables, each naming the file or directory and the cause.
 
+use super::groups::Group;
 use super::packed_flaw::PackedFlaw;
 use crate::box_error::BoxError;
+use crate::shipped::HeaderError;
 use std::io;
 use std::path::PathBuf;
 
@@ -45,39 +47,14 @@ pub enum TablesError {
         /// The system's error.
         source: io::Error,
     },
-    /// A table file that ends inside its header.
-    #[error(
-        "{}: cut inside its header ({bytes} bytes of {len}): not a whole table; delete it and \
-         build it again",
-        path.display()
-    )]
-    CutHeader {
+    /// A table's or a placing group's file whose header (`shipped::header`) is not one of a
+    /// table for these rules, or whose values do not give its checksum.
+    #[error("{}: {fault}{}", path.display(), advice(fault))]
+    HeaderFault {
         /// The file.
         path: PathBuf,
-        /// The bytes it has.
-        bytes: usize,
-        /// The bytes of a header.
-        len: usize,
-    },
-    /// A file does not start as a table file does.
-    #[error("{}: not a moulin table file", path.display())]
-    NotATable {
-        /// The file.
-        path: PathBuf,
-    },
-    /// A table made for rules with another fingerprint (`fingerprint`).
-    #[error(
-        "{}: made for other rules (fingerprint {found:016x}, the rules in force have \
-         {expected:016x}): build tables for these rules in another directory",
-        path.display()
-    )]
-    Fingerprint {
-        /// The file.
-        path: PathBuf,
-        /// The fingerprint in its header.
-        found: u64,
-        /// The fingerprint of the rules in force.
-        expected: u64,
+        /// What is wrong with it.
+        fault: HeaderError,
     },
     /// A file whose header names another pair than its name.
     #[error("{}: holds pair {held_mover}-{held_other}, its name says {mover}-{other}", path.display())]
@@ -206,15 +183,6 @@ pub enum TablesError {
         /// The bytes per value the header says.
         width: u8,
     },
-    /// A file whose values do not give the checksum of its header.
-    #[error(
-        "{}: checksum mismatch: the file is damaged; delete it and build it again",
-        path.display()
-    )]
-    Checksum {
-        /// The file.
-        path: PathBuf,
-    },
     /// A file of a packed set (a packed table, its manifest) that cannot be used: what is
     /// wrong with it.
     #[error("{}: {flaw}", path.display())]
@@ -245,14 +213,14 @@ pub enum TablesError {
     },
     /// A placing file whose header disagrees with what its name says it holds.
     #[error(
-        "{}: {what}: the file is damaged or misnamed; delete it and build it again",
+        "{}: {fault}: the file is damaged or misnamed; delete it and build it again",
         path.display()
     )]
     PlacingHeader {
         /// The file.
         path: PathBuf,
         /// What disagrees.
-        what: String,
+        fault: PlacingFault,
     },
     /// A group of the placing solution needs a group that is not solved yet.
     #[error("the placing group {group} is needed first (build with --placing)")]
@@ -305,6 +273,55 @@ pub enum TablesError {
         /// The longest distance a table holds.
         max: u16,
     },
+}
+
+/// What a placing file's header says that its name contradicts.
+#[derive(Debug, thiserror::Error)]
+pub enum PlacingFault {
+    /// Another group, or a game of other pieces a side.
+    #[error(
+        "holds group {held} of a game of {held_pieces} pieces a side, not {group} of {pieces}"
+    )]
+    OtherGroup {
+        /// The group its header names.
+        held: Group,
+        /// The pieces a side its header names.
+        held_pieces: u8,
+        /// The group its name says.
+        group: Group,
+        /// The pieces a side of the game.
+        pieces: u8,
+    },
+    /// A count of values that is not the group's.
+    #[error("{slots} values, a group {group} has {expected}")]
+    Slots {
+        /// The values its header counts.
+        slots: u64,
+        /// The group.
+        group: Group,
+        /// The values the group has.
+        expected: u64,
+    },
+    /// Bytes of values that are not what its values take.
+    #[error("{bytes} bytes of values, {slots} values take {need}")]
+    Bytes {
+        /// The bytes of values in the file.
+        bytes: usize,
+        /// The values its header counts.
+        slots: u64,
+        /// The bytes they take.
+        need: usize,
+    },
+}
+
+/// What to do about a table file whose header is refused.
+fn advice(fault: &HeaderError) -> &'static str {
+    match fault {
+        HeaderError::NotThisKind { .. } | HeaderError::Version { .. } => "",
+        HeaderError::OtherRules { .. } => ": build tables for these rules in another directory",
+        HeaderError::Checksum { .. } => "; delete it and build it again",
+        HeaderError::Cut { .. } => ": not a whole table; delete it and build it again",
+    }
 }
 
 /// What a refused mapping most likely means, where it is the address space that ran out: a

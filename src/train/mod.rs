@@ -25,6 +25,7 @@ use crate::durable::DurableError;
 use crate::matches::run::replay::ReplayError;
 use crate::rules::fen::FenError;
 use crate::rules::notation::MoveError;
+use crate::shipped::HeaderError;
 use crate::tables::TablesError;
 use std::path::PathBuf;
 
@@ -130,12 +131,12 @@ pub enum TrainError {
     #[error(transparent)]
     Tables(TablesError),
     /// A network data file is not one these rules can use.
-    #[error("{}: {what}", path.display())]
+    #[error("{}: {flaw}", path.display())]
     Data {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        what: String,
+        flaw: DataFlaw,
     },
     /// Games could not be read from their files.
     #[error(transparent)]
@@ -221,6 +222,36 @@ pub enum TrainError {
         /// The position string.
         position: String,
     },
+}
+
+/// What is wrong with a network data file (`net_data`).
+#[derive(Debug, thiserror::Error)]
+pub enum DataFlaw {
+    /// Its header is not a data file's of this version for these rules (`shipped::header`).
+    #[error("{0}")]
+    Header(#[from] HeaderError),
+    /// Blocks of another size.
+    #[error("blocks of {found}, not {reads}")]
+    Block {
+        /// The file's block size.
+        found: u32,
+        /// The block size this code reads and writes (`net_data::BLOCK`).
+        reads: usize,
+    },
+    /// Made with another seed than the run's.
+    #[error("made with seed {theirs}, not {ours}")]
+    Seed {
+        /// The file's seed.
+        theirs: u64,
+        /// The run's.
+        ours: u64,
+    },
+    /// Bytes after the last whole record.
+    #[error("cut: {0} bytes after its last whole record")]
+    Cut(usize),
+    /// A record that is no position of the rules.
+    #[error("record {0} is not a position of these rules")]
+    Record(usize),
 }
 
 /// The directory of the training data of a variant: `$XDG_CACHE_HOME/moulin/train/<variant>`,

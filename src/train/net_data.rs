@@ -23,11 +23,12 @@
 //! bytes, little-endian: White's pieces (u32), Black's (u32), White's hand, Black's hand, the
 //! side to move and the value (bits 0-1: 0 a loss, 1 a draw, 2 a win for the side to move; bit 2
 //! Black to move), and the source (0 the 1-ply player, 1 random moves, 2 uniform moving, 3
-//! uniform placing). Blocks are
-//! appended whole and synced; a run that stopped resumes after the last whole block (a cut one
+//! uniform placing). The magic, version and fingerprint are the shared header's
+//! (`shipped::header`, `LAYOUT`; the format has no checksum). Blocks are appended whole and
+//! synced; a run that stopped resumes after the last whole block (a cut one
 //! is dropped), and a larger `--positions` extends the file.
 
-use super::TrainError;
+use super::{DataFlaw, TrainError};
 use crate::durable::DurableError;
 use crate::job_progress::Progress;
 use crate::rng::Rng;
@@ -38,6 +39,8 @@ use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::eval::{self, Weights};
 use crate::search::exact::Wdl;
+use crate::shipped::le_bytes::{put_u32, put_u64, u32_at, u64_at};
+use crate::shipped::Layout;
 use crate::tables::placing::solution::Solution;
 use crate::tables::placing_play::known;
 use crate::tables::Tables;
@@ -49,9 +52,18 @@ use std::path::{Path, PathBuf};
 pub const BLOCK: usize = 4096;
 /// Bytes a record.
 pub const RECORD: usize = 12;
-const MAGIC: &[u8; 8] = b"MOULNDAT";
-const VERSION: u32 = 1;
-const HEADER: usize = 32;
+/// A data file's header: the seed at byte 20 and the block size at 28 are its own; no
+/// checksum (a run resumes after its last whole block).
+static LAYOUT: Layout = Layout {
+    what: "a moulin network data file",
+    magic: *b"MOULNDAT",
+    version: Some(1),
+    fingerprint_at: 12,
+    checksum_at: None,
+    covers: "",
+    len: 32,
+};
+const HEADER: usize = LAYOUT.len;
 /// The longest game a block plays, in plies.
 const MAX_GAME: usize = 200;
 
@@ -323,45 +335,36 @@ fn labelled(
     Some(Sample { value, ..sample })
 }
 
-fn header(rules: &Rules, seed: u64) -> [u8; HEADER] {
-    let mut h = [0u8; HEADER];
-    h[0..8].copy_from_slice(MAGIC);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    h[12..20].copy_from_slice(&crate::tables::placing::fingerprint(rules).to_le_bytes());
-    h[20..28].copy_from_slice(&seed.to_le_bytes());
-    h[28..32].copy_from_slice(&(BLOCK as u32).to_le_bytes());
+fn header(rules: &Rules, seed: u64) -> Vec<u8> {
+    let mut h = LAYOUT.blank(crate::tables::placing::fingerprint(rules));
+    put_u64(&mut h, 20, seed);
+    put_u32(&mut h, 28, BLOCK as u32);
     h
 }
 
-fn flawed(path: &Path, what: String) -> TrainError {
+fn flawed(path: &Path, flaw: impl Into<DataFlaw>) -> TrainError {
     TrainError::Data {
         path: path.to_path_buf(),
-        what,
+        flaw: flaw.into(),
     }
 }
 
 /// Checks a data file's header against `rules`; its seed.
 fn check_header(path: &Path, bytes: &[u8], rules: &Rules) -> Result<u64, TrainError> {
-    if bytes.len() < HEADER || &bytes[0..8] != MAGIC {
-        return Err(flawed(path, "not a moulin network data file".into()));
-    }
-    let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-    if word(8) != VERSION {
+    let head = LAYOUT.read(bytes).map_err(|e| flawed(path, e))?;
+    head.check_rules(crate::tables::placing::fingerprint(rules))
+        .map_err(|e| flawed(path, e))?;
+    let block = u32_at(bytes, 28);
+    if block as usize != BLOCK {
         return Err(flawed(
             path,
-            format!("format version {}, not {VERSION}", word(8)),
+            DataFlaw::Block {
+                found: block,
+                reads: BLOCK,
+            },
         ));
     }
-    let print = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
-    if print != crate::tables::placing::fingerprint(rules) {
-        return Err(flawed(path, "made for other rules".into()));
-    }
-    if word(28) as usize != BLOCK {
-        return Err(flawed(path, format!("blocks of {}, not {BLOCK}", word(28))));
-    }
-    Ok(u64::from_le_bytes(
-        bytes[20..28].try_into().expect("8 bytes"),
-    ))
+    Ok(u64_at(bytes, 20))
 }
 
 /// Makes (or extends, or resumes) the data file `path` to `positions` positions (rounded up
@@ -393,12 +396,14 @@ pub fn make(
         file.write_all(&header(rules, seed)).map_err(io)?;
         0
     } else {
-        let mut head = [0u8; HEADER];
-        file.read_exact(&mut head)
-            .map_err(|_| flawed(path, "cut in its header".into()))?;
+        let mut head = Vec::with_capacity(HEADER);
+        (&file)
+            .take(HEADER as u64)
+            .read_to_end(&mut head)
+            .map_err(io)?;
         let theirs = check_header(path, &head, rules)?;
         if theirs != seed {
-            return Err(flawed(path, format!("made with seed {theirs}, not {seed}")));
+            return Err(flawed(path, DataFlaw::Seed { theirs, ours: seed }));
         }
         let whole = (len - HEADER as u64) / (BLOCK * RECORD) as u64;
         if whole * ((BLOCK * RECORD) as u64) + HEADER as u64 != len {
@@ -448,20 +453,11 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Vec<Sample>, TrainError> {
     check_header(path, &bytes, rules)?;
     let body = &bytes[HEADER..];
     if body.len() % RECORD != 0 {
-        return Err(flawed(
-            path,
-            format!(
-                "cut: {} bytes after its last whole record",
-                body.len() % RECORD
-            ),
-        ));
+        return Err(flawed(path, DataFlaw::Cut(body.len() % RECORD)));
     }
     body.chunks_exact(RECORD)
         .enumerate()
-        .map(|(i, r)| {
-            Sample::from_bytes(r, rules)
-                .ok_or_else(|| flawed(path, format!("record {i} is not a position of these rules")))
-        })
+        .map(|(i, r)| Sample::from_bytes(r, rules).ok_or_else(|| flawed(path, DataFlaw::Record(i))))
         .collect()
 }
 
@@ -559,7 +555,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("data.bin");
         let s = Sample::of(&Position::start(rules), 0, Source::Random);
-        let mut bytes = header(&rules, 3).to_vec();
+        let mut bytes = header(&rules, 3);
         bytes.extend_from_slice(&s.to_bytes());
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(read(&path, &rules).unwrap(), vec![s]);
@@ -573,5 +569,56 @@ mod tests {
         let e = read(&path, &rules).unwrap_err().to_string();
         assert!(e.contains("not a moulin network data file"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The fixture, written by the code before the shared header: two records.
+    fn fixture() -> (PathBuf, Vec<Sample>) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shipped/net-data.bin");
+        let pos = Position::start(Rules::nine());
+        let samples = vec![
+            Sample::of(&pos, 0, Source::Random),
+            Sample::of(&pos, 1, Source::Player),
+        ];
+        (path, samples)
+    }
+
+    #[test]
+    fn a_data_file_of_the_old_code_reads_back_and_its_header_is_written_as_it_was() {
+        let (path, samples) = fixture();
+        let rules = Rules::nine();
+        assert_eq!(read(&path, &rules).unwrap(), samples);
+        assert_eq!(header(&rules, 3), std::fs::read(&path).unwrap()[..HEADER]);
+    }
+
+    /// Each fault of the header (the format has no checksum) is refused naming the file.
+    #[test]
+    fn each_fault_of_a_data_files_header_is_refused_in_its_words() {
+        let (path, _) = fixture();
+        let good = std::fs::read(&path).unwrap();
+        let mut version = good.clone();
+        version[8] = 2;
+        let mut block = good.clone();
+        block[29] = 0x20;
+        let dir = crate::tables::scratch::scratch("net-data-faults");
+        let file = dir.0.join("faulty.bin");
+        let twelve = Rules::preset("twelve").unwrap();
+        for (bytes, rules, said) in [
+            (&good[..], &twelve, "made for other rules (fingerprint "),
+            (
+                &version[..],
+                &Rules::nine(),
+                "format version 2, this engine reads version 1",
+            ),
+            (&block[..], &Rules::nine(), "blocks of 8192, not 4096"),
+            (
+                &good[..20],
+                &Rules::nine(),
+                "cut inside its header (20 bytes of 32)",
+            ),
+        ] {
+            std::fs::write(&file, bytes).unwrap();
+            let e = read(&file, rules).unwrap_err().to_string();
+            assert!(e.contains("faulty.bin: ") && e.contains(said), "{e}");
+        }
     }
 }

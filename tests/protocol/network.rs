@@ -69,7 +69,7 @@ fn a_network_that_serves_the_rules_evaluates_and_one_that_cannot_is_refused_in_o
         damaged.display()
     ));
     assert!(
-        said.len() == 1 && said[0].contains("checksum mismatch (damaged)"),
+        said.len() == 1 && said[0].contains("checksum mismatch of its header and weights"),
         "{said:?}"
     );
     assert_eq!(search(&mut engine), without);

@@ -71,9 +71,13 @@ fn a_damaged_cut_or_foreign_opening_file_is_refused_in_one_line() {
     let cases: [(&str, Vec<u8>, &str); 5] = [
         ("damaged", flipped, "checksum mismatch"),
         ("cut", good[..good.len() - 3].to_vec(), "cut short"),
-        ("header", good[..20].to_vec(), "not an opening"),
+        (
+            "header",
+            good[..20].to_vec(),
+            "cut inside its header (20 bytes of 40)",
+        ),
         ("version", version, "format version 9"),
-        ("empty", Vec::new(), "not an opening"),
+        ("empty", Vec::new(), "cut inside its header (0 bytes of 40)"),
     ];
     for (name, bytes, why) in cases {
         let path = scratch(&format!("opening-{name}.sol"));

@@ -23,7 +23,8 @@
 //!  then          the groups' compressed values, in the table's order
 //! ```
 //!
-//! Loading reads the whole file (at most `MAX_FILE_BYTES`) and checks it (header, the rules'
+//! The header is shipped data's (`shipped::header`, `LAYOUT`), its codec, pieces, plies and
+//! groups its own. Loading reads the whole file (at most `MAX_FILE_BYTES`) and checks it (header, the rules'
 //! fingerprint, every group of those plies there once, the file's checksum) before any value is
 //! used: a file that fails is refused whole (`TablesError::Opening`, naming it and what is
 //! wrong). A group is decompressed when it is first probed, its size and checksum checked then
@@ -36,6 +37,8 @@ use super::{fingerprint, unsupported};
 use crate::durable;
 use crate::job_progress::Progress;
 use crate::rules::Rules;
+use crate::shipped::le_bytes::{put_u32, u32_at, u64_at};
+use crate::shipped::{Header, HeaderError, Layout, Loaded, Origin};
 use crate::tables::checksum::checksum;
 use crate::tables::frame;
 use crate::tables::groups::{self, Group};
@@ -47,7 +50,6 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-const MAGIC: &[u8; 8] = b"MOULOPN1";
 /// The bytes every opening's solution file begins with, whatever its version (what a writer
 /// recognises as its own output).
 pub const FAMILY: &[u8; 7] = b"MOULOPN";
@@ -55,7 +57,17 @@ pub const FAMILY: &[u8; 7] = b"MOULOPN";
 pub const VERSION: u32 = 1;
 /// The codec of the groups' values: zstd, one frame a group.
 pub const CODEC_ZSTD: u8 = 1;
-const HEADER: usize = 40;
+/// The header of an opening's solution.
+static LAYOUT: Layout = Layout {
+    what: "an opening's solution (moulin tables opening makes one)",
+    magic: *b"MOULOPN1",
+    version: Some(VERSION),
+    fingerprint_at: 16,
+    checksum_at: Some(32),
+    covers: "the whole file",
+    len: 40,
+};
+const HEADER: usize = LAYOUT.len;
 const ENTRY: usize = 40;
 /// The largest file the engine reads (the standard game's first ten plies take a few MB).
 pub const MAX_FILE_BYTES: u64 = 256 << 20;
@@ -117,12 +129,6 @@ struct Entry {
 /// The checksum of a whole file: its bytes mixed, those of the checksum's own word left out.
 fn whole_checksum(bytes: &[u8]) -> u64 {
     crate::rng::mix(checksum(&bytes[..32]) ^ checksum(&bytes[HEADER..]).rotate_left(17))
-}
-
-fn word(bytes: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(w)
 }
 
 /// Writes the opening's solution of plies 0 to `plies` of a game of `rules`, taken from
@@ -198,24 +204,28 @@ pub fn write(
         size.raw += raw;
         size.compressed += length;
     }
-    let mut file = Vec::with_capacity(HEADER + table.len() + offset as usize);
-    file.extend_from_slice(MAGIC);
-    file.extend_from_slice(&VERSION.to_le_bytes());
-    file.extend_from_slice(&[CODEC_ZSTD, n, plies, 0]);
-    file.extend_from_slice(&fingerprint(rules).to_le_bytes());
-    file.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
-    file.extend_from_slice(&[0; 12]);
+    let mut file = header(rules, plies, compressed.len());
+    file.reserve(table.len() + offset as usize);
     file.extend_from_slice(&table);
     for (_, _, _, packed) in &compressed {
         file.extend_from_slice(packed);
     }
     let sum = whole_checksum(&file);
-    file[32..40].copy_from_slice(&sum.to_le_bytes());
+    LAYOUT.seal(&mut file, sum);
     durable::write_atomic(path, &file)?;
     Ok(Made {
         plies: sizes,
         file_bytes: file.len() as u64,
     })
+}
+
+/// The header of an opening's solution of plies 0 to `plies` of a game of `rules` in `groups`
+/// groups, but its checksum (`Layout::seal`, once the file is whole).
+fn header(rules: &Rules, plies: u8, groups: usize) -> Vec<u8> {
+    let mut head = LAYOUT.blank(fingerprint(rules));
+    head[12..15].copy_from_slice(&[CODEC_ZSTD, rules.pieces, plies]);
+    put_u32(&mut head, 24, groups as u32);
+    head
 }
 
 /// An opening's solution read from its file.
@@ -229,11 +239,16 @@ pub struct Opening {
     pub file_bytes: u64,
     /// The time it took to read and check it, in seconds.
     pub secs: f64,
-    /// The file, to name it in an error.
-    path: std::path::PathBuf,
+    /// What was loaded (the file, to name it in an error).
+    loaded: Box<Loaded>,
 }
 
 impl Opening {
+    /// What was loaded, in one line: the file, its size, its rules and its checksum.
+    pub fn loaded(&self) -> &Loaded {
+        &self.loaded
+    }
+
     /// Decompresses every group now and checks each against its size and checksum, returning
     /// the time it took in seconds.
     ///
@@ -251,7 +266,12 @@ impl Opening {
             .copied();
         if let Some(group) = failed {
             return Err(TablesError::Opening {
-                path: self.path.clone(),
+                path: self
+                    .loaded
+                    .origin
+                    .path()
+                    .unwrap_or(Path::new(""))
+                    .to_path_buf(),
                 what: Box::new(Flaw::Group(group, GroupFlaw::Unpacked)),
             });
         }
@@ -312,7 +332,7 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
         path: path.to_path_buf(),
         what: Box::new(what),
     };
-    let head = Header::read(&bytes, rules).map_err(bad)?;
+    let head = Head::read(&bytes, rules).map_err(bad)?;
     let entries = head.entries(&bytes, rules).map_err(bad)?;
     let payload = HEADER + entries.len() * ENTRY;
     let file = Arc::new(bytes);
@@ -334,19 +354,23 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
         plies: head.plies,
         file_bytes: file.len() as u64,
         secs: start.elapsed().as_secs_f64(),
-        path: path.to_path_buf(),
+        loaded: Box::new(Loaded {
+            kind: "opening solution",
+            origin: Origin::File(path.to_path_buf()),
+            bytes: file.len() as u64,
+            fingerprint: head.header.fingerprint,
+            checksum: head.header.checksum,
+        }),
     })
 }
 
 /// What is wrong with an opening's solution file, or with the plies asked of one.
 #[derive(Debug, thiserror::Error)]
 pub enum Flaw {
-    /// Not an opening's solution at all.
-    #[error("not an opening's solution (moulin tables opening makes one)")]
-    NotOne,
-    /// Another format version.
-    #[error("format version {0}, this engine reads version {VERSION}")]
-    Version(u32),
+    /// Its header is not an opening's solution's of this version, or the file's checksum does
+    /// not match (`shipped::header`).
+    #[error("{0}")]
+    Header(#[from] HeaderError),
     /// Another codec.
     #[error("codec {0}, this engine reads codec {CODEC_ZSTD} (zstd)")]
     Codec(u8),
@@ -423,9 +447,6 @@ pub enum Flaw {
         /// The length its table gives.
         end: u64,
     },
-    /// The whole file's checksum does not match.
-    #[error("checksum mismatch: the file is damaged")]
-    Checksum,
     /// One group's values are damaged.
     #[error("group {0}: {1}")]
     Group(Group, GroupFlaw),
@@ -446,30 +467,24 @@ pub enum GroupFlaw {
 }
 
 /// What a file's header says, checked against the rules in force.
-struct Header {
+struct Head {
+    header: Header,
     plies: u8,
     groups: usize,
 }
 
-impl Header {
+impl Head {
     /// The header of `bytes`, each field checked: the magic, the version, the codec, the
-    /// rules' fingerprint and pieces, the plies, then the file's checksum. The error says what
-    /// is wrong.
-    fn read(bytes: &[u8], rules: &Rules) -> Result<Header, Flaw> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-            return Err(Flaw::NotOne);
-        }
-        let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-        if version != VERSION {
-            return Err(Flaw::Version(version));
-        }
+    /// rules' fingerprint and pieces, the plies. The error says what is wrong.
+    fn read(bytes: &[u8], rules: &Rules) -> Result<Head, Flaw> {
+        let header = LAYOUT.read(bytes)?;
         if bytes[12] != CODEC_ZSTD {
             return Err(Flaw::Codec(bytes[12]));
         }
         if let Some(e) = unsupported(rules) {
             return Err(Flaw::Unsupported(e.to_string()));
         }
-        let (found, expected) = (word(bytes, 16), fingerprint(rules));
+        let (found, expected) = (header.fingerprint, fingerprint(rules));
         if found != expected || bytes[13] != rules.pieces {
             return Err(Flaw::OtherRules {
                 found,
@@ -482,7 +497,7 @@ impl Header {
         if plies >= 2 * rules.pieces {
             return Err(Flaw::PastThePlacing(plies));
         }
-        let groups = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]) as usize;
+        let groups = u32_at(bytes, 24) as usize;
         let table_end = HEADER as u64 + groups as u64 * ENTRY as u64;
         if (bytes.len() as u64) < table_end {
             return Err(Flaw::TableCut {
@@ -491,7 +506,11 @@ impl Header {
                 table_end,
             });
         }
-        Ok(Header { plies, groups })
+        Ok(Head {
+            header,
+            plies,
+            groups,
+        })
     }
 
     /// The group table of `bytes`, checked: the groups of the plies, each once, in order, their
@@ -516,10 +535,10 @@ impl Header {
                     mover: bytes[at + 1],
                     other: bytes[at + 2],
                 },
-                slots: word(bytes, at + 8),
-                offset: word(bytes, at + 16),
-                length: word(bytes, at + 24),
-                checksum: word(bytes, at + 32),
+                slots: u64_at(bytes, at + 8),
+                offset: u64_at(bytes, at + 16),
+                length: u64_at(bytes, at + 24),
+                checksum: u64_at(bytes, at + 32),
             };
             let slots = pair_len(wanted.mover as usize, wanted.other as usize);
             if e.group != wanted || e.slots != slots || e.offset != next {
@@ -539,9 +558,7 @@ impl Header {
                 end,
             });
         }
-        if whole_checksum(bytes) != word(bytes, 32) {
-            return Err(Flaw::Checksum);
-        }
+        self.header.check_sum(whole_checksum(bytes))?;
         Ok(entries)
     }
 }
@@ -558,4 +575,73 @@ fn decompress(payload: &[u8], e: &Entry) -> Result<Vec<u8>, Flaw> {
         return Err(damaged(GroupFlaw::Checksum));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The opening's solution that ships, made by the code before the shared header.
+    fn shipped() -> (std::path::PathBuf, Vec<u8>) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/nine-opening.sol");
+        let bytes = std::fs::read(&path).unwrap();
+        (path, bytes)
+    }
+
+    #[test]
+    fn the_shipped_opening_reads_as_before_and_its_header_is_written_as_it_was() {
+        let (path, bytes) = shipped();
+        let rules = Rules::nine();
+        let o = read(&path, &rules).unwrap();
+        assert_eq!((o.plies, o.solution.groups().count()), (10, 54));
+        assert_eq!(o.file_bytes, 8_200_054);
+        let loaded = o.loaded().to_string();
+        let sum = format!("checksum {:016x}", u64_at(&bytes, 32));
+        assert!(
+            loaded.starts_with("opening solution ")
+                && loaded.contains("nine-opening.sol: 8200054 bytes, rules ")
+                && loaded.ends_with(&sum),
+            "{loaded}"
+        );
+        let mut head = header(&rules, 10, 54);
+        LAYOUT.seal(&mut head, u64_at(&bytes, 32));
+        assert_eq!(head, bytes[..HEADER]);
+    }
+
+    #[test]
+    fn each_fault_of_an_openings_header_is_refused_in_its_words() {
+        let (_, good) = shipped();
+        let nine = Rules::nine();
+        let three = Rules {
+            pieces: 3,
+            ..Rules::nine()
+        };
+        let mut magic = good.clone();
+        magic[3] = b'X';
+        let mut version = good.clone();
+        version[8] = 9;
+        let mut damaged = good.clone();
+        damaged[good.len() / 2] ^= 1;
+        let dir = crate::tables::scratch::scratch("opening-faults");
+        let file = dir.0.join("faulty.sol");
+        for (bytes, rules, said) in [
+            (&magic[..], &nine, "not an opening's solution"),
+            (
+                &version[..],
+                &nine,
+                "format version 9, this engine reads version 1",
+            ),
+            (&good[..], &three, "made for other rules"),
+            (&damaged[..], &nine, "checksum mismatch of the whole file"),
+            (&good[..20], &nine, "cut inside its header (20 bytes of 40)"),
+            (&good[..good.len() - 3], &nine, "cut short"),
+        ] {
+            std::fs::write(&file, bytes).unwrap();
+            let e = read(&file, rules).unwrap_err().to_string();
+            assert!(
+                e.contains("faulty.sol: not used: ") && e.contains(said),
+                "{e}"
+            );
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! The files of the placing solution: one a group, `placing/<left>-<mover>-<other>.plc` in the
-//! tables directory.
+//! tables directory; the header is shipped data's (`shipped::header`, `LAYOUT`), its fields its
+//! own.
 //!
 //! ```text
 //!  bytes  0..8   magic "MOULPLC1"
@@ -18,16 +19,19 @@
 
 use super::packed;
 use crate::durable;
+use crate::shipped::le_bytes::{put_u64, u64_at};
+use crate::shipped::{Header, Layout};
 use crate::tables::checksum::checksum;
-use crate::tables::file::read_head;
+use crate::tables::file::{read_head, refused, values_layout};
 use crate::tables::groups::Group;
 use crate::tables::index::pair_len;
 use crate::tables::mapped::{self, Mapping};
-use crate::tables::tables_error::TablesError;
+use crate::tables::tables_error::{PlacingFault, TablesError};
 use std::path::{Path, PathBuf};
 
-const MAGIC: &[u8; 8] = b"MOULPLC1";
-const HEADER: usize = 40;
+/// A group file's header: a table's (`file::values_layout`) under its own magic.
+static LAYOUT: Layout = values_layout("a moulin placing file", *b"MOULPLC1");
+const HEADER: usize = LAYOUT.len;
 
 /// The folder of the placing files in a tables directory.
 pub fn folder(tables_dir: &Path) -> PathBuf {
@@ -48,12 +52,10 @@ pub fn write(
     packed_values: &[u8],
 ) -> Result<(), TablesError> {
     let slots = pair_len(group.mover as usize, group.other as usize);
-    let mut head = Vec::with_capacity(HEADER);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&fingerprint.to_le_bytes());
-    head.extend_from_slice(&[group.left, group.mover, group.other, pieces, 0, 0, 0, 0]);
-    head.extend_from_slice(&slots.to_le_bytes());
-    head.extend_from_slice(&checksum(packed_values).to_le_bytes());
+    let mut head = LAYOUT.blank(fingerprint);
+    head[16..20].copy_from_slice(&[group.left, group.mover, group.other, pieces]);
+    put_u64(&mut head, 24, slots);
+    LAYOUT.seal(&mut head, checksum(packed_values));
     Ok(durable::write_atomic_parts(
         &path(dir, group),
         &[&head, packed_values],
@@ -64,8 +66,8 @@ pub fn write(
 pub struct Mapped {
     /// The mapping of the values (after the header).
     pub mapping: Mapping,
-    /// The checksum the header gives.
-    pub checksum: u64,
+    /// The header, which gives the checksum of the values.
+    pub head: Header,
 }
 
 impl Mapped {
@@ -76,20 +78,10 @@ impl Mapped {
 
     /// Whether the values give the header's checksum (reads every byte).
     pub fn check(&self) -> Result<(), TablesError> {
-        if checksum(self.bytes()) == self.checksum {
-            Ok(())
-        } else {
-            Err(TablesError::Checksum {
-                path: self.mapping.path().to_path_buf(),
-            })
-        }
+        self.head
+            .check_sum(checksum(self.bytes()))
+            .map_err(|fault| refused(self.mapping.path(), fault))
     }
-}
-
-fn word(bytes: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(w)
 }
 
 /// Opens the file of `group` in `dir`, made for the rules of `fingerprint` and `pieces` a side,
@@ -97,21 +89,13 @@ fn word(bytes: &[u8], at: usize) -> u64 {
 pub fn open(dir: &Path, fingerprint: u64, pieces: u8, group: Group) -> Result<Mapped, TablesError> {
     let path = path(dir, group);
     let file = mapped::open_regular(&path)?;
-    let head = read_head(&file, &path, HEADER)?;
-    if &head[..8] != MAGIC {
-        return Err(TablesError::NotATable { path });
-    }
-    let found = word(&head, 8);
-    if found != fingerprint {
-        return Err(TablesError::Fingerprint {
-            path,
-            found,
-            expected: fingerprint,
-        });
-    }
-    let bad = |what: String| TablesError::PlacingHeader {
+    let (header, head) = read_head(&file, &path, &LAYOUT)?;
+    header
+        .check_rules(fingerprint)
+        .map_err(|fault| refused(&path, fault))?;
+    let bad = |fault: PlacingFault| TablesError::PlacingHeader {
         path: path.clone(),
-        what,
+        fault,
     };
     let held = Group {
         left: head[16],
@@ -119,28 +103,103 @@ pub fn open(dir: &Path, fingerprint: u64, pieces: u8, group: Group) -> Result<Ma
         other: head[18],
     };
     if held != group || head[19] != pieces {
-        return Err(bad(format!(
-            "holds group {held} of a game of {} pieces a side, not {group} of {pieces}",
-            head[19]
-        )));
+        return Err(bad(PlacingFault::OtherGroup {
+            held,
+            held_pieces: head[19],
+            group,
+            pieces,
+        }));
     }
-    let slots = word(&head, 24);
+    let slots = u64_at(&head, 24);
     let expected = pair_len(group.mover as usize, group.other as usize);
     if slots != expected {
-        return Err(bad(format!(
-            "{slots} values, a group {group} has {expected}"
-        )));
+        return Err(bad(PlacingFault::Slots {
+            slots,
+            group,
+            expected,
+        }));
     }
     let mapping = Mapping::of_file(&file, &path, HEADER)?;
     let bytes = mapping.bytes().len();
     if bytes != packed::bytes_for(slots) {
-        return Err(bad(format!(
-            "{bytes} bytes of values, {slots} values take {}",
-            packed::bytes_for(slots)
-        )));
+        return Err(bad(PlacingFault::Bytes {
+            bytes,
+            slots,
+            need: packed::bytes_for(slots),
+        }));
     }
     Ok(Mapped {
         mapping,
-        checksum: word(&head, 32),
+        head: header,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FINGERPRINT: u64 = 0x1234_5678_9abc_def0;
+    const GROUP: Group = Group {
+        left: 17,
+        mover: 0,
+        other: 1,
+    };
+
+    /// The fixture, written by the code before the shared header.
+    fn fixture() -> Vec<u8> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shipped");
+        std::fs::read(dir.join("placing-17-0-1.plc")).unwrap()
+    }
+
+    fn values() -> Vec<u8> {
+        (0..packed::bytes_for(pair_len(0, 1)))
+            .map(|i| (i * 37 % 256) as u8)
+            .collect()
+    }
+
+    #[test]
+    fn a_group_file_of_the_old_code_reads_back_and_is_written_as_it_was() {
+        let dir = crate::tables::scratch::scratch("placing-as-before");
+        std::fs::write(path(&dir.0, GROUP), fixture()).unwrap();
+        let mapped = open(&dir.0, FINGERPRINT, 9, GROUP).unwrap();
+        mapped.check().unwrap();
+        assert_eq!(mapped.bytes(), values());
+        drop(mapped);
+        let e = open(&dir.0, FINGERPRINT, 12, GROUP)
+            .err()
+            .unwrap()
+            .to_string();
+        let said = "holds group 17-0-1 of a game of 9 pieces a side, not 17-0-1 of 12";
+        assert!(e.contains(said), "{e}");
+        write(&dir.0, FINGERPRINT, 9, GROUP, &values()).unwrap();
+        assert_eq!(std::fs::read(path(&dir.0, GROUP)).unwrap(), fixture());
+    }
+
+    #[test]
+    fn each_fault_of_a_group_files_header_is_refused_in_its_words() {
+        let dir = crate::tables::scratch::scratch("placing-faults");
+        let file = path(&dir.0, GROUP);
+        let refused = |bytes: &[u8], fingerprint: u64| {
+            std::fs::write(&file, bytes).unwrap();
+            open(&dir.0, fingerprint, 9, GROUP).and_then(|m| m.check())
+        };
+        let good = fixture();
+        let mut magic = good.clone();
+        magic[0] = b'X';
+        let mut damaged = good.clone();
+        damaged[41] ^= 1;
+        for (bytes, fingerprint, said) in [
+            (&magic[..], FINGERPRINT, "not a moulin placing file"),
+            (&good[..], 1, "made for other rules"),
+            (&damaged[..], FINGERPRINT, "checksum mismatch of its values"),
+            (
+                &good[..12],
+                FINGERPRINT,
+                "cut inside its header (12 bytes of 40)",
+            ),
+        ] {
+            let e = refused(bytes, fingerprint).unwrap_err().to_string();
+            assert!(e.contains("17-0-1.plc: ") && e.contains(said), "{e}");
+        }
+    }
 }

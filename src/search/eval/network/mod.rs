@@ -27,6 +27,7 @@ pub use nnue_file::{chosen_path, file_name, shipped_path, Flaw, Header, MAGIC};
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::score::EVAL_LIMIT;
+use crate::shipped::{Loaded, Origin};
 use simd::clipped_dot;
 use std::path::Path;
 
@@ -105,8 +106,17 @@ impl Network {
         Ok(Network { header, layers })
     }
 
-    /// Reads and checks the network file at `path` for `rules`.
+    /// Reads and checks the network file at `path` for `rules` (`load`), and logs what was
+    /// loaded.
     pub fn read(path: &Path, rules: &Rules) -> Result<Network, NetworkError> {
+        let (net, loaded) = Network::load(path, rules)?;
+        log::info!("{loaded}");
+        Ok(net)
+    }
+
+    /// Reads and checks the network file at `path` for `rules`; the network and what was
+    /// loaded, in one line.
+    pub fn load(path: &Path, rules: &Rules) -> Result<(Network, Loaded), NetworkError> {
         let cannot = |source| NetworkError::Read {
             path: path.to_path_buf(),
             source,
@@ -123,7 +133,14 @@ impl Network {
             let variant = net.header.variant.clone();
             return Err(flawed(Flaw::Rules { variant }));
         }
-        Ok(net)
+        let loaded = Loaded {
+            kind: "network",
+            origin: Origin::File(path.to_path_buf()),
+            bytes: bytes.len() as u64,
+            fingerprint: net.header.print,
+            checksum: bytes.last_chunk().copied().map(u64::from_le_bytes),
+        };
+        Ok((net, loaded))
     }
 }
 

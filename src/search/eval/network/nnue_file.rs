@@ -3,18 +3,31 @@
 //! shape (inputs, hidden, buckets), the scale and the two quantization factors, the variant's
 //! name, the command that made it, then the weights (input rows, bias, output layers, output
 //! biases) and a checksum of everything before it; its name, and where it is found
-//! (`shipped`). A file of another shape, version or rules, or damaged, is refused with the
-//! reason (`Flaw`).
+//! (`shipped`). The magic, version and fingerprint are the shared header's (`shipped::header`,
+//! `LAYOUT`), the fields read by the shared reader (`shipped::le_bytes`). A file of another
+//! shape, version or rules, or damaged, is refused with the reason (`Flaw`).
 
 use super::features::INPUTS;
 use super::layers::{Layers, BUCKETS, HIDDEN, QA, QB};
 use crate::rules::Rules;
+use crate::shipped::le_bytes::{Cut, Reader};
+use crate::shipped::{HeaderError, Layout};
 use std::ffi::OsStr;
 use std::path::PathBuf;
 
 /// The bytes every network file begins with (what a writer recognises as its own output).
 pub const MAGIC: &[u8; 8] = b"MOULNNUE";
 const VERSION: u32 = 1;
+/// A network file's header: its checksum is the file's last 8 bytes, of all before them.
+pub(super) static LAYOUT: Layout = Layout {
+    what: "a moulin network (no MOULNNUE header)",
+    magic: *MAGIC,
+    version: Some(VERSION),
+    fingerprint_at: 12,
+    checksum_at: None,
+    covers: "its header and weights",
+    len: 20,
+};
 /// The most bytes a network file may have: the header's text is short, the weights fixed.
 pub(super) const MAX_FILE_BYTES: u64 = 4 << 20;
 
@@ -49,10 +62,7 @@ pub struct Header {
 
 /// The file of a network: its header and its layers.
 pub fn to_bytes(header: &Header, layers: &Layers) -> Vec<u8> {
-    let mut b = Vec::new();
-    b.extend_from_slice(MAGIC);
-    b.extend_from_slice(&VERSION.to_le_bytes());
-    b.extend_from_slice(&header.print.to_le_bytes());
+    let mut b = LAYOUT.blank(header.print);
     for n in [INPUTS, HIDDEN, BUCKETS] {
         b.extend_from_slice(&(n as u32).to_le_bytes());
     }
@@ -78,15 +88,8 @@ pub fn to_bytes(header: &Header, layers: &Layers) -> Vec<u8> {
 
 /// The header and layers in `bytes`, checked: magic, version, shape, quantization, checksum.
 pub fn from_bytes(bytes: &[u8]) -> Result<(Header, Layers), Flaw> {
-    let mut r = Reader { bytes, at: 0 };
-    if r.take(8)? != MAGIC {
-        return Err(Flaw::Magic);
-    }
-    let version = r.u32()?;
-    if version != VERSION {
-        return Err(Flaw::Version(version));
-    }
-    let print = r.u64()?;
+    let head = LAYOUT.read(bytes)?;
+    let mut r = Reader::starting_at(bytes, LAYOUT.len);
     let (inputs, hidden, buckets) = (r.u32()?, r.u32()?, r.u32()?);
     if (inputs as usize, hidden as usize, buckets as usize) != (INPUTS, HIDDEN, BUCKETS) {
         return Err(Flaw::Shape {
@@ -102,8 +105,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Header, Layers), Flaw> {
     if !(1..=10_000).contains(&scale) {
         return Err(Flaw::Scale(scale));
     }
-    let variant = r.text("variant's name")?;
-    let command = r.text("command")?;
+    let variant = text(&mut r, "variant's name")?;
+    let command = text(&mut r, "command")?;
     let mut input = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
     for row in &mut input {
         r.i16s(row)?;
@@ -118,16 +121,14 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Header, Layers), Flaw> {
     for b in &mut out_bias {
         *b = r.i32()?;
     }
-    let body = r.at;
+    let body = r.position();
     let sum = r.u64()?;
-    if r.at != bytes.len() {
-        return Err(Flaw::Trailing(bytes.len() - r.at));
+    if r.left() != 0 {
+        return Err(Flaw::Trailing(r.left()));
     }
-    if crate::tables::checksum::checksum(&bytes[..body]) != sum {
-        return Err(Flaw::Checksum);
-    }
+    LAYOUT.check_sum(sum, crate::tables::checksum::checksum(&bytes[..body]))?;
     let header = Header {
-        print,
+        print: head.fingerprint,
         variant,
         command,
         scale,
@@ -144,15 +145,13 @@ pub fn from_bytes(bytes: &[u8]) -> Result<(Header, Layers), Flaw> {
 /// What is wrong with a network file's bytes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Flaw {
-    /// It does not start with the magic.
-    #[error("not a moulin network (no MOULNNUE header)")]
-    Magic,
-    /// It is of another format's version.
-    #[error("format version {0}, this engine reads version {VERSION}")]
-    Version(u32),
+    /// Its header is not a network's of this version, or its checksum does not match
+    /// (`shipped::header`).
+    #[error("{0}")]
+    Header(#[from] HeaderError),
     /// It ends before its weights do.
-    #[error("cut short: {0} bytes, the header and weights need more")]
-    Short(usize),
+    #[error("{0}")]
+    Cut(#[from] Cut),
     /// It is longer than its weights and checksum.
     #[error("{0} bytes after the checksum")]
     Trailing(usize),
@@ -183,9 +182,6 @@ pub enum Flaw {
     /// A text field is not UTF-8.
     #[error("its {0} is not text")]
     Text(&'static str),
-    /// The checksum does not match.
-    #[error("checksum mismatch (damaged)")]
-    Checksum,
     /// It was made for other rules.
     #[error("made for other rules ({variant}), not these")]
     Rules {
@@ -194,48 +190,9 @@ pub enum Flaw {
     },
 }
 
-/// Reads a network file's fields in order.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], Flaw> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or(Flaw::Short(self.bytes.len()))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    fn u32(&mut self) -> Result<u32, Flaw> {
-        let mut w = [0u8; 4];
-        w.copy_from_slice(self.take(4)?);
-        Ok(u32::from_le_bytes(w))
-    }
-
-    fn i32(&mut self) -> Result<i32, Flaw> {
-        Ok(self.u32()? as i32)
-    }
-
-    fn u64(&mut self) -> Result<u64, Flaw> {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(w))
-    }
-
-    fn text(&mut self, what: &'static str) -> Result<String, Flaw> {
-        let n = self.u32()? as usize;
-        let bytes = self.take(n)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| Flaw::Text(what))
-    }
-
-    fn i16s(&mut self, out: &mut [i16]) -> Result<(), Flaw> {
-        let bytes = self.take(2 * out.len())?;
-        for (w, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-            *w = i16::from_le_bytes([b[0], b[1]]);
-        }
-        Ok(())
-    }
+/// A text field: its length (a `u32`), then its bytes, UTF-8.
+fn text(r: &mut Reader, what: &'static str) -> Result<String, Flaw> {
+    let n = r.u32()? as usize;
+    let bytes = r.take(n)?;
+    String::from_utf8(bytes.to_vec()).map_err(|_| Flaw::Text(what))
 }

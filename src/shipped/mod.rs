@@ -1,8 +1,17 @@
-//! Where a file that ships with the engine (a book, the opening's solution, a network) is
-//! found: beside the executable, in a `book/` folder beside it, or in the checkout's `book/`.
-//! A leaf below the book, the search and the tables, which all look for their files here; and
-//! what a setting naming such a file means (`chosen`: empty for the shipped one, `none` for
-//! none).
+//! Shipped data's room, on the ground floor below the book, the search, the tables and the
+//! trainer: where a file that ships with the engine (a book, the opening's solution, a network)
+//! is found (beside the executable, in a `book/` folder beside it, or in the checkout's
+//! `book/`), and what a setting naming such a file means (`chosen`: empty for the shipped one,
+//! `none` for none); here. The one header of the binary formats (`header`), the one
+//! little-endian reader and writer they share (`le_bytes`), and what a loaded file is, said in
+//! one line (`loaded`).
+
+pub mod header;
+pub mod le_bytes;
+pub mod loaded;
+
+pub use header::{Header, HeaderError, Layout};
+pub use loaded::{Loaded, Origin};
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
