@@ -67,23 +67,27 @@ impl Searcher {
 
     /// Where the placing solution or the endgame tables value every root move and more than the
     /// move is asked for (`go infinite`, `MultiPV` above 1): each move's exact value at once, a
-    /// line of one ply each for the first `MultiPV` moves, best first, and no search (a GUI's
-    /// analysis mode shows what the engine plays by). With `SolvedPlacing off` the placing
-    /// solution is not used so.
+    /// line of one ply each for the first `MultiPV` moves, best first; then the search goes on
+    /// as asked, each of its lines scored by the exact value of its first move (a GUI's
+    /// analysis mode shows what the engine plays by, and the lines deepen); the move is one that
+    /// keeps the value. With `SolvedPlacing off` the placing solution is not used so.
     pub(super) fn exact_root(
-        &self,
-        pos: &Position,
+        &mut self,
+        game: &Game,
         root_moves: &[Move],
         limits: &Limits,
+        control: &Control,
+        budget: Budget,
         report: &mut (dyn FnMut(&Info) + Send),
     ) -> Option<SearchResult> {
+        let pos = *game.position();
         let many = self.options.multipv != 1 || limits.infinite;
         let solution_off = pos.is_placing() && self.options.solved_placing == SolvedChoice::Off;
         if !many || solution_off {
             return None;
         }
-        let tables = self.playing_tables(pos)?;
-        let exact = exact_lines(&tables, pos, root_moves)?;
+        let tables = self.playing_tables(&pos)?;
+        let exact = exact_lines(&tables, &pos, root_moves)?;
         let shown = exact.lines.iter().take(self.options.multipv.max(1));
         for (k, &(mv, score)) in shown.enumerate() {
             report(&Info {
@@ -91,19 +95,39 @@ impl Searcher {
                 ..self.known_line(mv, score)
             });
         }
+        let exact_score = |mv: &Move| exact.lines.iter().find(|(m, _)| m == mv).map(|l| l.1);
+        let mut searched = self.search_root(
+            game,
+            root_moves,
+            limits,
+            control,
+            budget.whole(),
+            &mut |i: &Info| {
+                let score = i.pv.first().and_then(exact_score).unwrap_or(i.score);
+                report(&Info {
+                    score,
+                    bound: None,
+                    ..i.clone()
+                });
+            },
+        );
+        let best = searched
+            .best
+            .filter(|m| exact.kept.contains(m))
+            .unwrap_or_else(|| exact.best());
+        if searched.best != Some(best) {
+            searched.ponder = None;
+        }
         let (table, solved) = match exact.value {
             Known::Table(v) => (Some(v), None),
             Known::Solved(v) => (None, Some(v)),
         };
         Some(SearchResult {
-            best: Some(exact.best()),
-            ponder: None,
-            score: exact.score(),
-            depth: 0,
-            nodes: 0,
-            outcome: None,
+            best: Some(best),
+            score: exact_score(&best).unwrap_or(exact.score()),
             table,
             solved,
+            ..searched
         })
     }
 

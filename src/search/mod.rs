@@ -274,10 +274,10 @@ impl Searcher {
         if root_moves.is_empty() {
             return SearchResult::nothing(None);
         }
-        if let Some(exact) = self.exact_root(&pos, &root_moves, limits, report) {
+        let budget = self.budget(&pos, limits);
+        if let Some(exact) = self.exact_root(game, &root_moves, limits, control, budget, report) {
             return exact;
         }
-        let budget = self.budget(&pos, limits);
         if let Some(solved) = self.solved_root(&pos, &root_moves, limits) {
             return self.play_solved(game, &solved, limits, control, budget, report);
         }
