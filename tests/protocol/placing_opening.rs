@@ -420,3 +420,25 @@ fn go_infinite_and_multipv_state_the_exact_values_of_the_opening_solution() {
     }
     engine.quit();
 }
+
+/// The library's walk of the first plies (`tables placing-values`) gives the committed file's
+/// lines, here from the shipped opening's solution: every class of plies 0 to 3, its value and
+/// the moves that keep it, in the file's order.
+#[test]
+fn the_first_plies_walk_gives_the_committed_placing_values() {
+    let _g = shared();
+    let lines =
+        moulin::tables::placing_play::first_plies(&shipped(), moulin::Rules::nine(), 3).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/placing-values.txt"
+    ))
+    .unwrap();
+    let committed: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.len() > 10 && lines.len() < committed.len());
+    for (ours, theirs) in lines.iter().zip(&committed) {
+        let value = ["L", "D", "W"][(ours.value + 1) as usize];
+        let line = format!("{} | {value} | {}", ours.text, ours.keeping.join(" "));
+        assert_eq!(line.trim_end(), theirs.trim_end());
+    }
+}
