@@ -4,10 +4,7 @@
 
 use super::failure::{Context, Failure};
 use moulin::engine::{self, Done, Listener, Note, Part, Settings};
-use moulin::rules::notation::Convention;
-use moulin::rules::position::Position;
 use moulin::rules::Rules;
-use moulin::search::Info;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
@@ -106,8 +103,6 @@ pub(crate) fn read_knowledge(
 struct Collected(Mutex<Vec<Note>>);
 
 impl Listener for Collected {
-    fn info(&self, _: &Position, _: Convention, _: &Info) {}
-
     fn note(&self, note: Note) {
         self.0
             .lock()

@@ -24,8 +24,11 @@ use std::time::Duration;
 /// from the one that owns the engine, so it only words, sends or queues; it never calls the
 /// engine back.
 pub trait Listener: Send + Sync {
-    /// A search's progress in `root`: a depth done, a better line, or the last line.
-    fn info(&self, root: &Position, notation: Convention, info: &Info);
+    /// A search's progress in `root`: a depth done, a better line, or the last line. A front
+    /// end that shows no progress leaves it out.
+    fn info(&self, root: &Position, notation: Convention, info: &Info) {
+        let _ = (root, notation, info);
+    }
     /// Something the engine says of itself.
     fn note(&self, note: Note);
     /// A job or a reading thread ended: the front end hands `done` to `Engine::done` on the
@@ -253,12 +256,7 @@ impl fmt::Display for Note {
                 "overhead: the GUI charges about {ms} ms a move beyond the engine's own time; \
                  kept in reserve besides MoveOverhead"
             ),
-            Note::BookMove { answer, .. } => write!(
-                f,
-                "book {} weight {}",
-                answer.turn.turn_notation(),
-                answer.weight
-            ),
+            Note::BookMove { answer, .. } => answer.fmt(f),
             Note::BookRefused { mv } => write!(
                 f,
                 "book {} gives value away (exact): searching",
@@ -301,6 +299,22 @@ pub struct BookAnswer {
     /// The value the exact solver proved it keeps at least (`book cover`: no need to check it
     /// again).
     pub proven: Option<Wdl>,
+}
+
+/// The book's move in a sentence: `book <turn> weight <w> [proven draw|proven win]`.
+impl fmt::Display for BookAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "book {} weight {}",
+            self.turn.turn_notation(),
+            self.weight
+        )?;
+        match self.proven {
+            Some(v) => write!(f, " proven {}", crate::search::exact::name(v)),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Why a file read on a thread of its own could not be used.

@@ -327,16 +327,9 @@ fn book_lines(
                 time_ms: 0,
                 pv,
             };
-            let proven = answer.proven.map_or(String::new(), |v| {
-                format!(" proven {}", crate::search::exact::name(v))
-            });
             vec![
                 info_line(&info, root, notation),
-                format!(
-                    "info string book {} weight {}{proven}",
-                    answer.turn.turn_notation(),
-                    answer.weight
-                ),
+                format!("info string {answer}"),
             ]
         }
         Dialect::Gbgp => vec![gbgp::book_line(root, answer.result.score, &pv)],

@@ -11,7 +11,7 @@ use moulin::engine::{BookAnswer, Done, Engine, Go, Listener, Note, SearchAnswer,
 use moulin::rules::notation::Convention;
 use moulin::rules::position::Position;
 use moulin::search::exact;
-use moulin::search::{Info, Score, SearchResult, TABLE_BOUND};
+use moulin::search::{Score, SearchResult, TABLE_BOUND};
 use moulin::tables::Value as TableValue;
 use rustyline::ExternalPrinter;
 use std::sync::mpsc::{self, Sender};
@@ -50,8 +50,6 @@ struct Ears {
 }
 
 impl Listener for Ears {
-    fn info(&self, _: &Position, _: Convention, _: &Info) {}
-
     fn note(&self, note: Note) {
         match note {
             Note::BookMove { answer, .. } => *lock(&self.book) = Some(answer),
