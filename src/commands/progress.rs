@@ -67,6 +67,8 @@ pub struct Overall {
     parts_unit: String,
     unit: String,
     counts: Arc<Mutex<Counts>>,
+    /// The bar of the part under way (none between parts, nor for a part found done).
+    current: Mutex<Option<ProgressBar>>,
 }
 
 impl Overall {
@@ -116,33 +118,26 @@ impl Overall {
             parts_unit: parts_unit.to_string(),
             unit: unit.to_string(),
             counts,
+            current: Mutex::new(None),
         }
     }
 
-    /// A part of `len` items begins: its bar (`bar`'s look), under the whole's.
-    pub fn part(&self, len: u64, prefix: &str, unit: &str) -> ProgressBar {
-        self.counts().started.get_or_insert_with(Instant::now);
-        self.multi.add(bar(len, 0, prefix, unit))
+    /// The bar of the part under way, if any (a handle: the bar is shared).
+    fn current(&self) -> Option<ProgressBar> {
+        self.current
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// `n` more items of the part under way are done.
-    pub fn inc(&self, n: u64) {
+    fn inc(&self, n: u64) {
         let done = {
             let mut c = self.counts();
             c.done += n;
             c.done
         };
         self.bar.set_position(done);
-    }
-
-    /// The part under way is done.
-    pub fn part_done(&self) {
-        self.count_part(0);
-    }
-
-    /// A part of `len` items was found done (a resumed job): counted, not in the rate.
-    pub fn resumed(&self, len: u64) {
-        self.count_part(len);
     }
 
     fn count_part(&self, resumed: u64) {
@@ -177,14 +172,68 @@ impl Overall {
         text
     }
 
-    /// A line on stderr, the bars hidden while it is written.
-    pub fn line(&self, text: &str) {
-        self.multi.suspend(|| eprintln!("{text}"));
-    }
-
     /// The job is over: its bar goes.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// A job of parts told as stages: each stage is a part, its bar under the whole's; a stage that
+/// begins done is a part found done (a resumed job), counted but not in the rate; each note is
+/// a line on stderr ending with the whole's figures.
+impl Progress for Overall {
+    fn stage(&self, len: u64, done: u64, prefix: &str, unit: &str) {
+        if done >= len {
+            self.count_part(len);
+            return;
+        }
+        self.counts().started.get_or_insert_with(Instant::now);
+        let part = self.multi.add(bar(len, done, prefix, unit));
+        let whole = {
+            let mut c = self.counts();
+            c.done += done;
+            c.resumed += done;
+            c.done
+        };
+        self.bar.set_position(whole);
+        let old = self
+            .current
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .replace(part);
+        if let Some(old) = old {
+            old.finish_and_clear();
+        }
+    }
+
+    fn advance(&self, n: u64) {
+        if let Some(part) = self.current() {
+            part.inc(n);
+        }
+        self.inc(n);
+    }
+
+    fn message(&self, text: &str) {
+        if let Some(part) = self.current() {
+            part.set_message(text.to_string());
+        }
+    }
+
+    fn finish(&self) {
+        let part = self
+            .current
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(part) = part {
+            part.finish_and_clear();
+            self.count_part(0);
+        }
+    }
+
+    fn note(&self, line: &str) {
+        let text = format!("{line}; {}", self.figures());
+        self.multi.suspend(|| eprintln!("{text}"));
     }
 }
 

@@ -23,6 +23,7 @@ pub mod eval;
 pub mod exact;
 pub mod exact_lines;
 mod iterate;
+pub mod keeping;
 mod known_root;
 mod limits;
 mod ordering;

@@ -10,8 +10,11 @@ use super::scope::{fingerprint, unsupported};
 use super::table_set::Tables;
 use super::tables_error::TablesError;
 use super::values::Values;
+use crate::job_progress::Progress;
 use crate::rules::Rules;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 /// A group of pairs solved together: `(a, b)` and `(b, a)`, `a <= b`.
 pub fn groups(pieces: usize) -> Vec<(usize, usize)> {
@@ -153,7 +156,7 @@ impl Store {
     /// header, the size and the checksum of every byte (`file::read`). `NotBuilt` when a file is
     /// missing; any other error names what is wrong with the file (damaged, cut short, made for
     /// other rules), which a build then makes again.
-    pub fn check_built(&self, a: usize, b: usize) -> Result<(), TablesError> {
+    fn check_built(&self, a: usize, b: usize) -> Result<(), TablesError> {
         for (mover, other) in retrograde::group(a, b) {
             let path = file::path(&self.dir, mover, other);
             if !path.exists() {
@@ -174,7 +177,7 @@ impl Store {
 
     /// Solves group `(a, b)`, its dependencies loaded, calling `progress` as
     /// `retrograde::solve_group` does; the codes of each of its pairs (`retrograde::group`).
-    pub fn solve(
+    fn solve(
         &self,
         a: usize,
         b: usize,
@@ -185,7 +188,7 @@ impl Store {
     }
 
     /// Writes the solved codes of group `(a, b)` to their files, one table at a time.
-    pub fn write(&self, a: usize, b: usize, solved: Vec<Vec<u16>>) -> Result<(), TablesError> {
+    fn write(&self, a: usize, b: usize, solved: Vec<Vec<u16>>) -> Result<(), TablesError> {
         for (&(m, o), codes) in retrograde::group(a, b).iter().zip(solved) {
             file::write(&self.dir, self.print, m, o, &Values::from_codes(codes))?;
         }
@@ -194,7 +197,7 @@ impl Store {
 
     /// Reads the tables of group `(a, b)` back from their files, mapped (the groups still to
     /// build read them through the file cache, as the engine does).
-    pub fn load_group(&mut self, a: usize, b: usize) -> Result<(), TablesError> {
+    fn load_group(&mut self, a: usize, b: usize) -> Result<(), TablesError> {
         for (m, o) in retrograde::group(a, b) {
             let values = file::read(&file::path(&self.dir, m, o), self.print, m, o)?;
             self.tables.insert(m, o, values);
@@ -203,7 +206,7 @@ impl Store {
     }
 
     /// Keeps loaded only what the groups still to build (`rest`) need.
-    pub fn keep_for(&mut self, rest: &[(usize, usize)]) {
+    fn keep_for(&mut self, rest: &[(usize, usize)]) {
         let keep: Vec<(usize, usize)> = rest
             .iter()
             .flat_map(|&(x, y)| self.dependencies(x, y))
@@ -211,10 +214,69 @@ impl Store {
         self.tables.retain(&keep);
     }
 
+    /// Builds the groups `todo` in order into the directory, each group found built and sound
+    /// left as it is (a resumed build). Each group is a stage of `progress` (`"a-b "`, counted
+    /// in positions; one found built begins done); a line a group says what became of it.
+    /// Between groups only what the groups still to build need stays loaded. Run it in the
+    /// thread pool the solving should use.
+    pub fn build(
+        &mut self,
+        todo: &[(usize, usize)],
+        progress: &dyn Progress,
+    ) -> Result<(), TablesError> {
+        for (i, &(a, b)) in todo.iter().enumerate() {
+            let size = group_size(self.tables.classes(), a, b);
+            let prefix = format!("{a}-{b} ");
+            match self.check_built(a, b) {
+                Ok(()) => {
+                    progress.stage(size, size, &prefix, "positions");
+                    progress.finish();
+                    progress.note(&format!("{a}-{b}: already built (checked)"));
+                    continue;
+                }
+                Err(TablesError::NotBuilt { .. }) => {}
+                Err(e) => progress.note(&format!("{a}-{b}: {e} (building it again now)")),
+            }
+            progress.stage(size, 0, &prefix, "positions");
+            let secs = self.build_group(a, b, progress)?;
+            progress.finish();
+            progress.note(&format!("{a}-{b}: {size} positions in {secs:.1} s"));
+            self.keep_for(&todo[i + 1..]);
+        }
+        Ok(())
+    }
+
+    /// Solves group `(a, b)` (loading what it needs), writes it, logs its cost and loads it
+    /// back, mapped: the build keeps no copy of its own (the groups still to build read it
+    /// through the file cache, as the engine does). Its seconds.
+    fn build_group(
+        &mut self,
+        a: usize,
+        b: usize,
+        progress: &dyn Progress,
+    ) -> Result<f64, TablesError> {
+        self.load_dependencies(a, b)?;
+        let t = Instant::now();
+        let levels = AtomicU64::new(0);
+        let count = |n: u64| {
+            if n > 0 {
+                progress.advance(n);
+            } else if levels.fetch_add(1, Ordering::Relaxed).is_multiple_of(64) {
+                progress.message("(proving)");
+            }
+        };
+        let solved = self.solve(a, b, &count)?;
+        self.write(a, b, solved)?;
+        let secs = t.elapsed().as_secs_f64();
+        self.log_cost(a, b, group_size(self.tables.classes(), a, b), secs);
+        self.load_group(a, b)?;
+        Ok(secs)
+    }
+
     /// Appends a group's cost to `costs.txt` in the tables directory (for planning); a failure
     /// to write it is ignored, and so is a symbolic link there (never written through). Never
     /// waits: a named pipe there without a reader is not opened.
-    pub fn log_cost(&self, a: usize, b: usize, slots: u64, secs: f64) {
+    fn log_cost(&self, a: usize, b: usize, slots: u64, secs: f64) {
         log_cost(
             &self.dir,
             &format!("{a}-{b} positions {slots} seconds {secs:.1}"),

@@ -4,12 +4,11 @@
 
 use super::tables_shared::{parse_pair, pool, table_rules};
 use crate::commands::failure::{Context, Failure};
-use crate::commands::progress::Overall;
+use crate::commands::progress::{Bars, Overall};
 use moulin::rules::Rules;
 use moulin::tables::schedule::{self, Store};
-use moulin::tables::{default_dir, TablesError, MAX_PIECES};
+use moulin::tables::{default_dir, MAX_PIECES};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The arguments of `moulin tables build`.
@@ -70,48 +69,24 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
     let largest = todo.iter().map(|&(_, b)| b).max().unwrap_or(3);
     let pool = pool(args.threads)?;
     let mut store = Store::new(&dir, &rules, largest);
-    let sizes: Vec<u64> = todo
-        .iter()
-        .map(|&(a, b)| schedule::group_size(store.tables().classes(), a, b))
-        .collect();
-    let total: u64 = sizes.iter().sum();
-    // A build of several pairs shows the whole too: a bar above the pair's, and its figures on
-    // each pair's line (all that a log gets).
-    let overall = (todo.len() > 1).then(|| {
+    let started = Instant::now();
+    if todo.len() > 1 {
+        // A build of several pairs shows the whole too: a bar above the pair's, and its
+        // figures on each pair's line (all that a log gets).
+        let total: u64 = todo
+            .iter()
+            .map(|&(a, b)| schedule::group_size(store.tables().classes(), a, b))
+            .sum();
         eprintln!(
             "tables in {}: {} pairs, {total} positions",
             dir.display(),
             todo.len()
         );
-        Overall::new(todo.len() as u64, total, "pairs", "positions")
-    });
-    let say = |line: String| match &overall {
-        Some(o) => o.line(&format!("{line}; {}", o.figures())),
-        None => eprintln!("{line}"),
-    };
-    let started = Instant::now();
-    for (i, (&(a, b), &size)) in todo.iter().zip(&sizes).enumerate() {
-        match store.check_built(a, b) {
-            Ok(()) => {
-                if let Some(o) = &overall {
-                    o.resumed(size);
-                }
-                say(format!("{a}-{b}: already built (checked)"));
-                continue;
-            }
-            Err(TablesError::NotBuilt { .. }) => {}
-            Err(e) => say(format!("{a}-{b}: {e} (building it again now)")),
-        }
-        let secs = build_group(&mut store, &pool, (a, b), overall.as_ref())?;
-        if let Some(o) = &overall {
-            o.part_done();
-        }
-        say(format!("{a}-{b}: {size} positions in {secs:.1} s"));
-        // Keep in memory only what the groups still to build need.
-        store.keep_for(&todo[i + 1..]);
-    }
-    if let Some(o) = &overall {
-        o.finish();
+        let overall = Overall::new(todo.len() as u64, total, "pairs", "positions");
+        pool.install(|| store.build(&todo, &overall))?;
+        overall.finish();
+    } else {
+        pool.install(|| store.build(&todo, &Bars::default()))?;
     }
     eprintln!(
         "tables in {}: done in {:.1} s",
@@ -119,47 +94,6 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// Builds group `(a, b)` into the store's directory with a progress bar (under the whole's,
-/// if any), logs its cost, and loads its tables back, mapped; its seconds.
-fn build_group(
-    store: &mut Store,
-    pool: &rayon::ThreadPool,
-    (a, b): (usize, usize),
-    overall: Option<&Overall>,
-) -> Result<f64, Failure> {
-    store.load_dependencies(a, b)?;
-    let slots = schedule::group_size(store.tables().classes(), a, b);
-    let prefix = format!("{a}-{b} ");
-    let bar = match overall {
-        Some(o) => o.part(slots, &prefix, "positions"),
-        None => crate::commands::progress::bar(slots, 0, &prefix, "positions"),
-    };
-    let t = Instant::now();
-    let levels = AtomicU64::new(0);
-    let progress = |n: u64| {
-        if n == 0 {
-            let l = levels.fetch_add(1, Ordering::Relaxed);
-            if l.is_multiple_of(64) {
-                bar.set_message("(proving)");
-            }
-        } else {
-            bar.inc(n);
-            if let Some(o) = overall {
-                o.inc(n);
-            }
-        }
-    };
-    let solved = pool.install(|| store.solve(a, b, &progress))?;
-    bar.finish_and_clear();
-    // One table at a time, and then read back mapped: the build keeps no copy of its own (the
-    // groups still to build read them through the file cache, as the engine does).
-    store.write(a, b, solved)?;
-    let secs = t.elapsed().as_secs_f64();
-    store.log_cost(a, b, slots, secs);
-    store.load_group(a, b)?;
-    Ok(secs)
 }
 
 /// Builds the placing solution into `dir`'s placing folder, group by group, with a progress bar
