@@ -36,6 +36,14 @@ pub enum TextFlaw {
     /// A setting out of its bounds, or searches that cannot be repeated.
     #[error(transparent)]
     Book(#[from] Box<BookError>),
+    /// The threads asked for could not be started.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// Why not.
+        source: rayon::ThreadPoolBuildError,
+    },
 }
 
 /// A message with the file and line it is about, as `TextError` shows it.

@@ -2,7 +2,7 @@
 //! in its canonical form, appears once and is reachable from the start through the book itself,
 //! and, on request, a sample of entries agrees with a fresh search. Errors name the line.
 
-use super::book_error::TextError;
+use super::book_error::{TextError, TextFlaw};
 use super::book_move::{ply_of, score_value};
 use super::deep_search::{book_searcher, fresh_search, search_entry, SearchSpec};
 use super::format::{self, Line};
@@ -51,7 +51,7 @@ pub fn check_exits(
     let depth = depth.unwrap_or(spec.depth + 4);
     progress.stage(exits.len() as u64, 0, "", "exits searched");
     let pool = crate::parallel::pool(Some(threads), None)
-        .map_err(|e| TextError::at(0, format!("cannot start {threads} threads: {e}")))?;
+        .map_err(|source| TextError::of(0, TextFlaw::Threads { threads, source }))?;
     let deep: Vec<i32> = pool.install(|| {
         exits
             .par_iter()

@@ -21,7 +21,7 @@ mod report;
 pub use jobs::{Go, SearchAnswer};
 pub use knowledge::Knowledge;
 pub use named_files::check_named;
-pub use options::{Changed, OptionError, OverheadReserve, Settings, SETOPTION_FORM};
+pub use options::{Changed, Expected, OptionError, OverheadReserve, Settings, SETOPTION_FORM};
 pub use overhead::GBGP_PRIOR_MS;
 pub use report::{panic_message, BookAnswer, Done, EngineError, Listener, LoadError, Note, Part};
 

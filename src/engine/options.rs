@@ -13,7 +13,7 @@ use crate::search::{Searcher, SolvedChoice, Strength, Style};
 use std::fmt;
 
 /// The type of an option, as `uci` announces it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Check,
     Spin {
@@ -409,8 +409,32 @@ pub enum OptionError {
         /// The value given.
         value: String,
         /// What it takes.
-        expected: String,
+        expected: Expected,
     },
+}
+
+/// What an option's value must be: what its type takes, or what its rule refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected(Takes);
+
+impl Expected {
+    /// `true` or `false`.
+    pub const TRUE_OR_FALSE: Expected = Expected(Takes::Kind(Kind::Check));
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Takes {
+    Kind(Kind),
+    Rule(crate::rules::RuleError),
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Takes::Kind(kind) => f.write_str(&describe(*kind)),
+            Takes::Rule(e) => write!(f, "{e}"),
+        }
+    }
 }
 
 impl fmt::Display for OptionError {
@@ -519,7 +543,7 @@ fn check_value(name: &'static str, kind: Kind, value: &str) -> Result<String, Op
     let bad = || OptionError::BadValue {
         option: name,
         value: value.to_string(),
-        expected: describe(kind),
+        expected: Expected(Takes::Kind(kind)),
     };
     let v = value.trim().to_ascii_lowercase();
     match kind {
@@ -592,7 +616,7 @@ impl Settings {
                 let what = (o.read)(&mut changed, &v).ok_or_else(|| OptionError::BadValue {
                     option: name,
                     value: value.into(),
-                    expected: describe(kind),
+                    expected: Expected(Takes::Kind(kind)),
                 })?;
                 *self = changed;
                 Ok(what)
@@ -602,7 +626,7 @@ impl Settings {
                 o.set(&mut rules, &v).map_err(|e| OptionError::BadValue {
                     option: name,
                     value: value.into(),
-                    expected: e.to_string(),
+                    expected: Expected(Takes::Rule(e)),
                 })?;
                 self.rules = rules;
                 Ok(Changed::Rules)

@@ -12,7 +12,7 @@
 //! `info` reader takes for a field.
 
 use super::command::{self, Command, CommandError, Start};
-use crate::engine::OptionError;
+use crate::engine::{Expected, OptionError};
 use crate::rules::board::Color;
 pub(super) use crate::rules::gbgp_dialect::{HELLO, HELLO_DONE, TWELVE};
 use crate::rules::position::Position;
@@ -92,7 +92,7 @@ pub fn twelve_value(value: Option<&str>) -> Result<bool, OptionError> {
         Some(_) => Err(OptionError::BadValue {
             option: TWELVE,
             value: value.unwrap_or_default().to_string(),
-            expected: "true or false".into(),
+            expected: Expected::TRUE_OR_FALSE,
         }),
         None => Err(OptionError::MissingValue(TWELVE)),
     }

@@ -376,7 +376,7 @@ pub enum Flaw {
     Codec(u8),
     /// Rules without a placing solution.
     #[error("the rules in force have no placing solution: {0}")]
-    Unsupported(String),
+    Unsupported(Box<TablesError>),
     /// Made for other rules.
     #[error(
         "made for other rules (fingerprint {found:016x}, {pieces} pieces a side; the rules in \
@@ -482,7 +482,7 @@ impl Head {
             return Err(Flaw::Codec(bytes[12]));
         }
         if let Some(e) = unsupported(rules) {
-            return Err(Flaw::Unsupported(e.to_string()));
+            return Err(Flaw::Unsupported(Box::new(e)));
         }
         let (found, expected) = (header.fingerprint, fingerprint(rules));
         if found != expected || bytes[13] != rules.pieces {
