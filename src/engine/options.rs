@@ -425,7 +425,7 @@ impl Expected {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Takes {
     Kind(Kind),
-    Rule(crate::rules::RuleError),
+    Rule(Box<crate::rules::RuleError>),
 }
 
 impl fmt::Display for Expected {
@@ -626,7 +626,7 @@ impl Settings {
                 o.set(&mut rules, &v).map_err(|e| OptionError::BadValue {
                     option: name,
                     value: value.into(),
-                    expected: Expected(Takes::Rule(e)),
+                    expected: Expected(Takes::Rule(Box::new(e))),
                 })?;
                 self.rules = rules;
                 Ok(Changed::Rules)
