@@ -83,6 +83,13 @@ impl TextError {
         self.file = Some(path.display().to_string());
         self
     }
+
+    /// The same error, said of the data `origin` names (a file, or the built-in book).
+    #[must_use]
+    pub fn in_origin(mut self, origin: &crate::shipped::Origin) -> TextError {
+        self.file = Some(origin.to_string());
+        self
+    }
 }
 
 /// What went wrong in the book layer: a book that does not read, a file or journal that cannot

@@ -8,6 +8,7 @@ use super::settings::{read_text, read_text_waiting};
 use crate::rules::position::Position;
 use crate::rules::symmetry::{self, fold, keyable};
 use crate::rules::Rules;
+use crate::shipped::Source;
 use rustc_hash::FxHashMap;
 use std::path::Path;
 
@@ -58,6 +59,18 @@ impl Book {
     /// engine, which reads its book on a thread of its own.
     pub fn load_waiting(path: &Path) -> Result<Book, BookError> {
         Book::parse_file(path, &read_text_waiting(path)?)
+    }
+
+    /// The book `source` gives: a file read as `load_waiting` reads it, or the built-in text.
+    pub fn load_source(source: &Source) -> Result<Book, BookError> {
+        match source {
+            Source::File(path) => Book::load_waiting(path),
+            Source::BuiltIn(b) => {
+                // Not UTF-8 (it is, checked by the tests) shows where it is not on its line.
+                let text = String::from_utf8_lossy(b.bytes);
+                Ok(Book::parse(&text).map_err(|e| e.in_origin(&source.origin()))?)
+            }
+        }
     }
 
     /// The book of `text`, read from the file `path` (which its errors name).

@@ -42,9 +42,8 @@ pub use book_move::{ply_of, score_value, weight, BookMove, Variety};
 pub use format::{Header, Line};
 pub use lookup::{lookup_ns, Book};
 pub use settings::{
-    check_setting, default_locations, default_threads, file_name, find_default, read_text,
-    FORMAT_VERSION, MAX_DEPTH, MAX_EXPANDED, MAX_FILE_BYTES, MAX_HASH_MB, MAX_MARGIN, MAX_PLIES,
-    MAX_THREADS,
+    check_setting, default_book, default_threads, file_name, read_text, FORMAT_VERSION, MAX_DEPTH,
+    MAX_EXPANDED, MAX_FILE_BYTES, MAX_HASH_MB, MAX_MARGIN, MAX_PLIES, MAX_THREADS,
 };
 
 #[cfg(test)]

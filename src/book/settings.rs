@@ -1,10 +1,9 @@
 //! The book's settings and their bounds, checked on the flags of the book commands and on every
-//! header read; the text format's version; and where a variant's default book (and any file that
-//! ships with the engine) is looked for.
+//! header read; the text format's version; and a variant's default book (built in).
 
 use super::book_error::BookError;
-use crate::shipped::{find_shipped, shipped_locations};
-use std::path::{Path, PathBuf};
+use crate::shipped::{built_in, Source};
+use std::path::Path;
 
 /// The version of the text format this code reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -77,13 +76,8 @@ pub fn file_name(variant: &str) -> String {
     format!("{variant}.book")
 }
 
-/// Where the default book of a variant is looked for, in order: next to the executable, in a
-/// `book/` folder next to it, and in the repository's `book/` folder.
-pub fn default_locations(variant: &str) -> Vec<PathBuf> {
-    shipped_locations(&file_name(variant))
-}
-
-/// The first existing default book of a variant.
-pub fn find_default(variant: &str) -> Option<PathBuf> {
-    find_shipped(&file_name(variant))
+/// The default book of a preset variant: the one built in for it (`book/<variant>.book` when
+/// the binary was compiled), if one is.
+pub fn default_book(variant: &str) -> Option<Source> {
+    built_in(&file_name(variant)).map(Source::BuiltIn)
 }

@@ -167,9 +167,9 @@ fn book_moves(
             .find(|(k, _)| k == "Variant")
             .map_or("nine", |(_, v)| v.as_str());
         // A default book that does not load grades the opening instead: said on stderr.
-        moulin::book::find_default(variant).and_then(|path| {
-            Book::load(&path)
-                .inspect_err(|e| log::warn!("{}: {e}; the opening is graded", path.display()))
+        moulin::book::default_book(variant).and_then(|source| {
+            Book::load_source(&source)
+                .inspect_err(|e| log::warn!("{source}: {e}; the opening is graded"))
                 .ok()
         })
     };

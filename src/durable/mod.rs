@@ -38,11 +38,13 @@
 mod atomic;
 mod command_files;
 mod durable_error;
+mod free_space;
 mod journal;
 
 pub use atomic::{sync_folder, temp_maker, with_suffix, write_atomic, write_atomic_parts};
 pub use command_files::{check_files, same_file, CommandFile, Own, Role};
 pub use durable_error::DurableError;
+pub use free_space::free_bytes;
 pub use journal::{Journal, Lock};
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The opening book as the engine plays it: loaded on a thread of its own, chosen from by
 //! weight, and a book turn answered in parts when the notation or a double removal asks for it.
 
+use super::inventory::{Absent, BookKnown};
 use super::options::Settings;
 use super::report::{BookAnswer, Done, Listener, LoadError, Note, Part};
 use crate::book::{self, Book, Variety};
@@ -11,46 +12,43 @@ use crate::rules::position::Position;
 use crate::search::exact::Wdl;
 use crate::search::tt::Bound;
 use crate::search::{Score, SearchResult, TABLE_BOUND};
-use std::path::{Path, PathBuf};
+use crate::shipped::Source;
 use std::sync::Arc;
 use std::thread;
 
 /// The book in force.
 enum BookSlot {
-    None,
+    /// None, and why.
+    Absent(Absent),
     /// Being read on a thread of its own, which reports `Done::BookLoaded` when done.
-    Loading(PathBuf),
-    Ready(Arc<Book>),
+    Loading(Source),
+    Ready(Source, Arc<Book>),
 }
 
-/// The book file the settings name: `BookFile`, or the default book of the variant in force
-/// (`None` when `OwnBook` is off, and for custom rules, which have none).
-fn book_path(settings: &Settings) -> Option<PathBuf> {
+/// The book the settings name: `BookFile` (`none` for none), or the default book of the
+/// variant in force, built in (`None` when `OwnBook` is off, and for the variants and custom
+/// rules that have none).
+fn book_source(settings: &Settings) -> Option<Source> {
     if !settings.own_book {
         return None;
     }
-    if !settings.book_file.is_empty() {
-        return Some(PathBuf::from(&settings.book_file));
-    }
-    let variant = settings.rules.preset_name()?;
-    book::find_default(variant).or_else(|| {
-        log::warn!(
-            "no opening book for variant {variant} ({} not found next to the executable nor in the \
-             repository's book/): playing without one",
-            book::file_name(variant)
-        );
-        None
-    })
+    let variant = settings.rules.preset_name();
+    crate::shipped::chosen(
+        settings.book_file.as_ref(),
+        variant.map(book::file_name).as_deref(),
+    )
 }
 
-/// Reads a book (at most `book::MAX_FILE_BYTES` of it). A missing file is an error like a
+/// Reads a book (a file at most `book::MAX_FILE_BYTES` long). A missing file is an error like a
 /// damaged one: the GUI is told (a `BookFile` mistyped), not only the log.
-fn read_book(path: &Path) -> Result<Book, LoadError> {
-    if !path.exists() {
-        return Err(LoadError::NotThere(path.to_path_buf()));
+fn read_book(source: &Source) -> Result<Book, LoadError> {
+    if let Source::File(path) = source {
+        if !path.exists() {
+            return Err(LoadError::NotThere(path.clone()));
+        }
     }
-    let book = Book::load_waiting(path).map_err(|e| LoadError::Failed(e.into()))?;
-    log::info!("opening book {}: {} positions", path.display(), book.len());
+    let book = Book::load_source(source).map_err(|e| LoadError::Failed(e.into()))?;
+    log::info!("opening book {source}: {} positions", book.len());
     Ok(book)
 }
 
@@ -59,8 +57,8 @@ fn read_book(path: &Path) -> Result<Book, LoadError> {
 pub(super) struct Books {
     /// The book in force.
     slot: BookSlot,
-    /// Every book loaded so far, by path: switching variants back and forth reads a file once.
-    loaded: Vec<(PathBuf, Arc<Book>)>,
+    /// Every book loaded so far, by source: switching variants back and forth reads one once.
+    loaded: Vec<(Source, Arc<Book>)>,
     /// A book turn answered in part (its step alone under `MoveNotation action`, or the first of
     /// two removals): the position it leaves and the whole turn, so that the next `go` in that
     /// position answers the rest of the turn.
@@ -73,7 +71,7 @@ impl Books {
     /// No book yet.
     pub(super) fn new() -> Books {
         Books {
-            slot: BookSlot::None,
+            slot: BookSlot::Absent(Absent::Reading),
             loaded: Vec::new(),
             pending: None,
             random: Rng::from_time(),
@@ -95,30 +93,35 @@ impl Books {
     /// that reports with `Done::BookLoaded`; commands go on being answered meanwhile.
     pub(super) fn request(&mut self, settings: &Settings, listener: &Arc<dyn Listener>) {
         self.pending = None;
-        let Some(wanted) = book_path(settings) else {
-            self.slot = BookSlot::None;
+        let Some(wanted) = book_source(settings) else {
+            let off = !settings.own_book || settings.book_file.eq_ignore_ascii_case("none");
+            self.slot = BookSlot::Absent(if off {
+                Absent::TurnedOff
+            } else {
+                Absent::NoneForTheseRules
+            });
             return;
         };
         if let Some((_, b)) = self.loaded.iter().find(|(p, _)| *p == wanted) {
-            self.slot = BookSlot::Ready(Arc::clone(b));
+            self.slot = BookSlot::Ready(wanted, Arc::clone(b));
             return;
         }
         if matches!(&self.slot, BookSlot::Loading(p) if *p == wanted) {
             return;
         }
-        let path = wanted.clone();
+        let source = wanted.clone();
         let listener = Arc::clone(listener);
         let spawned = thread::Builder::new()
             .name("moulin-book".into())
             .spawn(move || {
-                let read = read_book(&path).map(Box::new);
-                listener.done(Done::BookLoaded(path, read));
+                let read = read_book(&source).map(Box::new);
+                listener.done(Done::BookLoaded(source, read));
             });
         self.slot = match spawned {
             Ok(_) => BookSlot::Loading(wanted),
             Err(e) => {
                 log::warn!("cannot start the book loader: {e}; playing without a book");
-                BookSlot::None
+                BookSlot::Absent(Absent::Unusable)
             }
         };
     }
@@ -128,22 +131,22 @@ impl Books {
     /// note (`Note::Unusable`), for the GUI, and in the log; the engine then plays without a book.
     pub(super) fn loaded(
         &mut self,
-        path: PathBuf,
+        source: Source,
         read: Result<Box<Book>, LoadError>,
         listener: &dyn Listener,
     ) {
-        let wanted = matches!(&self.slot, BookSlot::Loading(p) if *p == path);
+        let wanted = matches!(&self.slot, BookSlot::Loading(s) if *s == source);
         match read {
             Ok(book) => {
                 let book: Arc<Book> = Arc::from(book);
-                self.loaded.push((path, Arc::clone(&book)));
+                self.loaded.push((source.clone(), Arc::clone(&book)));
                 if wanted {
-                    self.slot = BookSlot::Ready(book);
+                    self.slot = BookSlot::Ready(source, book);
                 }
             }
             Err(e) => {
                 if wanted {
-                    self.slot = BookSlot::None;
+                    self.slot = BookSlot::Absent(Absent::Unusable);
                     log::warn!("opening book {e}; playing without a book");
                     listener.note(Note::Unusable {
                         part: Part::Book,
@@ -157,7 +160,19 @@ impl Books {
     /// Plays without the book being read (it took too long).
     pub(super) fn give_up(&mut self) {
         if self.is_loading() {
-            self.slot = BookSlot::None;
+            self.slot = BookSlot::Absent(Absent::Reading);
+        }
+    }
+
+    /// What the book in force is, or why there is none.
+    pub(super) fn known(&self) -> BookKnown {
+        match &self.slot {
+            BookSlot::Absent(why) => BookKnown::Absent(*why),
+            BookSlot::Loading(_) => BookKnown::Absent(Absent::Reading),
+            BookSlot::Ready(source, book) => BookKnown::Ready {
+                origin: source.origin(),
+                positions: book.len(),
+            },
         }
     }
 
@@ -174,7 +189,7 @@ impl Books {
         notation: Convention,
         pos: &Position,
     ) -> Option<BookAnswer> {
-        let BookSlot::Ready(book) = &self.slot else {
+        let BookSlot::Ready(_, book) = &self.slot else {
             return None;
         };
         let book = Arc::clone(book);

@@ -5,20 +5,21 @@
 //! once (no search probes it) and read again (and checked) on a thread of its own, to come back
 //! into force if it is whole.
 
+use super::inventory::{Absent, OpeningKnown, TablesKnown};
 use super::options::Settings;
 use super::report::{panic_message, Done, Listener, LoadError, Note, Part, TablesRead};
 use crate::rules::Rules;
+use crate::shipped::Source;
 use crate::tables::placing::opening;
 use crate::tables::{TableChange, Tables, Values};
 use std::panic::{self, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread;
 
-/// The opening's solution file the settings name: `OpeningSolution`, `none` for none, or when
-/// empty the default of the variant in force where it is found (as the book is:
-/// `shipped::find_shipped`; custom rules have none).
-pub(super) fn opening_path(settings: &Settings) -> Option<PathBuf> {
+/// The opening's solution the settings name: `OpeningSolution`, `none` for none, or when empty
+/// the default of the variant in force, built in (`shipped::chosen`; custom rules have none).
+pub(super) fn opening_source(settings: &Settings) -> Option<Source> {
     let default = settings.rules.preset_name().map(opening::file_name);
     crate::shipped::chosen(settings.opening_solution.as_ref(), default.as_deref())
 }
@@ -31,7 +32,7 @@ pub(super) fn opening_path(settings: &Settings) -> Option<PathBuf> {
 pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
     use crate::tables::pack;
     match settings.tables_path.as_str() {
-        "" => {
+        installed if installed.is_empty() || installed.eq_ignore_ascii_case(pack::INSTALLED) => {
             let moving = crate::tables::fingerprint(&settings.rules);
             crate::rules::PRESETS
                 .iter()
@@ -47,7 +48,6 @@ pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
 }
 
 /// The engine's endgame tables: those in force, and the reads under way.
-#[derive(Default)]
 pub(super) struct LoadedTables {
     /// The tables in force (`TablesPath`), shared with the searcher.
     in_force: Option<Arc<Tables>>,
@@ -57,6 +57,26 @@ pub(super) struct LoadedTables {
     request: u64,
     /// Changed table files being read again on threads of their own (`check`).
     rereading: usize,
+    /// What the tables and the opening's solution in force are, or why none is.
+    known: Known,
+}
+
+/// What the tables and the opening's solution in force are, or why none is.
+pub(super) type Known = (TablesKnown, OpeningKnown);
+
+impl Default for LoadedTables {
+    fn default() -> LoadedTables {
+        LoadedTables {
+            in_force: None,
+            loading: false,
+            request: 0,
+            rereading: 0,
+            known: (
+                TablesKnown::Absent(Absent::Reading),
+                OpeningKnown::Absent(Absent::Reading),
+            ),
+        }
+    }
 }
 
 impl LoadedTables {
@@ -65,13 +85,18 @@ impl LoadedTables {
         self.in_force.as_ref()
     }
 
+    /// What the tables and the opening's solution in force are, or why none is.
+    pub(super) fn known(&self) -> &Known {
+        &self.known
+    }
+
     /// Whether tables are being read, or changed files read again.
     pub(super) fn is_reading(&self) -> bool {
         self.loading || self.rereading > 0
     }
 
     /// Reads the tables `TablesPath` names and the opening's solution `OpeningSolution` names
-    /// (`opening_path`) on a thread of its own (none when neither names anything), which reports
+    /// (`opening_source`) on a thread of its own (none when neither names anything), which reports
     /// with `Done::TablesLoaded`; the tables in force are dropped meanwhile. Each request has a
     /// number; only the last one's answer is taken.
     pub(super) fn request(&mut self, settings: &Settings, listener: &Arc<dyn Listener>) {
@@ -81,19 +106,33 @@ impl LoadedTables {
         // A path that is not there is said at once, before the next line is read: in GBGP
         // `readyok` does not wait for the tables, and a GUI or a match runner must see the error
         // before it.
-        let (dir, opening) = wanted(settings, &**listener);
-        if dir.is_none() && opening.is_none() {
+        let wanted = wanted(settings, &**listener);
+        if wanted.nothing() {
             self.loading = false;
+            self.known = (
+                wanted
+                    .dir
+                    .err()
+                    .map_or(TablesKnown::Absent(Absent::Reading), TablesKnown::Absent),
+                wanted
+                    .opening
+                    .err()
+                    .map_or(OpeningKnown::Absent(Absent::Reading), OpeningKnown::Absent),
+            );
             return;
         }
+        self.known = (
+            TablesKnown::Absent(Absent::Reading),
+            OpeningKnown::Absent(Absent::Reading),
+        );
         let rules = settings.rules;
         let to = Arc::clone(listener);
         let request = self.request;
         let spawned = thread::Builder::new()
             .name("moulin-tables".into())
             .spawn(move || {
-                let read = read(dir, opening, &rules);
-                to.done(Done::TablesLoaded(request, read));
+                let read = read(wanted, &rules);
+                to.done(Done::TablesLoaded(request, Box::new(read)));
             });
         match spawned {
             Ok(_) => self.loading = true,
@@ -111,7 +150,7 @@ impl LoadedTables {
     pub(super) fn loaded(
         &mut self,
         request: u64,
-        read: TablesRead,
+        read: Box<TablesRead>,
         settings: &Settings,
         listener: &dyn Listener,
     ) {
@@ -119,7 +158,9 @@ impl LoadedTables {
             return;
         }
         self.loading = false;
-        self.in_force = assemble(read, settings, listener).map(Arc::new);
+        let (tables, known) = assemble(*read, settings, listener);
+        self.in_force = tables.map(Arc::new);
+        self.known = known;
     }
 
     /// Looks for table files changed since they were read (one `stat` a file;
@@ -221,91 +262,130 @@ impl LoadedTables {
     }
 }
 
-/// The tables directory and the opening's solution the settings name, where they are there; one
-/// that is not there is noted (before anything is read: in GBGP `readyok` does not wait for the
-/// tables, and a GUI or a match runner must see the error before it).
-fn wanted(settings: &Settings, listener: &dyn Listener) -> (Option<PathBuf>, Option<PathBuf>) {
-    let there = |part: Part, path: Option<PathBuf>| {
-        path.filter(|p| {
-            let there = p.exists();
-            if !there {
-                listener.note(Note::Missing {
-                    part,
-                    path: p.clone(),
-                });
-            }
-            there
-        })
+/// The tables directory and the opening's solution the settings name, where they are there (or
+/// why none is wanted); one that is not there is noted (before anything is read: in GBGP
+/// `readyok` does not wait for the tables, and a GUI or a match runner must see the error before
+/// it).
+fn wanted(settings: &Settings, listener: &dyn Listener) -> Wanted {
+    let there = |part: Part, path: &Path| {
+        let there = path.exists();
+        if !there {
+            listener.note(Note::Missing {
+                part,
+                path: path.to_path_buf(),
+            });
+        }
+        there
     };
-    let opening = there(Part::OpeningSolution, opening_path(settings));
-    (there(Part::Tables, tables_dir(settings)), opening)
+    let opening = match opening_source(settings) {
+        Some(Source::File(path)) if !there(Part::OpeningSolution, &path) => Err(Absent::Unusable),
+        Some(source) => Ok(source),
+        None if settings.opening_solution.eq_ignore_ascii_case("none") => Err(Absent::TurnedOff),
+        None => Err(Absent::NoneForTheseRules),
+    };
+    let dir = match tables_dir(settings) {
+        Some(dir) if !there(Part::Tables, &dir) => Err(Absent::Unusable),
+        Some(dir) => Ok(dir),
+        None if settings.tables_path.eq_ignore_ascii_case("none") => Err(Absent::TurnedOff),
+        None => Err(Absent::NoneForTheseRules),
+    };
+    Wanted { dir, opening }
 }
 
-/// Reads the tables of `dir` and the opening's solution at `opening` under `rules`, each
-/// part's error kept; a whole placing solution in the directory wins over the opening's (not
-/// read then). A panic while reading (a bug) is an error, so that the engine still answers.
-fn read(dir: Option<PathBuf>, opening: Option<PathBuf>, rules: &Rules) -> TablesRead {
+/// The tables directory and the opening's solution to read, or why none.
+struct Wanted {
+    dir: Result<PathBuf, Absent>,
+    opening: Result<Source, Absent>,
+}
+
+impl Wanted {
+    /// Whether nothing is to be read.
+    fn nothing(&self) -> bool {
+        self.dir.is_err() && self.opening.is_err()
+    }
+}
+
+/// Reads the tables directory and the opening's solution `wanted` under `rules`, each part's
+/// error kept; a whole placing solution in the directory wins over the opening's (not read
+/// then). A panic while reading (a bug) is an error, so that the engine still answers.
+fn read(wanted: Wanted, rules: &Rules) -> TablesRead {
     let caught = |p: Box<dyn std::any::Any + Send>| LoadError::Panicked(panic_message(&*p));
-    let tables = dir.map(|dir| {
-        panic::catch_unwind(|| {
+    let tables = wanted.dir.map(|dir| {
+        let read = panic::catch_unwind(|| {
             Tables::open(&dir, rules)
                 .map(Box::new)
                 .map_err(|e| LoadError::Failed(e.into()))
         })
-        .unwrap_or_else(|p| Err(caught(p)))
-    });
-    let whole = matches!(&tables, Some(Ok(t)) if t.placing_is_whole());
-    let opening = opening.filter(|_| !whole).map(|path| {
-        let read = panic::catch_unwind(|| {
-            opening::read(&path, rules).map_err(|e| LoadError::Failed(e.into()))
-        })
         .unwrap_or_else(|p| Err(caught(p)));
-        (path, read)
+        (dir, read)
     });
+    let whole = matches!(&tables, Ok((_, Ok(t))) if t.placing_is_whole());
+    let opening = match wanted.opening {
+        Ok(_) if whole => Err(OpeningKnown::InTables),
+        Ok(source) => {
+            let read = panic::catch_unwind(|| {
+                opening::load(&source, rules).map_err(|e| LoadError::Failed(e.into()))
+            })
+            .unwrap_or_else(|p| Err(caught(p)));
+            Ok((source, read))
+        }
+        Err(why) => Err(OpeningKnown::Absent(why)),
+    };
     TablesRead { tables, opening }
 }
 
-/// The tables that were read, with the opening's solution as their placing part (or alone); a
-/// part that cannot be used is noted (`Note::Unusable`) and left out.
-fn assemble(read: TablesRead, settings: &Settings, listener: &dyn Listener) -> Option<Tables> {
-    let mut tables = match read.tables {
-        Some(Ok(t)) => {
-            log::info!("endgame tables {}: {t:?}", settings.tables_path);
-            Some(*t)
+/// The tables that were read, with the opening's solution as their placing part (or alone), and
+/// what each part is; a part that cannot be used is noted (`Note::Unusable`) and left out.
+fn assemble(
+    read: TablesRead,
+    settings: &Settings,
+    listener: &dyn Listener,
+) -> (Option<Tables>, Known) {
+    let (mut tables, tables_known) = match read.tables {
+        Ok((dir, Ok(t))) => {
+            log::info!("endgame tables {}: {t:?}", dir.display());
+            let known = TablesKnown::of(dir, &t);
+            (Some(*t), known)
         }
-        Some(Err(error)) => {
+        Ok((_, Err(error))) => {
             listener.note(Note::Unusable {
                 part: Part::Tables,
                 error,
             });
-            None
+            (None, TablesKnown::Absent(Absent::Unusable))
         }
-        None => None,
+        Err(why) => (None, TablesKnown::Absent(why)),
     };
-    if let Some((path, read)) = read.opening {
-        match read {
-            Ok(o) => {
-                log::info!(
-                    "opening solution {}: plies 0 to {} exact, {} groups, a file of {} bytes \
-                     read and checked in {:.3} s (each group decompressed when first probed)",
-                    path.display(),
-                    o.plies,
-                    o.solution.groups().count(),
-                    o.file_bytes,
-                    o.secs
-                );
-                let solution = Arc::new(o.solution);
-                match tables.as_mut() {
-                    Some(t) => t.attach_opening(solution),
-                    None => tables = Some(Tables::of_opening(&settings.rules, solution)),
-                }
+    let opening_known = match read.opening {
+        Ok((source, Ok(o))) => {
+            log::info!(
+                "opening solution {source}: plies 0 to {} exact, {} groups, {} bytes read and \
+                 checked in {:.3} s (each group decompressed when first probed)",
+                o.plies,
+                o.solution.groups().count(),
+                o.file_bytes,
+                o.secs
+            );
+            let known = OpeningKnown::Loaded {
+                loaded: o.loaded().clone(),
+                last_ply: o.plies,
+            };
+            let solution = Arc::new(o.solution);
+            match tables.as_mut() {
+                Some(t) => t.attach_opening(solution),
+                None => tables = Some(Tables::of_opening(&settings.rules, solution)),
             }
-            Err(error) => listener.note(Note::Unusable {
+            known
+        }
+        Ok((_, Err(error))) => {
+            listener.note(Note::Unusable {
                 part: Part::OpeningSolution,
                 error,
-            }),
+            });
+            OpeningKnown::Absent(Absent::Unusable)
         }
-    }
+        Err(known) => known,
+    };
     // The cache of the tables' blocks is theirs: it takes the size `TablesCache` asked for.
     if let Some(t) = tables
         .as_ref()
@@ -313,13 +393,16 @@ fn assemble(read: TablesRead, settings: &Settings, listener: &dyn Listener) -> O
     {
         t.set_cache_bytes(settings.tables_cache_mb << 20);
     }
-    tables
+    (tables, (tables_known, opening_known))
 }
 
 /// The tables and the opening's solution the settings name, read at once on the caller's
 /// thread (for a front end that analyses rather than converses); what cannot be used is noted
 /// and left out.
-pub(super) fn read_now(settings: &Settings, listener: &dyn Listener) -> Option<Tables> {
-    let (dir, opening) = wanted(settings, listener);
-    assemble(read(dir, opening, &settings.rules), settings, listener)
+pub(super) fn read_now(settings: &Settings, listener: &dyn Listener) -> (Option<Tables>, Known) {
+    assemble(
+        read(wanted(settings, listener), &settings.rules),
+        settings,
+        listener,
+    )
 }

@@ -9,6 +9,7 @@
 //! search) is decided once, in `policy`; `options` is the table of its options.
 
 mod books;
+pub mod inventory;
 mod jobs;
 mod knowledge;
 mod loaded_tables;
@@ -31,9 +32,11 @@ use crate::rules::notation::Convention;
 use crate::rules::Rules;
 use crate::search::eval::network::Network;
 use crate::search::{Control, Limits, Score, SearchResult, Searcher};
+use crate::shipped;
 use crate::tables::placing;
 use crate::tables::Tables;
 use books::Books;
+use inventory::{Absent, Evaluation, Inventory};
 use jobs::{Ends, Job, Reporting, SearchJob};
 use loaded_tables::LoadedTables;
 use overhead::Overhead;
@@ -54,6 +57,8 @@ pub struct Engine {
     overhead: Overhead,
     /// The network evaluation `EvalFile` names, when it was read whole.
     network: Option<Arc<Network>>,
+    /// What the evaluation is (the network as loaded, or why none).
+    evaluation: Evaluation,
     /// The front end's ears, for the engine and the threads it starts (jobs, book and tables
     /// readers).
     listener: Arc<dyn Listener>,
@@ -93,6 +98,7 @@ impl Engine {
             tables: LoadedTables::default(),
             overhead: Overhead::default(),
             network: None,
+            evaluation: Evaluation::HandWritten(Absent::Reading),
             listener,
         }
     }
@@ -118,6 +124,23 @@ impl Engine {
     /// The tables in force (endgame tables, the placing solution or the opening's), if any.
     pub fn tables(&self) -> Option<&Arc<Tables>> {
         self.tables.in_force()
+    }
+
+    /// The network evaluation in force, if any (the search uses it where it serves the rules,
+    /// at full strength).
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
+    /// What the engine knows besides its search, in force now: each part in one line.
+    pub fn inventory(&self) -> Inventory {
+        let (tables, opening) = self.tables.known().clone();
+        Inventory {
+            evaluation: self.evaluation.clone(),
+            opening,
+            book: self.books.known(),
+            tables,
+        }
     }
 
     /// Whether no job runs.
@@ -223,7 +246,7 @@ impl Engine {
             Changed::Tables => self.request_tables(),
             Changed::Network => self.load_network(),
         }
-        if changed == Changed::Rules && self.settings.eval_file.is_empty() {
+        if changed == Changed::Rules && shipped::is_default(self.settings.eval_file.as_ref()) {
             // The default network follows the variant.
             self.load_network();
         }
@@ -234,12 +257,12 @@ impl Engine {
     /// the opening's solution when the placing's rules or the variant (its default file) did.
     fn rules_changed(&mut self, before: &Rules) {
         self.game = Game::new(self.settings.rules);
-        if self.settings.book_file.is_empty() {
+        if shipped::is_default(self.settings.book_file.as_ref()) {
             self.request_book();
         }
         let rules = self.settings.rules;
         let serves = self.tables.in_force().is_some_and(|t| t.serves(&rules));
-        let opening_changed = self.settings.opening_solution != "none"
+        let opening_changed = !self.settings.opening_solution.eq_ignore_ascii_case("none")
             && (placing::fingerprint(before) != placing::fingerprint(&rules)
                 || before.preset_name() != rules.preset_name());
         if !serves || opening_changed {
@@ -250,7 +273,7 @@ impl Engine {
     /// Reads the network `EvalFile` names (`network_path`). A file that cannot be used is
     /// noted, and the search evaluates without it.
     fn load_network(&mut self) {
-        self.network = knowledge::read_network(&self.settings, &*self.listener);
+        (self.network, self.evaluation) = knowledge::read_network(&self.settings, &*self.listener);
         self.share_tables();
     }
 
@@ -289,7 +312,7 @@ impl Engine {
         match done {
             Done::Search(searcher, result) => return self.search_done(*searcher, result),
             Done::SearchPanicked(_) => return self.search_panicked(),
-            Done::BookLoaded(path, read) => self.books.loaded(path, read, &*self.listener),
+            Done::BookLoaded(source, read) => self.books.loaded(source, read, &*self.listener),
             Done::TablesLoaded(request, read) => {
                 self.tables
                     .loaded(request, read, &self.settings, &*self.listener);

@@ -18,7 +18,7 @@ use std::path::Path;
 ///
 /// The file named cannot be used: why.
 pub fn check_named(settings: &Settings, part: Part) -> Result<(), LoadError> {
-    let named = |value: &str| !value.is_empty() && !value.eq_ignore_ascii_case("none");
+    let named = |value: &str| crate::shipped::names_a_file(value.as_ref());
     let rules = &settings.rules;
     let failed = |e: BoxError| LoadError::Failed(e);
     match part {
@@ -32,10 +32,15 @@ pub fn check_named(settings: &Settings, part: Part) -> Result<(), LoadError> {
                 .map(drop)
                 .map_err(|e| failed(e.into()))
         }
-        Part::Tables if named(&settings.tables_path) => {
+        Part::Tables
+            if named(&settings.tables_path)
+                && !settings
+                    .tables_path
+                    .eq_ignore_ascii_case(crate::tables::pack::INSTALLED) =>
+        {
             tables_there(Path::new(&settings.tables_path), rules).map_err(failed)
         }
-        Part::Book if !settings.book_file.is_empty() => {
+        Part::Book if named(&settings.book_file) => {
             crate::book::Book::load(Path::new(&settings.book_file))
                 .map(drop)
                 .map_err(|e| failed(e.into()))

@@ -10,6 +10,7 @@ use crate::rules::rule_options::{self as options, RuleOption, Values, RULE_OPTIO
 use crate::rules::{Rules, PRESETS};
 use crate::search::strength;
 use crate::search::{Searcher, SolvedChoice, Strength, Style};
+use crate::shipped;
 use std::fmt;
 
 /// The type of an option, as `uci` announces it.
@@ -299,19 +300,21 @@ pub struct Settings {
     pub rules: Rules,
     /// Play from the opening book when the position is in it.
     pub own_book: bool,
-    /// The book file; empty for the default book of the variant in force.
+    /// The book file; `built-in` (or empty) for the default book of the variant in force,
+    /// built in; `none` for none.
     pub book_file: String,
     /// `BookVariety`: which of the book's moves is played.
     pub book_variety: Variety,
-    /// The endgame tables directory; empty: the installed packed set, if any.
+    /// The endgame tables directory; `installed` (or empty): the packed set installed for the
+    /// rules in force, if any; `none` for none.
     pub tables_path: String,
     /// `TablesCache`: MB of a packed set's blocks kept unpacked.
     pub tables_cache_mb: usize,
     /// `OpeningSolution`: the opening's solution file (the placing solution's first plies);
-    /// empty for the default of the variant in force, `none` for none.
+    /// `built-in` (or empty) for the one built in for the variant in force, `none` for none.
     pub opening_solution: String,
-    /// `EvalFile`: the network evaluation's file; empty for the default of the variant in
-    /// force (`<variant>.nnue`, found as the book is), `none` for none.
+    /// `EvalFile`: the network evaluation's file; `built-in` (or empty) for the one built in
+    /// for the variant in force (`book/<variant>.nnue` when compiled), `none` for none.
     pub eval_file: String,
     /// `SolvedPlacing`: how moves are picked where the placing solution covers the position.
     pub solved_placing: SolvedChoice,
@@ -336,12 +339,12 @@ impl Default for Settings {
             notation: Convention::Turn,
             rules: Rules::default(),
             own_book: true,
-            book_file: String::new(),
+            book_file: shipped::BUILT_IN.into(),
             book_variety: Variety::Best,
-            tables_path: String::new(),
+            tables_path: crate::tables::pack::INSTALLED.into(),
             tables_cache_mb: crate::tables::block_cache::default_bytes() >> 20,
-            opening_solution: String::new(),
-            eval_file: String::new(),
+            opening_solution: shipped::BUILT_IN.into(),
+            eval_file: shipped::BUILT_IN.into(),
             solved_placing: SolvedChoice::Testing,
             level: 20,
             limit_strength: false,
@@ -815,7 +818,15 @@ mod tests {
         );
         assert!(lines.contains(&"option name Diagonals type check default false".into()));
         assert!(lines.contains(&"option name OwnBook type check default true".into()));
-        assert!(lines.contains(&"option name BookFile type string default <empty>".into()));
+        for (name, default) in [
+            ("BookFile", "built-in"),
+            ("EvalFile", "built-in"),
+            ("OpeningSolution", "built-in"),
+            ("TablesPath", "installed"),
+        ] {
+            let line = format!("option name {name} type string default {default}");
+            assert!(lines.contains(&line), "{line}");
+        }
         assert!(lines.contains(
             &"option name BookVariety type combo default best var best var weighted".into()
         ));

@@ -5,6 +5,7 @@
 //! owns it (`Engine::done`). The engine words nothing: each front end words a `Note` in its own
 //! dialect (the protocol's reply layer, the terminal game, the analysis).
 
+use super::inventory::{Absent, OpeningKnown};
 use crate::book::Book;
 use crate::box_error::BoxError;
 use crate::rules::moves::Move;
@@ -14,6 +15,7 @@ use crate::search::bench::{BenchLine, BenchTotal};
 use crate::search::exact::Wdl;
 use crate::search::tt::Bound;
 use crate::search::{Info, SearchResult, Searcher};
+use crate::shipped::Source;
 use crate::tables::placing::opening::Opening;
 use crate::tables::{TableChange, Tables, Values};
 use std::fmt;
@@ -331,12 +333,12 @@ pub enum LoadError {
     Panicked(String),
 }
 
-/// What a tables thread read: the directory `TablesPath` names (`None`: it names none), and the
-/// opening's solution with its path (`None`: none is wanted, or the directory's placing solution
-/// is whole).
+/// What a tables thread read: the directory `TablesPath` names with its tables (`Err`: why it
+/// names none), and the opening's solution with its source (`Err`: why none is read: none is
+/// wanted, or the directory's placing solution is whole).
 pub struct TablesRead {
-    pub(super) tables: Option<Result<Box<Tables>, LoadError>>,
-    pub(super) opening: Option<(PathBuf, Result<Opening, LoadError>)>,
+    pub(super) tables: Result<(PathBuf, Result<Box<Tables>, LoadError>), Absent>,
+    pub(super) opening: Result<(Source, Result<Opening, LoadError>), OpeningKnown>,
 }
 
 /// A thread of the engine's ended: handed back to `Engine::done`.
@@ -346,9 +348,9 @@ pub enum Done {
     /// The search thread panicked (a bug): the searcher is lost; the panic's message.
     SearchPanicked(String),
     /// A book was read on its thread (`Err`: what was wrong with it, a missing file too).
-    BookLoaded(PathBuf, Result<Box<Book>, LoadError>),
+    BookLoaded(Source, Result<Box<Book>, LoadError>),
     /// Endgame tables and the opening's solution were read on their thread for a request.
-    TablesLoaded(u64, TablesRead),
+    TablesLoaded(u64, Box<TablesRead>),
     /// Table files that changed were read again for a request, each checked.
     TablesReread(u64, Vec<(TableChange, Result<Values, LoadError>)>),
     /// Perft finished (`Some(total, time)`) or was stopped (`None`).

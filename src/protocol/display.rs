@@ -1,12 +1,14 @@
 //! The pictures a person asks for: the `d` command (the board of `rules::diagram`, then the
 //! state in words) and the `eval` command (each term for both sides).
 
+use crate::engine::inventory::Evaluation;
 use crate::engine::Settings;
 use crate::rules::diagram::board_drawing;
 use crate::rules::fen;
 use crate::rules::game::Game;
 use crate::rules::position::Position;
 use crate::search::eval;
+use crate::search::eval::network::Network;
 
 /// The `d` command: the board of `game`, then the state in words (the variant as `settings`
 /// name it).
@@ -33,8 +35,9 @@ pub(super) fn board(game: &Game, settings: &Settings) -> Vec<String> {
     lines.push(format!("Phase: {phase}, action: {action}"));
     for c in [side, !side] {
         lines.push(format!(
-            "{}: {} on board, {} in hand",
+            "{} ({}): {} on board, {} in hand",
             c.name(),
+            c.symbol(),
             pos.on_board(c),
             pos.in_hand(c)
         ));
@@ -63,6 +66,19 @@ pub(super) fn board(game: &Game, settings: &Settings) -> Vec<String> {
         lines.push(format!("Game over: {} {}", o.score(), o.describe()));
     }
     lines
+}
+
+/// The `eval` command's last line: the value of `pos` for the side to move by `network`, the
+/// network in force, with `what` the engine says of its evaluation (which network, or why none).
+pub(super) fn network_line(pos: &Position, network: Option<&Network>, what: &Evaluation) -> String {
+    let us = pos.side_to_move().name();
+    match network {
+        Some(net) if net.serves(pos.rules()) => format!(
+            "Network: {} for {us}, the search's evaluation at full strength ({what})",
+            net.evaluate(pos)
+        ),
+        _ => format!("Network: none here, the search evaluates by hand ({what})"),
+    }
 }
 
 /// The `eval` command: each term for both sides in `pos`, then the evaluation.

@@ -255,6 +255,7 @@ mod tests {
             nodes: 100,
             nps: 1000,
             hashfull: 0,
+            tbhits: 0,
             time_ms: 3,
             pv: vec![mv],
         };

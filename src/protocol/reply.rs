@@ -217,8 +217,16 @@ pub(super) fn info_line(info: &Info, root: &Position, notation: Convention) -> S
         _ => "",
     };
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {}",
-        info.depth, info.seldepth, info.multipv, info.nodes, info.nps, info.hashfull, info.time_ms
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} tbhits {} \
+         time {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.tbhits,
+        info.time_ms
     );
     if !info.pv.is_empty() {
         line.push_str(" pv");
@@ -232,6 +240,11 @@ pub(super) fn info_line(info: &Info, root: &Position, notation: Convention) -> S
         }
     }
     line
+}
+
+/// What the engine knows besides its search (`engine::inventory`), a line a part.
+pub(super) fn inventory_lines(lines: &[String]) -> Vec<String> {
+    lines.iter().map(|l| format!("info string {l}")).collect()
 }
 
 /// An error line in `dialect`'s form: `info string error: <text>` (in GBGP with the words the
@@ -324,6 +337,7 @@ fn book_lines(
                 nodes: 0,
                 nps: 0,
                 hashfull: 0,
+                tbhits: 0,
                 time_ms: 0,
                 pv,
             };

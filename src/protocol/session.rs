@@ -11,7 +11,7 @@ use super::display;
 use super::event::Event;
 use super::gbgp;
 use super::relay::Relay;
-use super::reply::{answer_lines, error_line, one_line, Error, Out, HELP};
+use super::reply::{answer_lines, error_line, inventory_lines, one_line, Error, Out, HELP};
 use super::waiting::{Line, Timing, Waiting};
 use crate::engine::{panic_message, Done, Engine, SearchAnswer, Settings, GBGP_PRIOR_MS};
 use crate::rules::fen;
@@ -64,6 +64,8 @@ pub(super) struct Session {
     /// `quit` came, or the end of input: an `isready` still waiting for the book or tables
     /// waits for them at most `LOAD_WAIT`, then is answered.
     ending: bool,
+    /// What the engine last said it knows (`say_inventory`), if it said it.
+    said_inventory: Option<[String; 4]>,
 }
 
 impl Session {
@@ -82,6 +84,7 @@ impl Session {
             incoming,
             backlog: VecDeque::new(),
             ending: false,
+            said_inventory: None,
         }
     }
 
@@ -317,6 +320,7 @@ impl Session {
                     // a stopped search answers first.
                     self.wait_for_stopped_job(STOP_WAIT);
                 }
+                self.say_inventory(true);
                 self.out.line("readyok");
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
@@ -346,9 +350,14 @@ impl Session {
                 });
             }
             Command::Moves => self.list_moves(),
-            Command::Eval => self
-                .out
-                .lines(display::terms(self.engine.game().position())),
+            Command::Eval => {
+                let pos = self.engine.game().position();
+                self.out.lines(display::terms(pos));
+                let evaluation = self.engine.inventory().evaluation;
+                let network = self.engine.network().map(|n| &**n);
+                self.out
+                    .line(&display::network_line(pos, network, &evaluation));
+            }
             Command::Perft(depth) => self.engine.start_perft(depth)?,
             Command::Bench(depth) => self.engine.start_bench(depth)?,
             Command::Help => self.out.lines(HELP),
@@ -534,10 +543,25 @@ impl Session {
         if plan.consults_book() {
             self.wait_for_loading();
         }
+        self.say_inventory(false);
         self.relay.search_starts();
         let answer = self.engine.start_search(plan)?;
         self.say(answer);
         Ok(())
+    }
+
+    /// In UCI, what the engine knows besides its search, a line a part (`info string`), when
+    /// it changed since last said (`again`: at `isready`) or was never said (at `go`). The
+    /// book and the tables are in force by then: `isready` waits for them.
+    fn say_inventory(&mut self, again: bool) {
+        if self.dialect != Dialect::Uci || (!again && self.said_inventory.is_some()) {
+            return;
+        }
+        let lines = self.engine.inventory().lines();
+        if self.said_inventory.as_ref() != Some(&lines) {
+            self.out.lines(inventory_lines(&lines));
+            self.said_inventory = Some(lines);
+        }
     }
 
     /// The end of a search, if it came: what the result knows exactly, then `bestmove`.

@@ -237,6 +237,14 @@ impl Color {
             Color::Black => "black",
         }
     }
+
+    /// Its pieces' symbol on the drawn board and in the position string: `O` white, `@` black.
+    pub const fn symbol(self) -> char {
+        match self {
+            Color::White => 'O',
+            Color::Black => '@',
+        }
+    }
 }
 
 impl std::ops::Not for Color {

@@ -1,7 +1,7 @@
 //! The board as text: the points of the board's own adjacency table drawn on a grid of files
 //! a-g and ranks 1-7, with the pieces on them, for the `d` command and the terminal game.
 
-use crate::rules::board::{BoardKind, Color, Point};
+use crate::rules::board::{BoardKind, Point};
 use crate::rules::position::Position;
 
 /// The board of docs/rules.md, "Board" with the pieces (`O` white, `@` black, `.` empty), drawn
@@ -62,8 +62,7 @@ pub fn board_drawing_from(pos: &Position, flipped: bool) -> Vec<String> {
     for p in Point::all() {
         let (r, c) = at(p);
         grid[r][c] = match pos.color_at(p) {
-            Some(Color::White) => b'O',
-            Some(Color::Black) => b'@',
+            Some(c) => c.symbol() as u8,
             None => b'.',
         };
     }

@@ -129,8 +129,7 @@ pub fn write(pos: &Position) -> String {
             board.push('/');
         }
         board.push(match pos.color_at(pt) {
-            Some(Color::White) => 'O',
-            Some(Color::Black) => '@',
+            Some(c) => c.symbol(),
             None => '*',
         });
     }

@@ -12,12 +12,12 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The network the bench evaluates with: the standard game's that ships (`EvalFile`'s default),
-/// if it is found and sound; else none (the hand-written evaluation), said in the log.
+/// The network the bench evaluates with: the standard game's, built in (`EvalFile`'s default);
+/// none (the hand-written evaluation) if it is not sound, said in the log.
 pub fn default_network() -> Option<Arc<Network>> {
-    let path = network::shipped_path("nine")?;
-    match Network::read(&path, &Rules::nine()) {
-        Ok(net) => Some(Arc::new(net)),
+    let source = network::chosen("".as_ref(), &Rules::nine())?;
+    match Network::load(&source, &Rules::nine()) {
+        Ok((net, _)) => Some(Arc::new(net)),
         Err(e) => {
             log::warn!("bench without the network: {e}");
             None

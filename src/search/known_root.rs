@@ -88,10 +88,12 @@ impl Searcher {
         }
         let tables = self.playing_tables(&pos)?;
         let exact = exact_lines(&tables, &pos, root_moves)?;
+        let known = exact.lines.len() as u64;
         let shown = exact.lines.iter().take(self.options.multipv.max(1));
         for (k, &(mv, score)) in shown.enumerate() {
             report(&Info {
                 multipv: k + 1,
+                tbhits: known,
                 ..self.known_line(mv, score)
             });
         }
@@ -107,6 +109,7 @@ impl Searcher {
                 report(&Info {
                     score,
                     bound: None,
+                    tbhits: i.tbhits + known,
                     ..i.clone()
                 });
             },
@@ -186,7 +189,11 @@ impl Searcher {
                 control,
                 deadline,
                 &mut |i: &Info| {
-                    report(&Info { score, ..i.clone() });
+                    report(&Info {
+                        score,
+                        tbhits: i.tbhits + 1,
+                        ..i.clone()
+                    });
                 },
             )
         };
@@ -297,6 +304,7 @@ impl Searcher {
             bound: None,
             nodes: 0,
             nps: 0,
+            tbhits: 1,
             hashfull: self.tt.hashfull(),
             time_ms: 0,
             pv: vec![mv],

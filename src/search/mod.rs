@@ -120,6 +120,10 @@ pub struct Info {
     pub nodes: u64,
     /// Positions visited a second.
     pub nps: u64,
+    /// Exact values the line's search found so far (UCI's `tbhits`): the endgame tables'
+    /// answers, and the root moves valued exactly (by the tables or the placing solution)
+    /// before it; above zero on every line whose score is exact.
+    pub tbhits: u64,
     /// How full the transposition table is, in permille.
     pub hashfull: u32,
     /// Milliseconds since the search started.
@@ -342,6 +346,7 @@ impl Searcher {
             tt: &self.tt,
             control,
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
             abort: AtomicBool::new(false),
             busy: if self.threads > 1 {
                 (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
@@ -521,6 +526,7 @@ fn progress(shared: &Shared, start: Instant, line: &Line) -> Info {
         bound: line.bound,
         nodes,
         nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
+        tbhits: shared.tbhits.load(Ordering::Relaxed),
         hashfull: shared.tt.hashfull(),
         time_ms: elapsed.as_millis() as u64,
         pv: line.pv.clone(),

@@ -19,6 +19,8 @@ pub(super) struct Shared<'a> {
     pub(super) tt: &'a TranspositionTable,
     pub(super) control: &'a Control,
     pub(super) nodes: AtomicU64,
+    /// Exact values found by every thread: the table probes that answered.
+    pub(super) tbhits: AtomicU64,
     /// Set when the main thread has finished, to stop the helpers.
     pub(super) abort: AtomicBool,
     /// Positions being searched right now, by which thread (see `mark_busy`).

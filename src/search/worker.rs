@@ -30,6 +30,8 @@ pub(super) struct Worker<'a> {
     pub(super) id: usize,
     pub(super) nodes: u64,
     pub(super) pending_nodes: u64,
+    /// Table probes that answered, not yet added to the shared count.
+    pending_tbhits: u64,
     /// Nodes between two checks of the stop conditions: 1024, fewer under a small node limit
     /// (a weak `Level`) so that it is kept closely.
     check_every: u64,
@@ -75,6 +77,7 @@ impl<'a> Worker<'a> {
             id,
             nodes: 0,
             pending_nodes: 0,
+            pending_tbhits: 0,
             check_every: shared.node_limit.map_or(1024, |n| (n / 8).clamp(8, 1024)),
             stopped: false,
             seldepth: 0,
@@ -124,12 +127,23 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Adds the nodes not yet counted to the shared count.
+    /// Adds the nodes (and table hits) not yet counted to the shared counts.
     pub(super) fn flush_nodes(&mut self) {
         self.shared
             .nodes
             .fetch_add(self.pending_nodes, Ordering::Relaxed);
         self.pending_nodes = 0;
+        self.flush_tbhits();
+    }
+
+    /// Adds the table hits not yet counted to the shared count.
+    fn flush_tbhits(&mut self) {
+        if self.pending_tbhits > 0 {
+            self.shared
+                .tbhits
+                .fetch_add(self.pending_tbhits, Ordering::Relaxed);
+            self.pending_tbhits = 0;
+        }
     }
 
     /// Counts a node and, every so often, checks the stop conditions.
@@ -144,6 +158,7 @@ impl<'a> Worker<'a> {
                 .fetch_add(self.pending_nodes, Ordering::Relaxed)
                 + self.pending_nodes;
             self.pending_nodes = 0;
+            self.flush_tbhits();
             if self.shared.control.is_stopped() || self.shared.abort.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if self.id == 0 {
@@ -187,6 +202,7 @@ impl<'a> Worker<'a> {
             return Some(0);
         }
         if let Some(v) = self.shared.tables.and_then(|t| t.probe_in_game(pos)) {
+            self.pending_tbhits += 1;
             return Some(score::from_tables(v, ply));
         }
         if ply >= MAX_PLY {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 /// Where loaded data came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
-    /// Built into the binary.
-    BuiltIn,
+    /// Built into the binary, under its file name in `book/`.
+    BuiltIn(&'static str),
     /// A file.
     File(PathBuf),
 }
@@ -18,7 +18,7 @@ impl Origin {
     /// The file, if it came from one.
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Origin::BuiltIn => None,
+            Origin::BuiltIn(_) => None,
             Origin::File(path) => Some(path),
         }
     }
@@ -27,7 +27,7 @@ impl Origin {
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Origin::BuiltIn => f.write_str("built in"),
+            Origin::BuiltIn(name) => write!(f, "built-in {name}"),
             Origin::File(path) => path.display().fmt(f),
         }
     }
@@ -81,11 +81,11 @@ mod tests {
             "network book/nine.nnue: 108212 bytes, rules 0000000000001dc5, checksum \
              0000000000000abc"
         );
-        loaded.origin = Origin::BuiltIn;
+        loaded.origin = Origin::BuiltIn("nine.nnue");
         loaded.checksum = None;
         assert_eq!(
             loaded.to_string(),
-            "network built in: 108212 bytes, rules 0000000000001dc5"
+            "network built-in nine.nnue: 108212 bytes, rules 0000000000001dc5"
         );
     }
 }

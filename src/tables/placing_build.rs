@@ -104,6 +104,17 @@ impl Build {
         pair_len(group.mover as usize, group.other as usize)
     }
 
+    /// The bytes of disk the groups of the placing solution of `rules` not yet in `dir`'s
+    /// placing folder will take (four values a byte, and a header a group).
+    pub fn disk_needed(dir: &Path, rules: &Rules) -> u64 {
+        let folder = store::folder(dir);
+        groups::all(rules)
+            .into_iter()
+            .filter(|&g| !store::path(&folder, g).exists())
+            .map(|g| Build::size(g).div_ceil(4) + 64)
+            .sum()
+    }
+
     /// Builds `group` unless its file is there and sound; the groups it depends on must be built.
     pub fn step(&mut self, group: Group) -> Result<Step, TablesError> {
         // Only the groups with one placement fewer are read.

@@ -175,6 +175,19 @@ impl Store {
         Ok(())
     }
 
+    /// The bytes of disk the groups of `todo` not on disk yet will take (`MOVING_BYTES`).
+    pub fn disk_needed(&self, todo: &[(usize, usize)]) -> u64 {
+        let missing = |&&(a, b): &&(usize, usize)| {
+            retrograde::group(a, b)
+                .iter()
+                .any(|&(m, o)| !file::path(&self.dir, m, o).exists())
+        };
+        todo.iter()
+            .filter(missing)
+            .map(|&(a, b)| group_size(self.tables.classes(), a, b) * MOVING_BYTES / 100)
+            .sum()
+    }
+
     /// Solves group `(a, b)`, its dependencies loaded, calling `progress` as
     /// `retrograde::solve_group` does; the codes of each of its pairs (`retrograde::group`).
     fn solve(
@@ -298,6 +311,24 @@ pub fn log_cost(dir: &Path, line: &str) {
         .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()));
 }
 
+/// Whether `free` bytes in `dir` hold the `needed` bytes of a build (`Store::disk_needed`,
+/// `placing_build::Build::disk_needed`); `DiskShort` when they do not.
+pub fn enough_disk(dir: &Path, needed: u64, free: u64) -> Result<(), TablesError> {
+    if free < needed {
+        return Err(TablesError::DiskShort {
+            dir: dir.to_path_buf(),
+            needed,
+            free,
+        });
+    }
+    Ok(())
+}
+
+/// Hundredths of a byte a position of a moving table takes on disk, about: a byte, two in a
+/// table whose distances do not fit in one (measured on the standard game's tables of 3 to 9
+/// a side: 11.9 GB for 9.19 billion positions; 130 leaves some room).
+pub const MOVING_BYTES: u64 = 130;
+
 /// Seconds per position and thread when the directory has no measured costs (measured here:
 /// 5-5, 32.9 million positions, 16.4 s on 2 threads).
 pub const DEFAULT_SECONDS_PER_POSITION: f64 = 1.0e-6;
@@ -332,4 +363,47 @@ pub fn memory_mb(classes: &Classes, a: usize, b: usize, most: usize) -> u64 {
         .map(|&(m, o)| PairIndex::new(m, o, classes).len())
         .sum();
     (4 * own + 2 * deps) / (1 << 20) + 512
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_build_the_disk_cannot_hold_is_refused_with_both_figures() {
+        let dir = Path::new("/t");
+        assert!(enough_disk(dir, 5_000_000_000, 5_000_000_000).is_ok());
+        let short = enough_disk(dir, 16_600_000_000, 9_000_000_000).unwrap_err();
+        assert_eq!(
+            short.to_string(),
+            "/t: about 16.6 GB are needed for what is left to build and 9.0 GB are free: free \
+             some space, give --dir on a larger disk, or --skip-disk-check to start anyway"
+        );
+    }
+
+    #[test]
+    fn the_disk_a_build_needs_counts_only_the_groups_not_on_disk() {
+        let dir = std::env::temp_dir().join(format!("moulin-disk-needed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = Rules::nine().without_draw_rules();
+        let store = Store::new(&dir, &rules, 4);
+        let todo = groups(4);
+        let all = store.disk_needed(&todo);
+        let sizes: u64 = todo
+            .iter()
+            .map(|&(a, b)| group_size(store.tables().classes(), a, b))
+            .sum();
+        assert_eq!(
+            all,
+            todo.iter()
+                .map(|&(a, b)| group_size(store.tables().classes(), a, b) * MOVING_BYTES / 100)
+                .sum::<u64>()
+        );
+        assert!(all >= sizes);
+        // 3-3 on disk: not counted.
+        std::fs::write(file::path(&dir, 3, 3), b"x").unwrap();
+        let three = group_size(store.tables().classes(), 3, 3) * MOVING_BYTES / 100;
+        assert_eq!(store.disk_needed(&todo), all - three);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -25,6 +25,22 @@ pub enum TablesError {
         /// The system's error.
         source: io::Error,
     },
+    /// The disk has less free space than a build is estimated to need.
+    #[error(
+        "{}: about {:.1} GB are needed for what is left to build and {:.1} GB are free: free \
+         some space, give --dir on a larger disk, or --skip-disk-check to start anyway",
+        dir.display(),
+        *needed as f64 / 1e9,
+        *free as f64 / 1e9
+    )]
+    DiskShort {
+        /// The directory built into.
+        dir: PathBuf,
+        /// The bytes the build is estimated to need.
+        needed: u64,
+        /// The bytes free.
+        free: u64,
+    },
     /// A directory holds no table.
     #[error("no endgame tables in {}", dir.display())]
     NoTables {
@@ -260,10 +276,10 @@ pub enum TablesError {
     },
     /// An opening's solution file (`placing::opening`) that is damaged, cut short, made for
     /// other rules or in another format: not used.
-    #[error("{}: not used: {what}", path.display())]
+    #[error("{origin}: not used: {what}")]
     Opening {
-        /// The file.
-        path: PathBuf,
+        /// The file, or the built-in data.
+        origin: crate::shipped::Origin,
         /// What is wrong with it (`placing::opening::Flaw`).
         what: BoxError,
     },

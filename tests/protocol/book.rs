@@ -322,7 +322,8 @@ fn readyok_waits_for_the_book_and_what_follows_waits_behind_it() {
         let pipe = pipe.clone();
         thread::spawn(move || std::fs::write(&pipe, shipped_book()))
     };
-    assert_eq!(e.next_line(TIMEOUT).as_deref(), Some("readyok"));
+    // What the engine knows (the book changed) is said before the `readyok`.
+    assert_eq!(e.until(|l| l == "readyok"), ["readyok"]);
     assert_eq!(e.next_line(TIMEOUT).as_deref(), Some(START));
     writer.join().unwrap().unwrap();
     // Ready: a book position is answered from the book.
@@ -395,7 +396,7 @@ fn proven_book_moves_state_their_value() {
             lines[..2],
             [
                 format!(
-                    "info depth 0 seldepth 0 multipv 1 score {uci} nodes 0 nps 0 hashfull 0 time 0 pv {mv}"
+                    "info depth 0 seldepth 0 multipv 1 score {uci} nodes 0 nps 0 hashfull 0 tbhits 0 time 0 pv {mv}"
                 ),
                 format!("info string book {mv} weight 100 proven {value}"),
             ],

@@ -108,7 +108,7 @@ fn uci_handshake_lists_every_option() {
     assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 1024".into()));
     assert!(lines.contains(&"option name Ponder type check default false".into()));
     assert!(lines.contains(&"option name LearnOverhead type check default true".into()));
-    assert!(lines.contains(&"option name TablesPath type string default <empty>".into()));
+    assert!(lines.contains(&"option name TablesPath type string default installed".into()));
     assert!(lines.contains(&"option name Style type combo default full var full var plain".into()));
     assert!(lines
         .contains(&"option name MoveNotation type combo default turn var turn var action".into()));

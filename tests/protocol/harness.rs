@@ -25,6 +25,19 @@ pub(crate) fn alone() -> RwLockWriteGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// Whether `line` is one of the four that say what the engine knows besides its search (its
+/// evaluation, opening's solution, book and tables: protocol.md, section 6).
+pub(crate) fn is_inventory(line: &str) -> bool {
+    [
+        "evaluation: ",
+        "opening solution",
+        "opening book",
+        "endgame tables",
+    ]
+    .iter()
+    .any(|p| line.starts_with(&format!("info string {p}")))
+}
+
 /// A running engine and its output, line by line.
 pub(crate) struct Engine {
     child: Child,
@@ -114,8 +127,17 @@ impl Engine {
         self.lines.recv_timeout(timeout).ok()
     }
 
-    /// Lines up to and including the first that satisfies `done`.
+    /// Lines up to and including the first that satisfies `done`, without the lines that say
+    /// what the engine knows (`is_inventory`: said at the first `isready` or `go` and when it
+    /// changes; `until_all` keeps them).
     pub(crate) fn until(&self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = self.until_all(done);
+        lines.retain(|l| !is_inventory(l));
+        lines
+    }
+
+    /// Lines up to and including the first that satisfies `done`, every one.
+    pub(crate) fn until_all(&self, done: impl Fn(&str) -> bool) -> Vec<String> {
         let mut out = Vec::new();
         let deadline = Instant::now() + TIMEOUT;
         loop {

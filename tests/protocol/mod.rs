@@ -9,6 +9,7 @@
 
 mod bench;
 mod book;
+mod built_in;
 mod ends;
 mod errors;
 mod fuzz;

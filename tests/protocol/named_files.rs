@@ -46,7 +46,17 @@ fn a_file_named_on_the_command_line_that_cannot_be_used_ends_moulin_before_the_h
     for name in ["EvalFile", "OpeningSolution", "TablesPath"] {
         let out = run(&["--option", &format!("{name}=none")], "isready\n");
         assert_eq!(out.code, Some(0), "{name}=none");
-        assert_eq!(out.stdout, "readyok\n");
+        assert!(out.stdout.ends_with("\nreadyok\n"), "{}", out.stdout);
+        let part = match name {
+            "EvalFile" => "evaluation: hand-written; network: none (EvalFile none)",
+            "OpeningSolution" => "opening solution: none (OpeningSolution none)",
+            _ => "endgame tables: none (TablesPath none)",
+        };
+        assert!(
+            out.stdout.contains(&format!("info string {part}\n")),
+            "{}",
+            out.stdout
+        );
     }
 }
 

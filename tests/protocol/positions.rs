@@ -156,7 +156,7 @@ fn display_eval_moves() {
     for needle in [
         "Side to move: white",
         "Phase: placing",
-        "white: 1 on board, 8 in hand",
+        "white (O): 1 on board, 8 in hand",
         "No-capture plies: 0",
         "Rules: nine",
     ] {
@@ -165,7 +165,15 @@ fn display_eval_moves() {
     let eval = e.ask("eval");
     assert!(eval[0].starts_with("term"));
     assert!(eval.iter().any(|l| l.starts_with("material")));
-    assert!(eval.last().unwrap().starts_with("Evaluation: "), "{eval:?}");
+    let n = eval.len();
+    assert!(eval[n - 2].starts_with("Evaluation: "), "{eval:?}");
+    // The network's value, built in, the search's evaluation at full strength.
+    assert!(
+        eval[n - 1].starts_with("Network: ")
+            && eval[n - 1].contains("for white, the search's evaluation at full strength")
+            && eval[n - 1].contains("network built-in nine.nnue"),
+        "{eval:?}"
+    );
     let moves = e.ask_one("moves");
     assert_eq!(moves.split_whitespace().count(), 1 + 22);
     e.ask("position startpos moves d7 a1 g7 d1");

@@ -82,6 +82,7 @@ fn answers(script: &str, ending: &str, typed: bool) -> Vec<String> {
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
+        .filter(|l| !super::harness::is_inventory(l))
         .map(normalized)
         .collect()
 }

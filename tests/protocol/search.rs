@@ -31,7 +31,7 @@ fn info_lines_have_every_field() {
         if w[i] == "lowerbound" || w[i] == "upperbound" {
             i += 1;
         }
-        for key in ["nodes", "nps", "hashfull", "time"] {
+        for key in ["nodes", "nps", "hashfull", "tbhits", "time"] {
             assert_eq!(w[i], key, "{l}");
             w[i + 1].parse::<u64>().unwrap();
             i += 2;

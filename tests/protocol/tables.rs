@@ -500,7 +500,7 @@ fn a_proven_book_move_is_played_without_the_check() {
         lines[..2],
         [
             format!(
-                "info depth 0 seldepth 0 multipv 1 score cp 0 lowerbound nodes 0 nps 0 hashfull 0 time 0 pv {draw}"
+                "info depth 0 seldepth 0 multipv 1 score cp 0 lowerbound nodes 0 nps 0 hashfull 0 tbhits 0 time 0 pv {draw}"
             ),
             format!("info string book {draw} weight 100 proven draw"),
         ],

@@ -20,7 +20,8 @@ pub(super) fn picture(t: &Table) -> String {
             format!(", clock {}:{:02}", ms / 60_000, ms / 1000 % 60)
         });
         out.push_str(&format!(
-            "{}: {} on the board, {} in hand{clock}\n",
+            "{} {}: {} on the board, {} in hand{clock}\n",
+            c.symbol(),
             t.who(c),
             pos.on_board(c),
             pos.in_hand(c)

@@ -109,6 +109,11 @@ impl Moulin {
         *lock(&self.ears.printer) = Some(Arc::clone(printer));
     }
 
+    /// What the engine knows besides its search, a line a part (for the banner).
+    pub(super) fn inventory(&self) -> [String; 4] {
+        lock(&self.engine).inventory().lines()
+    }
+
     /// Whether the engine has endgame tables for its moving phase.
     pub(super) fn has_tables(&self) -> bool {
         lock(&self.engine).tables().is_some_and(|t| t.has_moving())

@@ -147,6 +147,9 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
         env!("CARGO_PKG_VERSION"),
         human.name()
     )?;
+    for line in moulin.inventory() {
+        outln!("  {line}")?;
+    }
     out!("{}", picture(&lock(&table)))?;
     let result = converse(&mut rl, &table, &moulin);
     moulin.stop_and_wait(&table);

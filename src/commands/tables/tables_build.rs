@@ -41,6 +41,27 @@ pub struct BuildArgs {
     /// Rule preset: nine, twelve, lasker, morabaraba, protected-mills (not no-reform).
     #[arg(long, default_value = "nine")]
     pub variant: String,
+    /// Start even when the disk has less free space than the build is estimated to need.
+    #[arg(long)]
+    pub skip_disk_check: bool,
+}
+
+/// Says the disk the build needs in `dir` (`needed` bytes, an estimate) beside what is free,
+/// and refuses to start when it is short, unless told to skip the check.
+fn check_disk(dir: &std::path::Path, needed: u64, skip: bool) -> Result<(), Failure> {
+    let free = moulin::durable::free_bytes(dir)
+        .with_context(|| format!("cannot read the free space of {}", dir.display()))?;
+    let gb = |b: u64| b as f64 / 1e9;
+    eprintln!(
+        "disk: about {:.1} GB still to write in {}, {:.1} GB free",
+        gb(needed),
+        dir.display(),
+        gb(free)
+    );
+    if !skip {
+        schedule::enough_disk(dir, needed, free)?;
+    }
+    Ok(())
 }
 
 /// Runs `moulin tables build`.
@@ -56,6 +77,10 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
         if let Some(n) = args.pieces {
             rules.pieces = n;
         }
+        if args.group.is_none() {
+            let needed = moulin::tables::placing_build::Build::disk_needed(&dir, &rules);
+            check_disk(&dir, needed, args.skip_disk_check)?;
+        }
         return match &args.group {
             Some(group) => build_placing_group(&dir, &rules, args.threads, group),
             None => build_placing(&dir, &rules, args.threads),
@@ -69,6 +94,7 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
     let largest = todo.iter().map(|&(_, b)| b).max().unwrap_or(3);
     let pool = pool(args.threads)?;
     let mut store = Store::new(&dir, &rules, largest);
+    check_disk(&dir, store.disk_needed(&todo), args.skip_disk_check)?;
     let started = Instant::now();
     if todo.len() > 1 {
         // A build of several pairs shows the whole too: a bar above the pair's, and its

@@ -151,24 +151,6 @@ fn tidy(to: &Path) -> Result<Vec<Leftover>, SetError> {
     Ok(done)
 }
 
-/// The bytes free for this user on the file system of `dir`.
-fn free_bytes(dir: &Path) -> io::Result<u64> {
-    let c = CString::new(dir.as_os_str().as_bytes())
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    let mut s = std::mem::MaybeUninit::<libc::statvfs>::zeroed();
-    // SAFETY: `c` is a NUL-terminated path that outlives the call, and `s` is a buffer of the
-    // struct's size that statvfs fills when it returns 0.
-    let r = unsafe { libc::statvfs(c.as_ptr(), s.as_mut_ptr()) };
-    if r != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: statvfs returned 0, so it filled the struct.
-    let s = unsafe { s.assume_init() };
-    // The fields are u32 on some targets, u64 on others.
-    #[allow(clippy::useless_conversion)]
-    Ok(u64::from(s.f_bavail).saturating_mul(u64::from(s.f_frsize)))
-}
-
 /// Swaps the folders `a` and `b` in one step (`renameat2(RENAME_EXCHANGE)`); an error of kind
 /// `Unsupported` where the system cannot.
 #[cfg(target_os = "linux")]
@@ -236,7 +218,7 @@ impl Install {
             _lock: lock,
         };
         let need = install.bytes();
-        let free = free_bytes(&parent).map_err(|source| SetError::Unwritable {
+        let free = crate::durable::free_bytes(&parent).map_err(|source| SetError::Unwritable {
             dir: parent.clone(),
             source,
         })?;

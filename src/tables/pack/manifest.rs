@@ -285,6 +285,10 @@ impl Manifest {
     }
 }
 
+/// The word of a setting naming tables (`TablesPath`, `--tables`) for the set installed for the
+/// rules in force: the setting's default, as `uci` shows it (an empty value means the same).
+pub const INSTALLED: &str = "installed";
+
 /// Where a set is installed for a variant when no folder is named: `packed` in the variant's
 /// tables directory.
 pub fn default_dir(variant: &str) -> PathBuf {

@@ -38,13 +38,14 @@ use crate::durable;
 use crate::job_progress::Progress;
 use crate::rules::Rules;
 use crate::shipped::le_bytes::{put_u32, u32_at, u64_at};
-use crate::shipped::{Header, HeaderError, Layout, Loaded, Origin};
+use crate::shipped::{Header, HeaderError, Layout, Loaded, Origin, Source};
 use crate::tables::checksum::checksum;
 use crate::tables::frame;
 use crate::tables::groups::{self, Group};
 use crate::tables::index::pair_len;
 use crate::tables::tables_error::TablesError;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -152,7 +153,7 @@ pub fn write(
     let n = rules.pieces;
     if plies >= 2 * n || solution.pieces() != n {
         return Err(TablesError::Opening {
-            path: path.to_path_buf(),
+            origin: Origin::File(path.to_path_buf()),
             what: Box::new(Flaw::PlacingEnds {
                 plies,
                 last: 2 * n - 1,
@@ -266,12 +267,7 @@ impl Opening {
             .copied();
         if let Some(group) = failed {
             return Err(TablesError::Opening {
-                path: self
-                    .loaded
-                    .origin
-                    .path()
-                    .unwrap_or(Path::new(""))
-                    .to_path_buf(),
+                origin: self.loaded.origin.clone(),
                 what: Box::new(Flaw::Group(group, GroupFlaw::Unpacked)),
             });
         }
@@ -281,11 +277,11 @@ impl Opening {
 
 /// One group's compressed values in the file, decompressed when first asked for.
 struct Compressed {
-    file: Arc<Vec<u8>>,
+    file: Arc<Cow<'static, [u8]>>,
     /// Where the payload (the groups' frames) starts in `file`.
     payload: usize,
     entry: Entry,
-    path: std::path::PathBuf,
+    origin: Origin,
     values: OnceLock<Option<Vec<u8>>>,
 }
 
@@ -296,7 +292,7 @@ impl Unpack for Compressed {
                 || match decompress(&self.file[self.payload..], &self.entry) {
                     Ok(values) => Some(values),
                     Err(e) => {
-                        log::error!("{}: not used: {e}", self.path.display());
+                        log::error!("{}: not used: {e}", self.origin);
                         None
                     }
                 },
@@ -321,15 +317,28 @@ impl Unpack for Compressed {
 /// is in another version or codec, is made for other rules, is cut or damaged
 /// (`TablesError::Opening`, saying which).
 pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
+    load(&Source::File(path.to_path_buf()), rules)
+}
+
+/// Reads the opening's solution `source` gives (built in, or a file) for a game of `rules`, as
+/// `read` reads a file.
+pub fn load(source: &Source, rules: &Rules) -> Result<Opening, TablesError> {
     let start = Instant::now();
-    let open = |source| TablesError::Open {
-        path: path.to_path_buf(),
-        source,
+    let origin = source.origin();
+    let bytes = match source {
+        // Built in: read in place, never copied.
+        Source::BuiltIn(b) => Cow::Borrowed(b.bytes),
+        Source::File(path) => {
+            let open = |source| TablesError::Open {
+                path: path.clone(),
+                source,
+            };
+            let file = crate::input_file::open_regular(path).map_err(open)?;
+            Cow::Owned(crate::input_file::read_file_capped(file, MAX_FILE_BYTES).map_err(open)?)
+        }
     };
-    let file = crate::input_file::open_regular(path).map_err(open)?;
-    let bytes = crate::input_file::read_file_capped(file, MAX_FILE_BYTES).map_err(open)?;
     let bad = |what: Flaw| TablesError::Opening {
-        path: path.to_path_buf(),
+        origin: origin.clone(),
         what: Box::new(what),
     };
     let head = Head::read(&bytes, rules).map_err(bad)?;
@@ -343,7 +352,7 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
                 file: Arc::clone(&file),
                 payload,
                 entry,
-                path: path.to_path_buf(),
+                origin: origin.clone(),
                 values: OnceLock::new(),
             });
             (entry.group, group)
@@ -356,7 +365,7 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Opening, TablesError> {
         secs: start.elapsed().as_secs_f64(),
         loaded: Box::new(Loaded {
             kind: "opening solution",
-            origin: Origin::File(path.to_path_buf()),
+            origin,
             bytes: file.len() as u64,
             fingerprint: head.header.fingerprint,
             checksum: head.header.checksum,

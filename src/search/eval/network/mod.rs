@@ -22,13 +22,14 @@ pub use accumulator::Accumulator;
 pub use features::{bucket, Seen, INPUTS, MAX_ACTIVE};
 pub use layers::{Layers, BUCKETS, HIDDEN, QA, QB};
 pub use network_error::NetworkError;
-pub use nnue_file::{chosen_path, file_name, shipped_path, Flaw, Header, MAGIC};
+pub use nnue_file::{chosen, file_name, Flaw, Header, MAGIC};
 
 use crate::rules::position::Position;
 use crate::rules::Rules;
 use crate::search::score::EVAL_LIMIT;
-use crate::shipped::{Loaded, Origin};
+use crate::shipped::{Loaded, Source};
 use simd::clipped_dot;
+use std::borrow::Cow;
 use std::path::Path;
 
 /// A network, quantized, ready to evaluate.
@@ -109,25 +110,31 @@ impl Network {
     /// Reads and checks the network file at `path` for `rules` (`load`), and logs what was
     /// loaded.
     pub fn read(path: &Path, rules: &Rules) -> Result<Network, NetworkError> {
-        let (net, loaded) = Network::load(path, rules)?;
+        let (net, loaded) = Network::load(&Source::File(path.to_path_buf()), rules)?;
         log::info!("{loaded}");
         Ok(net)
     }
 
-    /// Reads and checks the network file at `path` for `rules`; the network and what was
+    /// Reads and checks the network `source` gives for `rules`; the network and what was
     /// loaded, in one line.
-    pub fn load(path: &Path, rules: &Rules) -> Result<(Network, Loaded), NetworkError> {
+    pub fn load(source: &Source, rules: &Rules) -> Result<(Network, Loaded), NetworkError> {
+        let origin = source.origin();
         let cannot = |source| NetworkError::Read {
-            path: path.to_path_buf(),
+            origin: origin.clone(),
             source,
         };
         let flawed = |flaw| NetworkError::Flawed {
-            path: path.to_path_buf(),
+            origin: origin.clone(),
             flaw,
         };
-        let file = crate::input_file::open_regular(path).map_err(cannot)?;
-        let bytes =
-            crate::input_file::read_file_capped(file, nnue_file::MAX_FILE_BYTES).map_err(cannot)?;
+        let bytes = match source {
+            Source::BuiltIn(b) => Cow::Borrowed(b.bytes),
+            Source::File(path) => {
+                let file = crate::input_file::open_regular(path).map_err(cannot)?;
+                let cap = nnue_file::MAX_FILE_BYTES;
+                Cow::Owned(crate::input_file::read_file_capped(file, cap).map_err(cannot)?)
+            }
+        };
         let net = Network::from_bytes(&bytes).map_err(flawed)?;
         if !net.serves(rules) {
             let variant = net.header.variant.clone();
@@ -135,7 +142,7 @@ impl Network {
         }
         let loaded = Loaded {
             kind: "network",
-            origin: Origin::File(path.to_path_buf()),
+            origin,
             bytes: bytes.len() as u64,
             fingerprint: net.header.print,
             checksum: bytes.last_chunk().copied().map(u64::from_le_bytes),

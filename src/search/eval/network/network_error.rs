@@ -1,25 +1,25 @@
-//! A network file that cannot be used: it cannot be read, or its bytes are not a network for
+//! A network that cannot be used: its file cannot be read, or its bytes are not a network for
 //! these rules (`Flaw`).
 
 use super::nnue_file::Flaw;
-use std::path::PathBuf;
+use crate::shipped::Origin;
 
-/// A network file that cannot be used.
+/// A network that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum NetworkError {
     /// The file could not be opened or read.
-    #[error("network: {}: cannot read: {source}", path.display())]
+    #[error("network: {origin}: cannot read: {source}")]
     Read {
         /// The file.
-        path: PathBuf,
+        origin: Origin,
         /// The system's error.
         source: std::io::Error,
     },
-    /// The file is not a network this engine can use.
-    #[error("network: {}: not used: {flaw}", path.display())]
+    /// The bytes are not a network this engine can use.
+    #[error("network: {origin}: not used: {flaw}")]
     Flawed {
-        /// The file.
-        path: PathBuf,
+        /// The file, or the built-in data.
+        origin: Origin,
         /// What is wrong with it.
         flaw: Flaw,
     },

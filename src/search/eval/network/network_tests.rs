@@ -208,7 +208,8 @@ fn a_network_reads_back_from_its_bytes() {
 fn the_shipped_network_reads_and_is_written_as_it_was() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/nine.nnue");
     let bytes = std::fs::read(&path).unwrap();
-    let (net, loaded) = Network::load(&path, &Rules::nine()).unwrap();
+    let file = crate::shipped::Source::File(path.clone());
+    let (net, loaded) = Network::load(&file, &Rules::nine()).unwrap();
     assert_eq!(net.to_bytes(), bytes);
     assert_eq!(
         (net.header.variant.as_str(), net.header.scale),

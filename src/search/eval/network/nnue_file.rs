@@ -11,9 +11,8 @@ use super::features::INPUTS;
 use super::layers::{Layers, BUCKETS, HIDDEN, QA, QB};
 use crate::rules::Rules;
 use crate::shipped::le_bytes::{Cut, Reader};
-use crate::shipped::{HeaderError, Layout};
+use crate::shipped::{HeaderError, Layout, Source};
 use std::ffi::OsStr;
-use std::path::PathBuf;
 
 /// The bytes every network file begins with (what a writer recognises as its own output).
 pub const MAGIC: &[u8; 8] = b"MOULNNUE";
@@ -31,19 +30,14 @@ pub(super) static LAYOUT: Layout = Layout {
 /// The most bytes a network file may have: the header's text is short, the weights fixed.
 pub(super) const MAX_FILE_BYTES: u64 = 4 << 20;
 
-/// The file name of a variant's network, looked for like the book (`shipped::find_shipped`).
+/// The file name of a variant's network (`book/<variant>.nnue`, built in where it ships).
 pub fn file_name(variant: &str) -> String {
     format!("{variant}.nnue")
 }
 
-/// The network file that ships for the preset `variant`, where it is found (as the book is).
-pub fn shipped_path(variant: &str) -> Option<PathBuf> {
-    crate::shipped::find_shipped(&file_name(variant))
-}
-
-/// The network file a setting names (`EvalFile`, `--eval-file`), as `shipped::chosen` reads a
-/// setting: the one that ships for the preset of `rules` by default (custom rules have none).
-pub fn chosen_path(setting: &OsStr, rules: &Rules) -> Option<PathBuf> {
+/// The network a setting names (`EvalFile`, `--eval-file`), as `shipped::chosen` reads a
+/// setting: the one built in for the preset of `rules` by default (custom rules have none).
+pub fn chosen(setting: &OsStr, rules: &Rules) -> Option<Source> {
     crate::shipped::chosen(setting, rules.preset_name().map(file_name).as_deref())
 }
 

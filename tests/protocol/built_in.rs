@@ -1,0 +1,145 @@
+//! The shipped data built into the binary: a copy of it alone in an empty folder, with a home
+//! and a cache of its own, benches and plays the start exactly as the checkout does, and says
+//! what it knows in four lines at the first `isready`.
+
+use super::harness::{is_inventory, scratch};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// The documented bench (README, docs/results.md): the network built in evaluates.
+const BENCH_NODES: &str = "4756899 nodes";
+
+/// A copy of the binary in a fresh folder of its own, with that folder as its home and cache.
+fn lone_copy(name: &str) -> (std::path::PathBuf, Command) {
+    let dir = scratch(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = dir.join("moulin");
+    std::fs::copy(env!("CARGO_BIN_EXE_moulin"), &bin).unwrap();
+    let mut command = Command::new(&bin);
+    command
+        .current_dir(&dir)
+        .env("HOME", &dir)
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .env_remove("RUST_LOG");
+    (dir, command)
+}
+
+#[test]
+fn a_binary_copied_alone_benches_and_plays_the_start_as_the_checkout_does() {
+    let _guard = super::harness::shared();
+    let (dir, mut bench) = lone_copy("lone-copy");
+    let out = bench.arg("bench").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(text.contains(BENCH_NODES), "{text}");
+
+    let (_, mut engine) = lone_copy("lone-copy-engine");
+    let mut child = engine
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready\nposition startpos\ngo depth 1\neval\nisready\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    for option in ["EvalFile", "OpeningSolution", "BookFile"] {
+        let line = format!("option name {option} type string default built-in");
+        assert!(lines.contains(&line.as_str()), "{text}");
+    }
+    // Four lines say what it knows, once, before the first `readyok`.
+    let said: Vec<&str> = lines.iter().copied().filter(|l| is_inventory(l)).collect();
+    assert_eq!(said.len(), 4, "{text}");
+    let first_ready = lines.iter().position(|l| *l == "readyok").unwrap();
+    assert!(lines[..first_ready].ends_with(&said), "{text}");
+    for (line, starts) in said.iter().zip([
+        "info string evaluation: network built-in nine.nnue: 108212 bytes",
+        "info string opening solution built-in nine-opening.sol: 8200054 bytes",
+        "info string opening book built-in nine.book: ",
+        "info string endgame tables: none installed for the rules in force",
+    ]) {
+        assert!(line.starts_with(starts), "{line}: {text}");
+    }
+    // The start is an exact draw, by the opening's solution built in.
+    assert!(
+        lines.contains(&"info string placing solution draw"),
+        "{text}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Network: ") && l.contains("for white")),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_file_named_replaces_the_built_in_data_and_none_turns_it_off() {
+    let _guard = super::harness::shared();
+    let mut e = super::harness::Engine::start_with(&["--option", "EvalFile=none"]);
+    e.send("setoption name BookFile value none");
+    e.send("setoption name OpeningSolution value none");
+    e.send("isready");
+    let lines = e.until_all(|l| l == "readyok");
+    assert_eq!(
+        lines,
+        [
+            "info string evaluation: hand-written; network: none (EvalFile none)",
+            "info string opening solution: none (OpeningSolution none)",
+            "info string opening book: none (BookFile none)",
+            "info string endgame tables: none installed for the rules in force (moulin tables \
+             install)",
+            "readyok",
+        ]
+    );
+    // The built-in data back, as `built-in` names it; said again since it changed.
+    e.send("setoption name OpeningSolution value built-in");
+    e.send("isready");
+    let lines = e.until_all(|l| l == "readyok");
+    assert!(
+        lines[1].starts_with("info string opening solution built-in nine-opening.sol"),
+        "{lines:?}"
+    );
+    // Nothing changed: nothing said.
+    assert_eq!(e.ask("isready"), Vec::<String>::new());
+    e.quit();
+}
+
+/// No code of the library or the binary reads the checkout at run time: `CARGO_MANIFEST_DIR`
+/// is named only in tests (a `#[cfg(test)]` module, or `tests/`), so that a binary copied away
+/// from its checkout cannot find the checkout's files.
+#[test]
+fn no_code_but_tests_names_the_checkout() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![src];
+    let mut found = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            // A test module sits at the end of its file.
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            let is_test_file = path.to_string_lossy().ends_with("_tests.rs")
+                || path.to_string_lossy().contains("/testing.rs");
+            if code.contains("CARGO_MANIFEST_DIR") && !is_test_file {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:?}");
+}
