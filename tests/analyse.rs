@@ -249,10 +249,14 @@ fn check_page(html: &str, text: &str) {
     let namespaces = html.matches("http://www.w3.org/2000/svg").count();
     assert_eq!(addresses, namespaces, "no address but the SVG namespace");
     let data = embedded_data(html);
+    // The rows, the lines that say where exact knowledge ends (`--- ...`) aside.
     let rows: Vec<Vec<&str>> = text
         .lines()
         .skip(2)
-        .take_while(|l| l.starts_with(' ') || l.as_bytes()[0].is_ascii_digit())
+        .take_while(|l| {
+            l.starts_with(' ') || l.starts_with("---") || l.as_bytes()[0].is_ascii_digit()
+        })
+        .filter(|l| !l.starts_with("---"))
         .map(|l| l.split_whitespace().collect())
         .collect();
     assert!(!rows.is_empty(), "{text}");
@@ -315,7 +319,9 @@ fn the_html_page_is_a_board_to_step_through_offline() {
         ">10</text>",
         "blunders ??",
         "accuracy",
-        "average lost (pieces)",
+        "average chance lost (points)",
+        "class=\"edge ends\"",
+        "exact ends</text>",
         "in pieces (+1.00: White a piece ahead",
         ">+10</text>",
         ">-2</text>",
@@ -328,7 +334,17 @@ fn the_html_page_is_a_board_to_step_through_offline() {
     assert!(html.contains("class=\"mv blunder\"") || html.contains("class=\"mv mistake\""));
     // One unit: pieces, in the text as on the page; nothing in centi-pieces.
     assert!(!html.contains("centi") && !text.contains("centi"), "{text}");
-    assert!(text.contains(" pieces lost a move on average"), "{text}");
+    assert!(
+        text.contains(" points of winning chance lost a move on average"),
+        "{text}"
+    );
+    // Where the opening's solution ends, said in the text as on the graph.
+    assert!(
+        text.contains(
+            "\n--- exact knowledge ends after ply 10: the values below are the search's (depth 4)"
+        ),
+        "{text}"
+    );
     // The nine men's board: 32 lines between points, no diagonal.
     assert_eq!(edges(embedded_data(&html)), 32);
 }
@@ -459,7 +475,7 @@ fn positions_the_tables_cover_are_graded_by_their_exact_value() {
             row.ends_with("[exact]") && !row.contains(" +") && !row.contains(" -"),
             "{text}"
         );
-        assert_eq!(words[7], "0.00", "{text}");
+        assert_eq!(words[7], "0.0", "{text}");
     }
     let mut json_args = args.to_vec();
     json_args.push("--json");
@@ -686,7 +702,7 @@ fn a_move_that_keeps_the_exact_value_is_never_a_mistake() {
                 ["best", "good"].contains(&label.as_str()),
                 "{token}: {json}"
             );
-            assert!(json.contains("\"loss\":0,"), "{token}: {json}");
+            assert!(json.contains("\"loss\":0.0,"), "{token}: {json}");
         } else {
             assert_eq!(label, "blunder", "{token}: {json}");
         }
@@ -701,6 +717,7 @@ fn a_move_that_keeps_the_exact_value_is_never_a_mistake() {
 fn the_placing_solution_grades_a_game_exactly() {
     let dir = moulin::tables::default_dir("nine");
     let text = ok(&[
+        "--no-book",
         "--moves",
         "d6",
         "f4",
@@ -714,7 +731,7 @@ fn the_placing_solution_grades_a_game_exactly() {
     for line in plies {
         let w: Vec<&str> = line.split_whitespace().collect();
         // The start is a draw, and none of these moves gives it away.
-        assert_eq!((w[3], w[4], w[5]), ("draw", "draw", "0.00"), "{line}");
+        assert_eq!((w[3], w[4], w[5]), ("draw", "draw", "0.0"), "{line}");
         assert!(line.ends_with("[exact]"), "{line}");
     }
 }
@@ -1014,4 +1031,104 @@ fn the_searches_use_the_network_that_ships_unless_told_otherwise() {
         said.contains("--eval-file") && said.contains("/no/such/file.nnue"),
         "{said}"
     );
+}
+
+/// A game Level 16 (Black) lost to the full engine (depth 10), the value sliding from a draw
+/// to a forced win: `moulin match --engine "name=L16 cmd=moulin tc=inf nodes=1000000
+/// option.Level=16" --engine "name=full cmd=moulin tc=inf depth=10" --openings
+/// book/openings-nine.txt`, its second game.
+const SLIDE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/analyse-slide.pgn");
+
+/// The losing side of a decided game shows its mistakes: each move graded by the winning chance
+/// it gave away, the value before it against the next position's (graded before by the best
+/// move of one search of the same position, this game's loser read 0 mistakes and 0 blunders);
+/// where the opening's solution ends is said in the text and the JSON.
+#[test]
+fn the_loser_of_a_slide_shows_its_mistakes() {
+    let text = ok(&[SLIDE]);
+    let black = text.lines().find(|l| l.starts_with("black: ")).unwrap();
+    let count = |what: &str| -> usize {
+        let at = black.find(&format!(" {what}")).unwrap();
+        let before = black[..at].rsplit(' ').next().unwrap();
+        before.parse().unwrap()
+    };
+    assert!(count("blunder") + count("mistake") >= 1, "{text}");
+    let accuracy: f64 = black
+        .rsplit("accuracy ")
+        .next()
+        .unwrap()
+        .trim_end_matches('%')
+        .parse()
+        .unwrap();
+    assert!(accuracy < 97.0, "{text}");
+    assert!(
+        text.contains("\n--- exact knowledge ends after ply 10: the values below are the search's (depth 12) ---\n 11  white"),
+        "{text}"
+    );
+    let json = ok(&[SLIDE, "--json"]);
+    assert!(
+        json.contains("\"edges\":[{\"ply\":11,\"exact\":\"ends\"}]"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"thresholds\":{\"blunder\":15.0,\"mistake\":10.0,\"inaccuracy\":5.0}"),
+        "{json}"
+    );
+}
+
+/// A draw thrown into a loss within the opening's solution (ply 6, exact: a blunder), then the
+/// win kept to ply 10, where exact knowledge ends: past it the win is held, in the text, the
+/// JSON and on the page's graph and bar (at the top of the one scale), never a leap back to a
+/// few pieces.
+#[test]
+fn a_proven_win_is_held_past_the_end_of_exact_knowledge() {
+    let moves = [
+        "d6", "b4", "d2", "b6", "f4", "g7", "b2", "d5", "e4", "e5", "c5", "g4", "f2xg4", "g4",
+    ];
+    let mut args = vec!["--no-book", "--depth", "6", "--moves"];
+    args.extend(moves);
+    let text = ok(&args);
+    let row = |ply: usize| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{ply:>3}  ")))
+            .unwrap()
+    };
+    assert!(row(6).contains("50.0  blunder ??"), "{text}");
+    assert!(
+        text.contains("--- exact knowledge ends after ply 10: the values below are the search's (depth 6); White's proven win is held"),
+        "{text}"
+    );
+    for ply in 11..=14 {
+        assert!(row(ply).ends_with("[White's win held]"), "{text}");
+    }
+    let json = ok(&[args.as_slice(), &["--json"]].concat());
+    assert_eq!(json.matches("\"held\":\"white\"").count(), 4, "{json}");
+    let dir = scratch("moulin-analyse-held");
+    let page = dir.join("held.html");
+    ok(&[args.as_slice(), &["--html", page.to_str().unwrap()]].concat());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<g class=\"edge ends\" data-ply=\"11\">"),
+        "the edge on the graph"
+    );
+    assert_eq!(
+        html.matches("<rect class=\"held\"").count(),
+        4,
+        "held steps drawn"
+    );
+    assert!(
+        html.contains("<polyline class=\"searched\""),
+        "the search's own values dotted"
+    );
+    // Steps 11 to 14 stand at the top of the bar, their value written with the win held.
+    let data = embedded_data(&html);
+    let gauges: Vec<&str> = data
+        .split("\"gauge\":")
+        .skip(1)
+        .map(|s| &s[..s.find('}').unwrap()])
+        .collect();
+    assert_eq!(gauges.len(), moves.len() + 1, "{data}");
+    assert!(gauges[11..].iter().all(|g| *g == "1.0000"), "{gauges:?}");
+    assert!(data.contains("(White's win held)\""), "{data}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,9 +3,10 @@
 //! too).
 
 use super::analyst::{Advice, ExactValues};
+use super::chance::{BLUNDER, INACCURACY, MISTAKE};
+use super::exact_edge::{self, Edge, Step};
 use super::grade::{
-    for_white, line_text, pieces, shown_exact, shown_value, summary, Graded, Label, Summary,
-    BLUNDER, INACCURACY, LOSS_CAP, MISTAKE,
+    for_white, line_text, points, shown_exact, shown_value, summary, Graded, Label, Summary,
 };
 use crate::rules::fen;
 use crate::rules::game::Game;
@@ -19,40 +20,23 @@ use serde_json::ser::{CharEscape, Formatter};
 use serde_json::value::RawValue;
 use std::io;
 
-/// The graded moves of a game as a table (values from White's side), then each side's summary,
-/// the result, and a legend.
+/// The graded moves of a game as a table (values from White's side), where exact knowledge ends
+/// and starts again said between the rows, then each side's summary, the result, and a legend;
+/// `budget` says how the positions were searched (`Analyst::budget`).
 #[must_use]
-pub fn text_game(graded: &[Graded], game: &Game) -> String {
+pub fn text_game(graded: &[Graded], game: &Game, budget: &str) -> String {
     let mut out = String::from(
         "values from White's side\n\
-         ply  side   move          before    after     lost  label          best (line)\n",
+         ply  side   move          before    after   lost  label          best (line)\n",
     );
+    let steps = exact_edge::steps(graded);
+    let edges = exact_edge::edges(&steps);
     for g in graded {
-        let best = if matches!(g.label, Label::Best | Label::Book) {
-            String::new()
-        } else if !g.kept.is_empty() {
-            format!("kept by {}", g.kept.join(" "))
-        } else {
-            format!("{} ({})", g.best, g.line.join(" "))
-        };
-        let (before, after) = white_values(g);
-        let label = format!("{} {}", g.label.name(), g.label.glyph());
-        let lost = match g.compared {
-            Some(_) => pieces(f64::from(g.lost)),
-            None => "-".into(),
-        };
-        out.push_str(&format!(
-            "{:>3}  {:<5}  {:<12}  {:>7}  {:>7}  {:>5}  {:<13}  {}{}\n",
-            g.ply,
-            g.mover,
-            g.played,
-            before,
-            after,
-            lost,
-            label.trim_end(),
-            best,
-            if g.exact { " [exact]" } else { "" }
-        ));
+        for &(_, edge) in edges.iter().filter(|e| e.0 == g.ply) {
+            out.push_str(&exact_edge::edge_line(&steps, g.ply, edge, budget));
+            out.push('\n');
+        }
+        out.push_str(&row(g, &steps[g.ply]));
     }
     for side in ["white", "black"] {
         out.push_str(&side_line(side, &summary(graded, side)));
@@ -60,22 +44,52 @@ pub fn text_game(graded: &[Graded], game: &Game) -> String {
     if let Some(o) = game.outcome() {
         out.push_str(&format!("{} {}\n", o.score(), o.describe()));
     }
-    let p = super::grade::in_pieces;
     out.push_str(&format!(
         "values from White's side, in pieces (+1.00: White a piece ahead), or W/L n for a \
-         win/loss in n turns found by the search; exact ones (the endgame tables, the placing \
-         solution) as win n, draw, loss n (n plies to the next removal where known), marked \
-         [exact]; lost: what the move gave away against the best move, both valued by one \
-         search of the position before it to one depth (or exactly), in pieces (at most {}); \
-         labels by the value lost: blunder ?? {}+ (or a win or draw thrown away), mistake ? {}+, \
-         inaccuracy ?! {}+; book: a move of the record's opening or of moulin's opening book, \
-         not graded; accuracy: docs/play-and-analyse.md\n",
-        p(LOSS_CAP),
-        p(BLUNDER),
-        p(MISTAKE),
-        p(INACCURACY)
+         win/loss in n turns found by the search, the search's value being the mean of its last \
+         two depths; exact ones (the endgame tables, the placing solution) as win n, draw, loss n \
+         (n plies to the next removal where known), marked [exact]; lost: the winning chance the \
+         move gave away, in points of 100 (lichess's winning chances of a value, a piece counted \
+         as a pawn; a win 100, a loss 0, an exact draw 50), the value before it against the value \
+         after it, both the search's to one depth or both exact; labels by the chance lost: \
+         blunder ?? {BLUNDER}+ (or a win or draw thrown away), mistake ? {MISTAKE}+, inaccuracy \
+         ?! {INACCURACY}+; [... win held]: past the end of exact knowledge, the win it proved, \
+         kept on the graph; book: a move of the record's opening or of moulin's opening book, not \
+         graded; accuracy: docs/play-and-analyse.md\n",
     ));
     out
+}
+
+/// One move's row of the table; `after` is the step the move reached.
+fn row(g: &Graded, after: &Step) -> String {
+    let best = if matches!(g.label, Label::Best | Label::Book) {
+        String::new()
+    } else if !g.kept.is_empty() {
+        format!("kept by {}", g.kept.join(" "))
+    } else {
+        format!("{} ({})", g.best, g.line.join(" "))
+    };
+    let (before, after_text) = white_values(g);
+    let label = format!("{} {}", g.label.name(), g.label.glyph());
+    let lost = match g.compared {
+        Some(_) => points(g.lost),
+        None => "-".into(),
+    };
+    let held = after.held.map_or(String::new(), |c| {
+        format!(" [{}'s win held]", exact_edge::winner(c))
+    });
+    format!(
+        "{:>3}  {:<5}  {:<12}  {:>7}  {:>7}  {:>5}  {:<13}  {}{}{held}\n",
+        g.ply,
+        g.mover,
+        g.played,
+        before,
+        after_text,
+        lost,
+        label.trim_end(),
+        best,
+        if g.exact { " [exact]" } else { "" }
+    )
 }
 
 /// One side's summary line: its graded moves, its labels counted, the average value lost and the
@@ -90,12 +104,13 @@ fn side_line(side: &str, s: &Summary) -> String {
         String::new()
     };
     format!(
-        "{side}: {} graded{book}: {}, {}, {}; {} pieces lost a move on average, accuracy {:.1}%\n",
+        "{side}: {} graded{book}: {}, {}, {}; {} points of winning chance lost a move on \
+         average, accuracy {:.1}%\n",
         count(s.moves, "move", "moves"),
         count(s.blunders, "blunder", "blunders"),
         count(s.mistakes, "mistake", "mistakes"),
         count(s.inaccuracies, "inaccuracy", "inaccuracies"),
-        pieces(s.average_loss),
+        points(s.average_loss),
         s.accuracy
     )
 }
@@ -213,13 +228,15 @@ struct JsonMove<'a> {
     r#move: &'a str,
     before: JsonScore,
     after: JsonScore,
-    loss: i32,
+    loss: Box<RawValue>,
     label: &'a str,
     glyph: &'a str,
     best: &'a str,
     line: &'a [String],
     exact: bool,
     exact_after: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    held: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     best_value: Option<JsonScore>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -229,7 +246,8 @@ struct JsonMove<'a> {
 }
 
 impl JsonMove<'_> {
-    fn new(g: &Graded) -> JsonMove<'_> {
+    /// The move `g`, `after` the step it reached.
+    fn new(g: &Graded, after: Step) -> JsonMove<'_> {
         JsonMove {
             ply: g.ply,
             side: g.mover,
@@ -237,26 +255,27 @@ impl JsonMove<'_> {
             r#move: &g.played,
             before: JsonScore::new(for_white(g.before, g.mover), g.exact),
             after: JsonScore::new(for_white(g.after, g.mover), g.exact_after),
-            loss: g.lost,
+            loss: number(points(g.lost)),
             label: g.label.name(),
             glyph: g.label.glyph(),
             best: &g.best,
             line: &g.line,
             exact: g.exact,
             exact_after: g.exact_after,
+            held: after.held.map(|c| if c > 0 { "white" } else { "black" }),
             best_value: g
                 .compared
-                .map(|c| JsonScore::new(for_white(c.best, g.mover), c.exact)),
+                .map(|c| JsonScore::new(for_white(c.best, g.mover), c.best_exact)),
             move_value: g
                 .compared
-                .map(|c| JsonScore::new(for_white(c.played, g.mover), c.exact)),
+                .map(|c| JsonScore::new(for_white(c.played, g.mover), c.played_exact)),
             kept: &g.kept,
             advice: g
                 .advice
                 .iter()
                 .map(|(m, s)| MoveValue {
                     r#move: m.as_str(),
-                    value: JsonScore::new(for_white(*s, g.mover), g.exact),
+                    value: JsonScore::new(for_white(*s, g.mover), g.advice_exact),
                 })
                 .collect(),
         }
@@ -296,13 +315,20 @@ impl<K: Serialize, V: Serialize> Serialize for Pairs<'_, K, V> {
     }
 }
 
-/// The thresholds of the labels.
+/// The thresholds of the labels, in points of winning chance.
 #[derive(Serialize)]
 struct Thresholds {
-    blunder: i32,
-    mistake: i32,
-    inaccuracy: i32,
-    loss_cap: i32,
+    blunder: f64,
+    mistake: f64,
+    inaccuracy: f64,
+}
+
+/// Where exact knowledge ends or starts again: the position after ply `ply` (0: the start) is
+/// the first past the edge.
+#[derive(Serialize)]
+struct JsonEdge {
+    ply: usize,
+    exact: &'static str,
 }
 
 /// The graded game as JSON.
@@ -312,6 +338,7 @@ struct JsonGame<'a> {
     result: &'a str,
     tags: Pairs<'a, String, String>,
     thresholds: Thresholds,
+    edges: Vec<JsonEdge>,
     sides: Sides<'a>,
     moves: Vec<JsonMove<'a>>,
 }
@@ -320,6 +347,7 @@ struct JsonGame<'a> {
 /// record's `tags`.
 #[must_use]
 pub fn json_game(graded: &[Graded], game: &Game, tags: &[(String, String)]) -> String {
+    let steps = exact_edge::steps(graded);
     to_json(&JsonGame {
         values: "white",
         result: game.outcome().map_or("*", |o| o.score()),
@@ -328,10 +356,22 @@ pub fn json_game(graded: &[Graded], game: &Game, tags: &[(String, String)]) -> S
             blunder: BLUNDER,
             mistake: MISTAKE,
             inaccuracy: INACCURACY,
-            loss_cap: LOSS_CAP,
         },
+        edges: exact_edge::edges(&steps)
+            .into_iter()
+            .map(|(s, e)| JsonEdge {
+                ply: s,
+                exact: match e {
+                    Edge::Ends => "ends",
+                    Edge::Starts => "starts",
+                },
+            })
+            .collect(),
         sides: Sides(graded),
-        moves: graded.iter().map(JsonMove::new).collect(),
+        moves: graded
+            .iter()
+            .map(|g| JsonMove::new(g, steps[g.ply]))
+            .collect(),
     })
 }
 
@@ -469,7 +509,6 @@ mod tests {
         // A win the tables prove, met by the search: a win, not 280 pieces.
         let table_win = Score::Cp(crate::search::TABLE_WIN - 12);
         assert_eq!(shown(table_win), "win 12");
-        assert_eq!(pieces(1000.0), "10.00");
-        assert_eq!(pieces(141.2), "1.41");
+        assert_eq!(points(12.345), "12.3");
     }
 }

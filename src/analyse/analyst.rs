@@ -2,7 +2,7 @@
 //! and values every move of one position (by search, or exactly in the placing).
 
 use super::analyse_error::AnalyseError;
-use super::grade::{self, order, Compared, Graded, Searched};
+use super::grade::{self, order, Graded, Searched};
 use crate::job_progress::Progress;
 use crate::record;
 use crate::rules::game::Game;
@@ -188,6 +188,18 @@ impl Analyst {
         Analyst { searcher, limits }
     }
 
+    /// How the analyst searches each position, in words: `depth 12`, `200 ms a position`, or
+    /// both.
+    #[must_use]
+    pub fn budget(&self) -> String {
+        let depth = self.limits.depth.map(|d| format!("depth {d}"));
+        let time = self.limits.movetime.map(|t| format!("{t} ms a position"));
+        match (depth, time) {
+            (Some(d), Some(t)) => format!("{d} or {t}"),
+            (d, t) => d.or(t).unwrap_or_default(),
+        }
+    }
+
     /// Searches the game's position, every root move's line when `all`; where the placing
     /// solution covers the position (or, when `all`, the endgame tables cover every move's
     /// result), every move's exact value instead, at once.
@@ -198,11 +210,19 @@ impl Analyst {
         let legal = crate::rules::movegen::legal_moves(game.position(), Convention::Turn).len();
         self.searcher.options.multipv = if all { legal.max(1) } else { 1 };
         let mut lines: Vec<Option<(u32, Score, Vec<Move>)>> = vec![None; legal.max(1)];
+        // The first line's exact value at each depth, the last of each depth kept.
+        let mut depths: Vec<(u32, Score)> = Vec::new();
         let result = self
             .searcher
             .search(game, &self.limits, &Control::new(), &mut |i: &Info| {
                 if let Some(slot) = lines.get_mut(i.multipv - 1) {
                     *slot = Some((i.depth, i.score, i.pv.clone()));
+                }
+                if i.multipv == 1 && i.bound.is_none() {
+                    match depths.last_mut() {
+                        Some(last) if last.0 == i.depth => last.1 = i.score,
+                        _ => depths.push((i.depth, i.score)),
+                    }
                 }
             });
         let first = lines.first().cloned().flatten();
@@ -211,14 +231,6 @@ impl Analyst {
             (_, Some(b)) => vec![b],
             _ => Vec::new(),
         };
-        let searched = Searched {
-            score: result.score,
-            best: result.best,
-            pv,
-            exact: result.table.is_some(),
-            kept: Vec::new(),
-            lines: Vec::new(),
-        };
         let mut all_lines: Lines = lines
             .into_iter()
             .flatten()
@@ -226,8 +238,13 @@ impl Analyst {
             .collect();
         all_lines.sort_by_key(|(s, _)| order(*s));
         let searched = Searched {
+            score: result.score,
+            value: two_depths(&depths, result.score),
+            best: result.best,
+            pv,
+            exact: result.table.is_some(),
+            kept: Vec::new(),
             lines: if all { all_lines.clone() } else { Vec::new() },
-            ..searched
         };
         (searched, all_lines)
     }
@@ -247,6 +264,7 @@ impl Analyst {
         let lines: Lines = exact.lines.iter().map(|&(m, s)| (s, vec![m])).collect();
         let searched = Searched {
             score: exact.score(),
+            value: exact.score(),
             best: Some(exact.best()),
             pv: vec![exact.best()],
             exact: true,
@@ -259,8 +277,8 @@ impl Analyst {
     /// Grades the moves `played` (each with the game before it, as `play_moves` gives them) of a
     /// game that ended in `game`, the first `book` of them book moves (shown, not graded): every
     /// position is searched once (following every root move when `all`, for the advisor's
-    /// view), and each move other than the search's best is compared with it (`compare`), with
-    /// a progress bar.
+    /// view), and each move graded by the value before it against the value after it, the next
+    /// position's search, negated (`grade::known_steps`, `grade::grade`), with a progress bar.
     pub fn grade_game(
         &mut self,
         played: &[(Game, Move)],
@@ -270,12 +288,9 @@ impl Analyst {
         progress: &dyn Progress,
     ) -> Vec<Graded> {
         progress.stage(played.len() as u64 + 1, 0, "analysing ", "positions");
-        let (mut searched, mut compared) = (Vec::new(), Vec::new());
-        for (i, (before, mv)) in played.iter().enumerate() {
-            let now = self.search(before, all).0;
-            // Compared at once: the move's value by the same depth as the best's (`compare`).
-            compared.push((i >= book).then(|| self.compare(before, *mv, &now)));
-            searched.push(now);
+        let mut searched = Vec::new();
+        for (before, _) in played {
+            searched.push(self.search(before, all).0);
             progress.advance(1);
         }
         let end = if game.outcome().is_some() {
@@ -284,82 +299,8 @@ impl Analyst {
             Some(self.search(game, false).0)
         };
         progress.finish();
-        // A move from a position the tables know, other than their best: by both exact values
-        // (or, where a search valued not both moves, stopped at once, by the values around it).
-        let compared: Vec<Option<Compared>> = compared
-            .into_iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let c = c?;
-                let (before, _) = &played[i];
-                let after = grade::value_after(searched.get(i + 1).or(end.as_ref()), game, before);
-                Some(c.unwrap_or(Compared {
-                    best: searched[i].score,
-                    played: after.0,
-                    exact: searched[i].exact && after.1,
-                }))
-            })
-            .collect();
-        grade::grade(played, &searched, &compared, end.as_ref(), game)
-    }
-
-    /// What the move `mv` played in `before` is graded by, given the search of `before` (`now`):
-    /// every move's value where the search or the solution gave them; nothing lost for the
-    /// search's best move; else the best move's and `mv`'s values from one search of `before`
-    /// restricted to the two, to the same depth (never the next position's value, whose search
-    /// ends on the other side's move). `None` where the tables know the position: the move is
-    /// then graded by the exact value after it.
-    fn compare(&mut self, before: &Game, mv: Move, now: &Searched) -> Option<Compared> {
-        if let Some(c) = Compared::among(&now.lines, mv, now.exact) {
-            return Some(c);
-        }
-        let Some(best) = now.best.filter(|&b| b != mv) else {
-            return Some(Compared::same(now.score, now.exact));
-        };
-        if now.exact {
-            return None;
-        }
-        let limits = Limits {
-            searchmoves: vec![best, mv],
-            ..self.limits.clone()
-        };
-        self.searcher.options.multipv = 2;
-        // A fresh table: the bounds the position's own search left on the move it refuted (and
-        // any deeper values of its subtree) would value the two moves unlike.
-        self.searcher.new_game();
-        // Every exact line reported (its depth, first move and value): the two moves are
-        // compared at the deepest depth that valued both.
-        let mut reported: Vec<(u32, Move, Score)> = Vec::new();
-        self.searcher
-            .search(before, &limits, &Control::new(), &mut |i: &Info| {
-                if let (None, Some(&first)) = (i.bound, i.pv.first()) {
-                    reported.push((i.depth, first, i.score));
-                }
-            });
-        let value = |m: Move, depth: u32| {
-            reported
-                .iter()
-                .rev()
-                .find(|r| r.0 == depth && r.1 == m)
-                .map(|r| r.2)
-        };
-        let mut depths: Vec<u32> = reported.iter().map(|r| r.0).collect();
-        depths.sort_unstable();
-        depths.dedup();
-        // The two deepest depths that valued both, one of each parity: the move is graded by
-        // the lesser of what it gave away at each, so that one iteration's swing (a value of a
-        // refuted move moves by tens of centi-pieces with the table's size) labels nothing.
-        let compared = depths.into_iter().rev().filter_map(|d| {
-            Some(Compared {
-                best: value(best, d)?,
-                played: value(mv, d)?,
-                exact: false,
-            })
-        });
-        // A search that valued not both (stopped at once): `None`, the values around the move.
-        compared
-            .take(2)
-            .min_by_key(|c| grade::loss(c.best, c.played))
+        let known = grade::known_steps(played, &searched, end.as_ref(), game);
+        grade::grade(played, &searched, &known, book)
     }
 
     /// Every legal move of the game's position, valued by search, best first (each with its
@@ -413,5 +354,22 @@ impl Analyst {
             nodes: solver.nodes,
             secs: start.elapsed().as_secs_f64(),
         })
+    }
+}
+
+/// The value a position is graded by: the mean of the last two depths' scores of its search
+/// (`depths`, each depth's first line), one of each parity, where both are scores that decide
+/// nothing; else `last`, the search's own. The side that moves last in a search's horizon looks
+/// better, by tens of centi-pieces in the placing, so that one depth's values swing from ply to
+/// ply; the mean of two does not.
+fn two_depths(depths: &[(u32, Score)], last: Score) -> Score {
+    use super::chance::class;
+    match depths {
+        [.., (_, a @ Score::Cp(x)), (_, b @ Score::Cp(y))]
+            if class(*a) == 0 && class(*b) == 0 && *b == last =>
+        {
+            Score::Cp((x + y).div_euclid(2))
+        }
+        _ => last,
     }
 }

@@ -1,30 +1,22 @@
-//! Grading moves: the value lost by a move and the label it earns, and the scores as people read
-//! them.
+//! Grading moves: the winning chance a move gave away and the label it earns, and the scores as
+//! people read them.
 //!
-//! A move is graded by what it gave away against the best move of the same search from the same
-//! position (`Compared`): the value of the move played beside the best move's, both from one
-//! search at one depth, or both exact (the placing solution, the endgame tables). The values of
-//! successive positions swing with the parity of the search's depth (the side that moves last
-//! in the search's horizon looks better), so comparing the value before a move with the next
-//! position's would label ordinary moves; comparing two moves of one search does not. Book
-//! moves (the record's opening, moulin's opening book) are shown as such and not graded.
+//! A move is graded by what it gave away as one consistent source sees it (`Known`): the value
+//! of the position before it (the best the mover could do) against the value of the position
+//! after it, both exact (the placing solution, the endgame tables, the game's end), or both a
+//! search's to the same depth with the same evaluation (the next position's search, negated: no
+//! search of its own). A search's value is the mean of its last two depths, one of each parity
+//! (`Searched::value`), so that the side that moves last in the search's horizon does not look
+//! better from ply to ply. Both values read as winning chances (`chance`), so that a slide of
+//! small drops shows, and an exact value and a search's stand on one scale. Book moves (the
+//! record's opening, moulin's opening book) are shown as such and not graded.
 
+use super::chance::{accuracy, chance_lost, class, thrown, BLUNDER, INACCURACY, MISTAKE};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::notation::Convention;
 use crate::rules::position::{Outcome, Position};
 use crate::search::Score;
-
-/// A drop of this many centi-pieces or more is a blunder (as is a win or a draw thrown away).
-pub const BLUNDER: i32 = 300;
-/// A drop of this many centi-pieces or more is a mistake.
-pub const MISTAKE: i32 = 120;
-/// A drop of this many centi-pieces or more is an inaccuracy.
-pub const INACCURACY: i32 = 50;
-/// The most value a move can lose, in centi-pieces: a win or a draw thrown away counts this
-/// much, so that one such move does not swamp a side's average (docs/play-and-analyse.md,
-/// "Accuracy").
-pub const LOSS_CAP: i32 = 1000;
 
 /// How a move is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,11 +28,11 @@ pub enum Label {
     Best,
     /// Another move that loses less than an inaccuracy.
     Good,
-    /// A move that loses `INACCURACY` or more.
+    /// A move that gives away `INACCURACY` points of winning chance or more.
     Inaccuracy,
-    /// A move that loses `MISTAKE` or more.
+    /// A move that gives away `MISTAKE` points or more.
     Mistake,
-    /// A move that loses `BLUNDER` or more, or throws a win or a draw away.
+    /// A move that gives away `BLUNDER` points or more, or throws a win or a draw away.
     Blunder,
 }
 
@@ -86,16 +78,10 @@ pub fn shown(score: Score) -> String {
     }
 }
 
-/// Centi-pieces (a value lost, an average of them) as pieces with two decimals: `0.35`.
+/// Points of winning chance (a move's, an average of them) with one decimal: `12.5`.
 #[must_use]
-pub fn pieces(centi: f64) -> String {
-    format!("{:.2}", centi / 100.0)
-}
-
-/// A threshold in centi-pieces as pieces, for the legends (`BLUNDER` is 3).
-#[must_use]
-pub fn in_pieces(centi: i32) -> f64 {
-    f64::from(centi) / 100.0
+pub fn points(chance: f64) -> String {
+    format!("{chance:.1}")
 }
 
 /// An exact value as people read it: `win 12`, `draw` or `loss 12` for the side named, the
@@ -167,47 +153,14 @@ pub(crate) fn order(score: Score) -> (i32, i32) {
     (-rank(score), -fine)
 }
 
-/// Won (1), lost (-1) or neither (0): by the search's win or loss, or by the endgame tables'
-/// and the placing solution's.
-pub(crate) fn class(score: Score) -> i32 {
-    match score {
-        Score::Mate(m) => m.signum(),
-        Score::Cp(c) if c.abs() >= crate::search::TABLE_BOUND => c.signum(),
-        Score::Cp(_) => 0,
-    }
-}
-
-/// The value a move lost, in centi-pieces from 0 to `LOSS_CAP`, when it took the mover from
-/// `before` to `after` (both from the mover's side): nothing when both are the same win or loss
-/// (a slower win loses nothing), `LOSS_CAP` when a win or a draw is thrown away, the drop
-/// otherwise.
+/// The label of a move that gave away `lost` points of winning chance, `best` when it is the
+/// move the search preferred. A win or a draw thrown away, exactly, gives away 50 or 100 points:
+/// a blunder.
 #[must_use]
-pub fn loss(before: Score, after: Score) -> i32 {
-    let (b, a) = (class(before), class(after));
-    if a < b {
-        LOSS_CAP
-    } else if a != 0 && a == b {
-        0
-    } else {
-        rank(before).saturating_sub(rank(after)).clamp(0, LOSS_CAP)
-    }
-}
-
-/// The accuracy of a move that lost `loss` centi-pieces, in percent: 100 for no loss, falling
-/// in a straight line to 0 at a blunder's `BLUNDER` (docs/play-and-analyse.md, "Accuracy").
-#[must_use]
-pub fn accuracy(loss: i32) -> f64 {
-    100.0 * (1.0 - f64::from(loss.clamp(0, BLUNDER)) / f64::from(BLUNDER))
-}
-
-/// The label of a move that took the mover from `before` to `after` (both from the mover's
-/// side), `best` when it is the move the search preferred.
-#[must_use]
-pub fn label(before: Score, after: Score, best: bool) -> Label {
-    let lost = loss(before, after);
+pub fn label(lost: f64, best: bool) -> Label {
     if best {
         Label::Best
-    } else if class(after) < class(before) || lost >= BLUNDER {
+    } else if lost >= BLUNDER {
         Label::Blunder
     } else if lost >= MISTAKE {
         Label::Mistake
@@ -221,8 +174,11 @@ pub fn label(before: Score, after: Score, best: bool) -> Label {
 /// One searched position: its value for the side to move, the best move and line.
 #[derive(Clone, Debug)]
 pub struct Searched {
-    /// The value for the side to move.
+    /// The value for the side to move: the search's last depth's, or the exact one.
     pub score: Score,
+    /// The value a move is graded by, for the side to move: the mean of the search's last two
+    /// depths (one of each parity) where both are scores, else `score`.
+    pub value: Score,
     /// The move the search chose, if the position has one.
     pub best: Option<Move>,
     /// The line the search expects, from the best move on.
@@ -237,41 +193,161 @@ pub struct Searched {
     pub lines: Lines,
 }
 
-/// What a move is graded by: the best move's value and the played move's, for the mover, from
-/// one source (one search at one depth, or exact values).
+/// What a move is graded by, for the mover: the value before it and the value after it, from
+/// one source (one search's depth and evaluation, or exact values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Compared {
-    /// The value of the best move (of the search, or exact).
+    /// The value before the move (the best the mover could do).
     pub best: Score,
-    /// The value of the move played, from the same search or exact.
+    /// The value after the move played.
     pub played: Score,
-    /// Whether both values are exact (the placing solution's or the endgame tables').
-    pub exact: bool,
+    /// Whether `best` is exact (the placing solution's, the endgame tables', the game's end).
+    pub best_exact: bool,
+    /// Whether `played` is exact.
+    pub played_exact: bool,
 }
 
 impl Compared {
-    /// The values of the best move and of the move `mv` among `lines` (a position's moves with
-    /// their values, best first, from one search or exact), when `mv` is there.
+    /// Whether both values are exact.
     #[must_use]
-    pub fn among(lines: &Lines, mv: Move, exact: bool) -> Option<Compared> {
-        let best = lines.first()?.0;
-        let played = lines.iter().find(|(_, pv)| pv.first() == Some(&mv))?.0;
-        Some(Compared {
-            best,
-            played,
-            exact,
-        })
+    pub fn exact(&self) -> bool {
+        self.best_exact && self.played_exact
     }
 
-    /// A move that gave nothing away: the best move's value for both.
+    /// The value of the move `mv` among `lines` (a position's moves with their values, best
+    /// first), when `mv` is there.
     #[must_use]
-    pub fn same(score: Score, exact: bool) -> Compared {
-        Compared {
-            best: score,
-            played: score,
-            exact,
+    pub fn value_among(lines: &Lines, mv: Move) -> Option<Score> {
+        lines
+            .iter()
+            .find(|(_, pv)| pv.first() == Some(&mv))
+            .map(|l| l.0)
+    }
+}
+
+/// What the analysis knows of one position of a game, for the side to move there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    /// The search's value (`Searched::value`), where a search that was not exact valued it.
+    pub searched: Option<Score>,
+    /// The exact value, where the placing solution, the endgame tables or the game's end know
+    /// it.
+    pub exact: Option<Score>,
+}
+
+impl Known {
+    /// The value shown, and whether it is exact: the exact one where known, else the search's
+    /// (a draw where neither is: no position of a game lacks both).
+    #[must_use]
+    pub fn shown(self) -> (Score, bool) {
+        match (self.exact, self.searched) {
+            (Some(e), _) => (e, true),
+            (None, s) => (s.unwrap_or(Score::Cp(0)), false),
         }
     }
+
+    /// The same knowledge for the other side.
+    #[must_use]
+    pub fn negated(self) -> Known {
+        Known {
+            searched: self.searched.map(negate),
+            exact: self.exact.map(negate),
+        }
+    }
+}
+
+/// What is known of each position of a game (the start, then the position after each move), for
+/// its side to move: `searched` holds the search of each position before a move, `end` that of
+/// the last position (`None` when the game is over, which `game` then says). A position's exact
+/// value is its own search's when that was exact, else the value of the move that reached it
+/// among the exact values of the position before (the placing solution's last ply: a value
+/// known, though no move from there is).
+#[must_use]
+pub fn known_steps(
+    played: &[(Game, Move)],
+    searched: &[Searched],
+    end: Option<&Searched>,
+    game: &Game,
+) -> Vec<Known> {
+    let mut steps = Vec::with_capacity(played.len() + 1);
+    for i in 0..=played.len() {
+        let own = searched.get(i).or(end);
+        let mut known = match own {
+            Some(s) if s.exact => Known {
+                searched: None,
+                exact: Some(s.score),
+            },
+            Some(s) => Known {
+                searched: Some(s.value),
+                exact: None,
+            },
+            None => Known::default(),
+        };
+        if known.exact.is_none() && i > 0 {
+            let (before, mv) = &played[i - 1];
+            let parent = &searched[i - 1];
+            known.exact = if own.is_none() {
+                Some(negate(outcome_score(game, before)))
+            } else if parent.exact {
+                Compared::value_among(&parent.lines, *mv).map(negate)
+            } else {
+                None
+            };
+        }
+        steps.push(known);
+    }
+    steps
+}
+
+/// What the move from `before` to `after` (both for the mover) is graded by: both exact values
+/// where both are known; else both searches' values (the same depth and evaluation); else, the
+/// two from different sources, only a result thrown away counts (the flag, `graded_by`'s).
+fn compared(before: Known, after: Known) -> Option<(Compared, bool)> {
+    let by = |best, best_exact, played, played_exact| Compared {
+        best,
+        played,
+        best_exact,
+        played_exact,
+    };
+    Some(match (before, after) {
+        (Known { exact: Some(b), .. }, Known { exact: Some(a), .. }) => {
+            (by(b, true, a, true), false)
+        }
+        (
+            Known {
+                searched: Some(b), ..
+            },
+            Known {
+                searched: Some(a), ..
+            },
+        ) => (by(b, false, a, false), false),
+        (
+            Known {
+                searched: Some(b), ..
+            },
+            Known { exact: Some(a), .. },
+        ) => (by(b, false, a, true), true),
+        (
+            Known { exact: Some(b), .. },
+            Known {
+                searched: Some(a), ..
+            },
+        ) => (by(b, true, a, false), true),
+        _ => return None,
+    })
+}
+
+/// The winning chance a move gave away and its label, by `c` (`mixed`: values from two sources,
+/// of which only a result thrown away counts). The search's own choice is labelled `best`
+/// whatever it gave away: what it lost, the next position's search found beyond the horizon of
+/// the search that chose it, and it counts in the side's accuracy all the same.
+fn graded_by(c: Compared, mixed: bool, best: bool) -> (f64, Label) {
+    let lost = if mixed && !thrown(c.best, c.played) {
+        0.0
+    } else {
+        chance_lost(c.best, c.played)
+    };
+    (lost, label(lost, best))
 }
 
 /// Lines of a position's moves, best first: each with its value for the side to move, from its
@@ -293,10 +369,14 @@ pub struct Graded {
     pub mv: Move,
     /// The move, as written in `pos`.
     pub played: String,
-    /// The value before the move, for the mover.
+    /// The value before the move, for the mover, as shown: exact where known, else the search's.
     pub before: Score,
-    /// The value after the move, for the mover.
+    /// The value after the move, for the mover, as shown.
     pub after: Score,
+    /// What is known of the position before the move, for the mover.
+    pub known: Known,
+    /// What is known of the position after the move, for the mover.
+    pub known_after: Known,
     /// The search's best move, if the position has one.
     pub best_mv: Option<Move>,
     /// The search's best move (`-` when there was none).
@@ -305,48 +385,46 @@ pub struct Graded {
     pub line: Vec<String>,
     /// The label the move earns.
     pub label: Label,
-    /// Whether the value before is exact (the endgame tables' or the placing solution's).
+    /// Whether the value before is exact (the endgame tables', the placing solution's).
     pub exact: bool,
     /// Whether the value after is exact (as `exact`, or the game's end).
     pub exact_after: bool,
-    /// The value the move lost, in centi-pieces from the mover's side (`loss` of `compared`);
+    /// The winning chance the move gave away, in points of 100 from the mover's side (`chance`);
     /// 0 for a book move.
-    pub lost: i32,
+    pub lost: f64,
     /// The values the move was graded by (`None` for a book move, which is not graded).
     pub compared: Option<Compared>,
     /// Every legal move with its value for the mover, best first, where the analysis computed
     /// them (the advisor's view); empty otherwise.
     pub advice: Vec<(String, Score)>,
+    /// Whether the values of `advice` are exact.
+    pub advice_exact: bool,
     /// The moves that kept the exact value, as written in `pos` (empty where it is not known).
     pub kept: Vec<String>,
 }
 
-/// Grades the moves `played` (each with the game before it) of a game that ended in `game`:
-/// `searched` holds the search of each position before a move, `end` that of the last position
-/// (`None` when the game is over), and `compared` what each move is graded by (`None` for a
-/// book move, labelled `book` and not graded).
+/// Grades the moves `played` (each with the game before it): `searched` holds the search of
+/// each position before a move, `known` what is known of every position (`known_steps`), and the
+/// first `book` moves are book moves (labelled `book`, not graded).
 #[must_use]
 pub fn grade(
     played: &[(Game, Move)],
     searched: &[Searched],
-    compared: &[Option<Compared>],
-    end: Option<&Searched>,
-    game: &Game,
+    known: &[Known],
+    book: usize,
 ) -> Vec<Graded> {
     let mut graded = Vec::new();
     for (i, (before, mv)) in played.iter().enumerate() {
         let now = &searched[i];
-        let (after_score, exact_after) = value_after(searched.get(i + 1).or(end), game, before);
+        let (here, next) = (known[i], known[i + 1].negated());
         let pos = before.position();
         let written = |m: &Move| m.written_at(pos, Convention::Turn);
-        let compared = compared.get(i).copied().flatten();
-        let (label, lost) = match compared {
-            Some(c) => (
-                label(c.best, c.played, now.best == Some(*mv)),
-                loss(c.best, c.played),
-            ),
-            None => (Label::Book, 0),
+        let by = compared(here, next).filter(|_| i >= book);
+        let (lost, label) = match by {
+            Some((c, mixed)) => graded_by(c, mixed, now.best == Some(*mv)),
+            None => (0.0, Label::Book),
         };
+        let ((before_score, exact), (after, exact_after)) = (here.shown(), next.shown());
         graded.push(Graded {
             ply: i + 1,
             pos: *pos,
@@ -354,34 +432,28 @@ pub fn grade(
             fen: crate::rules::fen::write(pos),
             mv: *mv,
             played: written(mv),
-            before: now.score,
-            after: after_score,
+            before: before_score,
+            after,
+            known: here,
+            known_after: next,
             best_mv: now.best,
             best: now.best.as_ref().map_or("-".into(), written),
             line: line_text(pos, &now.pv),
             label,
-            exact: now.exact,
+            exact,
             exact_after,
             lost,
-            compared,
+            compared: by.map(|b| b.0),
             advice: now
                 .lines
                 .iter()
                 .filter_map(|(s, pv)| pv.first().map(|m| (written(m), *s)))
                 .collect(),
+            advice_exact: now.exact,
             kept: now.kept.iter().map(written).collect(),
         });
     }
     graded
-}
-
-/// The value for the mover after a move played from `before`, and whether it is exact: the next
-/// position's search, negated, or the game's end.
-pub(crate) fn value_after(next: Option<&Searched>, game: &Game, before: &Game) -> (Score, bool) {
-    match next {
-        Some(next) => (negate(next.score), next.exact),
-        None => (outcome_score(game, before), true),
-    }
 }
 
 /// One side's moves summed up: counts by label, the average value lost, the accuracy.
@@ -397,7 +469,8 @@ pub struct Summary {
     pub mistakes: usize,
     /// Its inaccuracies.
     pub inaccuracies: usize,
-    /// The average of `Graded::lost` over its graded moves, in centi-pieces (0 without any).
+    /// The average of `Graded::lost` over its graded moves, in points of winning chance (0
+    /// without any).
     pub average_loss: f64,
     /// The average of `accuracy` over its graded moves, in percent (100 without any).
     pub accuracy: f64,
@@ -454,7 +527,7 @@ pub fn summary(graded: &[Graded], side: &str) -> Summary {
         blunders: count(Label::Blunder),
         mistakes: count(Label::Mistake),
         inaccuracies: count(Label::Inaccuracy),
-        average_loss: mean(&|g| f64::from(g.lost), 0.0),
+        average_loss: mean(&|g| g.lost, 0.0),
         accuracy: mean(&|g| accuracy(g.lost), 100.0),
     }
 }
@@ -497,26 +570,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn labels_follow_the_value_lost() {
-        assert_eq!(label(Score::Cp(20), Score::Cp(20), true), Label::Best);
-        assert_eq!(label(Score::Cp(20), Score::Cp(0), false), Label::Good);
-        assert_eq!(
-            label(Score::Cp(20), Score::Cp(-40), false),
-            Label::Inaccuracy
-        );
-        assert_eq!(label(Score::Cp(20), Score::Cp(-120), false), Label::Mistake);
-        assert_eq!(label(Score::Cp(20), Score::Cp(-300), false), Label::Blunder);
-        // A draw thrown away, however small the drop in numbers looks.
-        assert_eq!(label(Score::Cp(0), Score::Mate(-30), false), Label::Blunder);
-        assert_eq!(label(Score::Mate(5), Score::Cp(250), false), Label::Blunder);
-        // A slower win is no blunder, by search or by the tables.
-        assert_eq!(label(Score::Mate(3), Score::Mate(4), false), Label::Good);
+    fn labels_follow_the_chance_given_away() {
+        assert_eq!(label(40.0, true), Label::Best);
+        assert_eq!(label(4.9, false), Label::Good);
+        assert_eq!(label(5.0, false), Label::Inaccuracy);
+        assert_eq!(label(10.0, false), Label::Mistake);
+        assert_eq!(label(15.0, false), Label::Blunder);
         let table_win = |d| Score::Cp(crate::search::TABLE_WIN - d);
-        assert_eq!(label(table_win(3), table_win(90), false), Label::Good);
         assert_eq!(shown_exact(table_win(12)), "win 12");
         assert_eq!(shown_exact(Score::solved(-1)), "loss");
-        assert_eq!(loss(Score::Cp(0), Score::solved(-1)), LOSS_CAP);
-        assert!((accuracy(MISTAKE) - 60.0).abs() < 1e-9);
         assert_eq!(shown(Score::Mate(-2)), "L2");
+    }
+
+    #[test]
+    fn a_move_is_graded_by_one_source() {
+        let known = |searched, exact| Known { searched, exact };
+        // Both searched: the drop in winning chance; an exact value beside is not mixed in.
+        let (c, mixed) = compared(
+            known(Some(Score::Cp(50)), Some(Score::Cp(0))),
+            known(Some(Score::Cp(-150)), None),
+        )
+        .unwrap();
+        assert!(!mixed && !c.exact() && c.best == Score::Cp(50));
+        let (lost, l) = graded_by(c, mixed, false);
+        assert!((lost - 18.06).abs() < 0.01 && l == Label::Blunder, "{lost}");
+        // The search's own choice is labelled so, what it gave away counted all the same.
+        assert_eq!(graded_by(c, mixed, true), (lost, Label::Best));
+        // Exact before and after: a win kept is nothing, a draw thrown away a blunder.
+        let (c, mixed) = compared(
+            known(None, Some(Score::Cp(0))),
+            known(Some(Score::Cp(40)), Some(Score::solved(-1))),
+        )
+        .unwrap();
+        assert!(c.exact() && !mixed);
+        assert_eq!(graded_by(c, mixed, false), (50.0, Label::Blunder));
+        // From two sources, only a result thrown away counts.
+        let (c, mixed) = compared(
+            known(Some(Score::Cp(90)), None),
+            known(None, Some(Score::Cp(0))),
+        )
+        .unwrap();
+        assert!(mixed);
+        assert_eq!(graded_by(c, mixed, false), (0.0, Label::Good));
+        let (c, mixed) = compared(
+            known(Some(Score::Cp(-900)), None),
+            known(None, Some(Score::solved(-1))),
+        )
+        .unwrap();
+        let (lost, l) = graded_by(c, mixed, false);
+        assert!(
+            lost < 5.0 && l == Label::Good,
+            "{lost}: a lost game stays lost"
+        );
     }
 }

@@ -6,11 +6,13 @@
 //! (`<script id="analysis-data" type="application/json">`), which the script draws.
 //!
 //! One column on a phone (the board, the moves just under it, the move's detail, the summary),
-//! two on a wider screen; every value in pieces, the bar and the graph on one fixed scale
-//! (`StepValue::gauge`).
+//! two on a wider screen; every value in pieces, the bar and the graph on one fixed scale, the
+//! winning chance (`exact_edge::Step::gauge`), exact values and the search's alike, with where
+//! exact knowledge ends marked on the graph and a result it proved held past it.
 
 use super::analyse_report::{number, to_json, white_values};
-use super::grade::{class, for_white, pieces, shown_value, summary, Graded, Label};
+use super::exact_edge::{self, Edge, Step};
+use super::grade::{for_white, points, shown_value, summary, Graded, Label};
 use crate::rules::board::{Color, Point};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
@@ -36,51 +38,23 @@ fn esc(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A value at one step of the game: from White's side, exact or searched.
-#[derive(Clone, Copy)]
-struct StepValue {
-    score: Score,
-    exact: bool,
+/// The steps of a graded game for the page: the start and the position after each move (`None`
+/// for the start of a game without moves).
+fn step_values(graded: &[Graded]) -> Vec<Option<Step>> {
+    let steps = exact_edge::steps(graded);
+    if steps.is_empty() {
+        return vec![None];
+    }
+    steps.into_iter().map(Some).collect()
 }
 
-impl StepValue {
-    /// The value before the first move (`None` for a game without moves) and after each move.
-    fn of_game(graded: &[Graded]) -> Vec<Option<StepValue>> {
-        let mut values = vec![graded.first().map(|g| StepValue {
-            score: for_white(g.before, g.mover),
-            exact: g.exact,
-        })];
-        values.extend(graded.iter().map(|g| {
-            Some(StepValue {
-                score: for_white(g.after, g.mover),
-                exact: g.exact_after,
-            })
-        }));
-        values
+/// A step's value as the page writes it: the value, and the result held where one is.
+fn step_text(v: Step) -> String {
+    let shown = shown_value(v.score, v.exact);
+    match v.held {
+        Some(c) => format!("{shown} ({}'s win held)", exact_edge::winner(c)),
+        None => shown,
     }
-
-    /// Where the value stands from -1 (Black wins) to 1 (White wins), on one scale for every
-    /// game: lichess's winning chances of a score in pawns, `2 / (1 + exp(-k cp)) - 1` with the
-    /// score clamped to ±10 pieces (k = 0.00368208 per centi-piece), so that +1 stands at 0.18,
-    /// +3 at 0.50 and +10 at 0.95; a won or lost game at the ends.
-    fn gauge(self) -> f64 {
-        match (class(self.score), self.score) {
-            (0, Score::Cp(c)) => gauge_of(c),
-            (c, _) => f64::from(c),
-        }
-    }
-
-    /// Whether the value is a decided game (won or lost).
-    fn decided(self) -> bool {
-        class(self.score) != 0
-    }
-}
-
-/// Where `centi` centi-pieces stand on the bar and the graph (`StepValue::gauge`).
-fn gauge_of(centi: i32) -> f64 {
-    const CLAMP: i32 = 1000;
-    const STEEPNESS: f64 = 0.003_682_08;
-    2.0 / (1.0 + (-STEEPNESS * f64::from(centi.clamp(-CLAMP, CLAMP))).exp()) - 1.0
 }
 
 /// The graph's lines, in pieces either side of zero.
@@ -118,7 +92,7 @@ pub fn page(
         esc(&players)
     );
     out.push_str(&header(tags, game));
-    let values = StepValue::of_game(graded);
+    let values = step_values(graded);
     out.push_str("<div class=\"layout\">\n<div class=\"boardcol\">\n");
     // The value's text stands above the bar, beside no point of the board.
     out.push_str(
@@ -189,10 +163,10 @@ fn summary_table(graded: &[Graded], white: Option<&str>, black: Option<&str>) ->
         );
     }
     out.push_str("</tr>\n");
-    // Summary::figures' order, the average lost in pieces.
+    // Summary::figures' order.
     let figures = [summary(graded, "white"), summary(graded, "black")].map(|s| {
         let mut f = s.figures();
-        f[4] = pieces(s.average_loss);
+        f[4] = points(s.average_loss);
         f[5].push('%');
         f
     });
@@ -201,7 +175,7 @@ fn summary_table(graded: &[Graded], white: Option<&str>, black: Option<&str>) ->
         "blunders ??",
         "mistakes ?",
         "inaccuracies ?!",
-        "average lost (pieces)",
+        "average chance lost (points)",
         "accuracy",
     ];
     for (i, name) in names.iter().enumerate() {
@@ -264,14 +238,15 @@ fn move_list(graded: &[Graded]) -> String {
 /// The value graph: a point a step from White's side on the fixed scale, the zero line and
 /// lines at ±2, ±5 and ±10 pieces, ply ticks, decided values in a band of their own above and
 /// below, a mark on each labelled move, and a strip a step to click.
-fn graph(graded: &[Graded], values: &[Option<StepValue>]) -> String {
+fn graph(graded: &[Graded], values: &[Option<Step>]) -> String {
     let (w, h, pad, band) = GRAPH;
     let steps = values.len();
     let x = |i: usize| graph_x(i, steps);
     let at = |centi: i32| {
-        graph_y(StepValue {
+        graph_y(Step {
             score: Score::Cp(centi),
             exact: false,
+            held: None,
         })
     };
     let mut svg = format!(
@@ -308,6 +283,7 @@ fn graph(graded: &[Graded], values: &[Option<StepValue>]) -> String {
         zero + 3.0
     );
     svg.push_str(&graph_ticks(steps));
+    svg.push_str(&graph_edges(values));
     svg.push_str(&graph_points(graded, values));
     for i in 0..steps {
         let _ = write!(
@@ -356,29 +332,93 @@ fn graph_ticks(steps: usize) -> String {
     out
 }
 
-/// The line through the values, a square on each exact value, a mark on each labelled move.
-fn graph_points(graded: &[Graded], values: &[Option<StepValue>]) -> String {
+/// Where exact knowledge ends (or starts again): a dashed line between the two steps, labelled.
+fn graph_edges(values: &[Option<Step>]) -> String {
+    let (_, h, pad, _) = GRAPH;
+    let steps: Vec<Step> = values.iter().flatten().copied().collect();
+    let mut out = String::new();
+    for (s, edge) in exact_edge::edges(&steps) {
+        let x = f64::midpoint(graph_x(s - 1, values.len()), graph_x(s, values.len()));
+        let (class, words, title) = match edge {
+            Edge::Ends => (
+                "edge ends",
+                "exact ends",
+                format!(
+                    "exact knowledge ends after ply {}: the search's values from here",
+                    s - 1
+                ),
+            ),
+            Edge::Starts => (
+                "edge starts",
+                "exact",
+                format!("exact knowledge starts again after ply {s}"),
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "<g class=\"{class}\" data-ply=\"{s}\"><line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" \
+             y2=\"{}\"/><text class=\"tick\" x=\"{:.1}\" y=\"{}\">{words}</text>\
+             <title>{title}</title></g>",
+            pad - 6.0,
+            h - pad,
+            x + 3.0,
+            pad - 8.0,
+        );
+    }
+    out
+}
+
+/// The line through the values on the one scale (a result held at its end), the search's own
+/// values dotted where a result is held, a square on each exact value and each decided one, a
+/// hollow one on each result held, a mark on each labelled move.
+fn graph_points(graded: &[Graded], values: &[Option<Step>]) -> String {
     let steps = values.len();
+    let point = |i: usize, v: Step| format!("{:.1},{:.1}", graph_x(i, steps), graph_y(v));
     let points: Vec<String> = values
         .iter()
         .enumerate()
-        .filter_map(|(i, v)| v.map(|v| format!("{:.1},{:.1}", graph_x(i, steps), graph_y(v))))
+        .filter_map(|(i, v)| v.map(|v| point(i, v)))
         .collect();
     let mut out = format!(
         "<polyline class=\"value\" points=\"{}\"/>\n",
         points.join(" ")
     );
+    // The search's values where a result is held, from the last exact step on.
+    let searched = |i: usize| {
+        let v = values[i]?;
+        let held = v.held.is_some() || values.get(i + 1).copied().flatten()?.held.is_some();
+        held.then(|| point(i, Step { held: None, ..v }))
+    };
+    let mut run: Vec<String> = Vec::new();
+    for i in 0..=steps {
+        match (i < steps).then(|| searched(i)).flatten() {
+            Some(p) => run.push(p),
+            None if run.len() > 1 => {
+                let _ = writeln!(
+                    out,
+                    "<polyline class=\"searched\" points=\"{}\"/>",
+                    run.join(" ")
+                );
+                run.clear();
+            }
+            None => run.clear(),
+        }
+    }
     for (i, v) in values.iter().enumerate() {
         let Some(v) = *v else { continue };
         let (x, y) = (graph_x(i, steps), graph_y(v));
         if v.exact || v.decided() {
-            let class = if v.exact { "exact" } else { "won" };
+            let class = match (v.exact, v.held) {
+                (true, _) => "exact",
+                (false, Some(_)) => "held",
+                (false, None) => "won",
+            };
             let _ = write!(
                 out,
                 "<rect class=\"{class}\" x=\"{:.1}\" y=\"{:.1}\" width=\"6\" height=\"6\"><title>{}</title></rect>",
                 x - 3.0,
                 y - 3.0,
-                esc(&shown_value(v.score, v.exact))
+                esc(&step_text(v))
             );
         }
     }
@@ -416,26 +456,17 @@ fn graph_x(i: usize, steps: usize) -> f64 {
     GRAPH.2 + graph_step(steps) * i as f64
 }
 
-/// The graph's y of a value: decided ones in the middle of their band, the others on the scale
-/// between the bands.
-fn graph_y(v: StepValue) -> f64 {
+/// The graph's y of a value on the one scale: the winning chance, from the middle of the lower
+/// band (Black wins, 0%) to the middle of the upper one (White wins, 100%).
+fn graph_y(v: Step) -> f64 {
     let (_, h, pad, band) = GRAPH;
-    let g = v.gauge();
-    if v.decided() {
-        return if g > 0.0 {
-            pad + band / 2.0
-        } else {
-            h - pad - band / 2.0
-        };
-    }
-    let half = h / 2.0 - pad - band - 6.0;
-    h / 2.0 - half * g
+    let half = h / 2.0 - pad - band / 2.0;
+    h / 2.0 - half * v.gauge()
 }
 
 /// What the colours, glyphs, arrows and values mean.
 fn legend() -> String {
-    use super::grade::{BLUNDER, INACCURACY, LOSS_CAP, MISTAKE};
-    let p = super::grade::in_pieces;
+    use super::chance::{BLUNDER, INACCURACY, MISTAKE};
     format!(
         "<h2>Legend</h2>\n<div class=\"legend\"><p>Step through the game with the arrow keys \
          (Left, Right; Home and End for the start and the end), the buttons under the board, by \
@@ -444,28 +475,29 @@ fn legend() -> String {
          blue</span>: the move played (an arrow from where the piece came, a ring where it was \
          placed, a cross on the piece it removed); <span style=\"color:#27ae60\">green</span>: \
          the engine's best move there, when it is another.</p>\n\
-         <p>A move is graded by what it gave away against the best move of the same search \
-         from the same position (or exactly, where the position is known): \
-         <span class=\"sw blunder\">blunder ??</span> lost {} pieces or more, or a win or draw \
-         thrown away; <span class=\"sw mistake\">mistake ?</span> {} or more; \
-         <span class=\"sw inaccuracy\">inaccuracy ?!</span> {} or more; good: less; best: the \
-         engine's own choice; book: a move of the opening (imposed or from the book), not \
-         graded.</p>\n\
+         <p>A move is graded by the winning chance it gave away: the value before it against the \
+         value after it, both by the search to one depth or both exact, in points of 100: \
+         <span class=\"sw blunder\">blunder ??</span> {BLUNDER} points or more, or a win or draw \
+         thrown away; <span class=\"sw mistake\">mistake ?</span> {MISTAKE} or more; \
+         <span class=\"sw inaccuracy\">inaccuracy ?!</span> {INACCURACY} or more; good: less; \
+         best: the engine's own choice; book: a move of the opening (imposed or from the book), \
+         not graded.</p>\n\
          <p>Values are from White's side, in pieces (+1.00: White a piece ahead, as lichess counts \
-         pawns), or W n / L n for a win or loss found by the search in n turns. Where moulin's \
-         endgame tables or placing solution know the position, its value is exact: win n, draw \
-         or loss n (n plies to the next removal, where known), drawn as a square on the graph, \
-         decided games in the bands above and below. The bar beside the board and the graph \
-         share one scale for every game, lichess's: +1 piece stands a fifth of the way up, +3 \
-         half way, +10 and more at the top; the graph's lines mark &#177;2, &#177;5 and &#177;10.</p>\n\
-         <p>Average lost: the value a side's moves lost, in pieces, each at most {}. Accuracy: \
-         the average over a side's graded moves of 100 &#215; (1 &#8722; lost/{}), at least 0 \
-         (docs/play-and-analyse.md, \"Accuracy\").</p></div>\n",
-        p(BLUNDER),
-        p(MISTAKE),
-        p(INACCURACY),
-        p(LOSS_CAP),
-        p(BLUNDER)
+         pawns; the search's value is the mean of its last two depths), or W n / L n for a win or \
+         loss found by the search in n turns. Where moulin's endgame tables or opening's \
+         solution know the position, its value is exact: win n, draw or loss n (n plies to the \
+         next removal, where known), drawn as a square on the graph. The bar beside the board \
+         and the graph share one scale, White's winning chance as lichess reckons it from a \
+         value: +1 piece stands a fifth of the way up, +3 half way, a won game (exact or found) \
+         in the band at the top, a lost one in the band at the bottom, an exact draw in the \
+         middle; the graph's lines mark &#177;2, &#177;5 and &#177;10 pieces. A dashed upright \
+         line marks where exact knowledge ends (exact ends) or starts again (exact). Past its \
+         end, a win it proved is held in its band (hollow squares, the search's own values \
+         dotted) while the winner gives away less than a mistake by the search.</p>\n\
+         <p>Average chance lost: the points of winning chance a side's moves gave away, on \
+         average. Accuracy: the average over a side's graded moves of lichess's 103.1668 \
+         &#215; e<sup>&#8722;0.04354 &#215; lost</sup> &#8722; 3.1669, within 0 and 100 \
+         (docs/play-and-analyse.md, \"Accuracy\").</p></div>\n"
     )
 }
 
@@ -502,7 +534,7 @@ struct PageStep {
 }
 
 impl PageStep {
-    fn new(pos: &Position, note: String, value: Option<StepValue>) -> PageStep {
+    fn new(pos: &Position, note: String, value: Option<Step>) -> PageStep {
         let board: String = Point::all()
             .map(|p| match pos.color_at(p) {
                 Some(Color::White) => 'w',
@@ -510,9 +542,7 @@ impl PageStep {
                 None => '.',
             })
             .collect();
-        let (value, gauge) = value.map_or((String::new(), 0.0), |v| {
-            (shown_value(v.score, v.exact), v.gauge())
-        });
+        let (value, gauge) = value.map_or((String::new(), 0.0), |v| (step_text(v), v.gauge()));
         PageStep {
             board,
             hand: [pos.in_hand(Color::White), pos.in_hand(Color::Black)],
@@ -536,7 +566,7 @@ struct PageData<'a> {
 }
 
 /// The data the script draws, as JSON.
-fn data(graded: &[Graded], start: &Game, game: &Game, values: &[Option<StepValue>]) -> String {
+fn data(graded: &[Graded], start: &Game, game: &Game, values: &[Option<Step>]) -> String {
     let points = Point::all()
         .map(|p| {
             let (x, y) = at(p);
@@ -610,7 +640,7 @@ impl PagePly<'_> {
             best: g.best_mv.map(|b| PageMove::new(b, &g.best)),
             before,
             after,
-            lost: pieces(f64::from(g.lost)),
+            lost: points(g.lost),
             label: g.label.name(),
             glyph: g.label.glyph(),
             line: &g.line,
@@ -618,7 +648,12 @@ impl PagePly<'_> {
             advice: g
                 .advice
                 .iter()
-                .map(|(m, s)| (m.as_str(), shown_value(for_white(*s, g.mover), g.exact)))
+                .map(|(m, s)| {
+                    (
+                        m.as_str(),
+                        shown_value(for_white(*s, g.mover), g.advice_exact),
+                    )
+                })
                 .collect(),
         }
     }
@@ -636,27 +671,38 @@ fn at(p: Point) -> (u32, u32) {
 mod tests {
     use super::*;
 
+    /// Where `centi` centi-pieces stand on the bar and the graph (`Step::gauge`).
+    fn gauge_of(centi: i32) -> f64 {
+        Step {
+            score: Score::Cp(centi),
+            exact: false,
+            held: None,
+        }
+        .gauge()
+    }
+
     #[test]
-    fn the_scale_is_fixed_and_clamped() {
-        // lichess's winning chances: +1 piece at 0.18, +3 at 0.50, ±10 and beyond at 0.95.
+    fn the_scale_is_the_winning_chance() {
+        // lichess's winning chances: +1 piece at 0.18, +3 at 0.50, decided games at the ends.
         assert!((gauge_of(100) - 0.1822).abs() < 1e-3);
         assert!((gauge_of(300) - 0.50).abs() < 5e-3);
         assert!((gauge_of(-300) + gauge_of(300)).abs() < 1e-12);
-        assert!((gauge_of(5000) - gauge_of(1000)).abs() < 1e-12);
         assert!(gauge_of(1000) < 0.96);
-        let won = StepValue {
+        let won = Step {
             score: Score::Mate(3),
             exact: false,
+            held: None,
         };
         assert!((won.gauge() - 1.0).abs() < 1e-12);
-        // The graph's lines stand where the bar would put the same values.
+        // The graph's lines stand where the bar would put the same values; a win at the top.
         let y = |c| {
-            graph_y(StepValue {
+            graph_y(Step {
                 score: Score::Cp(c),
                 exact: false,
+                held: None,
             })
         };
-        assert!(y(1000) < y(500) && y(500) < y(200) && y(200) < y(0));
+        assert!(graph_y(won) < y(1000) && y(1000) < y(500) && y(500) < y(200) && y(200) < y(0));
         assert!((y(0) - GRAPH.1 / 2.0).abs() < 1e-9);
     }
 }

@@ -102,7 +102,8 @@
       return;
     }
     add("p", `Ply ${ply.ply}: ${ply.side} played ${ply.move.text}${ply.glyph}`, "played-line");
-    add("p", `Value (White's side, pieces): ${ply.before} before, ${ply.after} after; lost ${ply.lost}.`);
+    add("p", `Value (White's side, pieces): ${ply.before} before, ${ply.after} after; winning chance given away: ${ply.lost} points.`);
+    if (data.steps[step].value.includes("held")) add("p", "Exact knowledge has ended: the win it proved is held on the bar and the graph while the search's values follow.");
     add("p", `${ply.label}${ply.glyph ? " " + ply.glyph : ""}`, "label " + ply.label);
     if (ply.kept.length) add("p", "Keep the exact value: " + ply.kept.join(" "));
     if (ply.best) add("p", `Best: ${ply.best.text}; line: ${ply.line.join(" ")}`, "best-line");

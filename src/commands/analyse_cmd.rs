@@ -233,6 +233,9 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     if args.json {
         outln!("{}", analyse_report::json_game(&graded, &game, tags))
     } else {
-        out!("{}", analyse_report::text_game(&graded, &game))
+        out!(
+            "{}",
+            analyse_report::text_game(&graded, &game, &analyst.budget())
+        )
     }
 }
