@@ -1017,9 +1017,21 @@ fn the_searches_use_the_network_that_ships_unless_told_otherwise() {
             String::from_utf8(out.stderr).unwrap(),
         )
     };
-    let (shipped, quiet) = values(None);
-    let (hand_written, _) = values(Some("none"));
-    assert!(quiet.is_empty(), "{quiet}");
+    let (shipped, banner) = values(None);
+    let (hand_written, banner_none) = values(Some("none"));
+    // The banner on stderr says what the grades know, a line a part, and nothing else.
+    let lines: Vec<&str> = banner.lines().collect();
+    assert_eq!(lines.len(), 3, "{banner}");
+    assert!(
+        lines[0].starts_with("evaluation: network built-in nine.nnue: "),
+        "{banner}"
+    );
+    assert_eq!(lines[1], "opening solution: none (OpeningSolution none)");
+    assert!(lines[2].starts_with("endgame tables: "), "{banner}");
+    assert!(
+        banner_none.starts_with("evaluation: hand-written; network: none (EvalFile none)"),
+        "{banner_none}"
+    );
     assert_ne!(shipped, hand_written, "the network changed no value");
     // A file named that cannot be used ends the command: one line naming it, nothing analysed.
     let out = moulin(&["--eval-file", "/no/such/file.nnue", "--moves", "d6"]);

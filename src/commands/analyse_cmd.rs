@@ -156,10 +156,13 @@ fn book_moves(
     played: &[(Game, moulin::Move)],
 ) -> Result<usize, Failure> {
     if args.no_book {
+        eprintln!("opening book: none (--no-book)");
         return Ok(0);
     }
     let book = if let Some(path) = &args.book {
-        Some(Book::load(path).context("--book")?)
+        let book = Book::load(path).context("--book")?;
+        eprintln!("opening book {}: {} positions", path.display(), book.len());
+        Some(book)
     } else {
         let variant = record
             .tags
@@ -167,11 +170,16 @@ fn book_moves(
             .find(|(k, _)| k == "Variant")
             .map_or("nine", |(_, v)| v.as_str());
         // A default book that does not load grades the opening instead: said on stderr.
-        moulin::book::default_book(variant).and_then(|source| {
+        let book = moulin::book::default_book(variant).and_then(|source| {
             Book::load_source(&source)
+                .inspect(|b| eprintln!("opening book {source}: {} positions", b.len()))
                 .inspect_err(|e| log::warn!("{source}: {e}; the opening is graded"))
                 .ok()
-        })
+        });
+        if book.is_none() {
+            eprintln!("opening book: none for the rules in force");
+        }
+        book
     };
     let imposed = record.book.min(played.len());
     let followed = book.map_or(0, |b| {
@@ -195,6 +203,12 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     };
     let settings = engine_settings(*start.rules(), &files)?;
     let knowledge = read_knowledge(&settings, &files)?;
+    // What the grades know, said first on stderr (the report is on stdout), as the engine says
+    // it; the book's line comes when it is read.
+    let [evaluation, opening, _, tables] = knowledge.inventory.lines();
+    for line in [evaluation, opening, tables] {
+        eprintln!("{line}");
+    }
     let setup = Setup {
         hash_mb: args.hash as usize,
         threads: args.threads,
