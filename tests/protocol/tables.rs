@@ -53,6 +53,13 @@ fn a_build_of_several_pairs_says_the_whole_and_a_resumed_one_counts_what_is_buil
         .and_then(|t| t.strip_suffix(" positions"))
         .and_then(|t| t.parse().ok())
         .unwrap_or_else(|| panic!("{err}"));
+    // Then the disk the build still needs beside what is free (`tables build` refuses to start
+    // when it is short).
+    let disk = err.lines().nth(1).unwrap();
+    assert!(
+        disk.starts_with("disk: about ") && disk.contains(&format!(" GB still to write in {d}, ")),
+        "{err}"
+    );
     let pairs: Vec<&str> = err.lines().filter(|l| l.contains("; in all: ")).collect();
     assert_eq!(pairs.len(), 3, "{err}");
     let mut done = 0;

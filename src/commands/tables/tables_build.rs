@@ -94,7 +94,7 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
     let largest = todo.iter().map(|&(_, b)| b).max().unwrap_or(3);
     let pool = pool(args.threads)?;
     let mut store = Store::new(&dir, &rules, largest);
-    check_disk(&dir, store.disk_needed(&todo), args.skip_disk_check)?;
+    let needed = store.disk_needed(&todo);
     let started = Instant::now();
     if todo.len() > 1 {
         // A build of several pairs shows the whole too: a bar above the pair's, and its
@@ -108,10 +108,12 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
             dir.display(),
             todo.len()
         );
+        check_disk(&dir, needed, args.skip_disk_check)?;
         let overall = Overall::new(todo.len() as u64, total, "pairs", "positions");
         pool.install(|| store.build(&todo, &overall))?;
         overall.finish();
     } else {
+        check_disk(&dir, needed, args.skip_disk_check)?;
         pool.install(|| store.build(&todo, &Bars::default()))?;
     }
     eprintln!(
