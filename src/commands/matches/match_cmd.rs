@@ -3,7 +3,7 @@
 //! the runner reports them, and the summary on stdout.
 
 use super::match_openings::OpeningsFlag;
-use super::match_screen::{interrupted, Screen};
+use super::match_screen::{interrupted, Kept, Screen};
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::out;
 use moulin::durable::{self, CommandFile, Role};
@@ -29,7 +29,7 @@ use std::time::Duration;
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock: the base in seconds or minutes:seconds, the\n                             increment in seconds, e.g. tc=10+0.1 or tc=1:00+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nTournaments: three or more engines play a round-robin (every pair) unless\n--tournament gauntlet (the first engine against each other one) says otherwise;\n--games is per pairing, pair p of every pairing has the same opening, pairings\ninterleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is, and every --score-interval\ngames (10) the score, as cutechess-cli prints them:\n  Finished game N (white vs black): result {moulin's reason}\n  Score of a vs b: W - L - D  [score] games\n  Elo difference: +12.3 [-25.0, +49.1], LOS: 74.2%, DrawRatio: 40.0%\n  SPRT: llr 0.51 (17.4%), lbound -2.94, ubound 2.94\nCtrl-C prints the standings so far and the command that resumes the match (with\n--records), then ends moulin by the signal.\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, --sprt with\n     more than two engines or --tournament, a variant a proto=gbgp engine\n     cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed, the standings so far and the\n     command that resumes are printed, and moulin ends by that signal (130, 143, 129\n     in a shell); the records keep every game finished before it"
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock: the base in seconds or minutes:seconds, the\n                             increment in seconds, e.g. tc=10+0.1 or tc=1:00+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nTournaments: three or more engines play a round-robin (every pair) unless\n--tournament gauntlet (the first engine against each other one) says otherwise;\n--games is per pairing, pair p of every pairing has the same opening, pairings\ninterleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is, and every --score-interval\ngames (10) the score, as cutechess-cli prints them:\n  Finished game N (white vs black): result {moulin's reason}\n  Score of a vs b: W - L - D  [score] games\n  Elo difference: +12.3 [-25.0, +49.1], LOS: 74.2%, DrawRatio: 40.0%\n  SPRT: llr 0.51 (17.4%), lbound -2.94, ubound 2.94\nCtrl-C prints the standings so far and where the finished games are: with --records,\nthe command that resumes the match; with --pgn only, that file (the same command\nplays a new match and adds its games to it); then ends moulin by the signal.\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, --sprt with\n     more than two engines or --tournament, a variant a proto=gbgp engine\n     cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed, the standings so far and the\n     command that resumes are printed, and moulin ends by that signal (130, 143, 129\n     in a shell); the records (and the --pgn file) keep every game finished before it"
 )]
 pub struct MatchArgs {
     /// An engine spec (give two for a match, or more for a tournament).
@@ -99,12 +99,13 @@ pub struct MatchArgs {
     /// engines and settings must be those of its header (--games may differ).
     #[arg(long, requires = "records", conflicts_with = "force")]
     pub resume: bool,
-    /// Replace an existing --records (and --pgn) file.
+    /// Replace an existing --records file, and empty an existing --pgn file first.
     #[arg(long)]
     pub force: bool,
     /// Also write each game to this file as a PGN-shaped record (docs/matches.md, "Game records (PGN)"),
-    /// readable by `moulin replay`; an existing file is refused unless --resume (which adds to
-    /// it) or --force. Never the --openings or the --records file.
+    /// readable by `moulin replay`; a file that is there gets the games added after its own, as
+    /// cutechess-cli's -pgnout (--force empties it first; one that holds no PGN is refused).
+    /// Never the --openings or the --records file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Sequential test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; stops when decided. Elo
@@ -277,7 +278,8 @@ fn opening_source(
 }
 
 /// Checks the files before anything is made: neither output is the openings file nor the other
-/// output, and one that is there is refused unless --resume or --force.
+/// output, and records that are there are refused unless --resume or --force (a `--pgn` file
+/// that is there is added to).
 fn check_files(args: &MatchArgs) -> Result<(), Failure> {
     let output = |what, path, how| CommandFile {
         what,
@@ -294,11 +296,8 @@ fn check_files(args: &MatchArgs) -> Result<(), Failure> {
         files.push(output("--records", path, how));
     }
     if let Some(path) = &args.pgn {
-        files.push(output(
-            "--pgn",
-            path,
-            "give --resume to add to it, or --force to replace it",
-        ));
+        // Added to as cutechess-cli adds to its -pgnout file; replaced with --force.
+        files.push(CommandFile::writes("--pgn", path));
     }
     if let Some(flag) = args.openings.as_ref().filter(|f| f.shipped().is_none()) {
         files.push(CommandFile::reads("--openings", &flag.file));
@@ -516,7 +515,6 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
 /// stops the match later: the summary of the games played is printed, then the error returned.
 pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
     let interval = args.score_interval;
-    let resumable = args.records.is_some();
     let plan = plan(args)?;
     let screen = Screen::new(plan.tournament.is_some(), plan.sprt, interval);
     // Ctrl-C (or SIGTERM, SIGHUP) kills the engines and ends the match here, where the standings
@@ -537,7 +535,11 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
                 let _ = out!("{}", summary_of(&plan, f));
             }
         }
-        interrupted(signal, resumable);
+        let kept = Kept {
+            records: plan.records.is_some(),
+            pgn: plan.pgn.as_deref(),
+        };
+        interrupted(signal, &kept);
         live_engines::end_by(signal);
     }
     let finished = finished?;

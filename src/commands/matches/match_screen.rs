@@ -9,7 +9,9 @@ use moulin::matches::run::game_line::Record;
 use moulin::matches::run::runner::Event;
 use moulin::matches::run::standings::Standings;
 use moulin::matches::run::summary;
+use moulin::text::quoted;
 use std::io::Write;
+use std::path::Path;
 use std::sync::OnceLock;
 
 /// Writes `text` to stderr, above the bar when there is one. A stderr that cannot be written to
@@ -190,29 +192,52 @@ pub(crate) fn resume_command(args: &[String]) -> String {
         .join(" ")
 }
 
-/// Tells on stderr that `signal` stopped the match, and the command that resumes it (a match
-/// with records only).
-pub(crate) fn interrupted(signal: i32, resumable: bool) {
+/// Where a stopped match's finished games are: its records (then it resumes), its `--pgn` file.
+pub(crate) struct Kept<'a> {
+    /// Whether the match has records (`--records`).
+    pub(crate) records: bool,
+    /// Its `--pgn` file, if any.
+    pub(crate) pgn: Option<&'a Path>,
+}
+
+/// Tells on stderr that `signal` stopped the match, where its finished games are, and the
+/// command that resumes it (a match with records), or what the same command does again (a
+/// match with a `--pgn` file only: a new match, its games added to that file).
+pub(crate) fn interrupted(signal: i32, kept: &Kept) {
     let name = match signal {
         libc::SIGINT => "SIGINT",
         libc::SIGTERM => "SIGTERM",
         libc::SIGHUP => "SIGHUP",
         _ => "a signal",
     };
-    let text = if resumable {
-        let args: Vec<String> = std::env::args().collect();
-        format!(
-            "moulin: match stopped by {name}; the records keep every game finished before it. \
-             Resume it with:\n  {}\n",
-            resume_command(&args)
-        )
-    } else {
-        format!(
-            "moulin: match stopped by {name}; its games are not kept (no --records): a match \
-             with --records FILE can be resumed with --resume\n"
-        )
-    };
-    tell(None, &text);
+    let args: Vec<String> = std::env::args().collect();
+    tell(None, &stopped(name, kept, &args));
+}
+
+/// The lines `interrupted` tells, for the command line `args`.
+fn stopped(name: &str, kept: &Kept, args: &[String]) -> String {
+    let head = format!("moulin: match stopped by {name}; ");
+    match (kept.records, kept.pgn) {
+        (true, pgn) => format!(
+            "{head}the records{} keep every game finished before it. Resume it with:\n  {}\n",
+            pgn.map_or(String::new(), |p| format!(
+                " (and the --pgn file {})",
+                quoted(&p.display().to_string())
+            )),
+            resume_command(args)
+        ),
+        (false, Some(pgn)) => format!(
+            "{head}every game finished before it is in the --pgn file {}. Without --records the \
+             match cannot be resumed: the same command plays a new match and adds its games to \
+             that file, as cutechess-cli does (--force replaces it); a match with --records FILE \
+             can be resumed with --resume\n",
+            quoted(&pgn.display().to_string())
+        ),
+        (false, None) => format!(
+            "{head}its games are not kept (no --records, no --pgn): a match with --records FILE \
+             can be resumed with --resume\n"
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -235,6 +260,38 @@ mod tests {
             resume_command(&args),
             "target/release/moulin match --engine 'name=a cmd=./it'\\''s' --records r.txt --resume"
         );
+    }
+
+    #[test]
+    fn a_stopped_match_says_where_its_games_are() {
+        let args = ["moulin", "match", "--pgn", "g.pgn"].map(String::from);
+        let pgn = Path::new("g.pgn");
+        let only_pgn = Kept {
+            records: false,
+            pgn: Some(pgn),
+        };
+        let text = stopped("SIGINT", &only_pgn, &args);
+        assert!(
+            text.contains("every game finished before it is in the --pgn file 'g.pgn'")
+                && text.contains("adds its games to that file")
+                && !text.contains("not kept"),
+            "{text}"
+        );
+        let both = Kept {
+            records: true,
+            pgn: Some(pgn),
+        };
+        let text = stopped("SIGTERM", &both, &args);
+        assert!(
+            text.contains("the records (and the --pgn file 'g.pgn') keep every game")
+                && text.ends_with("--pgn g.pgn --resume\n"),
+            "{text}"
+        );
+        let none = Kept {
+            records: false,
+            pgn: None,
+        };
+        assert!(stopped("SIGHUP", &none, &args).contains("not kept (no --records, no --pgn)"));
     }
 
     #[test]
