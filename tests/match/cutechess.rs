@@ -1,6 +1,6 @@
 //! What a cutechess-cli or fastchess user types: their spellings of the flags (single dash, a
 //! spec in words, `format=`, `min:sec` clocks), three engines without `--tournament`, the running
-//! `Score of` lines on a stderr that is not a terminal, the flags whose meaning differs pointed
+//! `Score of` lines (a tournament's table) on a stderr that is not a terminal, the flags whose meaning differs pointed
 //! to moulin's, Ctrl-C's standings and the command that resumes.
 
 use super::harness::*;
@@ -68,17 +68,34 @@ fn a_cutechess_command_line_plays_a_round_robin_of_three() {
     for note in ["note: -repeat", "note: -recover", "note: -ratinginterval"] {
         assert!(stderr.contains(note), "{note}: {stderr}");
     }
-    // A Score line every 2 games, of the pairing of the game that ended, as cutechess's.
-    let scores = score_lines(&stderr);
-    assert_eq!(scores.len(), 3, "{stderr}");
-    for line in scores {
-        let (_, numbers) = line.split_once(": ").unwrap();
-        let words: Vec<&str> = numbers.split_whitespace().collect();
-        assert_eq!((words[1], words[3]), ("-", "-"), "{line}");
-        assert!(
-            words[5].starts_with('[') && words[5].ends_with(']'),
-            "{line}"
-        );
+    // Every 2 games the whole table, every engine's rating, games and score, as cutechess's
+    // table of a tournament (not the score of one pairing).
+    assert!(score_lines(&stderr).is_empty(), "{stderr}");
+    let tables: Vec<&str> = stderr
+        .split("Ratings (maximum likelihood")
+        .skip(1)
+        .collect();
+    assert_eq!(tables.len(), 3, "{stderr}");
+    for (k, table) in tables.iter().enumerate() {
+        let rows: Vec<&str> = table
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with("   "))
+            .collect();
+        assert_eq!(rows.len(), 3, "{table}");
+        for name in ["a", "b", "c"] {
+            assert!(
+                rows.iter()
+                    .any(|r| r.split_whitespace().nth(1) == Some(name)),
+                "{name}: {table}"
+            );
+        }
+        // Each engine plays 2 of every 3 games: after 2k + 2 games, the games sum to twice that.
+        let games: usize = rows
+            .iter()
+            .filter_map(|r| r.split_whitespace().nth(4)?.parse::<usize>().ok())
+            .sum();
+        assert_eq!(games, 2 * (2 * k + 2), "{table}");
     }
     let replayed = run_ok(&["replay", records.to_str().unwrap()]);
     assert!(replayed.contains("replayed 6 games") && replayed.contains("6 consistent, 0 failed"));

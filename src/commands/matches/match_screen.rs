@@ -90,15 +90,20 @@ fn progress_message(t: &Tally, sprt: Option<(f64, Decision)>) -> String {
 /// pairing's W/D/L, Elo and LLR for a match, nothing for a tournament.
 pub(crate) struct Screen {
     bar: OnceLock<ProgressBar>,
-    tournament: bool,
+    /// For a tournament, the engine its ratings are anchored on and its rating.
+    tournament: Option<(usize, f64)>,
     sprt: Option<Sprt>,
     interval: u64,
 }
 
 impl Screen {
-    /// The screen of a match (or a tournament) under `sprt`, its score every `interval` games
-    /// (never for 0).
-    pub(crate) fn new(tournament: bool, sprt: Option<Sprt>, interval: u64) -> Screen {
+    /// The screen of a match (or of a tournament whose ratings are anchored on `tournament`'s
+    /// engine at its rating) under `sprt`, its score every `interval` games (never for 0).
+    pub(crate) fn new(
+        tournament: Option<(usize, f64)>,
+        sprt: Option<Sprt>,
+        interval: u64,
+    ) -> Screen {
         Screen {
             bar: OnceLock::new(),
             tournament,
@@ -125,7 +130,7 @@ impl Screen {
                 tell(bar, &text);
                 if let Some(bar) = bar {
                     bar.inc(1);
-                    let message = if self.tournament {
+                    let message = if self.tournament.is_some() {
                         String::new()
                     } else {
                         progress_message(&standings.recaps[0].tally, sprt)
@@ -136,19 +141,25 @@ impl Screen {
         }
     }
 
-    /// The score lines of the pairing of `record`, when the games played reach a multiple of
-    /// the interval.
+    /// When the games played reach a multiple of the interval, the standings as cutechess-cli
+    /// prints them: for a tournament of more than two engines, the table of every engine
+    /// (rating, error, games, score, draws); else the score lines of the pairing of `record`.
     fn score(&self, record: &Record, standings: &Standings) -> String {
         let games = u64::from(standings.games());
         if self.interval == 0 || games % self.interval != 0 {
             return String::new();
+        }
+        if let Some((anchor, anchor_elo)) = self.tournament {
+            if standings.names.len() > 2 {
+                return summary::ranking_table(standings, anchor, anchor_elo);
+            }
         }
         let Some(k) = standings.pairing_of(&record.white, &record.black) else {
             return String::new();
         };
         let (a, b) = standings.pairings[k];
         let (a, b) = (&standings.names[a], &standings.names[b]);
-        let sprt = self.sprt.as_ref().filter(|_| !self.tournament);
+        let sprt = self.sprt.as_ref().filter(|_| self.tournament.is_none());
         score_lines(a, b, &standings.recaps[k].tally, sprt)
     }
 
