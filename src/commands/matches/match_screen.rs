@@ -51,7 +51,7 @@ pub(crate) fn score_lines(a: &str, b: &str, t: &Tally, sprt: Option<&Sprt>) -> S
     if let Some(e) = t.estimate() {
         out.push_str(&format!(
             "Elo difference: {} {}, LOS: {}, DrawRatio: {}\n",
-            stats::show_elo(e.elo),
+            stats::show_estimate(&e),
             stats::show_interval(e.interval),
             stats::show_percent(e.los),
             stats::show_percent(t.draw_ratio())
@@ -74,7 +74,7 @@ pub(crate) fn score_lines(a: &str, b: &str, t: &Tally, sprt: Option<&Sprt>) -> S
 fn progress_message(t: &Tally, sprt: Option<(f64, Decision)>) -> String {
     let mut m = format!("W {} D {} L {}", t.wins, t.draws, t.losses);
     if let Some(e) = t.estimate() {
-        m.push_str(&format!("  Elo {}", stats::show_elo(e.elo)));
+        m.push_str(&format!("  Elo {}", stats::show_estimate(&e)));
     }
     if let Some((llr, _)) = sprt {
         m.push_str(&format!("  LLR {llr:.2}"));
@@ -317,5 +317,26 @@ mod tests {
             "{lines}"
         );
         assert!(lines.contains("\nElo difference: +70.4 "), "{lines}");
+        // docs/matches.md's example: 5 pairs of 0.5, 1, 1, 1.5 and 2 points.
+        t.pairs = [0, 1, 2, 1, 1];
+        (t.wins, t.losses, t.draws) = (5, 3, 2);
+        let lines = score_lines("new", "old", &t, None);
+        assert!(
+            lines.starts_with("Score of new vs old: 5 - 3 - 2  [0.600] 10\n")
+                && lines.ends_with(
+                    "Elo difference: +70.4 [-194.5, +526.4], LOS: 76.2%, DrawRatio: 20.0%\n"
+                ),
+            "{lines}"
+        );
+        // Four games won: a bound, no infinity.
+        let mut t = Tally::default();
+        for _ in 0..4 {
+            t.add_game(1.0);
+        }
+        let lines = score_lines("a", "b", &t, None);
+        assert!(
+            lines.contains("Elo difference: > -72.1 [-72.1, +inf], LOS: n/a"),
+            "{lines}"
+        );
     }
 }

@@ -13,12 +13,20 @@
 //! - Elo of a score s: `-400 log10(1/s - 1)`.
 //! - Interval: `s ± t σ/√n`, mapped through the Elo formula (n games or n pairs, σ² the sample
 //!   variance (over n - 1) of one game or of one pair's score divided by 2, t the 97.5% quantile
-//!   of Student's t with n - 1 degrees of freedom: 12.7 for two samples, 1.96 for many). None
-//!   with fewer than two samples or when every sample is alike: the data then say nothing of the
-//!   spread, and a zero-width interval would be a false precision.
+//!   of Student's t with n - 1 degrees of freedom: 12.7 for two samples, 1.96 for many). An end
+//!   past a score of 0 or 1 is no bound (`Interval::Above`, `Below`); both past, or fewer than
+//!   two samples, and the games are too few for an interval (`TooFew`). None when every sample
+//!   is alike (`Alike`): the data then say nothing of the spread, and a zero-width interval
+//!   would be a false precision.
+//! - A full score (every sample won, or every one lost) has no finite Elo. Its bound: a sample
+//!   in [0, 1] of mean μ is 1 with a chance of at most μ (Markov's inequality), so n samples all
+//!   at 1 have a chance of at most μⁿ, below 2.5% for every μ under `0.025^(1/n)`: the Elo is
+//!   above that score's, one-sided at 97.5% as each end of the interval (`Above`), whatever the
+//!   samples' spread; and below the mirror bound for every sample lost.
 //! - LOS, the likelihood of superiority (that the first engine is the stronger):
-//!   `Φ((s - 1/2) / (σ/√n))`, the normal approximation cutechess-cli and fastchess use, over the
-//!   same samples; none when the interval is none.
+//!   `T((s - 1/2) / (σ/√n))` over the same samples, T the distribution function of Student's t
+//!   with n - 1 degrees of freedom, as the interval (cutechess-cli and fastchess use the normal
+//!   one, which is 99.9% sure of 2 samples); none when there is no spread.
 //! - SPRT on logistic Elo bounds elo0 < elo1, with s0, s1 their expected scores:
 //!   `LLR = n (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²)`, accepted H1 at `ln((1-β)/α)`, H0 at
 //!   `ln(β/(1-α))`. Empty cells are given a count of 1e-3 (as fishtest does) so that the
@@ -109,6 +117,42 @@ pub fn t975(df: u32) -> f64 {
     }
 }
 
+/// The distribution function of Student's t with `df` degrees of freedom (at least 1), by the
+/// closed forms of Abramowitz and Stegun (26.7.3 for an odd `df`, 26.7.4 for an even one), of
+/// `θ = atan(t/√df)`: `A = 2/π (θ + sinθ cosθ (1 + 2/3 cos²θ + 2·4/(3·5) cos⁴θ + ...))` up to
+/// `cos^(df-2)θ`, or `A = sinθ (1 + 1/2 cos²θ + 1·3/(2·4) cos⁴θ + ...)` up to `cos^(df-2)θ`, and
+/// `(1 + A)/2`. Past 1000 degrees of freedom, the normal one (within 1e-4 of it there).
+pub fn t_cdf(t: f64, df: u32) -> f64 {
+    if df == 0 {
+        return 0.5;
+    }
+    if df > 1000 {
+        return normal_cdf(t);
+    }
+    let theta = (t / f64::from(df).sqrt()).atan();
+    let (sin, cos) = theta.sin_cos();
+    let cos2 = cos * cos;
+    let a = if df % 2 == 1 {
+        let (mut term, mut sum) = (1.0, 1.0);
+        for k in 1..=(df.saturating_sub(3) / 2) {
+            let k = f64::from(k);
+            term *= cos2 * (2.0 * k) / (2.0 * k + 1.0);
+            sum += term;
+        }
+        let series = if df == 1 { 0.0 } else { sin * cos * sum };
+        2.0 / std::f64::consts::PI * (theta + series)
+    } else {
+        let (mut term, mut sum) = (1.0, 1.0);
+        for k in 1..=((df - 2) / 2) {
+            let k = f64::from(k);
+            term *= cos2 * (2.0 * k - 1.0) / (2.0 * k);
+            sum += term;
+        }
+        sin * sum
+    };
+    0.5 * (1.0 + a)
+}
+
 /// The standard normal distribution function, through `erfc` by the Chebyshev fit of Numerical
 /// Recipes' `erfcc` (fractional error below 1.2e-7 everywhere).
 pub fn normal_cdf(x: f64) -> f64 {
@@ -168,6 +212,21 @@ impl fmt::Display for Model {
     }
 }
 
+/// The 95% interval of an Elo difference, as far as the samples give one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Interval {
+    /// Both ends, low first.
+    Between(f64, f64),
+    /// Only a low end: the interval reaches past a full score (or every sample was won).
+    Above(f64),
+    /// Only a high end: the interval reaches past an empty score (or every sample was lost).
+    Below(f64),
+    /// Too few samples for an end: fewer than two, or both ends past the scores.
+    TooFew,
+    /// Every sample alike, short of a full or an empty score: nothing is known of the spread.
+    Alike,
+}
+
 /// An Elo estimate with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
@@ -177,12 +236,12 @@ pub struct Estimate {
     pub samples: u32,
     /// The first engine's score, 0 to 1.
     pub score: f64,
-    /// The Elo difference.
+    /// The Elo difference: infinite for a full or an empty score, whose bound is the interval's
+    /// one end.
     pub elo: f64,
-    /// The 95% interval of the Elo difference, low end first; `None` when it cannot be
-    /// estimated (fewer than two samples, or all alike).
-    pub interval: Option<(f64, f64)>,
-    /// The likelihood of superiority, 0 to 1; `None` when the interval is.
+    /// The 95% interval of the Elo difference.
+    pub interval: Interval,
+    /// The likelihood of superiority, 0 to 1; `None` when the samples have no spread.
     pub los: Option<f64>,
 }
 
@@ -270,16 +329,30 @@ impl Tally {
         let samples = n as u32;
         // The standard error of the mean, from the sample variance; none when it is nothing.
         let se = (samples >= 2 && var > 0.0).then(|| (var / (n - 1.0)).sqrt());
+        // Below this chance, n samples all at a full score (Markov's inequality, above).
+        let full = 0.025f64.powf(1.0 / n);
+        let interval = match se {
+            _ if mean >= 1.0 => Interval::Above(elo(full)),
+            _ if mean <= 0.0 => Interval::Below(elo(1.0 - full)),
+            None if samples < 2 => Interval::TooFew,
+            None => Interval::Alike,
+            Some(se) => {
+                let half = t975(samples - 1) * se;
+                match (mean - half > 0.0, mean + half < 1.0) {
+                    (true, true) => Interval::Between(elo(mean - half), elo(mean + half)),
+                    (true, false) => Interval::Above(elo(mean - half)),
+                    (false, true) => Interval::Below(elo(mean + half)),
+                    (false, false) => Interval::TooFew,
+                }
+            }
+        };
         Some(Estimate {
             model,
             samples,
             score: mean,
             elo: elo(mean),
-            interval: se.map(|se| {
-                let half = t975(samples - 1) * se;
-                (elo(mean - half), elo(mean + half))
-            }),
-            los: se.map(|se| normal_cdf((mean - 0.5) / se)),
+            interval,
+            los: se.map(|se| t_cdf((mean - 0.5) / se, samples - 1)),
         })
     }
 }
@@ -474,12 +547,26 @@ pub fn show_parameter(x: f64) -> String {
     }
 }
 
-/// A 95% interval for people: `[-12.0, +30.5]`, or `n/a` when there is none.
-pub fn show_interval(interval: Option<(f64, f64)>) -> String {
-    interval.map_or_else(
-        || "n/a".to_string(),
-        |(low, high)| format!("[{}, {}]", show_elo(low), show_elo(high)),
-    )
+/// A 95% interval for people: `[-12.0, +30.5]`, `[+189.5, +inf]` when it has one end only,
+/// `n/a (too few games)`, or `n/a` when every sample is alike.
+pub fn show_interval(interval: Interval) -> String {
+    match interval {
+        Interval::Between(low, high) => format!("[{}, {}]", show_elo(low), show_elo(high)),
+        Interval::Above(low) => format!("[{}, +inf]", show_elo(low)),
+        Interval::Below(high) => format!("[-inf, {}]", show_elo(high)),
+        Interval::TooFew => "n/a (too few games)".to_string(),
+        Interval::Alike => "n/a".to_string(),
+    }
+}
+
+/// An estimate's Elo for people: `+12.3`; for a full or an empty score, which has no finite
+/// Elo, its 97.5% bound: `> -290.0`, `< +290.0`.
+pub fn show_estimate(e: &Estimate) -> String {
+    match e.interval {
+        Interval::Above(low) if e.elo.is_infinite() => format!("> {}", show_elo(low)),
+        Interval::Below(high) if e.elo.is_infinite() => format!("< {}", show_elo(high)),
+        _ => show_elo(e.elo),
+    }
 }
 
 /// A share for people, as a percentage (`73.2%`), or `n/a`.
@@ -510,23 +597,56 @@ mod tests {
         let e = games(30, 40, 30).estimate().unwrap();
         assert_eq!(e.model, Model::Trinomial);
         assert!(close(e.elo, 0.0));
-        let (low, high) = e.interval.unwrap();
+        let Interval::Between(low, high) = e.interval else {
+            panic!("{e:?}")
+        };
         assert!(close(low, -54.101_836_231_533_02), "{low}");
         assert!(close(high, 54.101_836_231_533_05));
         assert!(close(e.los.unwrap(), 0.5));
         let e = games(10, 5, 5).estimate().unwrap();
         assert!(close(e.score, 0.625));
         assert!(close(e.elo, 88.739_499_846_542_51));
-        let (low, high) = e.interval.unwrap();
+        let Interval::Between(low, high) = e.interval else {
+            panic!("{e:?}")
+        };
         assert!(close(low, -51.849_980_049_282_294), "{low}");
         assert!(close(high, 268.248_552_934_294), "{high}");
-        assert!(close(e.los.unwrap(), 0.905_620_214_729_437_2));
+        // Student's t with 19 degrees of freedom (mpmath's integral of its density: 0.897797).
+        assert!(close(e.los.unwrap(), 0.897_797_129_152_659), "{:?}", e.los);
         assert_eq!(games(0, 0, 0).estimate(), None);
         // Every sample alike: nothing is known of the spread.
-        let e = games(3, 0, 0).estimate().unwrap();
-        assert!(e.elo.is_infinite() && e.interval.is_none() && e.los.is_none());
-        let e = games(1, 0, 0).estimate().unwrap();
-        assert!(e.interval.is_none());
+        let e = games(2, 2, 0).estimate().unwrap();
+        assert!(e.los.is_some());
+        let e = games(0, 3, 0).estimate().unwrap();
+        assert_eq!((e.interval, e.los), (Interval::Alike, None));
+        assert_eq!(show_interval(e.interval), "n/a");
+        let e = games(0, 1, 0).estimate().unwrap();
+        assert_eq!(show_interval(e.interval), "n/a (too few games)");
+    }
+
+    #[test]
+    fn a_full_score_has_a_bound_not_an_infinity() {
+        // 4 games won: a mean of at most 0.025^(1/4) = 0.3976 gives them a chance under 2.5%.
+        let e = games(4, 0, 0).estimate().unwrap();
+        assert!(e.elo.is_infinite() && e.los.is_none());
+        let Interval::Above(low) = e.interval else {
+            panic!("{e:?}")
+        };
+        assert!(close(low, -72.149_785_865_725_82), "{low}");
+        assert_eq!(show_estimate(&e), "> -72.1");
+        assert_eq!(show_interval(e.interval), "[-72.1, +inf]");
+        // The same 4 games as 2 pairs won: 2 samples, a looser bound.
+        let mut t = games(4, 0, 0);
+        t.pairs = [0, 0, 0, 0, 2];
+        let e = t.estimate().unwrap();
+        assert_eq!(show_estimate(&e), "> -290.5");
+        // Every game lost: the mirror.
+        let e = games(0, 0, 4).estimate().unwrap();
+        assert_eq!(show_estimate(&e), "< +72.1");
+        assert_eq!(show_interval(e.interval), "[-inf, +72.1]");
+        // A finite Elo shows as itself.
+        let e = games(10, 5, 5).estimate().unwrap();
+        assert_eq!(show_estimate(&e), "+88.7");
     }
 
     #[test]
@@ -535,10 +655,19 @@ mod tests {
         t.pairs = [0, 0, 1, 1, 0];
         let e = t.estimate().unwrap();
         assert!(close(e.elo, 88.739_499_846_542_51));
-        // 12.7 standard errors either way: beyond both ends of the score.
-        assert_eq!(e.interval, Some((f64::NEG_INFINITY, f64::INFINITY)));
-        assert!(close(e.los.unwrap(), 0.841_344_746_068_542_9));
-        assert_eq!(show_interval(e.interval), "[-inf, +inf]");
+        // 12.7 standard errors either way: beyond both ends of the score, no interval at all.
+        assert_eq!(e.interval, Interval::TooFew);
+        assert_eq!(show_interval(e.interval), "n/a (too few games)");
+        // One standard error above a half, by Student's t with 1 degree of freedom: 75%, where
+        // the normal distribution says 84.1% (and 99.9% at 3).
+        assert!(close(e.los.unwrap(), 0.75), "{:?}", e.los);
+        // One end past a full score: the interval has its low end only.
+        t.pairs = [0, 0, 2, 0, 8];
+        let e = t.estimate().unwrap();
+        assert!(
+            matches!(e.interval, Interval::Above(low) if low > 0.0),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -551,6 +680,25 @@ mod tests {
         assert!(close(normal_cdf(0.0), 0.5));
         assert!((normal_cdf(Z95) - 0.975).abs() < 1e-6);
         assert!((normal_cdf(-1.0) - 0.158_655_253_931_457).abs() < 1e-6);
+        // Student's t: the quantiles of the table come back, and mpmath's integrals of its
+        // density.
+        for df in 1..=30 {
+            assert!((t_cdf(t975(df), df) - 0.975).abs() < 1e-6, "{df}");
+        }
+        for (t, df, p) in [
+            (2.0, 2, 0.908_248_290_463_863),
+            (-1.5, 7, 0.088_649_243_494_985),
+            (0.7, 40, 0.756_010_610_619_699),
+            (3.0, 1000, 0.998_616_645_477_881),
+            (1.0, 1, 0.75),
+        ] {
+            assert!(
+                (t_cdf(t, df) - p).abs() < 1e-9,
+                "{t} {df}: {}",
+                t_cdf(t, df)
+            );
+        }
+        assert!((t_cdf(3.0, 5000) - normal_cdf(3.0)).abs() < 1e-4);
     }
 
     #[test]
@@ -561,7 +709,7 @@ mod tests {
         assert_eq!(show_elo(-0.06), "-0.1");
         assert_eq!(show_elo(12.34), "+12.3");
         assert_eq!(show_elo(f64::NEG_INFINITY), "-inf");
-        assert_eq!(show_interval(None), "n/a");
+        assert_eq!(show_interval(Interval::Alike), "n/a");
         assert_eq!(show_percent(Some(0.5)), "50.0%");
     }
 
@@ -574,10 +722,12 @@ mod tests {
         assert_eq!(e.samples, 20);
         assert!(close(e.score, 0.5375));
         assert!(close(e.elo, 26.106_692_605_036_62));
-        let (low, high) = e.interval.unwrap();
+        let Interval::Between(low, high) = e.interval else {
+            panic!("{e:?}")
+        };
         assert!(close(low, -54.724_305_657_989_89), "{low}");
         assert!(close(high, 109.917_611_899_227_04), "{high}");
-        assert!(close(e.los.unwrap(), 0.751_402_008_006_955_4));
+        assert!(close(e.los.unwrap(), 0.747_308_752_112_652), "{:?}", e.los);
     }
 
     #[test]
@@ -608,7 +758,7 @@ mod tests {
         assert!(llr.is_finite());
         assert_eq!(d, Decision::Continue);
         let e = t.estimate().unwrap();
-        assert!(close(e.elo, 0.0) && e.interval.is_none() && e.los.is_none());
+        assert!(close(e.elo, 0.0) && e.interval == Interval::Alike && e.los.is_none());
     }
 
     #[test]

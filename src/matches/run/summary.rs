@@ -26,7 +26,7 @@ pub fn results(a: &str, t: &Tally) -> String {
         ));
         out.push_str(&format!(
             "Elo difference: {}  95% interval {}  ({}: {})\n",
-            stats::show_elo(e.elo),
+            stats::show_estimate(&e),
             stats::show_interval(e.interval),
             e.model,
             count(e.samples, "sample", "samples")
@@ -407,7 +407,7 @@ fn pairwise(standings: &Standings) -> String {
                 out,
                 "  score {}  Elo {}  95% {}  LOS {}  ({}: {})",
                 stats::show_percent(t.score()),
-                stats::show_elo(e.elo),
+                stats::show_estimate(&e),
                 stats::show_interval(e.interval),
                 stats::show_percent(e.los),
                 e.model,
