@@ -204,7 +204,7 @@ fn ctrl_c_prints_the_standings_and_the_command_that_resumes() {
     let f = fake().display().to_string();
     let records = temp("interrupted.txt");
     let (a, b) = (format!("name=a cmd={f}"), format!("name=b cmd={f}"));
-    let mut command = Command::new(moulin());
+    let mut command = command();
     command
         .args(["match", "--engine", &a, "--engine", &b, "--games", "400"])
         .args(["--movetime", "5", "--seed", "9", "--force", "--records"])
@@ -251,7 +251,7 @@ fn ctrl_c_with_pgnout_only_says_where_the_games_are_and_a_rerun_adds_to_them() {
     let pgn = temp("interrupted.pgn");
     let (a, b) = (format!("cmd={f} name=a"), format!("cmd={f} name=b"));
     let to = |pgn: &std::path::Path, games: &'static str| {
-        let mut command = Command::new(moulin());
+        let mut command = command();
         command
             .args(["match", "-engine", &a, "-engine", &b, "-games", games])
             .args(["-each", "st=0.005", "-srand", "9", "-pgnout"])

@@ -152,7 +152,7 @@ fn interrupted_by(signal: &str, number: i32) {
     use std::os::unix::process::CommandExt;
     let f = fake().display().to_string();
     let good = format!("name=good cmd={f}");
-    let mut command = Command::new(moulin());
+    let mut command = command();
     command
         .args(["match", "--engine", &good, "--engine", &good])
         .args(["--games", "200", "--movetime", "5"])
