@@ -2,6 +2,7 @@
 //! gone ends a command quietly, killed by SIGPIPE as `seq` or `cat` are (status 141 in a shell),
 //! and a full device (`/dev/full`) is one error line on stderr and status 1; never a panic.
 //! Every subcommand that prints is run both ways, with real pipes, real files and real engines.
+//! A usage error of any command exits with status 2, as clap's own do; a failure at work, 1.
 
 #![allow(clippy::unwrap_used)] // a test may unwrap: a failure is its report
 
@@ -363,4 +364,51 @@ fn help_is_one_line_a_command_and_fits_the_terminal() {
             assert!(line.chars().count() <= 80, "{args:?}: {line}");
         }
     }
+}
+
+/// Every usage error exits with status 2, as clap's own do (a bad flag value, a missing
+/// argument, options that conflict, a malformed pair or move), whichever command and whichever
+/// check finds it; a failure at work (a file that is not there) exits with 1.
+#[test]
+fn usage_errors_exit_2_and_failures_1() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(MOULIN)
+            .args(args)
+            .env("XDG_CACHE_HOME", scratch("exit-status-cache"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (args, needle) in [
+        (
+            &["perft", "3", "--variant", "foo"][..],
+            "unknown variant 'foo'",
+        ),
+        (&["perft", "3", "--convention", "x"], "unknown convention"),
+        (&["perft", "2", "--moves", "zz9"], "'zz9' is not a point"),
+        (&["tables", "build"], "give --pieces N, or --pair W-B"),
+        (&["tables", "build", "--pair", "2-x"], "--pair '2-x'"),
+        (&["tables", "opening"], "--plies"),
+        (&["solve", "--variant", "foo"], "unknown variant"),
+        (&["play", "--color", "green"], "--color green"),
+        (&["analyse"], "nothing to analyse"),
+        (&["match", "--engine", "a"], "two --engine specs"),
+        (&["openings", "--exact"], "a value is required"),
+        (&["--option", "foo"], "expected NAME=VALUE"),
+        (&["--option", "Nope=1"], "unknown option 'Nope'"),
+        (&["bench", "--option", "Hash=1"], "--option"),
+        (&["bench", "--depth", "0"], "--depth"),
+    ] {
+        let (code, stderr) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    let missing = scratch("no-such-records.txt");
+    let (code, stderr) = run(&["replay", missing.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("cannot read records"), "{stderr}");
 }

@@ -129,15 +129,15 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<RecordGame, Failure> {
     if let Some(path) = &args.file {
         return Ok(analyst::game_of_file(path, args.game)?);
     }
-    let rules = moulin::Rules::named(&args.variant)?;
+    let rules = moulin::Rules::named(&args.variant).usage()?;
     let game = match &args.fen {
-        Some(text) => Game::from_fen(text, rules).context("--fen")?,
+        Some(text) => Game::from_fen(text, rules).context("--fen").usage()?,
         None => Game::new(rules),
     };
     if args.moves.is_empty() && args.fen.is_none() && !args.position {
-        return Err(
-            "nothing to analyse: give a record file, or --moves (or --fen with --position)".into(),
-        );
+        return Err(Failure::usage(
+            "nothing to analyse: give a record file, or --moves (or --fen with --position)",
+        ));
     }
     Ok(RecordGame {
         start: game,

@@ -37,6 +37,13 @@ impl Failure {
         }
     }
 
+    /// A usage error (exit status 2), `why` the command line is wrong: a bad flag value, a
+    /// missing argument, options that conflict. Nothing was done.
+    #[must_use]
+    pub fn usage(why: impl Into<BoxError>) -> Failure {
+        Failure::Usage(why.into())
+    }
+
     /// This failure as a usage error (exit status 2): what the command was given is wrong.
     /// A closed output stays closed.
     #[must_use]
@@ -147,6 +154,7 @@ mod tests {
         let failure = usage.context("--tc").unwrap_err();
         let plain: Result<(), &str> = Err("3 engines");
         assert!(matches!(plain.usage(), Err(Failure::Usage(_))));
+        assert!(matches!(Failure::usage("give --plies"), Failure::Usage(_)));
         assert!(matches!(&failure, Failure::Usage(_)));
         assert_eq!(failure.to_string(), "--tc: bad");
     }

@@ -178,7 +178,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 .map(|o| match o.split_once('=') {
                     Some((name, value)) => Ok((name.trim().to_string(), value.to_string())),
                     None => {
-                        Err(Failure::from("expected NAME=VALUE").context(format!("--option {o}")))
+                        Err(Failure::usage("expected NAME=VALUE").context(format!("--option {o}")))
                     }
                 })
                 .collect::<Result<Vec<_>, _>>()?;
@@ -186,12 +186,17 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 Err(moulin::protocol::ProtocolError::Output { source }) => {
                     Err(Failure::of_stdout(source))
                 }
+                // What `--option` set is the command line's.
+                Err(
+                    e @ (moulin::protocol::ProtocolError::Option { .. }
+                    | moulin::protocol::ProtocolError::NamedFile { .. }),
+                ) => Err(Failure::usage(e)),
                 done => Ok(done?),
             }
         }
-        Some(_) if !cli.options.is_empty() => {
-            Err("--option sets protocol options: give it without a subcommand".into())
-        }
+        Some(_) if !cli.options.is_empty() => Err(Failure::usage(
+            "--option sets protocol options: give it without a subcommand",
+        )),
         Some(Command::Perft {
             depth,
             fen,

@@ -1,7 +1,7 @@
 //! `moulin perft`: count the positions after a number of plies, or each root move's share.
 
 use super::args::BadValue;
-use super::failure::Failure;
+use super::failure::{Context, Failure};
 use super::output::{outln, Report};
 use moulin::rules::notation::Convention;
 use moulin::rules::{fen, perft};
@@ -37,15 +37,16 @@ pub(super) fn run(
     convention: &str,
     divide: bool,
 ) -> Result<(), Failure> {
-    let rules = Rules::named(variant)?;
+    let rules = Rules::named(variant).usage()?;
     let conv = Convention::parse(convention)
-        .ok_or_else(|| format!("unknown convention '{convention}' (expected turn or action)"))?;
+        .ok_or_else(|| format!("unknown convention '{convention}' (expected turn or action)"))
+        .usage()?;
     let mut game = match fen_text {
-        Some(text) => Game::from_fen(&text, rules)?,
+        Some(text) => Game::from_fen(&text, rules).usage()?,
         None => Game::new(rules),
     };
     let tokens: Vec<&str> = moves.iter().flat_map(|m| m.split_whitespace()).collect();
-    game.play_tokens(tokens).map_err(|(_, e)| e)?;
+    game.play_tokens(tokens).map_err(|(_, e)| e).usage()?;
     let pos = *game.position();
     let started = Instant::now();
     let nodes = if divide {

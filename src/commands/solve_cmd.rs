@@ -52,14 +52,16 @@ pub struct SolveArgs {
 
 /// The position the moves lead to from the start or the --fen.
 fn position(args: &SolveArgs) -> Result<Position, Failure> {
-    let rules = moulin::Rules::named(&args.variant)?.without_draw_rules();
+    let rules = moulin::Rules::named(&args.variant)
+        .usage()?
+        .without_draw_rules();
     let mut game = match &args.fen {
-        Some(text) => Game::from_fen(text, rules).context("--fen")?,
+        Some(text) => Game::from_fen(text, rules).context("--fen").usage()?,
         None => Game::new(rules),
     };
     game.play_tokens(args.moves.iter().map(String::as_str))
         .map_err(|(i, e)| {
-            Failure::from(e).context(format!(
+            Failure::usage(e).context(format!(
                 "--moves: move {} {}",
                 i + 1,
                 quoted(&args.moves[i])

@@ -1,4 +1,4 @@
-//! Adjudication: by moulin's endgame tables (`--adjudicate-tables`), and by the engines' scores
+//! Adjudication: by moulin's endgame tables (`--tables`, the installed set by default), and by the engines' scores
 //! (`--resign`, `--draw`), each checked against what it claims: the tables' value of the
 //! position where the game ended, the scores' bounds, the records and the PGN.
 
@@ -92,12 +92,7 @@ fn result_of(wdl: i8, side: Color) -> &'static str {
 /// `dir`, with `extra` flags, its records in `records`.
 fn table_match(dir: &str, book: &Path, games: &str, extra: &[&str], records: &Path) -> Output {
     let engine = format!("cmd={} arg=--seed arg=5", fake().display());
-    let mut flags = vec![
-        "--openings",
-        book.to_str().unwrap(),
-        "--adjudicate-tables",
-        dir,
-    ];
+    let mut flags = vec!["--openings", book.to_str().unwrap(), "--tables", dir];
     flags.extend(extra);
     fake_match([&engine, &engine], games, &flags, records)
 }
@@ -186,8 +181,53 @@ fn the_tables_end_a_game_at_the_first_position_they_decide_with_their_result() {
     let twelve = table_match(d, &small, "2", &["--variant", "twelve"], &rec12);
     assert_eq!(twelve.status.code(), Some(1));
     let err = String::from_utf8_lossy(&twelve.stderr);
-    assert!(err.contains("--adjudicate-tables"), "{err}");
+    assert!(err.contains("--tables"), "{err}");
     assert!(!err.contains("Finished game"), "{err}");
+    // The installed set adjudicates by default, as it is the engine's, play's and analyse's
+    // tables; `--tables none` goes without.
+    let set = temp("adjudication-packed");
+    let _ = std::fs::remove_dir_all(&set);
+    let cache = temp("adjudication-cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    let packed = run(&["tables", "pack", "--dir", d, "--out", set.to_str().unwrap()]);
+    assert!(packed.status.success());
+    let installed = super::harness::command()
+        .args(["tables", "install", set.to_str().unwrap()])
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(installed.status.success(), "{installed:?}");
+    let engine = format!("cmd={} arg=--seed arg=5", fake().display());
+    let by_default = |extra: &[&str], records: &Path| {
+        let mut args = vec!["match", "--engine", &engine, "--engine", &engine];
+        args.extend(["--games", "8", "--movetime", "50", "--openings"]);
+        args.extend([
+            small.to_str().unwrap(),
+            "--records",
+            records.to_str().unwrap(),
+        ]);
+        args.extend(extra);
+        let out = super::harness::command()
+            .args(&args)
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let settings = std::fs::read_to_string(records).unwrap();
+        let ended = records_of_tables(records);
+        (settings, ended)
+    };
+    let (settings, ended) = by_default(&[], &temp("adjudication-installed.records"));
+    assert_eq!(ended, 8, "three against three: every game by the tables");
+    assert!(settings.contains(" tables=installed"), "{settings}");
+    let (settings, ended) = by_default(&["--tables", "none"], &temp("adjudication-none.records"));
+    assert_eq!(ended, 0);
+    assert!(!settings.contains("tables="), "{settings}");
+}
+
+/// The games of a records file that the tables ended.
+fn records_of_tables(path: &Path) -> usize {
+    records(path).iter().filter(|r| r.end == "tables").count()
 }
 
 /// The material of `c` in `pos`: on the board and in hand.
@@ -282,12 +322,7 @@ fn the_placing_solution_draws_the_start_at_once() {
     let dir = moulin::tables::default_dir("nine");
     let rec = temp("placing-adjudication.records");
     let engine = format!("cmd={}", fake().display());
-    let flags = [
-        "--random-plies",
-        "0",
-        "--adjudicate-tables",
-        dir.to_str().unwrap(),
-    ];
+    let flags = ["--random-plies", "0", "--tables", dir.to_str().unwrap()];
     let out = fake_match([&engine, &engine], "2", &flags, &rec);
     assert!(out.status.success());
     for r in records(&rec) {

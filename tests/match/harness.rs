@@ -35,8 +35,15 @@ pub(crate) fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// The moulin binary as a command, its cache folder one where nothing is installed
+/// (`crate::shared::moulin`): a match adjudicates by the installed tables by default, and the
+/// tests' games must not depend on the machine's.
+pub(crate) fn command() -> Command {
+    crate::shared::moulin()
+}
+
 pub(crate) fn run(args: &[&str]) -> Output {
-    let out = Command::new(moulin()).args(args).output().unwrap();
+    let out = command().args(args).output().unwrap();
     eprintln!("{}", String::from_utf8_lossy(&out.stderr));
     out
 }

@@ -120,7 +120,7 @@ fn engines_end_with_a_runner_that_is_killed() {
     for helper in ["--spawn-child", "--daemon-child"] {
         let tag = format!("moulin-test-term{helper}-{}", std::process::id());
         let hostile = format!("name=hostile cmd=\"{f} --tag {tag} --ignore-quit {helper}\"");
-        let mut runner = Command::new(moulin())
+        let mut runner = command()
             .args(["match", "--engine", &hostile, "--engine", &hostile])
             .args(["--games", "1000", "--movetime", "5"])
             .stdout(Stdio::null())

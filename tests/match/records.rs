@@ -254,10 +254,12 @@ fn pgn_records_are_written_read_back_and_checked() {
         stdout.contains("replayed 6 games") && stdout.contains("0 failed"),
         "{stdout}"
     );
-    // Never overwritten by mistake; added to with --resume.
+    // Never overwritten by mistake: added to, as cutechess-cli adds to its -pgnout file.
     let out = against_fake("", 2, &["--pgn", p]);
-    assert!(!out.status.success());
-    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text);
+    assert!(out.status.success());
+    let added = std::fs::read_to_string(&pgn).unwrap();
+    assert!(added.starts_with(&text), "{added}");
+    assert_eq!(moulin::record::read(&added).unwrap().len(), 8);
     // A record with an illegal move, and one whose result the board contradicts.
     let bad = temp("bad.pgn");
     std::fs::write(&bad, "[Event \"x\"]\n\n1. d6 f4 2. d6 *\n").unwrap();
@@ -352,12 +354,13 @@ fn no_output_of_a_match_is_an_input_or_another_output() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("same file"), "{stderr}");
     assert!(!records.exists());
-    // A --pgn file that exists is refused before the records are made.
-    std::fs::write(&pgn, "").unwrap();
+    // A --pgn file that exists but holds no PGN is refused before the records are made (one
+    // that holds PGN games is added to).
+    std::fs::write(&pgn, "d6 f4\n").unwrap();
     let out = against_fake("", 2, &["--records", r, "--pgn", p]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("already exists"), "{stderr}");
+    assert!(stderr.contains("holds no PGN games"), "{stderr}");
     assert!(!records.exists(), "records left behind");
 }
 

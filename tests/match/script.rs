@@ -152,7 +152,7 @@ fn interrupted_by(signal: &str, number: i32) {
     use std::os::unix::process::CommandExt;
     let f = fake().display().to_string();
     let good = format!("name=good cmd={f}");
-    let mut command = Command::new(moulin());
+    let mut command = command();
     command
         .args(["match", "--engine", &good, "--engine", &good])
         .args(["--games", "200", "--movetime", "5"])
@@ -233,7 +233,13 @@ fn a_line_per_finished_game_on_a_stderr_that_is_not_a_terminal() {
 /// Records of four games between `a` and `b`, `a` winning one (a time forfeit), losing one
 /// and drawing two (adjudicated): W1 D2 L1, both pairs worth 1 point to `a`.
 fn records_w1_d2_l1() -> std::path::PathBuf {
-    let path = temp("w1-d2-l1.txt");
+    records_of("w1-d2-l1.txt", ["1-0", "1-0", "1/2-1/2", "1/2-1/2"])
+}
+
+/// Records of four games between `a` and `b` (`a` White in games 1 and 3) named `name`, their
+/// `results`: a win of White's a time forfeit, one of Black's a resignation, a draw adjudicated.
+fn records_of(name: &str, results: [&str; 4]) -> std::path::PathBuf {
+    let path = temp(name);
     let game = |n: u32, white: &str, black: &str, result: &str, end: &str| {
         format!(
             "game={n} white={white} black={black} variant=nine start=startpos opening=\"d7\" \
@@ -242,13 +248,22 @@ fn records_w1_d2_l1() -> std::path::PathBuf {
     };
     let time = "end=time loser=black reason=\"no bestmove within 5 ms\"";
     let draw = "end=movelimit reason=\"draw: adjudicated after 0 plies\"";
-    let text = [
-        game(1, "a", "b", "1-0", time),
-        game(2, "b", "a", "1-0", time),
-        game(3, "a", "b", "1/2-1/2", draw),
-        game(4, "b", "a", "1/2-1/2", draw),
-    ]
-    .concat();
+    // A time forfeit is Black's, the side to move after the opening; a loss of White's is a
+    // resignation.
+    let resigned = "end=resign reason=\"white resigns\"";
+    let text: String = results
+        .iter()
+        .enumerate()
+        .map(|(i, &result)| {
+            let (white, black) = if i % 2 == 0 { ("a", "b") } else { ("b", "a") };
+            let end = match result {
+                "1-0" => time,
+                "0-1" => resigned,
+                _ => draw,
+            };
+            game(i as u32 + 1, white, black, result, end)
+        })
+        .collect();
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -268,6 +283,29 @@ fn few_games_get_no_false_precision() {
     );
     assert!(stdout.contains("LOS: n/a"), "{stdout}");
     assert!(stdout.contains("Draw ratio: 50.0%"), "{stdout}");
+}
+
+/// Every game won: no infinite Elo and no interval of infinities, but the bound the games give;
+/// two pairs of 1.5 and 2 points: no interval (too few games), and a LOS by Student's t, not the
+/// normal distribution's 99.9%.
+#[test]
+fn a_full_score_and_few_games_say_what_they_know() {
+    let won = records_of("won-4.txt", ["1-0", "0-1", "1-0", "0-1"]);
+    let stdout = run_ok(&["replay", won.to_str().unwrap()]);
+    assert_eq!(wdl(&stdout), (4, 0, 0), "{stdout}");
+    assert!(
+        stdout.contains("Elo difference: > -290.5  95% interval [-290.5, +inf]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("LOS: n/a"), "{stdout}");
+    let few = records_of("few.txt", ["1-0", "1/2-1/2", "1-0", "0-1"]);
+    let stdout = run_ok(&["replay", few.to_str().unwrap()]);
+    assert!(
+        stdout.contains("Elo difference: +338.0  95% interval n/a (too few games)")
+            && stdout.contains("LOS: 89.8%")
+            && !stdout.contains("-inf"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// One game of a records file: number, white, black, start and opening.
 struct Game {
@@ -430,7 +430,7 @@ fn a_killed_tournament_resumes_with_only_its_missing_games() {
         40,
         &["--records", rec, "--concurrency", "2"],
     );
-    let mut runner = Command::new(moulin())
+    let mut runner = command()
         .args(&args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

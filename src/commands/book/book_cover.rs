@@ -67,12 +67,11 @@ pub fn run_cover(args: &CoverArgs) -> Result<(), Failure> {
     let rules = header.rules()?;
     let deepest = header.plies.max(header.expanded);
     if args.to_ply >= deepest {
-        return Err(format!(
+        return Err(Failure::usage(format!(
             "--to-ply {}: the book gives moves for {deepest} plies only (its header); cover \
              plies below it",
             args.to_ply
-        )
-        .into());
+        )));
     }
     let mut list = openings::read_book_file(&args.openings, &rules)?;
     if let Some(n) = args.first {

@@ -133,7 +133,7 @@ fn renamed(name: &str) -> Option<(&'static str, Option<&'static str>)> {
     Some(match name {
         "pgnout" => ("pgn", None),
         "srand" => ("seed", None),
-        "tb" => ("adjudicate-tables", None),
+        "tb" => ("tables", None),
         "tbpieces" => ("adjudicate-pieces", None),
         "ratinginterval" | "scoreinterval" => (
             "score-interval",

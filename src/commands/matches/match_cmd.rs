@@ -3,7 +3,8 @@
 //! the runner reports them, and the summary on stdout.
 
 use super::match_openings::OpeningsFlag;
-use super::match_screen::{interrupted, Screen};
+use super::match_screen::{interrupted, Kept, Screen};
+use crate::commands::args::{self, EngineFiles};
 use crate::commands::failure::{Context, Failure};
 use crate::commands::output::out;
 use moulin::durable::{self, CommandFile, Role};
@@ -22,14 +23,14 @@ use moulin::matches::{quoting, MAX_CONCURRENCY, MAX_GAMES, MAX_RANDOM_PLIES};
 use moulin::rules::Rules;
 use moulin::tables::Tables;
 use moulin::text::quoted;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// The flags of `moulin match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock: the base in seconds or minutes:seconds, the\n                             increment in seconds, e.g. tc=10+0.1 or tc=1:00+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication (off by default): --adjudicate-tables DIR ends a game at the first position\nmoulin's endgame tables decide under the rules (exact); --resign and --draw use the engines'\nscores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nTournaments: three or more engines play a round-robin (every pair) unless\n--tournament gauntlet (the first engine against each other one) says otherwise;\n--games is per pairing, pair p of every pairing has the same opening, pairings\ninterleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is, and every --score-interval\ngames (10) the score, as cutechess-cli prints them:\n  Finished game N (white vs black): result {moulin's reason}\n  Score of a vs b: W - L - D  [score] games\n  Elo difference: +12.3 [-25.0, +49.1], LOS: 74.2%, DrawRatio: 40.0%\n  SPRT: llr 0.51 (17.4%), lbound -2.94, ubound 2.94\nCtrl-C prints the standings so far and the command that resumes the match (with\n--records), then ends moulin by the signal.\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, --sprt with\n     more than two engines or --tournament, a variant a proto=gbgp engine\n     cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed, the standings so far and the\n     command that resumes are printed, and moulin ends by that signal (130, 143, 129\n     in a shell); the records keep every game finished before it"
+    after_help = "Engine spec: key=value words in one argument, e.g.\n  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\nKeys: cmd (command line), arg (one more argument), name, dir (working directory),\nnotation (turn|action), rules (variant|options|both|none: how the rules are sent),\noption.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks the dialect of the\nNine Morris 3D GUI, nine and twelve men's morris only). A spec without '=' is a bare\ncommand line.\nTime keys (each engine its own; the default is --tc or --movetime):\n  tc=<base>[+<inc>]          a clock: the base in seconds or minutes:seconds, the\n                             increment in seconds, e.g. tc=10+0.1 or tc=1:00+0.1\n  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n  tc=inf                     no time: give nodes or depth (see --search-timeout)\n  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n--each \"<words>\" gives words every engine gets unless its own spec sets that key,\ne.g. --each \"tc=10+0.1 option.Hash=64\".\n\nAdjudication: the installed endgame tables (moulin tables install; --tables DIR for others,\n--tables none for none) end a game at the first position they decide under the rules\n(exact); --resign and --draw (off by default) use the engines' scores as cutechess-cli does. The record's end= and the PGN's Termination say which.\n\nTournaments: three or more engines play a round-robin (every pair) unless\n--tournament gauntlet (the first engine against each other one) says otherwise;\n--games is per pairing, pair p of every pairing has the same opening, pairings\ninterleaved by pair; --resume and every flag but\n--sprt work as for a match. The summary ranks the engines by Elo from all games by maximum\nlikelihood (logistic, a draw half a point; ± the 95% error from the likelihood's curvature),\nanchored on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for an\nengine with no finite rating (it won or lost every game); then a crosstable and each\npairing's W/D/L, Elo with its interval, LOS (docs/matches.md, \"Tournaments\").\n\nResults are from the first engine's view. Elo intervals and the SPRT use the pentanomial\nmodel over game pairs (same opening, colours swapped).\n\nOne line per finished game on stderr, whatever stderr is, and every --score-interval\ngames (10) the score, as cutechess-cli prints them:\n  Finished game N (white vs black): result {moulin's reason}\n  Score of a vs b: W - L - D  [score] games\n  Elo difference: +12.3 [-25.0, +49.1], LOS: 74.2%, DrawRatio: 40.0%\n  SPRT: llr 0.51 (17.4%), lbound -2.94, ubound 2.94\nand, in a tournament of more than two engines, the ranking of every engine instead.\nCtrl-C prints the standings so far and where the finished games are: with --records,\nthe command that resumes the match; with --pgn only, that file (the same command\nplays a new match and adds its games to it); then ends moulin by the signal.\n\nExit status:\n  0  the match finished (all its games played, or the SPRT decided)\n  1  an error: an engine could not start before the first game, a file could not\n     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n     failed to start 3 times in a row later (the games played are summed up first)\n  2  a usage error: a bad flag or value, fewer than two engines, --sprt with\n     more than two engines or --tournament, a variant a proto=gbgp engine\n     cannot play; nothing played\n  SIGINT, SIGTERM, SIGHUP: the engines are killed, the standings so far and the\n     command that resumes are printed, and moulin ends by that signal (130, 143, 129\n     in a shell); the records (and the --pgn file) keep every game finished before it"
 )]
 pub struct MatchArgs {
     /// An engine spec (give two for a match, or more for a tournament).
@@ -99,12 +100,13 @@ pub struct MatchArgs {
     /// engines and settings must be those of its header (--games may differ).
     #[arg(long, requires = "records", conflicts_with = "force")]
     pub resume: bool,
-    /// Replace an existing --records (and --pgn) file.
+    /// Replace an existing --records file, and empty an existing --pgn file first.
     #[arg(long)]
     pub force: bool,
     /// Also write each game to this file as a PGN-shaped record (docs/matches.md, "Game records (PGN)"),
-    /// readable by `moulin replay`; an existing file is refused unless --resume (which adds to
-    /// it) or --force. Never the --openings or the --records file.
+    /// readable by `moulin replay`; a file that is there gets the games added after its own, as
+    /// cutechess-cli's -pgnout (--force empties it first; one that holds no PGN is refused).
+    /// Never the --openings or the --records file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Sequential test: elo0=<a> elo1=<b> [alpha=0.05] [beta=0.05]; stops when decided. Elo
@@ -112,7 +114,8 @@ pub struct MatchArgs {
     #[arg(long, num_args = 1..=4, value_name = "K=V")]
     pub sprt: Option<Vec<String>>,
     /// Every N games, the running score on stderr, whatever stderr is, as cutechess-cli prints
-    /// it (`Score of a vs b: W - L - D  [score] N`), with the Elo and the LLR of --sprt; 0: none.
+    /// it (`Score of a vs b: W - L - D  [score] N`), with the Elo and the LLR of --sprt; in a
+    /// tournament of more than two engines, the table of every engine's rating; 0: none.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub score_interval: u64,
     /// Seed for random openings (default: from the clock; printed).
@@ -124,13 +127,16 @@ pub struct MatchArgs {
     /// Turns after which a game still going is adjudicated a draw.
     #[arg(long, default_value_t = 1000)]
     pub max_plies: usize,
-    /// End a game as soon as moulin's endgame tables in DIR decide it under the rules (and, with
-    /// the placing solution there, a placing position it values as a draw), with their result.
-    #[arg(long, value_name = "DIR")]
-    pub adjudicate_tables: Option<PathBuf>,
+    /// Endgame tables that end a game as soon as they decide it under the rules, with their
+    /// result: by default the set `moulin tables install` installed for the variant, if any
+    /// (as the engine's `TablesPath`, play and analyse), its moving tables only; DIR, those of DIR
+    /// (and, with the placing solution there, a placing position it values as a draw); `none`,
+    /// no adjudication by tables. (Formerly --adjudicate-tables, still read.)
+    #[arg(long, alias = "adjudicate-tables", value_name = "DIR|none")]
+    pub tables: Option<PathBuf>,
     /// Adjudicate by the tables only positions of at most N pieces (both sides, on the board and
     /// in hand); e.g. 10 leaves the placing phase and large endgames to the engines.
-    #[arg(long, value_name = "N", requires = "adjudicate_tables")]
+    #[arg(long, value_name = "N")]
     pub adjudicate_pieces: Option<u32>,
     /// Adjudicate a loss: movecount=<N> score=<S> [twosided=true]: an engine whose score was -S
     /// or below for N of its turns in a row loses (twosided: its opponent's S or above as long).
@@ -277,7 +283,8 @@ fn opening_source(
 }
 
 /// Checks the files before anything is made: neither output is the openings file nor the other
-/// output, and one that is there is refused unless --resume or --force.
+/// output, and records that are there are refused unless --resume or --force (a `--pgn` file
+/// that is there is added to).
 fn check_files(args: &MatchArgs) -> Result<(), Failure> {
     let output = |what, path, how| CommandFile {
         what,
@@ -294,11 +301,8 @@ fn check_files(args: &MatchArgs) -> Result<(), Failure> {
         files.push(output("--records", path, how));
     }
     if let Some(path) = &args.pgn {
-        files.push(output(
-            "--pgn",
-            path,
-            "give --resume to add to it, or --force to replace it",
-        ));
+        // Added to as cutechess-cli adds to its -pgnout file; replaced with --force.
+        files.push(CommandFile::writes("--pgn", path));
     }
     if let Some(flag) = args.openings.as_ref().filter(|f| f.shipped().is_none()) {
         files.push(CommandFile::reads("--openings", &flag.file));
@@ -306,11 +310,15 @@ fn check_files(args: &MatchArgs) -> Result<(), Failure> {
     Ok(durable::check_files(&files)?)
 }
 
-/// Words of the records' settings line, as key and value.
-type SettingsWords = Vec<(&'static str, String)>;
+/// A word of the records' settings line, as key and value.
+type SettingsWord = (&'static str, String);
+
+/// Words of the records' settings line.
+type SettingsWords = Vec<SettingsWord>;
 
 /// The adjudication `args` ask for, with the settings words that name it (none when off, so
-/// that records of earlier matches resume). Tables that cannot be read are an error (exit 1).
+/// that records of earlier matches resume). Tables named that cannot be read are an error (exit
+/// 1); installed ones that cannot be are said on stderr, and the match goes without.
 fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, SettingsWords), Failure> {
     let mut adj = Adjudication::default();
     let mut words = Vec::new();
@@ -324,10 +332,7 @@ fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, Settin
         words.push(("draw", rule.to_string()));
         adj.draw = Some(rule);
     }
-    if let Some(dir) = &args.adjudicate_tables {
-        log::info!("reading the tables of {} for adjudication", dir.display());
-        let tables = Tables::open(dir, rules)
-            .with_context(|| format!("--adjudicate-tables {}", dir.display()))?;
+    if let Some((tables, word)) = adjudication_tables(args.tables.as_deref(), rules)? {
         log::info!(
             "adjudication by {} tables{}",
             tables.pairs().len(),
@@ -337,7 +342,7 @@ fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, Settin
                 ""
             }
         );
-        words.push(("adjudicate-tables", dir.display().to_string()));
+        words.push(word);
         if let Some(n) = args.adjudicate_pieces {
             words.push(("adjudicate-pieces", n.to_string()));
         }
@@ -345,6 +350,42 @@ fn adjudication(args: &MatchArgs, rules: &Rules) -> Result<(Adjudication, Settin
         adj.tables = Some(Arc::new(tables));
     }
     Ok((adj, words))
+}
+
+/// The tables of `--tables` (`named`) and the settings word that names them: those of a folder
+/// named, none for `none`, else the set installed for the rules, found as the engine, `play` and
+/// `analyse` find it (`args::engine_settings` with the tables not named), without its placing
+/// solution: a whole one values the start of nine a draw, and would end every game at once.
+fn adjudication_tables(
+    named: Option<&Path>,
+    rules: &Rules,
+) -> Result<Option<(Tables, SettingsWord)>, Failure> {
+    match named {
+        Some(dir) if dir.as_os_str().eq_ignore_ascii_case("none") => Ok(None),
+        Some(dir) => {
+            log::info!("reading the tables of {} for adjudication", dir.display());
+            let tables =
+                Tables::open(dir, rules).with_context(|| format!("--tables {}", dir.display()))?;
+            Ok(Some((
+                tables,
+                ("adjudicate-tables", dir.display().to_string()),
+            )))
+        }
+        None => {
+            let none = Path::new("none");
+            let files = EngineFiles {
+                tables: None,
+                opening_solution: Some(none),
+                eval_file: Some(none),
+            };
+            let settings = args::engine_settings(*rules, &files)?;
+            let installed = args::read_knowledge(&settings, &files)?.tables;
+            Ok(installed.and_then(Arc::into_inner).map(|mut tables| {
+                tables.drop_placing();
+                (tables, ("tables", "installed".to_string()))
+            }))
+        }
+    }
 }
 
 /// Checks that the GBGP engines can play the variant (a usage error, exit status 2) from every
@@ -407,7 +448,7 @@ fn settings_line(
         .join(" ")
 }
 
-/// Refuses a path of the settings line (`--openings`, `--adjudicate-tables`) that holds a
+/// Refuses a path of the settings line (`--openings`, `--tables`) that holds a
 /// control character when the match keeps records: their settings are one line, where a line
 /// break is written as a space, and a resume with the other path would pass as the same match.
 /// (Every word of an engine's spec and of `--each` was checked when read; between words, any
@@ -417,10 +458,7 @@ fn check_recorded_paths(args: &MatchArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let openings = args.openings.as_ref().map(|o| ("--openings", &o.file));
-    let tables = args
-        .adjudicate_tables
-        .as_ref()
-        .map(|d| ("--adjudicate-tables", d));
+    let tables = args.tables.as_ref().map(|d| ("--tables", d));
     for (flag, path) in openings.into_iter().chain(tables) {
         let text = path.display().to_string();
         if let Some(c) = text.chars().find(|c| c.is_control()) {
@@ -516,9 +554,8 @@ fn plan(args: MatchArgs) -> Result<Plan, Failure> {
 /// stops the match later: the summary of the games played is printed, then the error returned.
 pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
     let interval = args.score_interval;
-    let resumable = args.records.is_some();
     let plan = plan(args)?;
-    let screen = Screen::new(plan.tournament.is_some(), plan.sprt, interval);
+    let screen = Screen::new(plan.tournament.map(|_| plan.anchor), plan.sprt, interval);
     // Ctrl-C (or SIGTERM, SIGHUP) kills the engines and ends the match here, where the standings
     // so far and the command that resumes it are told before moulin ends by the signal.
     live_engines::defer_end();
@@ -537,7 +574,11 @@ pub(crate) fn run(args: MatchArgs) -> Result<(), Failure> {
                 let _ = out!("{}", summary_of(&plan, f));
             }
         }
-        interrupted(signal, resumable);
+        let kept = Kept {
+            records: plan.records.is_some(),
+            pgn: plan.pgn.as_deref(),
+        };
+        interrupted(signal, &kept);
         live_engines::end_by(signal);
     }
     let finished = finished?;

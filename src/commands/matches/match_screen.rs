@@ -9,7 +9,9 @@ use moulin::matches::run::game_line::Record;
 use moulin::matches::run::runner::Event;
 use moulin::matches::run::standings::Standings;
 use moulin::matches::run::summary;
+use moulin::text::quoted;
 use std::io::Write;
+use std::path::Path;
 use std::sync::OnceLock;
 
 /// Writes `text` to stderr, above the bar when there is one. A stderr that cannot be written to
@@ -49,7 +51,7 @@ pub(crate) fn score_lines(a: &str, b: &str, t: &Tally, sprt: Option<&Sprt>) -> S
     if let Some(e) = t.estimate() {
         out.push_str(&format!(
             "Elo difference: {} {}, LOS: {}, DrawRatio: {}\n",
-            stats::show_elo(e.elo),
+            stats::show_estimate(&e),
             stats::show_interval(e.interval),
             stats::show_percent(e.los),
             stats::show_percent(t.draw_ratio())
@@ -72,7 +74,7 @@ pub(crate) fn score_lines(a: &str, b: &str, t: &Tally, sprt: Option<&Sprt>) -> S
 fn progress_message(t: &Tally, sprt: Option<(f64, Decision)>) -> String {
     let mut m = format!("W {} D {} L {}", t.wins, t.draws, t.losses);
     if let Some(e) = t.estimate() {
-        m.push_str(&format!("  Elo {}", stats::show_elo(e.elo)));
+        m.push_str(&format!("  Elo {}", stats::show_estimate(&e)));
     }
     if let Some((llr, _)) = sprt {
         m.push_str(&format!("  LLR {llr:.2}"));
@@ -88,15 +90,20 @@ fn progress_message(t: &Tally, sprt: Option<(f64, Decision)>) -> String {
 /// pairing's W/D/L, Elo and LLR for a match, nothing for a tournament.
 pub(crate) struct Screen {
     bar: OnceLock<ProgressBar>,
-    tournament: bool,
+    /// For a tournament, the engine its ratings are anchored on and its rating.
+    tournament: Option<(usize, f64)>,
     sprt: Option<Sprt>,
     interval: u64,
 }
 
 impl Screen {
-    /// The screen of a match (or a tournament) under `sprt`, its score every `interval` games
-    /// (never for 0).
-    pub(crate) fn new(tournament: bool, sprt: Option<Sprt>, interval: u64) -> Screen {
+    /// The screen of a match (or of a tournament whose ratings are anchored on `tournament`'s
+    /// engine at its rating) under `sprt`, its score every `interval` games (never for 0).
+    pub(crate) fn new(
+        tournament: Option<(usize, f64)>,
+        sprt: Option<Sprt>,
+        interval: u64,
+    ) -> Screen {
         Screen {
             bar: OnceLock::new(),
             tournament,
@@ -123,7 +130,7 @@ impl Screen {
                 tell(bar, &text);
                 if let Some(bar) = bar {
                     bar.inc(1);
-                    let message = if self.tournament {
+                    let message = if self.tournament.is_some() {
                         String::new()
                     } else {
                         progress_message(&standings.recaps[0].tally, sprt)
@@ -134,19 +141,25 @@ impl Screen {
         }
     }
 
-    /// The score lines of the pairing of `record`, when the games played reach a multiple of
-    /// the interval.
+    /// When the games played reach a multiple of the interval, the standings as cutechess-cli
+    /// prints them: for a tournament of more than two engines, the table of every engine
+    /// (rating, error, games, score, draws); else the score lines of the pairing of `record`.
     fn score(&self, record: &Record, standings: &Standings) -> String {
         let games = u64::from(standings.games());
         if self.interval == 0 || games % self.interval != 0 {
             return String::new();
+        }
+        if let Some((anchor, anchor_elo)) = self.tournament {
+            if standings.names.len() > 2 {
+                return summary::ranking_table(standings, anchor, anchor_elo);
+            }
         }
         let Some(k) = standings.pairing_of(&record.white, &record.black) else {
             return String::new();
         };
         let (a, b) = standings.pairings[k];
         let (a, b) = (&standings.names[a], &standings.names[b]);
-        let sprt = self.sprt.as_ref().filter(|_| !self.tournament);
+        let sprt = self.sprt.as_ref().filter(|_| self.tournament.is_none());
         score_lines(a, b, &standings.recaps[k].tally, sprt)
     }
 
@@ -190,29 +203,52 @@ pub(crate) fn resume_command(args: &[String]) -> String {
         .join(" ")
 }
 
-/// Tells on stderr that `signal` stopped the match, and the command that resumes it (a match
-/// with records only).
-pub(crate) fn interrupted(signal: i32, resumable: bool) {
+/// Where a stopped match's finished games are: its records (then it resumes), its `--pgn` file.
+pub(crate) struct Kept<'a> {
+    /// Whether the match has records (`--records`).
+    pub(crate) records: bool,
+    /// Its `--pgn` file, if any.
+    pub(crate) pgn: Option<&'a Path>,
+}
+
+/// Tells on stderr that `signal` stopped the match, where its finished games are, and the
+/// command that resumes it (a match with records), or what the same command does again (a
+/// match with a `--pgn` file only: a new match, its games added to that file).
+pub(crate) fn interrupted(signal: i32, kept: &Kept) {
     let name = match signal {
         libc::SIGINT => "SIGINT",
         libc::SIGTERM => "SIGTERM",
         libc::SIGHUP => "SIGHUP",
         _ => "a signal",
     };
-    let text = if resumable {
-        let args: Vec<String> = std::env::args().collect();
-        format!(
-            "moulin: match stopped by {name}; the records keep every game finished before it. \
-             Resume it with:\n  {}\n",
-            resume_command(&args)
-        )
-    } else {
-        format!(
-            "moulin: match stopped by {name}; its games are not kept (no --records): a match \
-             with --records FILE can be resumed with --resume\n"
-        )
-    };
-    tell(None, &text);
+    let args: Vec<String> = std::env::args().collect();
+    tell(None, &stopped(name, kept, &args));
+}
+
+/// The lines `interrupted` tells, for the command line `args`.
+fn stopped(name: &str, kept: &Kept, args: &[String]) -> String {
+    let head = format!("moulin: match stopped by {name}; ");
+    match (kept.records, kept.pgn) {
+        (true, pgn) => format!(
+            "{head}the records{} keep every game finished before it. Resume it with:\n  {}\n",
+            pgn.map_or(String::new(), |p| format!(
+                " (and the --pgn file {})",
+                quoted(&p.display().to_string())
+            )),
+            resume_command(args)
+        ),
+        (false, Some(pgn)) => format!(
+            "{head}every game finished before it is in the --pgn file {}. Without --records the \
+             match cannot be resumed: the same command plays a new match and adds its games to \
+             that file, as cutechess-cli does (--force replaces it); a match with --records FILE \
+             can be resumed with --resume\n",
+            quoted(&pgn.display().to_string())
+        ),
+        (false, None) => format!(
+            "{head}its games are not kept (no --records, no --pgn): a match with --records FILE \
+             can be resumed with --resume\n"
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -238,6 +274,38 @@ mod tests {
     }
 
     #[test]
+    fn a_stopped_match_says_where_its_games_are() {
+        let args = ["moulin", "match", "--pgn", "g.pgn"].map(String::from);
+        let pgn = Path::new("g.pgn");
+        let only_pgn = Kept {
+            records: false,
+            pgn: Some(pgn),
+        };
+        let text = stopped("SIGINT", &only_pgn, &args);
+        assert!(
+            text.contains("every game finished before it is in the --pgn file 'g.pgn'")
+                && text.contains("adds its games to that file")
+                && !text.contains("not kept"),
+            "{text}"
+        );
+        let both = Kept {
+            records: true,
+            pgn: Some(pgn),
+        };
+        let text = stopped("SIGTERM", &both, &args);
+        assert!(
+            text.contains("the records (and the --pgn file 'g.pgn') keep every game")
+                && text.ends_with("--pgn g.pgn --resume\n"),
+            "{text}"
+        );
+        let none = Kept {
+            records: false,
+            pgn: None,
+        };
+        assert!(stopped("SIGHUP", &none, &args).contains("not kept (no --records, no --pgn)"));
+    }
+
+    #[test]
     fn score_lines_as_cutechess_prints_them() {
         let mut t = Tally::default();
         for p in [1.0, 0.5, 1.0, 0.0, 0.5] {
@@ -249,5 +317,26 @@ mod tests {
             "{lines}"
         );
         assert!(lines.contains("\nElo difference: +70.4 "), "{lines}");
+        // docs/matches.md's example: 5 pairs of 0.5, 1, 1, 1.5 and 2 points.
+        t.pairs = [0, 1, 2, 1, 1];
+        (t.wins, t.losses, t.draws) = (5, 3, 2);
+        let lines = score_lines("new", "old", &t, None);
+        assert!(
+            lines.starts_with("Score of new vs old: 5 - 3 - 2  [0.600] 10\n")
+                && lines.ends_with(
+                    "Elo difference: +70.4 [-194.5, +526.4], LOS: 76.2%, DrawRatio: 20.0%\n"
+                ),
+            "{lines}"
+        );
+        // Four games won: a bound, no infinity.
+        let mut t = Tally::default();
+        for _ in 0..4 {
+            t.add_game(1.0);
+        }
+        let lines = score_lines("a", "b", &t, None);
+        assert!(
+            lines.contains("Elo difference: > -72.1 [-72.1, +inf], LOS: n/a"),
+            "{lines}"
+        );
     }
 }

@@ -93,7 +93,7 @@ fn scoring(args: &OpeningsArgs, rules: &Rules) -> Result<Scoring, Failure> {
     let scorer = match (&args.exact, &args.engine) {
         (Some(dir), _) => balanced::exact_scorer(dir, rules)?,
         (None, Some(engine)) => balanced::engine_scorer(engine)?,
-        (None, None) => return Err("give --engine or --exact".into()),
+        (None, None) => return Err(Failure::usage("give --engine or --exact")),
     };
     Ok(Scoring {
         scorer,

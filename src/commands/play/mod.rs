@@ -97,7 +97,11 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
     let human = match args.color.to_ascii_lowercase().as_str() {
         "white" | "w" => Color::White,
         "black" | "b" => Color::Black,
-        other => return Err(format!("--color {other}: expected white or black").into()),
+        other => {
+            return Err(Failure::usage(format!(
+                "--color {other}: expected white or black"
+            )))
+        }
     };
     let clocks = args.clock.as_deref().map(parse_clock).transpose()?;
     let start = match &args.fen {

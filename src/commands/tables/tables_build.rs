@@ -89,7 +89,7 @@ pub(super) fn run(args: &BuildArgs) -> Result<(), Failure> {
     let todo: Vec<(usize, usize)> = match (&args.pair, args.pieces) {
         (Some(p), None) => vec![parse_pair(p)?],
         (None, Some(n)) => schedule::groups(n as usize),
-        _ => return Err("give --pieces N, or --pair W-B".into()),
+        _ => return Err(Failure::usage("give --pieces N, or --pair W-B")),
     };
     let largest = todo.iter().map(|&(_, b)| b).max().unwrap_or(3);
     let pool = pool(args.threads)?;

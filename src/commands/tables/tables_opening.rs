@@ -71,7 +71,7 @@ pub(super) fn run(args: &OpeningArgs) -> Result<(), Failure> {
             check_out(&out, &dir, args.force)?;
             make(&out, &dir, &rules, plies)
         }
-        (None, None) => Err("give --plies N, or --verify FILE".into()),
+        (None, None) => Err(Failure::usage("give --plies N, or --verify FILE")),
     })
 }
 

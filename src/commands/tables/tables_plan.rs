@@ -43,7 +43,7 @@ fn utf8(path: &Path) -> Result<&str, Failure> {
 /// Runs `moulin tables plan`: prints the script.
 pub(super) fn run(args: &PlanArgs) -> Result<(), Failure> {
     if !args.slurm {
-        return Err("only --slurm plans exist: give --slurm".into());
+        return Err(Failure::usage("only --slurm plans exist: give --slurm"));
     }
     let rules = table_rules(&args.variant)?;
     let most = schedule::most_removals(&rules);

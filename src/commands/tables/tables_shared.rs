@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 /// The rules of a preset, without draw rules, refused when tables cannot serve them.
 pub(super) fn table_rules(variant: &str) -> Result<Rules, Failure> {
-    let rules = Rules::named(variant)?;
+    let rules = Rules::named(variant).usage()?;
     match unsupported(&rules) {
-        Some(why) => Err(format!("variant {variant}: {why}").into()),
+        Some(why) => Err(Failure::usage(format!("variant {variant}: {why}"))),
         None => Ok(rules.without_draw_rules()),
     }
 }
@@ -18,7 +18,7 @@ pub(super) fn table_rules(variant: &str) -> Result<Rules, Failure> {
 /// Parses `W-B`, as the group `(a, b)` with `a <= b`.
 pub(super) fn parse_pair(text: &str) -> Result<(usize, usize), Failure> {
     let bad = || {
-        Failure::from(format!(
+        Failure::usage(format!(
             "--pair '{text}': expected W-B with 3 to {MAX_PIECES} pieces a side"
         ))
     };

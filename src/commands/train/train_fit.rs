@@ -67,17 +67,22 @@ pub fn run_fit(args: &FitArgs) -> Result<(), Failure> {
         )
     })?;
     if args.scale.is_nan() || args.scale <= 0.0 {
-        return Err(format!("--scale must be positive (got {})", args.scale).into());
+        return Err(Failure::usage(format!(
+            "--scale must be positive (got {})",
+            args.scale
+        )));
     }
     if args.fade > 0 && !args.moving {
-        return Err(format!(
+        return Err(Failure::usage(format!(
             "--fade {} fades the moving correction, which only --moving fits",
             args.fade
-        )
-        .into());
+        )));
     }
     if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!("--lambda must be within 0 to 1 (got {})", args.lambda).into());
+        return Err(Failure::usage(format!(
+            "--lambda must be within 0 to 1 (got {})",
+            args.lambda
+        )));
     }
     let files = fit::label_files(&args.variant, &args.labels)?;
     if let Some(out) = &args.out {

@@ -63,9 +63,12 @@ pub struct NetArgs {
 /// `moulin train net`.
 pub fn run_net(args: &NetArgs) -> Result<(), Failure> {
     if !(args.rate > 0.0 && args.rate < 1.0) {
-        return Err(format!("--rate must be above 0 and below 1 (got {})", args.rate).into());
+        return Err(Failure::usage(format!(
+            "--rate must be above 0 and below 1 (got {})",
+            args.rate
+        )));
     }
-    let rules = Rules::named(&args.variant)?;
+    let rules = Rules::named(&args.variant).usage()?;
     if args.only_check.is_none() {
         durable::check_files(&[CommandFile::replaces_own(
             "--out",

@@ -1,6 +1,6 @@
 //! Adjudication: ending a game before the rules do, when its result is known.
 //!
-//! - **By the tables** (`--adjudicate-tables DIR`, as chess tournaments adjudicate by Syzygy): a
+//! - **By the tables** (`--tables`, as chess tournaments adjudicate by Syzygy): a
 //!   moving-phase position whose value moulin's endgame tables decide under the game's draw
 //!   rules (`Tables::probe_in_game`) ends the game with that result at once; with the placing
 //!   solution in the directory, a placing position it values as a draw ends the game as a draw.

@@ -16,7 +16,7 @@
 //! every game against the others has no finite rating (the likelihood grows without bound as it
 //! moves up); such engines are reported as above or below the rated ones, never as a number.
 
-use super::stats::Z95;
+use super::distributions::Z95;
 
 /// The largest rating an anchor may be given, either way (`--anchor-elo`): the ratings are the
 /// anchor's plus differences of a few hundred Elo, which far beyond it are lost in the anchor's

@@ -13,18 +13,27 @@
 //! - Elo of a score s: `-400 log10(1/s - 1)`.
 //! - Interval: `s ± t σ/√n`, mapped through the Elo formula (n games or n pairs, σ² the sample
 //!   variance (over n - 1) of one game or of one pair's score divided by 2, t the 97.5% quantile
-//!   of Student's t with n - 1 degrees of freedom: 12.7 for two samples, 1.96 for many). None
-//!   with fewer than two samples or when every sample is alike: the data then say nothing of the
-//!   spread, and a zero-width interval would be a false precision.
+//!   of Student's t with n - 1 degrees of freedom: 12.7 for two samples, 1.96 for many). An end
+//!   past a score of 0 or 1 is no bound (`Interval::Above`, `Below`); both past, or fewer than
+//!   two samples, and the games are too few for an interval (`TooFew`). None when every sample
+//!   is alike (`Alike`): the data then say nothing of the spread, and a zero-width interval
+//!   would be a false precision.
+//! - A full score (every sample won, or every one lost) has no finite Elo. Its bound: a sample
+//!   in [0, 1] of mean μ is 1 with a chance of at most μ (Markov's inequality), so n samples all
+//!   at 1 have a chance of at most μⁿ, below 2.5% for every μ under `0.025^(1/n)`: the Elo is
+//!   above that score's, one-sided at 97.5% as each end of the interval (`Above`), whatever the
+//!   samples' spread; and below the mirror bound for every sample lost.
 //! - LOS, the likelihood of superiority (that the first engine is the stronger):
-//!   `Φ((s - 1/2) / (σ/√n))`, the normal approximation cutechess-cli and fastchess use, over the
-//!   same samples; none when the interval is none.
+//!   `T((s - 1/2) / (σ/√n))` over the same samples, T the distribution function of Student's t
+//!   with n - 1 degrees of freedom, as the interval (cutechess-cli and fastchess use the normal
+//!   one, which is 99.9% sure of 2 samples); none when there is no spread.
 //! - SPRT on logistic Elo bounds elo0 < elo1, with s0, s1 their expected scores:
 //!   `LLR = n (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²)`, accepted H1 at `ln((1-β)/α)`, H0 at
 //!   `ln(β/(1-α))`. Empty cells are given a count of 1e-3 (as fishtest does) so that the
 //!   variance is never zero, and no decision is taken while every sample is alike (the variance
 //!   observed is zero: the data say nothing yet about the spread).
 
+use super::distributions::{t975, t_cdf};
 use std::fmt;
 
 /// An SPRT (`--sprt`) that cannot be read.
@@ -81,62 +90,6 @@ pub enum SprtError {
     },
 }
 
-/// The 97.5% quantile of the standard normal distribution.
-pub const Z95: f64 = 1.959_963_984_540_054;
-
-/// The 97.5% quantile of Student's t distribution with 1 to 30 degrees of freedom (computed by
-/// integrating its density; they agree with the printed tables).
-const T975: [f64; 30] = [
-    12.706_205, 4.302_653, 3.182_446, 2.776_445, 2.570_582, 2.446_912, 2.364_624, 2.306_004,
-    2.262_157, 2.228_139, 2.200_985, 2.178_813, 2.160_369, 2.144_787, 2.131_450, 2.119_905,
-    2.109_816, 2.100_922, 2.093_024, 2.085_963, 2.079_614, 2.073_873, 2.068_658, 2.063_899,
-    2.059_539, 2.055_529, 2.051_831, 2.048_407, 2.045_230, 2.042_272,
-];
-
-/// The 97.5% quantile of Student's t with `df` degrees of freedom (at least 1): the table, then
-/// the Cornish-Fisher expansion around the normal quantile (within 1e-6 past 30).
-pub fn t975(df: u32) -> f64 {
-    match df {
-        0 => f64::INFINITY,
-        1..=30 => T975[df as usize - 1],
-        _ => {
-            let (z, v) = (Z95, f64::from(df));
-            let g1 = (z.powi(3) + z) / 4.0;
-            let g2 = (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / 96.0;
-            let g3 = (3.0 * z.powi(7) + 19.0 * z.powi(5) + 17.0 * z.powi(3) - 15.0 * z) / 384.0;
-            z + g1 / v + g2 / (v * v) + g3 / (v * v * v)
-        }
-    }
-}
-
-/// The standard normal distribution function, through `erfc` by the Chebyshev fit of Numerical
-/// Recipes' `erfcc` (fractional error below 1.2e-7 everywhere).
-pub fn normal_cdf(x: f64) -> f64 {
-    let z = x.abs() / std::f64::consts::SQRT_2;
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = [
-        -1.265_512_23,
-        1.000_023_68,
-        0.374_091_96,
-        0.096_784_18,
-        -0.186_288_06,
-        0.278_868_07,
-        -1.135_203_98,
-        1.488_515_87,
-        -0.822_152_23,
-        0.170_872_77,
-    ]
-    .iter()
-    .rev()
-    .fold(0.0, |acc, c| acc * t + c);
-    let erfc = t * (-z * z + poly).exp();
-    if x >= 0.0 {
-        1.0 - 0.5 * erfc
-    } else {
-        0.5 * erfc
-    }
-}
-
 /// The results so far, from the first engine's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -168,6 +121,21 @@ impl fmt::Display for Model {
     }
 }
 
+/// The 95% interval of an Elo difference, as far as the samples give one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Interval {
+    /// Both ends, low first.
+    Between(f64, f64),
+    /// Only a low end: the interval reaches past a full score (or every sample was won).
+    Above(f64),
+    /// Only a high end: the interval reaches past an empty score (or every sample was lost).
+    Below(f64),
+    /// Too few samples for an end: fewer than two, or both ends past the scores.
+    TooFew,
+    /// Every sample alike, short of a full or an empty score: nothing is known of the spread.
+    Alike,
+}
+
 /// An Elo estimate with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
@@ -177,12 +145,12 @@ pub struct Estimate {
     pub samples: u32,
     /// The first engine's score, 0 to 1.
     pub score: f64,
-    /// The Elo difference.
+    /// The Elo difference: infinite for a full or an empty score, whose bound is the interval's
+    /// one end.
     pub elo: f64,
-    /// The 95% interval of the Elo difference, low end first; `None` when it cannot be
-    /// estimated (fewer than two samples, or all alike).
-    pub interval: Option<(f64, f64)>,
-    /// The likelihood of superiority, 0 to 1; `None` when the interval is.
+    /// The 95% interval of the Elo difference.
+    pub interval: Interval,
+    /// The likelihood of superiority, 0 to 1; `None` when the samples have no spread.
     pub los: Option<f64>,
 }
 
@@ -270,16 +238,30 @@ impl Tally {
         let samples = n as u32;
         // The standard error of the mean, from the sample variance; none when it is nothing.
         let se = (samples >= 2 && var > 0.0).then(|| (var / (n - 1.0)).sqrt());
+        // Below this chance, n samples all at a full score (Markov's inequality, above).
+        let full = 0.025f64.powf(1.0 / n);
+        let interval = match se {
+            _ if mean >= 1.0 => Interval::Above(elo(full)),
+            _ if mean <= 0.0 => Interval::Below(elo(1.0 - full)),
+            None if samples < 2 => Interval::TooFew,
+            None => Interval::Alike,
+            Some(se) => {
+                let half = t975(samples - 1) * se;
+                match (mean - half > 0.0, mean + half < 1.0) {
+                    (true, true) => Interval::Between(elo(mean - half), elo(mean + half)),
+                    (true, false) => Interval::Above(elo(mean - half)),
+                    (false, true) => Interval::Below(elo(mean + half)),
+                    (false, false) => Interval::TooFew,
+                }
+            }
+        };
         Some(Estimate {
             model,
             samples,
             score: mean,
             elo: elo(mean),
-            interval: se.map(|se| {
-                let half = t975(samples - 1) * se;
-                (elo(mean - half), elo(mean + half))
-            }),
-            los: se.map(|se| normal_cdf((mean - 0.5) / se)),
+            interval,
+            los: se.map(|se| t_cdf((mean - 0.5) / se, samples - 1)),
         })
     }
 }
@@ -474,12 +456,26 @@ pub fn show_parameter(x: f64) -> String {
     }
 }
 
-/// A 95% interval for people: `[-12.0, +30.5]`, or `n/a` when there is none.
-pub fn show_interval(interval: Option<(f64, f64)>) -> String {
-    interval.map_or_else(
-        || "n/a".to_string(),
-        |(low, high)| format!("[{}, {}]", show_elo(low), show_elo(high)),
-    )
+/// A 95% interval for people: `[-12.0, +30.5]`, `[+189.5, +inf]` when it has one end only,
+/// `n/a (too few games)`, or `n/a` when every sample is alike.
+pub fn show_interval(interval: Interval) -> String {
+    match interval {
+        Interval::Between(low, high) => format!("[{}, {}]", show_elo(low), show_elo(high)),
+        Interval::Above(low) => format!("[{}, +inf]", show_elo(low)),
+        Interval::Below(high) => format!("[-inf, {}]", show_elo(high)),
+        Interval::TooFew => "n/a (too few games)".to_string(),
+        Interval::Alike => "n/a".to_string(),
+    }
+}
+
+/// An estimate's Elo for people: `+12.3`; for a full or an empty score, which has no finite
+/// Elo, its 97.5% bound: `> -290.0`, `< +290.0`.
+pub fn show_estimate(e: &Estimate) -> String {
+    match e.interval {
+        Interval::Above(low) if e.elo.is_infinite() => format!("> {}", show_elo(low)),
+        Interval::Below(high) if e.elo.is_infinite() => format!("< {}", show_elo(high)),
+        _ => show_elo(e.elo),
+    }
 }
 
 /// A share for people, as a percentage (`73.2%`), or `n/a`.
@@ -510,23 +506,56 @@ mod tests {
         let e = games(30, 40, 30).estimate().unwrap();
         assert_eq!(e.model, Model::Trinomial);
         assert!(close(e.elo, 0.0));
-        let (low, high) = e.interval.unwrap();
+        let Interval::Between(low, high) = e.interval else {
+            panic!("{e:?}")
+        };
         assert!(close(low, -54.101_836_231_533_02), "{low}");
         assert!(close(high, 54.101_836_231_533_05));
         assert!(close(e.los.unwrap(), 0.5));
         let e = games(10, 5, 5).estimate().unwrap();
         assert!(close(e.score, 0.625));
         assert!(close(e.elo, 88.739_499_846_542_51));
-        let (low, high) = e.interval.unwrap();
+        let Interval::Between(low, high) = e.interval else {
+            panic!("{e:?}")
+        };
         assert!(close(low, -51.849_980_049_282_294), "{low}");
         assert!(close(high, 268.248_552_934_294), "{high}");
-        assert!(close(e.los.unwrap(), 0.905_620_214_729_437_2));
+        // Student's t with 19 degrees of freedom (mpmath's integral of its density: 0.897797).
+        assert!(close(e.los.unwrap(), 0.897_797_129_152_659), "{:?}", e.los);
         assert_eq!(games(0, 0, 0).estimate(), None);
         // Every sample alike: nothing is known of the spread.
-        let e = games(3, 0, 0).estimate().unwrap();
-        assert!(e.elo.is_infinite() && e.interval.is_none() && e.los.is_none());
-        let e = games(1, 0, 0).estimate().unwrap();
-        assert!(e.interval.is_none());
+        let e = games(2, 2, 0).estimate().unwrap();
+        assert!(e.los.is_some());
+        let e = games(0, 3, 0).estimate().unwrap();
+        assert_eq!((e.interval, e.los), (Interval::Alike, None));
+        assert_eq!(show_interval(e.interval), "n/a");
+        let e = games(0, 1, 0).estimate().unwrap();
+        assert_eq!(show_interval(e.interval), "n/a (too few games)");
+    }
+
+    #[test]
+    fn a_full_score_has_a_bound_not_an_infinity() {
+        // 4 games won: a mean of at most 0.025^(1/4) = 0.3976 gives them a chance under 2.5%.
+        let e = games(4, 0, 0).estimate().unwrap();
+        assert!(e.elo.is_infinite() && e.los.is_none());
+        let Interval::Above(low) = e.interval else {
+            panic!("{e:?}")
+        };
+        assert!(close(low, -72.149_785_865_725_82), "{low}");
+        assert_eq!(show_estimate(&e), "> -72.1");
+        assert_eq!(show_interval(e.interval), "[-72.1, +inf]");
+        // The same 4 games as 2 pairs won: 2 samples, a looser bound.
+        let mut t = games(4, 0, 0);
+        t.pairs = [0, 0, 0, 0, 2];
+        let e = t.estimate().unwrap();
+        assert_eq!(show_estimate(&e), "> -290.5");
+        // Every game lost: the mirror.
+        let e = games(0, 0, 4).estimate().unwrap();
+        assert_eq!(show_estimate(&e), "< +72.1");
+        assert_eq!(show_interval(e.interval), "[-inf, +72.1]");
+        // A finite Elo shows as itself.
+        let e = games(10, 5, 5).estimate().unwrap();
+        assert_eq!(show_estimate(&e), "+88.7");
     }
 
     #[test]
@@ -535,22 +564,19 @@ mod tests {
         t.pairs = [0, 0, 1, 1, 0];
         let e = t.estimate().unwrap();
         assert!(close(e.elo, 88.739_499_846_542_51));
-        // 12.7 standard errors either way: beyond both ends of the score.
-        assert_eq!(e.interval, Some((f64::NEG_INFINITY, f64::INFINITY)));
-        assert!(close(e.los.unwrap(), 0.841_344_746_068_542_9));
-        assert_eq!(show_interval(e.interval), "[-inf, +inf]");
-    }
-
-    #[test]
-    fn quantiles_and_the_normal_distribution() {
-        assert!(close(t975(1), 12.706_205) && close(t975(30), 2.042_272));
-        // The expansion past the table meets it, and the normal quantile far away.
-        assert!((t975(31) - 2.039_513).abs() < 1e-5, "{}", t975(31));
-        assert!((t975(100) - 1.983_972).abs() < 1e-5, "{}", t975(100));
-        assert!((t975(1_000_000) - Z95).abs() < 1e-5);
-        assert!(close(normal_cdf(0.0), 0.5));
-        assert!((normal_cdf(Z95) - 0.975).abs() < 1e-6);
-        assert!((normal_cdf(-1.0) - 0.158_655_253_931_457).abs() < 1e-6);
+        // 12.7 standard errors either way: beyond both ends of the score, no interval at all.
+        assert_eq!(e.interval, Interval::TooFew);
+        assert_eq!(show_interval(e.interval), "n/a (too few games)");
+        // One standard error above a half, by Student's t with 1 degree of freedom: 75%, where
+        // the normal distribution says 84.1% (and 99.9% at 3).
+        assert!(close(e.los.unwrap(), 0.75), "{:?}", e.los);
+        // One end past a full score: the interval has its low end only.
+        t.pairs = [0, 0, 2, 0, 8];
+        let e = t.estimate().unwrap();
+        assert!(
+            matches!(e.interval, Interval::Above(low) if low > 0.0),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -561,7 +587,7 @@ mod tests {
         assert_eq!(show_elo(-0.06), "-0.1");
         assert_eq!(show_elo(12.34), "+12.3");
         assert_eq!(show_elo(f64::NEG_INFINITY), "-inf");
-        assert_eq!(show_interval(None), "n/a");
+        assert_eq!(show_interval(Interval::Alike), "n/a");
         assert_eq!(show_percent(Some(0.5)), "50.0%");
     }
 
@@ -574,10 +600,12 @@ mod tests {
         assert_eq!(e.samples, 20);
         assert!(close(e.score, 0.5375));
         assert!(close(e.elo, 26.106_692_605_036_62));
-        let (low, high) = e.interval.unwrap();
+        let Interval::Between(low, high) = e.interval else {
+            panic!("{e:?}")
+        };
         assert!(close(low, -54.724_305_657_989_89), "{low}");
         assert!(close(high, 109.917_611_899_227_04), "{high}");
-        assert!(close(e.los.unwrap(), 0.751_402_008_006_955_4));
+        assert!(close(e.los.unwrap(), 0.747_308_752_112_652), "{:?}", e.los);
     }
 
     #[test]
@@ -608,7 +636,7 @@ mod tests {
         assert!(llr.is_finite());
         assert_eq!(d, Decision::Continue);
         let e = t.estimate().unwrap();
-        assert!(close(e.elo, 0.0) && e.interval.is_none() && e.los.is_none());
+        assert!(close(e.elo, 0.0) && e.interval == Interval::Alike && e.los.is_none());
     }
 
     #[test]

@@ -94,11 +94,16 @@ pub enum RecordsError {
         /// Its first line, quoted.
         first: String,
     },
-    /// A new file of games (`--pgn`) would replace one.
-    #[error("{source_name} already exists: give --resume to add to it, or --force to replace it")]
-    FileExists {
+    /// A `--pgn` file to add games to that holds something else than PGN games.
+    #[error(
+        "--pgn {source_name} holds no PGN games (it begins {first}): name another file, or give \
+         --force to replace it"
+    )]
+    NotPgn {
         /// The file, as shown.
         source_name: String,
+        /// Its first line, quoted.
+        first: String,
     },
     /// A file of games cannot be written.
     #[error("cannot write {source_name}: {source}")]
@@ -181,6 +186,41 @@ pub(super) fn open_regular(path: &Path, write: bool) -> Result<File, RecordsErro
                 source: e,
             },
         }
+    })
+}
+
+/// Checks that the file at `path`, to which a match would add its games as PGN (`--pgn`
+/// without `--force`), holds PGN games or nothing: its first character, past blank space and a
+/// byte order mark, is the `[` of a tag (every game moulin and cutechess-cli write begins with
+/// one). A file that is not there passes, so that a typo never adds games to a book or to match
+/// records.
+///
+/// # Errors
+///
+/// A file that holds something else, or that cannot be read.
+pub fn check_pgn_to_extend(path: &Path) -> Result<(), RecordsError> {
+    let file = match open_regular(path, false) {
+        Err(RecordsError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+            return Ok(())
+        }
+        opened => opened?,
+    };
+    let mut head = Vec::new();
+    let source_name = path.display().to_string();
+    file.take(512)
+        .read_to_end(&mut head)
+        .map_err(|e| RecordsError::Read {
+            source_name: source_name.clone(),
+            source: e,
+        })?;
+    let text = String::from_utf8_lossy(&head);
+    let start = text.trim_start_matches(|c: char| c == '\u{feff}' || c.is_whitespace());
+    if start.is_empty() || start.starts_with('[') {
+        return Ok(());
+    }
+    Err(RecordsError::NotPgn {
+        source_name,
+        first: crate::text::quoted(start.lines().next().unwrap_or("")),
     })
 }
 
@@ -371,34 +411,28 @@ impl RecordsFile {
         Ok(out)
     }
 
-    /// Opens a file of records written as they come, with no header: a new file, or one
-    /// replaced (`force`) or continued (`append`).
+    /// Opens a file of records written as they come, with no header (`--pgn`): continued, as
+    /// cutechess-cli continues its `-pgnout` file, or made when it is not there; emptied first
+    /// when `replace` (`--force`).
     ///
     /// # Errors
     ///
-    /// A file that exists (neither `force` nor `append`), or that cannot be written.
-    pub fn open_plain(path: &Path, force: bool, append: bool) -> Result<RecordsFile, RecordsError> {
+    /// A file that cannot be written.
+    pub fn open_plain(path: &Path, replace: bool) -> Result<RecordsFile, RecordsError> {
         let mut options = OpenOptions::new();
-        if append {
-            options.append(true).create(true);
-        } else if force {
+        if replace {
             // Cut only once locked: another match may be writing it.
             options.write(true).create(true);
         } else {
-            options.write(true).create_new(true);
+            options.append(true).create(true);
         }
         let source_name = path.display().to_string();
-        let cannot = |e: std::io::Error| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => RecordsError::FileExists {
-                source_name: source_name.clone(),
-            },
-            _ => RecordsError::WriteFile {
-                source_name: source_name.clone(),
-                source: e,
-            },
+        let cannot = |e: std::io::Error| RecordsError::WriteFile {
+            source_name: source_name.clone(),
+            source: e,
         };
         let file = locked(options.open(path).map_err(cannot)?, path)?;
-        if force && !append {
+        if replace {
             file.set_len(0).map_err(cannot)?;
         }
         let len = file.metadata().map_or(0, |m| m.len());

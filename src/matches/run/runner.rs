@@ -11,7 +11,7 @@
 
 use super::game_line::Record;
 use super::lineup::{self, Lineup, Tournament};
-use super::records_file::{RecordsError, RecordsFile};
+use super::records_file::{self, RecordsError, RecordsFile};
 use super::standings::Standings;
 use crate::matches::engines::engine_process::EngineFault;
 use crate::matches::engines::engine_process::EngineProcess;
@@ -393,10 +393,13 @@ pub fn play(plan: &Plan, report: &(dyn Fn(Event) + Sync)) -> Result<Finished, Ru
         plan.variant,
         plan.seed
     );
+    if let Some(path) = plan.pgn.as_ref().filter(|_| !plan.force) {
+        records_file::check_pgn_to_extend(path)?;
+    }
     let first = start_first(plan)?;
     let (records, standings, done, stopped) = open_records(plan, &title)?;
     let pgn = match &plan.pgn {
-        Some(path) => Some(RecordsFile::open_plain(path, plan.force, plan.resume)?),
+        Some(path) => Some(RecordsFile::open_plain(path, plan.force)?),
         None => None,
     };
     log::info!(

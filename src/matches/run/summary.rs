@@ -26,7 +26,7 @@ pub fn results(a: &str, t: &Tally) -> String {
         ));
         out.push_str(&format!(
             "Elo difference: {}  95% interval {}  ({}: {})\n",
-            stats::show_elo(e.elo),
+            stats::show_estimate(&e),
             stats::show_interval(e.interval),
             e.model,
             count(e.samples, "sample", "samples")
@@ -239,6 +239,27 @@ impl Entry {
 /// anchored on engine `anchor` at `anchor_elo`.
 #[must_use]
 pub fn tournament_results(standings: &Standings, anchor: usize, anchor_elo: f64) -> String {
+    let entries = ranked(standings, anchor, anchor_elo);
+    let mut out = ranking(&standings.names, &entries, anchor_elo);
+    out.push_str(&crosstable(standings, &entries));
+    out.push_str(&pairwise(standings));
+    out
+}
+
+/// A tournament's ranking alone (`tournament_results`' first table, with its lines on the
+/// engines with no finite rating): every engine's rating, its 95% error, games, score and
+/// draws, as cutechess-cli prints its table every `-ratinginterval` games of a tournament.
+#[must_use]
+pub fn ranking_table(standings: &Standings, anchor: usize, anchor_elo: f64) -> String {
+    ranking(
+        &standings.names,
+        &ranked(standings, anchor, anchor_elo),
+        anchor_elo,
+    )
+}
+
+/// Every engine's line of the ranking, best first.
+fn ranked(standings: &Standings, anchor: usize, anchor_elo: f64) -> Vec<Entry> {
     let scores = standings.scores();
     let ratings = scores.ratings(anchor, anchor_elo);
     let names = &standings.names;
@@ -268,10 +289,7 @@ pub fn tournament_results(standings: &Standings, anchor: usize, anchor_elo: f64)
             .partial_cmp(&b.key())
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    let mut out = ranking(names, &entries, anchor_elo);
-    out.push_str(&crosstable(standings, &entries));
-    out.push_str(&pairwise(standings));
-    out
+    entries
 }
 
 /// The width of the engines' column: the longest name, and at least that of `Engine`.
@@ -389,7 +407,7 @@ fn pairwise(standings: &Standings) -> String {
                 out,
                 "  score {}  Elo {}  95% {}  LOS {}  ({}: {})",
                 stats::show_percent(t.score()),
-                stats::show_elo(e.elo),
+                stats::show_estimate(&e),
                 stats::show_interval(e.interval),
                 stats::show_percent(e.los),
                 e.model,
