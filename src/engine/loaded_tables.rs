@@ -188,7 +188,7 @@ impl LoadedTables {
             );
             listener.note(Note::TableChanged {
                 path: c.path.clone(),
-                change: c.change.to_string(),
+                change: c.change.clone(),
             });
             kept.remove(c.mover, c.other);
         }

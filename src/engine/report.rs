@@ -100,8 +100,8 @@ pub enum Note {
     TableChanged {
         /// The file.
         path: PathBuf,
-        /// How it changed, in words.
-        change: String,
+        /// How it changed.
+        change: crate::tables::mapped::Change,
     },
     /// A changed table file read again and checked: in force again.
     TableBack {

@@ -61,10 +61,11 @@ impl Stamp {
 }
 
 /// How a mapped file changed since it was mapped.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Change {
-    /// It cannot be looked at any more (removed, or its folder unreadable).
-    Gone(std::io::Error),
+    /// It cannot be looked at any more (removed, or its folder unreadable): the system's error,
+    /// shared by whoever is told.
+    Gone(std::sync::Arc<std::io::Error>),
     /// Another file has its name now (renamed over it, or removed and made again).
     Replaced,
     /// Its size is another.
@@ -191,7 +192,7 @@ impl Mapping {
         }
         match std::fs::metadata(&self.path) {
             Ok(now) => self.stamp.change_to(&Stamp::of(&now)),
-            Err(e) => Some(Change::Gone(e)),
+            Err(e) => Some(Change::Gone(std::sync::Arc::new(e))),
         }
     }
 

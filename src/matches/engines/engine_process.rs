@@ -33,11 +33,53 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// A system error kept by its kind and code, so that a fault stays comparable and can be copied
+/// into a game's record; said as the system says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SystemError {
+    kind: ErrorKind,
+    code: Option<i32>,
+}
+
+impl From<&std::io::Error> for SystemError {
+    fn from(e: &std::io::Error) -> SystemError {
+        SystemError {
+            kind: e.kind(),
+            code: e.raw_os_error(),
+        }
+    }
+}
+
+impl fmt::Display for SystemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.code {
+            Some(code) => std::io::Error::from_raw_os_error(code).fmt(f),
+            None => std::io::Error::from(self.kind).fmt(f),
+        }
+    }
+}
+
+/// Why an engine's process was not started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpawnCause {
+    /// The system refused to start it.
+    System(SystemError),
+    /// The match is ending: no engine is started any more.
+    Ending,
+    /// No thread could be started to read its output.
+    NoReader(SystemError),
+}
+
 /// What went wrong with an engine; each one loses the game it happened in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineFault {
     /// The process could not be started at all.
-    Spawn(String),
+    Spawn {
+        /// The program (`cmd=`).
+        program: String,
+        /// Why not.
+        cause: SpawnCause,
+    },
     /// The working folder of the spec (`dir=`) cannot be used, so the process was not started.
     Dir {
         /// The folder, as the spec gives it.
@@ -56,11 +98,12 @@ pub enum EngineFault {
     Exited {
         /// Whether it ended by a signal or a non-zero status.
         crashed: bool,
-        /// How it ended, as the system says it.
-        status: String,
+        /// How it ended, as the system reports it (`None`: it closed its output and had not
+        /// ended half a second later).
+        status: Option<std::process::ExitStatus>,
     },
     /// Writing to the engine failed.
-    Pipe(String),
+    Pipe(SystemError),
     /// A line of output longer than `MAX_LINE` bytes.
     Flood,
     /// The engine answered an `option.` key of its spec with an error line (`is_error`), so
@@ -83,7 +126,7 @@ pub enum DirProblem {
     /// Something other than a folder is there.
     NotAFolder,
     /// It cannot be entered or looked at: the system's reason.
-    Unusable(String),
+    Unusable(SystemError),
 }
 
 impl DirProblem {
@@ -91,14 +134,15 @@ impl DirProblem {
     fn of(dir: &Path) -> Option<DirProblem> {
         match std::fs::metadata(dir) {
             Err(e) if e.kind() == ErrorKind::NotFound => Some(DirProblem::Missing),
-            Err(e) => Some(DirProblem::Unusable(e.to_string())),
+            Err(e) => Some(DirProblem::Unusable(SystemError::from(&e))),
             Ok(m) if !m.is_dir() => Some(DirProblem::NotAFolder),
             Ok(_) => {
                 let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
                 // SAFETY: `c` is a valid NUL-terminated string; `access` only reads it.
                 let enterable = unsafe { libc::access(c.as_ptr(), libc::X_OK) } == 0;
-                (!enterable)
-                    .then(|| DirProblem::Unusable(std::io::Error::last_os_error().to_string()))
+                (!enterable).then(|| {
+                    DirProblem::Unusable(SystemError::from(&std::io::Error::last_os_error()))
+                })
             }
         }
     }
@@ -115,7 +159,10 @@ fn spawn_fault(spec: &EngineSpec, e: &std::io::Error) -> EngineFault {
             };
         }
     }
-    EngineFault::Spawn(format!("{}: {e}", spec.program))
+    EngineFault::Spawn {
+        program: spec.program.clone(),
+        cause: SpawnCause::System(SystemError::from(e)),
+    }
 }
 
 /// The longest line an engine may write (1 MiB); a longer one is a `Flood` fault.
@@ -143,7 +190,7 @@ impl EngineFault {
     /// The short word that records use for the end of a game.
     pub fn kind(&self) -> &'static str {
         match self {
-            EngineFault::Spawn(_) | EngineFault::Dir { .. } => "spawn",
+            EngineFault::Spawn { .. } | EngineFault::Dir { .. } => "spawn",
             EngineFault::Timeout { .. } => "timeout",
             EngineFault::Exited { crashed: true, .. } | EngineFault::Pipe(_) => "crash",
             EngineFault::Exited { crashed: false, .. } => "exit",
@@ -156,7 +203,16 @@ impl EngineFault {
 impl fmt::Display for EngineFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineFault::Spawn(e) => write!(f, "could not start: {e}"),
+            EngineFault::Spawn { program, cause } => match cause {
+                SpawnCause::System(e) => write!(f, "could not start: {program}: {e}"),
+                SpawnCause::Ending => write!(f, "could not start: {program}: the match is ending"),
+                SpawnCause::NoReader(e) => {
+                    write!(
+                        f,
+                        "could not start: no thread to read {program}'s output: {e}"
+                    )
+                }
+            },
             EngineFault::Dir { dir, problem } => {
                 let dir = quoted(&dir.to_string_lossy());
                 match problem {
@@ -185,12 +241,19 @@ impl fmt::Display for EngineFault {
             }
             EngineFault::Exited {
                 crashed: true,
-                status,
+                status: Some(status),
             } => write!(f, "crashed ({status})"),
+            EngineFault::Exited {
+                crashed: true,
+                status: None,
+            } => write!(f, "crashed (closed its output)"),
             EngineFault::Exited {
                 crashed: false,
                 status,
-            } => write!(f, "exited early ({status})"),
+            } => match status {
+                Some(status) => write!(f, "exited early ({status})"),
+                None => write!(f, "exited early"),
+            },
             EngineFault::Pipe(e) => write!(f, "stopped reading its input ({e})"),
             EngineFault::Flood => write!(f, "wrote a line longer than {MAX_LINE} bytes (flood)"),
             EngineFault::Refused {
@@ -264,8 +327,10 @@ impl EngineProcess {
         }
         // Started and noted as one step, so that a signal ending the runner cannot fall between
         // the two and leave the engine running.
-        let spawning = live_engines::Spawning::enter()
-            .ok_or_else(|| EngineFault::Spawn(format!("{}: the match is ending", spec.program)))?;
+        let spawning = live_engines::Spawning::enter().ok_or_else(|| EngineFault::Spawn {
+            program: spec.program.clone(),
+            cause: SpawnCause::Ending,
+        })?;
         let mut child = cmd.spawn().map_err(|e| spawn_fault(spec, &e))?;
         let live_slot = libc::pid_t::try_from(child.id())
             .ok()
@@ -313,7 +378,10 @@ impl EngineProcess {
         thread::Builder::new()
             .spawn(out_reader)
             .and_then(|_| thread::Builder::new().spawn(err_reader))
-            .map_err(|e| EngineFault::Spawn(format!("no thread to read {}: {e}", spec.name)))?;
+            .map_err(|e| EngineFault::Spawn {
+                program: spec.program.clone(),
+                cause: SpawnCause::NoReader(SystemError::from(&e)),
+            })?;
         engine.handshake(rules, timeout)?;
         Ok(engine)
     }
@@ -478,7 +546,7 @@ impl EngineProcess {
         let result = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         result.map_err(|e| match self.exit_fault() {
             Some(f) => f,
-            None => EngineFault::Pipe(e.to_string()),
+            None => EngineFault::Pipe(SystemError::from(&e)),
         })
     }
 
@@ -541,7 +609,7 @@ impl EngineProcess {
                 self.kill();
                 Err(EngineFault::Exited {
                     crashed: true,
-                    status: "closed its output".into(),
+                    status: None,
                 })
             }
         }
@@ -551,7 +619,7 @@ impl EngineProcess {
         let status = self.exit_status()?;
         Some(EngineFault::Exited {
             crashed: !status.success(),
-            status: status.to_string(),
+            status: Some(status),
         })
     }
 

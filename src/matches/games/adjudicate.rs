@@ -69,7 +69,32 @@ pub struct AdjudicationError {
     /// The word (empty when a key is missing).
     pub word: String,
     /// What is wrong with it.
-    pub why: String,
+    pub why: WordFlaw,
+}
+
+/// What is wrong with a word of a rule flag.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WordFlaw {
+    /// The words are not key=value pairs of the flag's keys.
+    #[error("{0}")]
+    Pairs(#[from] crate::matches::quoting::PairError),
+    /// A number that is not a whole number.
+    #[error("not a whole number")]
+    NotANumber,
+    /// A number out of its range.
+    #[error("out of range ({min} to {max})")]
+    OutOfRange {
+        /// The least allowed.
+        min: i64,
+        /// The most allowed.
+        max: i64,
+    },
+    /// A key the flag needs is missing.
+    #[error("give {0}=<number>")]
+    Missing(String),
+    /// A yes-or-no key with another word.
+    #[error("expected true or false")]
+    NotTrueOrFalse,
 }
 
 /// The words of a rule flag as key/number pairs, each key one of `keys`.
@@ -86,7 +111,7 @@ fn rule_words(
     let pairs = crate::matches::quoting::pairs(&all, keys).map_err(|e| AdjudicationError {
         flag,
         word: String::new(),
-        why: e.to_string(),
+        why: WordFlaw::Pairs(e),
     })?;
     Ok(pairs
         .into_iter()
@@ -108,13 +133,13 @@ fn number(
     let n: i64 = v.parse().map_err(|_| AdjudicationError {
         flag,
         word: format!("{key}={v}"),
-        why: "not a whole number".into(),
+        why: WordFlaw::NotANumber,
     })?;
     if !(min..=max).contains(&n) {
         return Err(AdjudicationError {
             flag,
             word: format!("{key}={v}"),
-            why: format!("out of range ({min} to {max})"),
+            why: WordFlaw::OutOfRange { min, max },
         });
     }
     Ok(Some(n))
@@ -125,7 +150,7 @@ fn required(flag: &'static str, key: &str, n: Option<i64>) -> Result<i64, Adjudi
     n.ok_or_else(|| AdjudicationError {
         flag,
         word: String::new(),
-        why: format!("give {key}=<number>"),
+        why: WordFlaw::Missing(key.to_string()),
     })
 }
 
@@ -166,7 +191,7 @@ impl ResignRule {
                     return Err(AdjudicationError {
                         flag: FLAG,
                         word: format!("twosided={v}"),
-                        why: "expected true or false".into(),
+                        why: WordFlaw::NotTrueOrFalse,
                     })
                 }
             },
