@@ -8,7 +8,9 @@ use moulin::analyse::analyst::RecordGame;
 use moulin::analyse::{analyse_report, analyst, html, Analyst, Setup};
 use moulin::book::Book;
 use moulin::durable::{self, CommandFile, Role};
+use moulin::engine::inventory::{Absent, BookKnown, Inventory, Settings as NamedBy};
 use moulin::rules::game::Game;
+use moulin::shipped::Origin;
 use std::path::PathBuf;
 
 /// The flags of `moulin analyse`.
@@ -149,37 +151,45 @@ fn game_and_moves(args: &AnalyseArgs) -> Result<RecordGame, Failure> {
 
 /// How many moves, from the first, are book moves, shown as such and not graded: the record's
 /// `{book}` moves, then those of the opening book (--book, or moulin's book of the variant when
-/// there is one) while the game follows it; none with --no-book.
+/// there is one) while the game follows it; none with --no-book. And what the book is.
 fn book_moves(
     args: &AnalyseArgs,
     record: &RecordGame,
     played: &[(Game, moulin::Move)],
-) -> Result<usize, Failure> {
+) -> Result<(usize, BookKnown), Failure> {
     if args.no_book {
-        eprintln!("opening book: none (--no-book)");
-        return Ok(0);
+        return Ok((0, BookKnown::Absent(Absent::TurnedOff)));
     }
-    let book = if let Some(path) = &args.book {
+    let (book, known) = if let Some(path) = &args.book {
         let book = Book::load(path).context("--book")?;
-        eprintln!("opening book {}: {} positions", path.display(), book.len());
-        Some(book)
+        let known = BookKnown::Ready {
+            origin: Origin::File(path.clone()),
+            positions: book.len(),
+        };
+        (Some(book), known)
     } else {
         let variant = record
             .tags
             .iter()
             .find(|(k, _)| k == "Variant")
             .map_or("nine", |(_, v)| v.as_str());
-        // A default book that does not load grades the opening instead: said on stderr.
-        let book = moulin::book::default_book(variant).and_then(|source| {
-            Book::load_source(&source)
-                .inspect(|b| eprintln!("opening book {source}: {} positions", b.len()))
-                .inspect_err(|e| log::warn!("{source}: {e}; the opening is graded"))
-                .ok()
-        });
-        if book.is_none() {
-            eprintln!("opening book: none for the rules in force");
+        match moulin::book::default_book(variant) {
+            None => (None, BookKnown::Absent(Absent::NoneForTheseRules)),
+            // A default book that does not load grades the opening instead: said on stderr.
+            Some(source) => match Book::load_source(&source) {
+                Ok(book) => {
+                    let known = BookKnown::Ready {
+                        origin: source.origin(),
+                        positions: book.len(),
+                    };
+                    (Some(book), known)
+                }
+                Err(e) => {
+                    eprintln!("moulin: {source}: {e}; the opening is graded");
+                    (None, BookKnown::Absent(Absent::Unusable))
+                }
+            },
         }
-        book
     };
     let imposed = record.book.min(played.len());
     let followed = book.map_or(0, |b| {
@@ -188,7 +198,33 @@ fn book_moves(
             .take_while(|(before, mv)| b.has_move(before.position(), *mv))
             .count()
     });
-    Ok(imposed + followed)
+    Ok((imposed + followed, known))
+}
+
+/// What the grades know, said on stderr (the report is on stdout) as the engine says it, the
+/// settings named by this command's flags: the evaluation, the opening's solution, the book (for
+/// a game), the tables.
+fn say_knowledge(inventory: &Inventory, book: Option<BookKnown>) {
+    let with_book = book.is_some();
+    let shown = Inventory {
+        book: book.unwrap_or(BookKnown::Absent(Absent::TurnedOff)),
+        ..inventory.clone()
+    };
+    let [evaluation, opening, mut book_line, tables] = shown.lines_naming(NamedBy::FLAGS);
+    if shown.book == BookKnown::Absent(Absent::TurnedOff) {
+        book_line = "opening book: none (--no-book)".into();
+    }
+    for line in [
+        Some(evaluation),
+        Some(opening),
+        with_book.then_some(book_line),
+        Some(tables),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        eprintln!("{line}");
+    }
 }
 
 /// Runs `moulin analyse`.
@@ -203,12 +239,7 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     };
     let settings = engine_settings(*start.rules(), &files)?;
     let knowledge = read_knowledge(&settings, &files)?;
-    // What the grades know, said first on stderr (the report is on stdout), as the engine says
-    // it; the book's line comes when it is read.
-    let [evaluation, opening, _, tables] = knowledge.inventory.lines();
-    for line in [evaluation, opening, tables] {
-        eprintln!("{line}");
-    }
+    let inventory = knowledge.inventory.clone();
     let setup = Setup {
         hash_mb: args.hash as usize,
         threads: args.threads,
@@ -220,6 +251,9 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     let mut analyst = Analyst::new(&setup);
     // Every move is checked before any search.
     let (game, played) = analyst::play_moves(start, &record.moves)?;
+    if args.position {
+        say_knowledge(&inventory, None);
+    }
     if args.position && args.exact {
         let exact = analyst.exact_values(&game)?;
         return out!("{}", analyse_report::exact_moves(&exact, args.json));
@@ -228,7 +262,8 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
         let advice = analyst.advice(&game)?;
         return out!("{}", analyse_report::advice(&advice, args.json));
     }
-    let book = book_moves(args, &record, &played)?;
+    let (book, book_known) = book_moves(args, &record, &played)?;
+    say_knowledge(&inventory, Some(book_known));
     let graded = analyst.grade_game(
         &played,
         &game,

@@ -94,8 +94,9 @@ impl Books {
     pub(super) fn request(&mut self, settings: &Settings, listener: &Arc<dyn Listener>) {
         self.pending = None;
         let Some(wanted) = book_source(settings) else {
-            let off = !settings.own_book || settings.book_file.eq_ignore_ascii_case("none");
-            self.slot = BookSlot::Absent(if off {
+            self.slot = BookSlot::Absent(if !settings.own_book {
+                Absent::NoOwnBook
+            } else if crate::shipped::is_none(settings.book_file.as_ref()) {
                 Absent::TurnedOff
             } else {
                 Absent::NoneForTheseRules

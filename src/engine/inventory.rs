@@ -11,6 +11,9 @@ use std::path::PathBuf;
 /// The four parts, each in force or not, and why not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inventory {
+    /// Below full strength (`Level`, `UCI_LimitStrength`), the words of the setting: then the
+    /// engine plays by a limited search alone and uses none of the parts.
+    pub limited: Option<String>,
     /// The evaluation.
     pub evaluation: Evaluation,
     /// The opening's solution.
@@ -21,30 +24,79 @@ pub struct Inventory {
     pub tables: TablesKnown,
 }
 
-impl Inventory {
-    /// Its four lines: the evaluation, the opening's solution, the book, the tables.
-    pub fn lines(&self) -> [String; 4] {
-        [
-            self.evaluation.to_string(),
-            self.opening.to_string(),
-            self.book.to_string(),
-            self.tables.to_string(),
-        ]
-    }
+/// The names of the settings that choose each part, as the front end calls them: the engine's
+/// options (`UCI`), or the flags of `moulin play` and `moulin analyse` (`FLAGS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The evaluation's (`EvalFile`).
+    pub evaluation: &'static str,
+    /// The opening's solution's (`OpeningSolution`).
+    pub opening: &'static str,
+    /// The book's (`BookFile`).
+    pub book: &'static str,
+    /// The tables' (`TablesPath`).
+    pub tables: &'static str,
 }
 
-impl fmt::Display for Inventory {
-    /// The four lines, one after the other.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.lines().join("\n"))
+impl Settings {
+    /// The engine's options.
+    pub const UCI: Settings = Settings {
+        evaluation: "EvalFile",
+        opening: "OpeningSolution",
+        book: "BookFile",
+        tables: "TablesPath",
+    };
+    /// The flags of `moulin play` and `moulin analyse`.
+    pub const FLAGS: Settings = Settings {
+        evaluation: "--eval-file",
+        opening: "--opening-solution",
+        book: "--book",
+        tables: "--tables",
+    };
+}
+
+impl Inventory {
+    /// Its four lines, the settings named as the engine's options: the evaluation, the opening's
+    /// solution, the book, the tables.
+    pub fn lines(&self) -> [String; 4] {
+        self.lines_naming(Settings::UCI)
+    }
+
+    /// Its four lines, the settings named by `names`; below full strength each part in force
+    /// says it is not used.
+    pub fn lines_naming(&self, names: Settings) -> [String; 4] {
+        let unused = |line: String, used: bool| match &self.limited {
+            Some(limit) if used => format!("{line} (not used at {limit}: full strength only)"),
+            _ => line,
+        };
+        [
+            unused(
+                self.evaluation.words(names.evaluation),
+                matches!(self.evaluation, Evaluation::Network(_)),
+            ),
+            unused(
+                self.opening.words(names.opening),
+                matches!(self.opening, OpeningKnown::Loaded { .. }),
+            ),
+            unused(
+                self.book.words(names.book),
+                matches!(self.book, BookKnown::Ready { .. }),
+            ),
+            unused(
+                self.tables.words(names.tables),
+                matches!(self.tables, TablesKnown::InForce { .. }),
+            ),
+        ]
     }
 }
 
 /// Why a part is not in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Absent {
-    /// Its setting says `none` (or `OwnBook false`).
+    /// Its setting says `none`.
     TurnedOff,
+    /// `OwnBook false`: the engine plays no book.
+    NoOwnBook,
     /// The rules in force have none built in (or none installed).
     NoneForTheseRules,
     /// The one named could not be used: said in its own error line.
@@ -58,6 +110,7 @@ impl Absent {
     fn words(self, setting: &str) -> String {
         match self {
             Absent::TurnedOff => format!("none ({setting} none)"),
+            Absent::NoOwnBook => "none (OwnBook false)".into(),
             Absent::NoneForTheseRules => "none for the rules in force".into(),
             Absent::Unusable => format!("none (the {setting} named cannot be used)"),
             Absent::Reading => "being read".into(),
@@ -74,16 +127,21 @@ pub enum Evaluation {
     HandWritten(Absent),
 }
 
+impl Evaluation {
+    /// Its line, its setting named `setting`.
+    pub fn words(&self, setting: &str) -> String {
+        match self {
+            Evaluation::Network(loaded) => format!("evaluation: {loaded}"),
+            Evaluation::HandWritten(why) => {
+                format!("evaluation: hand-written; network: {}", why.words(setting))
+            }
+        }
+    }
+}
+
 impl fmt::Display for Evaluation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Evaluation::Network(loaded) => write!(f, "evaluation: {loaded}"),
-            Evaluation::HandWritten(why) => write!(
-                f,
-                "evaluation: hand-written; network: {}",
-                why.words("EvalFile")
-            ),
-        }
+        f.write_str(&self.words(Settings::UCI.evaluation))
     }
 }
 
@@ -103,18 +161,17 @@ pub enum OpeningKnown {
     Absent(Absent),
 }
 
-impl fmt::Display for OpeningKnown {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl OpeningKnown {
+    /// Its line, its setting named `setting`.
+    pub fn words(&self, setting: &str) -> String {
         match self {
             OpeningKnown::Loaded { loaded, last_ply } => {
-                write!(f, "{loaded}; plies 0 to {last_ply} exact")
+                format!("{loaded}; plies 0 to {last_ply} exact")
             }
-            OpeningKnown::InTables => f.write_str(
-                "opening solution: not needed, the tables hold the whole placing solution",
-            ),
-            OpeningKnown::Absent(why) => {
-                write!(f, "opening solution: {}", why.words("OpeningSolution"))
+            OpeningKnown::InTables => {
+                "opening solution: not needed, the tables hold the whole placing solution".into()
             }
+            OpeningKnown::Absent(why) => format!("opening solution: {}", why.words(setting)),
         }
     }
 }
@@ -133,13 +190,14 @@ pub enum BookKnown {
     Absent(Absent),
 }
 
-impl fmt::Display for BookKnown {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl BookKnown {
+    /// Its line, its setting named `setting`.
+    pub fn words(&self, setting: &str) -> String {
         match self {
             BookKnown::Ready { origin, positions } => {
-                write!(f, "opening book {origin}: {positions} positions")
+                format!("opening book {origin}: {positions} positions")
             }
-            BookKnown::Absent(why) => write!(f, "opening book: {}", why.words("BookFile")),
+            BookKnown::Absent(why) => format!("opening book: {}", why.words(setting)),
         }
     }
 }
@@ -164,8 +222,9 @@ pub enum TablesKnown {
     Absent(Absent),
 }
 
-impl fmt::Display for TablesKnown {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl TablesKnown {
+    /// Its line, its setting named `setting`.
+    pub fn words(&self, setting: &str) -> String {
         match self {
             TablesKnown::InForce {
                 dir,
@@ -174,23 +233,26 @@ impl fmt::Display for TablesKnown {
                 every_pair,
                 placing,
             } => {
-                write!(f, "endgame tables {}: {tables} tables, ", dir.display())?;
-                if *every_pair {
-                    write!(f, "every pair of 3 to {most} pieces a side")?;
+                let cover = if *every_pair {
+                    format!("every pair of 3 to {most} pieces a side")
                 } else {
-                    write!(f, "up to {most} pieces a side, some pairs missing")?;
-                }
-                if *placing {
-                    f.write_str(", and the whole placing solution")?;
-                }
-                Ok(())
+                    format!("up to {most} pieces a side, some pairs missing")
+                };
+                let placing = if *placing {
+                    ", and the whole placing solution"
+                } else {
+                    ""
+                };
+                format!(
+                    "endgame tables {}: {tables} tables, {cover}{placing}",
+                    dir.display()
+                )
             }
-            TablesKnown::Absent(Absent::NoneForTheseRules) => f.write_str(
-                "endgame tables: none installed for the rules in force (moulin tables install)",
-            ),
-            TablesKnown::Absent(why) => {
-                write!(f, "endgame tables: {}", why.words("TablesPath"))
+            TablesKnown::Absent(Absent::NoneForTheseRules) => {
+                "endgame tables: none installed for the rules in force (moulin tables install)"
+                    .into()
             }
+            TablesKnown::Absent(why) => format!("endgame tables: {}", why.words(setting)),
         }
     }
 }
@@ -224,7 +286,8 @@ mod tests {
             fingerprint: 0xabc,
             checksum: None,
         };
-        let all = Inventory {
+        let mut all = Inventory {
+            limited: None,
             evaluation: Evaluation::Network(loaded("network")),
             opening: OpeningKnown::Loaded {
                 loaded: loaded("opening solution"),
@@ -253,7 +316,14 @@ mod tests {
                  placing solution",
             ]
         );
+        all.limited = Some("Level 5".into());
+        assert_eq!(
+            all.lines()[2],
+            "opening book built-in nine.book: 12 positions (not used at Level 5: full strength \
+             only)"
+        );
         let none = Inventory {
+            limited: None,
             evaluation: Evaluation::HandWritten(Absent::TurnedOff),
             opening: OpeningKnown::InTables,
             book: BookKnown::Absent(Absent::Unusable),
@@ -268,5 +338,13 @@ mod tests {
                 "endgame tables: none installed for the rules in force (moulin tables install)",
             ]
         );
+        let off = Inventory {
+            tables: TablesKnown::Absent(Absent::TurnedOff),
+            book: BookKnown::Absent(Absent::NoOwnBook),
+            ..none
+        };
+        let said = off.lines_naming(Settings::FLAGS);
+        assert_eq!(said[2], "opening book: none (OwnBook false)");
+        assert_eq!(said[3], "endgame tables: none (--tables none)");
     }
 }

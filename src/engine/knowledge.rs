@@ -33,6 +33,7 @@ impl Knowledge {
             tables: tables.map(Arc::new),
             network,
             inventory: Inventory {
+                limited: None,
                 evaluation,
                 opening,
                 book: BookKnown::Absent(Absent::TurnedOff),
@@ -50,7 +51,7 @@ pub(super) fn read_network(
     listener: &dyn Listener,
 ) -> (Option<Arc<Network>>, Evaluation) {
     let Some(source) = network::chosen(settings.eval_file.as_ref(), &settings.rules) else {
-        let why = if settings.eval_file.eq_ignore_ascii_case("none") {
+        let why = if crate::shipped::is_none(settings.eval_file.as_ref()) {
             Absent::TurnedOff
         } else {
             Absent::NoneForTheseRules

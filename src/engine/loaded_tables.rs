@@ -32,7 +32,7 @@ pub(super) fn opening_source(settings: &Settings) -> Option<Source> {
 pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
     use crate::tables::pack;
     match settings.tables_path.as_str() {
-        installed if installed.is_empty() || installed.eq_ignore_ascii_case(pack::INSTALLED) => {
+        installed if pack::is_installed_word(installed) => {
             let moving = crate::tables::fingerprint(&settings.rules);
             crate::rules::PRESETS
                 .iter()
@@ -42,7 +42,7 @@ pub(super) fn tables_dir(settings: &Settings) -> Option<PathBuf> {
                 .map(|p| pack::default_dir(p))
                 .find(|d| pack::is_set(d))
         }
-        none if none.eq_ignore_ascii_case("none") => None,
+        none if crate::shipped::is_none(none.as_ref()) => None,
         path => Some(PathBuf::from(path)),
     }
 }
@@ -280,13 +280,15 @@ fn wanted(settings: &Settings, listener: &dyn Listener) -> Wanted {
     let opening = match opening_source(settings) {
         Some(Source::File(path)) if !there(Part::OpeningSolution, &path) => Err(Absent::Unusable),
         Some(source) => Ok(source),
-        None if settings.opening_solution.eq_ignore_ascii_case("none") => Err(Absent::TurnedOff),
+        None if crate::shipped::is_none(settings.opening_solution.as_ref()) => {
+            Err(Absent::TurnedOff)
+        }
         None => Err(Absent::NoneForTheseRules),
     };
     let dir = match tables_dir(settings) {
         Some(dir) if !there(Part::Tables, &dir) => Err(Absent::Unusable),
         Some(dir) => Ok(dir),
-        None if settings.tables_path.eq_ignore_ascii_case("none") => Err(Absent::TurnedOff),
+        None if crate::shipped::is_none(settings.tables_path.as_ref()) => Err(Absent::TurnedOff),
         None => Err(Absent::NoneForTheseRules),
     };
     Wanted { dir, opening }

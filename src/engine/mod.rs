@@ -135,7 +135,16 @@ impl Engine {
     /// What the engine knows besides its search, in force now: each part in one line.
     pub fn inventory(&self) -> Inventory {
         let (tables, opening) = self.tables.known().clone();
+        let s = &self.settings;
+        let limited = s.strength().map(|_| {
+            if s.limit_strength {
+                format!("UCI_Elo {}", s.elo)
+            } else {
+                format!("Level {}", s.level)
+            }
+        });
         Inventory {
+            limited,
             evaluation: self.evaluation.clone(),
             opening,
             book: self.books.known(),
@@ -262,7 +271,7 @@ impl Engine {
         }
         let rules = self.settings.rules;
         let serves = self.tables.in_force().is_some_and(|t| t.serves(&rules));
-        let opening_changed = !self.settings.opening_solution.eq_ignore_ascii_case("none")
+        let opening_changed = !shipped::is_none(self.settings.opening_solution.as_ref())
             && (placing::fingerprint(before) != placing::fingerprint(&rules)
                 || before.preset_name() != rules.preset_name());
         if !serves || opening_changed {

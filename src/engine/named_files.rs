@@ -34,9 +34,7 @@ pub fn check_named(settings: &Settings, part: Part) -> Result<(), LoadError> {
         }
         Part::Tables
             if named(&settings.tables_path)
-                && !settings
-                    .tables_path
-                    .eq_ignore_ascii_case(crate::tables::pack::INSTALLED) =>
+                && !crate::tables::pack::is_installed_word(&settings.tables_path) =>
         {
             tables_there(Path::new(&settings.tables_path), rules).map_err(failed)
         }

@@ -309,16 +309,16 @@ fn parse_setoption(line: &str, rest: &[&str]) -> Result<Command, CommandError> {
             what: "the option's name",
         });
     }
-    if value.is_some_and(<[&str]>::is_empty) {
-        return Err(CommandError::Missing {
-            command,
-            what: "a value after 'value'",
-        });
-    }
-    // The words before the value: `setoption`, `name`, the name's, `value`.
+    // The words before the value: `setoption`, `name`, the name's, `value`. Nothing after
+    // `value` is the empty value (a GUI clearing a text field sends it so); an option that takes
+    // no empty value refuses it.
     let value = split.map(|i| {
-        let text = from_word(line, i + 3);
-        text.strip_suffix('\r').unwrap_or(text).to_string()
+        if let Some([]) = value {
+            String::new()
+        } else {
+            let text = from_word(line, i + 3);
+            text.strip_suffix('\r').unwrap_or(text).to_string()
+        }
     });
     Ok(Command::SetOption {
         name: name.join(" "),
@@ -617,7 +617,13 @@ mod tests {
         );
         assert!(parse("setoption").is_err());
         assert!(parse("setoption name").is_err());
-        assert!(parse("setoption name Hash value").is_err());
+        assert_eq!(
+            ok("setoption name EvalFile value "),
+            Command::SetOption {
+                name: "EvalFile".into(),
+                value: Some(String::new())
+            }
+        );
         assert!(parse("setoption Hash 3").is_err());
     }
 
@@ -711,7 +717,7 @@ mod tests {
             error("setoption Clear"),
             format!("setoption: unexpected 'Clear' {form}; did you mean 'setoption name Clear'?")
         );
-        for line in ["setoption", "setoption name", "setoption name Hash value"] {
+        for line in ["setoption", "setoption name"] {
             assert!(error(line).ends_with(form), "{line}: {}", error(line));
         }
         assert_eq!(

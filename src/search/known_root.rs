@@ -94,7 +94,7 @@ impl Searcher {
             report(&Info {
                 multipv: k + 1,
                 tbhits: known,
-                ..self.known_line(mv, score)
+                ..Self::known_line(mv, score)
             });
         }
         let exact_score = |mv: &Move| exact.lines.iter().find(|(m, _)| m == mv).map(|l| l.1);
@@ -170,7 +170,7 @@ impl Searcher {
         let score = Score::solved(solved.value);
         // The value and a move that keeps it are known at once: said at depth 0, as a book
         // move is, before any search among equally testing moves.
-        report(&self.known_line(solved.moves[0], score));
+        report(&Self::known_line(solved.moves[0], score));
         let mut result = if solved.moves.len() == 1 {
             SearchResult {
                 best: Some(solved.moves[0]),
@@ -295,7 +295,7 @@ impl Searcher {
 
     /// The report of a move known without a search (the tables', the placing solution's): a
     /// line of one ply at depth 0 (nothing searched), as a book move's.
-    fn known_line(&self, mv: Move, score: Score) -> Info {
+    fn known_line(mv: Move, score: Score) -> Info {
         Info {
             depth: 0,
             seldepth: 0,
@@ -305,7 +305,8 @@ impl Searcher {
             nodes: 0,
             nps: 0,
             tbhits: 1,
-            hashfull: self.tt.hashfull(),
+            // Nothing of this search is in the table yet.
+            hashfull: 0,
             time_ms: 0,
             pv: vec![mv],
         }
@@ -322,7 +323,7 @@ impl Searcher {
         let tables = self.playing_tables(pos)?;
         let (best, value) = perfect_play::best_move(&tables, pos, root_moves)?;
         let score = Score::table(value);
-        report(&self.known_line(best, score));
+        report(&Self::known_line(best, score));
         Some(SearchResult {
             best: Some(best),
             ponder: None,

@@ -51,9 +51,14 @@ pub fn is_default(setting: &OsStr) -> bool {
     setting.is_empty() || setting.eq_ignore_ascii_case(BUILT_IN)
 }
 
+/// Whether `setting` asks for none: `none` (any case).
+pub fn is_none(setting: &OsStr) -> bool {
+    setting.eq_ignore_ascii_case("none")
+}
+
 /// Whether `setting` names a file: neither the default (`is_default`) nor `none`.
 pub fn names_a_file(setting: &OsStr) -> bool {
-    !is_default(setting) && !setting.eq_ignore_ascii_case("none")
+    !is_default(setting) && !is_none(setting)
 }
 
 /// What a setting naming shipped data means (an option such as `EvalFile`, or a flag such as
@@ -63,7 +68,7 @@ pub fn names_a_file(setting: &OsStr) -> bool {
 pub fn chosen(setting: &OsStr, default: Option<&str>) -> Option<Source> {
     if is_default(setting) {
         built_in(default?).map(Source::BuiltIn)
-    } else if setting.eq_ignore_ascii_case("none") {
+    } else if is_none(setting) {
         None
     } else {
         Some(Source::File(setting.into()))

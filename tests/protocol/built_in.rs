@@ -143,3 +143,39 @@ fn no_code_but_tests_names_the_checkout() {
     }
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// What the lines say follows each setting: `OwnBook false`, a level below full strength (the
+/// parts are loaded but not used), a value cleared (`value` with nothing after it: the built-in
+/// data again), and `built-in` for the tables (the installed set, as empty and `installed`).
+#[test]
+fn the_lines_follow_the_book_the_level_and_a_cleared_value() {
+    let _guard = super::harness::shared();
+    let mut e = super::harness::Engine::start_with(&["--option", "TablesPath=built-in"]);
+    let said = |e: &mut super::harness::Engine, cmd: &str| {
+        e.send(cmd);
+        e.send("isready");
+        e.until_all(|l| l == "readyok")
+    };
+    let first = said(&mut e, "setoption name EvalFile value none");
+    assert_eq!(
+        first[3],
+        "info string endgame tables: none installed for the rules in force (moulin tables install)",
+        "{first:?}"
+    );
+    let cleared = said(&mut e, "setoption name EvalFile value ");
+    assert!(
+        cleared[0].starts_with("info string evaluation: network built-in nine.nnue"),
+        "{cleared:?}"
+    );
+    let no_book = said(&mut e, "setoption name OwnBook value false");
+    assert_eq!(no_book[2], "info string opening book: none (OwnBook false)");
+    e.send("setoption name OwnBook value true");
+    let level = said(&mut e, "setoption name Level value 5");
+    for line in &level[..3] {
+        assert!(
+            line.ends_with("(not used at Level 5: full strength only)"),
+            "{level:?}"
+        );
+    }
+    e.quit();
+}

@@ -111,7 +111,8 @@ impl Moulin {
 
     /// What the engine knows besides its search, a line a part (for the banner).
     pub(super) fn inventory(&self) -> [String; 4] {
-        lock(&self.engine).inventory().lines()
+        let flags = moulin::engine::inventory::Settings::FLAGS;
+        lock(&self.engine).inventory().lines_naming(flags)
     }
 
     /// Whether the engine has endgame tables for its moving phase.

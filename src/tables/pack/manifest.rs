@@ -289,6 +289,12 @@ impl Manifest {
 /// rules in force: the setting's default, as `uci` shows it (an empty value means the same).
 pub const INSTALLED: &str = "installed";
 
+/// Whether a tables setting asks for the set installed for the rules in force: `installed`,
+/// empty, or `built-in` (the word of the other shipped-data settings), any case.
+pub fn is_installed_word(setting: &str) -> bool {
+    setting.eq_ignore_ascii_case(INSTALLED) || crate::shipped::is_default(setting.as_ref())
+}
+
 /// Where a set is installed for a variant when no folder is named: `packed` in the variant's
 /// tables directory.
 pub fn default_dir(variant: &str) -> PathBuf {

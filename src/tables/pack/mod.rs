@@ -26,7 +26,9 @@ pub mod sample_check;
 pub mod storage;
 pub mod verify;
 
-pub use manifest::{default_dir, default_dir_in, is_set, Manifest, INSTALLED, MANIFEST};
+pub use manifest::{
+    default_dir, default_dir_in, is_installed_word, is_set, Manifest, INSTALLED, MANIFEST,
+};
 pub use open::open;
 pub use packing::{pack, Packed};
 pub use verify::{verify, Verified};
