@@ -1026,10 +1026,10 @@ fn the_searches_use_the_network_that_ships_unless_told_otherwise() {
         lines[0].starts_with("evaluation: network built-in nine.nnue: "),
         "{banner}"
     );
-    assert_eq!(lines[1], "opening solution: none (OpeningSolution none)");
+    assert_eq!(lines[1], "opening solution: none (--opening-solution none)");
     assert!(lines[2].starts_with("endgame tables: "), "{banner}");
     assert!(
-        banner_none.starts_with("evaluation: hand-written; network: none (EvalFile none)"),
+        banner_none.starts_with("evaluation: hand-written; network: none (--eval-file none)"),
         "{banner_none}"
     );
     assert_ne!(shipped, hand_written, "the network changed no value");

@@ -176,10 +176,11 @@ fn the_tables_end_a_game_at_the_first_position_they_decide_with_their_result() {
     for r in records(&rec5) {
         assert_ne!(r.end, "tables", "{r:?}");
     }
-    // Tables for other rules are refused before anything is played, naming the flag.
+    // Tables for other rules are refused before anything is played, naming the flag: a usage
+    // error (exit 2), as `analyse --tables` refuses them.
     let rec12 = temp("adjudication-twelve.records");
     let twelve = table_match(d, &small, "2", &["--variant", "twelve"], &rec12);
-    assert_eq!(twelve.status.code(), Some(1));
+    assert_eq!(twelve.status.code(), Some(2));
     let err = String::from_utf8_lossy(&twelve.stderr);
     assert!(err.contains("--tables"), "{err}");
     assert!(!err.contains("Finished game"), "{err}");

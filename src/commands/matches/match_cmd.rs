@@ -29,66 +29,67 @@ use std::time::Duration;
 
 /// What `moulin match --help` says after the flags: the engine spec, adjudication, tournaments,
 /// what is printed and the exit status (each line within 80 columns, as clap shows it).
-const AFTER_HELP: &str = "Engine spec: key=value words in one argument, e.g.\n\
-  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"\n\
-Keys: cmd (command line), arg (one more argument), name, dir (working\n\
-directory), notation (turn|action), rules (variant|options|both|none: how the\n\
-rules are sent), option.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks\n\
-the dialect of the Nine Morris 3D GUI, nine and twelve men's morris only). A\n\
-spec without '=' is a bare command line.\n\
-Time keys (each engine its own; the default is --tc or --movetime):\n\
-  tc=<base>[+<inc>]          a clock: the base in seconds or minutes:seconds, the\n\
-                             increment in seconds, e.g. tc=10+0.1 or tc=1:00+0.1\n\
-  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (go ... movestogo)\n\
-  tc=inf                     no time: give nodes or depth (see --search-timeout)\n\
-  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)\n\
-  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control\n\
---each \"<words>\" gives words every engine gets unless its own spec sets that\n\
-key, e.g. --each \"tc=10+0.1 option.Hash=64\".\n\
-\n\
-Adjudication: the installed endgame tables (moulin tables install; --tables DIR\n\
-for others, --tables none for none) end a game at the first position they decide\n\
-under the rules (exact); --resign and --draw (off by default) use the engines'\n\
-scores as cutechess-cli does. The record's end= and the PGN's Termination say\n\
-which.\n\
-\n\
-Tournaments: three or more engines play a round-robin (every pair) unless\n\
---tournament gauntlet (the first engine against each other one) says otherwise;\n\
---games is per pairing, pair p of every pairing has the same opening, pairings\n\
-interleaved by pair; --resume and every flag but --sprt work as for a match. The\n\
-summary ranks the engines by Elo from all games by maximum likelihood (logistic,\n\
-a draw half a point; ± the 95% error from the likelihood's curvature), anchored\n\
-on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for\n\
-an engine with no finite rating (it won or lost every game); then a crosstable\n\
-and each pairing's W/D/L, Elo with its interval, LOS (docs/matches.md,\n\
-\"Tournaments\").\n\
-\n\
-Results are from the first engine's view. Elo intervals and the SPRT use the\n\
-pentanomial model over game pairs (same opening, colours swapped).\n\
-\n\
-One line per finished game on stderr, whatever stderr is, and every\n\
---score-interval games (10) the score, as cutechess-cli prints them:\n\
-  Finished game N (white vs black): result {moulin's reason}\n\
-  Score of a vs b: W - L - D  [score] games\n\
-  Elo difference: +12.3 [-25.0, +49.1], LOS: 74.2%, DrawRatio: 40.0%\n\
-  SPRT: llr 0.51 (17.4%), lbound -2.94, ubound 2.94\n\
-and, in a tournament of more than two engines, the ranking of every engine\n\
-instead. Ctrl-C prints the standings so far and where the finished games are:\n\
-with --records, the command that resumes the match; with --pgn only, that file\n\
-(the same command plays a new match and adds its games to it); then ends moulin\n\
-by the signal.\n\
-\n\
-Exit status:\n\
-  0  the match finished (all its games played, or the SPRT decided)\n\
-  1  an error: an engine could not start before the first game, a file could not\n\
-     be read or written, an opening a proto=gbgp engine cannot be sent, an engine\n\
-     failed to start 3 times in a row later (the games played are summed up first)\n\
-  2  a usage error: a bad flag or value, fewer than two engines, --sprt with\n\
-     more than two engines or --tournament, a variant a proto=gbgp engine\n\
-     cannot play; nothing played\n\
-  SIGINT, SIGTERM, SIGHUP: the engines are killed, the standings so far and\n\
-     where the finished games are (as on Ctrl-C) are printed, and moulin ends by\n\
-     that signal (130, 143, 129 in a shell); the records (and the --pgn file)\n\
+const AFTER_HELP: &str = "Engine spec: key=value words in one argument, e.g.
+  --engine \"name=new cmd=target/release/moulin option.Hash=64 notation=action\"
+Keys: cmd (command line), arg (one more argument), name, dir (working
+directory), notation (turn|action), rules (variant|options|both|none: how the
+rules are sent), option.<Name>=<value> (setoption), proto (uci|gbgp: gbgp speaks
+the dialect of the Nine Morris 3D GUI, nine and twelve men's morris only). A
+spec without '=' is a bare command line.
+Time keys (each engine its own; the default is --tc or --movetime):
+  tc=<base>[+<inc>]          a clock: base in seconds or minutes:seconds, the
+                             increment in seconds, e.g. tc=10+0.1 or tc=1:00+0.1
+  tc=<moves>/<base>[+<inc>]  the base again every <moves> turns (movestogo)
+  tc=inf                     no time: give nodes or depth (see --search-timeout)
+  st=<seconds>, movetime=<ms>  a fixed time per move (go movetime)
+  nodes=<N>, depth=<N>       go ... nodes N / depth N, with the time control
+--each \"<words>\" gives words every engine gets unless its own spec sets that
+key, e.g. --each \"tc=10+0.1 option.Hash=64\".
+
+Adjudication: the installed endgame tables (moulin tables install; --tables DIR
+for others, --tables none for none) end a game at the first position they decide
+under the rules (exact); --resign and --draw (off by default) use the engines'
+scores as cutechess-cli does. The record's end= and the PGN's Termination say
+which.
+
+Tournaments: three or more engines play a round-robin (every pair) unless
+--tournament gauntlet (the first engine against each other one) says otherwise;
+--games is per pairing, pair p of every pairing has the same opening, pairings
+interleaved by pair; --resume and every flag but --sprt work as for a match. The
+summary ranks the engines by Elo from all games by maximum likelihood (logistic,
+a draw half a point; ± the 95% error from the likelihood's curvature), anchored
+on --anchor (default: the first engine) at --anchor-elo (default 0); `n/a` for
+an engine with no finite rating (it won or lost every game); then a crosstable
+and each pairing's W/D/L, Elo with its interval, LOS (docs/matches.md,
+\"Tournaments\").
+
+Results are from the first engine's view. Elo intervals and the SPRT use the
+pentanomial model over game pairs (same opening, colours swapped).
+
+One line per finished game on stderr, whatever stderr is, and every
+--score-interval games (10) the score, as cutechess-cli prints them:
+  Finished game N (white vs black): result {moulin's reason}
+  Score of a vs b: W - L - D  [score] games
+  Elo difference: +12.3 [-25.0, +49.1], LOS: 74.2%, DrawRatio: 40.0%
+  SPRT: llr 0.51 (17.4%), lbound -2.94, ubound 2.94
+and, in a tournament of more than two engines, the ranking of every engine
+instead. Ctrl-C prints the standings so far and where the finished games are:
+with --records, the command that resumes the match; with --pgn only, that file
+(the same command plays a new match and adds its games to it); then ends moulin
+by the signal.
+
+Exit status:
+  0  the match finished (all its games played, or the SPRT decided)
+  1  an error: an engine could not start before the first game, a file could
+     not be read or written, an opening a proto=gbgp engine cannot be sent, an
+     engine failed to start 3 times in a row later (the games played are summed
+     up first)
+  2  a usage error: a bad flag or value, fewer than two engines, --sprt with
+     more than two engines or --tournament, a variant a proto=gbgp engine
+     cannot play; nothing played
+  SIGINT, SIGTERM, SIGHUP: the engines are killed, the standings so far and
+     where the finished games are (as on Ctrl-C) are printed, and moulin ends by
+     that signal (130, 143, 129 in a shell); the records (and the --pgn file)
      keep every game finished before it";
 
 /// The flags of `moulin match`.
@@ -371,7 +372,11 @@ fn check_files(args: &MatchArgs) -> Result<(), Failure> {
     if let Some(flag) = args.openings.as_ref().filter(|f| f.shipped().is_none()) {
         files.push(CommandFile::reads("--openings", &flag.file));
     }
-    durable::check_files(&files).map_err(|e| Failure::from(e).into_usage())
+    // Two flags naming one file is a usage error; a file in the way, a failure (as documented).
+    durable::check_files(&files).map_err(|e| match e {
+        durable::DurableError::SameFile { .. } => Failure::from(e).into_usage(),
+        e => Failure::from(e),
+    })
 }
 
 /// A word of the records' settings line, as key and value.
