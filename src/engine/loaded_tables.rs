@@ -59,6 +59,11 @@ pub(super) struct LoadedTables {
     rereading: usize,
     /// What the tables and the opening's solution in force are, or why none is.
     known: Known,
+    /// The opening's solution the last request asked for (`OpeningSolution` and the placing's
+    /// rules), and whether it was refused (missing or unusable, said once): the same setting is
+    /// then not read again when only the tables change, so its error is not said again.
+    opening_asked: Option<(String, u64)>,
+    opening_refused: bool,
 }
 
 /// What the tables and the opening's solution in force are, or why none is.
@@ -75,6 +80,8 @@ impl Default for LoadedTables {
                 TablesKnown::Absent(Absent::Reading),
                 OpeningKnown::Absent(Absent::Reading),
             ),
+            opening_asked: None,
+            opening_refused: false,
         }
     }
 }
@@ -83,6 +90,11 @@ impl LoadedTables {
     /// The tables in force.
     pub(super) fn in_force(&self) -> Option<&Arc<Tables>> {
         self.in_force.as_ref()
+    }
+
+    /// Forgets that the opening's solution was refused: the next request reads it again.
+    pub(super) fn forget_refused_opening(&mut self) {
+        self.opening_refused = false;
     }
 
     /// What the tables and the opening's solution in force are, or why none is.
@@ -106,7 +118,17 @@ impl LoadedTables {
         // A path that is not there is said at once, before the next line is read: in GBGP
         // `readyok` does not wait for the tables, and a GUI or a match runner must see the error
         // before it.
-        let wanted = wanted(settings, &**listener);
+        let asked = (
+            settings.opening_solution.clone(),
+            crate::tables::placing::fingerprint(&settings.rules),
+        );
+        let refused_before = self.opening_refused && self.opening_asked.as_ref() == Some(&asked);
+        self.opening_asked = Some(asked);
+        self.opening_refused = refused_before;
+        let wanted = wanted(settings, &**listener, refused_before);
+        if wanted.opening == Err(Absent::Unusable) {
+            self.opening_refused = true;
+        }
         if wanted.nothing() {
             self.loading = false;
             self.known = (
@@ -160,6 +182,7 @@ impl LoadedTables {
         self.loading = false;
         let (tables, known) = assemble(*read, settings, listener);
         self.in_force = tables.map(Arc::new);
+        self.opening_refused = known.1 == OpeningKnown::Absent(Absent::Unusable);
         self.known = known;
     }
 
@@ -266,7 +289,7 @@ impl LoadedTables {
 /// why none is wanted); one that is not there is noted (before anything is read: in GBGP
 /// `readyok` does not wait for the tables, and a GUI or a match runner must see the error before
 /// it).
-fn wanted(settings: &Settings, listener: &dyn Listener) -> Wanted {
+fn wanted(settings: &Settings, listener: &dyn Listener, opening_refused: bool) -> Wanted {
     let there = |part: Part, path: &Path| {
         let there = path.exists();
         if !there {
@@ -278,6 +301,8 @@ fn wanted(settings: &Settings, listener: &dyn Listener) -> Wanted {
         there
     };
     let opening = match opening_source(settings) {
+        // Refused already (its error said): not read, nor said, again.
+        Some(_) if opening_refused => Err(Absent::Unusable),
         Some(Source::File(path)) if !there(Part::OpeningSolution, &path) => Err(Absent::Unusable),
         Some(source) => Ok(source),
         None if crate::shipped::is_none(settings.opening_solution.as_ref()) => {
@@ -403,7 +428,7 @@ fn assemble(
 /// and left out.
 pub(super) fn read_now(settings: &Settings, listener: &dyn Listener) -> (Option<Tables>, Known) {
     assemble(
-        read(wanted(settings, listener), &settings.rules),
+        read(wanted(settings, listener, false), &settings.rules),
         settings,
         listener,
     )

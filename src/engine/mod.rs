@@ -198,6 +198,10 @@ impl Engine {
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let mut settings = self.settings.clone();
         let changed = settings.set(name, value)?;
+        if name.eq_ignore_ascii_case("OpeningSolution") {
+            // Named again: read again, even a file refused before (it may be mended).
+            self.tables.forget_refused_opening();
+        }
         self.apply(settings, changed);
         Ok(())
     }

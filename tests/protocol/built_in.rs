@@ -179,3 +179,27 @@ fn the_lines_follow_the_book_the_level_and_a_cleared_value() {
     }
     e.quit();
 }
+
+/// An opening's solution that cannot be used is said once: a later change of the tables does not
+/// read it, nor say it, again; naming it again does (it may have been mended).
+#[test]
+fn a_refused_opening_solution_is_said_once_until_named_again() {
+    let _guard = super::harness::shared();
+    let mut e = super::harness::Engine::start();
+    let folder = std::env::temp_dir();
+    let errors = |lines: &[String]| {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: opening solution"))
+            .count()
+    };
+    let named = format!("setoption name OpeningSolution value {}", folder.display());
+    assert_eq!(errors(&e.ask(&named)), 1);
+    assert_eq!(errors(&e.ask("setoption name TablesPath value none")), 0);
+    assert_eq!(
+        errors(&e.ask("setoption name TablesPath value installed")),
+        0
+    );
+    assert_eq!(errors(&e.ask(&named)), 1);
+    e.quit();
+}
