@@ -395,6 +395,8 @@ fn usage_errors_exit_2_and_failures_1() {
         (&["tables", "opening"], "--plies"),
         (&["solve", "--variant", "foo"], "unknown variant"),
         (&["play", "--color", "green"], "--color green"),
+        (&["play", "--clock", "abc"], "--clock"),
+        (&["analyse", "--moves", "zz"], "zz"),
         (&["analyse"], "nothing to analyse"),
         (&["match", "--engine", "a"], "two --engine specs"),
         (&["openings", "--exact"], "a value is required"),

@@ -250,7 +250,15 @@ pub(super) fn run(args: &AnalyseArgs) -> Result<(), Failure> {
     };
     let mut analyst = Analyst::new(&setup);
     // Every move is checked before any search.
-    let (game, played) = analyst::play_moves(start, &record.moves)?;
+    // A move of --moves that cannot be played is a usage error; one of a record file, a failure.
+    let (game, played) = analyst::play_moves(start, &record.moves).map_err(|e| {
+        let failure = Failure::from(e);
+        if args.file.is_none() {
+            failure.into_usage()
+        } else {
+            failure
+        }
+    })?;
     if args.position {
         say_knowledge(&inventory, None);
     }
