@@ -13,6 +13,14 @@ use std::time::Instant;
 
 /// The arguments of `moulin tables build`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "What the standard game's whole build costs on a 2-core machine with 24 GB \
+(docs/endgame-tables.md, \"What it costs\"): the moving tables (--pieces 9) about 1 h 50 min, \
+peak resident 6.3 GB, 11.9 GB of disk; the placing (--placing) about 1 h 18 min, peak resident \
+14.8 GB (most of it the file cache of the moving tables), 4.4 GB more. The build states the \
+disk it still needs beside what is free, and does not start when it is short (--skip-disk-check \
+to start anyway). A stopped build resumes where it was, a pair (or a placing group) at a time."
+)]
 pub struct BuildArgs {
     /// Build every pair with 3 to N pieces a side (3 to 9).
     #[arg(long, value_parser = clap::value_parser!(u8).range(3..=i64::from(MAX_PIECES)))]
