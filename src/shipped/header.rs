@@ -8,12 +8,13 @@
 //! `u32` after it; the fingerprint and the checksum stand where the format put them, among its
 //! own fields, which it reads and writes itself; what the checksum covers is the format's too
 //! (its values, the whole file, the header and index, all before it), so the format computes it
-//! and the header compares. The six layouts:
+//! and the header compares. The seven layouts:
 //!
 //! ```text
 //!  format              magic     version  fingerprint  checksum (of)          header
 //!  built table         MOULTBL1  -        8            32 (the values)        40
 //!  placing group       MOULPLC1  -        8            32 (the values)        40
+//!  resume point        MOULRES1  -        8            32 (its parts' sums)   40
 //!  opening's solution  MOULOPN1  8        16           32 (the whole file)    40
 //!  packed table        MOULPACK  8        16           56 (header and index)  64
 //!  network             MOULNNUE  8        12           last 8 bytes (before)  20

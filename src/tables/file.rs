@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 /// The header of a file of values (a table's, a placing group's): no version apart from the
 /// magic's last byte, the rules' fingerprint at byte 8, the checksum of the values at 32.
-pub(super) const fn values_layout(what: &'static str, magic: [u8; 8]) -> Layout {
+pub(crate) const fn values_layout(what: &'static str, magic: [u8; 8]) -> Layout {
     Layout {
         what,
         magic,

@@ -20,7 +20,8 @@
 //!   in memory, mapped or packed;
 //! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
 //!   values), written atomically; `retrograde`: retrograde analysis of one group of pairs;
-//!   `tally`: the count of a table's values;
+//!   `tally`: the count of a table's values; `resume_point`: a group's build kept between two
+//!   levels of its proof, to resume a stopped build there;
 //! - `placing/`: the placing solution (its files, induction and loading) and the opening's
 //!   solution (`placing::opening`: the first plies, one compressed file that ships);
 //! - `table_set`: `Tables`, the tables loaded for probing (a built directory's, or filled by a
@@ -61,6 +62,7 @@ pub mod placing;
 pub mod placing_build;
 pub mod placing_play;
 pub mod placing_verify;
+pub mod resume_point;
 pub mod retrograde;
 pub mod sample;
 pub mod schedule;

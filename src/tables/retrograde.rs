@@ -212,6 +212,43 @@ const LIST_SHARE: u64 = 16;
 /// Slots a thread takes at a time in a pass over a table.
 const CHUNK: u64 = 4096;
 
+/// A group's state between two levels of its proof, kept so that a stopped build resumes there:
+/// every value proven so far and every count of unproven successors. The positions of the next
+/// level are found again by a pass (a value of distance d + 1 is made only while level d is
+/// taken, so the pass finds the list the proof would have kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// The level to take next (0: the group was settled, no level taken yet).
+    pub level: u16,
+    /// Each table's value codes and counts, by slot, in the group's order.
+    pub tables: Vec<(Vec<u16>, Vec<u8>)>,
+}
+
+/// Where a group's solving keeps its state between levels (`Saved`).
+pub trait Checkpoints: Sync {
+    /// The state kept for this group, if one is there and sound.
+    fn load(&self) -> Option<Saved>;
+    /// Whether to keep the state now.
+    fn due(&self) -> bool;
+    /// Keeps the state before `level` is taken: each table's codes and counts.
+    fn save(&self, level: u16, tables: &[(&[AtomicU16], &[AtomicU8])]) -> Result<(), TablesError>;
+}
+
+/// No checkpoints: a group is solved from its start and nothing is kept.
+pub struct Unkept;
+
+impl Checkpoints for Unkept {
+    fn load(&self) -> Option<Saved> {
+        None
+    }
+    fn due(&self) -> bool {
+        false
+    }
+    fn save(&self, _: u16, _: &[(&[AtomicU16], &[AtomicU8])]) -> Result<(), TablesError> {
+        Ok(())
+    }
+}
+
 /// Solves the group of `(a, b)`: the tables `(a, b)` and, when `a != b`, `(b, a)`, as value
 /// codes (`Value::code`) by slot. `exit` gives values of the smaller pairs; `progress` is called with the number
 /// of positions done.
@@ -226,18 +263,31 @@ pub fn solve_group(
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Vec<u16>>, TablesError> {
-    solve_group_listing(rules, classes, a, b, exit, progress, LIST_SHARE)
+    solve_group_listing(rules, classes, (a, b), exit, progress, LIST_SHARE, &Unkept)
 }
 
-/// `solve_group`, with a level listed while it holds at most one slot in `share`.
+/// `solve_group`, its state kept between levels in `kept` (at most when `kept` says it is due)
+/// and resumed from the state kept there, if any.
+pub fn solve_group_kept(
+    rules: &Rules,
+    classes: &Classes,
+    (a, b): (usize, usize),
+    exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
+    progress: &(dyn Fn(u64) + Sync),
+    kept: &dyn Checkpoints,
+) -> Result<Vec<Vec<u16>>, TablesError> {
+    solve_group_listing(rules, classes, (a, b), exit, progress, LIST_SHARE, kept)
+}
+
+/// `solve_group_kept`, with a level listed while it holds at most one slot in `share`.
 fn solve_group_listing(
     rules: &Rules,
     classes: &Classes,
-    a: usize,
-    b: usize,
+    (a, b): (usize, usize),
     exit: &(dyn Fn(u32, u32) -> Option<Value> + Sync),
     progress: &(dyn Fn(u64) + Sync),
     share: u64,
+    kept: &dyn Checkpoints,
 ) -> Result<Vec<Vec<u16>>, TablesError> {
     let pairs = group(a, b);
     let work: Vec<Work> = pairs
@@ -252,10 +302,32 @@ fn solve_group_listing(
             }
         })
         .collect();
-    for t in 0..work.len() {
-        settle(rules, &work, t, exit, progress)?;
-    }
-    prove(rules, &work, share, progress)?;
+    let fits = |s: &Saved| {
+        s.tables.len() == work.len()
+            && s.tables
+                .iter()
+                .zip(&work)
+                .all(|((v, c), w)| v.len() == w.values.len() && c.len() == w.counts.len())
+    };
+    let start = if let Some(saved) = kept.load().filter(fits) {
+        for ((values, counts), w) in saved.tables.into_iter().zip(&work) {
+            for (to, v) in w.values.iter().zip(values) {
+                to.store(v, Ordering::Relaxed);
+            }
+            for (to, c) in w.counts.iter().zip(counts) {
+                to.store(c, Ordering::Relaxed);
+            }
+        }
+        // What the stopped build had settled counts as done.
+        progress(work.iter().map(|w| w.index.len()).sum());
+        saved.level
+    } else {
+        for t in 0..work.len() {
+            settle(rules, &work, t, exit, progress)?;
+        }
+        0
+    };
+    prove(rules, &work, share, progress, start, kept)?;
     Ok(work
         .into_iter()
         .map(|w| w.values.into_iter().map(AtomicU16::into_inner).collect())
@@ -353,16 +425,25 @@ fn prove(
     work: &[Work],
     share: u64,
     progress: &(dyn Fn(u64) + Sync),
+    start: u16,
+    kept: &dyn Checkpoints,
 ) -> Result<(), TablesError> {
     let slots: u64 = work.iter().map(|w| w.index.len()).sum();
     let most_listed = slots / share;
     let pieces = chunks(work);
-    // Levels 0 and 1 are what `settle` proved: found by passes.
+    // Levels 0 and 1 are what `settle` proved: found by passes; so is a resumed level.
     let mut current = Level::Scan;
-    let mut level: u16 = 0;
+    let mut level: u16 = start;
     loop {
         if level >= MAX_DISTANCE {
             return Err(TablesError::TooLong { max: MAX_DISTANCE });
+        }
+        if kept.due() {
+            let tables: Vec<(&[AtomicU16], &[AtomicU8])> = work
+                .iter()
+                .map(|w| (&w.values[..], &w.counts[..]))
+                .collect();
+            kept.save(level, &tables)?;
         }
         let listed = AtomicU64::new(0);
         let overflow = AtomicBool::new(false);
@@ -533,7 +614,8 @@ mod tests {
         let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
         for (a, b) in [(3, 3), (3, 4)] {
             let solve = |share| {
-                solve_group_listing(&rules, tables.classes(), a, b, &exit, &|_| {}, share).unwrap()
+                let (classes, none) = (tables.classes(), &Unkept);
+                solve_group_listing(&rules, classes, (a, b), &exit, &|_| {}, share, none).unwrap()
             };
             let listed = solve(1);
             let scanned = solve(u64::MAX);
@@ -544,6 +626,82 @@ mod tests {
                 assert!(built.longest() > 5, "{m}-{o}: {}", built.longest());
                 assert_eq!(&Values::from_codes(codes), built, "{m}-{o}");
             }
+        }
+    }
+
+    /// Keeps every state it is given, and gives back the one of `resume_at`, if it has it.
+    struct EveryLevel {
+        kept: std::sync::Mutex<Vec<Saved>>,
+        resume_at: Option<u16>,
+    }
+
+    impl Checkpoints for EveryLevel {
+        fn load(&self) -> Option<Saved> {
+            let kept = self.kept.lock().unwrap();
+            kept.iter()
+                .find(|s| Some(s.level) == self.resume_at)
+                .cloned()
+        }
+        fn due(&self) -> bool {
+            true
+        }
+        fn save(
+            &self,
+            level: u16,
+            tables: &[(&[AtomicU16], &[AtomicU8])],
+        ) -> Result<(), TablesError> {
+            let read = |(v, c): &(&[AtomicU16], &[AtomicU8])| {
+                let values = v.iter().map(|x| x.load(Ordering::Relaxed)).collect();
+                let counts = c.iter().map(|x| x.load(Ordering::Relaxed)).collect();
+                (values, counts)
+            };
+            let saved = Saved {
+                level,
+                tables: tables.iter().map(read).collect(),
+            };
+            self.kept.lock().unwrap().push(saved);
+            Ok(())
+        }
+    }
+
+    /// A group stopped between any two levels and resumed from the state kept there proves
+    /// the same values as solved in one go.
+    #[test]
+    fn a_group_resumed_from_any_level_proves_the_same_values() {
+        let rules = Rules::preset("nine").unwrap().without_draw_rules();
+        let mut tables = Tables::empty(&rules, 4);
+        let three = {
+            let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
+            solve_group(&rules, tables.classes(), 3, 3, &exit, &|_| {}).unwrap()
+        };
+        tables.insert(3, 3, Values::from_codes(three.into_iter().next().unwrap()));
+        let exit = |ours: u32, theirs: u32| tables.value(ours, theirs);
+        let classes = tables.classes();
+        let all = EveryLevel {
+            kept: std::sync::Mutex::new(Vec::new()),
+            resume_at: None,
+        };
+        let whole = solve_group_kept(&rules, classes, (3, 4), &exit, &|_| {}, &all).unwrap();
+        let kept = all.kept.into_inner().unwrap();
+        assert!(kept.len() > 5, "{} levels kept", kept.len());
+        assert_eq!(kept[0].level, 0);
+        for saved in &kept {
+            let resumed_at = EveryLevel {
+                kept: std::sync::Mutex::new(vec![saved.clone()]),
+                resume_at: Some(saved.level),
+            };
+            let settled = std::sync::atomic::AtomicU64::new(0);
+            let count = |n: u64| {
+                settled.fetch_add(n, Ordering::Relaxed);
+            };
+            let again = solve_group_kept(&rules, classes, (3, 4), &exit, &count, &resumed_at);
+            assert_eq!(again.unwrap(), whole, "resumed at level {}", saved.level);
+            // It took up the proof at the level kept (its first state kept is that level's).
+            let after = resumed_at.kept.into_inner().unwrap();
+            assert_eq!(after[1].level, saved.level);
+            // The settled positions count as done at once.
+            let slots: u64 = saved.tables.iter().map(|(v, _)| v.len() as u64).sum();
+            assert_eq!(settled.into_inner(), slots, "level {}", saved.level);
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::file;
 use super::index::{Classes, PairIndex};
+use super::resume_point::{self, ResumePoint};
 use super::retrograde;
 use super::scope::{fingerprint, unsupported};
 use super::table_set::Tables;
@@ -188,16 +189,9 @@ impl Store {
             .sum()
     }
 
-    /// Solves group `(a, b)`, its dependencies loaded, calling `progress` as
-    /// `retrograde::solve_group` does; the codes of each of its pairs (`retrograde::group`).
-    fn solve(
-        &self,
-        a: usize,
-        b: usize,
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<Vec<Vec<u16>>, TablesError> {
-        let exit = |ours: u32, theirs: u32| self.tables.value(ours, theirs);
-        retrograde::solve_group(&self.rules, self.tables.classes(), a, b, &exit, progress)
+    /// Where group `(a, b)`'s build keeps its state between levels (`resume_point`).
+    fn resume_point(&self, a: usize, b: usize) -> ResumePoint {
+        ResumePoint::new(&self.dir, self.print, (a, b), resume_point::EVERY)
     }
 
     /// Writes the solved codes of group `(a, b)` to their files, one table at a time.
@@ -242,6 +236,8 @@ impl Store {
             let prefix = format!("{a}-{b} ");
             match self.check_built(a, b) {
                 Ok(()) => {
+                    // Built already: a resume point left by a stop after the write goes.
+                    self.resume_point(a, b).remove();
                     progress.stage(size, size, &prefix, "positions");
                     progress.finish();
                     progress.note(&format!("{a}-{b}: already built (checked)"));
@@ -251,6 +247,11 @@ impl Store {
                 Err(e) => progress.note(&format!("{a}-{b}: {e} (building it again now)")),
             }
             progress.stage(size, 0, &prefix, "positions");
+            if let Some(level) = self.resume_point(a, b).level_there() {
+                progress.note(&format!(
+                    "{a}-{b}: resuming where it was kept, at level {level}"
+                ));
+            }
             let secs = self.build_group(a, b, progress)?;
             progress.finish();
             progress.note(&format!("{a}-{b}: {size} positions in {secs:.1} s"));
@@ -278,8 +279,14 @@ impl Store {
                 progress.message("(proving)");
             }
         };
-        let solved = self.solve(a, b, &count)?;
+        let kept = self.resume_point(a, b);
+        let solved = {
+            let exit = |ours: u32, theirs: u32| self.tables.value(ours, theirs);
+            let classes = self.tables.classes();
+            retrograde::solve_group_kept(&self.rules, classes, (a, b), &exit, &count, &kept)?
+        };
         self.write(a, b, solved)?;
+        kept.remove();
         let secs = t.elapsed().as_secs_f64();
         self.log_cost(a, b, group_size(self.tables.classes(), a, b), secs);
         self.load_group(a, b)?;
@@ -404,6 +411,60 @@ mod tests {
         std::fs::write(file::path(&dir, 3, 3), b"x").unwrap();
         let three = group_size(store.tables().classes(), 3, 3) * MOVING_BYTES / 100;
         assert_eq!(store.disk_needed(&todo), all - three);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Notes a progress's lines.
+    #[derive(Default)]
+    struct Lines(std::sync::Mutex<Vec<String>>);
+
+    impl Progress for Lines {
+        fn stage(&self, _: u64, _: u64, _: &str, _: &str) {}
+        fn advance(&self, _: u64) {}
+        fn message(&self, _: &str) {}
+        fn finish(&self) {}
+        fn note(&self, line: &str) {
+            self.0.lock().unwrap().push(line.to_string());
+        }
+    }
+
+    /// A build stopped inside a group resumes from the state it kept there, and builds the
+    /// same tables as one that was never stopped; the kept state goes once they are written.
+    #[test]
+    fn a_build_stopped_inside_a_group_resumes_where_it_was_kept() {
+        let dir = std::env::temp_dir().join(format!("moulin-resumed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = Rules::nine().without_draw_rules();
+        let todo = [(3, 3), (3, 4)];
+        let mut whole = Store::new(&dir, &rules, 4);
+        whole.build(&todo, &Lines::default()).unwrap();
+        let read = |m, o| std::fs::read(file::path(&dir, m, o)).unwrap();
+        let built = [read(3, 4), read(4, 3)];
+        // The state of 3-4 kept at its last level, as a stop just before its write leaves it.
+        std::fs::remove_file(file::path(&dir, 3, 4)).unwrap();
+        std::fs::remove_file(file::path(&dir, 4, 3)).unwrap();
+        let print = fingerprint(&rules);
+        let point = ResumePoint::new(&dir, print, (3, 4), std::time::Duration::ZERO);
+        whole.load_dependencies(3, 4).unwrap();
+        {
+            let exit = |ours: u32, theirs: u32| whole.tables.value(ours, theirs);
+            let classes = whole.tables.classes();
+            retrograde::solve_group_kept(&rules, classes, (3, 4), &exit, &|_| {}, &point).unwrap();
+        }
+        let level = point.level_there().unwrap();
+        assert!(level > 5, "{level}");
+        let lines = Lines::default();
+        Store::new(&dir, &rules, 4).build(&todo, &lines).unwrap();
+        let said = lines.0.into_inner().unwrap();
+        assert!(
+            said.contains(&format!(
+                "3-4: resuming where it was kept, at level {level}"
+            )),
+            "{said:?}"
+        );
+        assert_eq!([read(3, 4), read(4, 3)], built);
+        assert!(!point.path().exists(), "the kept state is gone");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -19,7 +19,8 @@ use std::time::Instant;
 peak resident 6.3 GB, 11.9 GB of disk; the placing (--placing) about 1 h 18 min, peak resident \
 14.8 GB (most of it the file cache of the moving tables), 4.4 GB more. The build states the \
 disk it still needs beside what is free, and does not start when it is short (--skip-disk-check \
-to start anyway). A stopped build resumes where it was, a pair (or a placing group) at a time."
+to start anyway). A stopped build resumes where it was: a pair from the state it keeps every 15 \
+minutes (.<a>-<b>.resume in the directory), a placing group from its start."
 )]
 pub struct BuildArgs {
     /// Build every pair with 3 to N pieces a side (3 to 9).
