@@ -158,7 +158,7 @@ fn book_moves(
     played: &[(Game, moulin::Move)],
 ) -> Result<(usize, BookKnown), Failure> {
     if args.no_book {
-        return Ok((0, BookKnown::Absent(Absent::TurnedOff)));
+        return Ok((0, BookKnown::Absent(Absent::NoOwnBook)));
     }
     let (book, known) = if let Some(path) = &args.book {
         let book = Book::load(path).context("--book")?;
@@ -210,10 +210,7 @@ fn say_knowledge(inventory: &Inventory, book: Option<BookKnown>) {
         book: book.unwrap_or(BookKnown::Absent(Absent::TurnedOff)),
         ..inventory.clone()
     };
-    let [evaluation, opening, mut book_line, tables] = shown.lines_naming(NamedBy::FLAGS);
-    if shown.book == BookKnown::Absent(Absent::TurnedOff) {
-        book_line = "opening book: none (--no-book)".into();
-    }
+    let [evaluation, opening, book_line, tables] = shown.lines_naming(NamedBy::FLAGS);
     for line in [
         Some(evaluation),
         Some(opening),

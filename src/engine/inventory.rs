@@ -36,6 +36,8 @@ pub struct Settings {
     pub book: &'static str,
     /// The tables' (`TablesPath`).
     pub tables: &'static str,
+    /// What turns the book off (`OwnBook false`).
+    pub no_book: &'static str,
 }
 
 impl Settings {
@@ -45,6 +47,7 @@ impl Settings {
         opening: "OpeningSolution",
         book: "BookFile",
         tables: "TablesPath",
+        no_book: "OwnBook false",
     };
     /// The flags of `moulin play` and `moulin analyse`.
     pub const FLAGS: Settings = Settings {
@@ -52,6 +55,7 @@ impl Settings {
         opening: "--opening-solution",
         book: "--book",
         tables: "--tables",
+        no_book: "--no-book",
     };
 }
 
@@ -71,19 +75,19 @@ impl Inventory {
         };
         [
             unused(
-                self.evaluation.words(names.evaluation),
+                self.evaluation.words(names.evaluation, names),
                 matches!(self.evaluation, Evaluation::Network(_)),
             ),
             unused(
-                self.opening.words(names.opening),
+                self.opening.words(names.opening, names),
                 matches!(self.opening, OpeningKnown::Loaded { .. }),
             ),
             unused(
-                self.book.words(names.book),
+                self.book.words(names.book, names),
                 matches!(self.book, BookKnown::Ready { .. }),
             ),
             unused(
-                self.tables.words(names.tables),
+                self.tables.words(names.tables, names),
                 matches!(self.tables, TablesKnown::InForce { .. }),
             ),
         ]
@@ -95,7 +99,7 @@ impl Inventory {
 pub enum Absent {
     /// Its setting says `none`.
     TurnedOff,
-    /// `OwnBook false`: the engine plays no book.
+    /// The engine plays no book (`OwnBook false`, `--no-book`).
     NoOwnBook,
     /// The rules in force have none built in (or none installed).
     NoneForTheseRules,
@@ -106,11 +110,12 @@ pub enum Absent {
 }
 
 impl Absent {
-    /// The reason in words, for the part whose setting is `setting`.
-    fn words(self, setting: &str) -> String {
+    /// The reason in words, for the part whose setting is `setting`, the others named by
+    /// `names`.
+    fn words(self, setting: &str, names: Settings) -> String {
         match self {
             Absent::TurnedOff => format!("none ({setting} none)"),
-            Absent::NoOwnBook => "none (OwnBook false)".into(),
+            Absent::NoOwnBook => format!("none ({})", names.no_book),
             Absent::NoneForTheseRules => "none for the rules in force".into(),
             Absent::Unusable => format!("none (the {setting} named cannot be used)"),
             Absent::Reading => "being read".into(),
@@ -128,20 +133,21 @@ pub enum Evaluation {
 }
 
 impl Evaluation {
-    /// Its line, its setting named `setting`.
-    pub fn words(&self, setting: &str) -> String {
+    /// Its line, its setting named `setting`, the others by `names`.
+    pub fn words(&self, setting: &str, names: Settings) -> String {
         match self {
             Evaluation::Network(loaded) => format!("evaluation: {loaded}"),
-            Evaluation::HandWritten(why) => {
-                format!("evaluation: hand-written; network: {}", why.words(setting))
-            }
+            Evaluation::HandWritten(why) => format!(
+                "evaluation: hand-written; network: {}",
+                why.words(setting, names)
+            ),
         }
     }
 }
 
 impl fmt::Display for Evaluation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.words(Settings::UCI.evaluation))
+        f.write_str(&self.words(Settings::UCI.evaluation, Settings::UCI))
     }
 }
 
@@ -162,8 +168,8 @@ pub enum OpeningKnown {
 }
 
 impl OpeningKnown {
-    /// Its line, its setting named `setting`.
-    pub fn words(&self, setting: &str) -> String {
+    /// Its line, its setting named `setting`, the others by `names`.
+    pub fn words(&self, setting: &str, names: Settings) -> String {
         match self {
             OpeningKnown::Loaded { loaded, last_ply } => {
                 format!("{loaded}; plies 0 to {last_ply} exact")
@@ -171,7 +177,9 @@ impl OpeningKnown {
             OpeningKnown::InTables => {
                 "opening solution: not needed, the tables hold the whole placing solution".into()
             }
-            OpeningKnown::Absent(why) => format!("opening solution: {}", why.words(setting)),
+            OpeningKnown::Absent(why) => {
+                format!("opening solution: {}", why.words(setting, names))
+            }
         }
     }
 }
@@ -191,13 +199,13 @@ pub enum BookKnown {
 }
 
 impl BookKnown {
-    /// Its line, its setting named `setting`.
-    pub fn words(&self, setting: &str) -> String {
+    /// Its line, its setting named `setting`, the others by `names`.
+    pub fn words(&self, setting: &str, names: Settings) -> String {
         match self {
             BookKnown::Ready { origin, positions } => {
                 format!("opening book {origin}: {positions} positions")
             }
-            BookKnown::Absent(why) => format!("opening book: {}", why.words(setting)),
+            BookKnown::Absent(why) => format!("opening book: {}", why.words(setting, names)),
         }
     }
 }
@@ -223,8 +231,8 @@ pub enum TablesKnown {
 }
 
 impl TablesKnown {
-    /// Its line, its setting named `setting`.
-    pub fn words(&self, setting: &str) -> String {
+    /// Its line, its setting named `setting`, the others by `names`.
+    pub fn words(&self, setting: &str, names: Settings) -> String {
         match self {
             TablesKnown::InForce {
                 dir,
@@ -252,7 +260,9 @@ impl TablesKnown {
                 "endgame tables: none installed for the rules in force (moulin tables install)"
                     .into()
             }
-            TablesKnown::Absent(why) => format!("endgame tables: {}", why.words(setting)),
+            TablesKnown::Absent(why) => {
+                format!("endgame tables: {}", why.words(setting, names))
+            }
         }
     }
 }
@@ -344,7 +354,8 @@ mod tests {
             ..none
         };
         let said = off.lines_naming(Settings::FLAGS);
-        assert_eq!(said[2], "opening book: none (OwnBook false)");
+        assert_eq!(said[2], "opening book: none (--no-book)");
+        assert_eq!(off.lines()[2], "opening book: none (OwnBook false)");
         assert_eq!(said[3], "endgame tables: none (--tables none)");
     }
 }

@@ -103,7 +103,11 @@ pub(super) fn run(args: &PlayArgs) -> Result<(), Failure> {
             )))
         }
     };
-    let clocks = (args.clock.as_deref().map(parse_clock).transpose())
+    let clocks = args
+        .clock
+        .as_deref()
+        .map(parse_clock)
+        .transpose()
         .map_err(|e| Failure::from(e).into_usage())?;
     let start = match &args.fen {
         Some(text) => Game::from_fen(text, rules)
