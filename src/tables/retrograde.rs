@@ -604,14 +604,25 @@ fn take(
     let v = Value::from_code(w.values[slot as usize].load(Ordering::Relaxed));
     let (ours, theirs) = w.index.position(slot);
     predecessors(rules, &p.index, ours, theirs, preds);
+    // Every predecessor's value (and count) read first: loads the processor makes side by side,
+    // where each locked update below would wait for its own miss of the cache in turn.
+    let mut seen = 0u16;
+    for &ps in preds.iter() {
+        seen |= p.values[ps as usize].load(Ordering::Relaxed);
+        if matches!(v, Value::Win(_)) {
+            seen |= u16::from(p.counts[ps as usize].load(Ordering::Relaxed));
+        }
+    }
+    std::hint::black_box(seen);
     for &ps in preds.iter() {
         let i = ps as usize;
         match v {
             Value::Loss(d) => {
                 let win = Value::Win(d + 1).code();
-                if p.values[i]
-                    .compare_exchange(0, win, Ordering::Relaxed, Ordering::Relaxed)
-                    .is_ok()
+                if p.values[i].load(Ordering::Relaxed) == 0
+                    && p.values[i]
+                        .compare_exchange(0, win, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
                 {
                     found.push(pack(pt, ps));
                 }
