@@ -47,8 +47,9 @@ enum Kind {
 enum Transform {
     /// As stored.
     Raw,
-    /// A wide table's low bytes, then its high bytes; a narrow table's win/draw/loss in two
-    /// bits a value, then the distances of the values not drawn.
+    /// A moving table's win/draw/loss in two bits a value, then the distances of the values not
+    /// drawn (a wide table's low bytes, then their high bytes); a placing group's codes a byte
+    /// each.
     Split,
     /// Each value replaced by its rank by frequency in the table (a wide table's ranks from 255
     /// on escaped: 255 then the code).
@@ -179,6 +180,8 @@ impl Sample {
     /// A block's bytes rewritten by `t`.
     fn rewrite(&self, codes: &[u16], t: Transform) -> Vec<u8> {
         match (t, self.kind) {
+            // A placing group's codes a byte each.
+            (Transform::Split, Kind::Placing) => codes.iter().map(|&c| c as u8).collect(),
             (Transform::Raw, k) | (_, k @ Kind::Placing) => bytes_of(k, codes),
             (Transform::Split, Kind::Moving(w)) => {
                 let wdl: Vec<u16> = codes
@@ -629,8 +632,7 @@ fn file_techniques(s: &Sample, classes: &Classes, totals: &mut HashMap<String, (
     );
     let (none, spare, win1) = (NONE, SPARE, WIN1);
     let transforms: &[Transform] = match s.kind {
-        Kind::Placing => &[Transform::Raw],
-        Kind::Moving(1) => &[Transform::Raw, Transform::Split],
+        Kind::Placing | Kind::Moving(1) => &[Transform::Raw, Transform::Split],
         Kind::Moving(_) => &[
             Transform::Raw,
             Transform::Split,
