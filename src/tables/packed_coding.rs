@@ -7,7 +7,9 @@
 //! symmetry fixes, each with spare slots).
 
 use super::groups::Group;
-use super::index::{Classes, PairIndex};
+use super::index::{expand, Classes, PairIndex};
+use crate::rules::board::Bitboard;
+use crate::rules::board_symmetry::transform_fast;
 use std::sync::{Arc, Mutex};
 
 /// A wide value whose distance is this or more is escaped: the byte (127 a win, 255 a loss),
@@ -103,7 +105,8 @@ fn classes(mover: usize) -> Arc<Classes> {
 
 /// Calls `each` with the place (from `first`) of each spare slot among the `n` slots of
 /// `group` from slot `first`: a slot past the last, or one that is not its position's (a class
-/// some symmetries fix stores each position once).
+/// some symmetries fix stores each position once: at the slot of the least image of the other
+/// side's set under those symmetries, `PairIndex::slot_in_class`).
 fn spare_slots(group: Group, first: u64, n: u64, mut each: impl FnMut(u64)) {
     let classes = classes(group.mover as usize);
     let index = PairIndex::new(group.mover as usize, group.other as usize, &classes);
@@ -113,11 +116,26 @@ fn spare_slots(group: Group, first: u64, n: u64, mut each: impl FnMut(u64)) {
     while slot < end.min(len) {
         let class = (slot / per_class) as usize;
         let class_end = ((class as u64 + 1) * per_class).min(end).min(len);
-        if index.class(class).1 != 1 {
+        let (rep, fixed) = index.class(class);
+        if fixed != 1 {
+            // The other side's sets of the class in slot order: the free points' subsets in
+            // increasing order (`index::subsets`), each the next by Gosper's hack.
+            let free = !rep & Bitboard::ALL.0;
+            let (_, mut theirs) = index.position(slot);
+            let mut squeezed = squeeze(theirs, free);
             for s in slot..class_end {
-                if !index.is_canonical(s) {
+                let mut fixing = fixed & !1;
+                let mut least = true;
+                while fixing != 0 && least {
+                    let t = fixing.trailing_zeros() as usize;
+                    least = transform_fast(t, Bitboard(theirs)).0 >= theirs;
+                    fixing &= fixing - 1;
+                }
+                if !least {
                     each(s - first);
                 }
+                squeezed = next_subset(squeezed);
+                theirs = expand(squeezed, free);
             }
         }
         slot = class_end;
@@ -125,6 +143,31 @@ fn spare_slots(group: Group, first: u64, n: u64, mut each: impl FnMut(u64)) {
     for s in slot.max(len)..end {
         each(s - first);
     }
+}
+
+/// The bits of `set` on the set bits of `mask`, packed low (a software `pext`: `index::expand`'s
+/// inverse).
+fn squeeze(set: u32, mask: u32) -> u32 {
+    let (mut out, mut bit, mut m) = (0, 0, mask);
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        if set & low != 0 {
+            out |= 1 << bit;
+        }
+        bit += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// The next larger number with as many set bits (Gosper's hack); 0 stays 0.
+fn next_subset(x: u32) -> u32 {
+    if x == 0 {
+        return 0;
+    }
+    let c = x & x.wrapping_neg();
+    let r = x.wrapping_add(c);
+    (((r ^ x) >> 2) / c) | r
 }
 
 /// The code of slot `i` of a placing group's bytes (four codes a byte, `placing::packed`).
@@ -199,6 +242,29 @@ mod tests {
         assert_eq!(unescape(&coded, bytes.len() + 2), None);
         assert_eq!(unescape(&coded, bytes.len() - 2), None);
         assert_eq!(unescape(&coded[..coded.len() - 1], bytes.len()), None);
+    }
+
+    #[test]
+    fn the_spare_slots_are_those_not_canonical() {
+        for (mover, other) in [(2, 3), (3, 2), (4, 4), (1, 5), (0, 3)] {
+            let group = Group {
+                left: 1,
+                mover,
+                other,
+            };
+            let classes = Classes::new(mover as usize);
+            let index = PairIndex::new(mover as usize, other as usize, &classes);
+            let n = index.len() + 5;
+            for from in [0, 1, index.len() / 3] {
+                let mut spare = vec![false; (n - from) as usize];
+                spare_slots(group, from, n - from, |i| spare[i as usize] = true);
+                for (i, &sp) in spare.iter().enumerate() {
+                    let slot = from + i as u64;
+                    let want = slot >= index.len() || !index.is_canonical(slot);
+                    assert_eq!(sp, want, "{mover}-{other} slot {slot}");
+                }
+            }
+        }
     }
 
     #[test]
