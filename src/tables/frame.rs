@@ -27,6 +27,10 @@ pub enum FrameError {
     DecoderFailed,
 }
 
+/// The four bytes every zstd frame starts with (a packed table of format 3 leaves them out of its
+/// frames, `packed_table`).
+pub const MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
 /// `bytes` as one zstd frame (the strongest level this build has).
 pub fn compress(bytes: &[u8]) -> Vec<u8> {
     #[cfg(feature = "strong-compression")]
@@ -45,19 +49,32 @@ pub fn strong() -> bool {
 /// decode, or decodes to another length, is an error saying so (a decoder that panics on a frame
 /// it does not expect costs the frame, not the engine).
 pub fn decompress(frame: &[u8], want: usize) -> Result<Vec<u8>, FrameError> {
+    let out = decompress_up_to(frame, want)?;
+    if out.len() != want {
+        return Err(FrameError::Length {
+            got: out.len(),
+            want,
+        });
+    }
+    Ok(out)
+}
+
+/// The bytes of the zstd frame `frame`, at most `most` of them: a frame that does not decode,
+/// or to more bytes, is an error saying so.
+pub fn decompress_up_to(frame: &[u8], most: usize) -> Result<Vec<u8>, FrameError> {
     // The C library unpacks about 2.4 times faster: a build that has it uses it.
     #[cfg(feature = "strong-compression")]
-    let out = decompress_c(frame, want);
+    let out = decompress_c(frame, most);
     #[cfg(not(feature = "strong-compression"))]
-    let out = decompress_pure(frame, want);
+    let out = decompress_pure(frame, most);
     out
 }
 
-/// `decompress` through the C library, with the calling thread's own decompression context: a
+/// `decompress_up_to` through the C library, with the calling thread's own decompression context: a
 /// context is about a hundred kilobytes to allocate and clear, which cost more than unpacking a
 /// block of 4 KiB did when each frame had a new one.
 #[cfg(feature = "strong-compression")]
-fn decompress_c(frame: &[u8], want: usize) -> Result<Vec<u8>, FrameError> {
+fn decompress_c(frame: &[u8], most: usize) -> Result<Vec<u8>, FrameError> {
     use std::cell::RefCell;
     thread_local! {
         static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
@@ -69,22 +86,22 @@ fn decompress_c(frame: &[u8], want: usize) -> Result<Vec<u8>, FrameError> {
             *context = Some(zstd::bulk::Decompressor::new().map_err(FrameError::NoContext)?);
         }
         let context = context.as_mut().expect("made above");
-        // One byte of room more than wanted, so that a frame too long is told from a whole one.
-        match context.decompress(frame, want + 1) {
-            Ok(out) if out.len() == want => Ok(out),
+        // One byte of room more than allowed, so that a frame too long is told from a whole one.
+        match context.decompress(frame, most + 1) {
+            Ok(out) if out.len() <= most => Ok(out),
             Ok(out) => Err(FrameError::Length {
                 got: out.len(),
-                want,
+                want: most,
             }),
             Err(e) => Err(FrameError::Undecodable(Box::new(e))),
         }
     })
 }
 
-/// `decompress` in pure Rust (ruzstd), with the calling thread's own decoder (made again after
+/// `decompress_up_to` in pure Rust (ruzstd), with the calling thread's own decoder (made again after
 /// a frame it failed on).
 #[cfg_attr(feature = "strong-compression", allow(dead_code))]
-fn decompress_pure(frame: &[u8], want: usize) -> Result<Vec<u8>, FrameError> {
+fn decompress_pure(frame: &[u8], most: usize) -> Result<Vec<u8>, FrameError> {
     use ruzstd::decoding::FrameDecoder;
     use std::cell::RefCell;
     thread_local! {
@@ -93,15 +110,15 @@ fn decompress_pure(frame: &[u8], want: usize) -> Result<Vec<u8>, FrameError> {
     DECODER.with(|cell| {
         let mut decoder = cell.borrow_mut();
         let d = decoder.get_or_insert_with(FrameDecoder::new);
-        let mut out = Vec::with_capacity(want);
+        let mut out = Vec::with_capacity(most);
         let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             d.decode_all_to_vec(frame, &mut out)
         }));
         let result = match decoded {
-            Ok(Ok(())) if out.len() == want => return Ok(out),
+            Ok(Ok(())) if out.len() <= most => return Ok(out),
             Ok(Ok(())) => Err(FrameError::Length {
                 got: out.len(),
-                want,
+                want: most,
             }),
             Ok(Err(e)) => Err(FrameError::Undecodable(Box::new(e))),
             Err(_) => Err(FrameError::DecoderFailed),

@@ -16,6 +16,7 @@
 //! - `mapped`: a file's values mapped into memory, and what the file was then, to notice a
 //!   change; `scope`: where the tables live and which rules they serve;
 //! - `packed_table`: the block format: one packed table, probed a block at a time;
+//!   `packed_coding`: how its values are coded in its frames (format 3);
 //! - `values`: a value (and `Wdl`, a value without its distance) and the values of one table:
 //!   in memory, mapped or packed;
 //! - `file`: the table file (a header with the rules' fingerprint and a checksum, then the
@@ -55,6 +56,7 @@ pub mod load;
 pub mod mapped;
 pub mod memo;
 pub mod pack;
+pub mod packed_coding;
 pub mod packed_flaw;
 pub mod packed_table;
 pub mod perfect_play;

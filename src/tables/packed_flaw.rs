@@ -18,6 +18,9 @@ pub enum BlockFault {
     /// Its bytes do not give the index's checksum.
     #[error("checksum mismatch")]
     Checksum,
+    /// It unpacks to bytes that are not its values' coding (`packed_coding`).
+    #[error("does not decode to its values")]
+    Coding,
 }
 
 /// What is wrong with a file of a packed set.
@@ -62,10 +65,16 @@ pub enum PackedFlaw {
     /// An index whose offsets do not rise.
     #[error("its index is damaged")]
     DamagedIndex,
+    /// The frames take more bytes than the index can say (format 3: four bytes an offset).
+    #[error("its frames take {bytes} bytes, more than a packed table's index holds (4 GiB)")]
+    TooLarge {
+        /// The frames' bytes.
+        bytes: u64,
+    },
     /// A block that does not unpack to its checksum.
-    #[error("block {block} {fault}: the file is damaged")]
+    #[error("frame {block} {fault}: the file is damaged")]
     Block {
-        /// The block.
+        /// The frame (a block in format 2; one or more in format 3).
         block: usize,
         /// What is wrong with it.
         fault: BlockFault,

@@ -1,31 +1,42 @@
 //! One packed table: the values of a moving table (its `.tbl` file's bytes) or of a placing
 //! group (its `.plc` file's), cut into blocks (of [`DEFAULT_BLOCK`] bytes unless the packer
-//! says otherwise: a power of two from [`MIN_BLOCK`] to [`MAX_BLOCK`]), each a zstd frame with the
-//! checksum of its bytes; probed a block at a time, through the cache of unpacked blocks of the
-//! tables it belongs to ([`BlockCache`]).
+//! says otherwise: a power of two from [`MIN_BLOCK`] to [`MAX_BLOCK`]), one or more blocks a
+//! zstd frame with the checksum of its values; probed a block at a time, through the cache of
+//! unpacked blocks of the tables it belongs to ([`BlockCache`]: a frame unpacked for a probe
+//! leaves each of its blocks there).
 //!
 //! **The file** (little-endian): a header of [`HEADER`] bytes (the magic `MOULPACK`, the
 //! format's version, the kind and key of the table, the rules' fingerprint, the width of a
-//! value, the block size, the length of the values, the longest distance or the slots, the
-//! checksum of the values as their table file has it, and a checksum of the header and the
-//! index), the index (each block's offset and the checksum of its unpacked bytes,
-//! [`block_checksum`]), then the frames. The checksum of the values is the table file's own
-//! (`tables::checksum::checksum`), so a packed table is checked against the file it was made from
-//! without unpacking that file. The magic, version, fingerprint and closing checksum are the
-//! shared header's (`shipped::header`, `LAYOUT`).
+//! value, the coding of the values in the frames (`packed_coding::Coding`, format 3), the block
+//! size, the length of the values, the longest distance or the slots, the checksum of the values
+//! as their table file has it, and a checksum of the header and the index), the index (each
+//! frame's offset from the first, and the checksum of the values it unpacks to,
+//! [`block_checksum`]: four bytes each in format 3, eight in format 2), then the frames (without
+//! the zstd magic in format 3, which every frame would repeat). The checksum of the values is the
+//! table file's own (`tables::checksum::checksum`), so a packed table is checked against the file
+//! it was made from without unpacking that file. The magic, version, fingerprint and closing
+//! checksum are the shared header's (`shipped::header`, `LAYOUT`).
+//!
+//! **Format 3** (2026-12-07) codes a wide table's values in a byte each (`packed_coding::escape`)
+//! in frames of two blocks, and fills a placing group's spare slots from their neighbours
+//! (`packed_coding::fill_spare`: a probe never reads them; `check_all` and `unpack_all` give them
+//! back as the file has them, 0). Format 2 (one block a frame, as the build wrote the values) is
+//! still read, so that a set installed before keeps serving without its build.
 
 use super::block_cache::{self as cache, BlockCache};
 use super::frame;
+use super::packed_coding::{self as coding, Coding};
 use crate::durable;
 use crate::memory::Words;
 use crate::shipped::le_bytes::{put_u32, put_u64, u32_at, u64_at};
-use crate::shipped::Layout;
+use crate::shipped::{HeaderError, Layout};
 use crate::tables::checksum::checksum;
 use crate::tables::mapped::{open_regular, Mapping};
 use crate::tables::packed_flaw::{BlockFault, PackedFlaw};
 use crate::tables::table_key::Key;
 use crate::tables::tables_error::TablesError;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -43,19 +54,30 @@ pub const MIN_BLOCK: usize = 1 << 12;
 pub const MAX_BLOCK: usize = 1 << 20;
 /// The header's bytes.
 pub const HEADER: usize = LAYOUT.len;
-/// The format's version: 2 since a block's checksum is [`block_checksum`] (version 1 checked
-/// blocks with the slower `tables::checksum::checksum`).
-pub const VERSION: u32 = 2;
+/// The format's version: 3 since the values are coded in their frames (`packed_coding`), the
+/// index holds four bytes a frame's offset and checksum and the frames leave out zstd's magic
+/// (version 2, still read: one block a frame, eight bytes each; version 1 checked blocks with
+/// the slower `tables::checksum::checksum`).
+pub const VERSION: u32 = 3;
+/// The version before, still read.
+pub const VERSION_2: u32 = 2;
 /// A packed table's header: the checksum that closes it covers it and the index.
-static LAYOUT: Layout = Layout {
-    what: "a moulin packed table",
-    magic: *b"MOULPACK",
-    version: Some(VERSION),
-    fingerprint_at: 16,
-    checksum_at: Some(56),
-    covers: "its header and index",
-    len: 64,
-};
+static LAYOUT: Layout = layout(VERSION);
+/// A packed table's header in format 2.
+static LAYOUT_2: Layout = layout(VERSION_2);
+
+/// The header of a packed table of format `version`.
+const fn layout(version: u32) -> Layout {
+    Layout {
+        what: "a moulin packed table",
+        magic: *b"MOULPACK",
+        version: Some(version),
+        fingerprint_at: 16,
+        checksum_at: Some(56),
+        covers: "its header and index",
+        len: 64,
+    }
+}
 
 /// What a packed table says of its values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,11 +96,13 @@ pub struct Meta {
     pub checksum: u64,
 }
 
-/// The header of a packed table of `meta` in blocks of `block` bytes, but its closing checksum.
-fn header(meta: &Meta, block: usize) -> Vec<u8> {
+/// The header of a packed table of `meta` in blocks of `block` bytes coded by `coded`, but its
+/// closing checksum.
+fn header(meta: &Meta, block: usize, coded: Coding) -> Vec<u8> {
     let mut h = LAYOUT.blank(meta.fingerprint);
     h[12..16].copy_from_slice(&meta.key.bytes());
     h[24] = meta.width;
+    h[25..28].copy_from_slice(&coded.to_bytes());
     put_u32(&mut h, 28, block as u32);
     put_u64(&mut h, 32, meta.len);
     put_u64(&mut h, 40, meta.extra);
@@ -117,27 +141,71 @@ fn closing_checksum(head: &[u8], index: &[u8]) -> u64 {
     crate::rng::mix(checksum(&head[..56]) ^ checksum(index).rotate_left(23))
 }
 
-/// Packs `values` (a table file's bytes of values) into the file `path`, atomically, in blocks
-/// of `block` bytes (a power of two, `MIN_BLOCK` to `MAX_BLOCK`) compressed on every thread of
-/// the pool; the file's bytes.
+/// The coding `write` gives a table of `meta`: a wide table's values escaped, two blocks a
+/// frame (a frame's escaped values then come to about a block's bytes, so it unpacks in about the
+/// time a block of another table does); a placing group's spare slots filled where they hold 0.
+fn coding_for(meta: &Meta) -> Coding {
+    let escaped = meta.width == 2;
+    Coding {
+        escaped,
+        shift: u8::from(escaped),
+        filled: matches!(meta.key, Key::Placing(_)),
+    }
+}
+
+/// The frame of `values` (a frame's values, from byte `at`) coded by `coded`, without zstd's
+/// magic, and the checksum of the values a probe reads from it; `None` when the spare slots of
+/// a group do not all hold 0 (it is not to be filled).
+fn frame_of(key: Key, coded: Coding, at: u64, values: &[u8]) -> Option<(Vec<u8>, u32)> {
+    let filled = match key {
+        Key::Placing(g) if coded.filled => Cow::Owned(coding::fill_spare(g, at, values)?),
+        _ => Cow::Borrowed(values),
+    };
+    let plain = if coded.escaped {
+        Cow::Owned(coding::escape(&filled))
+    } else {
+        Cow::Borrowed(&*filled)
+    };
+    let mut f = frame::compress(&plain);
+    debug_assert!(f.starts_with(&frame::MAGIC));
+    f.drain(..frame::MAGIC.len());
+    Some((f, block_checksum(&filled) as u32))
+}
+
+/// Packs `values` (a table file's bytes of values) into the file `path`, atomically, in format
+/// 3, in blocks of `block` bytes (a power of two, `MIN_BLOCK` to `MAX_BLOCK`) compressed on
+/// every thread of the pool; the file's bytes.
 pub fn write(path: &Path, meta: &Meta, values: &[u8], block: usize) -> Result<u64, TablesError> {
     debug_assert_eq!(values.len() as u64, meta.len);
     debug_assert!(block.is_power_of_two() && (MIN_BLOCK..=MAX_BLOCK).contains(&block));
-    let frames: Vec<(Vec<u8>, u64)> = values
-        .par_chunks(block)
-        .map(|block| (frame::compress(block), block_checksum(block)))
-        .collect();
-    let mut index = Vec::with_capacity((2 * frames.len() + 1) * 8);
+    let mut coded = coding_for(meta);
+    let size = block << coded.shift;
+    let pack = |coded: Coding| -> Option<Vec<(Vec<u8>, u32)>> {
+        values
+            .par_chunks(size)
+            .enumerate()
+            .map(|(f, chunk)| frame_of(meta.key, coded, (f * size) as u64, chunk))
+            .collect()
+    };
+    let frames = if let Some(frames) = pack(coded) {
+        frames
+    } else {
+        // A group whose spare slots do not all hold 0: stored as it is.
+        coded.filled = false;
+        pack(coded).expect("frames that fill nothing")
+    };
+    let mut index = Vec::with_capacity((2 * frames.len() + 1) * 4);
     let mut at = 0u64;
     for (f, _) in &frames {
-        index.extend_from_slice(&at.to_le_bytes());
+        index.extend_from_slice(&(at as u32).to_le_bytes());
         at += f.len() as u64;
     }
-    index.extend_from_slice(&at.to_le_bytes());
+    let end = u32::try_from(at).map_err(|_| flawed(path, PackedFlaw::TooLarge { bytes: at }))?;
+    index.extend_from_slice(&end.to_le_bytes());
     for (_, sum) in &frames {
         index.extend_from_slice(&sum.to_le_bytes());
     }
-    let mut head = header(meta, block);
+    let mut head = header(meta, block, coded);
     let closing = closing_checksum(&head, &index);
     LAYOUT.seal(&mut head, closing);
     let mut parts: Vec<&[u8]> = vec![&head, &index];
@@ -150,9 +218,15 @@ pub fn write(path: &Path, meta: &Meta, values: &[u8], block: usize) -> Result<u6
 pub struct PackedTable {
     meta: Meta,
     mapping: Mapping,
+    /// The format's version (`VERSION` or `VERSION_2`).
+    version: u32,
+    /// How the values are coded in the frames.
+    coded: Coding,
     /// Bytes of values a block holds (the last may hold fewer).
     block: usize,
     blocks: usize,
+    /// Frames: one each `1 << coded.shift` blocks.
+    frames: usize,
     /// Where the frames start in the file.
     data: usize,
     /// The cache of unpacked blocks of the tables it belongs to.
@@ -161,7 +235,7 @@ pub struct PackedTable {
     id: u32,
     /// Each block's frame in the cache's pool plus one (0: none), made at the first probe
     /// (empty where its memory was refused).
-    frames: OnceLock<Words>,
+    kept: OnceLock<Words>,
     /// A block failed to unpack or its checksum: nothing of the table is trusted since.
     damaged: AtomicBool,
 }
@@ -180,6 +254,24 @@ fn flawed(path: &Path, flaw: PackedFlaw) -> TablesError {
     }
 }
 
+/// The bytes an index gives a frame's offset and checksum, in format `version`.
+fn word(version: u32) -> usize {
+    if version == VERSION_2 {
+        8
+    } else {
+        4
+    }
+}
+
+/// The number at `at` of an index whose numbers take `word` bytes.
+fn index_at(bytes: &[u8], at: usize, word: usize) -> u64 {
+    if word == 8 {
+        u64_at(bytes, at)
+    } else {
+        u64::from(u32_at(bytes, at))
+    }
+}
+
 impl PackedTable {
     /// Opens the packed table `path`, which must hold `key` made under `fingerprint`: the
     /// header, the index and the file's length are checked (the frames are checked as they are
@@ -193,9 +285,13 @@ impl PackedTable {
         let file = open_regular(path)?;
         let mapping = Mapping::of_file(&file, path, 0)?;
         let bytes = mapping.bytes();
-        let head = LAYOUT
-            .read(bytes)
-            .map_err(|fault| flawed(path, fault.into()))?;
+        let (head, version) = match LAYOUT.read(bytes) {
+            Err(HeaderError::Version {
+                found: VERSION_2, ..
+            }) => (LAYOUT_2.read(bytes), VERSION_2),
+            read => (read, VERSION),
+        };
+        let head = head.map_err(|fault| flawed(path, fault.into()))?;
         let held = Key::from_bytes(bytes[12..16].try_into().expect("4 bytes"))
             .ok_or_else(|| flawed(path, PackedFlaw::NoKey))?;
         if held != key {
@@ -211,18 +307,14 @@ impl PackedTable {
             extra: u64_at(bytes, 40),
             checksum: u64_at(bytes, 48),
         };
-        let block = u32_at(bytes, 28);
-        let width_fits = match key {
-            Key::Moving(..) => meta.width == 1 || meta.width == 2,
-            Key::Placing(_) => meta.width == 0,
+        let coded = Coding::from_bytes(bytes[25..28].try_into().expect("3 bytes"));
+        let (block, frames) = match (coded, Self::sizes(&meta, bytes, coded)) {
+            (Some(c), Some(sizes)) if version == VERSION || c == Coding::default() => sizes,
+            _ => return Err(flawed(path, PackedFlaw::DamagedHeader)),
         };
-        let block = block as usize;
-        let block_fits = block.is_power_of_two() && (MIN_BLOCK..=MAX_BLOCK).contains(&block);
-        if !block_fits || !width_fits || meta.len == 0 {
-            return Err(flawed(path, PackedFlaw::DamagedHeader));
-        }
-        let blocks = meta.len.div_ceil(block as u64) as usize;
-        let data = (HEADER as u64).saturating_add(16 * blocks as u64 + 8);
+        let coded = coded.expect("checked above");
+        let word = word(version);
+        let data = (HEADER as u64).saturating_add((2 * frames as u64 + 1) * word as u64);
         if data > bytes.len() as u64 {
             return Err(flawed(
                 path,
@@ -235,7 +327,7 @@ impl PackedTable {
         let data = data as usize;
         head.check_sum(closing_checksum(bytes, &bytes[HEADER..data]))
             .map_err(|fault| flawed(path, fault.into()))?;
-        let end = u64_at(bytes, HEADER + 8 * blocks);
+        let end = index_at(bytes, HEADER + word * frames, word);
         if (data as u64).checked_add(end) != Some(bytes.len() as u64) {
             return Err(flawed(
                 path,
@@ -245,22 +337,46 @@ impl PackedTable {
                 },
             ));
         }
-        let offsets_rise = (0..blocks)
-            .all(|b| u64_at(bytes, HEADER + 8 * b) <= u64_at(bytes, HEADER + 8 * (b + 1)));
+        let offsets_rise = (0..frames).all(|f| {
+            index_at(bytes, HEADER + word * f, word)
+                <= index_at(bytes, HEADER + word * (f + 1), word)
+        });
         if !offsets_rise {
             return Err(flawed(path, PackedFlaw::DamagedIndex));
         }
         Ok(PackedTable {
             meta,
             mapping,
+            version,
+            coded,
             block,
-            blocks,
+            blocks: meta.len.div_ceil(block as u64) as usize,
+            frames,
             data,
             id: cache.new_table_id(),
             cache: Arc::clone(cache),
-            frames: OnceLock::new(),
+            kept: OnceLock::new(),
             damaged: AtomicBool::new(false),
         })
+    }
+
+    /// The block size and the frames the header of `meta` says (`None` for a
+    /// header no packer writes): a block a power of two in range, the width a moving table's
+    /// (1 or 2) or a group's (0), values, escaped only if wide, filled only in a group.
+    fn sizes(meta: &Meta, bytes: &[u8], coded: Option<Coding>) -> Option<(usize, usize)> {
+        let coded = coded?;
+        let block = u32_at(bytes, 28) as usize;
+        let width_fits = match meta.key {
+            Key::Moving(..) => (meta.width == 1 || meta.width == 2) && !coded.filled,
+            Key::Placing(_) => meta.width == 0 && !coded.escaped,
+        };
+        let block_fits = block.is_power_of_two() && (MIN_BLOCK..=MAX_BLOCK).contains(&block);
+        let escape_fits = !coded.escaped || meta.width == 2;
+        if !block_fits || !width_fits || !escape_fits || meta.len == 0 {
+            return None;
+        }
+        let frames = meta.len.div_ceil((block as u64) << coded.shift) as usize;
+        Some((block, frames))
     }
 
     /// What the table says of its values.
@@ -285,15 +401,16 @@ impl PackedTable {
         !self.damaged.load(Ordering::Acquire) && self.mapping.trusted()
     }
 
-    /// The frame of block `b` and the checksum of its bytes; `None` when the index no longer
-    /// points inside the file (it changed under the mapping: cut, or written over in place).
-    fn frame(&self, b: usize) -> Option<(&[u8], u64)> {
+    /// Frame `f` and the checksum of its values; `None` when the index no longer points inside
+    /// the file (it changed under the mapping: cut, or written over in place).
+    fn frame(&self, f: usize) -> Option<(&[u8], u64)> {
         let bytes = self.mapping.bytes();
+        let word = word(self.version);
         let (from, to) = (
-            u64_at(bytes, HEADER + 8 * b),
-            u64_at(bytes, HEADER + 8 * (b + 1)),
+            index_at(bytes, HEADER + word * f, word),
+            index_at(bytes, HEADER + word * (f + 1), word),
         );
-        let sum = u64_at(bytes, HEADER + 8 * (self.blocks + 1) + 8 * b);
+        let sum = index_at(bytes, HEADER + word * (self.frames + 1 + f), word);
         let (from, to) = (
             (self.data as u64).checked_add(from)?,
             (self.data as u64).checked_add(to)?,
@@ -301,19 +418,50 @@ impl PackedTable {
         (from <= to && to <= bytes.len() as u64).then(|| (&bytes[from as usize..to as usize], sum))
     }
 
-    /// The bytes block `b` holds.
-    fn block_len(&self, b: usize) -> usize {
-        (self.meta.len - (b * self.block) as u64).min(self.block as u64) as usize
+    /// The bytes of values frame `f` holds.
+    fn frame_len(&self, f: usize) -> usize {
+        let size = (self.block as u64) << self.coded.shift;
+        (self.meta.len - f as u64 * size).min(size) as usize
     }
 
-    /// Block `b` unpacked and checked, or why not.
-    fn unpack(&self, b: usize) -> Result<Vec<u8>, BlockFault> {
-        let (frame, sum) = self.frame(b).ok_or(BlockFault::Outside)?;
-        let out = frame::decompress(frame, self.block_len(b))?;
-        if block_checksum(&out) != sum {
+    /// Frame `f` unpacked and checked: its values as a probe reads them (a group's spare slots
+    /// filled), or why not.
+    fn unpack(&self, f: usize) -> Result<Vec<u8>, BlockFault> {
+        let (frame, sum) = self.frame(f).ok_or(BlockFault::Outside)?;
+        let want = self.frame_len(f);
+        let out = if self.version == VERSION_2 {
+            frame::decompress(frame, want)?
+        } else {
+            let mut whole = Vec::with_capacity(frame::MAGIC.len() + frame.len());
+            whole.extend_from_slice(&frame::MAGIC);
+            whole.extend_from_slice(frame);
+            if self.coded.escaped {
+                // A value escaped takes three bytes for its two.
+                let coded = frame::decompress_up_to(&whole, want / 2 * 3)?;
+                coding::unescape(&coded, want).ok_or(BlockFault::Coding)?
+            } else {
+                frame::decompress(&whole, want)?
+            }
+        };
+        let held = block_checksum(&out);
+        let held = if self.version == VERSION_2 {
+            held
+        } else {
+            u64::from(held as u32)
+        };
+        if held != sum {
             return Err(BlockFault::Checksum);
         }
         Ok(out)
+    }
+
+    /// Frame `f`'s values as the table's file holds them (a group's spare slots 0 again).
+    fn restored(&self, f: usize, mut values: Vec<u8>) -> Vec<u8> {
+        if let (Key::Placing(g), true) = (self.meta.key, self.coded.filled) {
+            let at = f as u64 * ((self.block as u64) << self.coded.shift);
+            coding::restore_spare(g, at, &mut values);
+        }
+        values
     }
 
     /// The bytes of values a block holds.
@@ -321,43 +469,52 @@ impl PackedTable {
         self.block
     }
 
+    /// The format's version and the coding of the values.
+    pub fn format(&self) -> (u32, Coding) {
+        (self.version, self.coded)
+    }
+
     /// The two bytes at `at` and `at + 1` of block `b` (`at` even and inside the block; the
     /// byte after a block's last reads as 0), from the cache (`cache::Pool`) or unpacked into
-    /// it; `None` (and the table marked damaged, said once in the log) when the block does not
-    /// unpack to its checksum.
+    /// it with the other blocks of its frame; `None` (and the table marked damaged, said once in
+    /// the log) when its frame does not unpack to its checksum.
     #[inline]
     fn read(&self, b: usize, at: usize) -> Option<[u8; 2]> {
         let pool = self.cache.pool(self.block);
-        let tag = cache::tag(self.id, b as u32);
         // Without the memory for the map, no block is found kept: each probe unpacks its own.
-        let frames = self
-            .frames
+        let kept = self
+            .kept
             .get_or_init(|| Words::zeroed(self.blocks).unwrap_or_else(Words::empty));
-        let frame = frames.get(b).map_or(0, |f| f.load(Ordering::Relaxed));
+        let frame = kept.get(b).map_or(0, |f| f.load(Ordering::Relaxed));
         if let Some(v) = frame
             .checked_sub(1)
-            .and_then(|f| pool.read(f as usize, tag, at))
+            .and_then(|f| pool.read(f as usize, cache::tag(self.id, b as u32), at))
         {
             return Some(v);
         }
-        let bytes = self.unpack_checked(b)?;
-        if let Some(map) = frames.get(b) {
-            if let Some(f) = pool.put(tag, &bytes) {
-                map.store(f as u64 + 1, Ordering::Relaxed);
+        let f = b >> self.coded.shift;
+        let values = self.unpack_checked(f)?;
+        let first = f << self.coded.shift;
+        for (i, bytes) in values.chunks(self.block).enumerate() {
+            if let Some(map) = kept.get(first + i) {
+                if let Some(slot) = pool.put(cache::tag(self.id, (first + i) as u32), bytes) {
+                    map.store(slot as u64 + 1, Ordering::Relaxed);
+                }
             }
         }
+        let bytes = &values[(b - first) * self.block..];
         Some([bytes[at], bytes.get(at + 1).copied().unwrap_or(0)])
     }
 
-    /// Block `b` unpacked and checked; `None` (and the table marked damaged, said once in the
+    /// Frame `f` unpacked and checked; `None` (and the table marked damaged, said once in the
     /// log) when it does not unpack to its checksum.
-    fn unpack_checked(&self, b: usize) -> Option<Vec<u8>> {
-        match self.unpack(b) {
+    fn unpack_checked(&self, f: usize) -> Option<Vec<u8>> {
+        match self.unpack(f) {
             Ok(bytes) => Some(bytes),
             Err(why) => {
                 if !self.damaged.swap(true, Ordering::AcqRel) {
                     log::error!(
-                        "{}: block {b} {why}: the file is damaged; its values are not used",
+                        "{}: frame {f} {why}: the file is damaged; its values are not used",
                         self.path().display(),
                     );
                 }
@@ -389,31 +546,33 @@ impl PackedTable {
         self.read((at / size) as usize, (at % size) as usize)
     }
 
-    /// Every value, unpacked (a block that does not unpack reads as zeros, and the table is
-    /// marked damaged).
+    /// Every value as the table's file holds it, unpacked (a frame that does not unpack reads
+    /// as zeros, and the table is marked damaged).
     pub fn unpack_all(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.meta.len as usize);
-        for b in 0..self.blocks {
-            match self.unpack_checked(b) {
-                Some(block) => out.extend_from_slice(&block),
-                None => out.resize(out.len() + self.block_len(b), 0),
+        for f in 0..self.frames {
+            match self.unpack_checked(f) {
+                Some(values) => out.extend_from_slice(&self.restored(f, values)),
+                None => out.resize(out.len() + self.frame_len(f), 0),
             }
         }
         out
     }
 
-    /// Every block unpacked and checked, and the values' checksum against the header's: `Ok`
-    /// or what is wrong. The values are handed to `each` block by block, in order.
+    /// Every frame unpacked and checked, and the values' checksum against the header's: `Ok`
+    /// or what is wrong. The values, as the table's file holds them, are handed to `each` frame
+    /// by frame, in order.
     pub fn check_all(&self, mut each: impl FnMut(&[u8])) -> Result<(), TablesError> {
         let mut sum = self.meta.len;
-        // `file::checksum` mixes 8 bytes at a time; a block's length is a multiple of 8 but the
-        // last's, so the blocks mix in order as the whole would.
-        for b in 0..self.blocks {
-            let bytes = self
-                .unpack(b)
-                .map_err(|fault| flawed(self.path(), PackedFlaw::Block { block: b, fault }))?;
-            sum = crate::tables::checksum::mix_words(sum, &bytes);
-            each(&bytes);
+        // `file::checksum` mixes 8 bytes at a time; a frame's length is a multiple of 8 but the
+        // last's, so the frames mix in order as the whole would.
+        for f in 0..self.frames {
+            let values = self
+                .unpack(f)
+                .map_err(|fault| flawed(self.path(), PackedFlaw::Block { block: f, fault }))?;
+            let values = self.restored(f, values);
+            sum = crate::tables::checksum::mix_words(sum, &values);
+            each(&values);
         }
         if !self.mapping.trusted() || sum != self.meta.checksum {
             return Err(flawed(self.path(), PackedFlaw::ValuesChecksum));
@@ -428,87 +587,5 @@ pub fn path(dir: &Path, key: Key) -> PathBuf {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The fixture's values, and what its header says of them.
-    fn fixture_values() -> (Meta, Vec<u8>) {
-        let values: Vec<u8> = (0..9000u32)
-            .map(|i| ((i * 7 + i / 100) % 128) as u8)
-            .collect();
-        let meta = Meta {
-            key: Key::Moving(3, 3),
-            fingerprint: 7,
-            width: 1,
-            len: values.len() as u64,
-            extra: 127,
-            checksum: checksum(&values),
-        };
-        (meta, values)
-    }
-
-    /// The fixture, packed by the code before the shared header.
-    fn fixture() -> Vec<u8> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shipped");
-        std::fs::read(dir.join("moving-3-3.pk")).unwrap()
-    }
-
-    fn open_bytes(bytes: &[u8], fingerprint: u64) -> Result<PackedTable, TablesError> {
-        let dir = crate::tables::scratch::scratch("packed-header");
-        let path = dir.0.join("3-3.pk");
-        std::fs::write(&path, bytes).unwrap();
-        PackedTable::open(&path, Key::Moving(3, 3), fingerprint, &Arc::default())
-    }
-
-    #[test]
-    fn a_packed_table_of_the_old_code_reads_back_and_is_written_as_it_was() {
-        let (meta, values) = fixture_values();
-        let table = open_bytes(&fixture(), 7).unwrap();
-        assert_eq!(*table.meta(), meta);
-        assert_eq!(table.unpack_all(), values);
-        table.check_all(|_| ()).unwrap();
-        assert_eq!(table.pair(4000), Some([values[4000], values[4001]]));
-        let dir = crate::tables::scratch::scratch("packed-as-before");
-        let path = dir.0.join("3-3.pk");
-        write(&path, &meta, &values, 4096).unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), fixture());
-    }
-
-    #[test]
-    fn each_fault_of_a_packed_tables_header_is_refused_in_its_words() {
-        let good = fixture();
-        let mut magic = good.clone();
-        magic[4] = b'X';
-        let mut version = good.clone();
-        version[8] = 3;
-        let mut index = good.clone();
-        index[HEADER + 8 * 4 + 1] ^= 1;
-        for (bytes, fingerprint, said) in [
-            (&magic[..], 7, "3-3.pk: not a moulin packed table"),
-            (
-                &version[..],
-                7,
-                "3-3.pk: format version 3, this engine reads version 2",
-            ),
-            (
-                &good[..],
-                8,
-                "3-3.pk: made for other rules (fingerprint 0000000000000007, the rules in force \
-                 have 0000000000000008)",
-            ),
-            (
-                &index[..],
-                7,
-                "3-3.pk: checksum mismatch of its header and index: the file is damaged",
-            ),
-            (
-                &good[..30],
-                7,
-                "3-3.pk: cut inside its header (30 bytes of 64)",
-            ),
-        ] {
-            let e = open_bytes(bytes, fingerprint).unwrap_err().to_string();
-            assert!(e.ends_with(said), "{e}");
-        }
-    }
-}
+#[path = "packed_table_tests.rs"]
+mod tests;

@@ -173,7 +173,9 @@ impl Manifest {
                 })
         };
         let format = field("format")?;
-        if format != table::VERSION.to_string() {
+        // A set of format 2 is read as well: its files are (`packed_table`).
+        let known = [table::VERSION, table::VERSION_2].map(|v| v.to_string());
+        if !known.contains(&format) {
             return Err(bad(PackedFlaw::ManifestFormat {
                 found: format,
                 reads: table::VERSION,

@@ -121,7 +121,8 @@ fn sources<'a>(
 fn packed_already(path: &Path, s: &Source, meta: &Meta, block: usize) -> bool {
     let opened = PackedTable::open(path, s.key, s.print, &Arc::default());
     opened.is_ok_and(|p| {
-        if p.meta() != meta || p.block_size() != block {
+        // A file of format 2 is packed again, in format 3.
+        if p.meta() != meta || p.block_size() != block || p.format().0 != table::VERSION {
             return false;
         }
         let (mut at, mut same) = (0usize, true);

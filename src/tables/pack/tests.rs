@@ -309,6 +309,18 @@ fn a_manifest_that_derives_what_cannot_be_is_refused() {
     assert!(e.contains("without the group after it"), "{e}");
     let e = rewrite(&|b| b.files[0].key = Key::Moving(12, 3));
     assert!(e.contains("damaged"), "{e}");
+    // A set of format 2 is read (each file says its own format); one of format 1 is refused.
+    let body = &text[..text.rfind("end ").unwrap()];
+    let sealed = |body: String| {
+        let sum = crate::tables::checksum::checksum(body.as_bytes());
+        format!("{body}end {sum:016x}\n")
+    };
+    assert!(body.contains("\nformat 3\n"), "{body}");
+    std::fs::write(&m, sealed(body.replace("\nformat 3\n", "\nformat 2\n"))).unwrap();
+    assert!(Tables::open(&out, &rules).is_ok());
+    std::fs::write(&m, sealed(body.replace("\nformat 3\n", "\nformat 1\n"))).unwrap();
+    let e = error(Tables::open(&out, &rules));
+    assert!(e.contains("format 1; this moulin reads format 3"), "{e}");
     std::fs::write(&m, &text).unwrap();
 }
 
