@@ -117,6 +117,9 @@ struct Block {
     points: [u8; 24],
     /// The first slot of the class in the next group's stored order.
     next_base: u64,
+    /// Which of the other side's pieces a mill may remove (the same for every position of the
+    /// class).
+    removable: u32,
 }
 
 /// The ranks among the free points of a squeezed set with one point added, for any point, in a
@@ -169,6 +172,7 @@ impl Solver<'_> {
             fixed,
             points,
             next_base: class as u64 * self.next_same.per_class(),
+            removable: Position::removable_under(self.rules, Bitboard(rep)).0,
         };
         let base = class as u64 * self.work_index.per_class();
         let m = self.group.mover as usize;
@@ -214,7 +218,7 @@ impl Solver<'_> {
             }
         }
         for q in Bitboard(closing) {
-            best = best.max(self.best_removal(b.theirs, ours | 1 << q.index(), q.index()));
+            best = best.max(self.best_removal(b, ours | 1 << q.index(), q.index()));
             if best == 1 {
                 return 1;
             }
@@ -224,24 +228,30 @@ impl Solver<'_> {
 
     /// The best value of placing on `to` (giving `ours`), which closes a mill, over the removals
     /// the mill earns.
-    fn best_removal(&self, theirs: u32, ours: u32, to: usize) -> Wdl {
+    fn best_removal(&self, b: &Block, ours: u32, to: usize) -> Wdl {
         let mills = self.rules.topology().partners[to]
             .iter()
             .filter(|p| p.0 & ours == p.0)
             .count() as u8;
-        self.remove(theirs, ours, 0, mills.min(most_removals(self.rules)))
+        let due = mills.min(most_removals(self.rules));
+        self.remove(b.theirs, ours, 0, due, b.removable)
     }
 
     /// The best value over the ways to remove `due - removed` more of `theirs` (fewer when none
-    /// is left to remove).
-    fn remove(&self, theirs: u32, ours: u32, removed: u8, due: u8) -> Wdl {
-        let removable = Position::removable_under(self.rules, Bitboard(theirs)).0;
+    /// is left to remove), `removable` of them removable (read only while one is due).
+    fn remove(&self, theirs: u32, ours: u32, removed: u8, due: u8, removable: u32) -> Wdl {
         if removed == due || removable == 0 {
             return -self.successor(theirs, ours, removed);
         }
         let mut best: Wdl = -1;
         for r in Bitboard(removable) {
-            best = best.max(self.remove(theirs & !(1 << r.index()), ours, removed + 1, due));
+            let left = theirs & !(1 << r.index());
+            let next = if removed + 1 < due {
+                Position::removable_under(self.rules, Bitboard(left)).0
+            } else {
+                0
+            };
+            best = best.max(self.remove(left, ours, removed + 1, due, next));
             if best == 1 {
                 break;
             }
