@@ -54,15 +54,6 @@ pub enum Successor {
     },
 }
 
-/// Whether the mover, holding `ours` without the piece that left, closes a mill by arriving
-/// at point `to`.
-#[inline]
-fn closes_mill(rules: &Rules, ours: u32, to: usize) -> bool {
-    rules.topology().partners[to]
-        .iter()
-        .any(|p| p.0 & ours == p.0)
-}
-
 /// How many mills the mover, holding `ours` without the piece that left, closes by arriving at
 /// point `to`.
 #[inline]
@@ -130,7 +121,7 @@ pub fn successors(
         }
     }
     if rest_by_movegen {
-        successors_by_movegen(rules, ours, theirs, exit, out, |rules, rest, to| {
+        successors_by_movegen(rules, ours, theirs, exit, out, |rest, to| {
             let mills = mills_closed(rules, rest, to);
             mills > 0 && !removes_once(rules, mills)
         })?;
@@ -164,7 +155,7 @@ fn successors_by_movegen(
     theirs: u32,
     exit: &dyn Fn(u32, u32) -> Option<Value>,
     out: &mut Vec<Successor>,
-    made_here: impl Fn(&Rules, u32, usize) -> bool,
+    made_here: impl Fn(u32, usize) -> bool,
 ) -> Result<(), TablesError> {
     let pos = position(rules, ours, theirs);
     let mut moves: Vec<Move> = Vec::with_capacity(64);
@@ -173,7 +164,7 @@ fn successors_by_movegen(
         let (Some(from), Some(to)) = (mv.from(), mv.to()) else {
             continue;
         };
-        if !made_here(rules, ours & !(1 << from.index()), to.index()) {
+        if !made_here(ours & !(1 << from.index()), to.index()) {
             continue;
         }
         let mut child = pos;
@@ -660,7 +651,7 @@ fn predecessors(rules: &Rules, index: &PairIndex, ours: u32, theirs: u32, out: &
     let capture_possible = !Position::removable_under(rules, Bitboard(ours)).is_empty();
     for y in Bitboard(theirs) {
         let rest = theirs & !(1 << y.index());
-        let formed = closes_mill(rules, rest, y.index());
+        let formed = mills_closed(rules, rest, y.index()) > 0;
         // A step that closes a mill removes a piece whenever one can be removed.
         if formed && capture_possible {
             continue;
@@ -726,7 +717,7 @@ mod tests {
                     .fold(0, |s, p| s | 1 << p);
                 successors(&rules, ours, theirs, &exit, &mut fast).expect("every exit known");
                 slow.clear();
-                successors_by_movegen(&rules, ours, theirs, &exit, &mut slow, |_, _, _| true)
+                successors_by_movegen(&rules, ours, theirs, &exit, &mut slow, |_, _| true)
                     .expect("every exit known");
                 let mut f: Vec<_> = fast.iter().map(key).collect();
                 let mut s: Vec<_> = slow.iter().map(key).collect();
