@@ -7,9 +7,7 @@
 //! symmetry fixes, each with spare slots).
 
 use super::groups::Group;
-use super::index::{expand, Classes, PairIndex};
-use crate::rules::board::Bitboard;
-use crate::rules::board_symmetry::transform_fast;
+use super::index::{Classes, PairIndex};
 use std::sync::{Arc, Mutex};
 
 /// A wide value whose distance is this or more is escaped: the byte (127 a win, 255 a loss),
@@ -116,26 +114,12 @@ fn spare_slots(group: Group, first: u64, n: u64, mut each: impl FnMut(u64)) {
     while slot < end.min(len) {
         let class = (slot / per_class) as usize;
         let class_end = ((class as u64 + 1) * per_class).min(end).min(len);
-        let (rep, fixed) = index.class(class);
-        if fixed != 1 {
-            // The other side's sets of the class in slot order: the free points' subsets in
-            // increasing order (`index::subsets`), each the next by Gosper's hack.
-            let free = !rep & Bitboard::ALL.0;
-            let (_, mut theirs) = index.position(slot);
-            let mut squeezed = squeeze(theirs, free);
-            for s in slot..class_end {
-                let mut fixing = fixed & !1;
-                let mut least = true;
-                while fixing != 0 && least {
-                    let t = fixing.trailing_zeros() as usize;
-                    least = transform_fast(t, Bitboard(theirs)).0 >= theirs;
-                    fixing &= fixing - 1;
-                }
-                if !least {
+        // A class no symmetry but the identity fixes has no spare slot.
+        if index.class(class).1 != 1 {
+            for (s, mover, other) in index.positions(slot..class_end) {
+                if !index.is_canonical_position(s, mover, other) {
                     each(s - first);
                 }
-                squeezed = next_subset(squeezed);
-                theirs = expand(squeezed, free);
             }
         }
         slot = class_end;
@@ -143,31 +127,6 @@ fn spare_slots(group: Group, first: u64, n: u64, mut each: impl FnMut(u64)) {
     for s in slot.max(len)..end {
         each(s - first);
     }
-}
-
-/// The bits of `set` on the set bits of `mask`, packed low (a software `pext`: `index::expand`'s
-/// inverse).
-fn squeeze(set: u32, mask: u32) -> u32 {
-    let (mut out, mut bit, mut m) = (0, 0, mask);
-    while m != 0 {
-        let low = m & m.wrapping_neg();
-        if set & low != 0 {
-            out |= 1 << bit;
-        }
-        bit += 1;
-        m &= m - 1;
-    }
-    out
-}
-
-/// The next larger number with as many set bits (Gosper's hack); 0 stays 0.
-fn next_subset(x: u32) -> u32 {
-    if x == 0 {
-        return 0;
-    }
-    let c = x & x.wrapping_neg();
-    let r = x.wrapping_add(c);
-    (((r ^ x) >> 2) / c) | r
 }
 
 /// The code of slot `i` of a placing group's bytes (four codes a byte, `placing::packed`).
