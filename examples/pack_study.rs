@@ -15,7 +15,11 @@
 //! `... -- --dont-care DIR M-O [POSITIONS]` (what a probe of table M-O of the build DIR would
 //! cost with its wins in one ply left "don't care");
 //! `... -- --pack OUT FILE...` (each file packed whole in format 3 into OUT, against format 2's
-//! bytes, and checked back).
+//! bytes, and checked back);
+//! `... -- --orders [--blocks N] FILE...` (moving tables: runs of 8192 positions in the index's
+//! order against the points numbered otherwise, or the mover's set varying fastest);
+//! `... -- --features RUNS FILE...` (narrow moving tables: a static model of each value by the
+//! value before it and the position's features, against zstd).
 
 use moulin::rng::Rng;
 use moulin::tables::index::{Classes, PairIndex};
@@ -465,7 +469,14 @@ fn pack_whole(files: &[String], out: &Path) {
             .sum();
         let v2 = 64 + 16 * blocks + 8 + frames;
         let file = out.join(format!("{name}.pk"));
-        let v3 = table::write(&file, &meta, values, 4096).expect("write");
+        let v3 = table::write(
+            &file,
+            &meta,
+            values,
+            4096,
+            moulin::tables::frame::Effort::Strong,
+        )
+        .expect("write");
         let start = std::time::Instant::now();
         let t = PackedTable::open(&file, key, meta.fingerprint, &std::sync::Arc::default())
             .expect("open");
@@ -570,15 +581,28 @@ fn main() {
         return;
     }
     let (mut blocks, mut seed, mut files) = (600usize, 1u64, Vec::new());
-    let mut frames_only = false;
+    let (mut frames_only, mut orders_only) = (false, false);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--blocks" => blocks = it.next().and_then(|s| s.parse().ok()).expect("--blocks N"),
             "--seed" => seed = it.next().and_then(|s| s.parse().ok()).expect("--seed S"),
             "--frames" => frames_only = true,
+            "--orders" => orders_only = true,
             f => files.push(f.to_string()),
         }
+    }
+    if args.first().map(String::as_str) == Some("--features") {
+        let runs = args
+            .get(1)
+            .and_then(|s| s.parse().ok())
+            .expect("--features RUNS FILE...");
+        feature_study(&args[2..], runs, 1);
+        return;
+    }
+    if orders_only {
+        orders(&files, blocks, seed);
+        return;
     }
     if frames_only {
         frame_sizes(&files, blocks, seed);
@@ -721,5 +745,331 @@ fn technique(
                 frames(&test8, Some(&dict)),
             );
         }
+    }
+}
+
+/// The next larger number with as many set bits (Gosper's hack).
+fn next_set(x: u32) -> u32 {
+    let c = x & x.wrapping_neg();
+    let r = x + c;
+    (((r ^ x) >> 2) / c) | r
+}
+
+/// The set of `k` of the points `0..` at colex rank `r`.
+fn set_at(mut r: u64, k: usize) -> u32 {
+    let mut out = 0;
+    for i in (1..=k).rev() {
+        let mut p = i - 1;
+        while moulin::tables::index::binomial(p + 1, i) <= r {
+            p += 1;
+        }
+        r -= moulin::tables::index::binomial(p, i);
+        out |= 1 << p;
+    }
+    out
+}
+
+/// The low bits of `packed` onto the set bits of `mask`, one at a time.
+fn spread(mut packed: u32, mut mask: u32) -> u32 {
+    let mut out = 0;
+    while packed != 0 && mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if packed & 1 != 0 {
+            out |= low;
+        }
+        packed >>= 1;
+        mask ^= low;
+    }
+    out
+}
+
+/// A moving table's file `f` opened: its name, the file, and its pair (from the name).
+fn open_table(f: &str) -> (String, std::fs::File, (usize, usize)) {
+    let path = Path::new(f);
+    let name = path
+        .file_name()
+        .expect("a file name")
+        .to_string_lossy()
+        .into_owned();
+    let file = std::fs::File::open(path).expect("open");
+    let ab: Vec<usize> = name
+        .trim_end_matches(".tbl")
+        .split('-')
+        .map(|s| s.parse().expect("a number"))
+        .collect();
+    (name, file, (ab[0], ab[1]))
+}
+
+/// A numbering of the points: its name, and each point's new number.
+type Numbering = (&'static str, fn(u32) -> u32);
+
+/// A table file's bytes, mapped read-only for the process's life.
+fn map_whole(file: &std::fs::File) -> &'static [u8] {
+    let len = file.metadata().expect("its size").len() as usize;
+    // SAFETY: a read-only private mapping of a file no one writes while it is studied, never
+    // unmapped.
+    unsafe {
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_PRIVATE,
+            std::os::fd::AsRawFd::as_raw_fd(file),
+            0,
+        );
+        assert!(p != libc::MAP_FAILED, "mmap");
+        std::slice::from_raw_parts(p as *const u8, len)
+    }
+}
+
+/// What the order of a table's positions does to its bytes: runs of 8192 positions in the
+/// stored order (by the index) against runs where the points are numbered otherwise (the
+/// colex order of each set then varies other points fastest), the mover's set or the other
+/// side's varying fastest. Each run's values are a narrow table's bytes (a wide value escaped),
+/// packed as one zstd frame at level 19.
+fn orders(files: &[String], runs: usize, seed: u64) {
+    let classes = Classes::new(9);
+    // Point `8 * ring + k` (inner ring first, clockwise from the top middle) renumbered.
+    let numberings: [Numbering; 4] = [
+        ("rings", |p| p),
+        ("spokes", |p| 3 * (p % 8) + p / 8),
+        ("outer-first", |p| 8 * (2 - p / 8) + p % 8),
+        ("middles-first", |p| {
+            (p % 2) * 12 + (p / 8) * 4 + (p % 8) / 2
+        }),
+    ];
+    println!("file  order  bytes  ratio-to-stored  ({runs} runs of 8192 positions a file)");
+    let mut totals: Vec<(String, u64)> = Vec::new();
+    for f in files {
+        let (name, file, (a, b)) = open_table(f);
+        let mut head = [0u8; 40];
+        file.read_exact_at(&mut head, 0).expect("header");
+        let width = head[18] as usize;
+        let map = map_whole(&file);
+        let len = map.len();
+        let index = PairIndex::new(a, b, &classes);
+        let value = |mover: u32, other: u32| -> Vec<u8> {
+            let slot = index.slot(mover, other) as usize;
+            let at = HEADER as usize + slot * width;
+            let c = if width == 1 {
+                let v = map[at];
+                return vec![v];
+            } else {
+                u16::from_le_bytes([map[at], map[at + 1]])
+            };
+            let (loss, d) = (c >= 0x8000, c & 0x7fff);
+            if d < 127 {
+                vec![if loss { 128 + d as u8 } else { d as u8 }]
+            } else {
+                let mut v = vec![if loss { 255 } else { 127 }];
+                v.extend_from_slice(&c.to_le_bytes());
+                v
+            }
+        };
+        let pack = |run: &[u8]| zstd::bulk::compress(run, 19).expect("zstd").len() as u64;
+        let mut rng = Rng::new(seed ^ len as u64);
+        let mut row: Vec<(String, u64)> = Vec::new();
+        // The stored order.
+        let mut bytes = 0;
+        for _ in 0..runs {
+            let start = rng.next_u64() % (index.len() - 8192);
+            let mut run = Vec::new();
+            for (_, m, o) in index.positions(start..start + 8192) {
+                run.extend(value(m, o));
+            }
+            bytes += pack(&run);
+        }
+        row.push(("stored".into(), bytes));
+        for (label, renumber) in numberings {
+            let mut back = [0u32; 24];
+            for p in 0..24 {
+                back[renumber(p) as usize] = p;
+            }
+            for fast in ["other-fast", "mover-fast"] {
+                let bytes = renumbered(&back, fast == "mover-fast", (a, b), runs, &mut rng, &value);
+                row.push((format!("{label}/{fast}"), bytes));
+            }
+        }
+        let base = row[0].1 as f64;
+        for (label, bytes) in &row {
+            println!("{name}  {label}  {bytes}  {:.3}", *bytes as f64 / base);
+            match totals.iter_mut().find(|(l, _)| l == label) {
+                Some(t) => t.1 += bytes,
+                None => totals.push((label.clone(), *bytes)),
+            }
+        }
+    }
+    let base = totals[0].1 as f64;
+    println!("\nall files:");
+    for (label, bytes) in &totals {
+        println!("{label}  {bytes}  {:.3}", *bytes as f64 / base);
+    }
+}
+
+/// The zstd bytes of `runs` runs of 8192 positions of table `(a, b)` whose points are numbered
+/// by `back` (a new number's point), the other side's set varying fastest (or the mover's, with
+/// `mover_fast`), each value as `value` gives it.
+fn renumbered(
+    back: &[u32; 24],
+    mover_fast: bool,
+    (a, b): (usize, usize),
+    runs: usize,
+    rng: &mut Rng,
+    value: &dyn Fn(u32, u32) -> Vec<u8>,
+) -> u64 {
+    let unmap = |set: u32| {
+        let mut out = 0;
+        let mut s = set;
+        while s != 0 {
+            out |= 1 << back[s.trailing_zeros() as usize];
+            s &= s - 1;
+        }
+        out
+    };
+    let (outer, inner) = if mover_fast { (b, a) } else { (a, b) };
+    let binomial = moulin::tables::index::binomial;
+    let all = 1u32 << 24;
+    let limit = 1u32 << (24 - outer);
+    let mut bytes = 0;
+    for _ in 0..runs {
+        let mut slow = set_at(rng.next_u64() % binomial(24, outer), outer);
+        let mut fast = set_at(rng.next_u64() % binomial(24 - outer, inner), inner);
+        let mut run = Vec::new();
+        for _ in 0..8192 {
+            let spread_fast = unmap(spread(fast, !slow & (all - 1)));
+            let (m, o) = if mover_fast {
+                (spread_fast, unmap(slow))
+            } else {
+                (unmap(slow), spread_fast)
+            };
+            run.extend(value(m, o));
+            fast = next_set(fast);
+            if fast >= limit {
+                fast = (1 << inner) - 1;
+                slow = next_set(slow);
+                if slow >= all {
+                    slow = (1 << outer) - 1;
+                }
+            }
+        }
+        bytes += zstd::bulk::compress(&run, 19).expect("zstd").len() as u64;
+    }
+    bytes
+}
+
+/// A moving position's features a coder could compute before it decodes the value: the mover's
+/// and the other side's mill-closing steps (0, 1, 2 or more) and moves (none, 1-2, 3-5, 6-9,
+/// 10 or more).
+fn features(rules: &moulin::rules::Rules, ours: u32, theirs: u32) -> u16 {
+    use moulin::rules::movegen::generate;
+    use moulin::rules::notation::Convention;
+    let look = |a: u32, b: u32| {
+        let pos = moulin::tables::retrograde::position(rules, a, b);
+        let mut moves = Vec::with_capacity(64);
+        generate(&pos, Convention::Action, &mut moves);
+        let closing = moves
+            .iter()
+            .filter(|&&mv| {
+                let mut p = pos;
+                p.play(mv);
+                p.pending_removals() > 0
+            })
+            .count()
+            .min(2) as u16;
+        let mobility = match moves.len() {
+            0 => 0,
+            1..=2 => 1,
+            3..=5 => 2,
+            6..=9 => 3,
+            _ => 4,
+        };
+        closing * 5 + mobility
+    };
+    look(ours, theirs) * 15 + look(theirs, ours)
+}
+
+/// Bits of `test` under a static model trained on `train`: each value by its context (the value
+/// before it, and/or the position's features), counts smoothed towards the value's frequency
+/// given the features alone, then alone.
+fn model_bits(
+    train: &[(u16, u16, u16)],
+    test: &[(u16, u16, u16)],
+    use_prev: bool,
+    use_feat: bool,
+) -> f64 {
+    let mut full: HashMap<(u16, u16), HashMap<u16, f64>> = HashMap::new();
+    let mut by_feat: HashMap<u16, HashMap<u16, f64>> = HashMap::new();
+    let mut global: HashMap<u16, f64> = HashMap::new();
+    let key = |&(prev, feat, _): &(u16, u16, u16)| {
+        (
+            if use_prev { prev } else { 0 },
+            if use_feat { feat } else { 0 },
+        )
+    };
+    for t in train {
+        *full.entry(key(t)).or_default().entry(t.2).or_default() += 1.0;
+        let f = if use_feat { t.1 } else { 0 };
+        *by_feat.entry(f).or_default().entry(t.2).or_default() += 1.0;
+        *global.entry(t.2).or_default() += 1.0;
+    }
+    let total: f64 = global.values().sum();
+    let symbols = 300.0;
+    let mut bits = 0.0;
+    for t in test {
+        let p0 = (global.get(&t.2).copied().unwrap_or(0.0) + 0.5) / (total + 0.5 * symbols);
+        let f = if use_feat { t.1 } else { 0 };
+        let p1 = by_feat.get(&f).map_or(p0, |h| {
+            let n: f64 = h.values().sum();
+            (h.get(&t.2).copied().unwrap_or(0.0) + 2.0 * p0) / (n + 2.0)
+        });
+        let p2 = full.get(&key(t)).map_or(p1, |h| {
+            let n: f64 = h.values().sum();
+            (h.get(&t.2).copied().unwrap_or(0.0) + 2.0 * p1) / (n + 2.0)
+        });
+        bits -= p2.log2();
+    }
+    bits
+}
+
+/// What a model of the position would buy: runs of 8192 values of narrow tables, zstd's bytes
+/// against the static models' (the value before, the position's features, both).
+fn feature_study(files: &[String], runs: usize, seed: u64) {
+    let classes = Classes::new(9);
+    let rules = moulin::rules::Rules::nine();
+    println!(
+        "file  zstd  prev  features  both  (bytes; {runs} runs of 8192 to test, as many to train)"
+    );
+    for f in files {
+        let (name, file, (a, b)) = open_table(f);
+        let index = PairIndex::new(a, b, &classes);
+        let mut rng = Rng::new(seed ^ index.len());
+        let mut sample = |n: usize| {
+            let mut out = Vec::new();
+            let mut zbytes = 0;
+            for _ in 0..n {
+                let start = rng.next_u64() % (index.len() - 8192);
+                let mut bytes = vec![0u8; 8192];
+                file.read_exact_at(&mut bytes, HEADER + start)
+                    .expect("read");
+                zbytes += zstd::bulk::compress(&bytes, 19).expect("zstd").len() as u64;
+                let mut prev = 0u16;
+                for ((_, m, o), &b) in index.positions(start..start + 8192).zip(&bytes) {
+                    out.push((prev, features(&rules, m, o), u16::from(b)));
+                    prev = u16::from(b);
+                }
+            }
+            (out, zbytes)
+        };
+        let (train, _) = sample(runs);
+        let (test, zbytes) = sample(runs);
+        let bytes = |p, f| (model_bits(&train, &test, p, f) / 8.0) as u64;
+        let (prev, feat, both) = (bytes(true, false), bytes(false, true), bytes(true, true));
+        let r = |x: u64| x as f64 / zbytes as f64;
+        println!(
+            "{name}  {zbytes}  {prev} ({:.3})  {feat} ({:.3})  {both} ({:.3})",
+            r(prev),
+            r(feat),
+            r(both)
+        );
     }
 }

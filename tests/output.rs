@@ -96,7 +96,7 @@ fn tables() -> &'static str {
         let dir = scratch("tables");
         let _ = std::fs::remove_dir_all(&dir);
         let built = crate::shared::moulin()
-            .args(["tables", "build", "--pieces", "3", "--dir"])
+            .args(["tables", "build", "--files", "--pieces", "3", "--dir"])
             .arg(&dir)
             .output()
             .unwrap();

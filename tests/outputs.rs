@@ -182,10 +182,18 @@ fn planted_links_never_redirect_a_write() {
     std::fs::create_dir(&tables).unwrap();
     plant(&tables.join("3-3.tbl"), &victim);
     symlink(&victim, tables.join("costs.txt")).unwrap();
-    let line = "tables build --pieces 3 --threads 1 --dir tables";
+    let line = "tables build --files --pieces 3 --threads 1 --dir tables";
     let out = run_in(&dir, line, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     untouched(&victim, &tables.join("3-3.tbl"));
+    // The same, where a build keeps its tables packed.
+    let packed = dir.join("packed/compact/moving");
+    std::fs::create_dir_all(&packed).unwrap();
+    plant(&packed.join("3-3.pk"), &victim);
+    let line = "tables build --pieces 3 --threads 1 --dir packed";
+    let out = run_in(&dir, line, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    untouched(&victim, &packed.join("3-3.pk"));
     // A link planted as a journal's lock is refused, not cut and written through.
     symlink(&victim, dir.join("l.book.partial.lock")).unwrap();
     let out = run_in(&dir, build, &["l.book"]);

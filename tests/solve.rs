@@ -48,7 +48,7 @@ fn small_tables() -> &'static str {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("moulin-{}-solve", std::process::id()));
         let d = dir.to_str().unwrap().to_string();
-        ok(&["tables", "build", "--pieces", "3", "--dir", &d]);
+        ok(&["tables", "build", "--files", "--pieces", "3", "--dir", &d]);
         d
     })
 }

@@ -24,6 +24,10 @@ use super::values::Values;
 use crate::durable;
 use crate::shipped::le_bytes::{put_u64, u64_at};
 use crate::shipped::{HeaderError, Layout};
+use crate::tables::block_cache::BlockCache;
+use crate::tables::frame::Effort;
+use crate::tables::packed_table::{self, Meta, PackedTable};
+use crate::tables::table_key::Key;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -77,6 +81,108 @@ pub fn longest_distance(values: &[u8], width: u8) -> u16 {
 /// The file of pair `(mover, other)` in `dir`.
 pub fn path(dir: &Path, mover: usize, other: usize) -> PathBuf {
     dir.join(format!("{mover}-{other}.tbl"))
+}
+
+/// The folder of a tables directory where a build keeps its finished moving tables packed
+/// (`compact`), laid out as a packed set's files (`compact/moving/<m>-<o>.pk`).
+pub const COMPACT: &str = "compact";
+
+/// Where the table of pair `(mover, other)` is kept packed in the tables directory `dir`.
+pub fn compact_path(dir: &Path, mover: usize, other: usize) -> PathBuf {
+    packed_table::path(&dir.join(COMPACT), Key::Moving(mover as u8, other as u8))
+}
+
+/// Keeps the table of pair `(mover, other)` packed in `dir`'s `compact` folder, fast (zstd's
+/// level 3: a table of 1 GB in about 5 s of two threads, about a fifth of its bytes), then
+/// unpacks it and checks every frame against the values' checksum: what a build keeps of a
+/// finished table in place of its file, a tenth of the disk (`moulin tables pack` makes the
+/// set from it as from the file).
+pub fn compact(
+    dir: &Path,
+    fingerprint: u64,
+    mover: usize,
+    other: usize,
+    values: &Values,
+) -> Result<(), TablesError> {
+    let data = values.to_bytes();
+    let path = compact_path(dir, mover, other);
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(|source| TablesError::Open {
+            path: folder.to_path_buf(),
+            source,
+        })?;
+    }
+    let (sum, longest) = checksum_and_longest(&data, values.width());
+    let meta = Meta {
+        key: Key::Moving(mover as u8, other as u8),
+        fingerprint,
+        width: values.width(),
+        len: data.len() as u64,
+        extra: u64::from(longest),
+        checksum: sum,
+    };
+    packed_table::write(&path, &meta, &data, COMPACT_BLOCK, Effort::Fast)?;
+    let check = PackedTable::open(&path, meta.key, fingerprint, &Arc::default())?;
+    check.check_all(|_| ())
+}
+
+/// The bytes of values a block of a compact table holds (a packed set's usual block).
+const COMPACT_BLOCK: usize = 4096;
+
+/// Reads the table of pair `(mover, other)` kept packed at `path` (`compact`) for the rules of
+/// `fingerprint`: its header and index checked, its blocks unpacked as they are probed into
+/// `cache` (`Values::Packed`; `Values::resident` unpacks it whole).
+pub fn read_compact(
+    path: &Path,
+    fingerprint: u64,
+    mover: usize,
+    other: usize,
+    cache: &Arc<BlockCache>,
+) -> Result<Values, TablesError> {
+    let key = Key::Moving(mover as u8, other as u8);
+    let table = PackedTable::open(path, key, fingerprint, cache)?;
+    Ok(Values::Packed(Arc::new(table)))
+}
+
+/// Reads the table of pair `(mover, other)` at `path` as `list` gives it: a table file
+/// (`read`), or one kept packed (`read_compact`, named `.pk`).
+pub fn read_listed(
+    path: &Path,
+    fingerprint: u64,
+    mover: usize,
+    other: usize,
+    cache: &Arc<BlockCache>,
+) -> Result<Values, TablesError> {
+    if path.extension().is_some_and(|e| e == "pk") {
+        read_compact(path, fingerprint, mover, other, cache)
+    } else {
+        read(path, fingerprint, mover, other)
+    }
+}
+
+/// Reads the table of pair `(mover, other)` of the tables directory `dir`: its file (`read`),
+/// or where the build kept it packed instead (`read_compact`); `NotBuilt` when it has neither.
+pub fn open(
+    dir: &Path,
+    fingerprint: u64,
+    mover: usize,
+    other: usize,
+    cache: &Arc<BlockCache>,
+) -> Result<Values, TablesError> {
+    let raw = path(dir, mover, other);
+    if raw.exists() {
+        return read(&raw, fingerprint, mover, other);
+    }
+    let packed = compact_path(dir, mover, other);
+    if packed.exists() {
+        return read_compact(&packed, fingerprint, mover, other, cache);
+    }
+    Err(TablesError::NotBuilt { mover, other })
+}
+
+/// Whether the table of pair `(mover, other)` is in `dir`, as a file or kept packed.
+pub fn exists(dir: &Path, mover: usize, other: usize) -> bool {
+    path(dir, mover, other).exists() || compact_path(dir, mover, other).exists()
 }
 
 /// Writes a table atomically.
@@ -242,16 +348,33 @@ fn check_header(
     Ok(())
 }
 
-/// The table files of a directory, as (mover, other, path), in order of pieces.
+/// The tables of a directory, as (mover, other, path), in order of pieces: its table files,
+/// and the tables a build kept packed in its `compact` folder (`compact`) instead (a table with
+/// both is listed by its file).
 pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, TablesError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| TablesError::ReadDir {
-        dir: dir.to_path_buf(),
+    let mut out = named(dir, ".tbl")?;
+    let compact = dir.join(COMPACT).join("moving");
+    if compact.is_dir() {
+        for (m, o, p) in named(&compact, ".pk")? {
+            if !out.iter().any(|&(a, b, _)| (a, b) == (m, o)) {
+                out.push((m, o, p));
+            }
+        }
+    }
+    out.sort_by_key(|&(m, o, _)| (m + o, m, o));
+    Ok(out)
+}
+
+/// The files of `folder` named `<m>-<o>` and `suffix`, as (m, o, path).
+fn named(folder: &Path, suffix: &str) -> Result<Vec<(usize, usize, PathBuf)>, TablesError> {
+    let entries = std::fs::read_dir(folder).map_err(|source| TablesError::ReadDir {
+        dir: folder.to_path_buf(),
         source,
     })?;
     let mut out = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".tbl") else {
+        let Some(stem) = name.strip_suffix(suffix) else {
             continue;
         };
         let Some((m, o)) = stem.split_once('-') else {
@@ -274,7 +397,6 @@ pub fn list(dir: &Path) -> Result<Vec<(usize, usize, PathBuf)>, TablesError> {
             _ => log::warn!("{}: not a table's name: ignored", entry.path().display()),
         }
     }
-    out.sort_by_key(|&(m, o, _)| (m + o, m, o));
     Ok(out)
 }
 

@@ -24,7 +24,7 @@
 //! still read, so that a set installed before keeps serving without its build.
 
 use super::block_cache::{self as cache, BlockCache};
-use super::frame;
+use super::frame::{self, Effort};
 use super::packed_coding::{self as coding, Coding};
 use crate::durable;
 use crate::memory::Words;
@@ -156,7 +156,13 @@ fn coding_for(meta: &Meta) -> Coding {
 /// The frame of `values` (a frame's values, from byte `at`) coded by `coded`, without zstd's
 /// magic, and the checksum of the values a probe reads from it; `None` when the spare slots of
 /// a group do not all hold 0 (it is not to be filled).
-fn frame_of(key: Key, coded: Coding, at: u64, values: &[u8]) -> Option<(Vec<u8>, u32)> {
+fn frame_of(
+    key: Key,
+    coded: Coding,
+    at: u64,
+    values: &[u8],
+    effort: Effort,
+) -> Option<(Vec<u8>, u32)> {
     let filled = match key {
         Key::Placing(g) if coded.filled => Cow::Owned(coding::fill_spare(g, at, values)?),
         _ => Cow::Borrowed(values),
@@ -166,7 +172,7 @@ fn frame_of(key: Key, coded: Coding, at: u64, values: &[u8]) -> Option<(Vec<u8>,
     } else {
         Cow::Borrowed(&*filled)
     };
-    let mut f = frame::compress(&plain);
+    let mut f = frame::compress_with(&plain, effort);
     debug_assert!(f.starts_with(&frame::MAGIC));
     f.drain(..frame::MAGIC.len());
     Some((f, block_checksum(&filled) as u32))
@@ -174,8 +180,14 @@ fn frame_of(key: Key, coded: Coding, at: u64, values: &[u8]) -> Option<(Vec<u8>,
 
 /// Packs `values` (a table file's bytes of values) into the file `path`, atomically, in format
 /// 3, in blocks of `block` bytes (a power of two, `MIN_BLOCK` to `MAX_BLOCK`) compressed on
-/// every thread of the pool; the file's bytes.
-pub fn write(path: &Path, meta: &Meta, values: &[u8], block: usize) -> Result<u64, TablesError> {
+/// every thread of the pool, with `effort`; the file's bytes.
+pub fn write(
+    path: &Path,
+    meta: &Meta,
+    values: &[u8],
+    block: usize,
+    effort: Effort,
+) -> Result<u64, TablesError> {
     debug_assert_eq!(values.len() as u64, meta.len);
     debug_assert!(block.is_power_of_two() && (MIN_BLOCK..=MAX_BLOCK).contains(&block));
     let mut coded = coding_for(meta);
@@ -184,7 +196,7 @@ pub fn write(path: &Path, meta: &Meta, values: &[u8], block: usize) -> Result<u6
         values
             .par_chunks(size)
             .enumerate()
-            .map(|(f, chunk)| frame_of(meta.key, coded, (f * size) as u64, chunk))
+            .map(|(f, chunk)| frame_of(meta.key, coded, (f * size) as u64, chunk, effort))
             .collect()
     };
     let frames = if let Some(frames) = pack(coded) {

@@ -43,7 +43,7 @@ fn a_packed_table_of_format_2_still_reads_back_and_format_3_is_written() {
     assert_eq!(table.pair(4000), Some([values[4000], values[4001]]));
     let dir = crate::tables::scratch::scratch("packed-as-before");
     let path = dir.0.join("3-3.pk");
-    let bytes = write(&path, &meta, &values, 4096).unwrap();
+    let bytes = write(&path, &meta, &values, 4096, Effort::Strong).unwrap();
     let new = std::fs::read(&path).unwrap();
     assert_eq!(new.len() as u64, bytes);
     // The same frames but for their magic, and an index of half the bytes (the C library's
@@ -70,7 +70,7 @@ fn round_trip(name: &str, key: Key, width: u8, values: &[u8]) -> (PackedTable, V
     };
     let dir = crate::tables::scratch::scratch(name);
     let path = dir.0.join("t.pk");
-    write(&path, &meta, values, 4096).unwrap();
+    write(&path, &meta, values, 4096, Effort::Strong).unwrap();
     let table = PackedTable::open(&path, key, 7, &Arc::default()).unwrap();
     assert_eq!(table.unpack_all(), values);
     let mut seen = Vec::new();

@@ -12,6 +12,7 @@ use crate::tables::index::{pair_len, Classes};
 use crate::tables::schedule;
 use crate::tables::table_set::Tables;
 use crate::tables::tables_error::TablesError;
+use crate::tables::values::Values;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -38,6 +39,9 @@ pub struct Build {
     all: Vec<Group>,
     /// The groups of the previous placement count, mapped.
     solved: HashMap<Group, Mapped>,
+    /// The moving tables kept packed (a build's `compact` folder) that the group being built
+    /// reads unpacked in memory, as they were opened (`resident_for`).
+    unpacked: HashMap<(usize, usize), Values>,
 }
 
 impl Build {
@@ -81,6 +85,7 @@ impl Build {
             all: groups::all(rules),
             folder,
             solved: HashMap::new(),
+            unpacked: HashMap::new(),
         })
     }
 
@@ -135,6 +140,7 @@ impl Build {
         };
         let t = Instant::now();
         self.load_after(group)?;
+        self.resident_for(group)?;
         let values = {
             let source = |g: Group| self.source(g);
             let sources = induction::sources(&self.rules, group, &source)?;
@@ -157,6 +163,7 @@ impl Build {
         let stored = store::open(&self.folder, self.print, self.rules.pieces, group)?;
         stored.check()?;
         self.load_after(group)?;
+        self.resident_for(group)?;
         let values = {
             let source = |g: Group| self.source(g);
             let sources = induction::sources(&self.rules, group, &source)?;
@@ -173,6 +180,41 @@ impl Build {
             .sum();
         self.solved.insert(group, stored);
         Ok(differ)
+    }
+
+    /// Unpacks in memory the moving tables kept packed that `group`'s last placements lead to
+    /// (none unless one placement is left), and gives those unpacked for the group before back
+    /// their packed form: a last placement's successors are probed everywhere in their tables,
+    /// and a table packed unpacks a block at a time.
+    fn resident_for(&mut self, group: Group) -> Result<(), TablesError> {
+        let need: Vec<(usize, usize)> = if group.left == 1 {
+            (0..=groups::most_removals(&self.rules).min(group.other))
+                .map(|k| group.after(k))
+                .map(|g| (g.mover as usize, g.other as usize))
+                .filter(|&(m, o)| self.moving.has(m, o))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let done: Vec<(usize, usize)> = self
+            .unpacked
+            .keys()
+            .copied()
+            .filter(|p| !need.contains(p))
+            .collect();
+        for (m, o) in done {
+            if let Some(packed) = self.unpacked.remove(&(m, o)) {
+                self.moving.insert(m, o, packed);
+            }
+        }
+        for (m, o) in need {
+            if let Some(packed @ Values::Packed(_)) = self.moving.values(m, o) {
+                let packed = packed.clone();
+                self.moving.insert(m, o, packed.clone().resident()?);
+                self.unpacked.insert((m, o), packed);
+            }
+        }
+        Ok(())
     }
 
     /// Maps the groups `group`'s placements lead to (none after the last placement: the moving

@@ -103,9 +103,10 @@ impl Tables {
         files.sort_by_cached_key(|(_, _, path)| {
             std::cmp::Reverse(std::fs::metadata(path).map_or(0, |m| m.len()))
         });
+        let cache = Arc::clone(tables.block_cache());
         let read: Vec<(usize, usize, Values)> = files
             .par_iter()
-            .map(|(m, o, path)| file::read(path, print, *m, *o).map(|v| (*m, *o, v)))
+            .map(|(m, o, path)| file::read_listed(path, print, *m, *o, &cache).map(|v| (*m, *o, v)))
             .collect::<Result<_, TablesError>>()?;
         for (mover, other, values) in read {
             tables.insert(mover, other, values);

@@ -3,6 +3,7 @@
 
 use super::mapped::Mapping;
 use super::packed_table::PackedTable;
+use super::tables_error::TablesError;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
@@ -245,6 +246,20 @@ impl Values {
             Values::Mapped(m, _, _) => Cow::Borrowed(m.bytes()),
             Values::Packed(p) => Cow::Owned(p.unpack_all()),
             Values::Derived(..) => Cow::Borrowed(&[]),
+        }
+    }
+
+    /// The values in memory, for a reader that probes them everywhere (a build): a packed
+    /// table unpacked whole, every frame checked (the error names the first that fails); the
+    /// others as they are.
+    pub fn resident(self) -> Result<Values, TablesError> {
+        match self {
+            Values::Packed(p) => {
+                let mut bytes = Vec::with_capacity(p.meta().len as usize);
+                p.check_all(|v| bytes.extend_from_slice(v))?;
+                Ok(Values::from_bytes(bytes, p.meta().width))
+            }
+            other => Ok(other),
         }
     }
 

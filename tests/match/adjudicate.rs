@@ -121,7 +121,7 @@ fn fake_match(specs: [&str; 2], games: &str, flags: &[&str], records: &Path) -> 
 fn the_tables_end_a_game_at_the_first_position_they_decide_with_their_result() {
     let dir = temp("adjudication-tables");
     let d = dir.to_str().unwrap();
-    let built = run(&["tables", "build", "--pieces", "3", "--dir", d]);
+    let built = run(&["tables", "build", "--files", "--pieces", "3", "--dir", d]);
     assert!(built.status.success());
     let mut rng = Rng::new(35);
     // Three against three: covered at once. Four against three: covered after White's

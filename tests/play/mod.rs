@@ -556,7 +556,7 @@ fn a_hint_is_exact_where_the_endgame_tables_decide() {
         .join(format!("moulin-play-tables-{}", std::process::id()));
     let d = dir.to_str().unwrap();
     let built = crate::shared::moulin()
-        .args(["tables", "build", "--pieces", "3", "--dir", d])
+        .args(["tables", "build", "--files", "--pieces", "3", "--dir", d])
         .output()
         .unwrap();
     assert!(built.status.success(), "{built:?}");

@@ -47,7 +47,7 @@ fn solved_game(pieces: u8) -> PathBuf {
         let _ = std::fs::remove_dir_all(&dir);
         let d = dir.to_str().unwrap();
         let n = pieces.to_string();
-        let built = moulin(&["tables", "build", "--pieces", &n, "--dir", d]);
+        let built = moulin(&["tables", "build", "--files", "--pieces", &n, "--dir", d]);
         assert!(built.status.success(), "{built:?}");
         let placing = moulin(&["tables", "build", "--placing", "--pieces", &n, "--dir", d]);
         let err = String::from_utf8_lossy(&placing.stderr);

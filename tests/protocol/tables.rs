@@ -22,10 +22,10 @@ pub(crate) fn three_a_side() -> &'static Path {
         let dir = scratch("tables");
         let _ = std::fs::remove_dir_all(&dir);
         let d = dir.to_str().unwrap();
-        let built = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
+        let built = moulin(&["tables", "build", "--files", "--pieces", "3", "--dir", d]);
         assert!(built.status.success(), "{built:?}");
         // A second build finds it done.
-        let again = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
+        let again = moulin(&["tables", "build", "--files", "--pieces", "3", "--dir", d]);
         assert!(String::from_utf8_lossy(&again.stderr).contains("3-3: already built (checked)"));
         dir
     })
@@ -40,7 +40,7 @@ fn a_build_of_several_pairs_says_the_whole_and_a_resumed_one_counts_what_is_buil
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
     let build = || {
-        let out = moulin(&["tables", "build", "--pieces", "4", "--dir", d]);
+        let out = moulin(&["tables", "build", "--files", "--pieces", "4", "--dir", d]);
         let err = String::from_utf8_lossy(&out.stderr).to_string();
         assert!(out.status.success(), "{err}");
         assert!(!err.contains('\r'), "no bar drawn off a terminal: {err:?}");
@@ -117,7 +117,7 @@ fn a_build_remakes_a_damaged_table() {
     let dir = scratch("tables-damaged");
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
-    let built = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
+    let built = moulin(&["tables", "build", "--files", "--pieces", "3", "--dir", d]);
     assert!(built.status.success(), "{built:?}");
     let path = file::path(&dir, 3, 3);
     let good = std::fs::read(&path).unwrap();
@@ -130,7 +130,7 @@ fn a_build_remakes_a_damaged_table() {
             bytes.truncate(bytes.len() - 100);
         }
         std::fs::write(&path, &bytes).unwrap();
-        let again = moulin(&["tables", "build", "--pieces", "3", "--dir", d]);
+        let again = moulin(&["tables", "build", "--files", "--pieces", "3", "--dir", d]);
         let err = String::from_utf8_lossy(&again.stderr);
         assert!(again.status.success(), "{damage}: {err}");
         assert!(!err.contains("already built"), "{damage}: {err}");
@@ -214,11 +214,19 @@ fn stats_and_verify_of_a_build() {
 
 #[test]
 fn bad_table_commands_say_what_is_wrong() {
-    let out = moulin(&["tables", "build", "--pieces", "12"]);
+    let out = moulin(&["tables", "build", "--files", "--pieces", "12"]);
     assert!(!out.status.success());
     let out = moulin(&["tables", "build", "--pair", "2-9"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected W-B with 3 to 9"));
-    let out = moulin(&["tables", "build", "--pieces", "3", "--variant", "no-reform"]);
+    let out = moulin(&[
+        "tables",
+        "build",
+        "--files",
+        "--pieces",
+        "3",
+        "--variant",
+        "no-reform",
+    ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("Reform allowed"));
     let dir = scratch("tables-missing");
     let out = moulin(&[
@@ -615,4 +623,73 @@ fn a_tables_path_with_blanks_in_a_row_is_found() {
         e.quit();
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A build keeps each finished table packed in its `compact` folder by default (no table file):
+/// the same values as a build into files, found built again by a second run, a damaged one made
+/// again, and the placing solution built over them the same byte for byte.
+#[test]
+fn a_build_kept_packed_holds_the_values_of_one_into_files() {
+    let root = scratch("tables-kept-packed");
+    let _ = std::fs::remove_dir_all(&root);
+    let (packed, files) = (root.join("packed"), root.join("files"));
+    let (p, f) = (packed.to_str().unwrap(), files.to_str().unwrap());
+    // A command line, then the folder.
+    let run = |line: &str, dir: &str| {
+        let mut args: Vec<&str> = line.split(' ').collect();
+        args.push(dir);
+        let out = moulin(&args);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{args:?}: {err}");
+        err
+    };
+    let build = "tables build --pieces 4 --threads 1 --dir";
+    run(build, p);
+    run("tables build --files --pieces 4 --threads 1 --dir", f);
+    assert!(file::path(&files, 4, 4).exists());
+    assert!(!file::path(&packed, 4, 4).exists());
+    let compact = file::compact_path(&packed, 4, 4);
+    assert!(compact.exists(), "{}", compact.display());
+    let stats = |d: &str| {
+        let out = moulin(&["tables", "stats", "--dir", d]);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let want = stats(f);
+    assert_eq!(want.lines().count(), 4, "{want}");
+    assert_eq!(stats(p), want);
+    // Built already: each table's frames checked, none made again.
+    let again = run(build, p);
+    let kept = |err: &str| err.matches("already built (checked)").count();
+    assert_eq!(kept(&again), 3, "{again}");
+    // A frame damaged: that pair is solved again, the same values.
+    let mut bytes = std::fs::read(&compact).unwrap();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0x55;
+    std::fs::write(&compact, &bytes).unwrap();
+    let again = run(build, p);
+    let redone = again.contains("4-4: ") && again.contains("building it again now");
+    assert!(redone, "{again}");
+    assert_eq!(kept(&again), 2, "{again}");
+    assert_eq!(stats(p), want);
+    // The placing solution over the tables kept packed is the one over the files.
+    for d in [p, f] {
+        run("tables build --placing --pieces 4 --threads 1 --dir", d);
+    }
+    let placing = |dir: &Path| {
+        let mut names: Vec<_> = std::fs::read_dir(dir.join("placing"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n.to_string_lossy().ends_with(".plc"))
+            .collect();
+        names.sort();
+        names
+            .iter()
+            .map(|n| std::fs::read(dir.join("placing").join(n)).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let built = placing(&packed);
+    assert!(!built.is_empty());
+    assert_eq!(built, placing(&files));
+    let _ = std::fs::remove_dir_all(&root);
 }

@@ -105,7 +105,15 @@ fn twelve_three() -> PathBuf {
     let dir = scratch("changes-twelve");
     let _ = std::fs::remove_dir_all(&dir);
     let out = crate::shared::moulin()
-        .args(["tables", "build", "--pieces", "3", "--variant", "twelve"])
+        .args([
+            "tables",
+            "build",
+            "--files",
+            "--pieces",
+            "3",
+            "--variant",
+            "twelve",
+        ])
         .arg("--dir")
         .arg(&dir)
         .output()

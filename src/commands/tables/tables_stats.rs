@@ -14,8 +14,9 @@ pub(super) fn run(args: &DirArgs) -> Result<(), Failure> {
     let largest = list.iter().map(|&(m, _, _)| m).max().unwrap_or(3);
     let classes = Classes::new(largest);
     let pool = pool(args.threads)?;
+    let cache = std::sync::Arc::default();
     for (m, o, path) in list {
-        let values = file::read(&path, print, m, o)?;
+        let values = file::read_listed(&path, print, m, o, &cache)?.resident()?;
         let t = pool.install(|| tally(&classes, m, o, &values));
         outln!(
             "{m}-{o} wins {} losses {} draws {} max-win {} max-loss {}",

@@ -9,6 +9,7 @@ use super::verify::file_checksum;
 use crate::job_progress::{Progress, Silent};
 use crate::rules::Rules;
 use crate::tables::checksum::checksum;
+use crate::tables::frame::Effort;
 use crate::tables::groups;
 use crate::tables::index::pair_len;
 use crate::tables::packed_table::{self as table, Meta, PackedTable};
@@ -175,7 +176,7 @@ pub fn pack(
         if packed_already(&path, s, &meta, block) {
             report.kept += 1;
         } else {
-            table::write(&path, &meta, &s.bytes, block)?;
+            table::write(&path, &meta, &s.bytes, block, Effort::Strong)?;
             report.made += 1;
         }
         let (size, checksum) = file_checksum(&path, &Silent)?;
