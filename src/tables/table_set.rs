@@ -248,14 +248,13 @@ impl Tables {
     /// The table of a changed file read again, and checked, for the same rules.
     pub fn read_again(&self, changed: &TableChange) -> Result<Values, TablesError> {
         // The table was dropped before it is read again: its file's name says its kind.
-        if changed.path.extension().is_some_and(|e| e == "pk") {
-            use crate::tables::packed_table::PackedTable;
-            use crate::tables::table_key::Key;
-            let key = Key::Moving(changed.mover as u8, changed.other as u8);
-            let table = PackedTable::open(&changed.path, key, self.print, &self.cache)?;
-            return Ok(Values::Packed(Arc::new(table)));
-        }
-        file::read(&changed.path, self.print, changed.mover, changed.other)
+        file::read_listed(
+            &changed.path,
+            self.print,
+            changed.mover,
+            changed.other,
+            &self.cache,
+        )
     }
 
     /// Whether pair `(mover, other)` is loaded.
