@@ -5,8 +5,9 @@
 //! them twice: the first pass cold, the second warm. Prints the time to open the tables and the
 //! mean cost of a probe in each pass, by kind.
 //!
-//! `cargo run --release --example probe_bench -- DIR [POSITIONS] [SEED] [--keep-cache]`
-//! (POSITIONS 20,000 by default; `--keep-cache` leaves the page cache as it is).
+//! `cargo run --release --example probe_bench -- DIR [POSITIONS] [SEED] [--keep-cache]
+//! [--left L]` (POSITIONS 20,000 by default; `--keep-cache` leaves the page cache as it is;
+//! `--left L` draws the placing positions from the groups of `L` placements left only).
 
 use moulin::rng::Rng;
 use moulin::rules::position::Position;
@@ -43,7 +44,7 @@ fn main() {
     };
     let number = |i: usize, default: u64| -> u64 {
         args.get(i)
-            .filter(|a| !a.starts_with("--"))
+            .filter(|a| !a.starts_with("--") && args.get(i - 1).is_none_or(|p| p != "--left"))
             .map_or(default, |a| a.parse().unwrap_or(default))
     };
     let (n, seed) = (number(1, 20_000), number(2, 1));
@@ -80,7 +81,14 @@ fn main() {
         }
     }
     let classes = Classes::new(9);
-    let all = groups::all(&rules);
+    let left: Option<u8> = args
+        .iter()
+        .position(|a| a == "--left")
+        .and_then(|i| args.get(i + 1)?.parse().ok());
+    let all: Vec<_> = groups::all(&rules)
+        .into_iter()
+        .filter(|g| left.is_none_or(|l| g.left == l))
+        .collect();
     let mut placing: Vec<Position> = Vec::new();
     if tables
         .placing()

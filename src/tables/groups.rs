@@ -96,6 +96,19 @@ pub fn all(rules: &Rules) -> Vec<Group> {
     out
 }
 
+/// The groups a placement of `group` leads to while the game goes on, by the pieces it removes
+/// (0, then 1, then 2 where the rules allow it): a group with `left` 0 names the moving table
+/// `(mover, other)` after the last placement. A removal needs a mill, so three pieces of the
+/// side to move once it has placed; a side left with fewer than three, board and hand, has lost.
+pub fn successors(rules: &Rules, group: Group) -> Vec<Group> {
+    let next_hand = hands(group.left - 1).0;
+    (0..=most_removals(rules).min(group.other))
+        .filter(|&k| k == 0 || group.mover + 1 >= 3)
+        .map(|k| group.after(k))
+        .filter(|next| next.mover + next_hand >= 3)
+        .collect()
+}
+
 /// The placing position of `group` where the side to move (as White) holds `ours` and the other
 /// side `theirs`.
 pub fn position(rules: &Rules, group: Group, ours: u32, theirs: u32) -> Position {

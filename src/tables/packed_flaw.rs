@@ -155,8 +155,9 @@ pub enum PackedFlaw {
         /// The table.
         key: Key,
     },
-    /// A derived placing group that is not one the set may derive.
-    #[error("derives {key} without the group after it")]
+    /// A derived placing group without a stored group or moving table its placements lead to
+    /// (or under rules whose placing moves pieces too).
+    #[error("derives {key} without the groups or tables its placements lead to")]
     DerivesWithoutGroup {
         /// The group.
         key: Key,

@@ -226,6 +226,42 @@ pub fn write(
     Ok((HEADER + index.len()) as u64 + at)
 }
 
+/// About the bytes `write` would make of `values` (a table of `meta`, blocks of `block`): one
+/// frame in every `every` coded as `write` codes it, packed at `effort`, the sum scaled to the
+/// whole. The same values give the same figure, so a choice made by it is made again the same.
+pub fn estimate(meta: &Meta, values: &[u8], block: usize, every: usize, effort: Effort) -> u64 {
+    let coded = coding_for(meta);
+    let size = block << coded.shift;
+    let frames = values.len().div_ceil(size);
+    let picked: Vec<usize> = (0..frames).step_by(every.max(1)).collect();
+    let (bytes, raw) = picked
+        .par_iter()
+        .map(|&f| {
+            let chunk = &values[f * size..((f + 1) * size).min(values.len())];
+            let coded = frame_of(meta.key, coded, (f * size) as u64, chunk, effort).or_else(|| {
+                frame_of(
+                    meta.key,
+                    Coding {
+                        filled: false,
+                        ..coded
+                    },
+                    0,
+                    chunk,
+                    effort,
+                )
+            });
+            (
+                coded.map_or(chunk.len(), |(f, _)| f.len()) as u64,
+                chunk.len() as u64,
+            )
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    if raw == 0 {
+        return 0;
+    }
+    (bytes as f64 * values.len() as f64 / raw as f64) as u64
+}
+
 /// A packed table opened for probing: its file mapped, its header and index checked.
 pub struct PackedTable {
     meta: Meta,

@@ -21,7 +21,7 @@ pub fn known(pos: &Position, solution: Option<&Solution>, tables: &Tables) -> Op
         return Some(o.value_for(pos.side_to_move()));
     }
     if pos.is_placing() {
-        return solution?.value(pos);
+        return solution?.value_with(pos, &|p| tables.probe(p).map(Value::wdl));
     }
     tables.probe(pos).map(Value::wdl)
 }

@@ -66,7 +66,8 @@ pub fn check(
         }
         let (ours, theirs) = index.position(slot);
         let pos = position(&rules, group, ours, theirs);
-        let stored = solution.value_of(group.left, ours, theirs);
+        let moving = |p: &Position| tables.probe(p).map(crate::tables::values::Value::wdl);
+        let stored = solution.value_of_with(group.left, ours, theirs, &moving);
         let expected = best_of_successors(&pos, solution, tables);
         if stored != expected || stored.is_none() {
             out.push(Mismatch {

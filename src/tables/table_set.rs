@@ -193,10 +193,12 @@ impl Tables {
     }
 
     /// The value (win 1, draw 0, loss -1) of a placing position for its side to move, when the
-    /// placing solution holds it for the position's rules (`placing::solution::Solution::value`).
+    /// placing solution holds it for the position's rules (`placing::solution::Solution::value`;
+    /// a group of the last placement that a packed set derives is found from these tables).
     #[inline]
     pub fn placing_value(&self, pos: &Position) -> Option<Wdl> {
-        self.placing.as_ref()?.value(pos)
+        let moving = |p: &Position| self.probe(p).map(Value::wdl);
+        self.placing.as_ref()?.value_with(pos, &moving)
     }
 
     /// Adds the values of pair `(mover, other)`.

@@ -225,7 +225,13 @@ fn ctrl_c_prints_the_standings_and_the_command_that_resumes() {
     );
     // The command printed, with fewer games to keep the test short, ends the match.
     let resume = resume.replace("--games 400", "--games 8");
-    let done = Command::new("sh").args(["-c", &resume]).output().unwrap();
+    // In the first run's empty cache: tables installed on this machine would be read for
+    // adjudication, which the first run's records do not name.
+    let done = Command::new("sh")
+        .args(["-c", &resume])
+        .env("XDG_CACHE_HOME", crate::shared::empty_cache())
+        .output()
+        .unwrap();
     assert!(
         done.status.success(),
         "{}",

@@ -29,10 +29,10 @@ pub struct PackArgs {
     pub variant: String,
     /// Store every table: by default a moving table whose mover has fewer pieces (but 8-9,
     /// where the moving phase of a game mostly begins, and those of at most 13 pieces whose
-    /// mover is 3 or more behind, small and reached by lines of captures), and a placing group
-    /// with an even count of placements left, are not stored, their values found from their
-    /// successors when probed (about half the size, a probe of them costs a move generation and
-    /// a probe of each successor).
+    /// mover is 3 or more behind, small and reached by lines of captures), and the placing
+    /// groups whose every placement leads to a stored group or table, chosen for the fewest
+    /// bytes, are not stored, their values found from their successors when probed (about half
+    /// the size, a probe of them costs a move generation and a probe of each successor).
     #[arg(long)]
     pub store_all: bool,
     /// KiB of values a block holds (a power of two, 4 to 1024): a probe unpacks one block, so a
@@ -127,6 +127,13 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
         100.0 * report.packed as f64 / raw.max(1) as f64,
         start.elapsed().as_secs_f64()
     )?;
+    if report.dropped.0 > 0 {
+        outln!(
+            "{} tables of the set before, no longer stored, removed ({} bytes)",
+            report.dropped.0,
+            report.dropped.1
+        )?;
+    }
     outln!(
         "check a copy with: moulin tables verify --dir {}",
         out.display()

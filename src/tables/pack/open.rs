@@ -4,7 +4,7 @@
 //! it fills.
 
 use super::manifest::{Listed, Manifest, MANIFEST};
-use super::storage::{group_derivable, pair_derivable};
+use super::storage::{group_derivable, pair_derivable, TableHeld};
 use crate::rules::Rules;
 use crate::tables::block_cache::BlockCache;
 use crate::tables::groups;
@@ -76,7 +76,13 @@ pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
                 tables.insert(m, o, Values::Derived(d.slots as usize, d.width, d.longest));
             }
             Key::Placing(g) if placing_serves => {
-                if !group_derivable(rules, g) {
+                let stored = |s| placing.contains_key(&s);
+                let moving = |m: usize, o: usize| match tables.values(m, o) {
+                    Some(Values::Derived(..)) => TableHeld::Derived,
+                    Some(_) => TableHeld::Stored,
+                    None => TableHeld::Absent,
+                };
+                if !group_derivable(rules, g, &stored, &moving) {
                     return Err(refuse(PackedFlaw::DerivesWithoutGroup { key: d.key }));
                 }
                 derived_groups.push(g);

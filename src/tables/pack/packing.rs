@@ -4,13 +4,13 @@
 
 use super::folder::{self, SetError, SetLock};
 use super::manifest::{Derived, Listed, Manifest, MANIFEST};
-use super::storage::{group_derivable, kept_though_derivable, pair_derivable};
+use super::storage::{kept_though_derivable, pair_derivable, stored_groups, TableHeld};
 use super::verify::file_checksum;
 use crate::job_progress::{Progress, Silent};
 use crate::rules::Rules;
 use crate::tables::checksum::checksum;
 use crate::tables::frame::Effort;
-use crate::tables::groups;
+use crate::tables::groups::{self, Group};
 use crate::tables::index::pair_len;
 use crate::tables::packed_table::{self as table, Meta, PackedTable};
 use crate::tables::placing::{self, packed::bytes_for, solution::Solution};
@@ -18,6 +18,7 @@ use crate::tables::table_key::Key;
 use crate::tables::tables_error::TablesError;
 use crate::tables::{fingerprint, frame, Tables};
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -38,6 +39,8 @@ pub struct Packed {
     pub values: u64,
     /// Whether the set holds the placing solution (the tables had it whole).
     pub placing: bool,
+    /// Tables of the set before that it no longer stores, removed: their count and bytes.
+    pub dropped: (usize, u64),
 }
 
 /// One table to pack: its key, its values' bytes, its width and extra (`Meta`).
@@ -63,12 +66,32 @@ impl Source<'_> {
     }
 }
 
+/// One frame in how many a placing group's bytes are estimated by, to choose the groups a set
+/// stores (`storage::stored_groups`): zstd's fast level on an eighth of the values takes about
+/// ten seconds for the standard game's 4.4 GB (the cover it chose there packed to 623 MB, where
+/// samples at the strong level had put the lightest at 609).
+const ESTIMATE_EVERY: usize = 8;
+
+/// The header of placing group `g`'s packed table, but its checksum (what an estimate reads).
+fn placing_meta(rules: &Rules, g: Group, bytes: &[u8]) -> Meta {
+    Meta {
+        key: Key::Placing(g),
+        fingerprint: placing::fingerprint(rules),
+        width: 0,
+        len: bytes.len() as u64,
+        extra: pair_len(g.mover as usize, g.other as usize),
+        checksum: 0,
+    }
+}
+
 /// The tables of `tables` to store and those to derive (every table stored when `store_all`),
-/// and the bytes of values of the whole solution.
+/// and the bytes of values of the whole solution; the placing groups stored are the fewest
+/// bytes (estimated in blocks of `block`) from which the others are derived.
 fn sources<'a>(
     tables: &'a Tables,
     rules: &Rules,
     store_all: bool,
+    block: usize,
 ) -> Result<(Vec<Source<'a>>, Vec<Derived>, u64), TablesError> {
     let (mut sources, mut derived, mut values) = (Vec::new(), Vec::new(), 0u64);
     let derive = |key, slots, width, longest| Derived {
@@ -94,20 +117,63 @@ fn sources<'a>(
         });
     }
     let whole = tables.placing().filter(|s| s.is_whole());
-    for g in whole.map(|_| groups::all(rules)).unwrap_or_default() {
+    let all = whole.map(|_| groups::all(rules)).unwrap_or_default();
+    let missing = |g: Group| TablesError::PlacingMissing {
+        group: g.to_string(),
+    };
+    let bytes_of = |g: Group| {
+        whole
+            .and_then(|s| s.group_bytes(g))
+            .ok_or_else(|| missing(g))
+    };
+    let stored_pairs: HashSet<(usize, usize)> = sources
+        .iter()
+        .filter_map(|s| match s.key {
+            Key::Moving(m, o) => Some((m as usize, o as usize)),
+            Key::Placing(_) => None,
+        })
+        .collect();
+    let stored = if store_all {
+        all.iter().copied().collect()
+    } else {
+        let start = std::time::Instant::now();
+        let mut estimates = HashMap::new();
+        for &g in &all {
+            let bytes = bytes_of(g)?;
+            let meta = placing_meta(rules, g, &bytes);
+            let guess = table::estimate(&meta, &bytes, block, ESTIMATE_EVERY, Effort::Fast);
+            estimates.insert(g, guess);
+        }
+        let moving = |m: usize, o: usize| {
+            let key = Key::Moving(m as u8, o as u8);
+            if stored_pairs.contains(&(m, o)) {
+                TableHeld::Stored
+            } else if derived.iter().any(|d| d.key == key) {
+                TableHeld::Derived
+            } else {
+                TableHeld::Absent
+            }
+        };
+        let chosen = stored_groups(rules, &all, &|g| estimates[&g], &moving);
+        log::info!(
+            "placing groups to store: {} of {}, chosen in {:.1} s",
+            chosen.len(),
+            all.len(),
+            start.elapsed().as_secs_f64()
+        );
+        chosen
+    };
+    for g in all {
         let key = Key::Placing(g);
         let slots = pair_len(g.mover as usize, g.other as usize);
         values += bytes_for(slots) as u64;
-        if !store_all && group_derivable(rules, g) {
+        if !stored.contains(&g) {
             derived.push(derive(key, slots, 0, 0));
             continue;
         }
-        let missing = || TablesError::PlacingMissing {
-            group: g.to_string(),
-        };
         sources.push(Source {
             key,
-            bytes: whole.and_then(|s| s.group_bytes(g)).ok_or_else(missing)?,
+            bytes: bytes_of(g)?,
             width: 0,
             extra: slots,
             print: placing::fingerprint(rules),
@@ -153,7 +219,7 @@ pub fn pack(
     progress: &dyn Progress,
 ) -> Result<Packed, SetError> {
     let out = out.dir();
-    let (sources, derived, values) = sources(tables, rules, store_all)?;
+    let (sources, derived, values) = sources(tables, rules, store_all, block)?;
     let placing = tables.placing().is_some_and(Solution::is_whole);
     if !frame::strong() {
         log::warn!(
@@ -193,5 +259,12 @@ pub fn pack(
     report.derived = derived.len();
     let manifest = Manifest::new(rules, files, derived);
     crate::durable::write_atomic(&out.join(MANIFEST), manifest.to_text().as_bytes())?;
+    let listed: Vec<_> = manifest
+        .files
+        .iter()
+        .map(|f| table::path(out, f.key))
+        .collect();
+    let (count, bytes) = folder::remove_unlisted(out, &listed)?;
+    report.dropped = (count, bytes);
     Ok(report)
 }

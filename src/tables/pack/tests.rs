@@ -84,8 +84,8 @@ fn assert_same(rules: &Rules, a: &Tables, b: &Tables) {
         for slot in (0..index.len()).filter(|&s| index.is_canonical(s)) {
             let (ours, theirs) = index.position(slot);
             assert_eq!(
-                pa.value_of(g.left, ours, theirs),
-                pb.value_of(g.left, ours, theirs),
+                pa.value_of_with(g.left, ours, theirs, &|p| a.probe(p).map(Value::wdl)),
+                pb.value_of_with(g.left, ours, theirs, &|p| b.probe(p).map(Value::wdl)),
                 "group {g} slot {slot}"
             );
         }
@@ -112,14 +112,15 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
     let all = tables.pairs().len() + groups::all(&rules).len();
     assert_eq!((stored.made, stored.derived), (all, 0));
     assert_same(&rules, &tables, &Tables::open(&whole, &rules).unwrap());
-    // By default, 3-4 (its mirror 4-3 stored) and the groups of an even count left are not
-    // stored: their values come from their successors, the same.
+    // By default, 3-4 (its mirror 4-3 stored) and the groups whose placements all lead to
+    // stored groups or tables, as many as the fewest bytes allow, are not stored: their values
+    // come from their successors, the same (opening the set checks that each can be).
     let first = pack_into(&tables, &rules, &out);
-    let even = groups::all(&rules)
-        .iter()
-        .filter(|g| g.left % 2 == 0)
-        .count();
-    assert_eq!(first.derived, 1 + even, "{first:?}");
+    let groups = groups::all(&rules).len();
+    assert!(
+        (1 + groups / 3..1 + groups).contains(&first.derived),
+        "{first:?}"
+    );
     let all = all - first.derived;
     assert_eq!((first.made, first.kept), (all, 0));
     assert!(first.packed < stored.packed * 3 / 4, "{first:?} {stored:?}");
@@ -240,11 +241,15 @@ fn a_damaged_cut_or_foreign_set_is_refused_naming_the_file() {
     std::fs::remove_file(&other).unwrap();
     let e = error(Tables::open(&out, &rules));
     assert!(e.contains("3-3.pk"), "{e}");
-    let odd = groups::all(&rules)
-        .into_iter()
-        .find(|g| g.left % 2 == 1)
-        .unwrap();
-    let group = table::path(&out, Key::Placing(odd));
+    let stored = Manifest::read(&out)
+        .unwrap()
+        .files
+        .iter()
+        .find_map(|f| match f.key {
+            Key::Placing(g) => Some(g),
+            Key::Moving(..) => None,
+        });
+    let group = table::path(&out, Key::Placing(stored.expect("a stored group")));
     std::fs::write(&other, std::fs::read(group).unwrap()).unwrap();
     let e = error(Tables::open(&out, &rules));
     assert!(
@@ -293,20 +298,33 @@ fn a_manifest_that_derives_what_cannot_be_is_refused() {
     };
     let e = rewrite(&|b| b.derived[0].slots += 1);
     assert!(e.contains("slots"), "{e}");
-    let odd = groups::all(&rules)
+    // A stored group claimed derived where a placement of it leads to a group or table the set
+    // does not store.
+    let listed = |k: Key| good.files.iter().any(|f| f.key == k);
+    let lacking = groups::all(&rules)
         .into_iter()
-        .find(|g| g.left % 2 == 1)
-        .unwrap();
+        .find(|&g| {
+            listed(Key::Placing(g))
+                && groups::successors(&rules, g).into_iter().any(|s| {
+                    let k = if s.left == 0 {
+                        Key::Moving(s.mover, s.other)
+                    } else {
+                        Key::Placing(s)
+                    };
+                    !listed(k)
+                })
+        })
+        .expect("a stored group with a successor the set derives");
     let e = rewrite(&|b| {
-        b.files.retain(|f| f.key != Key::Placing(odd));
+        b.files.retain(|f| f.key != Key::Placing(lacking));
         b.derived.push(manifest::Derived {
-            key: Key::Placing(odd),
-            slots: crate::tables::index::pair_len(odd.mover as usize, odd.other as usize),
+            key: Key::Placing(lacking),
+            slots: crate::tables::index::pair_len(lacking.mover as usize, lacking.other as usize),
             width: 0,
             longest: 0,
         });
     });
-    assert!(e.contains("without the group after it"), "{e}");
+    assert!(e.contains("without the groups or tables"), "{e}");
     let e = rewrite(&|b| b.files[0].key = Key::Moving(12, 3));
     assert!(e.contains("damaged"), "{e}");
     // A set of format 2 is read (each file says its own format); one of format 1 is refused.

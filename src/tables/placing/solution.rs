@@ -28,6 +28,10 @@ pub trait Unpack: Send + Sync {
     fn unpacked(&self) -> usize;
 }
 
+/// The value of a position of the moving phase for its side to move, when known (the moving
+/// tables' probe): what a derived group of the last placement is found from.
+pub type Moving<'a> = dyn Fn(&Position) -> Option<Wdl> + 'a;
+
 /// The values of one group: a file mapped, bytes unpacked when first asked for, or a packed
 /// table unpacked a block at a time (`tables::pack`).
 enum Held {
@@ -219,8 +223,16 @@ impl Solution {
 
     /// The value of a placing position for its side to move, when the solution holds it: a
     /// game of its pieces a side, the sides' hands as in a game where they place in turn, no
-    /// removal pending. A game that is over is not asked here.
+    /// removal pending. A game that is over is not asked here. A position of a group of the last
+    /// placement that a packed set derives is not known here (`value_with` knows it).
     pub fn value(&self, pos: &Position) -> Option<Wdl> {
+        self.value_with(pos, &|_| None)
+    }
+
+    /// `value`, the positions after the last placement valued by `moving` (the moving tables'
+    /// value for the side to move there), as a group of the last placement that a packed set
+    /// derives needs.
+    pub fn value_with(&self, pos: &Position, moving: &Moving) -> Option<Wdl> {
         let us = pos.side_to_move();
         if pos.pending_removals() > 0
             || !pos.is_placing()
@@ -234,12 +246,18 @@ impl Solution {
             return None;
         }
         let (ours, theirs) = (pos.pieces(us).0, pos.pieces(!us).0);
-        self.value_of(left, ours, theirs)
+        self.value_of_with(left, ours, theirs, moving)
     }
 
     /// The value of the position with `left` placements left where the side to move holds
-    /// `ours` and the other side `theirs` (`None` outside the groups).
+    /// `ours` and the other side `theirs` (`None` outside the groups, and in a derived group of
+    /// the last placement: `value_of_with` knows those).
     pub fn value_of(&self, left: u8, ours: u32, theirs: u32) -> Option<Wdl> {
+        self.value_of_with(left, ours, theirs, &|_| None)
+    }
+
+    /// `value_of`, the positions after the last placement valued by `moving`.
+    pub fn value_of_with(&self, left: u8, ours: u32, theirs: u32, moving: &Moving) -> Option<Wdl> {
         let group = Group {
             left,
             mover: ours.count_ones() as u8,
@@ -247,16 +265,17 @@ impl Solution {
         };
         let held = self.groups.get(&group)?;
         if let Held::Derived = held {
-            return self.derived(group, ours, theirs);
+            return self.derived(group, ours, theirs, moving);
         }
         let index = PairIndex::new(group.mover as usize, group.other as usize, &self.classes);
         packed::value(held.code(index.slot(ours, theirs))?)
     }
 
     /// The value of a position of a group the packed set does not store: the best of its
-    /// placements, each of which leads to the next group (stored) or ends the game; `None` when
-    /// one of them is not known.
-    fn derived(&self, group: Group, ours: u32, theirs: u32) -> Option<Wdl> {
+    /// placements, each of which leads to a group after it (stored), to the moving phase after
+    /// the last placement (valued by `moving`), or ends the game; `None` when one of them is
+    /// not known.
+    fn derived(&self, group: Group, ours: u32, theirs: u32, moving: &Moving) -> Option<Wdl> {
         let rules = self.rules.as_ref()?;
         let pos = crate::tables::groups::position(rules, group, ours, theirs);
         let mut moves = Vec::with_capacity(64);
@@ -268,8 +287,9 @@ impl Solution {
             let theirs = match child.quick_outcome() {
                 Some(o) => o.value_for(child.side_to_move()),
                 None if child.is_placing() && child.placements_left() < u32::from(group.left) => {
-                    self.value(&child)?
+                    self.value_with(&child, moving)?
                 }
+                None if !child.is_placing() && group.left == 1 => moving(&child)?,
                 None => return None,
             };
             best = Some(best.map_or(-theirs, |b| b.max(-theirs)));
