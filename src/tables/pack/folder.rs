@@ -309,66 +309,70 @@ pub fn holds(dir: &Path, advice: Advice) -> Result<Held, SetError> {
 /// (so no other run writes there); returns their count and bytes.
 pub fn remove_temporaries(lock: &SetLock) -> Result<(usize, u64), SetError> {
     let own = std::process::id();
-    let dir = lock.dir();
-    let maker = |path: &Path| durable::temp_maker(path.file_name().unwrap_or_default());
-    remove_files(
-        std::iter::once(dir.to_path_buf()).chain(SUBFOLDERS.map(|s| dir.join(s))),
-        &|path| maker(path).is_some_and(|pid| pid != own),
-        &|path, bytes| {
-            log::warn!(
-                "{}: a temporary file of process {}, which no longer runs ({bytes} bytes): removed",
-                path.display(),
-                maker(path).unwrap_or_default()
-            );
-        },
-    )
-}
-
-/// Removes the packed tables (`.pk` files of the set's subfolders) of the set folder `dir`
-/// that the manifest just written does not list (`listed`: their paths): a pack over a set that
-/// stored other tables (the placing groups stored are chosen by their bytes) leaves only its
-/// own. Returns their count and bytes.
-pub fn remove_unlisted(dir: &Path, listed: &[PathBuf]) -> Result<(usize, u64), SetError> {
-    remove_files(
-        SUBFOLDERS.map(|s| dir.join(s)).into_iter(),
-        &|path| path.extension() == Some(OsStr::new("pk")) && !listed.iter().any(|l| l == path),
-        &|path, bytes| {
-            log::info!(
-                "{}: a table the set no longer stores ({bytes} bytes): removed",
-                path.display()
-            );
-        },
-    )
-}
-
-/// Removes the regular files of `folders` (a folder that cannot be read is passed over) that
-/// `doomed` picks, each said by `said` with its bytes; returns their count and bytes.
-fn remove_files(
-    folders: impl Iterator<Item = PathBuf>,
-    doomed: &dyn Fn(&Path) -> bool,
-    said: &dyn Fn(&Path, u64),
-) -> Result<(usize, u64), SetError> {
     let mut removed = (0, 0);
-    for folder in folders {
+    let dir = lock.dir();
+    for folder in std::iter::once(dir.to_path_buf()).chain(SUBFOLDERS.map(|s| dir.join(s))) {
         let Ok(entries) = fs::read_dir(&folder) else {
             continue;
         };
         for entry in entries.flatten() {
-            let path = entry.path();
-            if !entry.file_type().is_ok_and(|t| t.is_file()) || !doomed(&path) {
+            let maker = durable::temp_maker(&entry.file_name());
+            if maker.is_none_or(|pid| pid == own) || !entry.file_type().is_ok_and(|t| t.is_file()) {
                 continue;
             }
+            let path = entry.path();
             let bytes = entry.metadata().map_or(0, |m| m.len());
             fs::remove_file(&path).map_err(|source| SetError::Tidy {
                 path: path.clone(),
                 source,
             })?;
-            said(&path, bytes);
+            log::warn!(
+                "{}: a temporary file of process {}, which no longer runs ({bytes} bytes): removed",
+                path.display(),
+                maker.unwrap_or_default()
+            );
             removed.0 += 1;
             removed.1 += bytes;
         }
     }
     Ok(removed)
+}
+
+/// Removes the packed tables `gone` (paths of tables in the set folder `dir`'s subfolders) that
+/// the set listed before this pack and no longer stores (the placing groups stored are chosen
+/// by their bytes, so a pack over a set may store others); returns their count and bytes. Only
+/// a regular file in a subfolder that is a folder of its own (not a link to one elsewhere) is
+/// removed; one that cannot be is said, not an error: the set is whole without it.
+pub fn remove_dropped(dir: &Path, gone: &[PathBuf]) -> (usize, u64) {
+    let mut removed = (0, 0);
+    let own_folder = |p: &Path| {
+        SUBFOLDERS.iter().any(|s| p == dir.join(s))
+            && fs::symlink_metadata(p).is_ok_and(|m| m.is_dir())
+    };
+    for path in gone {
+        let Ok(meta) = fs::symlink_metadata(path) else {
+            continue;
+        };
+        if !meta.is_file() || !path.parent().is_some_and(own_folder) {
+            continue;
+        }
+        match fs::remove_file(path) {
+            Ok(()) => {
+                log::info!(
+                    "{}: a table the set no longer stores ({} bytes): removed",
+                    path.display(),
+                    meta.len()
+                );
+                removed.0 += 1;
+                removed.1 += meta.len();
+            }
+            Err(e) => log::warn!(
+                "{}: a table the set no longer stores, left as it is: {e}",
+                path.display()
+            ),
+        }
+    }
+    removed
 }
 
 /// Holds the folder `out` for a pack: its lock taken, what it holds checked (a folder of other

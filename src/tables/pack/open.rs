@@ -75,20 +75,24 @@ pub fn open(dir: &Path, rules: &Rules) -> Result<Tables, TablesError> {
                 }
                 tables.insert(m, o, Values::Derived(d.slots as usize, d.width, d.longest));
             }
-            Key::Placing(g) if placing_serves => {
-                let stored = |s| placing.contains_key(&s);
-                let moving = |m: usize, o: usize| match tables.values(m, o) {
-                    Some(Values::Derived(..)) => TableHeld::Derived,
-                    Some(_) => TableHeld::Stored,
-                    None => TableHeld::Absent,
-                };
-                if !group_derivable(rules, g, &stored, &moving) {
-                    return Err(refuse(PackedFlaw::DerivesWithoutGroup { key: d.key }));
-                }
-                derived_groups.push(g);
-            }
+            Key::Placing(g) if placing_serves => derived_groups.push(g),
             Key::Placing(_) => {}
         }
+    }
+    // The derived groups once every moving table is in, whatever the manifest's order.
+    let stored = |s| placing.contains_key(&s);
+    let moving = |m: usize, o: usize| match tables.values(m, o) {
+        Some(Values::Derived(..)) => TableHeld::Derived,
+        Some(_) => TableHeld::Stored,
+        None => TableHeld::Absent,
+    };
+    if let Some(&g) = derived_groups
+        .iter()
+        .find(|&&g| !group_derivable(rules, g, &stored, &moving))
+    {
+        return Err(refuse(PackedFlaw::DerivesWithoutGroup {
+            key: Key::Placing(g),
+        }));
     }
     let covered = placing.len() + derived_groups.len();
     if covered > 0 {

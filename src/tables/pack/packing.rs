@@ -19,7 +19,7 @@ use crate::tables::tables_error::TablesError;
 use crate::tables::{fingerprint, frame, Tables};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What `pack` did.
@@ -208,8 +208,9 @@ fn packed_already(path: &Path, s: &Source, meta: &Meta, block: usize) -> bool {
 /// successors (`store_all`), resuming where a stopped run left it (a table already packed whole
 /// from the same values and blocks is kept). A manifest there before is removed (and the removal
 /// flushed to disk) before any table is written, and the new one written last: a pack stopped
-/// partway leaves a folder without a manifest, which nothing takes for a set. `progress` counts
-/// the bytes of values packed.
+/// partway leaves a folder without a manifest, which nothing takes for a set; the tables the
+/// manifest before listed that the new one does not are then removed (`folder::remove_dropped`).
+/// `progress` counts the bytes of values packed.
 pub fn pack(
     tables: &Tables,
     rules: &Rules,
@@ -228,6 +229,12 @@ pub fn pack(
              (zstd's level 19, feature strong-compression); either reads the same way"
         );
     }
+    // The tables the set held before, so that those it no longer stores are removed once the
+    // new manifest is written (a folder without a manifest, as a stopped pack leaves, holds
+    // none that are known to be the set's).
+    let before: Vec<Key> = Manifest::read(out)
+        .map(|m| m.files.iter().map(|f| f.key).collect())
+        .unwrap_or_default();
     folder::begin_pack(out)?;
     progress.stage(values, 0, "packing ", "bytes");
     let mut report = Packed {
@@ -259,12 +266,11 @@ pub fn pack(
     report.derived = derived.len();
     let manifest = Manifest::new(rules, files, derived);
     crate::durable::write_atomic(&out.join(MANIFEST), manifest.to_text().as_bytes())?;
-    let listed: Vec<_> = manifest
-        .files
-        .iter()
-        .map(|f| table::path(out, f.key))
+    let gone: Vec<PathBuf> = before
+        .into_iter()
+        .filter(|&k| manifest.files.iter().all(|f| f.key != k))
+        .map(|k| table::path(out, k))
         .collect();
-    let (count, bytes) = folder::remove_unlisted(out, &listed)?;
-    report.dropped = (count, bytes);
+    report.dropped = folder::remove_dropped(out, &gone);
     Ok(report)
 }

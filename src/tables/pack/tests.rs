@@ -279,6 +279,35 @@ fn a_damaged_cut_or_foreign_set_is_refused_naming_the_file() {
 }
 
 #[test]
+fn a_pack_over_a_set_removes_the_tables_it_no_longer_stores_and_nothing_else() {
+    let rules = game(3);
+    let dir = built("pack-dropped", &rules);
+    let out = dir.0.join("packed");
+    let tables = Tables::open(&dir.0, &rules).unwrap();
+    // A folder of packed tables without a manifest (a build's compact folder has that shape):
+    // a pack into it removes none of them, as none is known to be a set's.
+    let stray = table::path(&out, Key::Moving(3, 3));
+    let held = super::folder::prepare_pack(&out, false).unwrap();
+    let all = pack::pack(&tables, &rules, &held, true, table::DEFAULT_BLOCK, &Silent).unwrap();
+    drop(held);
+    std::fs::remove_file(out.join(MANIFEST)).unwrap();
+    let first = pack_into(&tables, &rules, &out);
+    assert_eq!(first.dropped, (0, 0), "{first:?}");
+    let derived = Manifest::read(&out).unwrap().derived;
+    assert!(!derived.is_empty());
+    assert!(derived.iter().all(|d| table::path(&out, d.key).exists()));
+    // Every table stored, then a pack that derives some: those go, the set is whole.
+    let held = super::folder::prepare_pack(&out, false).unwrap();
+    pack::pack(&tables, &rules, &held, true, table::DEFAULT_BLOCK, &Silent).unwrap();
+    drop(held);
+    let again = pack_into(&tables, &rules, &out);
+    assert_eq!(again.dropped.0, derived.len(), "{again:?} {all:?}");
+    assert!(derived.iter().all(|d| !table::path(&out, d.key).exists()));
+    assert!(stray.exists());
+    assert_same(&rules, &tables, &Tables::open(&out, &rules).unwrap());
+}
+
+#[test]
 fn a_manifest_that_derives_what_cannot_be_is_refused() {
     let rules = game(3);
     let dir = built("pack-manifest", &rules);

@@ -38,7 +38,8 @@ enum Held {
     Mapped(Mapped),
     Lazy(Box<dyn Unpack>),
     Packed(Arc<PackedTable>),
-    /// A group a packed set does not store: each value is found from the group after it.
+    /// A group a packed set does not store: each value is found from the groups after it, or
+    /// from the moving tables after the last placement.
     Derived,
 }
 
@@ -167,7 +168,8 @@ impl Solution {
 
     /// The whole placing solution of a game under `rules` from a packed set: the groups it
     /// stores (`stored`), each probed a block at a time, and those it does not (`derived`), each
-    /// value found from the group after it, which the set stores.
+    /// value found from the groups after it, which the set stores (or from the moving tables,
+    /// `value_with`).
     pub fn from_packed_set(
         rules: &Rules,
         stored: HashMap<Group, Arc<PackedTable>>,
