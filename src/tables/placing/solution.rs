@@ -252,13 +252,8 @@ impl Solution {
     }
 
     /// The value of the position with `left` placements left where the side to move holds
-    /// `ours` and the other side `theirs` (`None` outside the groups, and in a derived group of
-    /// the last placement: `value_of_with` knows those).
-    pub fn value_of(&self, left: u8, ours: u32, theirs: u32) -> Option<Wdl> {
-        self.value_of_with(left, ours, theirs, &|_| None)
-    }
-
-    /// `value_of`, the positions after the last placement valued by `moving`.
+    /// `ours` and the other side `theirs` (`None` outside the groups), the positions after the
+    /// last placement valued by `moving` (a derived group of the last placement needs them).
     pub fn value_of_with(&self, left: u8, ours: u32, theirs: u32, moving: &Moving) -> Option<Wdl> {
         let group = Group {
             left,
