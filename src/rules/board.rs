@@ -414,6 +414,16 @@ impl Topology {
         Bitboard(out)
     }
 
+    /// The most mill lines through one point (two on the standard board, three on the board with
+    /// diagonals).
+    pub fn most_lines_at_a_point(&self) -> u8 {
+        self.lines_at
+            .iter()
+            .map(|at| at.iter().filter(|&&l| l != NO_LINE).count() as u8)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The empty points where a piece of `set` arriving from outside would complete a line.
     #[inline]
     pub fn completing_points(&self, set: Bitboard, empty: Bitboard) -> Bitboard {

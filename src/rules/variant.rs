@@ -188,6 +188,16 @@ impl Rules {
         self.board.topology()
     }
 
+    /// The most pieces one turn removes: one, or one per mill closed at once where each mill
+    /// earns a removal (as many as the lines through a point: two on the standard board, three
+    /// at a corner of the board with diagonals).
+    pub fn most_removals(&self) -> u8 {
+        match self.multi_mill {
+            MultiMill::OneRemoval => 1,
+            MultiMill::OnePerMill => self.topology().most_lines_at_a_point(),
+        }
+    }
+
     /// These rules with both draw rules (repetition, no-capture) switched off, as the perfect-play
     /// databases and perft use them.
     pub fn without_draw_rules(self) -> Rules {
@@ -241,6 +251,20 @@ impl std::error::Error for RuleError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_turn_removes_one_piece_or_one_a_mill_up_to_the_lines_through_a_point() {
+        let removals = |name| Rules::preset(name).unwrap().most_removals();
+        assert_eq!(removals("nine"), 1);
+        assert_eq!(removals("twelve"), 1);
+        // b6 lies on three mills of the board with diagonals: three removals at once.
+        assert_eq!(removals("morabaraba"), 3);
+        let per_mill_standard = Rules {
+            multi_mill: MultiMill::OnePerMill,
+            ..Rules::nine()
+        };
+        assert_eq!(per_mill_standard.most_removals(), 2);
+    }
 
     #[test]
     fn presets_are_distinct_and_named() {

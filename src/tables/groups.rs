@@ -6,7 +6,7 @@
 
 use crate::rules::board::{Bitboard, ByColor, Color};
 use crate::rules::position::Position;
-use crate::rules::{MultiMill, Rules};
+use crate::rules::Rules;
 use std::fmt;
 
 /// One group of placing positions.
@@ -61,24 +61,15 @@ impl Group {
     }
 }
 
-/// The most pieces one placement removes under `rules` (two when each of two mills closed at once
-/// removes one).
-pub fn most_removals(rules: &Rules) -> u8 {
-    match rules.multi_mill {
-        MultiMill::OneRemoval => 1,
-        MultiMill::OnePerMill => 2,
-    }
-}
-
 /// Every group a game of `rules` can reach from its start while it goes on, from the last
 /// placement back to the first (the order they are solved in): the side to move has placed
 /// `pieces - ceil(left / 2)` pieces and the other side `pieces - floor(left / 2)`; a side has
 /// lost at most what the other's placements could remove (none before its third placement, then
-/// at most `most_removals` a placement); and both sides still hold three pieces or more, on the
+/// at most `Rules::most_removals` a placement); and both sides still hold three pieces or more, on the
 /// board and in hand together (a side with fewer has lost, and the game is over).
 pub fn all(rules: &Rules) -> Vec<Group> {
     let n = rules.pieces;
-    let most = most_removals(rules);
+    let most = rules.most_removals();
     let mut out = Vec::new();
     for left in 1..=2 * n {
         let (mover_hand, other_hand) = hands(left);
@@ -97,12 +88,12 @@ pub fn all(rules: &Rules) -> Vec<Group> {
 }
 
 /// The groups a placement of `group` leads to while the game goes on, by the pieces it removes
-/// (0, then 1, then 2 where the rules allow it): a group with `left` 0 names the moving table
+/// (0, then 1, up to `Rules::most_removals`): a group with `left` 0 names the moving table
 /// `(mover, other)` after the last placement. A removal needs a mill, so three pieces of the
 /// side to move once it has placed; a side left with fewer than three, board and hand, has lost.
 pub fn successors(rules: &Rules, group: Group) -> Vec<Group> {
     let next_hand = hands(group.left - 1).0;
-    (0..=most_removals(rules).min(group.other))
+    (0..=rules.most_removals().min(group.other))
         .filter(|&k| k == 0 || group.mover + 1 >= 3)
         .map(|k| group.after(k))
         .filter(|next| next.mover + next_hand >= 3)
@@ -128,6 +119,23 @@ pub fn position(rules: &Rules, group: Group, ours: u32, theirs: u32) -> Position
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_placement_of_morabaraba_can_remove_three_pieces() {
+        // One piece closing three mills on the board with diagonals earns three removals: the
+        // groups list what three removals a placement reach and lead to them.
+        let rules = Rules::preset("morabaraba").unwrap();
+        let g = Group {
+            left: 11,
+            mover: 6,
+            other: 7,
+        };
+        assert!(all(&rules).contains(&g));
+        let after: Vec<u8> = successors(&rules, g).iter().map(|s| s.mover).collect();
+        assert_eq!(after, [7, 6, 5, 4]);
+        // Black, to move after its third placement from that group, may have lost three pieces.
+        assert!(all(&rules).contains(&g.after(3)));
+    }
 
     #[test]
     fn the_groups_of_the_standard_game() {

@@ -188,7 +188,7 @@ impl Build {
     /// and a table packed unpacks a block at a time.
     fn resident_for(&mut self, group: Group) -> Result<(), TablesError> {
         let need: Vec<(usize, usize)> = if group.left == 1 {
-            (0..=groups::most_removals(&self.rules).min(group.other))
+            (0..=self.rules.most_removals().min(group.other))
                 .map(|k| group.after(k))
                 .map(|g| (g.mover as usize, g.other as usize))
                 .filter(|&(m, o)| self.moving.has(m, o))
@@ -223,7 +223,7 @@ impl Build {
         if group.left == 1 {
             return Ok(());
         }
-        for k in 0..=groups::most_removals(&self.rules).min(group.other) {
+        for k in 0..=self.rules.most_removals().min(group.other) {
             let next = group.after(k);
             if self.solved.contains_key(&next) || !self.all.contains(&next) {
                 continue;

@@ -39,17 +39,6 @@ pub fn levels(pieces: usize) -> Vec<(usize, Vec<(usize, usize)>)> {
     levels
 }
 
-/// The most pieces one turn removes under `rules`: one, or one per mill closed at once (as many
-/// as there are lines through a point).
-pub fn most_removals(rules: &Rules) -> usize {
-    let t = rules.topology();
-    let lines_at_a_point = (0..24)
-        .map(|p| t.partners[p].iter().filter(|l| l.0 >> 24 == 0).count())
-        .max()
-        .unwrap_or(1);
-    retrograde::position(rules, 0, 0).removals_due(lines_at_a_point as u8) as usize
-}
-
 /// The pairs a group's removals lead to (one to `most` pieces removed), as (mover, other).
 fn dependencies(a: usize, b: usize, most: usize) -> Vec<(usize, usize)> {
     let mut d = Vec::new();
@@ -123,7 +112,7 @@ impl Store {
             dir: dir.to_path_buf(),
             rules: *rules,
             print: fingerprint(rules),
-            most: most_removals(rules),
+            most: rules.most_removals() as usize,
             tables: Tables::empty(rules, largest),
             packed: false,
         }

@@ -46,7 +46,7 @@ pub(super) fn run(args: &PlanArgs) -> Result<(), Failure> {
         return Err(Failure::usage("only --slurm plans exist: give --slurm"));
     }
     let rules = table_rules(&args.variant)?;
-    let most = schedule::most_removals(&rules);
+    let most = rules.most_removals() as usize;
     let dir = args
         .dir
         .clone()

@@ -72,7 +72,7 @@ pub(super) fn script(args: &PlanArgs, rules: &Rules, dir: &Path, binary: &Path) 
             "this machine's build of the standard game"
         },
     );
-    let most = groups::most_removals(&rules);
+    let most = rules.most_removals();
     let mut total = 0u64;
     for (left, groups) in &levels {
         total += groups.iter().map(|g| Build::size(*g)).sum::<u64>();

@@ -30,16 +30,12 @@ const BEHIND_PIECES: usize = 13;
 
 /// Whether the moving table `(m, o)` need not be stored: its mover has fewer pieces, so each of
 /// its positions' successors lies in a stored table: the mirror `(o, m)` after a step that
-/// removes nothing, `(o - 1, m)` after a removal (`(o - 2, m)` after two, where the rules allow
+/// removes nothing, `(o - 1, m)` after a removal (`(o - k, m)` after `k`, where the rules allow
 /// them), or the game is over.
 pub fn pair_derivable(tables: &Tables, rules: &Rules, m: usize, o: usize) -> bool {
-    // A move removes one piece, or one a mill closed (two at most) where the rules say so; the
-    // successors after each count of removals must be stored, and so not derived themselves.
-    let most = if rules.multi_mill == crate::rules::MultiMill::OnePerMill {
-        2
-    } else {
-        1
-    };
+    // A move removes one piece, or one a mill closed where the rules say so; the successors
+    // after each count of removals must be stored, and so not derived themselves.
+    let most = rules.most_removals() as usize;
     let stored = |a: usize, b: usize| {
         tables.has(a, b) && !matches!(tables.values(a, b), Some(Values::Derived(..)))
     };

@@ -13,7 +13,7 @@ use super::packed::{self, NO_POSITION};
 use crate::rules::board::Bitboard;
 use crate::rules::position::Position;
 use crate::rules::Rules;
-use crate::tables::groups::{hands, most_removals, Group};
+use crate::tables::groups::{hands, Group};
 use crate::tables::index::{binomial, expand, subsets, Classes, PairIndex};
 use crate::tables::tables_error::TablesError;
 use crate::tables::values::{Values, Wdl};
@@ -46,7 +46,7 @@ impl Source<'_> {
     }
 }
 
-/// The successors' sources of `group`, by the number of pieces a placement removes (0, 1, 2):
+/// The successors' sources of `group`, by the number of pieces a placement removes (0 to `Rules::most_removals`):
 /// `source(g)` gives those of a group `g` of the placing or, when `g.left` is 0, of the moving
 /// pair `(g.mover, g.other)`; it is not asked for a side left with fewer than three pieces.
 pub fn sources<'a>(
@@ -54,7 +54,7 @@ pub fn sources<'a>(
     group: Group,
     source: &dyn Fn(Group) -> Result<Source<'a>, TablesError>,
 ) -> Result<Vec<Source<'a>>, TablesError> {
-    let most = most_removals(rules).min(group.other);
+    let most = rules.most_removals().min(group.other);
     let next_hand = hands(group.left - 1).0;
     (0..=most)
         .map(|k| {
@@ -233,7 +233,7 @@ impl Solver<'_> {
             .iter()
             .filter(|p| p.0 & ours == p.0)
             .count() as u8;
-        let due = mills.min(most_removals(self.rules));
+        let due = mills.min(self.rules.most_removals());
         self.remove(b.theirs, ours, 0, due, b.removable)
     }
 
