@@ -6,7 +6,8 @@
 //!   one folder never mix their files; the second is refused, naming the first's process;
 //! - only its own output replaced: a folder is written into or replaced only when it is missing,
 //!   empty, or holds nothing but a set's files (`moving/*.pk`, `placing/*.pk`, a manifest whose
-//!   first line is a set's); anything else is refused, naming what is there;
+//!   first line is a set's, the set before's manifest a stopped pack kept); anything else is
+//!   refused, naming what is there;
 //! - the leftovers of a killed run found by the next one, which holds the lock (so no other run
 //!   is making them): a table's or a manifest's temporary file (`durable`'s
 //!   `.<name>.<pid>.<random>.tmp`), a copy being installed (`.<name>.installing-<pid>`), a set
@@ -27,6 +28,10 @@ use std::path::{Path, PathBuf};
 pub const TITLE: &str = "moulin packed solution";
 /// The manifest's file name in a set.
 pub const MANIFEST: &str = "manifest.txt";
+/// The manifest of the set a pack replaces, kept under this name from the pack's start to its
+/// end (`begin_pack`, `end_pack`): a pack stopped partway leaves it, so the next one still knows
+/// which tables the set before stored and removes those the new set does not.
+pub const MANIFEST_BEFORE: &str = "manifest.before.txt";
 /// The folders of a set's tables.
 pub const SUBFOLDERS: [&str; 2] = ["moving", "placing"];
 
@@ -287,6 +292,8 @@ pub fn holds(dir: &Path, advice: Advice) -> Result<Held, SetError> {
         let kind = entry.file_type().map_err(unreadable)?;
         if name == MANIFEST && kind.is_file() && is_manifest(&path) {
             held = Held::Set;
+        } else if name == MANIFEST_BEFORE && kind.is_file() && is_manifest(&path) {
+            // A stopped pack's record of the set before: ours, not a set.
         } else if SUBFOLDERS.iter().any(|s| name == *s) && kind.is_dir() {
             for inner in fs::read_dir(&path).map_err(unreadable)? {
                 let inner = inner.map_err(unreadable)?;
@@ -399,16 +406,13 @@ pub fn prepare_pack(out: &Path, force: bool) -> Result<SetLock, SetError> {
     Ok(lock)
 }
 
-/// Readies the set folder `dir` for a pack's tables: its manifest, if there is one, removed and
-/// the removal flushed to disk (so that a pack stopped partway never leaves an old manifest
-/// over new files), and its subfolders made.
+/// Readies the set folder `dir` for a pack's tables: its manifest, if there is one, renamed
+/// `MANIFEST_BEFORE` and the rename flushed to disk (so that a pack stopped partway never leaves
+/// a set's manifest over new files, and the next pack still knows what the set before stored),
+/// and its subfolders made.
 pub fn begin_pack(dir: &Path) -> Result<(), SetError> {
     let manifest = dir.join(MANIFEST);
-    let tidy = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| SetError::Tidy { path, source }
-    };
-    match fs::remove_file(&manifest) {
+    match fs::rename(&manifest, dir.join(MANIFEST_BEFORE)) {
         Ok(()) => durable::sync_folder(dir).map_err(tidy(dir))?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(tidy(&manifest)(e)),
@@ -418,4 +422,24 @@ pub fn begin_pack(dir: &Path) -> Result<(), SetError> {
         fs::create_dir_all(&d).map_err(tidy(&d))?;
     }
     Ok(())
+}
+
+/// Ends a pack into `dir` once its manifest is written and the tables the set before stored
+/// and the new one does not are removed: the set before's manifest (`begin_pack`) removed.
+pub fn end_pack(dir: &Path) -> Result<(), SetError> {
+    let before = dir.join(MANIFEST_BEFORE);
+    match fs::remove_file(&before) {
+        Ok(()) => durable::sync_folder(dir).map_err(tidy(dir)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(tidy(&before)(e)),
+    }
+}
+
+/// The error of a set folder's file or folder `path` that could not be tidied.
+fn tidy(path: &Path) -> impl Fn(io::Error) -> SetError {
+    let path = path.to_path_buf();
+    move |source| SetError::Tidy {
+        path: path.clone(),
+        source,
+    }
 }

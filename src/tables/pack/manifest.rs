@@ -242,7 +242,13 @@ impl Manifest {
 
     /// Reads the manifest of the set `dir`.
     pub fn read(dir: &Path) -> Result<Manifest, TablesError> {
-        let path = dir.join(MANIFEST);
+        Manifest::read_file(&dir.join(MANIFEST))
+    }
+
+    /// The manifest in the file `path` (a set's, or the set before's that a pack keeps,
+    /// `folder::MANIFEST_BEFORE`), checked as `read` checks it.
+    pub fn read_file(path: &Path) -> Result<Manifest, TablesError> {
+        let path = path.to_path_buf();
         let file = crate::tables::mapped::open_regular(&path)?;
         let bytes = crate::input_file::read_file_capped(file, 1 << 20).map_err(|e| {
             TablesError::Packed {

@@ -2,7 +2,7 @@
 //! (`storage`), each written as a packed table unless a stopped run left it packed whole from
 //! the same values, then the manifest, last.
 
-use super::folder::{self, SetError, SetLock};
+use super::folder::{self, SetError, SetLock, MANIFEST_BEFORE};
 use super::manifest::{Derived, Listed, Manifest, MANIFEST};
 use super::storage::{kept_though_derivable, pair_derivable, stored_groups, TableHeld};
 use super::verify::file_checksum;
@@ -206,10 +206,11 @@ fn packed_already(path: &Path, s: &Source, meta: &Meta, block: usize) -> bool {
 /// (`folder::prepare_pack`), in blocks of `block` bytes (a power of two, `table::MIN_BLOCK` to
 /// `table::MAX_BLOCK`), every table or only those whose values cannot be found from stored
 /// successors (`store_all`), resuming where a stopped run left it (a table already packed whole
-/// from the same values and blocks is kept). A manifest there before is removed (and the removal
-/// flushed to disk) before any table is written, and the new one written last: a pack stopped
-/// partway leaves a folder without a manifest, which nothing takes for a set; the tables the
-/// manifest before listed that the new one does not are then removed (`folder::remove_dropped`).
+/// from the same values and blocks is kept). A manifest there before is renamed
+/// `folder::MANIFEST_BEFORE` (and the rename flushed to disk) before any table is written, and
+/// the new one written last: a pack stopped partway leaves a folder without a manifest, which
+/// nothing takes for a set; the tables the manifest before listed that the new one does not are
+/// then removed (`folder::remove_dropped`), also when the pack that began it was stopped.
 /// `progress` counts the bytes of values packed.
 pub fn pack(
     tables: &Tables,
@@ -230,9 +231,13 @@ pub fn pack(
         );
     }
     // The tables the set held before, so that those it no longer stores are removed once the
-    // new manifest is written (a folder without a manifest, as a stopped pack leaves, holds
-    // none that are known to be the set's).
-    let before: Vec<Key> = Manifest::read(out)
+    // new manifest is written: its manifest's, or, after a pack stopped partway, those of the
+    // manifest that pack kept (a folder without either, such as a build's compact folder, holds
+    // none that are known to be a set's).
+    finish_stopped(out)?;
+    let before: Vec<Key> = [MANIFEST, MANIFEST_BEFORE]
+        .iter()
+        .find_map(|name| Manifest::read_file(&out.join(name)).ok())
         .map(|m| m.files.iter().map(|f| f.key).collect())
         .unwrap_or_default();
     folder::begin_pack(out)?;
@@ -272,5 +277,24 @@ pub fn pack(
         .map(|k| table::path(out, k))
         .collect();
     report.dropped = folder::remove_dropped(out, &gone);
+    folder::end_pack(out)?;
     Ok(report)
+}
+
+/// Finishes the pack into `out` that was stopped once its manifest was written, before it ended
+/// (both manifests there): the tables the set before stored that the new one does not removed,
+/// then the set before's manifest.
+fn finish_stopped(out: &Path) -> Result<(), SetError> {
+    let read = |name: &str| Manifest::read_file(&out.join(name));
+    let (Ok(now), Ok(before)) = (read(MANIFEST), read(MANIFEST_BEFORE)) else {
+        return Ok(());
+    };
+    let gone: Vec<PathBuf> = before
+        .files
+        .iter()
+        .filter(|b| now.files.iter().all(|f| f.key != b.key))
+        .map(|b| table::path(out, b.key))
+        .collect();
+    folder::remove_dropped(out, &gone);
+    folder::end_pack(out)
 }

@@ -2,6 +2,7 @@
 //! (`nine`'s rules otherwise), solved whole: every value the same, a stopped pack resumed, and
 //! each kind of damage refused naming its file.
 
+use super::folder::MANIFEST_BEFORE;
 use super::manifest::{self, Manifest, MANIFEST};
 use crate::job_progress::Silent;
 use crate::rules::Rules;
@@ -304,6 +305,45 @@ fn a_pack_over_a_set_removes_the_tables_it_no_longer_stores_and_nothing_else() {
     assert_eq!(again.dropped.0, derived.len(), "{again:?} {all:?}");
     assert!(derived.iter().all(|d| !table::path(&out, d.key).exists()));
     assert!(stray.exists());
+    assert_same(&rules, &tables, &Tables::open(&out, &rules).unwrap());
+}
+
+#[test]
+fn a_pack_stopped_partway_leaves_the_next_one_what_the_set_before_stored() {
+    let rules = game(3);
+    let dir = built("pack-stopped", &rules);
+    let out = dir.0.join("packed");
+    let tables = Tables::open(&dir.0, &rules).unwrap();
+    let derived_set = {
+        pack_into(&tables, &rules, &out);
+        std::fs::read_to_string(out.join(MANIFEST)).unwrap()
+    };
+    let derived = Manifest::read(&out).unwrap().derived;
+    assert!(!derived.is_empty());
+    let store_all = || {
+        let held = super::folder::prepare_pack(&out, false).unwrap();
+        pack::pack(&tables, &rules, &held, true, table::DEFAULT_BLOCK, &Silent).unwrap();
+    };
+    let stored = || derived.iter().filter(|d| table::path(&out, d.key).exists()).count();
+    // Stopped after its start: no manifest, the set before's kept aside; the next pack removes
+    // what that set stored and the new one does not.
+    store_all();
+    assert_eq!(stored(), derived.len());
+    super::folder::begin_pack(&out).unwrap();
+    assert!(!out.join(MANIFEST).exists());
+    assert!(out.join(MANIFEST_BEFORE).exists());
+    let resumed = pack_into(&tables, &rules, &out);
+    assert_eq!(resumed.dropped.0, derived.len(), "{resumed:?}");
+    assert_eq!(stored(), 0);
+    assert!(!out.join(MANIFEST_BEFORE).exists());
+    // Stopped once its manifest was written, before its end: the next pack finishes it first.
+    store_all();
+    let all_set = std::fs::read_to_string(out.join(MANIFEST)).unwrap();
+    std::fs::write(out.join(MANIFEST_BEFORE), all_set).unwrap();
+    std::fs::write(out.join(MANIFEST), &derived_set).unwrap();
+    pack_into(&tables, &rules, &out);
+    assert_eq!(stored(), 0);
+    assert!(!out.join(MANIFEST_BEFORE).exists());
     assert_same(&rules, &tables, &Tables::open(&out, &rules).unwrap());
 }
 
