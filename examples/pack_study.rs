@@ -473,7 +473,7 @@ fn pack_whole(files: &[String], out: &Path) {
             &file,
             &meta,
             values,
-            4096,
+            table::Cut::DEFAULT,
             moulin::tables::frame::Effort::Strong,
         )
         .expect("write");

@@ -121,13 +121,13 @@ pub fn compact(
         extra: u64::from(longest),
         checksum: sum,
     };
-    packed_table::write(&path, &meta, &data, COMPACT_BLOCK, Effort::Fast)?;
+    packed_table::write(&path, &meta, &data, COMPACT_CUT, Effort::Fast)?;
     let check = PackedTable::open(&path, meta.key, fingerprint, &Arc::default())?;
     check.check_all(|_| ())
 }
 
-/// The bytes of values a block of a compact table holds (a packed set's usual block).
-const COMPACT_BLOCK: usize = 4096;
+/// How a compact table is cut: a packed set's usual blocks and frames.
+const COMPACT_CUT: packed_table::Cut = packed_table::Cut::DEFAULT;
 
 /// Reads the table of pair `(mover, other)` kept packed at `path` (`compact`) for the rules of
 /// `fingerprint`: its header and index checked, its blocks unpacked as they are probed into

@@ -54,6 +54,48 @@ pub const MIN_BLOCK: usize = 1 << 12;
 pub const MAX_BLOCK: usize = 1 << 20;
 /// The header's bytes.
 pub const HEADER: usize = LAYOUT.len;
+
+/// How a table's values are cut when packed: blocks of `block` bytes (what a probe leaves in
+/// the cache, a power of two from `MIN_BLOCK` to `MAX_BLOCK`), frames of `frame` bytes of values
+/// (what zstd packs whole and a probe of a block not in the cache unpacks: `block` times a power
+/// of two up to `1 << MAX_SHIFT`); a wide table's frame holds two blocks at least, its escaped
+/// values coming to about half their bytes (`packed_coding::escape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// Bytes of values a block holds.
+    pub block: usize,
+    /// Bytes of values a frame holds.
+    pub frame: usize,
+}
+
+impl Cut {
+    /// Blocks and frames of [`DEFAULT_BLOCK`] bytes.
+    pub const DEFAULT: Cut = Cut {
+        block: DEFAULT_BLOCK,
+        frame: DEFAULT_BLOCK,
+    };
+
+    /// A cut of blocks of `block` bytes in frames of `frame` (`None` unless both are powers of
+    /// two, the block within `MIN_BLOCK` to `MAX_BLOCK` and the frame one to `1 << MAX_SHIFT`
+    /// blocks).
+    pub fn new(block: usize, frame: usize) -> Option<Cut> {
+        let fits = block.is_power_of_two()
+            && (MIN_BLOCK..=MAX_BLOCK).contains(&block)
+            && frame.is_power_of_two()
+            && (block..=block << coding::MAX_SHIFT).contains(&frame);
+        fits.then_some(Cut { block, frame })
+    }
+
+    /// The blocks of a frame of a table of `width` bytes a value, as a shift.
+    fn shift(self, width: u8) -> u8 {
+        let shift = (self.frame / self.block).trailing_zeros() as u8;
+        if width == 2 {
+            shift.max(1)
+        } else {
+            shift
+        }
+    }
+}
 /// The format's version: 3 since the values are coded in their frames (`packed_coding`), the
 /// index holds four bytes a frame's offset and checksum and the frames leave out zstd's magic
 /// (version 2, still read: one block a frame, eight bytes each; version 1 checked blocks with
@@ -141,14 +183,15 @@ fn closing_checksum(head: &[u8], index: &[u8]) -> u64 {
     crate::rng::mix(checksum(&head[..56]) ^ checksum(index).rotate_left(23))
 }
 
-/// The coding `write` gives a table of `meta`: a wide table's values escaped, two blocks a
-/// frame (a frame's escaped values then come to about a block's bytes, so it unpacks in about the
-/// time a block of another table does); a placing group's spare slots filled where they hold 0.
-fn coding_for(meta: &Meta) -> Coding {
+/// The coding `write` gives a table of `meta` cut by `cut`: a wide table's values escaped, two
+/// blocks a frame at least (a frame's escaped values then come to about a block's bytes, so it
+/// unpacks in about the time a block of another table does); a placing group's spare slots
+/// filled where they hold 0.
+pub fn coding_for(meta: &Meta, cut: Cut) -> Coding {
     let escaped = meta.width == 2;
     Coding {
         escaped,
-        shift: u8::from(escaped),
+        shift: cut.shift(meta.width),
         filled: matches!(meta.key, Key::Placing(_)),
     }
 }
@@ -179,18 +222,19 @@ fn frame_of(
 }
 
 /// Packs `values` (a table file's bytes of values) into the file `path`, atomically, in format
-/// 3, in blocks of `block` bytes (a power of two, `MIN_BLOCK` to `MAX_BLOCK`) compressed on
-/// every thread of the pool, with `effort`; the file's bytes.
+/// 3, cut by `cut`, its frames compressed on every thread of the pool with `effort`; the file's
+/// bytes.
 pub fn write(
     path: &Path,
     meta: &Meta,
     values: &[u8],
-    block: usize,
+    cut: Cut,
     effort: Effort,
 ) -> Result<u64, TablesError> {
     debug_assert_eq!(values.len() as u64, meta.len);
-    debug_assert!(block.is_power_of_two() && (MIN_BLOCK..=MAX_BLOCK).contains(&block));
-    let mut coded = coding_for(meta);
+    debug_assert_eq!(Cut::new(cut.block, cut.frame), Some(cut));
+    let block = cut.block;
+    let mut coded = coding_for(meta, cut);
     let size = block << coded.shift;
     let pack = |coded: Coding| -> Option<Vec<(Vec<u8>, u32)>> {
         values
@@ -226,12 +270,12 @@ pub fn write(
     Ok((HEADER + index.len()) as u64 + at)
 }
 
-/// About the bytes `write` would make of `values` (a table of `meta`, blocks of `block`): one
-/// frame in every `every` coded as `write` codes it, packed at `effort`, the sum scaled to the
-/// whole. The same values give the same figure, so a choice made by it is made again the same.
-pub fn estimate(meta: &Meta, values: &[u8], block: usize, every: usize, effort: Effort) -> u64 {
-    let coded = coding_for(meta);
-    let size = block << coded.shift;
+/// About the bytes `write` would make of `values` (a table of `meta`, cut by `cut`): one frame
+/// in every `every` coded as `write` codes it, packed at `effort`, the sum scaled to the whole.
+/// The same values give the same figure, so a choice made by it is made again the same.
+pub fn estimate(meta: &Meta, values: &[u8], cut: Cut, every: usize, effort: Effort) -> u64 {
+    let coded = coding_for(meta, cut);
+    let size = cut.block << coded.shift;
     let frames = values.len().div_ceil(size);
     let picked: Vec<usize> = (0..frames).step_by(every.max(1)).collect();
     let (bytes, raw) = picked

@@ -43,7 +43,7 @@ fn a_packed_table_of_format_2_still_reads_back_and_format_3_is_written() {
     assert_eq!(table.pair(4000), Some([values[4000], values[4001]]));
     let dir = crate::tables::scratch::scratch("packed-as-before");
     let path = dir.0.join("3-3.pk");
-    let bytes = write(&path, &meta, &values, 4096, Effort::Strong).unwrap();
+    let bytes = write(&path, &meta, &values, Cut::DEFAULT, Effort::Strong).unwrap();
     let new = std::fs::read(&path).unwrap();
     assert_eq!(new.len() as u64, bytes);
     // The same frames but for their magic, and an index of half the bytes (the C library's
@@ -70,7 +70,7 @@ fn round_trip(name: &str, key: Key, width: u8, values: &[u8]) -> (PackedTable, V
     };
     let dir = crate::tables::scratch::scratch(name);
     let path = dir.0.join("t.pk");
-    write(&path, &meta, values, 4096, Effort::Strong).unwrap();
+    write(&path, &meta, values, Cut::DEFAULT, Effort::Strong).unwrap();
     let table = PackedTable::open(&path, key, 7, &Arc::default()).unwrap();
     assert_eq!(table.unpack_all(), values);
     let mut seen = Vec::new();
@@ -102,6 +102,49 @@ fn a_wide_table_is_escaped_in_frames_of_two_blocks_and_reads_back() {
         assert_eq!(u16::from_le_bytes(pair), codes[slot], "slot {slot}");
     }
     assert!(table.trusted());
+}
+
+#[test]
+fn frames_of_several_blocks_read_back_block_by_block() {
+    assert_eq!(Cut::new(4096, 4096), Some(Cut::DEFAULT));
+    for (block, frame) in [(4096, 2048), (4096, 12288), (4096, 65536), (2048, 4096)] {
+        assert_eq!(Cut::new(block, frame), None, "{block} {frame}");
+    }
+    let cut = Cut::new(4096, 16384).unwrap();
+    // 70,000 bytes: four frames of four blocks and a last of one block and a bit; a wide
+    // table's codes, every distance under 127 but some, with losses.
+    let codes: Vec<u16> = (0..35_000u32)
+        .map(|i| match i % 13 {
+            0 => 0x8000 | (i % 140) as u16,
+            _ => (i / 300 % 90) as u16,
+        })
+        .collect();
+    let values: Vec<u8> = codes.iter().flat_map(|c| c.to_le_bytes()).collect();
+    let dir = crate::tables::scratch::scratch("packed-frames");
+    for (width, default_shift) in [(1u8, 0u8), (2, 1)] {
+        let meta = Meta {
+            key: Key::Moving(3, 4),
+            fingerprint: 7,
+            width,
+            len: values.len() as u64,
+            extra: 0,
+            checksum: checksum(&values),
+        };
+        for (cut, shift) in [(Cut::DEFAULT, default_shift), (cut, 2)] {
+            let path = dir.0.join(format!("{width}-{shift}.pk"));
+            let bytes = write(&path, &meta, &values, cut, Effort::Strong).unwrap();
+            assert_eq!(std::fs::metadata(&path).unwrap().len(), bytes);
+            let table = PackedTable::open(&path, meta.key, 7, &Arc::default()).unwrap();
+            assert_eq!(table.format().1.shift, shift, "width {width}");
+            assert_eq!(coding_for(&meta, cut).shift, shift);
+            assert_eq!(table.unpack_all(), values);
+            for at in (0..values.len() as u64 - 1).step_by(998) {
+                let i = at as usize;
+                assert_eq!(table.pair(at), Some([values[i], values[i + 1]]), "at {at}");
+            }
+            table.check_all(|_| ()).unwrap();
+        }
+    }
 }
 
 #[test]

@@ -10,6 +10,7 @@ use moulin::rules::Rules;
 use moulin::tables::pack::install::{Install, Leftover, Placed};
 use moulin::tables::pack::sample_check::{check_sample, Disagreeing};
 use moulin::tables::pack::{self, compare, folder, MANIFEST};
+use moulin::tables::packed_table::Cut;
 use moulin::tables::Tables;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -39,6 +40,12 @@ pub struct PackArgs {
     /// smaller block probes faster and a larger one packs tighter.
     #[arg(long, default_value_t = 4, value_parser = block_kib)]
     pub block_kib: usize,
+    /// KiB of values a frame holds (a power of two, one to eight blocks): zstd packs a frame
+    /// whole, so a larger frame packs tighter and a probe of a block not in the cache unpacks
+    /// more (every block of its frame, kept in the cache). A wide table's frame holds two blocks
+    /// at least. Default: one block.
+    #[arg(long, value_parser = block_kib)]
+    pub frame_kib: Option<usize>,
     /// Threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
@@ -100,6 +107,15 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
         )
         .into());
     }
+    let block = args.block_kib << 10;
+    let frame = args.frame_kib.map_or(block, |k| k << 10);
+    let Some(cut) = Cut::new(block, frame) else {
+        return Err(Failure::usage(format!(
+            "--frame-kib {}: one to eight blocks of --block-kib {}",
+            frame >> 10,
+            args.block_kib
+        )));
+    };
     // The folder held and checked before the long work.
     let held = folder::prepare_pack(&out, args.force)?;
     let pool = pool(args.threads)?;
@@ -112,9 +128,7 @@ pub(super) fn run_pack(args: &PackArgs) -> Result<(), Failure> {
         );
     }
     let bars = Bars::default();
-    let block = args.block_kib << 10;
-    let report =
-        pool.install(|| pack::pack(&tables, &rules, &held, args.store_all, block, &bars))?;
+    let report = pool.install(|| pack::pack(&tables, &rules, &held, args.store_all, cut, &bars))?;
     let raw = report.values;
     outln!(
         "{}: {} tables packed, {} kept from a run before, {} not stored (found from their \

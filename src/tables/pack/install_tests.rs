@@ -8,6 +8,7 @@ use super::super::tests::{built, game, pack_into};
 use super::{Install, Leftover, Placed};
 use crate::job_progress::{Progress, Silent};
 use crate::tables::pack;
+use crate::tables::packed_table::Cut;
 use crate::tables::Tables;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -72,7 +73,7 @@ fn a_pack_refuses_a_folder_of_other_things_unless_forced_and_keeps_them() {
     let e = prepare_pack(&out, false).unwrap_err().to_string();
     assert!(e.contains("notes.txt"), "{e}");
     let held = prepare_pack(&out, true).unwrap();
-    pack::pack(&tables, &rules, &held, false, 4096, &Silent).unwrap();
+    pack::pack(&tables, &rules, &held, false, Cut::DEFAULT, &Silent).unwrap();
     drop(held);
     assert_eq!(
         std::fs::read_to_string(out.join("notes.txt")).unwrap(),
@@ -143,7 +144,7 @@ fn a_repack_drops_the_old_manifest_first_and_removes_a_killed_packs_temporary_fi
     // While the tables are written again, no manifest lists them: a pack stopped partway
     // leaves a folder that nothing takes for a set.
     let watch = Watch(&out, AtomicUsize::new(0));
-    pack::pack(&tables, &rules, &held, false, 4096, &watch).unwrap();
+    pack::pack(&tables, &rules, &held, false, Cut::DEFAULT, &watch).unwrap();
     assert!(watch.1.load(Ordering::Relaxed) > 0);
     drop(held);
     pack::verify(&out, &rules, &Silent).unwrap();

@@ -12,7 +12,7 @@ use crate::tables::checksum::checksum;
 use crate::tables::frame::Effort;
 use crate::tables::groups::{self, Group};
 use crate::tables::index::pair_len;
-use crate::tables::packed_table::{self as table, Meta, PackedTable};
+use crate::tables::packed_table::{self as table, Cut, Meta, PackedTable};
 use crate::tables::placing::{self, packed::bytes_for, solution::Solution};
 use crate::tables::table_key::Key;
 use crate::tables::tables_error::TablesError;
@@ -86,12 +86,12 @@ fn placing_meta(rules: &Rules, g: Group, bytes: &[u8]) -> Meta {
 
 /// The tables of `tables` to store and those to derive (every table stored when `store_all`),
 /// and the bytes of values of the whole solution; the placing groups stored are the fewest
-/// bytes (estimated in blocks of `block`) from which the others are derived.
+/// bytes (estimated as cut by `cut`) from which the others are derived.
 fn sources<'a>(
     tables: &'a Tables,
     rules: &Rules,
     store_all: bool,
-    block: usize,
+    cut: Cut,
 ) -> Result<(Vec<Source<'a>>, Vec<Derived>, u64), TablesError> {
     let (mut sources, mut derived, mut values) = (Vec::new(), Vec::new(), 0u64);
     let derive = |key, slots, width, longest| Derived {
@@ -141,7 +141,7 @@ fn sources<'a>(
         for &g in &all {
             let bytes = bytes_of(g)?;
             let meta = placing_meta(rules, g, &bytes);
-            let guess = table::estimate(&meta, &bytes, block, ESTIMATE_EVERY, Effort::Fast);
+            let guess = table::estimate(&meta, &bytes, cut, ESTIMATE_EVERY, Effort::Fast);
             estimates.insert(g, guess);
         }
         let moving = |m: usize, o: usize| {
@@ -182,14 +182,21 @@ fn sources<'a>(
     Ok((sources, derived, values))
 }
 
-/// Whether the file `path`, left by a stopped run, is `s` packed whole in blocks of `block`
-/// bytes: it unpacks, block by block, to these very values (its header and index alone could
-/// hide a damaged block).
-fn packed_already(path: &Path, s: &Source, meta: &Meta, block: usize) -> bool {
+/// Whether the file `path`, left by a stopped run, is `s` packed whole as cut by `cut`: it
+/// unpacks, block by block, to these very values (its header and index alone could hide a
+/// damaged block).
+fn packed_already(path: &Path, s: &Source, meta: &Meta, cut: Cut) -> bool {
     let opened = PackedTable::open(path, s.key, s.print, &Arc::default());
     opened.is_ok_and(|p| {
-        // A file of format 2 is packed again, in format 3.
-        if p.meta() != meta || p.block_size() != block || p.format().0 != table::VERSION {
+        // A file of format 2, or of other blocks or frames, is packed again (whether a group's
+        // spare slots were filled depends on its values, not on the cut).
+        let (version, coded) = p.format();
+        let wanted = table::coding_for(meta, cut);
+        if p.meta() != meta
+            || p.block_size() != cut.block
+            || version != table::VERSION
+            || (coded.escaped, coded.shift) != (wanted.escaped, wanted.shift)
+        {
             return false;
         }
         let (mut at, mut same) = (0usize, true);
@@ -203,8 +210,7 @@ fn packed_already(path: &Path, s: &Source, meta: &Meta, block: usize) -> bool {
 
 /// Packs the moving tables and the placing solution in `tables` (opened from a directory for
 /// `rules`; the placing only if whole) into the set folder held by `out`
-/// (`folder::prepare_pack`), in blocks of `block` bytes (a power of two, `table::MIN_BLOCK` to
-/// `table::MAX_BLOCK`), every table or only those whose values cannot be found from stored
+/// (`folder::prepare_pack`), cut by `cut` (blocks and frames, `table::Cut`), every table or only those whose values cannot be found from stored
 /// successors (`store_all`), resuming where a stopped run left it (a table already packed whole
 /// from the same values and blocks is kept). A manifest there before is renamed
 /// `folder::MANIFEST_BEFORE` (and the rename flushed to disk) before any table is written, and
@@ -217,11 +223,11 @@ pub fn pack(
     rules: &Rules,
     out: &SetLock,
     store_all: bool,
-    block: usize,
+    cut: Cut,
     progress: &dyn Progress,
 ) -> Result<Packed, SetError> {
     let out = out.dir();
-    let (sources, derived, values) = sources(tables, rules, store_all, block)?;
+    let (sources, derived, values) = sources(tables, rules, store_all, cut)?;
     let placing = tables.placing().is_some_and(Solution::is_whole);
     if !frame::strong() {
         log::warn!(
@@ -251,10 +257,10 @@ pub fn pack(
     for s in &sources {
         let meta = s.meta();
         let path = table::path(out, s.key);
-        if packed_already(&path, s, &meta, block) {
+        if packed_already(&path, s, &meta, cut) {
             report.kept += 1;
         } else {
-            table::write(&path, &meta, &s.bytes, block, Effort::Strong)?;
+            table::write(&path, &meta, &s.bytes, cut, Effort::Strong)?;
             report.made += 1;
         }
         let (size, checksum) = file_checksum(&path, &Silent)?;

@@ -54,7 +54,7 @@ pub(super) fn built(name: &str, rules: &Rules) -> Scratch {
 /// `tables` packed into the folder `out` (held for the pack as the command holds it).
 pub(super) fn pack_into(tables: &Tables, rules: &Rules, out: &Path) -> pack::Packed {
     let held = super::folder::prepare_pack(out, false).unwrap();
-    pack::pack(tables, rules, &held, false, table::DEFAULT_BLOCK, &Silent).unwrap()
+    pack::pack(tables, rules, &held, false, table::Cut::DEFAULT, &Silent).unwrap()
 }
 
 /// Every value of `a` and `b` the same: each moving table slot by slot, each placing group
@@ -106,7 +106,7 @@ fn a_packed_set_holds_every_value_of_its_tables_and_a_stopped_pack_resumes() {
         &rules,
         &super::folder::prepare_pack(&whole, false).unwrap(),
         true,
-        table::DEFAULT_BLOCK,
+        table::Cut::DEFAULT,
         &Silent,
     )
     .unwrap();
@@ -280,6 +280,26 @@ fn a_damaged_cut_or_foreign_set_is_refused_naming_the_file() {
 }
 
 #[test]
+fn a_pack_in_other_frames_packs_every_table_again() {
+    let rules = game(3);
+    let dir = built("pack-frames", &rules);
+    let out = dir.0.join("packed");
+    let tables = Tables::open(&dir.0, &rules).unwrap();
+    let first = pack_into(&tables, &rules, &out);
+    let large = table::Cut::new(table::DEFAULT_BLOCK, 4 * table::DEFAULT_BLOCK).unwrap();
+    let again = || {
+        let held = super::folder::prepare_pack(&out, false).unwrap();
+        pack::pack(&tables, &rules, &held, false, large, &Silent).unwrap()
+    };
+    let framed = again();
+    assert_eq!((framed.made, framed.kept), (first.made, 0), "{framed:?}");
+    assert_same(&rules, &tables, &Tables::open(&out, &rules).unwrap());
+    // The same cut again: every table kept.
+    let kept = again();
+    assert_eq!((kept.made, kept.kept), (0, first.made), "{kept:?}");
+}
+
+#[test]
 fn a_pack_over_a_set_removes_the_tables_it_no_longer_stores_and_nothing_else() {
     let rules = game(3);
     let dir = built("pack-dropped", &rules);
@@ -289,7 +309,7 @@ fn a_pack_over_a_set_removes_the_tables_it_no_longer_stores_and_nothing_else() {
     // a pack into it removes none of them, as none is known to be a set's.
     let stray = table::path(&out, Key::Moving(3, 3));
     let held = super::folder::prepare_pack(&out, false).unwrap();
-    let all = pack::pack(&tables, &rules, &held, true, table::DEFAULT_BLOCK, &Silent).unwrap();
+    let all = pack::pack(&tables, &rules, &held, true, table::Cut::DEFAULT, &Silent).unwrap();
     drop(held);
     std::fs::remove_file(out.join(MANIFEST)).unwrap();
     let first = pack_into(&tables, &rules, &out);
@@ -299,7 +319,7 @@ fn a_pack_over_a_set_removes_the_tables_it_no_longer_stores_and_nothing_else() {
     assert!(derived.iter().all(|d| table::path(&out, d.key).exists()));
     // Every table stored, then a pack that derives some: those go, the set is whole.
     let held = super::folder::prepare_pack(&out, false).unwrap();
-    pack::pack(&tables, &rules, &held, true, table::DEFAULT_BLOCK, &Silent).unwrap();
+    pack::pack(&tables, &rules, &held, true, table::Cut::DEFAULT, &Silent).unwrap();
     drop(held);
     let again = pack_into(&tables, &rules, &out);
     assert_eq!(again.dropped.0, derived.len(), "{again:?} {all:?}");
@@ -322,9 +342,14 @@ fn a_pack_stopped_partway_leaves_the_next_one_what_the_set_before_stored() {
     assert!(!derived.is_empty());
     let store_all = || {
         let held = super::folder::prepare_pack(&out, false).unwrap();
-        pack::pack(&tables, &rules, &held, true, table::DEFAULT_BLOCK, &Silent).unwrap();
+        pack::pack(&tables, &rules, &held, true, table::Cut::DEFAULT, &Silent).unwrap();
     };
-    let stored = || derived.iter().filter(|d| table::path(&out, d.key).exists()).count();
+    let stored = || {
+        derived
+            .iter()
+            .filter(|d| table::path(&out, d.key).exists())
+            .count()
+    };
     // Stopped after its start: no manifest, the set before's kept aside; the next pack removes
     // what that set stored and the new one does not.
     store_all();
