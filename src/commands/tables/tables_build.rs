@@ -15,10 +15,10 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "What the standard game's whole build costs on a 2-core machine with 24 GB \
-(docs/endgame-tables.md, \"What it costs\"): the moving tables (--pieces 9) about 1 h 50 min, \
-peak resident 6.3 GB, 11.9 GB of disk in files (--files; by default each table is kept packed, a ninth of the bytes \
-on the tables up to 6 a side); the placing (--placing) about 1 h 18 min, peak resident \
-14.8 GB (most of it the file cache of the moving tables), 4.4 GB more. The build states the \
+(docs/endgame-tables.md, \"What it costs\", 2026-12-08): the moving tables (--pieces 9) about \
+1 h 3 min, peak resident 9.0 GB, 2.0 GB of disk at the end, 4.6 GB at most (each table kept \
+packed; --files keeps each in its own file, 11.9 GB); the placing (--placing) about 41 min, \
+peak resident 4.9 GB, 4.7 GB more. The build states the \
 disk it still needs beside what is free, and does not start when it is short (--skip-disk-check \
 to start anyway). A stopped build resumes where it was: a pair from the state it keeps every 15 \
 minutes (.<a>-<b>.resume in the directory), a placing group from its start."
